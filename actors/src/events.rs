@@ -1,0 +1,376 @@
+//! Every event the server emits to clients, one typed definition each (seed 000 §7
+//! "Realtime"). An event is a name and a payload; [`Event::args`] is its Socket.IO argument
+//! list. Events whose payload is a stored document (a notification, a banner, post counts)
+//! carry that document as the server crate serialised it.
+//!
+//! Shapes: `onlineUsersCount` sends a bare number; events the spec writes with named
+//! parameters (`userStatus(userId, isOnline)`, `newAppeal(postId, postTitle)`, ...) send one
+//! object with those keys in camelCase.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::socketio::{session::Outbound, sio::Packet};
+
+/// A typed server event.
+pub trait Event {
+    /// Event name on the wire.
+    const NAME: &'static str;
+
+    /// The Socket.IO arguments after the name.
+    fn args(&self) -> Vec<Value>;
+}
+
+/// An event ready to emit: its name and argument list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerEvent {
+    name: &'static str,
+    args: Vec<Value>,
+}
+
+impl ServerEvent {
+    /// Event name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Arguments after the name.
+    pub fn args(&self) -> &[Value] {
+        &self.args
+    }
+
+    /// Encodes the event once for every receiver on `nsp`.
+    pub(crate) fn encode(&self, nsp: &str) -> Outbound {
+        Outbound::from_frames(Packet::event(nsp, self.name, self.args.clone(), Vec::new()).encode())
+    }
+}
+
+impl<E: Event> From<E> for ServerEvent {
+    fn from(event: E) -> Self {
+        ServerEvent {
+            name: E::NAME,
+            args: event.args(),
+        }
+    }
+}
+
+fn object(value: impl Serialize) -> Vec<Value> {
+    // Serialising these plain structs into a `Value` cannot fail (string keys, no maps
+    // with non-string keys, no custom serialisers).
+    vec![serde_json::to_value(value).unwrap_or(Value::Null)]
+}
+
+macro_rules! object_event {
+    ($ty:ident, $name:literal) => {
+        impl Event for $ty {
+            const NAME: &'static str = $name;
+
+            fn args(&self) -> Vec<Value> {
+                object(self)
+            }
+        }
+    };
+}
+
+macro_rules! document_event {
+    ($(#[$doc:meta])* $ty:ident, $name:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $ty(pub Value);
+
+        impl Event for $ty {
+            const NAME: &'static str = $name;
+
+            fn args(&self) -> Vec<Value> {
+                vec![self.0.clone()]
+            }
+        }
+    };
+}
+
+/// `onlineUsersCount`: number of connected sockets, guests included (a bare number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnlineUsersCount {
+    /// Connected sockets.
+    pub count: usize,
+}
+
+impl Event for OnlineUsersCount {
+    const NAME: &'static str = "onlineUsersCount";
+
+    fn args(&self) -> Vec<Value> {
+        vec![Value::from(self.count)]
+    }
+}
+
+document_event!(
+    /// `newNotification`: a user notification document, to its addressee.
+    NewNotification,
+    "newNotification"
+);
+
+/// `updateUnreadCount(count)`: the addressee's unread notification count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct UpdateUnreadCount {
+    /// Unread notifications.
+    pub count: u64,
+}
+object_event!(UpdateUnreadCount, "updateUnreadCount");
+
+/// `userStatus(userId, isOnline)`: a user's first socket connected or last one closed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserStatus {
+    /// The user.
+    pub user_id: String,
+    /// Whether they are online now.
+    pub is_online: bool,
+}
+object_event!(UserStatus, "userStatus");
+
+/// Coordinates of a [`UserLocationUpdate`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Coordinates {
+    /// Latitude in degrees.
+    pub lat: f64,
+    /// Longitude in degrees.
+    pub lon: f64,
+}
+
+/// `userLocationUpdate`: a user's location changed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserLocationUpdate {
+    /// The user.
+    pub user_id: String,
+    /// Position.
+    pub coordinates: Coordinates,
+    /// City (`Unknown` when missing).
+    pub city: String,
+    /// Country (`Unknown` when missing).
+    pub country: String,
+    /// ISO country code, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub country_code: Option<String>,
+    /// State (`Unknown` when missing).
+    pub state: String,
+    /// Postal code (`Unknown` when missing).
+    pub pincode: String,
+    /// When it was recorded (RFC 3339).
+    pub timestamp: String,
+}
+object_event!(UserLocationUpdate, "userLocationUpdate");
+
+/// `newAppeal(postId, postTitle)`: an author appealed a block, to the administrators.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewAppeal {
+    /// The blocked post.
+    pub post_id: String,
+    /// Its title.
+    pub post_title: String,
+}
+object_event!(NewAppeal, "newAppeal");
+
+document_event!(
+    /// `newBroadcastNotification`: a banner notification document, to everyone.
+    NewBroadcastNotification,
+    "newBroadcastNotification"
+);
+
+/// `broadcastNotificationDismissed(id)`: the user dismissed a banner (to their other tabs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BroadcastNotificationDismissed {
+    /// The banner.
+    pub id: String,
+}
+object_event!(BroadcastNotificationDismissed, "broadcastNotificationDismissed");
+
+/// `broadcastNotificationDeactivated(id)`: an administrator deactivated a banner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BroadcastNotificationDeactivated {
+    /// The banner.
+    pub id: String,
+}
+object_event!(
+    BroadcastNotificationDeactivated,
+    "broadcastNotificationDeactivated"
+);
+
+/// `broadcastNotificationDeletedAll`: every banner was deleted (no arguments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BroadcastNotificationDeletedAll;
+
+impl Event for BroadcastNotificationDeletedAll {
+    const NAME: &'static str = "broadcastNotificationDeletedAll";
+
+    fn args(&self) -> Vec<Value> {
+        Vec::new()
+    }
+}
+
+document_event!(
+    /// `postCountsUpdated`: post counts changed (`allPostsCount`, `myPostsCount`,
+    /// `followingPostsCount` as known to the emitter).
+    PostCountsUpdated,
+    "postCountsUpdated"
+);
+
+/// `postBlockToggled(postId, blocked)`: an administrator blocked or unblocked a post.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PostBlockToggled {
+    /// The post.
+    pub post_id: String,
+    /// Whether it is blocked now.
+    pub blocked: bool,
+}
+object_event!(PostBlockToggled, "postBlockToggled");
+
+/// `guestVisitUpdate`: a guest visit was tracked, to the administrators.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GuestVisitUpdate {
+    /// The guest id kept in the visitor's local storage.
+    pub guest_id: String,
+    /// Visits so far.
+    pub visit_count: u64,
+    /// Last visit (RFC 3339).
+    pub last_visit: String,
+}
+object_event!(GuestVisitUpdate, "guestVisitUpdate");
+
+/// Text of a feedback prompt when the server gives none.
+pub const DEFAULT_FEEDBACK_PROMPT: &str = "We'd love your feedback!";
+
+/// `showFeedbackPrompt(message)`: ask the user for feedback.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShowFeedbackPrompt {
+    /// Prompt text.
+    pub message: String,
+}
+
+impl Default for ShowFeedbackPrompt {
+    fn default() -> Self {
+        ShowFeedbackPrompt {
+            message: DEFAULT_FEEDBACK_PROMPT.to_owned(),
+        }
+    }
+}
+object_event!(ShowFeedbackPrompt, "showFeedbackPrompt");
+
+/// Names of all server events, for documentation and tests.
+pub const ALL_EVENTS: [&str; 14] = [
+    OnlineUsersCount::NAME,
+    NewNotification::NAME,
+    UpdateUnreadCount::NAME,
+    UserStatus::NAME,
+    UserLocationUpdate::NAME,
+    NewAppeal::NAME,
+    NewBroadcastNotification::NAME,
+    BroadcastNotificationDismissed::NAME,
+    BroadcastNotificationDeactivated::NAME,
+    BroadcastNotificationDeletedAll::NAME,
+    PostCountsUpdated::NAME,
+    PostBlockToggled::NAME,
+    GuestVisitUpdate::NAME,
+    ShowFeedbackPrompt::NAME,
+];
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::socketio::eio::Frame;
+
+    fn wire(event: impl Into<ServerEvent>) -> String {
+        match event.into().encode("/").frames() {
+            [Frame::Text(text)] => text.to_string(),
+            other => panic!("unexpected frames {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_event_has_its_wire_form() {
+        let cases: Vec<(ServerEvent, &str)> = vec![
+            (OnlineUsersCount { count: 3 }.into(), r#"42["onlineUsersCount",3]"#),
+            (
+                NewNotification(json!({"_id": "n1", "read": false})).into(),
+                r#"42["newNotification",{"_id":"n1","read":false}]"#,
+            ),
+            (
+                UpdateUnreadCount { count: 2 }.into(),
+                r#"42["updateUnreadCount",{"count":2}]"#,
+            ),
+            (
+                UserStatus { user_id: "u1".into(), is_online: true }.into(),
+                r#"42["userStatus",{"userId":"u1","isOnline":true}]"#,
+            ),
+            (
+                UserLocationUpdate {
+                    user_id: "u1".into(),
+                    coordinates: Coordinates { lat: 1.5, lon: -2.0 },
+                    city: "Pune".into(),
+                    country: "India".into(),
+                    country_code: Some("IN".into()),
+                    state: "MH".into(),
+                    pincode: "411001".into(),
+                    timestamp: "2024-01-01T00:00:00Z".into(),
+                }
+                .into(),
+                r#"42["userLocationUpdate",{"userId":"u1","coordinates":{"lat":1.5,"lon":-2.0},"city":"Pune","country":"India","countryCode":"IN","state":"MH","pincode":"411001","timestamp":"2024-01-01T00:00:00Z"}]"#,
+            ),
+            (
+                NewAppeal { post_id: "p1".into(), post_title: "T".into() }.into(),
+                r#"42["newAppeal",{"postId":"p1","postTitle":"T"}]"#,
+            ),
+            (
+                NewBroadcastNotification(json!({"_id": "b1"})).into(),
+                r#"42["newBroadcastNotification",{"_id":"b1"}]"#,
+            ),
+            (
+                BroadcastNotificationDismissed { id: "b1".into() }.into(),
+                r#"42["broadcastNotificationDismissed",{"id":"b1"}]"#,
+            ),
+            (
+                BroadcastNotificationDeactivated { id: "b1".into() }.into(),
+                r#"42["broadcastNotificationDeactivated",{"id":"b1"}]"#,
+            ),
+            (
+                BroadcastNotificationDeletedAll.into(),
+                r#"42["broadcastNotificationDeletedAll"]"#,
+            ),
+            (
+                PostCountsUpdated(json!({"allPostsCount": 4})).into(),
+                r#"42["postCountsUpdated",{"allPostsCount":4}]"#,
+            ),
+            (
+                PostBlockToggled { post_id: "p1".into(), blocked: true }.into(),
+                r#"42["postBlockToggled",{"postId":"p1","blocked":true}]"#,
+            ),
+            (
+                GuestVisitUpdate {
+                    guest_id: "g1".into(),
+                    visit_count: 2,
+                    last_visit: "2024-01-01T00:00:00Z".into(),
+                }
+                .into(),
+                r#"42["guestVisitUpdate",{"guestId":"g1","visitCount":2,"lastVisit":"2024-01-01T00:00:00Z"}]"#,
+            ),
+            (
+                ShowFeedbackPrompt::default().into(),
+                r#"42["showFeedbackPrompt",{"message":"We'd love your feedback!"}]"#,
+            ),
+        ];
+        assert_eq!(cases.len(), ALL_EVENTS.len());
+        for (event, expected) in cases {
+            assert!(ALL_EVENTS.contains(&event.name()), "{} listed", event.name());
+            // Object keys may come out in any order; compare the JSON after the `42` prefix.
+            let actual = wire(event.clone());
+            assert!(actual.starts_with("42["), "event {}: {actual}", event.name());
+            let parse = |s: &str| serde_json::from_str::<Value>(&s[2..]).unwrap();
+            assert_eq!(parse(&actual), parse(expected), "event {}", event.name());
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! The handle the server crate holds: start once before `HttpServer::new`, pass it to the
+//! workers (`web::Data<Realtime>` or a clone), mount it with [`Realtime::configure`], and emit
+//! from HTTP handlers.
+
+use std::{collections::HashMap, sync::Arc};
+
+use actix::{Actor, Addr};
+use actix_web::web;
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+
+use crate::{
+    config::RealtimeConfig,
+    events::ServerEvent,
+    hub::{user_room, CountMembers, DisconnectUser, Hub, HubEmit, Target, ADMIN_ROOM},
+    presence::{GetOnline, OnlineSnapshot, Presence, SocketDown, SocketUp},
+    socketio::{
+        engine::Engine,
+        namespace::{ClientEvent, EngineHandler, NamespaceHandler, Socket, SocketId},
+        sio::ROOT_NAMESPACE,
+        transport, App, SioServer,
+    },
+};
+
+/// Client event asking to join a room (`join(userId)` or `join("adminRoom")`).
+pub const JOIN_EVENT: &str = "join";
+
+/// An authenticated user behind a socket.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// User id.
+    pub user_id: String,
+    /// Whether the user is an administrator (may join `adminRoom`).
+    pub is_admin: bool,
+}
+
+/// Verifies socket tokens; implemented by the server crate.
+///
+/// The token comes from the CONNECT packet's `auth.token`, else the handshake request's
+/// `Authorization: Bearer` header, else its `jwt` cookie; `None` when there is none.
+pub trait SocketAuth: Send + Sync + 'static {
+    /// `Ok(Some(identity))`: a user; `Ok(None)`: a guest; `Err(message)`: refused with
+    /// CONNECT_ERROR `{"message": message}` (forged, expired or revoked token).
+    fn authenticate(&self, token: Option<String>)
+        -> BoxFuture<'static, Result<Option<Identity>, String>>;
+}
+
+/// Handler of one client event on the main namespace.
+pub type EventHandler = Arc<dyn Fn(&Socket, ClientEvent) + Send + Sync + 'static>;
+
+/// Builds a [`Realtime`]: authentication, handlers for client events, extra namespaces.
+pub struct RealtimeBuilder {
+    config: RealtimeConfig,
+    auth: Option<Arc<dyn SocketAuth>>,
+    events: HashMap<String, EventHandler>,
+    namespaces: HashMap<String, Arc<dyn NamespaceHandler>>,
+}
+
+impl RealtimeBuilder {
+    /// Verifies tokens with `auth`; without it every socket is a guest.
+    pub fn auth(mut self, auth: Arc<dyn SocketAuth>) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// Runs `handler` for client event `name` on the main namespace (`join` is built in).
+    pub fn on_event(
+        mut self,
+        name: &str,
+        handler: impl Fn(&Socket, ClientEvent) + Send + Sync + 'static,
+    ) -> Self {
+        self.events.insert(name.to_owned(), Arc::new(handler));
+        self
+    }
+
+    /// Serves namespace `path` with `handler`. Registering `/` replaces the product's main
+    /// namespace (join rules, presence, [`RealtimeBuilder::on_event`] handlers).
+    pub fn namespace(mut self, path: &str, handler: Arc<dyn NamespaceHandler>) -> Self {
+        self.namespaces.insert(path.to_owned(), handler);
+        self
+    }
+
+    /// Starts the hub and presence actors. Call once, inside the actix system, before
+    /// `HttpServer::new`.
+    pub fn start(self) -> Realtime {
+        let hub = Hub::default().start();
+        let presence = Presence::new(hub.clone().recipient(), self.config.presence_coalesce).start();
+        let mut namespaces = self.namespaces;
+        namespaces.entry(ROOT_NAMESPACE.to_owned()).or_insert_with(|| {
+            Arc::new(MainNamespace {
+                presence: presence.clone(),
+                events: self.events,
+            })
+        });
+        let server = Arc::new(SioServer {
+            namespaces,
+            auth: self.auth,
+            hub: hub.clone(),
+        });
+        Realtime {
+            engine: Engine::new(self.config, App::SocketIo(server)),
+            hub,
+            presence,
+        }
+    }
+}
+
+/// Handle to the realtime server. Cheap to clone; every clone drives the same actors.
+#[derive(Clone)]
+pub struct Realtime {
+    engine: Arc<Engine>,
+    hub: Addr<Hub>,
+    presence: Addr<Presence>,
+}
+
+impl Realtime {
+    /// Starts the realtime server with the product's main namespace and `auth`.
+    pub fn start(config: RealtimeConfig, auth: Arc<dyn SocketAuth>) -> Self {
+        Self::builder(config).auth(auth).start()
+    }
+
+    /// A builder for more options than [`Realtime::start`].
+    pub fn builder(config: RealtimeConfig) -> RealtimeBuilder {
+        RealtimeBuilder {
+            config,
+            auth: None,
+            events: HashMap::new(),
+            namespaces: HashMap::new(),
+        }
+    }
+
+    /// Mounts the endpoint at `config.path` (GET, POST, OPTIONS and websocket upgrades).
+    pub fn configure(&self, cfg: &mut web::ServiceConfig) {
+        transport::mount(self.engine.clone(), cfg);
+    }
+
+    /// Emits `event` to every socket of the main namespace.
+    pub fn emit_all(&self, event: impl Into<ServerEvent>) {
+        self.emit(Target::All, None, event.into());
+    }
+
+    /// Emits `event` to every socket but `except`.
+    pub fn emit_all_except(&self, except: SocketId, event: impl Into<ServerEvent>) {
+        self.emit(Target::All, Some(except), event.into());
+    }
+
+    /// Emits `event` to the sockets in `room` (`adminRoom`, `user:{id}`, ...).
+    pub fn emit_room(&self, room: &str, event: impl Into<ServerEvent>) {
+        self.emit(Target::Room(room.to_owned()), None, event.into());
+    }
+
+    /// Emits `event` to every socket authenticated as `user_id` (all tabs).
+    pub fn emit_user(&self, user_id: &str, event: impl Into<ServerEvent>) {
+        self.emit(Target::User(user_id.to_owned()), None, event.into());
+    }
+
+    fn emit(&self, target: Target, except: Option<SocketId>, event: ServerEvent) {
+        self.hub.do_send(HubEmit {
+            target,
+            except,
+            event,
+        });
+    }
+
+    /// Who is online: user ids, guest sockets and all sockets.
+    pub async fn online(&self) -> OnlineSnapshot {
+        self.presence.send(GetOnline).await.unwrap_or_default()
+    }
+
+    /// Disconnects every socket of `user_id` (token revoked): they receive a Socket.IO
+    /// DISCONNECT, so the client does not reconnect with the old token by itself.
+    pub fn disconnect_user(&self, user_id: &str) {
+        self.hub.do_send(DisconnectUser {
+            user_id: user_id.to_owned(),
+        });
+    }
+
+    /// Sockets in `room`, or all sockets of every namespace when `None`.
+    pub async fn count_sockets(&self, room: Option<&str>) -> usize {
+        self.hub
+            .send(CountMembers {
+                room: room.map(str::to_owned),
+            })
+            .await
+            .unwrap_or(0)
+    }
+
+    /// Open Engine.IO sessions (connections).
+    pub fn session_count(&self) -> usize {
+        self.engine.len()
+    }
+}
+
+/// A raw Engine.IO endpoint (no Socket.IO layer), e.g. the conformance echo server.
+#[derive(Clone)]
+pub struct EngineIo {
+    engine: Arc<Engine>,
+}
+
+impl EngineIo {
+    /// An endpoint at `config.path` handing messages to `handler`.
+    pub fn new(config: RealtimeConfig, handler: Arc<dyn EngineHandler>) -> Self {
+        EngineIo {
+            engine: Engine::new(config, App::Raw(handler)),
+        }
+    }
+
+    /// Mounts the endpoint at `config.path`.
+    pub fn configure(&self, cfg: &mut web::ServiceConfig) {
+        transport::mount(self.engine.clone(), cfg);
+    }
+}
+
+/// The product's main namespace: presence, the `join` rules, and the server's handlers.
+struct MainNamespace {
+    presence: Addr<Presence>,
+    events: HashMap<String, EventHandler>,
+}
+
+impl MainNamespace {
+    fn join(socket: &Socket, event: ClientEvent) {
+        let room = match event.args.first() {
+            Some(Value::String(room)) => room.clone(),
+            Some(Value::Number(n)) => n.to_string(),
+            _ => String::new(),
+        };
+        let identity = socket.identity();
+        let accepted = if room == ADMIN_ROOM {
+            identity.is_some_and(|i| i.is_admin)
+        } else {
+            identity.is_some_and(|i| i.user_id == room)
+        };
+        if accepted {
+            if room == ADMIN_ROOM {
+                socket.join(ADMIN_ROOM);
+            } else {
+                socket.join(&user_room(&room));
+            }
+        } else {
+            tracing::warn!(
+                user = identity.map(|i| i.user_id.as_str()),
+                room = %room,
+                "realtime join refused"
+            );
+        }
+        if let Some(ack) = event.ack {
+            ack.send(vec![Value::Bool(accepted)]);
+        }
+    }
+}
+
+impl NamespaceHandler for MainNamespace {
+    fn on_connect(&self, socket: &Socket, _auth: &Value) {
+        self.presence.do_send(SocketUp {
+            socket: socket.id(),
+            user: socket.identity().map(|i| i.user_id.clone()),
+        });
+    }
+
+    fn on_event(&self, socket: &Socket, event: ClientEvent) {
+        if event.name == JOIN_EVENT {
+            Self::join(socket, event);
+        } else if let Some(handler) = self.events.get(&event.name) {
+            handler(socket, event);
+        } else {
+            tracing::trace!(event = %event.name, "unhandled realtime event");
+        }
+    }
+
+    fn on_disconnect(&self, socket: &Socket) {
+        self.presence.do_send(SocketDown {
+            socket: socket.id(),
+            user: socket.identity().map(|i| i.user_id.clone()),
+        });
+    }
+}

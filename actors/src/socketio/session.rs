@@ -1,0 +1,1067 @@
+//! The session actor: one per Engine.IO connection. It owns the transport (polling queue or
+//! websocket sink, and an in-flight upgrade), the heartbeat, and the Socket.IO namespace
+//! sockets of the connection, or hands raw messages to an [`EngineHandler`].
+
+use std::{
+    collections::VecDeque,
+    pin::Pin,
+    sync::Arc,
+    task::{self, Poll},
+    time::Duration,
+};
+
+use actix::{
+    fut::{ActorFuture, ActorFutureExt, WrapFuture},
+    Actor, ActorContext, Addr, AsyncContext, Context, Handler, Message, SpawnHandle,
+    StreamHandler,
+};
+use actix_ws::{AggregatedMessage, CloseCode, CloseReason, ProtocolError};
+use bytes::Bytes;
+use bytestring::ByteString;
+use futures_util::Sink;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use super::{
+    eio::{self, Frame},
+    engine::{Engine, EngineError, Sid, TRANSPORT_WEBSOCKET},
+    namespace::{
+        AckCallback, AckReply, AckSender, ClientEvent, EngineConn, EngineHandler,
+        NamespaceHandler, RawMessage, Socket, SocketId,
+    },
+    sio::{self, Packet, PacketType},
+    App, SioServer,
+};
+use crate::{
+    hub::{Register, Unregister},
+    Identity,
+};
+
+/// How long a closed polling session waits for the client's next GET to tell it `1` (close).
+pub const POLLING_CLOSE_GRACE: Duration = Duration::from_secs(5);
+/// How long a websocket upgrade may take between the probe connection and its `5` packet.
+pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Server-to-client acknowledgements awaited at once per connection; older ones are dropped.
+pub const MAX_PENDING_ACKS: usize = 1_024;
+const PROBE: &str = "probe";
+
+/// Frames ready for a session: one frame, or a packet with its attachments.
+#[derive(Debug, Clone)]
+pub(crate) enum Outbound {
+    One(Frame),
+    Many(Arc<[Frame]>),
+}
+
+impl Outbound {
+    pub(crate) fn from_frames(mut frames: Vec<Frame>) -> Self {
+        if frames.len() == 1 {
+            if let Some(frame) = frames.pop() {
+                return Outbound::One(frame);
+            }
+        }
+        Outbound::Many(frames.into())
+    }
+
+    pub(crate) fn frames(&self) -> &[Frame] {
+        match self {
+            Outbound::One(frame) => std::slice::from_ref(frame),
+            Outbound::Many(frames) => frames,
+        }
+    }
+}
+
+// ---- messages -------------------------------------------------------------------------
+
+/// Sent by any socket handle or the hub: frames to write to the client, in order.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Deliver(pub(crate) Outbound);
+
+/// Sent by the hub when this session's mailbox was full: the client is too slow, close it.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Overflowed;
+
+/// Sent by a socket handle or the hub: leave a namespace with a DISCONNECT packet, and
+/// optionally close the whole connection afterwards.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct DisconnectSocket {
+    pub(crate) socket: SocketId,
+    pub(crate) close_connection: bool,
+}
+
+/// Sent by a socket handle: drop the connection without DISCONNECT (the client reconnects).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct CloseTransport;
+
+/// Sent by a socket handle: emit an event and remember the callback for its ACK.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct EmitWithAck {
+    pub(crate) socket: SocketId,
+    pub(crate) packet: Packet,
+    pub(crate) callback: AckCallback,
+}
+
+/// Answer to a long-polling GET.
+pub(crate) enum PollReply {
+    /// Payload to send right away.
+    Now(String),
+    /// Payload will come when there is something to send.
+    Later(oneshot::Receiver<String>),
+}
+
+/// Sent by the polling GET handler. The reply is the response body, now or later.
+#[derive(Message)]
+#[rtype(result = "Result<PollReply, EngineError>")]
+pub(crate) struct PollRequest;
+
+/// Sent by the polling POST handler with the request body.
+#[derive(Message)]
+#[rtype(result = "Result<(), EngineError>")]
+pub(crate) struct Post(pub(crate) ByteString);
+
+/// Sent by the polling POST handler when the body broke `maxPayload`: close the session.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct PayloadTooLarge;
+
+/// Sent by the websocket handler for a request carrying this session's sid: the start of an
+/// upgrade. The reply is the attempt number to tag forwarded frames with.
+#[derive(Message)]
+#[rtype(result = "Result<u32, EngineError>")]
+pub(crate) struct UpgradeStart(pub(crate) actix_ws::Session);
+
+/// Sent by the task reading an upgrade websocket: one received frame.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct UpgradeInbound {
+    pub(crate) attempt: u32,
+    pub(crate) item: Result<AggregatedMessage, ProtocolError>,
+}
+
+/// Sent by the task reading an upgrade websocket when the client closed it.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct UpgradeEnded {
+    pub(crate) attempt: u32,
+}
+
+// ---- state ----------------------------------------------------------------------------
+
+enum WsOut {
+    Frame(Frame),
+    Pong(Bytes),
+    Close(Option<CloseReason>),
+}
+
+impl WsOut {
+    fn into_message(self) -> actix_ws::Message {
+        match self {
+            WsOut::Frame(Frame::Text(text)) => actix_ws::Message::Text(text),
+            WsOut::Frame(Frame::Binary(data)) => actix_ws::Message::Binary(data),
+            WsOut::Pong(data) => actix_ws::Message::Pong(data),
+            WsOut::Close(reason) => actix_ws::Message::Close(reason),
+        }
+    }
+}
+
+enum Pushed {
+    Sent,
+    Queued,
+    StartFlush,
+    Overflow,
+    Closed,
+}
+
+struct Ws {
+    out: actix_ws::Session,
+    /// Frames that did not fit in the websocket's channel yet.
+    backlog: VecDeque<WsOut>,
+    flushing: bool,
+    attempt: u32,
+}
+
+impl Ws {
+    fn new(out: actix_ws::Session, attempt: u32) -> Self {
+        Ws {
+            out,
+            backlog: VecDeque::new(),
+            flushing: false,
+            attempt,
+        }
+    }
+
+    fn push(&mut self, item: WsOut, cap: usize) -> Pushed {
+        if self.backlog.is_empty() && !self.flushing {
+            let mut cx = task::Context::from_waker(futures_util::task::noop_waker_ref());
+            match Pin::new(&mut self.out).poll_ready(&mut cx) {
+                Poll::Ready(Ok(())) => {
+                    return match Pin::new(&mut self.out).start_send(item.into_message()) {
+                        Ok(()) => Pushed::Sent,
+                        Err(_) => Pushed::Closed,
+                    }
+                }
+                Poll::Ready(Err(_)) => return Pushed::Closed,
+                Poll::Pending => {}
+            }
+        }
+        if self.backlog.len() >= cap {
+            return Pushed::Overflow;
+        }
+        self.backlog.push_back(item);
+        if self.flushing {
+            Pushed::Queued
+        } else {
+            self.flushing = true;
+            Pushed::StartFlush
+        }
+    }
+}
+
+#[derive(Default)]
+struct Polling {
+    queue: VecDeque<Frame>,
+    waiting: Option<oneshot::Sender<String>>,
+}
+
+impl Polling {
+    fn take_payload(&mut self, extra: Option<&str>) -> String {
+        let queue = std::mem::take(&mut self.queue);
+        let mut body = eio::encode_payload(&queue);
+        if let Some(extra) = extra {
+            if !body.is_empty() {
+                body.push(eio::RECORD_SEPARATOR);
+            }
+            body.push_str(extra);
+        }
+        body
+    }
+}
+
+enum Transport {
+    Polling(Polling),
+    WebSocket(Ws),
+}
+
+struct Upgrade {
+    ws: Ws,
+    probed: bool,
+    timer: SpawnHandle,
+}
+
+struct NsSocket {
+    socket: Socket,
+    handler: Arc<dyn NamespaceHandler>,
+}
+
+struct SioState {
+    server: Arc<SioServer>,
+    sockets: Vec<NsSocket>,
+    decoder: sio::Decoder,
+    acks: VecDeque<(SocketId, u64, AckCallback)>,
+    next_ack: u64,
+    connect_timer: Option<SpawnHandle>,
+}
+
+enum AppState {
+    Sio(Box<SioState>),
+    Raw {
+        handler: Arc<dyn EngineHandler>,
+        conn: Option<EngineConn>,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CloseBy {
+    /// The client asked (close packet, websocket closed): pending polls get `6`.
+    Client,
+    /// The server decided (timeout, error, kick): pending polls get `1`.
+    Server,
+}
+
+/// One Engine.IO connection.
+pub(crate) struct Session {
+    sid: Sid,
+    engine: Arc<Engine>,
+    transport: Transport,
+    upgrade: Option<Box<Upgrade>>,
+    upgrade_attempts: u32,
+    heartbeat: Option<SpawnHandle>,
+    awaiting_pong: bool,
+    closing: bool,
+    torn_down: bool,
+    app: AppState,
+    /// Token from the handshake request (bearer header or `jwt` cookie), if any.
+    handshake_token: Option<Box<str>>,
+}
+
+impl Session {
+    fn new(
+        sid: Sid,
+        engine: Arc<Engine>,
+        transport: Transport,
+        handshake_token: Option<String>,
+    ) -> Self {
+        let app = match &engine.app {
+            App::SocketIo(server) => AppState::Sio(Box::new(SioState {
+                server: server.clone(),
+                sockets: Vec::new(),
+                decoder: sio::Decoder::default(),
+                acks: VecDeque::new(),
+                next_ack: 0,
+                connect_timer: None,
+            })),
+            App::Raw(handler) => AppState::Raw {
+                handler: handler.clone(),
+                conn: None,
+            },
+        };
+        Session {
+            sid,
+            engine,
+            transport,
+            upgrade: None,
+            upgrade_attempts: 0,
+            heartbeat: None,
+            awaiting_pong: false,
+            closing: false,
+            torn_down: false,
+            app,
+            handshake_token: handshake_token.map(String::into_boxed_str),
+        }
+    }
+
+    /// Starts a long-polling session; the caller answers the handshake GET with a poll.
+    pub(crate) fn start_polling(engine: Arc<Engine>, token: Option<String>) -> Addr<Session> {
+        let sid = Sid::random();
+        Session::create(move |ctx| {
+            engine.insert(sid, ctx.address());
+            Session::new(sid, engine, Transport::Polling(Polling::default()), token)
+        })
+    }
+
+    /// Starts a websocket-only session reading `stream` on this thread.
+    pub(crate) fn start_websocket<S>(
+        engine: Arc<Engine>,
+        token: Option<String>,
+        out: actix_ws::Session,
+        stream: S,
+    ) where
+        S: futures_util::Stream<Item = Result<AggregatedMessage, ProtocolError>> + 'static,
+    {
+        let sid = Sid::random();
+        Session::create(move |ctx| {
+            engine.insert(sid, ctx.address());
+            ctx.add_stream(stream);
+            Session::new(sid, engine, Transport::WebSocket(Ws::new(out, 0)), token)
+        });
+    }
+
+    fn cap(&self) -> usize {
+        self.engine.config.outbound_queue
+    }
+
+    // ---- output -----------------------------------------------------------------------
+
+    fn push_frames(&mut self, ctx: &mut Context<Self>, frames: &[Frame]) {
+        let cap = self.cap();
+        match &mut self.transport {
+            Transport::Polling(polling) => {
+                polling.queue.extend(frames.iter().cloned());
+                if polling.queue.len() > cap {
+                    self.close(ctx, CloseBy::Server, "outbound queue full");
+                    return;
+                }
+                let probing = self.upgrade.as_ref().is_some_and(|u| u.probed);
+                if !probing {
+                    if let Some(waiting) = polling.waiting.take() {
+                        let _ = waiting.send(polling.take_payload(None));
+                    }
+                }
+            }
+            Transport::WebSocket(_) => {
+                for frame in frames {
+                    self.push_ws(ctx, WsOut::Frame(frame.clone()));
+                }
+            }
+        }
+    }
+
+    fn push_packet(&mut self, ctx: &mut Context<Self>, packet: &Packet) {
+        self.push_frames(ctx, &packet.encode());
+    }
+
+    fn push_ws(&mut self, ctx: &mut Context<Self>, item: WsOut) {
+        let cap = self.cap();
+        let Transport::WebSocket(ws) = &mut self.transport else {
+            return;
+        };
+        match ws.push(item, cap) {
+            Pushed::Sent | Pushed::Queued => {}
+            Pushed::StartFlush => {
+                ctx.spawn(WsFlush);
+            }
+            Pushed::Overflow => self.close(ctx, CloseBy::Server, "outbound queue full"),
+            Pushed::Closed => {
+                self.teardown();
+                ctx.stop();
+            }
+        }
+    }
+
+    fn poll_flush(&mut self, ctx: &mut Context<Self>, task: &mut task::Context<'_>) -> Poll<()> {
+        let Transport::WebSocket(ws) = &mut self.transport else {
+            return Poll::Ready(());
+        };
+        while !ws.backlog.is_empty() {
+            match Pin::new(&mut ws.out).poll_ready(task) {
+                Poll::Ready(Ok(())) => {
+                    let Some(item) = ws.backlog.pop_front() else {
+                        break;
+                    };
+                    if Pin::new(&mut ws.out).start_send(item.into_message()).is_err() {
+                        self.teardown();
+                        ctx.stop();
+                        return Poll::Ready(());
+                    }
+                }
+                Poll::Ready(Err(_)) => {
+                    self.teardown();
+                    ctx.stop();
+                    return Poll::Ready(());
+                }
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        ws.flushing = false;
+        ws.backlog = VecDeque::new();
+        if self.closing {
+            ctx.stop();
+        }
+        Poll::Ready(())
+    }
+
+    // ---- heartbeat --------------------------------------------------------------------
+
+    fn schedule_ping(&mut self, ctx: &mut Context<Self>) {
+        let interval = self.engine.config.ping_interval;
+        let timeout = self.engine.config.ping_timeout;
+        self.heartbeat = Some(ctx.run_later(interval, move |act, ctx| {
+            act.awaiting_pong = true;
+            act.push_frames(ctx, &[eio::Packet::Ping(ByteString::new()).encode()]);
+            act.heartbeat = Some(ctx.run_later(timeout, |act, ctx| {
+                act.close(ctx, CloseBy::Server, "ping timeout");
+            }));
+        }));
+    }
+
+    fn on_pong(&mut self, ctx: &mut Context<Self>) {
+        if !self.awaiting_pong {
+            return;
+        }
+        self.awaiting_pong = false;
+        if let Some(handle) = self.heartbeat.take() {
+            ctx.cancel_future(handle);
+        }
+        self.schedule_ping(ctx);
+    }
+
+    // ---- closing ----------------------------------------------------------------------
+
+    fn close(&mut self, ctx: &mut Context<Self>, by: CloseBy, reason: &'static str) {
+        if self.closing {
+            return;
+        }
+        tracing::debug!(sid = %self.sid, reason, "closing realtime session");
+        self.closing = true;
+        if let Some(handle) = self.heartbeat.take() {
+            ctx.cancel_future(handle);
+        }
+        if let Some(upgrade) = self.upgrade.take() {
+            ctx.cancel_future(upgrade.timer);
+        }
+        self.teardown();
+        match &mut self.transport {
+            Transport::Polling(polling) => {
+                if let Some(waiting) = polling.waiting.take() {
+                    let last = match by {
+                        CloseBy::Client => eio::kind::NOOP,
+                        CloseBy::Server => eio::kind::CLOSE,
+                    };
+                    let _ = waiting.send(polling.take_payload(Some(last.encode_utf8(&mut [0; 4]))));
+                    ctx.stop();
+                } else if by == CloseBy::Server {
+                    polling
+                        .queue
+                        .push_back(eio::Packet::Close.encode());
+                    ctx.run_later(POLLING_CLOSE_GRACE, |_, ctx| ctx.stop());
+                } else {
+                    ctx.stop();
+                }
+            }
+            Transport::WebSocket(_) => {
+                let reason = (reason == "outbound queue full" || reason == "message too big")
+                    .then(|| CloseReason {
+                        code: CloseCode::Policy,
+                        description: Some(reason.to_owned()),
+                    });
+                self.push_ws(ctx, WsOut::Close(reason));
+                if let Transport::WebSocket(ws) = &self.transport {
+                    if !ws.flushing {
+                        ctx.stop();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Leaves every namespace and forgets the session; runs once.
+    fn teardown(&mut self) {
+        if self.torn_down {
+            return;
+        }
+        self.torn_down = true;
+        match &mut self.app {
+            AppState::Sio(sio) => {
+                sio.acks.clear();
+                for ns in sio.sockets.drain(..) {
+                    sio.server.hub.do_send(Unregister {
+                        socket: ns.socket.id(),
+                    });
+                    ns.handler.on_disconnect(&ns.socket);
+                }
+            }
+            AppState::Raw { handler, conn } => {
+                if let Some(conn) = conn.take() {
+                    handler.on_close(&conn);
+                }
+            }
+        }
+    }
+
+    // ---- input ------------------------------------------------------------------------
+
+    fn on_engine_packet(&mut self, ctx: &mut Context<Self>, packet: eio::Packet) {
+        if self.closing {
+            return;
+        }
+        match packet {
+            eio::Packet::Pong(_) => self.on_pong(ctx),
+            eio::Packet::Message(text) => self.on_message(ctx, RawMessage::Text(text)),
+            eio::Packet::Binary(data) => self.on_message(ctx, RawMessage::Binary(data)),
+            eio::Packet::Close => self.close(ctx, CloseBy::Client, "transport close"),
+            eio::Packet::Open(_) | eio::Packet::Ping(_) | eio::Packet::Upgrade | eio::Packet::Noop => {}
+        }
+    }
+
+    fn on_ws_item(
+        &mut self,
+        ctx: &mut Context<Self>,
+        item: Result<AggregatedMessage, ProtocolError>,
+    ) {
+        match item {
+            Ok(AggregatedMessage::Text(text)) => match eio::Packet::decode_text(&text) {
+                Ok(packet) => self.on_engine_packet(ctx, packet),
+                Err(_) => self.close(ctx, CloseBy::Server, "parse error"),
+            },
+            Ok(AggregatedMessage::Binary(data)) => {
+                self.on_engine_packet(ctx, eio::Packet::Binary(data));
+            }
+            Ok(AggregatedMessage::Ping(data)) => self.push_ws(ctx, WsOut::Pong(data)),
+            Ok(AggregatedMessage::Pong(_)) => {}
+            Ok(AggregatedMessage::Close(_)) => self.close(ctx, CloseBy::Client, "transport close"),
+            Err(ProtocolError::Overflow) => {
+                self.close(ctx, CloseBy::Server, "message too big");
+            }
+            Err(_) => self.close(ctx, CloseBy::Server, "transport error"),
+        }
+    }
+
+    fn on_message(&mut self, ctx: &mut Context<Self>, message: RawMessage) {
+        let decoded = match &mut self.app {
+            AppState::Raw { handler, conn } => {
+                if let Some(conn) = conn {
+                    handler.on_message(conn, message);
+                }
+                return;
+            }
+            AppState::Sio(sio) => match message {
+                RawMessage::Text(text) => sio.decoder.feed_text(&text),
+                RawMessage::Binary(data) => sio.decoder.feed_binary(data),
+            },
+        };
+        match decoded {
+            Ok(Some(packet)) => self.on_sio_packet(ctx, packet),
+            Ok(None) => {}
+            Err(error) => {
+                tracing::debug!(sid = %self.sid, %error, "invalid Socket.IO packet");
+                self.close(ctx, CloseBy::Server, "invalid packet");
+            }
+        }
+    }
+
+    fn sio(&mut self) -> Option<&mut SioState> {
+        match &mut self.app {
+            AppState::Sio(sio) => Some(sio),
+            AppState::Raw { .. } => None,
+        }
+    }
+
+    fn on_sio_packet(&mut self, ctx: &mut Context<Self>, packet: Packet) {
+        match packet.kind {
+            PacketType::Connect => self.sio_connect(ctx, packet.nsp, packet.data),
+            PacketType::Disconnect => self.sio_leave(&packet.nsp),
+            PacketType::Event | PacketType::BinaryEvent => self.sio_event(ctx, packet),
+            PacketType::Ack | PacketType::BinaryAck => self.sio_ack(packet),
+            PacketType::ConnectError => {}
+        }
+    }
+
+    fn sio_connect(&mut self, ctx: &mut Context<Self>, nsp: String, data: Option<Value>) {
+        let token_from_handshake = self.handshake_token.as_deref().map(str::to_owned);
+        let Some(sio) = self.sio() else { return };
+        let Some(handler) = sio.server.namespaces.get(&nsp).cloned() else {
+            self.push_packet(ctx, &Packet::connect_error(&nsp, "Invalid namespace"));
+            return;
+        };
+        if sio.sockets.iter().any(|s| s.socket.namespace() == nsp) {
+            return;
+        }
+        let auth = data.unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        let Some(authenticator) = sio.server.auth.clone() else {
+            self.finish_connect(ctx, nsp, handler, None, auth);
+            return;
+        };
+        let token = auth
+            .get("token")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or(token_from_handshake);
+        ctx.wait(authenticator.authenticate(token).into_actor(self).map(
+            move |result, act, ctx| {
+                if act.closing {
+                    return;
+                }
+                match result {
+                    Ok(identity) => act.finish_connect(ctx, nsp, handler, identity, auth),
+                    Err(message) => act.push_packet(ctx, &Packet::connect_error(&nsp, &message)),
+                }
+            },
+        ));
+    }
+
+    fn finish_connect(
+        &mut self,
+        ctx: &mut Context<Self>,
+        nsp: String,
+        handler: Arc<dyn NamespaceHandler>,
+        identity: Option<Identity>,
+        auth: Value,
+    ) {
+        let address = ctx.address();
+        let Some(sio) = self.sio() else { return };
+        if sio.sockets.iter().any(|s| s.socket.namespace() == nsp) {
+            return;
+        }
+        let user = identity.as_ref().map(|i| Arc::<str>::from(i.user_id.as_str()));
+        let nsp: Arc<str> = nsp.into();
+        let socket = Socket::new(nsp.clone(), identity, address.clone(), sio.server.hub.clone());
+        sio.server.hub.do_send(Register {
+            socket: socket.id(),
+            nsp: nsp.clone(),
+            user,
+            session: address,
+        });
+        sio.sockets.push(NsSocket {
+            socket: socket.clone(),
+            handler: handler.clone(),
+        });
+        if let Some(timer) = sio.connect_timer.take() {
+            ctx.cancel_future(timer);
+        }
+        self.push_packet(ctx, &Packet::connected(&nsp, socket.public_id()));
+        handler.on_connect(&socket, &auth);
+    }
+
+    /// The client left `nsp` (DISCONNECT packet).
+    fn sio_leave(&mut self, nsp: &str) {
+        let Some(sio) = self.sio() else { return };
+        let Some(index) = sio.sockets.iter().position(|s| s.socket.namespace() == nsp) else {
+            return;
+        };
+        let ns = sio.sockets.remove(index);
+        let id = ns.socket.id();
+        sio.acks.retain(|(socket, _, _)| *socket != id);
+        sio.server.hub.do_send(Unregister { socket: id });
+        ns.handler.on_disconnect(&ns.socket);
+    }
+
+    fn sio_event(&mut self, ctx: &mut Context<Self>, packet: Packet) {
+        let address = ctx.address();
+        let Some(sio) = self.sio() else { return };
+        let Some(ns) = sio.sockets.iter().find(|s| s.socket.namespace() == packet.nsp) else {
+            return;
+        };
+        let Some(Value::Array(mut items)) = packet.data else {
+            return;
+        };
+        if items.is_empty() {
+            return;
+        }
+        let name = match items.remove(0) {
+            Value::String(name) => name,
+            Value::Number(n) => n.to_string(),
+            _ => return,
+        };
+        let ack = packet
+            .id
+            .map(|id| AckSender::new(address, ns.socket.nsp_arc(), id));
+        let (socket, handler) = (ns.socket.clone(), ns.handler.clone());
+        handler.on_event(
+            &socket,
+            ClientEvent {
+                name,
+                args: items,
+                attachments: packet.attachments,
+                ack,
+            },
+        );
+    }
+
+    fn sio_ack(&mut self, packet: Packet) {
+        let Some(sio) = self.sio() else { return };
+        let Some(id) = packet.id else { return };
+        let Some(socket) = sio
+            .sockets
+            .iter()
+            .find(|s| s.socket.namespace() == packet.nsp)
+            .map(|s| s.socket.id())
+        else {
+            return;
+        };
+        let Some(index) = sio
+            .acks
+            .iter()
+            .position(|(s, ack_id, _)| *s == socket && *ack_id == id)
+        else {
+            return;
+        };
+        let Some((_, _, callback)) = sio.acks.remove(index) else {
+            return;
+        };
+        let args = match packet.data {
+            Some(Value::Array(args)) => args,
+            _ => Vec::new(),
+        };
+        callback(AckReply {
+            args,
+            attachments: packet.attachments,
+        });
+    }
+
+    // ---- upgrade ----------------------------------------------------------------------
+
+    fn abort_upgrade(&mut self, ctx: &mut Context<Self>) {
+        if let Some(mut upgrade) = self.upgrade.take() {
+            ctx.cancel_future(upgrade.timer);
+            let _ = upgrade.ws.push(WsOut::Close(None), 1);
+        }
+    }
+
+    fn on_upgrade_item(
+        &mut self,
+        ctx: &mut Context<Self>,
+        item: Result<AggregatedMessage, ProtocolError>,
+    ) {
+        let packet = match &item {
+            Ok(AggregatedMessage::Text(text)) => eio::Packet::decode_text(text).ok(),
+            _ => None,
+        };
+        match packet {
+            Some(eio::Packet::Ping(data)) if &*data == PROBE => {
+                let Some(upgrade) = self.upgrade.as_mut() else {
+                    return;
+                };
+                let pong = eio::Packet::Pong(ByteString::from_static(PROBE)).encode();
+                if !matches!(upgrade.ws.push(WsOut::Frame(pong), 1), Pushed::Sent) {
+                    self.abort_upgrade(ctx);
+                    return;
+                }
+                upgrade.probed = true;
+                if let Transport::Polling(polling) = &mut self.transport {
+                    if let Some(waiting) = polling.waiting.take() {
+                        let _ = waiting.send(eio::kind::NOOP.to_string());
+                    }
+                }
+            }
+            Some(eio::Packet::Upgrade) if self.upgrade.as_ref().is_some_and(|u| u.probed) => {
+                self.complete_upgrade(ctx);
+            }
+            _ => self.abort_upgrade(ctx),
+        }
+    }
+
+    fn complete_upgrade(&mut self, ctx: &mut Context<Self>) {
+        let Some(upgrade) = self.upgrade.take() else {
+            return;
+        };
+        ctx.cancel_future(upgrade.timer);
+        let previous = std::mem::replace(&mut self.transport, Transport::WebSocket(upgrade.ws));
+        if let Transport::Polling(mut polling) = previous {
+            if let Some(waiting) = polling.waiting.take() {
+                let _ = waiting.send(eio::kind::NOOP.to_string());
+            }
+            let queued: Vec<Frame> = polling.queue.into_iter().collect();
+            self.push_frames(ctx, &queued);
+        }
+        tracing::trace!(sid = %self.sid, "upgraded to {TRANSPORT_WEBSOCKET}");
+    }
+}
+
+/// Drains a websocket backlog as the channel to the connection frees up.
+struct WsFlush;
+
+impl ActorFuture<Session> for WsFlush {
+    type Output = ();
+
+    fn poll(
+        self: Pin<&mut Self>,
+        act: &mut Session,
+        ctx: &mut Context<Session>,
+        task: &mut task::Context<'_>,
+    ) -> Poll<()> {
+        act.poll_flush(ctx, task)
+    }
+}
+
+impl Actor for Session {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        ctx.set_mailbox_capacity(self.cap());
+        let upgrades: &[&str] = match self.transport {
+            Transport::Polling(_) => &[TRANSPORT_WEBSOCKET],
+            Transport::WebSocket(_) => &[],
+        };
+        let open = eio::Packet::Open(self.engine.handshake(self.sid, upgrades).into()).encode();
+        self.push_frames(ctx, &[open]);
+        self.schedule_ping(ctx);
+        let connect_timeout = self.engine.config.connect_timeout;
+        let address = ctx.address();
+        let sid = self.sid;
+        match &mut self.app {
+            AppState::Sio(sio) => {
+                sio.connect_timer = Some(ctx.run_later(connect_timeout, |act, ctx| {
+                    if act.sio().is_some_and(|sio| sio.sockets.is_empty()) {
+                        act.close(ctx, CloseBy::Server, "connect timeout");
+                    }
+                }));
+            }
+            AppState::Raw { handler, conn } => {
+                let new_conn = EngineConn::new(sid, address);
+                handler.on_open(&new_conn);
+                *conn = Some(new_conn);
+            }
+        }
+    }
+
+    fn stopped(&mut self, _ctx: &mut Self::Context) {
+        self.teardown();
+        self.engine.remove(&self.sid);
+    }
+}
+
+impl StreamHandler<Result<AggregatedMessage, ProtocolError>> for Session {
+    fn handle(&mut self, item: Result<AggregatedMessage, ProtocolError>, ctx: &mut Context<Self>) {
+        self.on_ws_item(ctx, item);
+    }
+
+    fn finished(&mut self, ctx: &mut Context<Self>) {
+        self.close(ctx, CloseBy::Client, "transport close");
+        self.teardown();
+        ctx.stop();
+    }
+}
+
+impl Handler<Deliver> for Session {
+    type Result = ();
+
+    fn handle(&mut self, msg: Deliver, ctx: &mut Context<Self>) {
+        if !self.closing {
+            self.push_frames(ctx, msg.0.frames());
+        }
+    }
+}
+
+impl Handler<Overflowed> for Session {
+    type Result = ();
+
+    fn handle(&mut self, _: Overflowed, ctx: &mut Context<Self>) {
+        self.close(ctx, CloseBy::Server, "outbound queue full");
+    }
+}
+
+impl Handler<DisconnectSocket> for Session {
+    type Result = ();
+
+    fn handle(&mut self, msg: DisconnectSocket, ctx: &mut Context<Self>) {
+        if self.closing {
+            return;
+        }
+        let nsp = self.sio().and_then(|sio| {
+            sio.sockets
+                .iter()
+                .find(|s| s.socket.id() == msg.socket)
+                .map(|s| s.socket.namespace().to_owned())
+        });
+        if let Some(nsp) = nsp {
+            self.push_packet(ctx, &Packet::disconnect(&nsp));
+            self.sio_leave(&nsp);
+        }
+        if msg.close_connection {
+            self.close(ctx, CloseBy::Server, "server disconnect");
+        }
+    }
+}
+
+impl Handler<CloseTransport> for Session {
+    type Result = ();
+
+    fn handle(&mut self, _: CloseTransport, ctx: &mut Context<Self>) {
+        self.close(ctx, CloseBy::Server, "forced close");
+    }
+}
+
+impl Handler<EmitWithAck> for Session {
+    type Result = ();
+
+    fn handle(&mut self, msg: EmitWithAck, ctx: &mut Context<Self>) {
+        if self.closing {
+            return;
+        }
+        let Some(sio) = self.sio() else { return };
+        if !sio.sockets.iter().any(|s| s.socket.id() == msg.socket) {
+            return;
+        }
+        let id = sio.next_ack;
+        sio.next_ack += 1;
+        if sio.acks.len() >= MAX_PENDING_ACKS {
+            sio.acks.pop_front();
+        }
+        sio.acks.push_back((msg.socket, id, msg.callback));
+        let mut packet = msg.packet;
+        packet.id = Some(id);
+        self.push_packet(ctx, &packet);
+    }
+}
+
+impl Handler<PollRequest> for Session {
+    type Result = Result<PollReply, EngineError>;
+
+    fn handle(&mut self, _: PollRequest, ctx: &mut Context<Self>) -> Self::Result {
+        let probing = self.upgrade.as_ref().is_some_and(|u| u.probed);
+        let closing = self.closing;
+        let Transport::Polling(polling) = &mut self.transport else {
+            return Err(EngineError::BadRequest);
+        };
+        if closing {
+            let body = polling.take_payload(None);
+            ctx.stop();
+            return Ok(PollReply::Now(body));
+        }
+        if polling.waiting.is_some() {
+            self.close(ctx, CloseBy::Server, "overlapping poll");
+            return Err(EngineError::BadRequest);
+        }
+        if probing {
+            return Ok(PollReply::Now(eio::kind::NOOP.to_string()));
+        }
+        if !polling.queue.is_empty() {
+            return Ok(PollReply::Now(polling.take_payload(None)));
+        }
+        let (tx, rx) = oneshot::channel();
+        polling.waiting = Some(tx);
+        Ok(PollReply::Later(rx))
+    }
+}
+
+impl Handler<Post> for Session {
+    type Result = Result<(), EngineError>;
+
+    fn handle(&mut self, msg: Post, ctx: &mut Context<Self>) -> Self::Result {
+        if !matches!(self.transport, Transport::Polling(_)) {
+            return Err(EngineError::BadRequest);
+        }
+        if self.closing {
+            return Err(EngineError::UnknownSid);
+        }
+        let packets = match eio::decode_payload(&msg.0) {
+            Ok(packets) => packets,
+            Err(_) => {
+                self.close(ctx, CloseBy::Server, "parse error");
+                return Err(EngineError::BadRequest);
+            }
+        };
+        for packet in packets {
+            self.on_engine_packet(ctx, packet);
+        }
+        Ok(())
+    }
+}
+
+impl Handler<PayloadTooLarge> for Session {
+    type Result = ();
+
+    fn handle(&mut self, _: PayloadTooLarge, ctx: &mut Context<Self>) {
+        self.close(ctx, CloseBy::Server, "payload too large");
+    }
+}
+
+impl Handler<UpgradeStart> for Session {
+    type Result = Result<u32, EngineError>;
+
+    fn handle(&mut self, msg: UpgradeStart, ctx: &mut Context<Self>) -> Self::Result {
+        if self.closing || self.upgrade.is_some() || !matches!(self.transport, Transport::Polling(_))
+        {
+            return Err(EngineError::BadRequest);
+        }
+        self.upgrade_attempts += 1;
+        let attempt = self.upgrade_attempts;
+        let timer = ctx.run_later(UPGRADE_TIMEOUT, |act, ctx| act.abort_upgrade(ctx));
+        self.upgrade = Some(Box::new(Upgrade {
+            ws: Ws::new(msg.0, attempt),
+            probed: false,
+            timer,
+        }));
+        Ok(attempt)
+    }
+}
+
+impl Handler<UpgradeInbound> for Session {
+    type Result = ();
+
+    fn handle(&mut self, msg: UpgradeInbound, ctx: &mut Context<Self>) {
+        if self.upgrade.as_ref().is_some_and(|u| u.ws.attempt == msg.attempt) {
+            self.on_upgrade_item(ctx, msg.item);
+        } else if matches!(&self.transport, Transport::WebSocket(ws) if ws.attempt == msg.attempt) {
+            self.on_ws_item(ctx, msg.item);
+        }
+    }
+}
+
+impl Handler<UpgradeEnded> for Session {
+    type Result = ();
+
+    fn handle(&mut self, msg: UpgradeEnded, ctx: &mut Context<Self>) {
+        if self.upgrade.as_ref().is_some_and(|u| u.ws.attempt == msg.attempt) {
+            self.abort_upgrade(ctx);
+        } else if matches!(&self.transport, Transport::WebSocket(ws) if ws.attempt == msg.attempt) {
+            self.close(ctx, CloseBy::Client, "transport close");
+            self.teardown();
+            ctx.stop();
+        }
+    }
+}

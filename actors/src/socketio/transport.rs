@@ -1,0 +1,261 @@
+//! HTTP side of the engine: long-polling GET/POST, websocket handshakes and upgrades, CORS,
+//! and refusals with the reference server's `{"code":N,"message":"..."}` bodies.
+
+use std::sync::Arc;
+
+use actix::Addr;
+use actix_web::{
+    http::{
+        header::{self, HeaderValue},
+        Method, StatusCode,
+    },
+    web, HttpRequest, HttpResponse,
+};
+use bytes::BytesMut;
+use bytestring::ByteString;
+use futures_util::StreamExt;
+use serde::Deserialize;
+
+use super::{
+    engine::{Engine, EngineError, PROTOCOL_VERSION, TRANSPORT_POLLING, TRANSPORT_WEBSOCKET},
+    session::{
+        PayloadTooLarge, PollReply, PollRequest, Post, Session, UpgradeEnded, UpgradeInbound,
+        UpgradeStart,
+    },
+};
+
+/// Cookie that may carry the session token when the CONNECT packet has none.
+pub const TOKEN_COOKIE: &str = "jwt";
+/// Wildcard entry of `cors_origins`.
+pub const ANY_ORIGIN: &str = "*";
+const POLLING_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
+const ALLOWED_METHODS: &str = "GET, POST, OPTIONS";
+
+#[derive(Deserialize)]
+struct EngineQuery {
+    #[serde(rename = "EIO")]
+    eio: Option<String>,
+    transport: Option<String>,
+    sid: Option<String>,
+}
+
+/// Mounts the endpoint at `engine.config.path` (with and without trailing slash).
+pub(crate) fn mount(engine: Arc<Engine>, cfg: &mut web::ServiceConfig) {
+    let path = engine.config.path.trim_end_matches('/').to_owned();
+    let paths = [path.clone(), format!("{path}/")];
+    cfg.service(web::resource(paths).route(web::route().to(
+        move |req: HttpRequest, body: web::Payload| {
+            let engine = engine.clone();
+            async move { handle(engine, req, body).await }
+        },
+    )));
+}
+
+async fn handle(engine: Arc<Engine>, req: HttpRequest, body: web::Payload) -> HttpResponse {
+    let mut response = if req.method() == Method::OPTIONS {
+        preflight(&req)
+    } else {
+        dispatch(&engine, &req, body).await
+    };
+    if response.status() != StatusCode::SWITCHING_PROTOCOLS {
+        apply_cors(&engine.config.cors_origins, &req, &mut response);
+    }
+    response
+}
+
+async fn dispatch(engine: &Arc<Engine>, req: &HttpRequest, body: web::Payload) -> HttpResponse {
+    let Ok(query) = web::Query::<EngineQuery>::from_query(req.query_string()) else {
+        return EngineError::BadRequest.response();
+    };
+    let websocket = match query.transport.as_deref() {
+        Some(TRANSPORT_POLLING) => false,
+        Some(TRANSPORT_WEBSOCKET) => true,
+        _ => return EngineError::UnknownTransport.response(),
+    };
+    if query.eio.as_deref() != Some(PROTOCOL_VERSION) {
+        return EngineError::UnsupportedProtocolVersion.response();
+    }
+    let upgrade_request = req
+        .headers()
+        .get(header::UPGRADE)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
+
+    match &query.sid {
+        Some(sid) => {
+            let Some(session) = engine.find(sid) else {
+                return EngineError::UnknownSid.response();
+            };
+            if websocket {
+                if !upgrade_request {
+                    return EngineError::BadRequest.response();
+                }
+                return upgrade(engine, session, req, body).await;
+            }
+            match *req.method() {
+                Method::GET => poll(session).await,
+                Method::POST => post(engine, session, req, body).await,
+                _ => EngineError::BadRequest.response(),
+            }
+        }
+        None => {
+            if req.method() != Method::GET {
+                return EngineError::BadHandshakeMethod.response();
+            }
+            let token = handshake_token(req);
+            if websocket {
+                if !upgrade_request {
+                    return EngineError::BadRequest.response();
+                }
+                let Ok((response, out, stream)) = actix_ws::handle(req, body) else {
+                    return EngineError::BadRequest.response();
+                };
+                let max = engine.config.max_payload;
+                let stream = stream
+                    .max_frame_size(max)
+                    .aggregate_continuations()
+                    .max_continuation_size(max);
+                Session::start_websocket(engine.clone(), token, out, stream);
+                response
+            } else {
+                poll(Session::start_polling(engine.clone(), token)).await
+            }
+        }
+    }
+}
+
+async fn poll(session: Addr<Session>) -> HttpResponse {
+    let body = match session.send(PollRequest).await {
+        Ok(Ok(PollReply::Now(body))) => body,
+        Ok(Ok(PollReply::Later(rx))) => match rx.await {
+            Ok(body) => body,
+            Err(_) => return EngineError::UnknownSid.response(),
+        },
+        Ok(Err(error)) => return error.response(),
+        Err(_) => return EngineError::UnknownSid.response(),
+    };
+    HttpResponse::Ok()
+        .content_type(POLLING_CONTENT_TYPE)
+        .body(body)
+}
+
+async fn post(
+    engine: &Engine,
+    session: Addr<Session>,
+    req: &HttpRequest,
+    mut body: web::Payload,
+) -> HttpResponse {
+    let max = engine.config.max_payload;
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|len| len > max) {
+        session.do_send(PayloadTooLarge);
+        return HttpResponse::PayloadTooLarge().finish();
+    }
+    let mut buf = BytesMut::new();
+    while let Some(chunk) = body.next().await {
+        let Ok(chunk) = chunk else {
+            return EngineError::BadRequest.response();
+        };
+        if buf.len() + chunk.len() > max {
+            session.do_send(PayloadTooLarge);
+            return HttpResponse::PayloadTooLarge().finish();
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    let Ok(text) = ByteString::try_from(buf.freeze()) else {
+        return EngineError::BadRequest.response();
+    };
+    match session.send(Post(text)).await {
+        Ok(Ok(())) => HttpResponse::Ok().content_type("text/html").body("ok"),
+        Ok(Err(error)) => error.response(),
+        Err(_) => EngineError::UnknownSid.response(),
+    }
+}
+
+async fn upgrade(
+    engine: &Engine,
+    session: Addr<Session>,
+    req: &HttpRequest,
+    body: web::Payload,
+) -> HttpResponse {
+    let Ok((response, out, stream)) = actix_ws::handle(req, body) else {
+        return EngineError::BadRequest.response();
+    };
+    let attempt = match session.send(UpgradeStart(out)).await {
+        Ok(Ok(attempt)) => attempt,
+        Ok(Err(error)) => return error.response(),
+        Err(_) => return EngineError::UnknownSid.response(),
+    };
+    let max = engine.config.max_payload;
+    let mut stream = stream
+        .max_frame_size(max)
+        .aggregate_continuations()
+        .max_continuation_size(max);
+    // The session may live on another worker thread than this connection, so the frames
+    // are read here and forwarded.
+    actix_rt::spawn(async move {
+        while let Some(item) = stream.next().await {
+            let last = item.is_err() || matches!(item, Ok(actix_ws::AggregatedMessage::Close(_)));
+            if session.send(UpgradeInbound { attempt, item }).await.is_err() {
+                return;
+            }
+            if last {
+                break;
+            }
+        }
+        session.do_send(UpgradeEnded { attempt });
+    });
+    response
+}
+
+/// Token from the `Authorization: Bearer` header, else from the `jwt` cookie.
+fn handshake_token(req: &HttpRequest) -> Option<String> {
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty());
+    bearer.or_else(|| req.cookie(TOKEN_COOKIE).map(|c| c.value().to_owned()))
+}
+
+fn preflight(req: &HttpRequest) -> HttpResponse {
+    let mut response = HttpResponse::NoContent();
+    response.insert_header((header::ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS));
+    if let Some(requested) = req.headers().get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
+        response.insert_header((header::ACCESS_CONTROL_ALLOW_HEADERS, requested.clone()));
+    }
+    response.finish()
+}
+
+fn apply_cors(origins: &[String], req: &HttpRequest, response: &mut HttpResponse) {
+    let headers = response.headers_mut();
+    if origins.iter().any(|o| o == ANY_ORIGIN) {
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static(ANY_ORIGIN),
+        );
+        return;
+    }
+    let Some(origin) = req.headers().get(header::ORIGIN) else {
+        return;
+    };
+    let allowed = origin
+        .to_str()
+        .is_ok_and(|o| origins.iter().any(|allowed| allowed == o));
+    if allowed {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+            HeaderValue::from_static("true"),
+        );
+        headers.insert(header::VARY, HeaderValue::from_static("Origin"));
+    }
+}
