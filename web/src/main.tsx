@@ -1,9 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return <h1>Pressroom</h1>;
-}
+import { App } from './app/app';
+import './styles/global.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,1 +1,48 @@
 import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { mockApi } from './mock-api';
+import { clearToasts } from '@/lib/toast';
+
+// jsdom has no layout: the ad-blocker bait would always look blocked, so tests opt in explicitly.
+vi.mock('@/features/ad-blocker/detect-ad-blocker', () => ({
+  detectAdBlocker: vi.fn(async () => false),
+}));
+
+// Components never open real sockets in unit tests.
+vi.mock('socket.io-client', async () => {
+  const { createFakeIo } = await import('./fake-socket');
+  return { io: createFakeIo() };
+});
+
+function installMatchMedia() {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }) as unknown as MediaQueryList;
+}
+
+beforeEach(() => {
+  installMatchMedia();
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  vi.stubGlobal('fetch', mockApi.fetch);
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  const unhandled = mockApi.takeUnhandled();
+  mockApi.reset();
+  vi.unstubAllGlobals();
+  if (unhandled.length > 0) {
+    throw new Error(`Requests without a mock handler:\n  ${unhandled.join('\n  ')}`);
+  }
+});

@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { Splash, SPLASH_MS } from '@/components/splash';
+import { Toaster } from '@/components/toaster';
+import { AdBlockerScreen } from '@/features/ad-blocker';
+import { CookieConsentBar } from '@/features/consent';
+import { FeedbackModal } from '@/features/feedback';
+import { LocationErrorToast } from '@/features/location';
+import { useAppLifecycle } from './use-app-lifecycle';
+
+let splashDone = false;
+
+/** Test helper: show (or skip) the splash on the next mount. */
+export function setSplashDone(done: boolean) {
+  splashDone = done;
+}
+
+/** The root route: global effects, the 1 s splash, and the overlays shared by every screen. */
+export function AppRoot() {
+  useAppLifecycle();
+  const [showSplash, setShowSplash] = useState(!splashDone);
+
+  useEffect(() => {
+    if (!showSplash) return;
+    const timer = setTimeout(() => {
+      splashDone = true;
+      setShowSplash(false);
+    }, SPLASH_MS);
+    return () => clearTimeout(timer);
+  }, [showSplash]);
+
+  if (showSplash) return <Splash />;
+  return (
+    <>
+      <Outlet />
+      <CookieConsentBar />
+      <FeedbackModal />
+      <LocationErrorToast />
+      <Toaster />
+      <AdBlockerScreen />
+    </>
+  );
+}

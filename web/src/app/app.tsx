@@ -1,0 +1,14 @@
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router-dom';
+import { router } from './router';
+import { setupStore } from './store';
+
+const store = setupStore();
+
+export function App() {
+  return (
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>
+  );
+}

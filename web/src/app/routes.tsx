@@ -1,0 +1,94 @@
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { RequireAuth } from '@/features/auth';
+import { AppRoot } from './app-root';
+import { lazyNamed, lazyPage } from './lazy-page';
+import { RouteError } from './routes/route-error';
+import { BareLayout, ShellLayout } from './shell/shell-layout';
+
+const HomePage = lazyPage(() => import('@/features/posts/pages/home-page'));
+const PostPage = lazyPage(() => import('@/features/posts/pages/post-page'));
+const postPlaceholders = () => import('@/features/posts/pages/placeholders');
+const CreatePostPage = lazyNamed(postPlaceholders, 'CreatePostPage');
+const EditPostPage = lazyNamed(postPlaceholders, 'EditPostPage');
+const DeletePostPage = lazyNamed(postPlaceholders, 'DeletePostPage');
+const CategoryPage = lazyNamed(postPlaceholders, 'CategoryPage');
+const TagPage = lazyNamed(postPlaceholders, 'TagPage');
+const BookmarkPage = lazyNamed(postPlaceholders, 'BookmarkPage');
+const SearchPage = lazyPage(() => import('@/features/search/pages/search-page'));
+const adminPages = () => import('@/features/admin/pages/placeholders');
+const AdminPage = lazyNamed(adminPages, 'AdminPage');
+const AcknowledgePage = lazyNamed(adminPages, 'AcknowledgePage');
+const SelectCategoryPage = lazyNamed(adminPages, 'SelectCategoryPage');
+const AboutPage = lazyPage(() => import('@/features/info/pages/about-page'));
+const ContactPage = lazyPage(() => import('@/features/info/pages/contact-page'));
+const PrivacyPage = lazyPage(() => import('@/features/info/pages/privacy-page'));
+const TermsPage = lazyPage(() => import('@/features/info/pages/terms-page'));
+const userPages = () => import('@/features/users/pages/placeholders');
+const ProfilePage = lazyNamed(userPages, 'ProfilePage');
+const SettingsPage = lazyNamed(userPages, 'SettingsPage');
+const AuthorProfilePage = lazyNamed(userPages, 'AuthorProfilePage');
+const PlansPage = lazyNamed(userPages, 'PlansPage');
+const OnlineUsersPage = lazyPage(() => import('@/features/users/pages/online-users-page'));
+const MessageBoxPage = lazyPage(() => import('@/features/notifications/pages/message-box-page'));
+const VerifyPage = lazyPage(() => import('@/features/auth/pages/verify-page'));
+const SignupPage = lazyPage(() => import('@/features/auth/pages/signup-page'));
+const LoginPage = lazyPage(() => import('@/features/auth/pages/login-page'));
+const ResetPasswordPage = lazyPage(() => import('@/features/auth/pages/reset-password-page'));
+const NotFoundPage = lazyPage(() => import('./routes/not-found-page'));
+
+function page(Component: ComponentType, guard?: 'auth' | 'admin') {
+  if (!guard) return <Component />;
+  return (
+    <RequireAuth admin={guard === 'admin'}>
+      <Component />
+    </RequireAuth>
+  );
+}
+
+/** Every route of the spec (seed 000 §2). */
+export const routes: RouteObject[] = [
+  {
+    element: <AppRoot />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        element: <ShellLayout />,
+        children: [
+          { index: true, element: page(HomePage) },
+          { path: 'createPost', element: page(CreatePostPage, 'auth') },
+          { path: 'edit-post/:slug', element: page(EditPostPage, 'auth') },
+          { path: 'delete-post/:id', element: page(DeletePostPage, 'auth') },
+          { path: 'category/:category', element: page(CategoryPage) },
+          { path: 'post/:slug', element: page(PostPage) },
+          { path: 'search', element: page(SearchPage) },
+          { path: 'admin', element: page(AdminPage, 'admin') },
+          { path: 'about', element: page(AboutPage) },
+          { path: 'contact', element: page(ContactPage) },
+          { path: 'privacy', element: page(PrivacyPage) },
+          { path: 'terms', element: page(TermsPage) },
+          { path: 'user', element: page(ProfilePage, 'auth') },
+          { path: 'user-setting', element: page(SettingsPage, 'auth') },
+          { path: 'author-profile/:id', element: page(AuthorProfilePage) },
+          { path: 'plans/:id', element: page(PlansPage) },
+          { path: 'bookmark', element: page(BookmarkPage, 'auth') },
+          { path: 'acknowledge/:reportId', element: page(AcknowledgePage, 'auth') },
+          { path: 'message-box', element: page(MessageBoxPage, 'auth') },
+          { path: 'users', element: page(OnlineUsersPage) },
+          { path: 'verify', element: page(VerifyPage, 'auth') },
+          { path: 'tag/:tag', element: page(TagPage) },
+        ],
+      },
+      {
+        element: <BareLayout />,
+        children: [
+          { path: 'signup', element: page(SignupPage) },
+          { path: 'login', element: page(LoginPage) },
+          { path: 'select-category', element: page(SelectCategoryPage, 'auth') },
+          { path: 'reset-password', element: page(ResetPasswordPage) },
+          { path: '*', element: page(NotFoundPage) },
+        ],
+      },
+    ],
+  },
+];

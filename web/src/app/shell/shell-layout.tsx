@@ -1,0 +1,47 @@
+import { Link } from 'react-router-dom';
+import { useAppSelector } from '@/app/hooks';
+import { GooglePromoCard, GuestSessionBanner, UnverifiedEmailBar } from '@/features/auth';
+import { BannerNotice } from '@/features/banner';
+import { PageOutlet } from './page-outlet';
+import { SecondaryBar } from './secondary-bar';
+import { TopBar } from './top-bar';
+
+function useViewerRegions(): string[] {
+  const profileRegion = useAppSelector((state) => state.users.profile?.region ?? null);
+  const location = useAppSelector((state) => state.location.ipLocation);
+  return [profileRegion, location?.country, location?.state, location?.countryCode].filter(
+    (r): r is string => typeof r === 'string' && r !== '' && r !== 'Unknown',
+  );
+}
+
+/** The root shell: top bar, secondary bar, the session bars and banner, the page, the footer. */
+export function ShellLayout() {
+  const regions = useViewerRegions();
+  return (
+    <div className="shell">
+      <TopBar />
+      <SecondaryBar />
+      <GuestSessionBanner />
+      <UnverifiedEmailBar />
+      <BannerNotice regions={regions} />
+      <main className="shell__main" id="main">
+        <PageOutlet />
+      </main>
+      <footer className="footer">
+        <span>© {new Date().getFullYear()} Pressroom</span>
+        <nav aria-label="Footer">
+          <Link to="/about">About</Link>
+          <Link to="/contact">Contact</Link>
+          <Link to="/privacy">Privacy</Link>
+          <Link to="/terms">Terms</Link>
+        </nav>
+      </footer>
+      <GooglePromoCard />
+    </div>
+  );
+}
+
+/** Screens outside the shell (sign up, log in, select category, reset password, not found). */
+export function BareLayout() {
+  return <PageOutlet />;
+}

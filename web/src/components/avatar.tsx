@@ -1,0 +1,16 @@
+import { useState } from 'react';
+import { initials } from '@/lib/format';
+
+/** An avatar image, or the person's initials when there is none (or it fails). */
+export function Avatar({ name, src, size = 32 }: { name?: string | null; src?: string | null; size?: number }) {
+  const [failed, setFailed] = useState(false);
+  const style = { width: size, height: size, fontSize: Math.round(size * 0.4) };
+  if (src && !failed) {
+    return <img className="avatar" src={src} alt="" style={style} onError={() => setFailed(true)} />;
+  }
+  return (
+    <span className="avatar avatar--initials" style={style} aria-hidden="true">
+      {initials(name)}
+    </span>
+  );
+}

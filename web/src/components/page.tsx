@@ -1,0 +1,25 @@
+import { useEffect, type ReactNode } from 'react';
+
+/** Page frame: sets the document title and renders a heading. */
+export function Page({ title, children, wide }: { title: string; children?: ReactNode; wide?: boolean }) {
+  useEffect(() => {
+    document.title = `${title} · Pressroom`;
+  }, [title]);
+  return (
+    <section className={`page ${wide ? 'page--wide' : ''}`}>
+      <h1 className="page__title">{title}</h1>
+      {children}
+    </section>
+  );
+}
+
+/** A page whose real content arrives with later work; it says what it is. */
+export function PlaceholderPage({ title, description }: { title: string; description: string }) {
+  return (
+    <Page title={title}>
+      <p className="muted" data-testid="placeholder">
+        {description}
+      </p>
+    </Page>
+  );
+}

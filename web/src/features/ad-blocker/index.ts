@@ -1,0 +1,1 @@
+export { AdBlockerScreen, AD_BLOCKER_TITLE } from './ad-blocker-screen';

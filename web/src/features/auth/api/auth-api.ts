@@ -1,0 +1,99 @@
+import { http } from '@/lib/http';
+
+export type Role = 'user' | 'admin';
+
+/** Signup and login responses (seed 001 §3). */
+export interface SessionResponse {
+  _id: string;
+  fullName: string;
+  email: string;
+  role: Role;
+  token: string;
+  isAccountVerified: boolean;
+}
+
+/** Third-party sign-in response. */
+export interface GoogleLoginResponse {
+  user: { _id: string; name: string; email: string; role: Role };
+  token: string;
+  isAccountVerified: boolean;
+}
+
+/** Auth check response. */
+export interface CheckResponse {
+  _id: string;
+  name: string;
+  email: string;
+  role: Role;
+  token: string;
+  isAccountVerified: boolean;
+}
+
+export interface MessageResponse {
+  message: string;
+}
+
+export interface SignupPayload {
+  fullName: string;
+  email: string;
+  password: string;
+  sendEmail: boolean;
+}
+
+export const FALLBACK = {
+  signup: 'Signup failed',
+  login: 'Login failed',
+  googleLogin: 'Google login failed',
+  sendVerifyOtp: 'Failed to send verification OTP',
+  verifyEmail: 'Failed to verify email',
+  sendResetOtp: 'Failed to send password reset OTP',
+  resetPassword: 'Failed to reset password',
+  checkAuth: 'Auth check failed',
+  logout: 'Logout failed',
+  verifyResetOtp: 'Failed to verify OTP',
+} as const;
+
+export const authApi = {
+  signup: (payload: SignupPayload) => http.post<SessionResponse>('/auth/signup', payload, FALLBACK.signup),
+  login: (payload: { email: string; password: string }) =>
+    http.post<SessionResponse>('/auth/login', payload, FALLBACK.login),
+  googleLogin: (payload: { token: string; sendEmail: boolean }) =>
+    http.post<GoogleLoginResponse>('/auth/google-login', payload, FALLBACK.googleLogin),
+  sendVerifyOtp: (payload: { userId: string }) =>
+    http.post<MessageResponse>('/auth/send-verify-otp', payload, FALLBACK.sendVerifyOtp),
+  verifyEmail: (payload: { userId: string; otp: string }) =>
+    http.post<MessageResponse>('/auth/verify-email', payload, FALLBACK.verifyEmail),
+  sendResetOtp: (payload: { email: string }) =>
+    http.post<MessageResponse>('/auth/send-reset-otp', payload, FALLBACK.sendResetOtp),
+  verifyResetOtp: (payload: { email: string; otp: string }) =>
+    http.post<MessageResponse>('/auth/verify-reset-otp', payload, FALLBACK.verifyResetOtp),
+  resetPassword: (payload: { email: string; otp: string; newPassword: string }) =>
+    http.post<MessageResponse>('/auth/reset-password', payload, FALLBACK.resetPassword),
+  check: () => http.get<CheckResponse>('/auth/check', FALLBACK.checkAuth),
+  logout: () => http.post<MessageResponse>('/auth/logout', {}, FALLBACK.logout),
+};
+
+/** `GET /api/config/public`: whether the Google Identity Services button can be offered. */
+export interface PublicConfig {
+  googleClientId: string | null;
+}
+
+let publicConfig: Promise<PublicConfig> | null = null;
+
+export function fetchPublicConfig(): Promise<PublicConfig> {
+  if (!publicConfig) {
+    publicConfig = http
+      .get<PublicConfig>('/config/public', 'Failed to load configuration')
+      .then((config) => ({ googleClientId: config?.googleClientId || null }))
+      .catch(() => {
+        publicConfig = null;
+        return { googleClientId: null };
+      });
+  }
+  return publicConfig;
+}
+
+/** Test helper. */
+export function resetPublicConfigCache(): void {
+  publicConfig = null;
+}

@@ -1,0 +1,287 @@
+/** Authentication state and transitions (seed 001 §3 "Auth state" and §4 "Authentication"). */
+import { createAsyncThunk, createSlice, isPending, type PayloadAction } from '@reduxjs/toolkit';
+import { errorMessage } from '@/lib/http';
+import { storage, TOKEN_KEY } from '@/lib/storage';
+import { authApi, FALLBACK, type Role, type SignupPayload } from './api/auth-api';
+
+export interface AuthUser {
+  _id: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+export interface AuthState {
+  user: AuthUser | null;
+  role: Role | null;
+  isAuthenticated: boolean;
+  loading: boolean;
+  error: string | null;
+  token: string | null;
+  isAccountVerified: boolean;
+  otpStatus: string | null;
+  sessionExpired: boolean;
+  isCheckingAuth: boolean;
+  authInitialized: boolean;
+}
+
+export function initialAuthState(): AuthState {
+  return {
+    user: null,
+    role: null,
+    isAuthenticated: false,
+    loading: false,
+    error: null,
+    token: storage.get(TOKEN_KEY),
+    isAccountVerified: false,
+    otpStatus: null,
+    sessionExpired: false,
+    isCheckingAuth: false,
+    authInitialized: false,
+  };
+}
+
+/** What every successful sign-in (signup, login, Google, check) resolves to. */
+export interface Session {
+  user: AuthUser;
+  token: string;
+  isAccountVerified: boolean;
+}
+
+/** A failed auth check; `isGuest` marks a visitor who never had a session. */
+export interface CheckAuthError {
+  message: string;
+  isGuest: boolean;
+}
+
+function keepToken(session: Session): Session {
+  if (session.token) storage.set(TOKEN_KEY, session.token);
+  return session;
+}
+
+export const signup = createAsyncThunk<Session, SignupPayload, { rejectValue: string }>(
+  'auth/signup',
+  async (payload, { rejectWithValue }) => {
+    try {
+      const r = await authApi.signup(payload);
+      return keepToken({
+        user: { _id: r._id, name: r.fullName, email: r.email, role: r.role },
+        token: r.token,
+        isAccountVerified: Boolean(r.isAccountVerified),
+      });
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, FALLBACK.signup));
+    }
+  },
+);
+
+export const login = createAsyncThunk<Session, { email: string; password: string }, { rejectValue: string }>(
+  'auth/login',
+  async (payload, { rejectWithValue }) => {
+    try {
+      const r = await authApi.login(payload);
+      return keepToken({
+        user: { _id: r._id, name: r.fullName, email: r.email, role: r.role },
+        token: r.token,
+        isAccountVerified: Boolean(r.isAccountVerified),
+      });
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, FALLBACK.login));
+    }
+  },
+);
+
+export const googleLogin = createAsyncThunk<Session, { token: string; sendEmail: boolean }, { rejectValue: string }>(
+  'auth/googleLogin',
+  async (payload, { rejectWithValue }) => {
+    try {
+      const r = await authApi.googleLogin(payload);
+      return keepToken({
+        user: { _id: r.user._id, name: r.user.name, email: r.user.email, role: r.user.role },
+        token: r.token,
+        isAccountVerified: Boolean(r.isAccountVerified),
+      });
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, FALLBACK.googleLogin));
+    }
+  },
+);
+
+export const checkAuth = createAsyncThunk<Session, void, { rejectValue: CheckAuthError }>(
+  'auth/checkAuth',
+  async (_, { rejectWithValue }) => {
+    if (!storage.get(TOKEN_KEY)) {
+      return rejectWithValue({ message: 'No session', isGuest: true });
+    }
+    try {
+      const r = await authApi.check();
+      return keepToken({
+        user: { _id: r._id, name: r.name, email: r.email, role: r.role },
+        token: r.token || storage.get(TOKEN_KEY) || '',
+        isAccountVerified: Boolean(r.isAccountVerified),
+      });
+    } catch (e) {
+      return rejectWithValue({ message: errorMessage(e, FALLBACK.checkAuth), isGuest: false });
+    }
+  },
+);
+
+export const logout = createAsyncThunk<void, void, { rejectValue: string }>(
+  'auth/logout',
+  async (_, { rejectWithValue }) => {
+    try {
+      await authApi.logout();
+    } catch (e) {
+      console.warn(errorMessage(e, FALLBACK.logout));
+      return rejectWithValue(errorMessage(e, FALLBACK.logout));
+    } finally {
+      storage.remove(TOKEN_KEY);
+    }
+  },
+);
+
+function otpThunk<Arg>(type: string, call: (arg: Arg) => Promise<{ message: string }>, fallback: string) {
+  return createAsyncThunk<string, Arg, { rejectValue: string }>(type, async (arg, { rejectWithValue }) => {
+    try {
+      const r = await call(arg);
+      return r?.message ?? '';
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, fallback));
+    }
+  });
+}
+
+export const sendVerifyOtp = otpThunk('auth/sendVerifyOtp', authApi.sendVerifyOtp, FALLBACK.sendVerifyOtp);
+export const verifyEmail = otpThunk('auth/verifyEmail', authApi.verifyEmail, FALLBACK.verifyEmail);
+export const sendResetOtp = otpThunk('auth/sendResetOtp', authApi.sendResetOtp, FALLBACK.sendResetOtp);
+export const verifyResetOtp = otpThunk('auth/verifyResetOtp', authApi.verifyResetOtp, FALLBACK.verifyResetOtp);
+export const resetPassword = otpThunk('auth/resetPassword', authApi.resetPassword, FALLBACK.resetPassword);
+
+const authThunks = [
+  signup,
+  login,
+  googleLogin,
+  checkAuth,
+  logout,
+  sendVerifyOtp,
+  verifyEmail,
+  sendResetOtp,
+  verifyResetOtp,
+  resetPassword,
+] as const;
+
+function signedIn(state: AuthState, session: Session) {
+  state.loading = false;
+  state.user = session.user;
+  state.role = session.user.role;
+  state.isAuthenticated = true;
+  state.token = session.token;
+  state.isAccountVerified = session.isAccountVerified;
+  state.sessionExpired = false;
+  state.error = null;
+}
+
+function signedOut(state: AuthState) {
+  state.user = null;
+  state.role = null;
+  state.token = null;
+  state.isAuthenticated = false;
+  state.isAccountVerified = false;
+}
+
+const authSlice = createSlice({
+  name: 'auth',
+  initialState: initialAuthState,
+  reducers: {
+    errorCleared(state) {
+      state.error = null;
+    },
+    otpStatusCleared(state) {
+      state.otpStatus = null;
+    },
+    /** The own profile reported a verification state (e.g. verified in another tab). */
+    accountVerificationChanged(state, action: PayloadAction<boolean>) {
+      state.isAccountVerified = action.payload;
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(signup.fulfilled, (state, action) => signedIn(state, action.payload))
+      .addCase(signup.rejected, (state, action) => {
+        state.loading = false;
+        state.error = action.payload ?? FALLBACK.signup;
+      })
+      .addCase(login.fulfilled, (state, action) => signedIn(state, action.payload))
+      .addCase(login.rejected, (state, action) => {
+        state.loading = false;
+        state.error = action.payload ?? FALLBACK.login;
+        state.user = null;
+        state.role = null;
+        state.token = null;
+        state.isAuthenticated = false;
+      })
+      .addCase(googleLogin.fulfilled, (state, action) => signedIn(state, action.payload))
+      .addCase(googleLogin.rejected, (state, action) => {
+        state.loading = false;
+        state.error = action.payload ?? FALLBACK.googleLogin;
+      })
+      .addCase(checkAuth.pending, (state) => {
+        state.isCheckingAuth = true;
+      })
+      .addCase(checkAuth.fulfilled, (state, action) => {
+        signedIn(state, action.payload);
+        state.isCheckingAuth = false;
+        state.authInitialized = true;
+      })
+      .addCase(checkAuth.rejected, (state, action) => {
+        const isGuest = action.payload?.isGuest ?? false;
+        state.loading = false;
+        state.isCheckingAuth = false;
+        state.authInitialized = true;
+        signedOut(state);
+        state.sessionExpired = !isGuest;
+        state.error = isGuest ? null : (action.payload?.message ?? FALLBACK.checkAuth);
+      })
+      .addCase(logout.fulfilled, (state) => {
+        state.loading = false;
+        signedOut(state);
+        state.sessionExpired = false;
+      })
+      .addCase(logout.rejected, (state) => {
+        state.loading = false;
+        signedOut(state);
+        state.sessionExpired = false;
+      })
+      .addCase(verifyEmail.fulfilled, (state, action) => {
+        state.loading = false;
+        state.isAccountVerified = true;
+        state.otpStatus = action.payload;
+      });
+    for (const thunk of [sendVerifyOtp, sendResetOtp, verifyResetOtp, resetPassword]) {
+      builder.addCase(thunk.fulfilled, (state, action) => {
+        state.loading = false;
+        state.otpStatus = action.payload;
+      });
+    }
+    for (const thunk of [sendVerifyOtp, verifyEmail, sendResetOtp, verifyResetOtp, resetPassword]) {
+      builder.addCase(thunk.rejected, (state, action) => {
+        state.loading = false;
+        state.error = action.payload ?? 'Request failed';
+      });
+    }
+    builder.addMatcher(isPending(...authThunks), (state) => {
+      state.loading = true;
+      state.error = null;
+    });
+  },
+});
+
+export const { errorCleared, otpStatusCleared, accountVerificationChanged } = authSlice.actions;
+export const authReducer = authSlice.reducer;
+
+type WithAuth = { auth: AuthState };
+export const selectAuth = (state: WithAuth) => state.auth;
+export const selectCurrentUser = (state: WithAuth) => state.auth.user;
+export const selectIsAuthenticated = (state: WithAuth) => state.auth.isAuthenticated;
+export const selectIsAdmin = (state: WithAuth) => state.auth.isAuthenticated && state.auth.role === 'admin';
+export const selectAuthInitialized = (state: WithAuth) => state.auth.authInitialized;

@@ -1,0 +1,2 @@
+export * from './banner-slice';
+export { BannerNotice, useBannerSync } from './banner-notice';

@@ -1,0 +1,213 @@
+/** Categories (seed 000 §3 "Category", §4 "Category status"). */
+import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { errorMessage, http } from '@/lib/http';
+import type { Category } from '@/types/entities';
+
+export const CATEGORY_FALLBACK = {
+  fetch: 'Failed to fetch categories',
+  fetchSelected: 'Failed to fetch user-selected categories',
+  create: 'Failed to create category',
+  update: 'Failed to update category',
+  delete: 'Failed to delete category',
+  assign: 'Failed to assign categories',
+  seed: 'Failed to seed categories',
+  checkSlug: 'Failed to check slug availability',
+} as const;
+
+export type CategoryStatus = 'idle' | 'loading' | 'succeeded' | 'failed';
+
+export interface CategoriesState {
+  categories: Category[];
+  userSelectedCategories: Category[];
+  selectedCategory: Category | null;
+  status: CategoryStatus;
+  error: string | null;
+  slugCheck: { loading: boolean; isAvailable: boolean | null };
+}
+
+export const initialCategoriesState: CategoriesState = {
+  categories: [],
+  userSelectedCategories: [],
+  selectedCategory: null,
+  status: 'idle',
+  error: null,
+  slugCheck: { loading: false, isAvailable: null },
+};
+
+type State = { categories: CategoriesState };
+type Config = { state: State; rejectValue: string };
+
+/** Skipped when data already exists and the last status was not failed. */
+export const fetchCategories = createAsyncThunk<Category[], void, Config>(
+  'categories/fetchAll',
+  async (_, { rejectWithValue }) => {
+    try {
+      const r = await http.get<{ categories?: Category[] }>('/category/all-category', CATEGORY_FALLBACK.fetch);
+      return r?.categories ?? [];
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.fetch));
+    }
+  },
+  {
+    condition: (_, { getState }) => {
+      const { categories, status } = getState().categories;
+      return !(categories.length > 0 && status !== 'failed');
+    },
+  },
+);
+
+export const fetchUserSelectedCategories = createAsyncThunk<Category[], void, Config>(
+  'categories/fetchUserSelected',
+  async (_, { rejectWithValue }) => {
+    try {
+      const r = await http.get<{ categories?: Category[] }>('/category/user-selected', CATEGORY_FALLBACK.fetchSelected);
+      return r?.categories ?? [];
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.fetchSelected));
+    }
+  },
+  {
+    condition: (_, { getState }) => {
+      const { userSelectedCategories, status } = getState().categories;
+      return !(userSelectedCategories.length > 0 && status !== 'failed');
+    },
+  },
+);
+
+export const createCategory = createAsyncThunk<Category, { name: string; slug: string; description: string }, Config>(
+  'categories/create',
+  async (body, { rejectWithValue }) => {
+    try {
+      const r = await http.post<{ category: Category }>('/category/', body, CATEGORY_FALLBACK.create);
+      return r.category;
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.create));
+    }
+  },
+);
+
+export const updateCategory = createAsyncThunk<Category, { id: string; changes: Partial<Category> }, Config>(
+  'categories/update',
+  async ({ id, changes }, { rejectWithValue }) => {
+    try {
+      const r = await http.patch<{ category: Category }>(`/category/${encodeURIComponent(id)}`, changes, CATEGORY_FALLBACK.update);
+      return r.category;
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.update));
+    }
+  },
+);
+
+export const deleteCategory = createAsyncThunk<string, string, Config>('categories/delete', async (id, { rejectWithValue }) => {
+  try {
+    await http.delete(`/category/${encodeURIComponent(id)}`, CATEGORY_FALLBACK.delete);
+    return id;
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.delete));
+  }
+});
+
+export const assignCategories = createAsyncThunk<Category[], { userId: string; categoryIds: string[] }, Config>(
+  'categories/assign',
+  async ({ userId, categoryIds }, { rejectWithValue }) => {
+    try {
+      const r = await http.post<{ categories?: Category[] }>(
+        `/category/users/${encodeURIComponent(userId)}/categories`,
+        { categoryIds, newCategories: [] },
+        CATEGORY_FALLBACK.assign,
+      );
+      return r?.categories ?? [];
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.assign));
+    }
+  },
+);
+
+export const checkSlug = createAsyncThunk<boolean, string, Config>('categories/checkSlug', async (slug, { rejectWithValue }) => {
+  try {
+    const r = await http.get<{ isAvailable?: boolean }>('/category/check-slug', CATEGORY_FALLBACK.checkSlug, { slug, type: 'category' });
+    return Boolean(r?.isAvailable);
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.checkSlug));
+  }
+});
+
+const replace = (list: Category[], c: Category) => list.map((x) => (x._id === c._id ? c : x));
+
+const categoriesSlice = createSlice({
+  name: 'categories',
+  initialState: initialCategoriesState,
+  reducers: {
+    categorySelected(state, action: PayloadAction<Category | null>) {
+      state.selectedCategory = action.payload;
+    },
+    userCategoriesCleared(state) {
+      state.userSelectedCategories = [];
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(fetchCategories.pending, (state) => {
+        state.status = 'loading';
+        state.error = null;
+      })
+      .addCase(fetchCategories.fulfilled, (state, action) => {
+        state.status = 'succeeded';
+        state.categories = action.payload;
+      })
+      .addCase(fetchUserSelectedCategories.pending, (state) => {
+        state.status = 'loading';
+        state.error = null;
+      })
+      .addCase(fetchUserSelectedCategories.fulfilled, (state, action) => {
+        state.status = 'succeeded';
+        state.userSelectedCategories = action.payload;
+      })
+      .addCase(createCategory.fulfilled, (state, action) => {
+        state.categories.push(action.payload);
+        state.selectedCategory = action.payload;
+      })
+      .addCase(updateCategory.fulfilled, (state, action) => {
+        state.categories = replace(state.categories, action.payload);
+        state.userSelectedCategories = replace(state.userSelectedCategories, action.payload);
+      })
+      .addCase(deleteCategory.fulfilled, (state, action) => {
+        state.categories = state.categories.filter((c) => c._id !== action.payload);
+        state.userSelectedCategories = state.userSelectedCategories.filter((c) => c._id !== action.payload);
+        if (state.selectedCategory?._id === action.payload) state.selectedCategory = null;
+      })
+      .addCase(assignCategories.fulfilled, (state, action) => {
+        state.userSelectedCategories = action.payload;
+      })
+      .addCase(checkSlug.pending, (state) => {
+        state.slugCheck.loading = true;
+      })
+      .addCase(checkSlug.fulfilled, (state, action) => {
+        state.slugCheck = { loading: false, isAvailable: action.payload };
+      })
+      .addCase(checkSlug.rejected, (state) => {
+        state.slugCheck = { loading: false, isAvailable: false };
+      })
+      .addMatcher(
+        (action) =>
+          [fetchCategories.rejected.type, fetchUserSelectedCategories.rejected.type].includes((action as { type: string }).type),
+        (state, action: PayloadAction<string | undefined>) => {
+          state.status = 'failed';
+          state.error = action.payload ?? CATEGORY_FALLBACK.fetch;
+        },
+      )
+      .addMatcher(
+        (action) =>
+          [createCategory.rejected.type, updateCategory.rejected.type, deleteCategory.rejected.type, assignCategories.rejected.type].includes(
+            (action as { type: string }).type,
+          ),
+        (state, action: PayloadAction<string | undefined>) => {
+          state.error = action.payload ?? null;
+        },
+      );
+  },
+});
+
+export const { categorySelected, userCategoriesCleared } = categoriesSlice.actions;
+export const categoriesReducer = categoriesSlice.reducer;
+export const selectCategories = (state: State) => state.categories;

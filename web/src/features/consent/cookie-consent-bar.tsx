@@ -1,0 +1,34 @@
+import { Link } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { CONSENT_KEY, storage } from '@/lib/storage';
+import { consentChosen, saveConsent, selectCookieConsent } from './consent-slice';
+
+export function CookieConsentBar() {
+  const dispatch = useAppDispatch();
+  const consent = useAppSelector(selectCookieConsent);
+  const isAuthenticated = useAppSelector((state) => state.auth.isAuthenticated);
+  if (consent !== null) return null;
+
+  const choose = (value: boolean) => {
+    storage.set(CONSENT_KEY, String(value));
+    dispatch(consentChosen(value));
+    if (isAuthenticated) void dispatch(saveConsent(value));
+  };
+
+  return (
+    <section className="consent-bar" role="region" aria-label="Cookie consent">
+      <p>
+        We use cookies to keep you signed in and to understand how Pressroom is used. Read our{' '}
+        <Link to="/privacy">Privacy Policy</Link>.
+      </p>
+      <div className="consent-bar__actions">
+        <button type="button" className="button button--ghost" onClick={() => choose(false)}>
+          Decline
+        </button>
+        <button type="button" className="button" onClick={() => choose(true)}>
+          Accept
+        </button>
+      </div>
+    </section>
+  );
+}

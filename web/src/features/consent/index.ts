@@ -1,0 +1,2 @@
+export * from './consent-slice';
+export { CookieConsentBar } from './cookie-consent-bar';

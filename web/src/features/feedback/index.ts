@@ -1,0 +1,2 @@
+export * from './feedback-slice';
+export { FeedbackModal } from './feedback-modal';

@@ -1,0 +1,25 @@
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { reloadPage } from '@/lib/browser';
+import { geoErrorDismissed } from '../location-slice';
+
+/** The location error toast; dismissing it reloads the page so the browser can ask again. */
+export function LocationErrorToast() {
+  const dispatch = useAppDispatch();
+  const message = useAppSelector((state) => state.location.geoError);
+  if (!message) return null;
+  return (
+    <div className="location-toast" role="alert">
+      <span>Location error: {message}</span>
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => {
+          dispatch(geoErrorDismissed());
+          reloadPage();
+        }}
+      >
+        Dismiss
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,4 @@
+export * from './location-slice';
+export { LocationBadge } from './components/location-badge';
+export { LocationErrorToast } from './components/location-error-toast';
+export { useGeolocation } from './use-geolocation';

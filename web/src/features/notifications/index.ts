@@ -1,0 +1,3 @@
+export * from './notifications-slice';
+export { notificationText, notificationLink } from './notification-text';
+export { NotificationBell } from './components/notification-bell';

@@ -1,0 +1,36 @@
+import { http } from '@/lib/http';
+import type { UserNotification } from '@/types/entities';
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
+export const NOTIFICATION_FALLBACK = {
+  fetch: 'Failed to fetch notifications',
+  unread: 'Failed to fetch unread count',
+  markRead: 'Failed to mark as read',
+  markAll: 'Failed to mark all as read',
+  send: 'Failed to send notification',
+  broadcast: 'Failed to broadcast notification',
+  reply: 'Failed to reply to notification',
+  delete: 'Failed to delete notification',
+  history: 'Failed to fetch user history',
+} as const;
+
+export const notificationsApi = {
+  list: (page: number) =>
+    http.get<{ notifications?: UserNotification[]; total?: number }>('/notification/notifications', NOTIFICATION_FALLBACK.fetch, {
+      page,
+      limit: NOTIFICATIONS_PAGE_SIZE,
+    }),
+  unreadCount: () => http.get<{ count?: number }>('/notification/unread-count', NOTIFICATION_FALLBACK.unread),
+  markRead: (id: string) =>
+    http.patch<{ notification?: UserNotification }>(`/notification/mark-as-read/${encodeURIComponent(id)}`, {}, NOTIFICATION_FALLBACK.markRead),
+  markAllRead: () => http.patch('/notification/mark-all-as-read', {}, NOTIFICATION_FALLBACK.markAll),
+  sendAdmin: (body: { userId: string; content: string; navigateTo?: string }) =>
+    http.post<{ notification?: UserNotification }>('/notification/admin', body, NOTIFICATION_FALLBACK.send),
+  broadcast: (body: { content: string }) => http.post('/notification/broadcast', body, NOTIFICATION_FALLBACK.broadcast),
+  reply: (body: { notificationId: string; content: string }) =>
+    http.post<{ notification?: UserNotification }>('/notification/reply', body, NOTIFICATION_FALLBACK.reply),
+  remove: (id: string) => http.delete(`/notification/${encodeURIComponent(id)}`, NOTIFICATION_FALLBACK.delete),
+  history: (userId: string) =>
+    http.get<{ notifications?: UserNotification[] }>(`/notification/user/${encodeURIComponent(userId)}`, NOTIFICATION_FALLBACK.history),
+};

@@ -1,0 +1,263 @@
+/** The user's notifications (seed 000 §3 "User notification", §4 "Notifications", §5). */
+import { createAsyncThunk, createSlice, isPending } from '@reduxjs/toolkit';
+import { errorMessage } from '@/lib/http';
+import type { UserNotification } from '@/types/entities';
+import { socketEvents } from '@/features/socket';
+import { NOTIFICATION_FALLBACK, notificationsApi } from './notifications-api';
+
+export const LIST_TRIM_ABOVE = 100;
+export const LIST_TRIM_TO = 50;
+export const INVALID_NOTIFICATION_ID = 'Invalid notification ID';
+export const USER_NOT_AUTHENTICATED = 'User not authenticated';
+
+export interface NotificationsState {
+  list: UserNotification[];
+  unreadCount: number;
+  page: number;
+  total: number;
+  userNotificationHistory: UserNotification[];
+  loading: boolean;
+  error: string | null;
+}
+
+export const initialNotificationsState: NotificationsState = {
+  list: [],
+  unreadCount: 0,
+  page: 1,
+  total: 0,
+  userNotificationHistory: [],
+  loading: false,
+  error: null,
+};
+
+type ThunkConfig = { rejectValue: string; state: { auth: { isAuthenticated: boolean; user: { _id: string } | null } } };
+
+function validId(id: unknown): id is string {
+  return typeof id === 'string' && id.trim() !== '' && id !== 'undefined';
+}
+
+export const fetchNotifications = createAsyncThunk<
+  { notifications: UserNotification[]; total: number; page: number },
+  { page?: number } | void,
+  ThunkConfig
+>('notifications/fetch', async (arg, { getState, rejectWithValue }) => {
+  if (!getState().auth.isAuthenticated) return rejectWithValue(USER_NOT_AUTHENTICATED);
+  const page = (arg && arg.page) || 1;
+  try {
+    const r = await notificationsApi.list(page);
+    return { notifications: r?.notifications ?? [], total: r?.total ?? 0, page };
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.fetch));
+  }
+});
+
+export const fetchUnreadCount = createAsyncThunk<number, void, ThunkConfig>(
+  'notifications/fetchUnreadCount',
+  async (_, { rejectWithValue }) => {
+    try {
+      const r = await notificationsApi.unreadCount();
+      return Number(r?.count) || 0;
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.unread));
+    }
+  },
+);
+
+export const markNotificationRead = createAsyncThunk<string, string, ThunkConfig>(
+  'notifications/markRead',
+  async (id, { rejectWithValue }) => {
+    if (!validId(id)) return rejectWithValue(INVALID_NOTIFICATION_ID);
+    try {
+      await notificationsApi.markRead(id);
+      return id;
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.markRead));
+    }
+  },
+);
+
+export const markAllNotificationsRead = createAsyncThunk<void, void, ThunkConfig>(
+  'notifications/markAllRead',
+  async (_, { rejectWithValue }) => {
+    try {
+      await notificationsApi.markAllRead();
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.markAll));
+    }
+  },
+);
+
+export const deleteNotification = createAsyncThunk<string, string, ThunkConfig>(
+  'notifications/delete',
+  async (id, { rejectWithValue }) => {
+    if (!validId(id)) return rejectWithValue(INVALID_NOTIFICATION_ID);
+    try {
+      await notificationsApi.remove(id);
+      return id;
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.delete));
+    }
+  },
+);
+
+export const sendAdminNotice = createAsyncThunk<
+  { notification: UserNotification | null; addressedToSelf: boolean },
+  { userId: string; content: string; navigateTo?: string },
+  ThunkConfig
+>('notifications/sendAdmin', async (body, { getState, rejectWithValue }) => {
+  if (!body.userId || !body.content) return rejectWithValue('Missing userId or content');
+  try {
+    const r = await notificationsApi.sendAdmin(body);
+    return { notification: r?.notification ?? null, addressedToSelf: getState().auth.user?._id === body.userId };
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.send));
+  }
+});
+
+export const broadcastNotice = createAsyncThunk<void, { content: string }, ThunkConfig>(
+  'notifications/broadcast',
+  async (body, { rejectWithValue }) => {
+    if (!body.content) return rejectWithValue('Content is required');
+    try {
+      await notificationsApi.broadcast(body);
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.broadcast));
+    }
+  },
+);
+
+export const replyToNotification = createAsyncThunk<UserNotification | null, { notificationId: string; content: string }, ThunkConfig>(
+  'notifications/reply',
+  async (body, { rejectWithValue }) => {
+    if (!body.notificationId || !body.content) return rejectWithValue('Missing notificationId or content');
+    try {
+      const r = await notificationsApi.reply(body);
+      return r?.notification ?? null;
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.reply));
+    }
+  },
+);
+
+export const fetchUserHistory = createAsyncThunk<UserNotification[], string, ThunkConfig>(
+  'notifications/fetchHistory',
+  async (userId, { rejectWithValue }) => {
+    if (!userId) return rejectWithValue('Missing userId');
+    try {
+      const r = await notificationsApi.history(userId);
+      return r?.notifications ?? [];
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.history));
+    }
+  },
+);
+
+const countUnread = (list: UserNotification[]) => list.filter((n) => !n.read).length;
+
+function addToFront(state: NotificationsState, notification: UserNotification) {
+  state.list = [notification, ...state.list.filter((n) => n._id !== notification._id)];
+  if (state.list.length > LIST_TRIM_ABOVE) state.list = state.list.slice(0, LIST_TRIM_TO);
+}
+
+const notificationsSlice = createSlice({
+  name: 'notifications',
+  initialState: initialNotificationsState,
+  reducers: {
+    notificationsCleared: () => initialNotificationsState,
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(fetchNotifications.fulfilled, (state, action) => {
+        const { notifications, total, page } = action.payload;
+        state.loading = false;
+        state.page = page;
+        state.total = total;
+        if (page <= 1) {
+          state.list = notifications;
+        } else {
+          const seen = new Set(state.list.map((n) => n._id));
+          state.list = [...state.list, ...notifications.filter((n) => !seen.has(n._id))];
+        }
+      })
+      .addCase(fetchUnreadCount.fulfilled, (state, action) => {
+        state.loading = false;
+        state.unreadCount = action.payload;
+      })
+      .addCase(markNotificationRead.fulfilled, (state, action) => {
+        state.loading = false;
+        const item = state.list.find((n) => n._id === action.payload);
+        if (item) item.read = true;
+        state.unreadCount = Math.max(0, state.unreadCount - 1);
+      })
+      .addCase(markAllNotificationsRead.fulfilled, (state) => {
+        state.loading = false;
+        for (const n of state.list) n.read = true;
+        state.unreadCount = 0;
+      })
+      .addCase(deleteNotification.fulfilled, (state, action) => {
+        state.loading = false;
+        state.list = state.list.filter((n) => n._id !== action.payload);
+        state.unreadCount = countUnread(state.list);
+      })
+      .addCase(sendAdminNotice.fulfilled, (state, action) => {
+        state.loading = false;
+        // An administrator notice joins the local list only when the administrator is the addressee.
+        const { notification, addressedToSelf } = action.payload;
+        if (notification && addressedToSelf) {
+          addToFront(state, notification);
+          if (!notification.read) state.unreadCount += 1;
+        }
+      })
+      .addCase(broadcastNotice.fulfilled, (state) => {
+        state.loading = false;
+      })
+      .addCase(replyToNotification.fulfilled, (state, action) => {
+        state.loading = false;
+        if (action.payload) addToFront(state, action.payload);
+      })
+      .addCase(fetchUserHistory.fulfilled, (state, action) => {
+        state.loading = false;
+        state.userNotificationHistory = action.payload;
+      })
+      .addCase(socketEvents.notificationReceived, (state, action) => {
+        const isNew = !state.list.some((n) => n._id === action.payload._id);
+        addToFront(state, action.payload);
+        if (isNew && !action.payload.read) state.unreadCount += 1;
+      })
+      .addCase(socketEvents.unreadCountUpdated, (state, action) => {
+        state.unreadCount = action.payload;
+      })
+      .addMatcher(
+        isPending(
+          fetchNotifications,
+          fetchUnreadCount,
+          markNotificationRead,
+          markAllNotificationsRead,
+          deleteNotification,
+          sendAdminNotice,
+          broadcastNotice,
+          replyToNotification,
+          fetchUserHistory,
+        ),
+        (state, action) => {
+          // The unread badge refreshes quietly; everything else shows as loading.
+          if (action.type !== fetchUnreadCount.pending.type) state.loading = true;
+          state.error = null;
+        },
+      )
+      .addMatcher(
+        (action): action is { type: string; payload: string | undefined } =>
+          action.type.startsWith('notifications/') && action.type.endsWith('/rejected'),
+        (state, action) => {
+          state.loading = false;
+          state.error = action.payload ?? 'Request failed';
+        },
+      );
+  },
+});
+
+export const { notificationsCleared } = notificationsSlice.actions;
+export const notificationsReducer = notificationsSlice.reducer;
+
+export const selectNotifications = (state: { notifications: NotificationsState }) => state.notifications;
+export const selectUnreadCount = (state: { notifications: NotificationsState }) => state.notifications.unreadCount;

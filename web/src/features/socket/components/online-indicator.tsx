@@ -1,0 +1,20 @@
+import { Link } from 'react-router-dom';
+import { useAppSelector } from '@/app/hooks';
+import { selectOnlineCount } from '../socket-slice';
+
+/** Links to /users; pulsing green with 1 or more online, grey otherwise. */
+export function OnlineIndicator() {
+  const count = useAppSelector(selectOnlineCount);
+  const active = count >= 1;
+  return (
+    <Link
+      to="/users"
+      className={`online-indicator ${active ? 'online-indicator--active' : ''}`}
+      data-testid="online-indicator"
+      aria-label={`${count} online`}
+    >
+      <span className={`online-dot ${active ? 'online-dot--pulse' : ''}`} aria-hidden="true" />
+      <span data-testid="online-count">{count}</span> <span>online</span>
+    </Link>
+  );
+}

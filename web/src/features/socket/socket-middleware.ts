@@ -1,0 +1,153 @@
+/**
+ * Bridges the one socket of lib/socket.ts to the store: opens it on request, turns server events
+ * into actions, keeps the status, raises the connection toasts with their rate limits, and joins
+ * the user's rooms.
+ */
+import type { Middleware } from '@reduxjs/toolkit';
+import type { Socket } from 'socket.io-client';
+import { closeSocket, joinUserRooms, openSocket, rejoinRooms } from '@/lib/socket';
+import { toast } from '@/lib/toast';
+import type { BannerNotification, GuestVisit, PostCounts, UserLocation, UserNotification } from '@/types/entities';
+import { coerceCount, DEFAULT_FEEDBACK_PROMPT, socketEvents } from './socket-events';
+import {
+  initUserSocket,
+  socketActions,
+  socketConnectRequested,
+  socketDisconnectRequested,
+} from './socket-slice';
+
+export const TOAST_RATE_LIMIT_MS = 10_000;
+export const SOCKET_MESSAGES = {
+  cannotConnect: "Can't connect to server. Please try again.",
+  offline: 'Offline. Check your connection.',
+  online: 'Back online.',
+  lost: 'Socket lost. Retrying...',
+  connected: 'Connected to server.',
+} as const;
+
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string' && value) return value;
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const key of ['id', '_id', 'notificationId']) {
+      if (typeof obj[key] === 'string' && obj[key]) return obj[key] as string;
+    }
+  }
+  return null;
+}
+
+export function createSocketMiddleware(): Middleware {
+  return (api) => {
+    let lastCannotConnectToast = Number.NEGATIVE_INFINITY;
+    let lastLostToast = Number.NEGATIVE_INFINITY;
+    let hadProblem = false;
+
+    function attach(socket: Socket) {
+      const dispatch = api.dispatch;
+      socket.on('connect', () => {
+        dispatch(socketActions.connected());
+        rejoinRooms();
+        if (hadProblem) toast.success(SOCKET_MESSAGES.connected);
+        hadProblem = false;
+      });
+      socket.on('connect_error', (error: Error) => {
+        dispatch(socketActions.connectFailed(error?.message || SOCKET_MESSAGES.cannotConnect));
+        hadProblem = true;
+        const now = Date.now();
+        if (now - lastCannotConnectToast >= TOAST_RATE_LIMIT_MS) {
+          lastCannotConnectToast = now;
+          toast.error(SOCKET_MESSAGES.cannotConnect);
+        }
+      });
+      socket.on('disconnect', (reason: string) => {
+        dispatch(socketActions.disconnected());
+        if (reason === 'io client disconnect') return;
+        hadProblem = true;
+        const now = Date.now();
+        if (now - lastLostToast >= TOAST_RATE_LIMIT_MS) {
+          lastLostToast = now;
+          toast.error(SOCKET_MESSAGES.lost);
+        }
+      });
+
+      socket.on('onlineUsersCount', (count: unknown) => {
+        dispatch(socketEvents.onlineUsersCountReceived(coerceCount(count)));
+      });
+      socket.on('newNotification', (notification: UserNotification) => {
+        if (notification && typeof notification === 'object') dispatch(socketEvents.notificationReceived(notification));
+      });
+      socket.on('updateUnreadCount', (count: unknown) => {
+        dispatch(socketEvents.unreadCountUpdated(coerceCount(count)));
+      });
+      socket.on('userStatus', (a: unknown, b?: unknown) => {
+        const payload =
+          a && typeof a === 'object'
+            ? { userId: String((a as Record<string, unknown>).userId ?? ''), isOnline: Boolean((a as Record<string, unknown>).isOnline) }
+            : { userId: String(a ?? ''), isOnline: Boolean(b) };
+        if (payload.userId) dispatch(socketEvents.userStatusChanged(payload));
+      });
+      socket.on('userLocationUpdate', (location: UserLocation) => {
+        dispatch(socketEvents.userLocationUpdated(location));
+      });
+      socket.on('newAppeal', (a: unknown, b?: unknown) => {
+        const payload =
+          a && typeof a === 'object'
+            ? { postId: String((a as Record<string, unknown>).postId ?? ''), postTitle: String((a as Record<string, unknown>).postTitle ?? '') }
+            : { postId: String(a ?? ''), postTitle: String(b ?? '') };
+        dispatch(socketEvents.appealReceived(payload));
+        toast.info(`New appeal for post: ${payload.postTitle}`);
+      });
+      socket.on('newBroadcastNotification', (banner: BannerNotification) => {
+        if (banner && typeof banner === 'object' && banner._id) dispatch(socketEvents.broadcastReceived(banner));
+      });
+      socket.on('broadcastNotificationDismissed', (value: unknown) => {
+        const id = idOf(value);
+        if (id) dispatch(socketEvents.broadcastDismissed(id));
+      });
+      socket.on('broadcastNotificationDeactivated', (value: unknown) => {
+        const id = idOf(value);
+        if (id) dispatch(socketEvents.broadcastDeactivated(id));
+      });
+      socket.on('broadcastNotificationDeletedAll', () => {
+        dispatch(socketEvents.broadcastDeletedAll());
+      });
+      socket.on('showFeedbackPrompt', (value: unknown) => {
+        const message =
+          typeof value === 'string'
+            ? value
+            : value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string'
+              ? (value as { message: string }).message
+              : '';
+        dispatch(socketEvents.feedbackPromptReceived(message.trim() ? message : DEFAULT_FEEDBACK_PROMPT));
+      });
+      socket.on('postCountsUpdated', (counts: Partial<PostCounts>) => {
+        if (counts && typeof counts === 'object') dispatch(socketEvents.postCountsUpdated(counts));
+      });
+      socket.on('postBlockToggled', (a: unknown, b?: unknown) => {
+        const payload =
+          a && typeof a === 'object'
+            ? { postId: String((a as Record<string, unknown>).postId ?? ''), blocked: Boolean((a as Record<string, unknown>).blocked) }
+            : { postId: String(a ?? ''), blocked: Boolean(b) };
+        if (payload.postId) dispatch(socketEvents.postBlockToggled(payload));
+      });
+      socket.on('guestVisitUpdate', (visit: GuestVisit) => {
+        if (visit && typeof visit === 'object') dispatch(socketEvents.guestVisitUpdated(visit));
+      });
+    }
+
+    return (next) => (action) => {
+      const result = next(action);
+      if (socketConnectRequested.match(action)) {
+        const { socket, created } = openSocket(action.payload.token);
+        if (created) attach(socket);
+        else if (socket.connected) api.dispatch(socketActions.connected());
+      } else if (socketDisconnectRequested.match(action)) {
+        joinUserRooms(null);
+        closeSocket();
+      } else if (initUserSocket.fulfilled.match(action)) {
+        joinUserRooms(action.payload);
+      }
+      return result;
+    };
+  };
+}

@@ -1,0 +1,37 @@
+/** Two-letter initials for an avatar placeholder. */
+export function initials(name: string | null | undefined): string {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return '?';
+  const letters = parts.length === 1 ? parts[0].slice(0, 2) : parts[0][0] + parts[parts.length - 1][0];
+  return letters.toUpperCase();
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** "3 minutes ago", or 'Unknown time' when the date is missing or invalid. */
+export function relativeTime(value: string | number | Date | null | undefined, now = Date.now()): string {
+  if (value === null || value === undefined || value === '') return 'Unknown time';
+  const time = new Date(value).getTime();
+  if (Number.isNaN(time)) return 'Unknown time';
+  const seconds = Math.round((time - now) / 1000);
+  if (Math.abs(seconds) < 10) return 'just now';
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return 'just now';
+}
+
+/** A country's flag emoji from its two-letter code. */
+export function flagEmoji(countryCode: string | null | undefined): string {
+  if (!countryCode || !/^[a-z]{2}$/i.test(countryCode)) return '';
+  return String.fromCodePoint(...[...countryCode.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}

@@ -1,0 +1,116 @@
+/**
+ * The one HTTP client of the app: base `/api`, credentials included, bearer token from
+ * `localStorage.jwt`, a 10 s time-out, and errors whose message is the server's `message`
+ * or the caller's fallback text from the spec's error catalogue. A 401 is only logged.
+ */
+import { storage, TOKEN_KEY } from './storage';
+
+export const API_BASE = '/api';
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly data: unknown;
+
+  constructor(message: string, status: number, code?: string, data?: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Spec fallback used when the server gives no `message`. */
+  fallback: string;
+  timeoutMs?: number;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function messageOf(data: unknown): string | undefined {
+  if (data && typeof data === 'object' && 'message' in data) {
+    const message = (data as { message: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return undefined;
+}
+
+export async function request<T>(path: string, options: RequestOptions): Promise<T> {
+  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = storage.get(TOKEN_KEY);
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      credentials: 'include',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
+    });
+  } catch (cause) {
+    throw new ApiError(fallback, 0, controller.signal.aborted ? 'timeout' : 'network', cause);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const text = await response.text();
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+
+  if (!response.ok) {
+    if (response.status === 401) {
+      console.warn(`Unauthorized request: ${method} ${path}`);
+    }
+    const code =
+      data && typeof data === 'object' && 'code' in data ? String((data as { code: unknown }).code) : undefined;
+    throw new ApiError(messageOf(data) ?? fallback, response.status, code, data);
+  }
+  return data as T;
+}
+
+/** The text to show for a failed call: the error's own message, else the fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.message || fallback;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+export const http = {
+  get: <T>(path: string, fallback: string, query?: RequestOptions['query']) =>
+    request<T>(path, { method: 'GET', fallback, query }),
+  post: <T>(path: string, body: unknown, fallback: string) =>
+    request<T>(path, { method: 'POST', body: body ?? {}, fallback }),
+  patch: <T>(path: string, body: unknown, fallback: string) =>
+    request<T>(path, { method: 'PATCH', body: body ?? {}, fallback }),
+  put: <T>(path: string, body: unknown, fallback: string) =>
+    request<T>(path, { method: 'PUT', body: body ?? {}, fallback }),
+  delete: <T>(path: string, fallback: string, body?: unknown) =>
+    request<T>(path, { method: 'DELETE', body, fallback }),
+};
