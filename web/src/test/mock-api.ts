@@ -64,7 +64,10 @@ async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Prom
 
 export const mockApi = {
   fetch: fakeFetch,
-  /** Answers `method path` (path under /api, e.g. '/auth/login') with a fixed reply or a handler. */
+  /**
+   * Answers `method path` (path under /api, e.g. '/auth/login') with a fixed reply or a handler.
+   * The latest registration for a path wins; a `once` route is used up by one request.
+   */
   on(method: string, path: string | RegExp, reply: MockReply | Handler, options: { once?: boolean } = {}) {
     const fullPath = typeof path === 'string' ? `/api${path}` : path;
     const handler: Handler = typeof reply === 'function' ? reply : () => reply;

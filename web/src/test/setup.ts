@@ -2,6 +2,9 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { mockApi } from './mock-api';
 import { clearToasts } from '@/lib/toast';
+import { closeSocket, joinUserRooms } from '@/lib/socket';
+import { resetPublicConfigCache } from '@/features/auth/api/auth-api';
+import { fakeSockets } from './fake-socket';
 
 // jsdom has no layout: the ad-blocker bait would always look blocked, so tests opt in explicitly.
 vi.mock('@/features/ad-blocker/detect-ad-blocker', () => ({
@@ -39,6 +42,10 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   clearToasts();
+  joinUserRooms(null);
+  closeSocket();
+  fakeSockets.length = 0;
+  resetPublicConfigCache();
   const unhandled = mockApi.takeUnhandled();
   mockApi.reset();
   vi.unstubAllGlobals();

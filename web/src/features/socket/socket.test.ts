@@ -1,0 +1,211 @@
+import { setupStore } from '@/app/store';
+import { ADMIN_ROOM, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH } from '@/lib/socket';
+import { currentToasts, toast } from '@/lib/toast';
+import { fakeSockets, lastFakeSocket } from '@/test/fake-socket';
+import { coerceCount } from './socket-events';
+import { SOCKET_MESSAGES } from './socket-middleware';
+import { initUserSocket, socketActions, socketConnectRequested, socketReducer, initialSocketState, USER_NOT_READY } from './socket-slice';
+
+const toastTexts = () => currentToasts().map((t) => t.message);
+
+describe('socket status', () => {
+  it('goes disconnected → connecting → connected, and back to disconnected on error or disconnect', () => {
+    let state = socketReducer(initialSocketState, socketConnectRequested({ token: null }));
+    expect(state.status).toBe('connecting');
+    state = socketReducer(state, socketActions.connected());
+    expect(state.status).toBe('connected');
+    state = socketReducer(state, socketActions.connectFailed('boom'));
+    expect(state).toMatchObject({ status: 'disconnected', error: 'boom' });
+    state = socketReducer(socketReducer(state, socketActions.connected()), socketActions.disconnected());
+    expect(state.status).toBe('disconnected');
+  });
+
+  it('coerces the online count to a number, default 0', () => {
+    expect(coerceCount(3)).toBe(3);
+    expect(coerceCount('4')).toBe(4);
+    expect(coerceCount({ count: 2 })).toBe(2);
+    expect(coerceCount(undefined)).toBe(0);
+    expect(coerceCount('many')).toBe(0);
+    expect(coerceCount(null)).toBe(0);
+  });
+});
+
+describe('socket middleware', () => {
+  it('opens one socket: websocket then polling, /socket.io/, auth token, 5 attempts 2 s apart', () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    expect(fakeSockets).toHaveLength(1);
+    expect(lastFakeSocket().options).toMatchObject({
+      path: SOCKET_PATH,
+      transports: ['websocket', 'polling'],
+      auth: { token: 'tok' },
+      reconnectionAttempts: RECONNECTION_ATTEMPTS,
+      reconnectionDelay: RECONNECTION_DELAY_MS,
+    });
+    expect(SOCKET_PATH).toBe('/socket.io/');
+    expect(RECONNECTION_ATTEMPTS).toBe(5);
+    expect(RECONNECTION_DELAY_MS).toBe(2000);
+    expect(store.getState().socket.status).toBe('connecting');
+  });
+
+  it('reopens the socket when the token changes', () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: null }));
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    expect(fakeSockets).toHaveLength(2);
+    expect(fakeSockets[0].disconnected).toBe(true);
+  });
+
+  it('never puts the socket object in the state', () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: null }));
+    lastFakeSocket().serverConnect();
+    expect(JSON.parse(JSON.stringify(store.getState().socket))).toEqual(store.getState().socket);
+    expect(store.getState().socket.status).toBe('connected');
+  });
+
+  it('joins the user room, and adminRoom for administrators, again after every reconnect', async () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    const socket = lastFakeSocket();
+    await store.dispatch(initUserSocket({ userId: 'a1', role: 'admin' }));
+    expect(socket.emitted).toEqual([]);
+    socket.serverConnect();
+    expect(socket.emitted).toEqual([
+      ['join', 'a1'],
+      ['join', ADMIN_ROOM],
+    ]);
+    socket.fire('disconnect', 'transport close');
+    socket.serverConnect();
+    expect(socket.emitted).toHaveLength(4);
+  });
+
+  it('a plain user joins only its own room', async () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    lastFakeSocket().serverConnect();
+    await store.dispatch(initUserSocket({ userId: 'u1', role: 'user' }));
+    expect(lastFakeSocket().emitted).toEqual([['join', 'u1']]);
+  });
+
+  it("'User not ready' when initialised without a user id", async () => {
+    const store = setupStore();
+    const result = await store.dispatch(initUserSocket({ userId: null, role: null }));
+    expect(result.payload).toBe(USER_NOT_READY);
+    expect(USER_NOT_READY).toBe('User not ready');
+    expect(store.getState().socket.error).toBe('User not ready');
+  });
+
+  it("shows 'Can't connect to server. Please try again.' at most once per 10 seconds", () => {
+    vi.useFakeTimers();
+    const errorToast = vi.spyOn(toast, 'error');
+    const count = () => errorToast.mock.calls.filter(([text]) => text === SOCKET_MESSAGES.cannotConnect).length;
+    try {
+      const store = setupStore();
+      store.dispatch(socketConnectRequested({ token: null }));
+      const socket = lastFakeSocket();
+      socket.fire('connect_error', new Error('xhr poll error'));
+      socket.fire('connect_error', new Error('xhr poll error'));
+      expect(count()).toBe(1);
+      expect(store.getState().socket.status).toBe('disconnected');
+      vi.advanceTimersByTime(9_999);
+      socket.fire('connect_error', new Error('xhr poll error'));
+      expect(count()).toBe(1);
+      vi.advanceTimersByTime(1);
+      socket.fire('connect_error', new Error('xhr poll error'));
+      expect(count()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows 'Socket lost. Retrying...' at most once per 10 seconds, then 'Connected to server.'", () => {
+    vi.useFakeTimers();
+    try {
+      const store = setupStore();
+      store.dispatch(socketConnectRequested({ token: null }));
+      const socket = lastFakeSocket();
+      socket.serverConnect();
+      expect(toastTexts()).not.toContain(SOCKET_MESSAGES.connected);
+      const errorToast = vi.spyOn(toast, 'error');
+      socket.fire('disconnect', 'transport close');
+      socket.fire('disconnect', 'ping timeout');
+      expect(errorToast.mock.calls.filter(([t]) => t === SOCKET_MESSAGES.lost)).toHaveLength(1);
+      expect(store.getState().socket.status).toBe('disconnected');
+      socket.serverConnect();
+      expect(toastTexts()).toContain(SOCKET_MESSAGES.connected);
+      vi.advanceTimersByTime(10_000);
+      socket.fire('disconnect', 'transport close');
+      expect(errorToast.mock.calls.filter(([t]) => t === SOCKET_MESSAGES.lost)).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says nothing when the app itself disconnects', () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: null }));
+    lastFakeSocket().fire('disconnect', 'io client disconnect');
+    expect(toastTexts()).toEqual([]);
+  });
+
+  it('the toast texts match the spec', () => {
+    expect(SOCKET_MESSAGES).toEqual({
+      cannotConnect: "Can't connect to server. Please try again.",
+      offline: 'Offline. Check your connection.',
+      online: 'Back online.',
+      lost: 'Socket lost. Retrying...',
+      connected: 'Connected to server.',
+    });
+  });
+
+  it('turns server events into state', () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: null }));
+    const socket = lastFakeSocket();
+    socket.fire('onlineUsersCount', '7');
+    expect(store.getState().socket.onlineCount).toBe(7);
+    socket.fire('onlineUsersCount', 'nonsense');
+    expect(store.getState().socket.onlineCount).toBe(0);
+    socket.fire('updateUnreadCount', 3);
+    expect(store.getState().notifications.unreadCount).toBe(3);
+    socket.fire('newNotification', { _id: 'n1', type: 'like', read: false });
+    expect(store.getState().notifications.list[0]._id).toBe('n1');
+    expect(store.getState().notifications.unreadCount).toBe(4);
+    socket.fire('newBroadcastNotification', { _id: 'b1', title: 'T', message: 'M', region: 'global', isActive: true });
+    expect(store.getState().banner.banners.map((b) => b._id)).toEqual(['b1']);
+    socket.fire('broadcastNotificationDismissed', 'b1');
+    expect(store.getState().banner.banners).toEqual([]);
+    socket.fire('newBroadcastNotification', { _id: 'b2', title: 'T', message: 'M' });
+    socket.fire('broadcastNotificationDeactivated', { id: 'b2' });
+    expect(store.getState().banner.banners).toEqual([]);
+    socket.fire('newBroadcastNotification', { _id: 'b3', title: 'T', message: 'M' });
+    socket.fire('broadcastNotificationDeletedAll');
+    expect(store.getState().banner.banners).toEqual([]);
+    socket.fire('showFeedbackPrompt');
+    expect(store.getState().feedback).toMatchObject({ shouldPrompt: true, promptMessage: "We'd love your feedback!" });
+    socket.fire('showFeedbackPrompt', 'How was your week?');
+    expect(store.getState().feedback.promptMessage).toBe('How was your week?');
+    socket.fire('postCountsUpdated', { allPostsCount: 10, myPostsCount: 2 });
+    expect(store.getState().posts.counts).toEqual({ allPostsCount: 10, myPostsCount: 2, followingPostsCount: 0 });
+  });
+
+  it('updates the open post on postBlockToggled', () => {
+    const store = setupStore({
+      posts: { ...setupStore().getState().posts, currentPost: { _id: 'p1', slug: 's', title: 'T', blocked: false } },
+    });
+    store.dispatch(socketConnectRequested({ token: null }));
+    lastFakeSocket().fire('postBlockToggled', 'p1', true);
+    expect(store.getState().posts.currentPost?.blocked).toBe(true);
+    lastFakeSocket().fire('postBlockToggled', { postId: 'p1', blocked: false });
+    expect(store.getState().posts.currentPost?.blocked).toBe(false);
+  });
+
+  it("announces a new appeal to administrators as 'New appeal for post: {title}'", () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: 'admin' }));
+    lastFakeSocket().fire('newAppeal', 'p1', 'My Post');
+    expect(toastTexts()).toContain('New appeal for post: My Post');
+  });
+});

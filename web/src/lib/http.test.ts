@@ -1,0 +1,80 @@
+import { mockApi } from '@/test/mock-api';
+import { ApiError, buildUrl, REQUEST_TIMEOUT_MS, request } from './http';
+
+describe('http', () => {
+  it('builds URLs under /api and drops empty query values', () => {
+    expect(buildUrl('/post/search-users', { query: 'ada', page: 2, after: undefined, empty: '' })).toBe(
+      '/api/post/search-users?query=ada&page=2',
+    );
+  });
+
+  it('sends credentials, JSON and the bearer token from localStorage.jwt', async () => {
+    localStorage.setItem('jwt', 'abc');
+    const fetchSpy = vi.fn(mockApi.fetch);
+    vi.stubGlobal('fetch', fetchSpy);
+    mockApi.on('POST', '/auth/login', { body: { ok: true } });
+
+    await request('/auth/login', { method: 'POST', body: { email: 'a' }, fallback: 'Login failed' });
+
+    const [, init] = fetchSpy.mock.calls[0];
+    expect(init?.credentials).toBe('include');
+    const call = mockApi.calls('POST', '/auth/login')[0];
+    expect(call.headers.get('Authorization')).toBe('Bearer abc');
+    expect(call.headers.get('Content-Type')).toBe('application/json');
+    expect(call.body).toEqual({ email: 'a' });
+  });
+
+  it('sends no Authorization header without a stored token', async () => {
+    mockApi.on('GET', '/auth/check', { body: {} });
+    await request('/auth/check', { fallback: 'Auth check failed' });
+    expect(mockApi.calls('GET', '/auth/check')[0].headers.has('Authorization')).toBe(false);
+  });
+
+  it("uses the server's message when there is one", async () => {
+    mockApi.on('POST', '/auth/login', { status: 400, body: { message: 'Invalid credentials', code: 'invalid_credentials' } });
+    const error = await request('/auth/login', { method: 'POST', body: {}, fallback: 'Login failed' }).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('Invalid credentials');
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('invalid_credentials');
+  });
+
+  it('falls back to the spec text when the server gives no message', async () => {
+    mockApi.on('POST', '/auth/signup', { status: 500 });
+    await expect(request('/auth/signup', { method: 'POST', body: {}, fallback: 'Signup failed' })).rejects.toThrow('Signup failed');
+  });
+
+  it('falls back to the spec text on a network failure', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('network down'))));
+    await expect(request('/user/get-user', { fallback: 'Failed to fetch user' })).rejects.toThrow('Failed to fetch user');
+  });
+
+  it('only logs a 401 (no redirect)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    mockApi.on('GET', '/user/get-user', { status: 401, body: { message: 'Not authenticated' } });
+    await expect(request('/user/get-user', { fallback: 'Failed to fetch user' })).rejects.toThrow('Not authenticated');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Unauthorized'));
+    expect(window.location.pathname).toBe('/');
+  });
+
+  it('gives up after 10 seconds', async () => {
+    expect(REQUEST_TIMEOUT_MS).toBe(10_000);
+    vi.useFakeTimers();
+    try {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(
+          (_: unknown, init: RequestInit) =>
+            new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')))),
+        ),
+      );
+      const pending = request('/post/count/all', { fallback: 'Failed to fetch post counts' }).catch((e) => e);
+      await vi.advanceTimersByTimeAsync(10_000);
+      const error = await pending;
+      expect(error.message).toBe('Failed to fetch post counts');
+      expect(error.code).toBe('timeout');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

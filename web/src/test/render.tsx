@@ -1,0 +1,96 @@
+import { render, type RenderOptions } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, MemoryRouter, Route, RouterProvider, Routes, useLocation } from 'react-router-dom';
+import { setSplashDone } from '@/app/app-root';
+import { routes } from '@/app/routes';
+import { setupStore, type AppStore, type RootState } from '@/app/store';
+import { initialAuthState, type AuthState } from '@/features/auth/auth-slice';
+import { mockApi } from './mock-api';
+
+interface Options extends Omit<RenderOptions, 'queries'> {
+  preloadedState?: Partial<RootState>;
+  store?: AppStore;
+  route?: string;
+  /** Route pattern the element is mounted at (default '*'). */
+  path?: string;
+}
+
+/** Shows the current location so tests can assert navigation. */
+export function LocationDisplay() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+export function renderWithProviders(ui: ReactElement, options: Options = {}) {
+  const { preloadedState, store = setupStore(preloadedState), route = '/', path = '*', ...rest } = options;
+  function Wrapper({ children }: { children: ReactNode }) {
+    return (
+      <Provider store={store}>
+        <MemoryRouter initialEntries={[route]}>
+          <Routes>
+            <Route path={path} element={children} />
+            {path === '*' ? null : <Route path="*" element={<div>elsewhere</div>} />}
+          </Routes>
+          <LocationDisplay />
+        </MemoryRouter>
+      </Provider>
+    );
+  }
+  return { store, ...render(ui, { wrapper: Wrapper, ...rest }) };
+}
+
+/** Renders the whole app (all routes) at `route`, without the splash. */
+export function renderApp(route: string, options: { preloadedState?: Partial<RootState>; splash?: boolean } = {}) {
+  setSplashDone(!options.splash);
+  const store = setupStore(options.preloadedState);
+  const router = createMemoryRouter(routes, { initialEntries: [route] });
+  const result = render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return { store, router, ...result };
+}
+
+export const testUser = { _id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', role: 'user' as const };
+export const testAdmin = { _id: 'a1', name: 'Grace Hopper', email: 'grace@example.com', role: 'admin' as const };
+
+/** Auth state of a signed-in, verified user (override any field). */
+export function signedInAuth(overrides: Partial<AuthState> = {}): AuthState {
+  const user = overrides.user ?? testUser;
+  return {
+    ...initialAuthState(),
+    user,
+    role: user.role,
+    isAuthenticated: true,
+    token: 'token-1',
+    isAccountVerified: true,
+    authInitialized: true,
+    ...overrides,
+  };
+}
+
+export function guestAuth(overrides: Partial<AuthState> = {}): AuthState {
+  return { ...initialAuthState(), token: null, authInitialized: true, ...overrides };
+}
+
+/**
+ * The background calls the app makes on start, answered as a server without those features
+ * would (404). Tests override the ones they care about with `mockApi.on` afterwards.
+ */
+export function mockAppStartup({ signedIn = false }: { signedIn?: boolean } = {}) {
+  const notFound = { status: 404, body: { message: 'Not found', code: 'not_found' } };
+  mockApi.on('GET', '/user/ip-location', notFound);
+  mockApi.on('GET', '/bannerNotification/get-Notification', { body: { notifications: [] } });
+  mockApi.on('GET', '/config/public', { body: { googleClientId: null } });
+  mockApi.on('GET', '/public/posts', { body: { posts: [], total: 0, page: 1 } });
+  mockApi.on('POST', '/public/guest/visit', notFound);
+  if (signedIn) {
+    mockApi.on('GET', '/user/get-user', { body: { data: { ...testUser, region: 'global' } } });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 0 } });
+    mockApi.on('GET', '/user/feedback/check', { body: { shouldPrompt: false } });
+    mockApi.on('POST', '/user/consent', { body: { message: 'ok' } });
+    mockApi.on('GET', /^\/api\/bannerNotification\/dismissed\//, { body: { dismissed: false } });
+  }
+}
