@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Shared helpers for scripts/run, scripts/test and scripts/cli. Sourced, not executed.
+# Everything a fresh machine lacks is installed here: FerretDB (built from its Go module),
+# the SMTP sink, npm packages, Chromium.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/pressroom-target}"
+PRESSROOM_CACHE="${PRESSROOM_CACHE:-$HOME/.cache/pressroom}"
+FERRETDB_VERSION="v1.24.2"
+FERRETDB_MODULE="github.com/FerretDB/FerretDB"
+mkdir -p "$PRESSROOM_CACHE"
+
+log() { printf '\033[1m[pressroom]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[31m[pressroom] %s\033[0m\n' "$*" >&2; exit 1; }
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# Waits until something accepts connections on 127.0.0.1:$1 (at most $2 seconds, default 60).
+wait_for_port() {
+  local port=$1 limit=${2:-60} i=0
+  while ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -gt $((limit * 10)) ] && return 1
+    sleep 0.1
+  done
+  return 0
+}
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Prints the path of a FerretDB v1 binary, installing it when missing.
+# `go install module@version` cannot build FerretDB v1 as published (its embedded version file is
+# generated at release time and absent from the module), so the module source is fetched through
+# the Go module proxy, the version file written, and the binary built from that copy.
+ensure_ferretdb() {
+  local candidate
+  for candidate in "${FERRETDB_BIN:-}" "$(command -v ferretdb 2>/dev/null || true)" "$HOME/go/bin/ferretdb"; do
+    if [ -n "$candidate" ] && [ -x "$candidate" ] && "$candidate" --version 2>/dev/null | grep -q 'version: v1\.'; then
+      echo "$candidate"; return 0
+    fi
+  done
+  command -v go >/dev/null 2>&1 || die "Go is needed to install FerretDB; install Go 1.22 or newer."
+  log "installing FerretDB $FERRETDB_VERSION (first run only; this takes a few minutes)"
+  local work; work="$(mktemp -d)"
+  (
+    set -e
+    cd "$work"
+    go mod init pressroom-ferretdb >/dev/null 2>&1
+    GOFLAGS=-mod=mod go get "$FERRETDB_MODULE/cmd/ferretdb@$FERRETDB_VERSION" >&2
+    local src; src="$(go list -m -f '{{.Dir}}' "$FERRETDB_MODULE")"
+    cp -r "$src" "$work/ferretdb-src"
+    chmod -R u+w "$work/ferretdb-src"
+    echo "$FERRETDB_VERSION" > "$work/ferretdb-src/build/version/version.txt"
+    go mod edit -replace "$FERRETDB_MODULE=$work/ferretdb-src"
+    mkdir -p "$HOME/go/bin"
+    go build -o "$HOME/go/bin/ferretdb" "$FERRETDB_MODULE/cmd/ferretdb" >&2
+  ) || { rm -rf "$work"; die "FerretDB could not be installed (see the Go output above)."; }
+  rm -rf "$work"
+  echo "$HOME/go/bin/ferretdb"
+}
+
+# Starts FerretDB (SQLite backend, telemetry off) on port $1 with data in $2; prints its pid.
+start_ferretdb() {
+  local port=$1 dir=$2 bin
+  bin="$(ensure_ferretdb)"
+  mkdir -p "$dir"
+  "$bin" --handler=sqlite --sqlite-url="file:$dir/" --listen-addr="127.0.0.1:$port" \
+    --state-dir="$dir" --telemetry=disable --debug-addr="127.0.0.1:0" --log-level=warn \
+    >"$dir/ferretdb.log" 2>&1 &
+  local pid=$!
+  wait_for_port "$port" 60 || die "FerretDB did not start; see $dir/ferretdb.log"
+  echo "$pid"
+}
+
+# Prints the path of a Python with aiosmtpd (a virtualenv under the cache).
+ensure_smtp_sink() {
+  local venv="$PRESSROOM_CACHE/venv"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
+    log "installing the SMTP sink (aiosmtpd)"
+    python3 -m venv "$venv" >&2 || die "python3 -m venv failed (apt-get install python3-venv)"
+    "$venv/bin/pip" install -q aiosmtpd >&2 || die "pip could not install aiosmtpd"
+  fi
+  echo "$venv/bin/python"
+}
+
+# Starts an SMTP sink on port $1 that stores every message in the Maildir $2; prints its pid.
+start_smtp_sink() {
+  local port=$1 maildir=$2 py
+  py="$(ensure_smtp_sink)"
+  mkdir -p "$maildir/tmp" "$maildir/new" "$maildir/cur"
+  "$py" -m aiosmtpd -n -l "127.0.0.1:$port" -c aiosmtpd.handlers.Mailbox "$maildir" >"$maildir.log" 2>&1 &
+  local pid=$!
+  wait_for_port "$port" 30 || die "the SMTP sink did not start; see $maildir.log"
+  echo "$pid"
+}
+
+# Installs the npm packages of directory $1 when missing or out of date.
+ensure_npm() {
+  local dir=$1
+  [ -f "$dir/package.json" ] || return 0
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    log "installing npm packages in ${dir#$ROOT/}"
+    if [ -f "$dir/package-lock.json" ]; then
+      (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    else
+      (cd "$dir" && npm install --no-audit --no-fund --loglevel=error >&2)
+    fi
+  fi
+}
+
+# Builds the web app into web/dist.
+build_web() {
+  [ -f "$ROOT/web/package.json" ] || return 0
+  ensure_npm "$ROOT/web"
+  log "building the web app"
+  (cd "$ROOT/web" && npm run build --silent >&2)
+}
+
+# Makes sure Debian's Chromium is installed.
+ensure_chromium() {
+  [ -x /usr/bin/chromium ] && return 0
+  log "installing Chromium from Debian"
+  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >&2 \
+    || die "Chromium could not be installed with apt-get"
+}
+
+# Kills the given pids and their children.
+stop_pids() {
+  local pid
+  for pid in "$@"; do
+    [ -n "$pid" ] || continue
+    pkill -TERM -P "$pid" 2>/dev/null || true
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "$@"; do
+    [ -n "$pid" ] || continue
+    wait "$pid" 2>/dev/null || true
+  done
+}

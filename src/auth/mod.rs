@@ -1,0 +1,154 @@
+//! Authentication: tokens, passwords, one-time codes, Google ID tokens and the request extractors
+//! `AuthUser`, `MaybeUser` and `AdminUser`.
+
+pub mod google;
+pub mod otp;
+pub mod password;
+pub mod token;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpRequest};
+use futures_util::future::LocalBoxFuture;
+
+use crate::error::ApiError;
+use crate::persistence::revoked_tokens;
+use crate::persistence::users::{self, Role, User};
+use crate::state::AppState;
+pub use token::{Claims, TokenKeys};
+
+/// Name of the session cookie.
+pub const COOKIE_NAME: &str = "jwt";
+
+pub const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
+pub const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
+pub const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
+pub const MSG_ADMIN_ONLY: &str = "Admin access required";
+
+/// A signed-in user, loaded fresh from the database for this request.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub user: User,
+    pub claims: Claims,
+}
+
+impl AuthUser {
+    pub fn id_hex(&self) -> String {
+        self.user.id.to_hex()
+    }
+    pub fn is_admin(&self) -> bool {
+        self.user.role == Role::Admin
+    }
+}
+
+/// A signed-in user if the request carries a valid token, else a guest.
+#[derive(Debug, Clone)]
+pub struct MaybeUser(pub Option<AuthUser>);
+
+/// A signed-in administrator.
+#[derive(Debug, Clone)]
+pub struct AdminUser(pub AuthUser);
+
+/// The token a request carries: the bearer header first, then the `jwt` cookie.
+pub fn token_from_request(req: &HttpRequest) -> Option<String> {
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(str::trim)
+        .filter(|t| usable_token(t))
+        .map(str::to_string);
+    bearer.or_else(|| {
+        req.cookie(COOKIE_NAME)
+            .map(|c| c.value().to_string())
+            .filter(|t| usable_token(t))
+    })
+}
+
+/// Clients sometimes send the text of an empty value; those are no token at all.
+fn usable_token(t: &str) -> bool {
+    !t.is_empty() && t != "null" && t != "undefined"
+}
+
+/// Checks a token completely: signature, expiry, revocation, the user's existence, session epoch
+/// and block state.
+pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
+    let claims = state.tokens.verify(token)?;
+    let id = mongodb::bson::oid::ObjectId::parse_str(&claims.sub)
+        .map_err(|_| ApiError::unauthorized_code("invalid_token", MSG_REVOKED))?;
+    if revoked_tokens::is_revoked(&state.db, &claims.jti).await? {
+        return Err(ApiError::unauthorized_code("token_revoked", MSG_REVOKED));
+    }
+    let user = users::find_by_id(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized_code("token_revoked", MSG_REVOKED))?;
+    if user.blocked {
+        return Err(ApiError::unauthorized_code("account_blocked", MSG_BLOCKED));
+    }
+    if user.token_version != claims.ver {
+        return Err(ApiError::unauthorized_code("token_revoked", MSG_REVOKED));
+    }
+    Ok(AuthUser { user, claims })
+}
+
+fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
+    req.app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("application state missing")))
+}
+
+impl FromRequest for AuthUser {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let state = state_of(req);
+        let token = token_from_request(req);
+        Box::pin(async move {
+            let state = state?;
+            let token = token.ok_or_else(|| ApiError::unauthorized(MSG_NOT_SIGNED_IN))?;
+            authenticate(&state, &token).await
+        })
+    }
+}
+
+impl FromRequest for MaybeUser {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let state = state_of(req);
+        let token = token_from_request(req);
+        Box::pin(async move {
+            let state = state?;
+            let Some(token) = token else {
+                return Ok(MaybeUser(None));
+            };
+            match authenticate(&state, &token).await {
+                Ok(user) => Ok(MaybeUser(Some(user))),
+                Err(ApiError::Unauthorized { .. }) => Ok(MaybeUser(None)),
+                Err(other) => Err(other),
+            }
+        })
+    }
+}
+
+impl FromRequest for AdminUser {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let user = AuthUser::from_request(req, payload);
+        Box::pin(async move {
+            let user = user.await?;
+            if !user.is_admin() {
+                return Err(ApiError::forbidden(MSG_ADMIN_ONLY));
+            }
+            Ok(AdminUser(user))
+        })
+    }
+}

@@ -1,0 +1,94 @@
+//! The binary's command line: `serve` (the default) and administrative commands.
+
+use clap::{Parser, Subcommand};
+
+use crate::config::Settings;
+use crate::persistence::users::{self, Role};
+use crate::persistence::Db;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pressroom",
+    about = "Pressroom: a live multi-author publishing platform"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the server (the default).
+    Serve,
+    /// Manage administrators.
+    Admin {
+        #[command(subcommand)]
+        action: AdminAction,
+    },
+    /// Block or unblock an account (ends its sessions when blocking).
+    User {
+        #[command(subcommand)]
+        action: UserAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AdminAction {
+    /// Make the account with this email an administrator.
+    Grant { email: String },
+    /// Make the administrator with this email an ordinary user.
+    Revoke { email: String },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UserAction {
+    /// Block the account with this email.
+    Block { email: String },
+    /// Unblock the account with this email.
+    Unblock { email: String },
+}
+
+/// Runs an administrative command against the configured database; returns the line to print.
+pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<String> {
+    let db = Db::connect(&settings.database).await?;
+    db.ping().await.map_err(|e| {
+        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
+    })?;
+    let (email, outcome) = match &command {
+        Command::Admin {
+            action: AdminAction::Grant { email },
+        } => (email.clone(), "is now an administrator"),
+        Command::Admin {
+            action: AdminAction::Revoke { email },
+        } => (email.clone(), "is no longer an administrator"),
+        Command::User {
+            action: UserAction::Block { email },
+        } => (email.clone(), "is blocked"),
+        Command::User {
+            action: UserAction::Unblock { email },
+        } => (email.clone(), "is unblocked"),
+        Command::Serve => anyhow::bail!("serve is not an administrative command"),
+    };
+    let user = users::find_by_email(&db, &email).await?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "no account with the email {}",
+            users::normalize_email(&email)
+        )
+    })?;
+    match command {
+        Command::Admin {
+            action: AdminAction::Grant { .. },
+        } => users::set_role(&db, user.id, Role::Admin).await?,
+        Command::Admin {
+            action: AdminAction::Revoke { .. },
+        } => users::set_role(&db, user.id, Role::User).await?,
+        Command::User {
+            action: UserAction::Block { .. },
+        } => users::set_blocked(&db, user.id, true).await?,
+        Command::User {
+            action: UserAction::Unblock { .. },
+        } => users::set_blocked(&db, user.id, false).await?,
+        Command::Serve => None,
+    };
+    Ok(format!("{} {outcome}", user.email))
+}

@@ -1,0 +1,315 @@
+//! Layered configuration: `config/default.toml`, then `config/<environment>.toml`, then
+//! `PRESSROOM__SECTION__KEY` environment variables. `MONGODB_URI` overrides `database.uri`.
+
+use std::path::{Path, PathBuf};
+
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+
+/// The signing secret shipped in `config/default.toml`; refused in production.
+pub const DEFAULT_JWT_SECRET: &str = "pressroom-development-secret-change-me";
+
+/// Where the server runs: selects `config/<environment>.toml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Environment {
+    Development,
+    Test,
+    Production,
+}
+
+impl Environment {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Environment::Development => "development",
+            Environment::Test => "test",
+            Environment::Production => "production",
+        }
+    }
+
+    /// Reads `PRESSROOM_ENV` (default `development`).
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let raw = std::env::var("PRESSROOM_ENV").unwrap_or_else(|_| "development".into());
+        Self::parse(&raw)
+    }
+
+    pub fn parse(raw: &str) -> Result<Self, ConfigError> {
+        match raw.trim().to_lowercase().as_str() {
+            "development" | "dev" | "local" => Ok(Environment::Development),
+            "test" => Ok(Environment::Test),
+            "production" | "prod" => Ok(Environment::Production),
+            other => Err(ConfigError::Invalid(format!(
+                "PRESSROOM_ENV must be development, test or production, not '{other}'"
+            ))),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("configuration could not be loaded: {0}")]
+    Load(#[from] config::ConfigError),
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+}
+
+/// All settings of one server process.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub auth: AuthSettings,
+    pub rate_limit: RateLimitSettings,
+    pub mail: MailSettings,
+    pub log: LogSettings,
+    /// Filled from `PRESSROOM_ENV`, not from files.
+    #[serde(skip, default = "default_environment")]
+    pub environment: Option<Environment>,
+}
+
+fn default_environment() -> Option<Environment> {
+    None
+}
+
+/// HTTP server settings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSettings {
+    /// Address the HTTP server binds to.
+    pub host: String,
+    /// Port the HTTP server binds to (0 picks a free port).
+    pub port: u16,
+    /// Largest accepted request body in bytes.
+    pub body_limit: usize,
+    /// Proxies whose `X-Forwarded-For` is trusted.
+    pub trusted_proxies: Vec<String>,
+    /// Directory of the built web app.
+    pub static_dir: PathBuf,
+    /// Directory of stored media.
+    pub media_dir: PathBuf,
+    /// HTTP worker threads (0 = one per core).
+    pub workers: usize,
+}
+
+/// MongoDB settings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseSettings {
+    /// Connection string.
+    pub uri: SecretString,
+    /// Database name.
+    pub name: String,
+    /// Server selection timeout in milliseconds.
+    pub server_selection_timeout_ms: u64,
+}
+
+/// Authentication settings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSettings {
+    /// HS256 signing secret.
+    pub jwt_secret: SecretString,
+    /// Token lifetime in hours.
+    pub token_ttl_hours: i64,
+    /// Secure flag on the `jwt` cookie.
+    pub cookie_secure: bool,
+    /// One-time code lifetime in minutes.
+    pub otp_ttl_minutes: i64,
+    /// Wrong tries before a code dies.
+    pub otp_max_attempts: i32,
+    /// Google OAuth client id (empty: disabled).
+    pub google_client_id: String,
+    /// JWKS address for Google ID tokens.
+    pub google_jwks_url: String,
+}
+
+/// Rate limits (per window).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimitSettings {
+    pub window_seconds: u64,
+    pub login_per_account: u32,
+    pub login_per_address: u32,
+    pub otp_send_per_account: u32,
+    pub otp_send_per_address: u32,
+    pub otp_check_per_account: u32,
+    pub otp_check_per_address: u32,
+}
+
+/// Outgoing mail.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailSettings {
+    /// `file` or `smtp`.
+    pub transport: MailTransportKind,
+    pub outbox_dir: PathBuf,
+    pub from: String,
+    pub smtp_host: String,
+    pub smtp_port: u16,
+    pub smtp_security: SmtpSecurity,
+    pub smtp_username: String,
+    pub smtp_password: SecretString,
+    pub max_attempts: u32,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MailTransportKind {
+    File,
+    Smtp,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpSecurity {
+    None,
+    Starttls,
+    Tls,
+}
+
+/// Logging.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSettings {
+    /// `pretty` or `json`.
+    pub format: LogFormat,
+    /// Default filter when `RUST_LOG` is unset.
+    pub level: String,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Pretty,
+    Json,
+}
+
+impl Settings {
+    /// Loads settings for the environment named by `PRESSROOM_ENV` from `PRESSROOM_CONFIG_DIR`
+    /// (default `./config`), then applies environment overrides and checks them.
+    pub fn load() -> Result<Self, ConfigError> {
+        let environment = Environment::from_env()?;
+        let dir = std::env::var("PRESSROOM_CONFIG_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|_| PathBuf::from("config"));
+        Self::load_from(&dir, environment, true)
+    }
+
+    /// Loads settings from `dir` for `environment`; `with_env` applies environment variables.
+    pub fn load_from(
+        dir: &Path,
+        environment: Environment,
+        with_env: bool,
+    ) -> Result<Self, ConfigError> {
+        let mut builder = config::Config::builder()
+            .add_source(config::File::from(dir.join("default.toml")))
+            .add_source(
+                config::File::from(dir.join(format!("{}.toml", environment.as_str())))
+                    .required(false),
+            );
+        if with_env {
+            builder = builder.add_source(
+                config::Environment::with_prefix("PRESSROOM")
+                    .prefix_separator("__")
+                    .separator("__")
+                    .list_separator(",")
+                    .with_list_parse_key("server.trusted_proxies")
+                    .try_parsing(true),
+            );
+            if let Ok(uri) = std::env::var("MONGODB_URI") {
+                if !uri.trim().is_empty() {
+                    builder = builder.set_override("database.uri", uri)?;
+                }
+            }
+        }
+        let mut settings: Settings = builder.build()?.try_deserialize()?;
+        settings.environment = Some(environment);
+        settings.check()?;
+        Ok(settings)
+    }
+
+    pub fn environment(&self) -> Environment {
+        self.environment.unwrap_or(Environment::Development)
+    }
+
+    /// Refuses settings that would run an unsafe or broken server.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        let secret = self.auth.jwt_secret.expose_secret();
+        if self.environment() == Environment::Production && secret == DEFAULT_JWT_SECRET {
+            return Err(ConfigError::Invalid(
+                "auth.jwt_secret still has its default value; set PRESSROOM__AUTH__JWT_SECRET to a long random secret before running in production".into(),
+            ));
+        }
+        if secret.len() < 16 {
+            return Err(ConfigError::Invalid(
+                "auth.jwt_secret must be at least 16 characters".into(),
+            ));
+        }
+        if self.auth.token_ttl_hours <= 0 {
+            return Err(ConfigError::Invalid(
+                "auth.token_ttl_hours must be positive".into(),
+            ));
+        }
+        if self.auth.otp_ttl_minutes <= 0 || self.auth.otp_max_attempts <= 0 {
+            return Err(ConfigError::Invalid(
+                "auth.otp_ttl_minutes and auth.otp_max_attempts must be positive".into(),
+            ));
+        }
+        if self.rate_limit.window_seconds == 0 {
+            return Err(ConfigError::Invalid(
+                "rate_limit.window_seconds must be positive".into(),
+            ));
+        }
+        if self.server.body_limit < 1024 {
+            return Err(ConfigError::Invalid(
+                "server.body_limit must be at least 1024 bytes".into(),
+            ));
+        }
+        for proxy in &self.server.trusted_proxies {
+            proxy.parse::<std::net::IpAddr>().map_err(|_| {
+                ConfigError::Invalid(format!(
+                    "server.trusted_proxies: '{proxy}' is not an IP address"
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The trusted proxy addresses, parsed.
+    pub fn trusted_proxies(&self) -> Vec<std::net::IpAddr> {
+        self.server
+            .trusted_proxies
+            .iter()
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("config")
+    }
+
+    #[test]
+    fn the_shipped_files_load_for_every_environment_but_production_needs_a_secret() {
+        assert!(Settings::load_from(&dir(), Environment::Development, false).is_ok());
+        assert!(Settings::load_from(&dir(), Environment::Test, false).is_ok());
+        let err = Settings::load_from(&dir(), Environment::Production, false).unwrap_err();
+        assert!(err.to_string().contains("jwt_secret"), "{err}");
+    }
+
+    #[test]
+    fn secrets_are_not_printed() {
+        let s = Settings::load_from(&dir(), Environment::Development, false).unwrap();
+        let printed = format!("{s:?}");
+        assert!(!printed.contains(DEFAULT_JWT_SECRET));
+    }
+
+    #[test]
+    fn an_unknown_environment_is_refused() {
+        assert!(Environment::parse("staging").is_err());
+    }
+}

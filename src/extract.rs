@@ -1,0 +1,141 @@
+//! Request extractors with the house error model: JSON bodies parse into typed values and a
+//! failure names the field; oversize bodies are a 413.
+
+use actix_web::dev::Payload;
+use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::{web, FromRequest, HttpRequest};
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// A JSON body parsed into `T`. Errors name the offending field.
+pub struct ApiJson<T>(pub T);
+
+impl<T> ApiJson<T> {
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+/// Parses JSON bytes, naming the path of the first offending field.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::invalid(
+            "invalid_json",
+            "Request body must be a JSON object",
+        ));
+    }
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let detail = clean_serde_message(&inner.to_string());
+        if inner.is_syntax() || inner.is_eof() {
+            ApiError::invalid("invalid_json", format!("Malformed JSON: {detail}"))
+        } else if path == "." || path.is_empty() {
+            ApiError::invalid(
+                "validation_error",
+                format!("Invalid request body: {detail}"),
+            )
+        } else {
+            ApiError::invalid(
+                "validation_error",
+                format!("Invalid value for '{path}': {detail}"),
+            )
+        }
+    })
+}
+
+/// Drops serde's " at line X column Y" suffix: the field path says where.
+fn clean_serde_message(msg: &str) -> String {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let bytes = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            let bytes = bytes.await.map_err(|e| {
+                if e.as_response_error().status_code()
+                    == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
+                {
+                    ApiError::PayloadTooLarge("Request body is too large".into())
+                } else {
+                    ApiError::bad_request("Could not read the request body")
+                }
+            })?;
+            parse_json(&bytes).map(ApiJson)
+        })
+    }
+}
+
+/// Error handler for actix's own `Json` extractor (kept consistent with `ApiJson`).
+pub fn json_error_handler(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    match err {
+        JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
+            ApiError::PayloadTooLarge("Request body is too large".into()).into()
+        }
+        other => ApiError::invalid("invalid_json", clean_serde_message(&other.to_string())).into(),
+    }
+}
+
+/// Error handler for query strings.
+pub fn query_error_handler(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::invalid(
+        "validation_error",
+        format!("Invalid query: {}", clean_serde_message(&err.to_string())),
+    )
+    .into()
+}
+
+/// Error handler for path segments.
+pub fn path_error_handler(err: PathError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::invalid(
+        "validation_error",
+        format!("Invalid path: {}", clean_serde_message(&err.to_string())),
+    )
+    .into()
+}
+
+/// Parses a hex ObjectId from a path or body, with a message naming what it is.
+pub fn object_id(raw: &str, what: &str) -> Result<mongodb::bson::oid::ObjectId, ApiError> {
+    mongodb::bson::oid::ObjectId::parse_str(raw.trim())
+        .map_err(|_| ApiError::invalid("invalid_id", format!("Invalid {what}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Login {
+        email: String,
+        password: String,
+    }
+
+    #[test]
+    fn an_operator_object_where_a_string_belongs_names_the_field() {
+        let err = parse_json::<Login>(br#"{"email":{"$ne":null},"password":"x"}"#).unwrap_err();
+        assert!(err.to_string().contains("'email'"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_field_is_named() {
+        let err = parse_json::<Login>(br#"{"email":"a@b.co"}"#).unwrap_err();
+        assert!(err.to_string().contains("password"), "{err}");
+    }
+
+    #[test]
+    fn malformed_json_is_reported_as_such() {
+        let err = parse_json::<Login>(br#"{"email":"#).unwrap_err();
+        assert!(err.to_string().starts_with("Malformed JSON"), "{err}");
+    }
+}

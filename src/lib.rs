@@ -1,0 +1,18 @@
+//! Pressroom server library: configuration, HTTP routes, persistence and the glue to the live
+//! actors.
+
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod domain;
+pub mod error;
+pub mod extract;
+pub mod mail;
+pub mod middleware;
+pub mod net;
+pub mod persistence;
+pub mod ratelimit;
+pub mod routes;
+pub mod startup;
+pub mod state;
+pub mod telemetry;

@@ -1,0 +1,22 @@
+use clap::Parser;
+use pressroom::cli::{run_admin, Cli, Command};
+use pressroom::config::Settings;
+use pressroom::startup::Application;
+use pressroom::telemetry;
+
+#[actix_web::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let settings = Settings::load()?;
+    telemetry::init(&settings.log);
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            Application::build(settings)
+                .await?
+                .run_until_stopped()
+                .await?
+        }
+        admin => println!("{}", run_admin(&settings, admin).await?),
+    }
+    Ok(())
+}

@@ -1,0 +1,159 @@
+//! MongoDB access: one client per process, one module per collection, idempotent indexes and
+//! numbered migrations at startup.
+
+pub mod email_logs;
+pub mod google_identities;
+pub mod migrations;
+pub mod otps;
+pub mod revoked_tokens;
+pub mod users;
+
+use std::time::Duration;
+
+use mongodb::bson::doc;
+use mongodb::error::{ErrorKind, WriteFailure};
+use mongodb::options::ClientOptions;
+use mongodb::{Client, Database};
+use secrecy::ExposeSecret;
+
+use crate::config::DatabaseSettings;
+
+/// Errors of the persistence layer, classified for the client-facing mapping.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The database could not be reached (503).
+    #[error("database unavailable: {0}")]
+    Unavailable(#[source] mongodb::error::Error),
+    /// A unique index refused the write; the payload names what was duplicated.
+    #[error("duplicate {0}")]
+    Duplicate(&'static str),
+    /// Any other failure, with context.
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+pub type DbResult<T> = Result<T, DbError>;
+
+/// Whether an error means the database is unreachable rather than the operation being wrong.
+pub fn is_unavailable(err: &mongodb::error::Error) -> bool {
+    matches!(
+        *err.kind,
+        ErrorKind::ServerSelection { .. }
+            | ErrorKind::Io(_)
+            | ErrorKind::ConnectionPoolCleared { .. }
+            | ErrorKind::DnsResolve { .. }
+    )
+}
+
+/// Whether an error is a duplicate-key refusal from a unique index.
+pub fn is_duplicate_key(err: &mongodb::error::Error) -> bool {
+    match &*err.kind {
+        ErrorKind::Write(WriteFailure::WriteError(e)) => e.code == 11000,
+        ErrorKind::Command(e) => e.code == 11000,
+        ErrorKind::InsertMany(e) => e
+            .write_errors
+            .as_ref()
+            .is_some_and(|errs| errs.iter().any(|w| w.code == 11000)),
+        _ => false,
+    }
+}
+
+/// Adds context to a driver error and classifies it.
+pub trait DbContext<T> {
+    fn db_context(self, what: &'static str) -> DbResult<T>;
+}
+
+impl<T> DbContext<T> for Result<T, mongodb::error::Error> {
+    fn db_context(self, what: &'static str) -> DbResult<T> {
+        self.map_err(|e| {
+            if is_unavailable(&e) {
+                DbError::Unavailable(e)
+            } else {
+                DbError::Other(anyhow::Error::new(e).context(what))
+            }
+        })
+    }
+}
+
+/// The process's database handle; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Db {
+    client: Client,
+    database: Database,
+}
+
+impl Db {
+    /// Builds the client without touching the network: the server starts even when the database
+    /// is down and serves again when it returns.
+    pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<Self> {
+        let mut options = ClientOptions::parse(settings.uri.expose_secret()).await?;
+        options.app_name = Some("pressroom".into());
+        options.server_selection_timeout =
+            Some(Duration::from_millis(settings.server_selection_timeout_ms));
+        options.connect_timeout = Some(Duration::from_millis(settings.server_selection_timeout_ms));
+        let client = Client::with_options(options)?;
+        let database = client.database(&settings.name);
+        Ok(Self { client, database })
+    }
+
+    pub fn database(&self) -> &Database {
+        &self.database
+    }
+
+    /// Round trip to the database.
+    pub async fn ping(&self) -> DbResult<()> {
+        self.database
+            .run_command(doc! { "ping": 1 })
+            .await
+            .db_context("pinging the database")
+            .map(|_| ())
+    }
+
+    /// Creates every index (idempotent) and applies pending migrations.
+    pub async fn prepare(&self) -> anyhow::Result<()> {
+        users::ensure_indexes(self).await?;
+        otps::ensure_indexes(self).await?;
+        revoked_tokens::ensure_indexes(self).await?;
+        email_logs::ensure_indexes(self).await?;
+        migrations::run(self).await?;
+        Ok(())
+    }
+
+    /// Keeps trying `prepare` in the background until the database answers.
+    pub fn prepare_in_background(&self) {
+        let db = self.clone();
+        tokio::spawn(async move {
+            let mut delay = Duration::from_millis(500);
+            loop {
+                match db.prepare().await {
+                    Ok(()) => {
+                        tracing::info!("database indexes and migrations are in place");
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %format!("{e:#}"), "database not ready; retrying");
+                        tokio::time::sleep(delay).await;
+                        delay = (delay * 2).min(Duration::from_secs(10));
+                    }
+                }
+            }
+        });
+    }
+
+    /// Drops the whole database (tests only).
+    pub async fn drop_database(&self) -> DbResult<()> {
+        self.database
+            .drop()
+            .await
+            .db_context("dropping the database")
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+}
+
+/// Current time as a BSON date.
+pub fn now() -> mongodb::bson::DateTime {
+    mongodb::bson::DateTime::now()
+}

@@ -1,0 +1,283 @@
+//! The `users` collection: identities, profiles, roles and the session epoch.
+
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime, Document};
+use mongodb::options::{IndexOptions, ReturnDocument};
+use mongodb::{Collection, IndexModel};
+use serde::{Deserialize, Serialize};
+
+use super::{is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+
+pub const COLLECTION: &str = "users";
+
+/// A user's role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    #[default]
+    User,
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Admin => "admin",
+        }
+    }
+}
+
+/// Per-user overrides of the subscription milestones; each value may be null.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MilestoneOverride {
+    pub follower_count: Option<i64>,
+    pub post_count: Option<i64>,
+    pub engagement_rate: Option<f64>,
+    pub account_age_days: Option<i64>,
+}
+
+/// A stored user.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    pub name: String,
+    /// Trimmed and lowercased; unique.
+    pub email: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_hash: Option<String>,
+    #[serde(default)]
+    pub role: Role,
+    #[serde(default)]
+    pub blocked: bool,
+    #[serde(default)]
+    pub is_account_verified: bool,
+    #[serde(default)]
+    pub avatar: Option<String>,
+    #[serde(default)]
+    pub bio: Option<String>,
+    #[serde(default)]
+    pub region: Option<String>,
+    #[serde(default)]
+    pub website: Option<String>,
+    #[serde(default)]
+    pub location: Option<String>,
+    /// Raised whenever every outstanding token must stop working (password reset, block).
+    #[serde(default)]
+    pub token_version: i64,
+    #[serde(default)]
+    pub consent: Option<bool>,
+    #[serde(default)]
+    pub consent_at: Option<DateTime>,
+    #[serde(default)]
+    pub total_posts: i64,
+    #[serde(default)]
+    pub is_eligible_for_subscription: bool,
+    #[serde(default)]
+    pub bypass_subscription_criteria: bool,
+    #[serde(default)]
+    pub milestone_override: MilestoneOverride,
+    pub created_at: DateTime,
+    pub updated_at: DateTime,
+}
+
+/// What a new account starts with.
+pub struct NewUser {
+    pub name: String,
+    pub email: String,
+    pub password_hash: Option<String>,
+    pub is_account_verified: bool,
+    pub avatar: Option<String>,
+}
+
+/// Profile fields a user may change about themselves; `None` leaves a field as it is.
+#[derive(Debug, Default)]
+pub struct ProfileChanges {
+    pub name: Option<String>,
+    pub avatar: Option<Option<String>>,
+    pub bio: Option<Option<String>>,
+    pub region: Option<Option<String>>,
+    pub website: Option<Option<String>>,
+    pub location: Option<Option<String>>,
+}
+
+fn collection(db: &Db) -> Collection<User> {
+    db.database().collection(COLLECTION)
+}
+
+/// Normalises an email for storage and comparison.
+pub fn normalize_email(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+/// Unique email.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let email = IndexModel::builder()
+        .keys(doc! { "email": 1 })
+        .options(
+            IndexOptions::builder()
+                .unique(true)
+                .name("email_unique".to_string())
+                .build(),
+        )
+        .build();
+    let created = IndexModel::builder()
+        .keys(doc! { "createdAt": -1 })
+        .options(
+            IndexOptions::builder()
+                .name("created_at".to_string())
+                .build(),
+        )
+        .build();
+    collection(db)
+        .create_indexes([email, created])
+        .await
+        .db_context("creating user indexes")?;
+    Ok(())
+}
+
+/// Inserts a new user; a taken email is `DbError::Duplicate("email")`.
+pub async fn create(db: &Db, new: NewUser) -> DbResult<User> {
+    let at = now();
+    let user = User {
+        id: ObjectId::new(),
+        name: new.name,
+        email: normalize_email(&new.email),
+        password_hash: new.password_hash,
+        role: Role::User,
+        blocked: false,
+        is_account_verified: new.is_account_verified,
+        avatar: new.avatar,
+        bio: None,
+        region: None,
+        website: None,
+        location: None,
+        token_version: 0,
+        consent: None,
+        consent_at: None,
+        total_posts: 0,
+        is_eligible_for_subscription: false,
+        bypass_subscription_criteria: false,
+        milestone_override: MilestoneOverride::default(),
+        created_at: at,
+        updated_at: at,
+    };
+    match collection(db).insert_one(&user).await {
+        Ok(_) => Ok(user),
+        Err(e) if is_duplicate_key(&e) => Err(DbError::Duplicate("An account with this email")),
+        Err(e) => Err(e).db_context("inserting a user"),
+    }
+}
+
+/// Finds a user by id.
+pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<User>> {
+    collection(db)
+        .find_one(doc! { "_id": id })
+        .await
+        .db_context("loading a user by id")
+}
+
+/// Finds a user by email (normalised here).
+pub async fn find_by_email(db: &Db, email: &str) -> DbResult<Option<User>> {
+    collection(db)
+        .find_one(doc! { "email": normalize_email(email) })
+        .await
+        .db_context("loading a user by email")
+}
+
+async fn update_returning(db: &Db, id: ObjectId, update: Document) -> DbResult<Option<User>> {
+    collection(db)
+        .find_one_and_update(doc! { "_id": id }, update)
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("updating a user")
+}
+
+/// Applies profile changes and returns the updated user.
+pub async fn update_profile(
+    db: &Db,
+    id: ObjectId,
+    changes: ProfileChanges,
+) -> DbResult<Option<User>> {
+    let mut set = doc! { "updatedAt": now() };
+    if let Some(name) = changes.name {
+        set.insert("name", name);
+    }
+    let optional = [
+        ("avatar", changes.avatar),
+        ("bio", changes.bio),
+        ("region", changes.region),
+        ("website", changes.website),
+        ("location", changes.location),
+    ];
+    for (field, value) in optional {
+        if let Some(value) = value {
+            set.insert(field, value);
+        }
+    }
+    update_returning(db, id, doc! { "$set": set }).await
+}
+
+/// Marks the account's email as verified.
+pub async fn mark_verified(db: &Db, id: ObjectId) -> DbResult<Option<User>> {
+    update_returning(
+        db,
+        id,
+        doc! { "$set": { "isAccountVerified": true, "updatedAt": now() } },
+    )
+    .await
+}
+
+/// Stores a new password hash and ends every outstanding session.
+pub async fn set_password(db: &Db, id: ObjectId, password_hash: &str) -> DbResult<Option<User>> {
+    update_returning(
+        db,
+        id,
+        doc! {
+            "$set": { "passwordHash": password_hash, "updatedAt": now() },
+            "$inc": { "tokenVersion": 1_i64 },
+        },
+    )
+    .await
+}
+
+/// Blocks or unblocks a user; blocking ends every outstanding session.
+pub async fn set_blocked(db: &Db, id: ObjectId, blocked: bool) -> DbResult<Option<User>> {
+    let mut update = doc! { "$set": { "blocked": blocked, "updatedAt": now() } };
+    if blocked {
+        update.insert("$inc", doc! { "tokenVersion": 1_i64 });
+    }
+    update_returning(db, id, update).await
+}
+
+/// Sets a user's role.
+pub async fn set_role(db: &Db, id: ObjectId, role: Role) -> DbResult<Option<User>> {
+    update_returning(
+        db,
+        id,
+        doc! { "$set": { "role": role.as_str(), "updatedAt": now() } },
+    )
+    .await
+}
+
+/// Records the cookie consent choice.
+pub async fn set_consent(db: &Db, id: ObjectId, consent: bool) -> DbResult<Option<User>> {
+    update_returning(
+        db,
+        id,
+        doc! { "$set": { "consent": consent, "consentAt": now(), "updatedAt": now() } },
+    )
+    .await
+}
+
+/// Deletes a user.
+pub async fn delete(db: &Db, id: ObjectId) -> DbResult<bool> {
+    let res = collection(db)
+        .delete_one(doc! { "_id": id })
+        .await
+        .db_context("deleting a user")?;
+    Ok(res.deleted_count == 1)
+}

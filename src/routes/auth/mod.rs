@@ -1,0 +1,184 @@
+//! `/api/auth/*`: accounts, sessions and one-time codes.
+
+pub mod check;
+pub mod google_login;
+pub mod login;
+pub mod logout;
+pub mod reset_password;
+pub mod send_reset_otp;
+pub mod send_verify_otp;
+pub mod signup;
+pub mod verify_email;
+pub mod verify_reset_otp;
+
+use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
+use actix_web::HttpResponse;
+use chrono::Utc;
+use serde::Serialize;
+
+use crate::auth::otp;
+use crate::auth::COOKIE_NAME;
+use crate::error::{ApiError, ApiResult};
+use crate::persistence::otps::{self, Otp, Purpose};
+use crate::persistence::users::User;
+use crate::state::AppState;
+
+pub const MSG_BAD_CREDENTIALS: &str = "Invalid email or password";
+pub const MSG_OTP_MALFORMED: &str = "The code must be 6 digits";
+pub const MSG_OTP_NONE: &str = "No active code. Please request a new one.";
+pub const MSG_OTP_EXPIRED: &str = "This code has expired. Please request a new one.";
+pub const MSG_OTP_EXHAUSTED: &str = "Too many wrong attempts. Please request a new code.";
+pub const MSG_MAIL_FAILED: &str =
+    "We could not send the email right now. Please try again in a few minutes.";
+
+/// The body of a signup or login answer.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionBody {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub full_name: String,
+    pub email: String,
+    pub role: &'static str,
+    pub token: String,
+    pub is_account_verified: bool,
+}
+
+/// The httpOnly cookie carrying the session token.
+pub fn session_cookie(state: &AppState, token: &str) -> Cookie<'static> {
+    Cookie::build(COOKIE_NAME, token.to_string())
+        .path("/")
+        .http_only(true)
+        .secure(state.settings.auth.cookie_secure)
+        .same_site(SameSite::Lax)
+        .max_age(CookieDuration::seconds(state.tokens.ttl_seconds()))
+        .finish()
+}
+
+/// A cookie that removes the session cookie.
+pub fn cleared_cookie(state: &AppState) -> Cookie<'static> {
+    let mut c = Cookie::build(COOKIE_NAME, "")
+        .path("/")
+        .http_only(true)
+        .secure(state.settings.auth.cookie_secure)
+        .same_site(SameSite::Lax)
+        .finish();
+    c.make_removal();
+    c
+}
+
+/// Issues a token for `user` and answers with the signup/login shape and the cookie.
+pub fn session_response(
+    state: &AppState,
+    user: &User,
+    mut builder: actix_web::HttpResponseBuilder,
+) -> ApiResult<HttpResponse> {
+    let (token, _) =
+        state
+            .tokens
+            .issue(&user.id.to_hex(), user.role.as_str(), user.token_version)?;
+    Ok(builder
+        .cookie(session_cookie(state, &token))
+        .json(SessionBody {
+            id: user.id.to_hex(),
+            full_name: user.name.clone(),
+            email: user.email.clone(),
+            role: user.role.as_str(),
+            token,
+            is_account_verified: user.is_account_verified,
+        }))
+}
+
+/// Creates (or replaces) the code for `purpose` and mails it. Returns whether the mail went out.
+pub async fn send_code(state: &AppState, purpose: Purpose, user: &User) -> ApiResult<bool> {
+    let code = otp::generate();
+    let key = otps::key(purpose, user.id);
+    let now = Utc::now();
+    let ttl = state.settings.auth.otp_ttl_minutes;
+    let record = Otp {
+        id: key.clone(),
+        user_id: user.id,
+        code_hash: otp::hash(state.tokens.secret_bytes(), &key, &code),
+        attempts: 0,
+        expires_at: mongodb::bson::DateTime::from_chrono(now + chrono::Duration::minutes(ttl)),
+        created_at: mongodb::bson::DateTime::from_chrono(now),
+    };
+    otps::replace(&state.db, &record).await?;
+    let (kind, subject, body) = match purpose {
+        Purpose::VerifyEmail => (
+            crate::mail::MailKind::VerifyOtp,
+            "Your Pressroom verification code",
+            format!(
+                "Hello {},\n\nYour verification code is {code}.\nIt expires in {ttl} minutes.\n\nIf you did not create a Pressroom account, you can ignore this message.\n",
+                user.name
+            ),
+        ),
+        Purpose::ResetPassword => (
+            crate::mail::MailKind::ResetOtp,
+            "Your Pressroom password reset code",
+            format!(
+                "Hello {},\n\nYour password reset code is {code}.\nIt expires in {ttl} minutes.\n\nIf you did not ask to reset your password, you can ignore this message; your password stays as it is.\n",
+                user.name
+            ),
+        ),
+    };
+    Ok(state.mailer.send(kind, &user.email, subject, body).await)
+}
+
+/// Checks a code for `purpose`; a wrong code counts a try, the last allowed wrong try kills it.
+/// With `consume`, a correct code is used up.
+pub async fn check_code(
+    state: &AppState,
+    purpose: Purpose,
+    user_id: Option<mongodb::bson::oid::ObjectId>,
+    code: &str,
+    consume: bool,
+) -> ApiResult<()> {
+    let code = code.trim();
+    if !otp::is_well_formed(code) {
+        return Err(ApiError::invalid("invalid_otp", MSG_OTP_MALFORMED));
+    }
+    // An unknown account looks exactly like an account without a live code.
+    let Some(user_id) = user_id else {
+        return Err(ApiError::invalid("no_active_otp", MSG_OTP_NONE));
+    };
+    let Some(record) = otps::find(&state.db, purpose, user_id).await? else {
+        return Err(ApiError::invalid("no_active_otp", MSG_OTP_NONE));
+    };
+    let max = state.settings.auth.otp_max_attempts;
+    if record.expires_at < mongodb::bson::DateTime::now() {
+        otps::remove(&state.db, &record.id).await?;
+        return Err(ApiError::invalid("otp_expired", MSG_OTP_EXPIRED));
+    }
+    if record.attempts >= max {
+        otps::remove(&state.db, &record.id).await?;
+        return Err(ApiError::invalid("otp_exhausted", MSG_OTP_EXHAUSTED));
+    }
+    if !otp::matches(
+        state.tokens.secret_bytes(),
+        &record.id,
+        code,
+        &record.code_hash,
+    ) {
+        let attempts = otps::record_failure(&state.db, &record.id)
+            .await?
+            .map(|r| r.attempts)
+            .unwrap_or(max);
+        let left = max - attempts;
+        if left <= 0 {
+            otps::remove(&state.db, &record.id).await?;
+            return Err(ApiError::invalid("otp_exhausted", MSG_OTP_EXHAUSTED));
+        }
+        return Err(ApiError::invalid(
+            "invalid_otp",
+            format!(
+                "Incorrect code. {left} attempt{} left.",
+                if left == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    if consume {
+        otps::remove(&state.db, &record.id).await?;
+    }
+    Ok(())
+}

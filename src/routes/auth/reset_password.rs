@@ -1,0 +1,58 @@
+//! `POST /api/auth/reset-password` {email, otp, newPassword} → {message}. Ends every session.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::check_code;
+use crate::auth::password::{self, Password};
+use crate::domain::Email;
+use crate::error::ApiResult;
+use crate::extract::ApiJson;
+use crate::net::client_key;
+use crate::persistence::otps::Purpose;
+use crate::persistence::users;
+use crate::ratelimit::Kind;
+use crate::state::AppState;
+
+pub const MSG_RESET_DONE: &str =
+    "Your password has been reset. You can now log in with your new password.";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResetPasswordBody {
+    email: String,
+    otp: String,
+    new_password: String,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn reset_password(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: ApiJson<ResetPasswordBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let email = Email::parse(&body.email)?;
+    let new_password = Password::parse(body.new_password)?;
+    let address = client_key(&req, &state.trusted_proxies);
+    state.limiter.hit_both(
+        (Kind::OtpCheckAccount, email.as_str()),
+        (Kind::OtpCheckAddress, &address),
+    )?;
+    let user = users::find_by_email(&state.db, email.as_str()).await?;
+    check_code(
+        &state,
+        Purpose::ResetPassword,
+        user.as_ref().map(|u| u.id),
+        &body.otp,
+        true,
+    )
+    .await?;
+    if let Some(user) = user {
+        let hash = password::hash(new_password).await?;
+        users::set_password(&state.db, user.id, &hash).await?;
+        tracing::info!(user_id = %user.id, "password reset; sessions ended");
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_RESET_DONE })))
+}

@@ -1,0 +1,50 @@
+//! `POST /api/auth/send-verify-otp` {userId} → {message}. Signed-in users, for themselves.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{send_code, MSG_MAIL_FAILED};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::net::client_key;
+use crate::persistence::otps::Purpose;
+use crate::ratelimit::Kind;
+use crate::state::AppState;
+
+pub const MSG_SENT: &str = "Verification code sent to your email";
+pub const MSG_ALREADY_VERIFIED: &str = "Your account is already verified";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SendVerifyBody {
+    #[serde(default)]
+    user_id: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn send_verify_otp(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    me: AuthUser,
+    body: ApiJson<SendVerifyBody>,
+) -> ApiResult<HttpResponse> {
+    if let Some(id) = body.into_inner().user_id.filter(|s| !s.trim().is_empty()) {
+        if id.trim() != me.id_hex() {
+            return Err(ApiError::forbidden("You can only verify your own account"));
+        }
+    }
+    if me.user.is_account_verified {
+        return Err(ApiError::invalid("already_verified", MSG_ALREADY_VERIFIED));
+    }
+    let address = client_key(&req, &state.trusted_proxies);
+    state.limiter.hit_both(
+        (Kind::OtpSendAccount, &me.id_hex()),
+        (Kind::OtpSendAddress, &address),
+    )?;
+    if !send_code(&state, Purpose::VerifyEmail, &me.user).await? {
+        return Err(ApiError::Unavailable(anyhow::anyhow!("{MSG_MAIL_FAILED}")));
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_SENT })))
+}

@@ -1,0 +1,51 @@
+//! `POST /api/auth/verify-email` {userId, otp} → {message}.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::check_code;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{object_id, ApiJson};
+use crate::net::client_key;
+use crate::persistence::otps::Purpose;
+use crate::persistence::users;
+use crate::ratelimit::Kind;
+use crate::state::AppState;
+
+pub const MSG_VERIFIED: &str = "Email verified successfully";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyEmailBody {
+    user_id: String,
+    otp: String,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn verify_email(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: ApiJson<VerifyEmailBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    if body.user_id.trim().is_empty() || body.otp.trim().is_empty() {
+        return Err(ApiError::bad_request("userId and otp are required"));
+    }
+    let user_id = object_id(&body.user_id, "user id")?;
+    let address = client_key(&req, &state.trusted_proxies);
+    state.limiter.hit_both(
+        (Kind::OtpCheckAccount, &user_id.to_hex()),
+        (Kind::OtpCheckAddress, &address),
+    )?;
+    let user = users::find_by_id(&state.db, user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("User not found"))?;
+    if user.is_account_verified {
+        return Ok(HttpResponse::Ok().json(json!({ "message": MSG_VERIFIED })));
+    }
+    check_code(&state, Purpose::VerifyEmail, Some(user.id), &body.otp, true).await?;
+    users::mark_verified(&state.db, user.id).await?;
+    tracing::info!(user_id = %user.id, "email verified");
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_VERIFIED })))
+}

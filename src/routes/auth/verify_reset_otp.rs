@@ -1,0 +1,49 @@
+//! `POST /api/auth/verify-reset-otp` {email, otp} → {message}: checks a reset code without using
+//! it up.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::check_code;
+use crate::domain::Email;
+use crate::error::ApiResult;
+use crate::extract::ApiJson;
+use crate::net::client_key;
+use crate::persistence::otps::Purpose;
+use crate::persistence::users;
+use crate::ratelimit::Kind;
+use crate::state::AppState;
+
+pub const MSG_CODE_OK: &str = "Code verified. You can now choose a new password.";
+
+#[derive(Deserialize)]
+pub struct VerifyResetBody {
+    email: String,
+    otp: String,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn verify_reset_otp(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: ApiJson<VerifyResetBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let email = Email::parse(&body.email)?;
+    let address = client_key(&req, &state.trusted_proxies);
+    state.limiter.hit_both(
+        (Kind::OtpCheckAccount, email.as_str()),
+        (Kind::OtpCheckAddress, &address),
+    )?;
+    let user = users::find_by_email(&state.db, email.as_str()).await?;
+    check_code(
+        &state,
+        Purpose::ResetPassword,
+        user.map(|u| u.id),
+        &body.otp,
+        false,
+    )
+    .await?;
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_CODE_OK })))
+}

@@ -1,0 +1,31 @@
+//! `POST /api/user/consent` {consent: true|false} → {message, consent}.
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::persistence::users;
+use crate::state::AppState;
+
+pub const MSG_CONSENT_SAVED: &str = "Consent saved";
+
+#[derive(Deserialize)]
+pub struct ConsentBody {
+    consent: bool,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn consent(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: ApiJson<ConsentBody>,
+) -> ApiResult<HttpResponse> {
+    let consent = body.into_inner().consent;
+    users::set_consent(&state.db, me.user.id, consent)
+        .await?
+        .ok_or_else(|| ApiError::not_found("User not found"))?;
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_CONSENT_SAVED, "consent": consent })))
+}

@@ -1,0 +1,103 @@
+//! `/api/user/*`: the own account, public profiles and consent.
+
+pub mod consent;
+pub mod get_single_user;
+pub mod get_user;
+pub mod update_user;
+
+use serde::Serialize;
+
+use crate::persistence::users::{MilestoneOverride, User};
+
+/// Renders a BSON date as ISO-8601.
+pub fn iso(dt: mongodb::bson::DateTime) -> String {
+    dt.try_to_rfc3339_string().unwrap_or_default()
+}
+
+/// A user as they see themselves.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnUser {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub avatar: Option<String>,
+    pub bio: Option<String>,
+    pub region: Option<String>,
+    pub website: Option<String>,
+    pub location: Option<String>,
+    pub role: &'static str,
+    pub blocked: bool,
+    pub is_account_verified: bool,
+    pub total_posts: i64,
+    pub is_eligible_for_subscription: bool,
+    pub bypass_subscription_criteria: bool,
+    pub milestone_override: MilestoneOverride,
+    pub consent: Option<bool>,
+    pub has_password: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<&User> for OwnUser {
+    fn from(u: &User) -> Self {
+        OwnUser {
+            id: u.id.to_hex(),
+            name: u.name.clone(),
+            email: u.email.clone(),
+            avatar: u.avatar.clone(),
+            bio: u.bio.clone(),
+            region: u.region.clone(),
+            website: u.website.clone(),
+            location: u.location.clone(),
+            role: u.role.as_str(),
+            blocked: u.blocked,
+            is_account_verified: u.is_account_verified,
+            total_posts: u.total_posts,
+            is_eligible_for_subscription: u.is_eligible_for_subscription,
+            bypass_subscription_criteria: u.bypass_subscription_criteria,
+            milestone_override: u.milestone_override.clone(),
+            consent: u.consent,
+            has_password: u.password_hash.is_some(),
+            created_at: iso(u.created_at),
+            updated_at: iso(u.updated_at),
+        }
+    }
+}
+
+/// A user as anyone may see them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicUser {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub avatar: Option<String>,
+    pub bio: Option<String>,
+    pub region: Option<String>,
+    pub website: Option<String>,
+    pub location: Option<String>,
+    pub role: &'static str,
+    pub total_posts: i64,
+    pub is_account_verified: bool,
+    pub created_at: String,
+}
+
+impl From<&User> for PublicUser {
+    fn from(u: &User) -> Self {
+        PublicUser {
+            id: u.id.to_hex(),
+            name: u.name.clone(),
+            avatar: u.avatar.clone(),
+            bio: u.bio.clone(),
+            region: u.region.clone(),
+            website: u.website.clone(),
+            location: u.location.clone(),
+            role: u.role.as_str(),
+            total_posts: u.total_posts,
+            is_account_verified: u.is_account_verified,
+            created_at: iso(u.created_at),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Builds the application: binds the listener first (so tests can use port 0), starts the
+//! singletons once, then the HTTP server.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::dev::Server;
+use actix_web::middleware::{from_fn, Compress};
+use actix_web::{web, App, HttpServer};
+use tracing_actix_web::TracingLogger;
+
+use crate::auth::google::GoogleVerifier;
+use crate::auth::TokenKeys;
+use crate::config::Settings;
+use crate::extract::{json_error_handler, path_error_handler, query_error_handler};
+use crate::mail::Mailer;
+use crate::persistence::{otps, revoked_tokens, Db};
+use crate::ratelimit::RateLimiter;
+use crate::routes;
+use crate::state::AppState;
+
+/// How often expired codes and revocations are purged.
+const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(3600);
+
+pub struct Application {
+    port: u16,
+    server: Server,
+    state: web::Data<AppState>,
+}
+
+impl Application {
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let db = Db::connect(&settings.database).await?;
+        db.prepare_in_background();
+        let state = web::Data::new(build_state(settings.clone(), db)?);
+        spawn_housekeeping(state.clone());
+
+        let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))?;
+        let port = listener.local_addr()?.port();
+        let server = run(listener, state.clone())?;
+        tracing::info!(
+            port,
+            environment = settings.environment().as_str(),
+            "Pressroom listening"
+        );
+        Ok(Self {
+            port,
+            server,
+            state,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn state(&self) -> web::Data<AppState> {
+        self.state.clone()
+    }
+
+    /// Runs until the server stops (SIGINT/SIGTERM stop it gracefully).
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// The shared state with every singleton, started once.
+pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
+    let tokens = TokenKeys::new(&settings.auth.jwt_secret, settings.auth.token_ttl_hours);
+    let mailer = Arc::new(Mailer::new(&settings.mail, db.clone())?);
+    let google = GoogleVerifier::new(
+        settings.auth.google_client_id.clone(),
+        settings.auth.google_jwks_url.clone(),
+    );
+    let limiter = RateLimiter::new(settings.rate_limit.clone());
+    let trusted_proxies = settings.trusted_proxies();
+    Ok(AppState {
+        settings,
+        db,
+        tokens,
+        mailer,
+        google,
+        limiter,
+        trusted_proxies,
+    })
+}
+
+fn spawn_housekeeping(state: web::Data<AppState>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(HOUSEKEEPING_INTERVAL);
+        loop {
+            tick.tick().await;
+            if let Err(e) = otps::purge_expired(&state.db).await {
+                tracing::debug!(error = %e, "could not purge expired codes");
+            }
+            if let Err(e) = revoked_tokens::purge_expired(&state.db).await {
+                tracing::debug!(error = %e, "could not purge expired revocations");
+            }
+        }
+    });
+}
+
+fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Server> {
+    let body_limit = state.settings.server.body_limit;
+    let static_dir = state.settings.server.static_dir.clone();
+    let workers = state.settings.server.workers;
+    let mut server = HttpServer::new(move || {
+        App::new()
+            .wrap(from_fn(crate::middleware::catch_panic))
+            .wrap(Compress::default())
+            .wrap(TracingLogger::default())
+            .app_data(state.clone())
+            .app_data(web::PayloadConfig::new(body_limit))
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(body_limit)
+                    .error_handler(json_error_handler),
+            )
+            .app_data(web::QueryConfig::default().error_handler(query_error_handler))
+            .app_data(web::PathConfig::default().error_handler(path_error_handler))
+            .configure(routes::configure)
+            .configure(|cfg| routes::web_app::configure(cfg, &static_dir))
+    })
+    .listen(listener)?;
+    if workers > 0 {
+        server = server.workers(workers);
+    }
+    Ok(server.run())
+}

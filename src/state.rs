@@ -1,0 +1,22 @@
+//! What every handler can reach: settings, the database, and the singletons started once before
+//! the HTTP server.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use crate::auth::google::GoogleVerifier;
+use crate::auth::TokenKeys;
+use crate::config::Settings;
+use crate::mail::Mailer;
+use crate::persistence::Db;
+use crate::ratelimit::RateLimiter;
+
+pub struct AppState {
+    pub settings: Settings,
+    pub db: Db,
+    pub tokens: TokenKeys,
+    pub mailer: Arc<Mailer>,
+    pub google: GoogleVerifier,
+    pub limiter: RateLimiter,
+    pub trusted_proxies: Vec<IpAddr>,
+}

@@ -1,0 +1,397 @@
+//! `spawn_app()` and the typed helpers every test uses.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pressroom::config::{Environment, MailTransportKind, Settings, SmtpSecurity};
+use pressroom::persistence::Db;
+use pressroom::startup::Application;
+use reqwest::{Response, StatusCode};
+use serde_json::{json, Value};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+pub const PASSWORD: &str = "correct horse battery";
+
+fn required_env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| {
+        panic!("{name} is not set: run the tests through scripts/test, which starts FerretDB and the SMTP sink")
+    })
+}
+
+/// A change to the settings before the app is built.
+pub type Tweak = Box<dyn FnOnce(&mut Settings)>;
+
+/// Options for a test app.
+#[derive(Default)]
+pub struct AppOptions {
+    /// Put a switchable TCP proxy between the app and the database.
+    pub db_proxy: bool,
+    /// JWKS address for Google sign-in.
+    pub google_jwks_url: Option<String>,
+    /// Change the settings before the app is built.
+    pub tweak: Option<Tweak>,
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub db: Db,
+    pub db_name: String,
+    pub client: reqwest::Client,
+    pub maildir: PathBuf,
+    pub proxy: Option<DbProxy>,
+    pub settings: Settings,
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(AppOptions::default()).await
+}
+
+pub async fn spawn_app_with(options: AppOptions) -> TestApp {
+    let db_uri = required_env("PRESSROOM_TEST_MONGODB_URI");
+    let smtp_port: u16 = required_env("PRESSROOM_TEST_SMTP_PORT")
+        .parse()
+        .expect("SMTP port");
+    let maildir = PathBuf::from(required_env("PRESSROOM_TEST_MAILDIR"));
+    let config_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
+    let mut settings =
+        Settings::load_from(&config_dir, Environment::Test, false).expect("settings");
+    let db_name = format!("test_{}", uuid::Uuid::new_v4().simple());
+
+    let proxy = if options.db_proxy {
+        Some(DbProxy::start(&db_uri).await)
+    } else {
+        None
+    };
+    let app_db_uri = match &proxy {
+        Some(p) => format!("mongodb://127.0.0.1:{}/", p.port),
+        None => db_uri.clone(),
+    };
+    settings.server.port = 0;
+    settings.server.static_dir = PathBuf::from("/nonexistent-web-dist");
+    settings.server.media_dir = std::env::temp_dir().join(&db_name).join("media");
+    settings.database.uri = app_db_uri.into();
+    settings.database.name = db_name.clone();
+    settings.mail.transport = MailTransportKind::Smtp;
+    settings.mail.smtp_host = "127.0.0.1".into();
+    settings.mail.smtp_port = smtp_port;
+    settings.mail.smtp_security = SmtpSecurity::None;
+    settings.auth.google_client_id = "pressroom-test-client".into();
+    if let Some(url) = options.google_jwks_url {
+        settings.auth.google_jwks_url = url;
+    }
+    if let Some(tweak) = options.tweak {
+        tweak(&mut settings);
+    }
+    pressroom::telemetry::init(&settings.log);
+
+    let app = Application::build(settings.clone())
+        .await
+        .expect("app builds");
+    let port = app.port();
+    tokio::spawn(app.run_until_stopped());
+
+    let mut direct = settings.database.clone();
+    direct.uri = db_uri.into();
+    let db = Db::connect(&direct).await.expect("db client");
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap();
+    TestApp {
+        address: format!("http://127.0.0.1:{port}"),
+        db,
+        db_name,
+        client,
+        maildir,
+        proxy,
+        settings,
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let uri = required_env("PRESSROOM_TEST_MONGODB_URI");
+        let name = self.db_name.clone();
+        // The test's runtime is going away; drop the database from a runtime of our own.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                if let Ok(client) = mongodb::Client::with_uri_str(&uri).await {
+                    let _ =
+                        tokio::time::timeout(Duration::from_secs(5), client.database(&name).drop())
+                            .await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// A signed-up user.
+#[derive(Debug, Clone)]
+pub struct TestUser {
+    pub id: String,
+    pub email: String,
+    pub token: String,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value, token: Option<&str>) -> Response {
+        let mut req = self.client.post(self.url(path)).json(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn post_raw(&self, path: &str, body: &str, token: Option<&str>) -> Response {
+        let mut req = self
+            .client
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn patch_json(&self, path: &str, body: &Value, token: Option<&str>) -> Response {
+        let mut req = self.client.patch(self.url(path)).json(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Response {
+        let mut req = self.client.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn signup_raw(
+        &self,
+        name: &str,
+        email: &str,
+        password: &str,
+        send_email: bool,
+    ) -> Response {
+        self.post_json(
+            "/api/auth/signup",
+            &json!({ "fullName": name, "email": email, "password": password, "sendEmail": send_email }),
+            None,
+        )
+        .await
+    }
+
+    /// Signs up a fresh user with a unique email.
+    pub async fn signup(&self) -> TestUser {
+        let email = unique_email();
+        self.signup_as(&email).await
+    }
+
+    pub async fn signup_as(&self, email: &str) -> TestUser {
+        let res = self
+            .signup_raw("Ada Lovelace", email, PASSWORD, false)
+            .await;
+        assert_eq!(res.status(), StatusCode::CREATED, "signup of {email}");
+        let body: Value = res.json().await.unwrap();
+        TestUser {
+            id: body["_id"].as_str().unwrap().to_string(),
+            email: email.to_lowercase(),
+            token: body["token"].as_str().unwrap().to_string(),
+        }
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Response {
+        self.post_json(
+            "/api/auth/login",
+            &json!({ "email": email, "password": password }),
+            None,
+        )
+        .await
+    }
+
+    /// Waits for the newest message to `to` in the SMTP sink and returns its whole text.
+    pub async fn wait_for_mail(&self, to: &str, newer_than: usize) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let mails = mails_to(&self.maildir, to);
+            if mails.len() > newer_than {
+                return mails.last().cloned().unwrap();
+            }
+            assert!(Instant::now() < deadline, "no mail to {to} arrived");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub fn mail_count(&self, to: &str) -> usize {
+        mails_to(&self.maildir, to).len()
+    }
+
+    /// Asks for a code and returns it from the mail.
+    pub async fn verification_code(&self, user: &TestUser) -> String {
+        let before = self.mail_count(&user.email);
+        let res = self
+            .post_json(
+                "/api/auth/send-verify-otp",
+                &json!({ "userId": user.id }),
+                Some(&user.token),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        code_in(&self.wait_for_mail(&user.email, before).await)
+    }
+
+    pub async fn reset_code(&self, email: &str) -> String {
+        let before = self.mail_count(email);
+        let res = self
+            .post_json("/api/auth/send-reset-otp", &json!({ "email": email }), None)
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        code_in(&self.wait_for_mail(email, before).await)
+    }
+
+    /// Makes a user an administrator the way an operator does.
+    pub async fn make_admin(&self, email: &str) {
+        use pressroom::cli::{run_admin, AdminAction, Command};
+        let mut settings = self.settings.clone();
+        settings.database.uri = required_env("PRESSROOM_TEST_MONGODB_URI").into();
+        run_admin(
+            &settings,
+            Command::Admin {
+                action: AdminAction::Grant {
+                    email: email.into(),
+                },
+            },
+        )
+        .await
+        .expect("grant admin");
+    }
+}
+
+pub fn unique_email() -> String {
+    format!("user-{}@example.com", uuid::Uuid::new_v4().simple())
+}
+
+/// Messages in the Maildir addressed to `to`, oldest first.
+fn mails_to(maildir: &Path, to: &str) -> Vec<String> {
+    let mut found: Vec<(std::time::SystemTime, String)> = Vec::new();
+    for sub in ["new", "cur"] {
+        let Ok(entries) = std::fs::read_dir(maildir.join(sub)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                continue;
+            };
+            let addressed = text.lines().take_while(|l| !l.is_empty()).any(|l| {
+                l.to_ascii_lowercase().starts_with("to:")
+                    && l.to_ascii_lowercase().contains(&to.to_ascii_lowercase())
+            });
+            if addressed {
+                let at = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH);
+                found.push((at, text));
+            }
+        }
+    }
+    found.sort_by_key(|(at, _)| *at);
+    found.into_iter().map(|(_, t)| t).collect()
+}
+
+/// The six-digit code in a message.
+pub fn code_in(mail: &str) -> String {
+    let marker = "code is ";
+    let start = mail.find(marker).expect("a code in the mail") + marker.len();
+    let code: String = mail[start..].chars().take(6).collect();
+    assert!(code.chars().all(|c| c.is_ascii_digit()), "code {code}");
+    code
+}
+
+pub async fn json_of(res: Response) -> Value {
+    res.json().await.expect("a JSON body")
+}
+
+/// Asserts the status and the `{message, code}` error shape; returns the message.
+pub async fn assert_error(res: Response, status: StatusCode) -> String {
+    assert_eq!(res.status(), status);
+    let body = json_of(res).await;
+    assert!(body["code"].is_string(), "error without a code: {body}");
+    body["message"].as_str().expect("error message").to_string()
+}
+
+/// A TCP proxy in front of the database that can be switched off (dropping every connection) and
+/// back on.
+pub struct DbProxy {
+    pub port: u16,
+    up: Arc<AtomicBool>,
+    generation: watch::Sender<u64>,
+}
+
+impl DbProxy {
+    async fn start(db_uri: &str) -> DbProxy {
+        let target = db_uri
+            .trim_start_matches("mongodb://")
+            .trim_end_matches('/')
+            .to_string();
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let up = Arc::new(AtomicBool::new(true));
+        let (generation, _) = watch::channel(0u64);
+        let gen_rx = generation.subscribe();
+        let up2 = up.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut inbound, _)) = listener.accept().await else {
+                    return;
+                };
+                if !up2.load(Ordering::SeqCst) {
+                    drop(inbound);
+                    continue;
+                }
+                let target = target.clone();
+                let mut gen_rx = gen_rx.clone();
+                tokio::spawn(async move {
+                    // Only a switch-off after this connection opened should end it.
+                    gen_rx.borrow_and_update();
+                    let Ok(mut outbound) = TcpStream::connect(&target).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                        _ = gen_rx.changed() => {}
+                    }
+                });
+            }
+        });
+        DbProxy {
+            port,
+            up,
+            generation,
+        }
+    }
+
+    pub fn set_up(&self, up: bool) {
+        self.up.store(up, Ordering::SeqCst);
+        if !up {
+            self.generation.send_modify(|g| *g += 1);
+        }
+    }
+}
