@@ -43,6 +43,14 @@ export function renderWithProviders(ui: ReactElement, options: Options = {}) {
 /** Renders the whole app (all routes) at `route`, without the splash. */
 export function renderApp(route: string, options: { preloadedState?: Partial<RootState>; splash?: boolean } = {}) {
   setSplashDone(!options.splash);
+  const auth = options.preloadedState?.auth;
+  if (auth?.isAuthenticated && auth.user) {
+    // The app checks the stored session on start; answer it with the same user.
+    localStorage.setItem('jwt', auth.token ?? 'token-1');
+    mockApi.on('GET', '/auth/check', {
+      body: { ...auth.user, token: auth.token ?? 'token-1', isAccountVerified: auth.isAccountVerified },
+    });
+  }
   const store = setupStore(options.preloadedState);
   const router = createMemoryRouter(routes, { initialEntries: [route] });
   const result = render(

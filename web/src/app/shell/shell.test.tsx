@@ -1,0 +1,231 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { detectAdBlocker } from '@/features/ad-blocker/detect-ad-blocker';
+import { mockApi } from '@/test/mock-api';
+import { lastFakeSocket } from '@/test/fake-socket';
+import { guestAuth, mockAppStartup, renderApp, signedInAuth, testAdmin, testUser } from '@/test/render';
+
+async function ready() {
+  await screen.findByRole('banner');
+  await waitFor(() => expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument());
+}
+
+describe('the shell, logged out', () => {
+  it('shows the logo, theme toggle, online indicator, search, Login and Sign Up', async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    expect(screen.getByRole('link', { name: 'Pressroom home' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/signup');
+    expect(screen.getByPlaceholderText('Search articles or users...')).toBeInTheDocument();
+    expect(screen.getByTestId('theme-toggle')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Write' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Notifications/ })).not.toBeInTheDocument();
+  });
+
+  it("shows 'Logo failed to load.' when the logo image fails", async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    const logo = screen.getByRole('link', { name: 'Pressroom home' });
+    fireEvent.error(logo.querySelector('img')!);
+    expect(within(logo).getByText('Logo failed to load.')).toBeInTheDocument();
+  });
+
+  it("shows the online count live: grey at 0, pulsing green at 1 or more, linking to /users", async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    const indicator = screen.getByTestId('online-indicator');
+    expect(indicator).toHaveAttribute('href', '/users');
+    expect(indicator).toHaveTextContent('0 online');
+    expect(indicator).not.toHaveClass('online-indicator--active');
+    act(() => lastFakeSocket().fire('onlineUsersCount', 3));
+    expect(indicator).toHaveTextContent('3 online');
+    expect(indicator).toHaveClass('online-indicator--active');
+    expect(indicator.querySelector('.online-dot--pulse')).not.toBeNull();
+  });
+
+  it('connects the socket as a guest (no token) once the session is known', async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    expect(lastFakeSocket().options.auth).toEqual({});
+  });
+
+  it('shows the country flag and name of the location', async () => {
+    mockAppStartup();
+    mockApi.on('GET', '/user/ip-location', {
+      body: { location: { latitude: 1, longitude: 2, city: 'Pune', country: 'India', state: 'MH', pincode: '1', countryCode: 'IN' } },
+    });
+    renderApp('/about');
+    await ready();
+    expect(await screen.findByText('India')).toBeInTheDocument();
+    expect(screen.getByText('🇮🇳', { exact: false })).toBeInTheDocument();
+  });
+
+  it("shows 'Viewing as guest. Log in for full features.' when the session expired", async () => {
+    mockAppStartup();
+    localStorage.setItem('jwt', 'expired');
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    mockApi.on('GET', '/auth/check', { status: 401, body: { message: 'Session expired' } });
+    renderApp('/about');
+    await ready();
+    expect(await screen.findByText('Viewing as guest. Log in for full features.')).toBeInTheDocument();
+  });
+
+  it('the theme toggle switches light/dark and remembers it', async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    expect(document.documentElement.dataset.theme).toBe('light');
+    await userEvent.click(screen.getByTestId('theme-toggle'));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(localStorage.getItem('theme')).toBe('dark');
+  });
+
+  it('the cookie consent bar stores the choice locally (guests send nothing)', async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    const bar = screen.getByRole('region', { name: 'Cookie consent' });
+    expect(within(bar).getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Decline' }));
+    expect(localStorage.getItem('userCookieConsent')).toBe('false');
+    expect(screen.queryByRole('region', { name: 'Cookie consent' })).not.toBeInTheDocument();
+    expect(mockApi.calls('POST', '/user/consent')).toHaveLength(0);
+  });
+
+  it('shows the ad-blocker screen when one is detected', async () => {
+    vi.mocked(detectAdBlocker).mockResolvedValueOnce(true);
+    mockAppStartup();
+    renderApp('/about');
+    expect(await screen.findByRole('alertdialog', { name: 'Ad blocker detected' })).toBeInTheDocument();
+  });
+
+  it('shows the Google promo card to guests after 30 seconds when Google sign-in is configured', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      mockAppStartup();
+      mockApi.on('GET', '/config/public', { body: { googleClientId: 'client-123' } });
+      window.google = { accounts: { id: { initialize: vi.fn(), renderButton: vi.fn() } } };
+      renderApp('/about');
+      await ready();
+      await act(async () => {
+        vi.advanceTimersByTime(29_000);
+      });
+      expect(screen.queryByRole('heading', { name: 'Sign in with Google' })).not.toBeInTheDocument();
+      await act(async () => {
+        vi.advanceTimersByTime(1_000);
+      });
+      expect(await screen.findByRole('heading', { name: 'Sign in with Google' })).toBeInTheDocument();
+      await waitFor(() => expect(window.google?.accounts?.id?.renderButton).toHaveBeenCalled());
+    } finally {
+      delete window.google;
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the shell, logged in', () => {
+  it('shows Write, the bell with its unread badge and the avatar menu', async () => {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 4 } });
+    renderApp('/about', { preloadedState: { auth: signedInAuth() } });
+    await ready();
+    expect(screen.getByRole('link', { name: 'Write' })).toHaveAttribute('href', '/createPost');
+    expect(await screen.findByTestId('unread-badge')).toHaveTextContent('4');
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = screen.getByRole('menu', { name: 'Account' });
+    const items = within(menu).getAllByRole('menuitem').map((el) => el.textContent);
+    expect(items).toEqual(['Studio', 'Profile', 'Settings', 'Bookmarks', 'Contact', 'About', 'Logout']);
+    expect(within(menu).getByRole('menuitem', { name: 'Studio' })).toHaveAttribute('href', `/author-profile/${testUser._id}`);
+  });
+
+  it('joins the user room with the token', async () => {
+    mockAppStartup({ signedIn: true });
+    renderApp('/about', { preloadedState: { auth: signedInAuth() } });
+    await ready();
+    const socket = lastFakeSocket();
+    expect(socket.options.auth).toEqual({ token: 'token-1' });
+    act(() => socket.serverConnect());
+    expect(socket.emitted).toContainEqual(['join', testUser._id]);
+  });
+
+  it('shows Admin Panel to administrators and joins adminRoom', async () => {
+    mockAppStartup({ signedIn: true });
+    renderApp('/about', { preloadedState: { auth: signedInAuth({ user: testAdmin, role: 'admin' }) } });
+    await ready();
+    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    expect(screen.getByRole('menuitem', { name: 'Admin Panel' })).toHaveAttribute('href', '/admin');
+    act(() => lastFakeSocket().serverConnect());
+    expect(lastFakeSocket().emitted).toContainEqual(['join', 'adminRoom']);
+  });
+
+  it('Logout goes to /login and forgets the token', async () => {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('POST', '/auth/logout', { body: { message: 'Logged out' } });
+    const { router } = renderApp('/about', { preloadedState: { auth: signedInAuth() } });
+    await ready();
+    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(localStorage.getItem('jwt')).toBeNull();
+  });
+
+  it("shows the yellow unverified bar with Verify Now for unverified users", async () => {
+    mockAppStartup({ signedIn: true });
+    renderApp('/about', { preloadedState: { auth: signedInAuth({ isAccountVerified: false }) } });
+    await ready();
+    const bar = await screen.findByTestId('unverified-bar');
+    expect(bar).toHaveTextContent('Your email is not verified. Please verify your account to continue enjoying all features.');
+    expect(within(bar).getByRole('link', { name: 'Verify Now' })).toHaveAttribute('href', '/verify');
+  });
+
+  it('sends the cookie choice to the server for signed-in users', async () => {
+    mockAppStartup({ signedIn: true });
+    renderApp('/about', { preloadedState: { auth: signedInAuth() } });
+    await ready();
+    await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    expect(localStorage.getItem('userCookieConsent')).toBe('true');
+    await waitFor(() => expect(mockApi.calls('POST', '/user/consent').map((c) => c.body)).toContainEqual({ consent: true }));
+  });
+
+  it('opens the feedback modal on showFeedbackPrompt', async () => {
+    mockAppStartup({ signedIn: true });
+    renderApp('/about', { preloadedState: { auth: signedInAuth() } });
+    await ready();
+    act(() => lastFakeSocket().fire('showFeedbackPrompt'));
+    expect(await screen.findByRole('dialog', { name: "We'd love your feedback!" })).toBeInTheDocument();
+  });
+});
+
+describe('the shell on mobile (< 1024 px)', () => {
+  beforeEach(() => {
+    window.matchMedia = ((query: string) => ({
+      matches: query.includes('max-width: 1023px'),
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    })) as unknown as typeof window.matchMedia;
+  });
+
+  it('shows a hamburger menu and a search toggle that opens a modal closing on Escape and locking scroll', async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    expect(screen.queryByPlaceholderText('Search articles or users...')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = screen.getByRole('navigation', { name: 'Main menu' });
+    expect(within(menu).getByRole('link', { name: 'Login' })).toBeInTheDocument();
+    expect(within(menu).getByRole('link', { name: 'Sign Up' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Open search' }));
+    expect(screen.getByRole('dialog', { name: 'Search' })).toBeInTheDocument();
+    expect(document.body.style.overflow).toBe('hidden');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Search' })).not.toBeInTheDocument();
+    expect(document.body.style.overflow).toBe('');
+  });
+});
