@@ -184,7 +184,10 @@ pub struct BroadcastNotificationDismissed {
     /// The banner.
     pub id: String,
 }
-object_event!(BroadcastNotificationDismissed, "broadcastNotificationDismissed");
+object_event!(
+    BroadcastNotificationDismissed,
+    "broadcastNotificationDismissed"
+);
 
 /// `broadcastNotificationDeactivated(id)`: an administrator deactivated a banner.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -294,7 +297,10 @@ mod tests {
     #[test]
     fn every_event_has_its_wire_form() {
         let cases: Vec<(ServerEvent, &str)> = vec![
-            (OnlineUsersCount { count: 3 }.into(), r#"42["onlineUsersCount",3]"#),
+            (
+                OnlineUsersCount { count: 3 }.into(),
+                r#"42["onlineUsersCount",3]"#,
+            ),
             (
                 NewNotification(json!({"_id": "n1", "read": false})).into(),
                 r#"42["newNotification",{"_id":"n1","read":false}]"#,
@@ -304,13 +310,20 @@ mod tests {
                 r#"42["updateUnreadCount",{"count":2}]"#,
             ),
             (
-                UserStatus { user_id: "u1".into(), is_online: true }.into(),
+                UserStatus {
+                    user_id: "u1".into(),
+                    is_online: true,
+                }
+                .into(),
                 r#"42["userStatus",{"userId":"u1","isOnline":true}]"#,
             ),
             (
                 UserLocationUpdate {
                     user_id: "u1".into(),
-                    coordinates: Coordinates { lat: 1.5, lon: -2.0 },
+                    coordinates: Coordinates {
+                        lat: 1.5,
+                        lon: -2.0,
+                    },
                     city: "Pune".into(),
                     country: "India".into(),
                     country_code: Some("IN".into()),
@@ -322,7 +335,11 @@ mod tests {
                 r#"42["userLocationUpdate",{"userId":"u1","coordinates":{"lat":1.5,"lon":-2.0},"city":"Pune","country":"India","countryCode":"IN","state":"MH","pincode":"411001","timestamp":"2024-01-01T00:00:00Z"}]"#,
             ),
             (
-                NewAppeal { post_id: "p1".into(), post_title: "T".into() }.into(),
+                NewAppeal {
+                    post_id: "p1".into(),
+                    post_title: "T".into(),
+                }
+                .into(),
                 r#"42["newAppeal",{"postId":"p1","postTitle":"T"}]"#,
             ),
             (
@@ -346,7 +363,11 @@ mod tests {
                 r#"42["postCountsUpdated",{"allPostsCount":4}]"#,
             ),
             (
-                PostBlockToggled { post_id: "p1".into(), blocked: true }.into(),
+                PostBlockToggled {
+                    post_id: "p1".into(),
+                    blocked: true,
+                }
+                .into(),
                 r#"42["postBlockToggled",{"postId":"p1","blocked":true}]"#,
             ),
             (
@@ -365,10 +386,18 @@ mod tests {
         ];
         assert_eq!(cases.len(), ALL_EVENTS.len());
         for (event, expected) in cases {
-            assert!(ALL_EVENTS.contains(&event.name()), "{} listed", event.name());
+            assert!(
+                ALL_EVENTS.contains(&event.name()),
+                "{} listed",
+                event.name()
+            );
             // Object keys may come out in any order; compare the JSON after the `42` prefix.
             let actual = wire(event.clone());
-            assert!(actual.starts_with("42["), "event {}: {actual}", event.name());
+            assert!(
+                actual.starts_with("42["),
+                "event {}: {actual}",
+                event.name()
+            );
             let parse = |s: &str| serde_json::from_str::<Value>(&s[2..]).unwrap();
             assert_eq!(parse(&actual), parse(expected), "event {}", event.name());
         }

@@ -215,10 +215,7 @@ mod tests {
         type Result = ();
 
         fn handle(&mut self, msg: HubEmit, _: &mut Context<Self>) {
-            self.0
-                .lock()
-                .unwrap()
-                .push((msg.target, msg.event));
+            self.0.lock().unwrap().push((msg.target, msg.event));
         }
     }
 
@@ -290,7 +287,10 @@ mod tests {
             presence.send(up(socket, None)).await.unwrap();
         }
         settle().await;
-        assert_eq!(broadcasts_named(&log, "onlineUsersCount"), vec![vec![json!(1)]]);
+        assert_eq!(
+            broadcasts_named(&log, "onlineUsersCount"),
+            vec![vec![json!(1)]]
+        );
 
         tokio::time::sleep(WINDOW + Duration::from_millis(50)).await;
         settle().await;
@@ -308,7 +308,10 @@ mod tests {
         presence.send(down(2, None)).await.unwrap();
         tokio::time::sleep(WINDOW + Duration::from_millis(50)).await;
         settle().await;
-        assert_eq!(broadcasts_named(&log, "onlineUsersCount"), vec![vec![json!(1)]]);
+        assert_eq!(
+            broadcasts_named(&log, "onlineUsersCount"),
+            vec![vec![json!(1)]]
+        );
     }
 
     #[actix_rt::test]

@@ -41,8 +41,10 @@ pub struct Identity {
 pub trait SocketAuth: Send + Sync + 'static {
     /// `Ok(Some(identity))`: a user; `Ok(None)`: a guest; `Err(message)`: refused with
     /// CONNECT_ERROR `{"message": message}` (forged, expired or revoked token).
-    fn authenticate(&self, token: Option<String>)
-        -> BoxFuture<'static, Result<Option<Identity>, String>>;
+    fn authenticate(
+        &self,
+        token: Option<String>,
+    ) -> BoxFuture<'static, Result<Option<Identity>, String>>;
 }
 
 /// Handler of one client event on the main namespace.
@@ -84,14 +86,17 @@ impl RealtimeBuilder {
     /// `HttpServer::new`.
     pub fn start(self) -> Realtime {
         let hub = Hub::default().start();
-        let presence = Presence::new(hub.clone().recipient(), self.config.presence_coalesce).start();
+        let presence =
+            Presence::new(hub.clone().recipient(), self.config.presence_coalesce).start();
         let mut namespaces = self.namespaces;
-        namespaces.entry(ROOT_NAMESPACE.to_owned()).or_insert_with(|| {
-            Arc::new(MainNamespace {
-                presence: presence.clone(),
-                events: self.events,
-            })
-        });
+        namespaces
+            .entry(ROOT_NAMESPACE.to_owned())
+            .or_insert_with(|| {
+                Arc::new(MainNamespace {
+                    presence: presence.clone(),
+                    events: self.events,
+                })
+            });
         let server = Arc::new(SioServer {
             namespaces,
             auth: self.auth,

@@ -123,7 +123,7 @@ export function rawSocket(url) {
       if (item !== "2") return item;
     }
   };
-  ws.opened = once(ws, "open");
+  ws.opened = new Promise((resolve) => ws.once("open", resolve));
   return ws;
 }
 

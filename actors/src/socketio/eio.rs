@@ -184,7 +184,11 @@ mod tests {
             (Packet::Noop, "6"),
         ];
         for (packet, wire) in cases {
-            assert_eq!(packet.encode(), Frame::Text(text(wire)), "encoding {packet:?}");
+            assert_eq!(
+                packet.encode(),
+                Frame::Text(text(wire)),
+                "encoding {packet:?}"
+            );
             assert_eq!(
                 Packet::decode_text(&text(wire)),
                 Ok(packet.clone()),

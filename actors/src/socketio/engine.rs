@@ -22,8 +22,7 @@ pub const TRANSPORT_POLLING: &str = "polling";
 pub const TRANSPORT_WEBSOCKET: &str = "websocket";
 /// Length of a session id, in characters.
 pub const SID_LEN: usize = 20;
-const SID_ALPHABET: &[u8; 64] =
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const SID_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// A random, URL-safe session (or socket) id.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -117,8 +116,7 @@ impl EngineError {
         HttpResponse::build(self.status())
             .content_type("application/json")
             .body(
-                serde_json::json!({ "code": self.code(), "message": self.to_string() })
-                    .to_string(),
+                serde_json::json!({ "code": self.code(), "message": self.to_string() }).to_string(),
             )
     }
 }

@@ -90,7 +90,8 @@ impl AckSender {
     /// Sends the acknowledgement with arguments referencing binary attachments.
     pub fn send_binary(self, args: Vec<Value>, attachments: Vec<Bytes>) {
         let packet = Packet::ack(&self.nsp, self.id, args, attachments);
-        self.session.do_send(Deliver(Outbound::from_frames(packet.encode())));
+        self.session
+            .do_send(Deliver(Outbound::from_frames(packet.encode())));
     }
 }
 

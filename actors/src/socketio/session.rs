@@ -12,8 +12,7 @@ use std::{
 
 use actix::{
     fut::{ActorFuture, ActorFutureExt, WrapFuture},
-    Actor, ActorContext, Addr, AsyncContext, Context, Handler, Message, SpawnHandle,
-    StreamHandler,
+    Actor, ActorContext, Addr, AsyncContext, Context, Handler, Message, SpawnHandle, StreamHandler,
 };
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason, ProtocolError};
 use bytes::Bytes;
@@ -26,8 +25,8 @@ use super::{
     eio::{self, Frame},
     engine::{Engine, EngineError, Sid, TRANSPORT_WEBSOCKET},
     namespace::{
-        AckCallback, AckReply, AckSender, ClientEvent, EngineConn, EngineHandler,
-        NamespaceHandler, RawMessage, Socket, SocketId,
+        AckCallback, AckReply, AckSender, ClientEvent, EngineConn, EngineHandler, NamespaceHandler,
+        RawMessage, Socket, SocketId,
     },
     sio::{self, Packet, PacketType},
     App, SioServer,
@@ -37,8 +36,6 @@ use crate::{
     Identity,
 };
 
-/// How long a closed polling session waits for the client's next GET to tell it `1` (close).
-pub const POLLING_CLOSE_GRACE: Duration = Duration::from_secs(5);
 /// How long a websocket upgrade may take between the probe connection and its `5` packet.
 pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Server-to-client acknowledgements awaited at once per connection; older ones are dropped.
@@ -422,7 +419,10 @@ impl Session {
                     let Some(item) = ws.backlog.pop_front() else {
                         break;
                     };
-                    if Pin::new(&mut ws.out).start_send(item.into_message()).is_err() {
+                    if Pin::new(&mut ws.out)
+                        .start_send(item.into_message())
+                        .is_err()
+                    {
                         self.teardown();
                         ctx.stop();
                         return Poll::Ready(());
@@ -493,20 +493,19 @@ impl Session {
                     };
                     let _ = waiting.send(polling.take_payload(Some(last.encode_utf8(&mut [0; 4]))));
                     ctx.stop();
-                } else if by == CloseBy::Server {
-                    polling
-                        .queue
-                        .push_back(eio::Packet::Close.encode());
-                    ctx.run_later(POLLING_CLOSE_GRACE, |_, ctx| ctx.stop());
                 } else {
+                    // As the reference server does: no pending poll, the session is gone
+                    // and the client's next request gets `Session ID unknown`.
                     ctx.stop();
                 }
             }
             Transport::WebSocket(_) => {
-                let reason = (reason == "outbound queue full" || reason == "message too big")
-                    .then(|| CloseReason {
-                        code: CloseCode::Policy,
-                        description: Some(reason.to_owned()),
+                let reason =
+                    (reason == "outbound queue full" || reason == "message too big").then(|| {
+                        CloseReason {
+                            code: CloseCode::Policy,
+                            description: Some(reason.to_owned()),
+                        }
                     });
                 self.push_ws(ctx, WsOut::Close(reason));
                 if let Transport::WebSocket(ws) = &self.transport {
@@ -553,7 +552,10 @@ impl Session {
             eio::Packet::Message(text) => self.on_message(ctx, RawMessage::Text(text)),
             eio::Packet::Binary(data) => self.on_message(ctx, RawMessage::Binary(data)),
             eio::Packet::Close => self.close(ctx, CloseBy::Client, "transport close"),
-            eio::Packet::Open(_) | eio::Packet::Ping(_) | eio::Packet::Upgrade | eio::Packet::Noop => {}
+            eio::Packet::Open(_)
+            | eio::Packet::Ping(_)
+            | eio::Packet::Upgrade
+            | eio::Packet::Noop => {}
         }
     }
 
@@ -666,9 +668,16 @@ impl Session {
         if sio.sockets.iter().any(|s| s.socket.namespace() == nsp) {
             return;
         }
-        let user = identity.as_ref().map(|i| Arc::<str>::from(i.user_id.as_str()));
+        let user = identity
+            .as_ref()
+            .map(|i| Arc::<str>::from(i.user_id.as_str()));
         let nsp: Arc<str> = nsp.into();
-        let socket = Socket::new(nsp.clone(), identity, address.clone(), sio.server.hub.clone());
+        let socket = Socket::new(
+            nsp.clone(),
+            identity,
+            address.clone(),
+            sio.server.hub.clone(),
+        );
         sio.server.hub.do_send(Register {
             socket: socket.id(),
             nsp: nsp.clone(),
@@ -702,7 +711,11 @@ impl Session {
     fn sio_event(&mut self, ctx: &mut Context<Self>, packet: Packet) {
         let address = ctx.address();
         let Some(sio) = self.sio() else { return };
-        let Some(ns) = sio.sockets.iter().find(|s| s.socket.namespace() == packet.nsp) else {
+        let Some(ns) = sio
+            .sockets
+            .iter()
+            .find(|s| s.socket.namespace() == packet.nsp)
+        else {
             return;
         };
         let Some(Value::Array(mut items)) = packet.data else {
@@ -1024,7 +1037,9 @@ impl Handler<UpgradeStart> for Session {
     type Result = Result<u32, EngineError>;
 
     fn handle(&mut self, msg: UpgradeStart, ctx: &mut Context<Self>) -> Self::Result {
-        if self.closing || self.upgrade.is_some() || !matches!(self.transport, Transport::Polling(_))
+        if self.closing
+            || self.upgrade.is_some()
+            || !matches!(self.transport, Transport::Polling(_))
         {
             return Err(EngineError::BadRequest);
         }
@@ -1044,7 +1059,11 @@ impl Handler<UpgradeInbound> for Session {
     type Result = ();
 
     fn handle(&mut self, msg: UpgradeInbound, ctx: &mut Context<Self>) {
-        if self.upgrade.as_ref().is_some_and(|u| u.ws.attempt == msg.attempt) {
+        if self
+            .upgrade
+            .as_ref()
+            .is_some_and(|u| u.ws.attempt == msg.attempt)
+        {
             self.on_upgrade_item(ctx, msg.item);
         } else if matches!(&self.transport, Transport::WebSocket(ws) if ws.attempt == msg.attempt) {
             self.on_ws_item(ctx, msg.item);
@@ -1056,7 +1075,11 @@ impl Handler<UpgradeEnded> for Session {
     type Result = ();
 
     fn handle(&mut self, msg: UpgradeEnded, ctx: &mut Context<Self>) {
-        if self.upgrade.as_ref().is_some_and(|u| u.ws.attempt == msg.attempt) {
+        if self
+            .upgrade
+            .as_ref()
+            .is_some_and(|u| u.ws.attempt == msg.attempt)
+        {
             self.abort_upgrade(ctx);
         } else if matches!(&self.transport, Transport::WebSocket(ws) if ws.attempt == msg.attempt) {
             self.close(ctx, CloseBy::Client, "transport close");

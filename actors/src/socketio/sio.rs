@@ -275,12 +275,9 @@ impl Packet {
         if !payload_is_valid(kind, data.as_ref()) {
             return Err(DecodeError::InvalidPayload);
         }
-        if id.is_some() && !matches!(kind, PacketType::Event | PacketType::BinaryEvent)
-            && !matches!(kind, PacketType::Ack | PacketType::BinaryAck)
-        {
-            return Err(DecodeError::InvalidAckId);
-        }
-        if matches!(kind, PacketType::Ack | PacketType::BinaryAck) && id.is_none() {
+        let expects_id = matches!(kind, PacketType::Ack | PacketType::BinaryAck);
+        let may_have_id = expects_id || matches!(kind, PacketType::Event | PacketType::BinaryEvent);
+        if (id.is_some() && !may_have_id) || (id.is_none() && expects_id) {
             return Err(DecodeError::InvalidAckId);
         }
 
@@ -479,7 +476,10 @@ mod tests {
             wire(&Packet::connect_error("/", "Not authorized")),
             "4{\"message\":\"Not authorized\"}"
         );
-        assert_eq!(decode_all("1/admin,", &[]), Ok(Packet::disconnect("/admin")));
+        assert_eq!(
+            decode_all("1/admin,", &[]),
+            Ok(Packet::disconnect("/admin"))
+        );
     }
 
     #[test]
@@ -557,7 +557,11 @@ mod tests {
             ("5x-[\"a\"]", DecodeError::IllegalAttachments),
         ];
         for (text, error) in cases {
-            assert_eq!(Decoder::default().feed_text(text), Err(error), "case {text:?}");
+            assert_eq!(
+                Decoder::default().feed_text(text),
+                Err(error),
+                "case {text:?}"
+            );
         }
     }
 
@@ -631,7 +635,13 @@ mod tests {
     fn random_packet(rng: &mut StdRng) -> Packet {
         let nsp = ["/", "/custom", "/a-b", "/1"][rng.gen_range(0..4)].to_owned();
         let attachments: Vec<Bytes> = (0..rng.gen_range(1..4))
-            .map(|_| Bytes::from((0..rng.gen_range(0..6)).map(|_| rng.gen()).collect::<Vec<u8>>()))
+            .map(|_| {
+                Bytes::from(
+                    (0..rng.gen_range(0..6))
+                        .map(|_| rng.gen())
+                        .collect::<Vec<u8>>(),
+                )
+            })
             .collect();
         let placeholders = (0..attachments.len())
             .map(|n| json!({"_placeholder": true, "num": n}))

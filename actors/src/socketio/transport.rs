@@ -199,7 +199,11 @@ async fn upgrade(
     actix_rt::spawn(async move {
         while let Some(item) = stream.next().await {
             let last = item.is_err() || matches!(item, Ok(actix_ws::AggregatedMessage::Close(_)));
-            if session.send(UpgradeInbound { attempt, item }).await.is_err() {
+            if session
+                .send(UpgradeInbound { attempt, item })
+                .await
+                .is_err()
+            {
                 return;
             }
             if last {
