@@ -1,7 +1,14 @@
 //! Domain values parsed at the edge: once built, they are valid.
 
+pub mod blocks;
 pub mod email;
+pub mod image;
 pub mod name;
+pub mod post;
+pub mod sanitize;
+pub mod search;
+pub mod slug;
+pub mod tags;
 
 pub use email::Email;
 pub use name::PersonName;

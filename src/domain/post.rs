@@ -1,0 +1,128 @@
+//! The small vocabularies of a post: its type, visibility and status.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+
+/// Article or Blog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum PostType {
+    #[default]
+    Article,
+    Blog,
+}
+
+/// Who may see a post: Public (everywhere), Unlisted (by its address only), Private (the author
+/// and administrators).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Visibility {
+    #[default]
+    Public,
+    Private,
+    Unlisted,
+}
+
+/// Where a post is in its life: a draft, scheduled for `publishAt`, or published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum PostStatus {
+    Draft,
+    #[default]
+    Published,
+    Scheduled,
+}
+
+impl PostType {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        match raw.trim().to_lowercase().as_str() {
+            "article" => Ok(PostType::Article),
+            "blog" => Ok(PostType::Blog),
+            _ => Err(ApiError::bad_request("postType must be Article or Blog")),
+        }
+    }
+}
+
+impl Visibility {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        match raw.trim().to_lowercase().as_str() {
+            "public" => Ok(Visibility::Public),
+            "private" => Ok(Visibility::Private),
+            "unlisted" => Ok(Visibility::Unlisted),
+            _ => Err(ApiError::bad_request(
+                "visibility must be Public, Private or Unlisted",
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "Public",
+            Visibility::Private => "Private",
+            Visibility::Unlisted => "Unlisted",
+        }
+    }
+}
+
+impl PostStatus {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        match raw.trim().to_lowercase().as_str() {
+            "draft" => Ok(PostStatus::Draft),
+            "published" => Ok(PostStatus::Published),
+            "scheduled" => Ok(PostStatus::Scheduled),
+            _ => Err(ApiError::bad_request(
+                "status must be draft, published or scheduled",
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PostStatus::Draft => "draft",
+            PostStatus::Published => "published",
+            PostStatus::Scheduled => "scheduled",
+        }
+    }
+}
+
+/// A post language: a short code such as `en` or `pt-BR`.
+pub fn parse_language(raw: &str) -> Result<String, ApiError> {
+    let lang = raw.trim();
+    let ok = (2..=12).contains(&lang.len())
+        && lang.split('-').all(|part| {
+            !part.is_empty() && part.len() <= 8 && part.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+    if !ok {
+        return Err(ApiError::bad_request(
+            "language must be a language code such as en or pt-BR",
+        ));
+    }
+    Ok(lang.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vocabularies_parse_case_insensitively() {
+        assert_eq!(PostType::parse("blog").unwrap(), PostType::Blog);
+        assert_eq!(
+            Visibility::parse(" UNLISTED ").unwrap(),
+            Visibility::Unlisted
+        );
+        assert_eq!(
+            PostStatus::parse("Scheduled").unwrap(),
+            PostStatus::Scheduled
+        );
+        assert!(Visibility::parse("friends").is_err());
+        assert!(PostStatus::parse("archived").is_err());
+    }
+
+    #[test]
+    fn a_language_is_a_short_code() {
+        assert_eq!(parse_language(" en ").unwrap(), "en");
+        assert!(parse_language("pt-BR").is_ok());
+        assert!(parse_language("e").is_err());
+        assert!(parse_language("en; drop").is_err());
+    }
+}
