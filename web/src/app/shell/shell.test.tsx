@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { detectAdBlocker } from '@/features/ad-blocker/detect-ad-blocker';
 import { mockApi } from '@/test/mock-api';
 import { lastFakeSocket } from '@/test/fake-socket';
-import { guestAuth, mockAppStartup, renderApp, signedInAuth, testAdmin, testUser } from '@/test/render';
+import { mockAppStartup, renderApp, signedInAuth, testAdmin, testUser } from '@/test/render';
 
 async function ready() {
   await screen.findByRole('banner');

@@ -1,0 +1,87 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { currentToasts } from '@/lib/toast';
+import { mockApi } from '@/test/mock-api';
+import { guestAuth, renderWithProviders, signedInAuth } from '@/test/render';
+import type { BannerNotification } from '@/types/entities';
+import { BannerNotice, useBannerSync } from './banner-notice';
+
+const banner = (over: Partial<BannerNotification> = {}): BannerNotification => ({
+  _id: 'b1',
+  title: 'Heads up',
+  message: 'New features shipped',
+  link: 'https://example.com/news',
+  region: 'global',
+  isActive: true,
+  expiresAt: null,
+  sticky: false,
+  dismissedBy: [],
+  ...over,
+});
+
+function Harness() {
+  useBannerSync();
+  return <BannerNotice regions={[]} />;
+}
+
+describe('BannerNotice', () => {
+  it('shows title, message, a link in a new tab and Dismiss', () => {
+    renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner()], dismissedIds: [], error: null } } });
+    const notice = screen.getByTestId('banner-notice');
+    expect(notice).toHaveTextContent('Heads up');
+    expect(notice).toHaveTextContent('New features shipped');
+    const link = screen.getByRole('link', { name: 'Learn more' });
+    expect(link).toHaveAttribute('href', 'https://example.com/news');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', expect.stringContaining('noopener'));
+  });
+
+  it('Dismiss hides it and tells the server for signed-in users', async () => {
+    mockApi.on('PATCH', '/bannerNotification/dismiss/b1', { body: {} });
+    const { store } = renderWithProviders(<BannerNotice regions={[]} />, {
+      preloadedState: { auth: signedInAuth(), banner: { banners: [banner()], dismissedIds: [], error: null } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('banner-notice')).not.toBeInTheDocument();
+    expect(store.getState().banner.dismissedIds).toEqual(['b1']);
+    await vi.waitFor(() => expect(mockApi.calls('PATCH', '/bannerNotification/dismiss/b1')).toHaveLength(1));
+  });
+
+  it("hides a non-sticky banner when expiresAt passes, with the toast 'Banner expired.'", () => {
+    vi.useFakeTimers();
+    try {
+      const expiresAt = new Date(Date.now() + 5_000).toISOString();
+      renderWithProviders(<BannerNotice regions={[]} />, {
+        preloadedState: { banner: { banners: [banner({ expiresAt })], dismissedIds: [], error: null } },
+      });
+      expect(screen.getByTestId('banner-notice')).toBeInTheDocument();
+      act(() => {
+        vi.advanceTimersByTime(5_000);
+      });
+      expect(screen.queryByTestId('banner-notice')).not.toBeInTheDocument();
+      expect(currentToasts().map((t) => t.message)).toContain('Banner expired.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps a sticky banner after expiresAt', () => {
+    renderWithProviders(<BannerNotice regions={[]} />, {
+      preloadedState: { banner: { banners: [banner({ sticky: true, expiresAt: '2000-01-01T00:00:00Z' })], dismissedIds: [], error: null } },
+    });
+    expect(screen.getByTestId('banner-notice')).toBeInTheDocument();
+  });
+
+  it('is mirrored in local storage and follows changes from other tabs', async () => {
+    mockApi.on('GET', '/bannerNotification/get-Notification', { body: { notifications: [banner()] } });
+    renderWithProviders(<Harness />, { preloadedState: { auth: guestAuth() } });
+    expect(await screen.findByTestId('banner-notice')).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('bannerNotification')!)).toEqual({ banners: [banner()], dismissedIds: [] });
+
+    const other = JSON.stringify({ banners: [banner()], dismissedIds: ['b1'] });
+    localStorage.setItem('bannerNotification', other);
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'bannerNotification', newValue: other }));
+    });
+    expect(screen.queryByTestId('banner-notice')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,109 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { mockApi } from '@/test/mock-api';
+import { renderWithProviders } from '@/test/render';
+import { SearchBox } from './search-box';
+
+function type(value: string) {
+  fireEvent.change(screen.getByPlaceholderText('Search articles or users...'), { target: { value } });
+}
+
+describe('SearchBox', () => {
+  beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+  afterEach(() => vi.useRealTimers());
+
+  it('waits 400 ms, then searches posts and users and lists users first', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    mockApi.on('GET', '/public/search-posts', async () => {
+      await gate;
+      return { body: { posts: [{ _id: 'p1', slug: 'rust-tips', title: 'Rust tips' }], total: 1 } };
+    });
+    mockApi.on('GET', '/post/search-users', {
+      body: { users: [{ _id: 'u9', name: 'Rusty Nail', email: 'rusty@example.com', totalPosts: 7, avatar: null }] },
+    });
+    renderWithProviders(<SearchBox />);
+    type('rus');
+    await act(async () => {
+      vi.advanceTimersByTime(399);
+    });
+    expect(mockApi.calls('GET', '/post/search-users')).toHaveLength(0);
+    await act(async () => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(screen.getByText('Loading...')).toBeInTheDocument();
+    expect(screen.getByRole('listbox')).toHaveStyle({ maxHeight: '450px' });
+    release();
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['RNRusty Nailrusty@example.comPosts: 7', 'Rust tips']);
+    expect(mockApi.calls('GET', '/post/search-users')[0].url.searchParams.get('query')).toBe('rus');
+  });
+
+  it('debounces: only the last text is searched', async () => {
+    mockApi.on('GET', '/public/search-posts', { body: { posts: [], total: 0 } });
+    mockApi.on('GET', '/post/search-users', { body: { users: [] } });
+    renderWithProviders(<SearchBox />);
+    type('rus');
+    await act(async () => {
+      vi.advanceTimersByTime(200);
+    });
+    type('rust');
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    expect(mockApi.calls('GET', '/post/search-users').map((c) => c.url.searchParams.get('query'))).toEqual(['rust']);
+    expect(await screen.findByText('No results found')).toBeInTheDocument();
+  });
+
+  it('shows Error: {message}', async () => {
+    mockApi.on('GET', '/public/search-posts', { status: 503, body: { message: 'Search is down' } });
+    mockApi.on('GET', '/post/search-users', { status: 503, body: { message: 'Search is down' } });
+    renderWithProviders(<SearchBox />);
+    type('rust');
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    expect(await screen.findByText('Error: Search is down')).toBeInTheDocument();
+  });
+
+  it('does not search under 3 characters, and clears when emptied', async () => {
+    renderWithProviders(<SearchBox />);
+    type('ru');
+    await act(async () => {
+      vi.advanceTimersByTime(500);
+    });
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    type('');
+    await act(async () => {
+      vi.advanceTimersByTime(500);
+    });
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  it('Enter with 3+ characters goes to /search?query=', async () => {
+    mockApi.on('GET', '/public/search-posts', { body: { posts: [], total: 0 } });
+    mockApi.on('GET', '/post/search-users', { body: { users: [] } });
+    renderWithProviders(<SearchBox />);
+    type('ab');
+    fireEvent.submit(screen.getByRole('search'));
+    expect(screen.getByTestId('location')).toHaveTextContent('/');
+    type('rust lang');
+    fireEvent.submit(screen.getByRole('search'));
+    expect(screen.getByTestId('location')).toHaveTextContent('/search?query=rust%20lang');
+  });
+
+  it('a user result opens the author profile, a post result the post', async () => {
+    mockApi.on('GET', '/public/search-posts', { body: { posts: [{ _id: 'p1', slug: 'rust-tips', title: 'Rust tips' }], total: 1 } });
+    mockApi.on('GET', '/post/search-users', { body: { users: [{ _id: 'u9', name: 'Rusty', email: 'r@x', totalPosts: 1 }] } });
+    renderWithProviders(<SearchBox />);
+    type('rust');
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    fireEvent.click(await screen.findByRole('option', { name: /Rusty/ }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/author-profile/u9');
+    type('rust ');
+    fireEvent.focus(screen.getByPlaceholderText('Search articles or users...'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Rust tips' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/post/rust-tips');
+  });
+});
