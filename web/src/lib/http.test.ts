@@ -32,7 +32,7 @@ describe('http', () => {
 
   it("uses the server's message when there is one", async () => {
     mockApi.on('POST', '/auth/login', { status: 400, body: { message: 'Invalid credentials', code: 'invalid_credentials' } });
-    const error = await request('/auth/login', { method: 'POST', body: {}, fallback: 'Login failed' }).catch((e: ApiError) => e);
+    const error = await request<never>('/auth/login', { method: 'POST', body: {}, fallback: 'Login failed' }).catch((e: ApiError) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('Invalid credentials');
     expect(error.status).toBe(400);
@@ -68,7 +68,7 @@ describe('http', () => {
             new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')))),
         ),
       );
-      const pending = request('/post/count/all', { fallback: 'Failed to fetch post counts' }).catch((e: ApiError) => e);
+      const pending = request<never>('/post/count/all', { fallback: 'Failed to fetch post counts' }).catch((e: ApiError) => e);
       await vi.advanceTimersByTimeAsync(10_000);
       const error = await pending;
       expect(error.message).toBe('Failed to fetch post counts');
