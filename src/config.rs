@@ -61,6 +61,7 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub rate_limit: RateLimitSettings,
     pub mail: MailSettings,
+    pub realtime: RealtimeSettings,
     pub log: LogSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
@@ -167,6 +168,43 @@ pub enum SmtpSecurity {
     Tls,
 }
 
+/// The Socket.IO endpoint.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RealtimeSettings {
+    /// Server ping interval (ms).
+    pub ping_interval_ms: u64,
+    /// Time to answer a ping (ms).
+    pub ping_timeout_ms: u64,
+    /// Largest message or polling body (bytes).
+    pub max_payload: usize,
+    /// Time to connect to a namespace (ms).
+    pub connect_timeout_ms: u64,
+    /// CORS origins for polling (`*` for any).
+    pub cors_origins: Vec<String>,
+    /// Frames queued per slow client before it is dropped.
+    pub outbound_queue: usize,
+    /// Shortest gap between online-count broadcasts (ms).
+    pub presence_coalesce_ms: u64,
+}
+
+impl RealtimeSettings {
+    /// The actors crate's configuration.
+    pub fn to_config(&self) -> pressroom_actors::RealtimeConfig {
+        use std::time::Duration;
+        pressroom_actors::RealtimeConfig {
+            ping_interval: Duration::from_millis(self.ping_interval_ms),
+            ping_timeout: Duration::from_millis(self.ping_timeout_ms),
+            max_payload: self.max_payload,
+            connect_timeout: Duration::from_millis(self.connect_timeout_ms),
+            cors_origins: self.cors_origins.clone(),
+            outbound_queue: self.outbound_queue,
+            presence_coalesce: Duration::from_millis(self.presence_coalesce_ms),
+            ..Default::default()
+        }
+    }
+}
+
 /// Logging.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -214,6 +252,7 @@ impl Settings {
                     .separator("__")
                     .list_separator(",")
                     .with_list_parse_key("server.trusted_proxies")
+                    .with_list_parse_key("realtime.cors_origins")
                     .try_parsing(true),
             );
             if let Ok(uri) = std::env::var("MONGODB_URI") {

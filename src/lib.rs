@@ -13,6 +13,7 @@ pub mod middleware;
 pub mod net;
 pub mod persistence;
 pub mod ratelimit;
+pub mod realtime;
 pub mod routes;
 pub mod startup;
 pub mod state;

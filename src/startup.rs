@@ -75,6 +75,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     );
     let limiter = RateLimiter::new(settings.rate_limit.clone());
     let trusted_proxies = settings.trusted_proxies();
+    let realtime = crate::realtime::start(&settings.realtime, db.clone(), tokens.clone());
     Ok(AppState {
         settings,
         db,
@@ -83,6 +84,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         google,
         limiter,
         trusted_proxies,
+        realtime,
     })
 }
 
@@ -120,6 +122,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
             .app_data(web::QueryConfig::default().error_handler(query_error_handler))
             .app_data(web::PathConfig::default().error_handler(path_error_handler))
             .configure(routes::configure)
+            .configure(|cfg| state.realtime.configure(cfg))
             .configure(|cfg| routes::web_app::configure(cfg, &static_dir))
     })
     .listen(listener)?;

@@ -10,6 +10,7 @@ use crate::config::Settings;
 use crate::mail::Mailer;
 use crate::persistence::Db;
 use crate::ratelimit::RateLimiter;
+use pressroom_actors::Realtime;
 
 pub struct AppState {
     pub settings: Settings,
@@ -19,4 +20,6 @@ pub struct AppState {
     pub google: GoogleVerifier,
     pub limiter: RateLimiter,
     pub trusted_proxies: Vec<IpAddr>,
+    /// The live actors (Socket.IO, hub, presence).
+    pub realtime: Realtime,
 }

@@ -14,6 +14,7 @@ use futures_util::future::LocalBoxFuture;
 use crate::error::ApiError;
 use crate::persistence::revoked_tokens;
 use crate::persistence::users::{self, Role, User};
+use crate::persistence::Db;
 use crate::state::AppState;
 pub use token::{Claims, TokenKeys};
 
@@ -77,13 +78,22 @@ fn usable_token(t: &str) -> bool {
 /// Checks a token completely: signature, expiry, revocation, the user's existence, session epoch
 /// and block state.
 pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
-    let claims = state.tokens.verify(token)?;
+    authenticate_with(&state.db, &state.tokens, token).await
+}
+
+/// [`authenticate`] with the two things it needs (used where the whole state is not at hand).
+pub async fn authenticate_with(
+    db: &Db,
+    tokens: &TokenKeys,
+    token: &str,
+) -> Result<AuthUser, ApiError> {
+    let claims = tokens.verify(token)?;
     let id = mongodb::bson::oid::ObjectId::parse_str(&claims.sub)
         .map_err(|_| ApiError::unauthorized_code("invalid_token", MSG_REVOKED))?;
-    if revoked_tokens::is_revoked(&state.db, &claims.jti).await? {
+    if revoked_tokens::is_revoked(db, &claims.jti).await? {
         return Err(ApiError::unauthorized_code("token_revoked", MSG_REVOKED));
     }
-    let user = users::find_by_id(&state.db, id)
+    let user = users::find_by_id(db, id)
         .await?
         .ok_or_else(|| ApiError::unauthorized_code("token_revoked", MSG_REVOKED))?;
     if user.blocked {

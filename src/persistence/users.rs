@@ -188,6 +188,21 @@ pub async fn find_by_email(db: &Db, email: &str) -> DbResult<Option<User>> {
         .db_context("loading a user by email")
 }
 
+/// Finds the users with these ids (in no particular order).
+pub async fn find_many(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<User>> {
+    use futures_util::TryStreamExt;
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    collection(db)
+        .find(doc! { "_id": { "$in": ids } })
+        .await
+        .db_context("loading users by id")?
+        .try_collect()
+        .await
+        .db_context("reading users")
+}
+
 async fn update_returning(db: &Db, id: ObjectId, update: Document) -> DbResult<Option<User>> {
     collection(db)
         .find_one_and_update(doc! { "_id": id }, update)

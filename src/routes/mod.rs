@@ -56,7 +56,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         "/get-single-user/{id}",
                         web::get().to(user::get_single_user::get_single_user),
                     )
-                    .route("/consent", web::post().to(user::consent::consent)),
+                    .route("/consent", web::post().to(user::consent::consent))
+                    .route("/online", web::get().to(user::online::online)),
             )
             .route(
                 "/config/public",

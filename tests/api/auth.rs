@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-#[tokio::test]
+#[actix_web::test]
 async fn signup_answers_the_session_shape_and_sets_the_cookie() {
     let app = spawn_app().await;
     let email = unique_email();
@@ -36,7 +36,7 @@ async fn signup_answers_the_session_shape_and_sets_the_cookie() {
     assert!(body["token"].as_str().unwrap().split('.').count() == 3);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn the_password_is_stored_as_an_argon2id_hash() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -53,7 +53,7 @@ async fn the_password_is_stored_as_an_argon2id_hash() {
     assert!(!hash.contains(PASSWORD));
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_duplicate_email_is_a_409_whatever_its_case_and_spaces() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -69,7 +69,7 @@ async fn a_duplicate_email_is_a_409_whatever_its_case_and_spaces() {
     assert_eq!(msg, "An account with this email already exists");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn signup_validation_cases_are_400_and_create_nothing() {
     let app = spawn_app().await;
     let cases = [
@@ -127,7 +127,7 @@ async fn signup_validation_cases_are_400_and_create_nothing() {
     assert_eq!(count, 0);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn login_answers_the_same_shape_and_check_accepts_the_token() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -149,7 +149,7 @@ async fn login_answers_the_same_shape_and_check_accepts_the_token() {
     assert_eq!(check["isAccountVerified"], false);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn wrong_password_and_unknown_email_get_the_same_401() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -167,7 +167,7 @@ async fn wrong_password_and_unknown_email_get_the_same_401() {
     assert_eq!(wrong, unknown);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn login_with_an_operator_object_is_a_400_not_a_query() {
     let app = spawn_app().await;
     app.signup().await;
@@ -182,7 +182,7 @@ async fn login_with_an_operator_object_is_a_400_not_a_query() {
     assert!(msg.contains("'email'"), "{msg}");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn the_cookie_alone_authenticates() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -196,7 +196,7 @@ async fn the_cookie_alone_authenticates() {
     assert_eq!(res.status(), StatusCode::OK);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_missing_tampered_or_foreign_token_is_a_401() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -230,7 +230,7 @@ async fn a_missing_tampered_or_foreign_token_is_a_401() {
     .await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn an_expired_token_is_a_401() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -258,7 +258,7 @@ async fn an_expired_token_is_a_401() {
     assert!(msg.contains("expired"), "{msg}");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn logout_revokes_that_token_and_clears_the_cookie_but_not_other_sessions() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -297,14 +297,14 @@ async fn logout_revokes_that_token_and_clears_the_cookie_but_not_other_sessions(
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn logout_without_a_session_still_answers_ok() {
     let app = spawn_app().await;
     let res = app.post_json("/api/auth/logout", &json!({}), None).await;
     assert_eq!(res.status(), StatusCode::OK);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_blocked_user_cannot_log_in_and_their_tokens_stop_working() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -359,7 +359,7 @@ async fn a_blocked_user_cannot_log_in_and_their_tokens_stop_working() {
     .await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_deleted_users_token_is_a_401() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -374,7 +374,7 @@ async fn a_deleted_users_token_is_a_401() {
     .await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn login_is_rate_limited_per_account_with_retry_after() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| s.rate_limit.login_per_account = 3)),
@@ -409,7 +409,7 @@ async fn login_is_rate_limited_per_account_with_retry_after() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn login_is_rate_limited_per_address() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| s.rate_limit.login_per_address = 4)),
@@ -428,7 +428,7 @@ async fn login_is_rate_limited_per_address() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn forwarded_addresses_count_only_from_trusted_proxies() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| {
@@ -453,7 +453,7 @@ async fn forwarded_addresses_count_only_from_trusted_proxies() {
     assert_eq!(attempt("203.0.113.2").await, StatusCode::UNAUTHORIZED);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn an_administrator_granted_by_the_cli_is_an_admin_on_next_check() {
     let app = spawn_app().await;
     let user = app.signup().await;

@@ -4,7 +4,7 @@ use reqwest::StatusCode;
 
 use crate::helpers::*;
 
-#[tokio::test]
+#[actix_web::test]
 async fn malformed_json_is_a_400_in_the_error_shape() {
     let app = spawn_app().await;
     let msg = assert_error(
@@ -27,7 +27,7 @@ async fn malformed_json_is_a_400_in_the_error_shape() {
     assert!(msg.starts_with("Invalid"), "{msg}");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_body_over_the_limit_is_a_413() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| s.server.body_limit = 4096)),
@@ -46,7 +46,7 @@ async fn a_body_over_the_limit_is_a_413() {
     assert_eq!(msg, "Request body is too large");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn unknown_api_routes_are_a_json_404() {
     let app = spawn_app().await;
     let msg = assert_error(
@@ -57,7 +57,7 @@ async fn unknown_api_routes_are_a_json_404() {
     assert!(msg.contains("/api/nothing/here"), "{msg}");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn client_routes_get_the_app_page() {
     let app = spawn_app().await;
     let res = app.get("/some/client/route", None).await;

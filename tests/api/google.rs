@@ -98,7 +98,7 @@ async fn google_login(app: &TestApp, token: &str) -> reqwest::Response {
     .await
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn first_google_sign_in_creates_a_verified_user_and_the_second_finds_it() {
     let app = google_app().await;
     let email = unique_email();
@@ -123,7 +123,7 @@ async fn first_google_sign_in_creates_a_verified_user_and_the_second_finds_it() 
     assert_eq!(again["user"]["_id"], id);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn google_sign_in_links_an_existing_password_account_by_verified_email() {
     let app = google_app().await;
     let user = app.signup().await;
@@ -137,7 +137,7 @@ async fn google_sign_in_links_an_existing_password_account_by_verified_email() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn bad_google_tokens_are_refused() {
     let app = google_app().await;
     let email = unique_email();
@@ -183,7 +183,7 @@ async fn bad_google_tokens_are_refused() {
     assert_error(res, StatusCode::BAD_REQUEST).await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn an_unverified_google_email_does_not_take_over_an_existing_account() {
     let app = google_app().await;
     let user = app.signup().await;
@@ -193,7 +193,7 @@ async fn an_unverified_google_email_does_not_take_over_an_existing_account() {
     assert_error(res, StatusCode::CONFLICT).await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn google_sign_in_is_refused_when_not_configured() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| s.auth.google_client_id = String::new())),
@@ -209,7 +209,7 @@ async fn google_sign_in_is_refused_when_not_configured() {
     assert_eq!(config["googleClientId"], Value::Null);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn the_public_config_names_the_google_client() {
     let app = google_app().await;
     let config = json_of(app.get("/api/config/public", None).await).await;

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-#[tokio::test]
+#[actix_web::test]
 async fn health_reports_ok_with_the_database_up() {
     let app = spawn_app().await;
     let res = app.get("/health", None).await;
@@ -15,7 +15,7 @@ async fn health_reports_ok_with_the_database_up() {
     assert_eq!(json_of(res).await, json!({ "status": "ok", "db": "ok" }));
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn the_database_going_away_is_a_503_and_service_returns_with_it() {
     let app = spawn_app_with(AppOptions {
         db_proxy: true,
@@ -52,7 +52,7 @@ async fn the_database_going_away_is_a_503_and_service_returns_with_it() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn the_server_starts_while_the_database_is_down() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| {

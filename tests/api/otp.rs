@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_mailed_code_verifies_the_account() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -35,7 +35,7 @@ async fn a_mailed_code_verifies_the_account() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn signup_with_send_email_mails_a_code_and_logs_it() {
     let app = spawn_app().await;
     let email = unique_email();
@@ -57,7 +57,7 @@ async fn signup_with_send_email_mails_a_code_and_logs_it() {
     assert!(!logs[0].stop_email_attempts);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn send_verify_otp_needs_a_session_and_only_for_yourself() {
     let app = spawn_app().await;
     let a = app.signup().await;
@@ -80,7 +80,7 @@ async fn send_verify_otp_needs_a_session_and_only_for_yourself() {
     assert_error(res, StatusCode::FORBIDDEN).await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_wrong_code_counts_and_the_fifth_wrong_try_kills_the_code() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -128,7 +128,7 @@ async fn a_wrong_code_counts_and_the_fifth_wrong_try_kills_the_code() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_resend_replaces_the_old_code() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -156,7 +156,7 @@ async fn a_resend_replaces_the_old_code() {
     assert_eq!(res.status(), StatusCode::OK);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn an_expired_code_is_refused() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -183,7 +183,7 @@ async fn an_expired_code_is_refused() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn codes_are_stored_hashed_with_a_ten_minute_expiry() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -204,7 +204,7 @@ async fn codes_are_stored_hashed_with_a_ten_minute_expiry() {
     assert!((9.0..=10.1).contains(&minutes), "{minutes}");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn malformed_codes_and_ids_are_400() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -221,7 +221,7 @@ async fn malformed_codes_and_ids_are_400() {
     }
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn the_reset_flow_changes_the_password_and_ends_old_sessions() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -280,7 +280,7 @@ async fn the_reset_flow_changes_the_password_and_ends_old_sessions() {
     assert_error(res, StatusCode::BAD_REQUEST).await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn reset_answers_the_same_for_unknown_emails_and_sends_nothing() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -324,7 +324,7 @@ async fn reset_answers_the_same_for_unknown_emails_and_sends_nothing() {
     );
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn reset_password_checks_the_new_password_before_using_the_code() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -350,7 +350,7 @@ async fn reset_password_checks_the_new_password_before_using_the_code() {
     assert_eq!(res.status(), StatusCode::OK);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn otp_sends_are_rate_limited() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| s.rate_limit.otp_send_per_account = 2)),
@@ -379,7 +379,7 @@ async fn otp_sends_are_rate_limited() {
     assert_error(res, StatusCode::TOO_MANY_REQUESTS).await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn otp_checks_are_rate_limited() {
     let app = spawn_app_with(AppOptions {
         tweak: Some(Box::new(|s| s.rate_limit.otp_check_per_address = 3)),

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-#[tokio::test]
+#[actix_web::test]
 async fn get_user_answers_data_for_the_signed_in_user_only() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -22,7 +22,7 @@ async fn get_user_answers_data_for_the_signed_in_user_only() {
     .await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn update_user_changes_profile_fields() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -52,7 +52,7 @@ async fn update_user_changes_profile_fields() {
     assert_eq!(data["data"]["region"], "IN");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn update_user_refuses_privileged_fields_and_changes_nothing() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -80,7 +80,7 @@ async fn update_user_refuses_privileged_fields_and_changes_nothing() {
     assert_eq!(data["totalPosts"], 0);
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn update_user_validates_values() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -99,7 +99,7 @@ async fn update_user_validates_values() {
     }
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn a_public_profile_shows_public_fields_only() {
     let app = spawn_app().await;
     let user = app.signup().await;
@@ -134,7 +134,7 @@ async fn a_public_profile_shows_public_fields_only() {
     .await;
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn consent_is_stored_for_the_signed_in_user() {
     let app = spawn_app().await;
     let user = app.signup().await;

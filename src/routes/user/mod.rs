@@ -3,6 +3,7 @@
 pub mod consent;
 pub mod get_single_user;
 pub mod get_user;
+pub mod online;
 pub mod update_user;
 
 use serde::Serialize;

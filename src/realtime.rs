@@ -1,0 +1,48 @@
+//! Glue between the HTTP side and the live actors: socket authentication with the same rules as
+//! HTTP requests, and the realtime settings.
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+use pressroom_actors::{Identity, Realtime, SocketAuth};
+
+use crate::auth::{authenticate_with, TokenKeys};
+use crate::config::RealtimeSettings;
+use crate::error::ApiError;
+use crate::persistence::Db;
+
+/// Checks socket tokens exactly as HTTP requests are checked: signature, expiry, revocation,
+/// session epoch, block state.
+pub struct JwtSocketAuth {
+    db: Db,
+    tokens: TokenKeys,
+}
+
+impl SocketAuth for JwtSocketAuth {
+    fn authenticate(
+        &self,
+        token: Option<String>,
+    ) -> BoxFuture<'static, Result<Option<Identity>, String>> {
+        let db = self.db.clone();
+        let tokens = self.tokens.clone();
+        Box::pin(async move {
+            let Some(token) = token.filter(|t| !t.is_empty() && t != "null" && t != "undefined")
+            else {
+                return Ok(None);
+            };
+            match authenticate_with(&db, &tokens, &token).await {
+                Ok(user) => Ok(Some(Identity {
+                    user_id: user.id_hex(),
+                    is_admin: user.is_admin(),
+                })),
+                Err(ApiError::Unavailable(_)) => Err(crate::error::UNAVAILABLE_MESSAGE.to_string()),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+    }
+}
+
+/// Starts the realtime server once, before the HTTP server.
+pub fn start(settings: &RealtimeSettings, db: Db, tokens: TokenKeys) -> Realtime {
+    Realtime::start(settings.to_config(), Arc::new(JwtSocketAuth { db, tokens }))
+}

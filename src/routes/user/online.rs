@@ -1,0 +1,30 @@
+//! `GET /api/user/online` → {users, guests, count}: the public profiles of the users connected
+//! right now (for the /users page), the number of guest sockets and all sockets.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde_json::json;
+
+use super::PublicUser;
+use crate::error::ApiResult;
+use crate::persistence::users;
+use crate::state::AppState;
+
+#[tracing::instrument(skip_all)]
+pub async fn online(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let snapshot = state.realtime.online().await;
+    let ids: Vec<ObjectId> = snapshot
+        .user_ids
+        .iter()
+        .filter_map(|id| ObjectId::parse_str(id).ok())
+        .collect();
+    let mut found = users::find_many(&state.db, &ids).await?;
+    found.retain(|u| !u.blocked);
+    found.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+    let users: Vec<PublicUser> = found.iter().map(PublicUser::from).collect();
+    Ok(HttpResponse::Ok().json(json!({
+        "users": users,
+        "guests": snapshot.guests,
+        "count": snapshot.sockets,
+    })))
+}
