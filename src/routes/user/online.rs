@@ -20,7 +20,7 @@ pub async fn online(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
         .collect();
     let mut found = users::find_many(&state.db, &ids).await?;
     found.retain(|u| !u.blocked);
-    found.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+    found.sort_by_key(|u| u.name.to_lowercase());
     let users: Vec<PublicUser> = found.iter().map(PublicUser::from).collect();
     Ok(HttpResponse::Ok().json(json!({
         "users": users,
