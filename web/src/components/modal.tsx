@@ -1,3 +1,4 @@
+import { CloseIcon } from './icons';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
@@ -46,7 +47,7 @@ export function Modal({ title, labelledBy, onClose, children, className, hideTit
             {title}
           </h2>
           <button type="button" className="icon-button" aria-label="Close" data-close onClick={onClose}>
-            ×
+            <CloseIcon />
           </button>
         </div>
         {children}

@@ -1,3 +1,4 @@
+import { CloseIcon, MenuIcon, SearchIcon } from '@/components/icons';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useAppSelector } from '@/app/hooks';
@@ -31,7 +32,7 @@ export function TopBar() {
             aria-controls="mobile-menu"
             onClick={() => setMenuOpen(!menuOpen)}
           >
-            <span aria-hidden="true">{menuOpen ? '×' : '☰'}</span>
+            {menuOpen ? <CloseIcon /> : <MenuIcon />}
           </button>
         ) : null}
         <AnimatedLogo />
@@ -40,7 +41,7 @@ export function TopBar() {
         <div className="top-bar__spacer">{isMobile ? null : <SearchBox />}</div>
         {isMobile ? (
           <button type="button" className="icon-button" aria-label="Open search" onClick={() => setSearchOpen(true)}>
-            <span aria-hidden="true">⌕</span>
+            <SearchIcon />
           </button>
         ) : null}
         <ThemeToggle />

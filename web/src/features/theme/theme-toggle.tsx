@@ -1,3 +1,4 @@
+import { MoonIcon, SunIcon } from '@/components/icons';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectTheme, themeToggled } from './theme-slice';
 
@@ -14,7 +15,7 @@ export function ThemeToggle() {
       data-testid="theme-toggle"
       onClick={() => dispatch(themeToggled())}
     >
-      <span aria-hidden="true">{mode === 'dark' ? '☀' : '☾'}</span>
+      {mode === 'dark' ? <SunIcon /> : <MoonIcon />}
     </button>
   );
 }

@@ -33,7 +33,7 @@ export default function SignupPage() {
     if (signup.fulfilled.match(result)) {
       // A new account verifies its email first, then continues where it came from.
       if (result.payload.isAccountVerified) navigate(target, { replace: true });
-      else navigate('/verify', { replace: true, state: { from: target } });
+      else navigate('/verify', { replace: true, state: { from: target, codeSent: true } });
     }
   };
 

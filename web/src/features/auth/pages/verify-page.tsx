@@ -15,7 +15,7 @@ export default function VerifyPage() {
   const location = useLocation();
   const { user, isAccountVerified, loading, error, otpStatus } = useAppSelector((state) => state.auth);
   const [code, setCode] = useState('');
-  const [sent, setSent] = useState(false);
+  const [sent, setSent] = useState(() => Boolean((location.state as { codeSent?: boolean } | null)?.codeSent));
   const next = redirectTarget(location);
 
   useEffect(() => {
@@ -50,7 +50,8 @@ export default function VerifyPage() {
   return (
     <Page title="Verify your email">
       <p>
-        We send a {OTP_LENGTH}-digit code to <strong>{user.email}</strong>. Enter it below to verify your account.
+        {sent ? 'We sent a' : 'We will send a'} {OTP_LENGTH}-digit code to <strong>{user.email}</strong>. Enter it below to verify
+        your account.
       </p>
       <div className="form-actions form-actions--start">
         <button type="button" className="button button--ghost" onClick={send} disabled={loading}>

@@ -1,3 +1,4 @@
+import { BellIcon } from '@/components/icons';
 import { useCallback, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { useClickOutside } from '@/components/use-click-outside';
@@ -27,7 +28,7 @@ export function NotificationBell() {
         aria-haspopup="true"
         onClick={toggle}
       >
-        <span aria-hidden="true">🔔</span>
+        <BellIcon />
         {unread > 0 ? (
           <span className="badge" data-testid="unread-badge">
             {unread > 99 ? '99+' : unread}

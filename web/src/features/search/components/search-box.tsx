@@ -1,3 +1,4 @@
+import { CloseIcon, SearchIcon } from '@/components/icons';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -72,11 +73,11 @@ export function SearchBox({ autoFocus, onDone }: { autoFocus?: boolean; onDone?:
         />
         {text ? (
           <button type="button" className="search__clear icon-button" aria-label="Clear search" onClick={clear}>
-            ×
+            <CloseIcon size={16} />
           </button>
         ) : null}
         <button type="submit" className="search__submit icon-button" aria-label="Search">
-          <span aria-hidden="true">⌕</span>
+          <SearchIcon size={18} />
         </button>
       </form>
       {open ? (

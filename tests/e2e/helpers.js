@@ -1,0 +1,167 @@
+// Shared helpers for the browser end-to-end tests: Debian's Chromium through playwright-core,
+// the running server's URL, the test SMTP sink's Maildir, screenshots.
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const SCREENSHOTS = path.join(HERE, 'screenshots');
+
+export const BASE_URL = (process.env.PRESSROOM_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const MAILDIR = process.env.PRESSROOM_MAILDIR || process.env.PRESSROOM_TEST_MAILDIR || '';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export async function launch() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/**
+ * A fresh browser profile (its own local storage and cookies). Console errors are collected so a
+ * test can show them when it fails; geolocation is left undecided, as for a new visitor.
+ */
+export async function newPage(browser, { viewport = { width: 1280, height: 860 } } = {}) {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const log = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') log.push(msg.text());
+  });
+  page.on('pageerror', (error) => log.push(String(error)));
+  page.consoleErrors = log;
+  return page;
+}
+
+/** Waits until the splash is gone and the shell's top bar is visible. */
+export async function waitForShell(page) {
+  await page.getByRole('banner').waitFor();
+  await page.getByTestId('splash').waitFor({ state: 'detached' }).catch(() => {});
+}
+
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+let counter = 0;
+export function uniqueEmail(tag = 'user') {
+  counter += 1;
+  return `e2e-${tag}-${Date.now().toString(36)}-${process.pid}-${counter}@example.com`;
+}
+
+// ── Mail ────────────────────────────────────────────────────────────────────────────────────
+
+function decodeQuotedPrintable(text) {
+  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function splitHeaders(raw) {
+  const at = raw.search(/\r?\n\r?\n/);
+  const head = at < 0 ? raw : raw.slice(0, at);
+  const body = at < 0 ? '' : raw.slice(at).replace(/^\r?\n\r?\n/, '');
+  const headers = {};
+  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return { headers, body };
+}
+
+/** The readable text of a message (every text part, transfer-decoded, HTML tags dropped). */
+export function messageText(raw) {
+  const { headers, body } = splitHeaders(raw);
+  const type = headers['content-type'] || 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (boundary) {
+    return body
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((part) => !part.startsWith('--'))
+      .map((part) => messageText(part.replace(/^\r?\n/, '')))
+      .join('\n');
+  }
+  if (!/^text\//i.test(type)) return '';
+  const encoding = (headers['content-transfer-encoding'] || '').toLowerCase();
+  let text = body;
+  if (encoding === 'base64') text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  else if (encoding === 'quoted-printable') text = decodeQuotedPrintable(body);
+  if (/text\/html/i.test(type)) {
+    text = text.replace(/<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ');
+  }
+  return text;
+}
+
+/** Every message in the Maildir addressed to `address`, oldest first. */
+export async function messagesTo(address) {
+  if (!MAILDIR) throw new Error('PRESSROOM_MAILDIR (or PRESSROOM_TEST_MAILDIR) must name the SMTP sink Maildir');
+  const found = [];
+  for (const sub of ['new', 'cur']) {
+    const dir = path.join(MAILDIR, sub);
+    if (!existsSync(dir)) continue;
+    for (const name of await readdir(dir)) {
+      const file = path.join(dir, name);
+      const raw = await readFile(file, 'utf8');
+      const { headers } = splitHeaders(raw);
+      const to = `${headers.to || ''} ${headers['x-rcptto'] || ''} ${headers['delivered-to'] || ''}`.toLowerCase();
+      if (!to.includes(address.toLowerCase())) continue;
+      found.push({ file, raw, mtime: (await stat(file)).mtimeMs, subject: headers.subject || '' });
+    }
+  }
+  return found.sort((a, b) => a.mtime - b.mtime || a.file.localeCompare(b.file));
+}
+
+/** The 6-digit code of the newest message to `address` (waits for one beyond `after` messages). */
+export async function waitForCode(address, { after = 0, timeoutMs = 20_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const messages = await messagesTo(address);
+    if (messages.length > after) {
+      const text = messageText(messages[messages.length - 1].raw).replace(/#[0-9a-f]{6}\b/gi, ' ');
+      const code = /\b(\d{6})\b/.exec(text)?.[1];
+      if (code) return code;
+    }
+    if (Date.now() > deadline) throw new Error(`no 6-digit code mailed to ${address} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+// ── API shortcuts (for arranging state, never for what a test asserts about the UI) ────────
+
+export async function api(pathname, { method = 'GET', body, token } = {}) {
+  const response = await fetch(`${BASE_URL}/api${pathname}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  return { status: response.status, data };
+}
+
+/** Signs up through the API and returns the session (for tests about other things than signup). */
+export async function createAccount(tag = 'user', password = 'correct horse battery') {
+  const email = uniqueEmail(tag);
+  const fullName = `E2E ${tag} ${counter}`;
+  const { status, data } = await api('/auth/signup', { method: 'POST', body: { fullName, email, password, sendEmail: false } });
+  if (status >= 300) throw new Error(`signup failed: ${status} ${JSON.stringify(data)}`);
+  return { email, password, fullName, token: data.token, id: data._id };
+}
+
+/** Logs in through the form on /login (the browser keeps the session in localStorage.jwt). */
+export async function logInThroughForm(page, { email, password }) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}

@@ -1,0 +1,136 @@
+// The shell in Chromium against the real server: theme, cookie consent, the live online count,
+// the page-not-found screen.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createAccount, launch, logInThroughForm, newPage, screenshot, waitForShell } from './helpers.js';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function onlineCount(page) {
+  return Number((await page.getByTestId('online-count').textContent()).trim());
+}
+
+async function waitForCount(page, predicate, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  let value = await onlineCount(page);
+  while (!predicate(value)) {
+    if (Date.now() > deadline) throw new Error(`online count stayed at ${value}`);
+    await page.waitForTimeout(200);
+    value = await onlineCount(page);
+  }
+  return value;
+}
+
+describe('the shell', () => {
+  it('shows the splash, then the top bar with logo, online indicator, search, Login and Sign Up', async () => {
+    const page = await newPage(browser);
+    await page.goto('/');
+    await page.getByTestId('splash').waitFor();
+    await screenshot(page, 'splash');
+    await waitForShell(page);
+    await page.getByRole('link', { name: 'Pressroom home' }).waitFor();
+    await page.getByPlaceholder('Search articles or users...').waitFor();
+    await page.getByRole('link', { name: 'Login' }).waitFor();
+    await page.getByRole('link', { name: 'Sign Up' }).waitFor();
+    assert.match(await page.getByTestId('online-indicator').textContent(), /\d+ online/);
+    await screenshot(page, 'home-guest');
+    await page.context().close();
+  });
+
+  it('keeps the chosen theme across a reload', async () => {
+    const page = await newPage(browser);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/about');
+    await waitForShell(page);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+    await page.getByTestId('theme-toggle').click();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.equal(await page.evaluate(() => localStorage.getItem('theme')), 'dark');
+    await page.reload();
+    await waitForShell(page);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await screenshot(page, 'about-dark');
+    await page.context().close();
+  });
+
+  it('follows the system theme while none is chosen', async () => {
+    const page = await newPage(browser);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/about');
+    await waitForShell(page);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await page.context().close();
+  });
+
+  it('stores the cookie choice locally and sends it to the server for a signed-in user', async () => {
+    const account = await createAccount('consent');
+    const page = await newPage(browser);
+    await page.goto('/login');
+    await logInThroughForm(page, account);
+    await page.waitForURL((url) => url.pathname === '/');
+    const bar = page.getByRole('region', { name: 'Cookie consent' });
+    await bar.waitFor();
+    await screenshot(page, 'cookie-consent');
+    const sent = page.waitForResponse((r) => r.url().endsWith('/api/user/consent') && r.request().method() === 'POST');
+    await bar.getByRole('button', { name: 'Accept' }).click();
+    const response = await sent;
+    assert.ok(response.ok(), `POST /api/user/consent answered ${response.status()}`);
+    assert.deepEqual(JSON.parse(response.request().postData()), { consent: true });
+    assert.equal(await page.evaluate(() => localStorage.getItem('userCookieConsent')), 'true');
+    await bar.waitFor({ state: 'detached' });
+    await page.reload();
+    await waitForShell(page);
+    await page.waitForTimeout(300);
+    assert.equal(await page.getByRole('region', { name: 'Cookie consent' }).count(), 0, 'the choice is remembered');
+    await page.context().close();
+  });
+
+  it('raises the online count in one browser when a second one opens the site', async () => {
+    const a = await newPage(browser);
+    await a.goto('/');
+    await waitForShell(a);
+    const start = await waitForCount(a, (n) => n >= 1);
+    const b = await newPage(browser);
+    await b.goto('/users');
+    await waitForShell(b);
+    const raised = await waitForCount(a, (n) => n > start);
+    assert.ok(raised > start, `count went from ${start} to ${raised}`);
+    await screenshot(b, 'online-users');
+    await b.context().close();
+    await waitForCount(a, (n) => n <= start, 30_000);
+    await a.context().close();
+  });
+
+  it('shows the page-not-found screen for an unknown address', async () => {
+    const page = await newPage(browser);
+    const response = await page.goto('/no/such/page');
+    assert.equal(response.status(), 200, 'client routes fall back to index.html');
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await screenshot(page, 'not-found');
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.context().close();
+  });
+
+  it('opens the search modal under 1024 px and closes it with Escape', async () => {
+    const page = await newPage(browser, { viewport: { width: 390, height: 800 } });
+    await page.goto('/about');
+    await waitForShell(page);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+    await screenshot(page, 'mobile-menu');
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await page.getByRole('button', { name: 'Open search' }).click();
+    await page.getByRole('dialog', { name: 'Search' }).waitFor();
+    assert.equal(await page.evaluate(() => document.body.style.overflow), 'hidden');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Search' }).waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+});
