@@ -7,6 +7,7 @@ pub mod config;
 pub mod domain;
 pub mod error;
 pub mod extract;
+pub mod jobs;
 pub mod live;
 pub mod mail;
 pub mod middleware;

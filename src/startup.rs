@@ -35,6 +35,7 @@ impl Application {
         db.prepare_in_background();
         let state = web::Data::new(build_state(settings.clone(), db)?);
         spawn_housekeeping(state.clone());
+        crate::jobs::spawn_content_jobs(state.clone());
 
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))?;
         let port = listener.local_addr()?.port();

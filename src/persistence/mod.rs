@@ -1,11 +1,17 @@
 //! MongoDB access: one client per process, one module per collection, idempotent indexes and
 //! numbered migrations at startup.
 
+pub mod categories;
 pub mod email_logs;
 pub mod google_identities;
+pub mod graph;
+pub mod media;
 pub mod migrations;
 pub mod otps;
+pub mod post_appeals;
+pub mod posts;
 pub mod revoked_tokens;
+pub mod user_directory;
 pub mod users;
 
 use std::time::Duration;
@@ -115,6 +121,10 @@ impl Db {
         otps::ensure_indexes(self).await?;
         revoked_tokens::ensure_indexes(self).await?;
         email_logs::ensure_indexes(self).await?;
+        categories::ensure_indexes(self).await?;
+        posts::ensure_indexes(self).await?;
+        post_appeals::ensure_indexes(self).await?;
+        media::ensure_indexes(self).await?;
         migrations::run(self).await?;
         Ok(())
     }

@@ -1,7 +1,11 @@
 //! The whole route table.
 
 pub mod auth;
+pub mod category;
 pub mod health;
+pub mod media;
+pub mod post;
+pub mod public;
 pub mod public_config;
 pub mod user;
 pub mod web_app;
@@ -12,59 +16,134 @@ use crate::error::json_error;
 
 /// Registers every route under `/api` plus `/health`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/health", web::get().to(health::health)).service(
-        web::scope("/api")
-            .service(
-                web::scope("/auth")
-                    .route("/signup", web::post().to(auth::signup::signup))
-                    .route("/login", web::post().to(auth::login::login))
-                    .route(
-                        "/google-login",
-                        web::post().to(auth::google_login::google_login),
-                    )
-                    .route(
-                        "/send-verify-otp",
-                        web::post().to(auth::send_verify_otp::send_verify_otp),
-                    )
-                    .route(
-                        "/verify-email",
-                        web::post().to(auth::verify_email::verify_email),
-                    )
-                    .route(
-                        "/send-reset-otp",
-                        web::post().to(auth::send_reset_otp::send_reset_otp),
-                    )
-                    .route(
-                        "/verify-reset-otp",
-                        web::post().to(auth::verify_reset_otp::verify_reset_otp),
-                    )
-                    .route(
-                        "/reset-password",
-                        web::post().to(auth::reset_password::reset_password),
-                    )
-                    .route("/check", web::get().to(auth::check::check))
-                    .route("/logout", web::post().to(auth::logout::logout)),
-            )
-            .service(
-                web::scope("/user")
-                    .route("/get-user", web::get().to(user::get_user::get_user))
-                    .route(
-                        "/update-user",
-                        web::patch().to(user::update_user::update_user),
-                    )
-                    .route(
-                        "/get-single-user/{id}",
-                        web::get().to(user::get_single_user::get_single_user),
-                    )
-                    .route("/consent", web::post().to(user::consent::consent))
-                    .route("/online", web::get().to(user::online::online)),
-            )
-            .route(
-                "/config/public",
-                web::get().to(public_config::public_config),
-            )
-            .default_service(web::to(api_not_found)),
-    );
+    cfg.route("/health", web::get().to(health::health))
+        .service(
+            web::scope("/api")
+                .service(
+                    web::scope("/auth")
+                        .route("/signup", web::post().to(auth::signup::signup))
+                        .route("/login", web::post().to(auth::login::login))
+                        .route(
+                            "/google-login",
+                            web::post().to(auth::google_login::google_login),
+                        )
+                        .route(
+                            "/send-verify-otp",
+                            web::post().to(auth::send_verify_otp::send_verify_otp),
+                        )
+                        .route(
+                            "/verify-email",
+                            web::post().to(auth::verify_email::verify_email),
+                        )
+                        .route(
+                            "/send-reset-otp",
+                            web::post().to(auth::send_reset_otp::send_reset_otp),
+                        )
+                        .route(
+                            "/verify-reset-otp",
+                            web::post().to(auth::verify_reset_otp::verify_reset_otp),
+                        )
+                        .route(
+                            "/reset-password",
+                            web::post().to(auth::reset_password::reset_password),
+                        )
+                        .route("/check", web::get().to(auth::check::check))
+                        .route("/logout", web::post().to(auth::logout::logout)),
+                )
+                .service(
+                    web::scope("/user")
+                        .route("/get-user", web::get().to(user::get_user::get_user))
+                        .route(
+                            "/update-user",
+                            web::patch().to(user::update_user::update_user),
+                        )
+                        .route(
+                            "/get-single-user/{id}",
+                            web::get().to(user::get_single_user::get_single_user),
+                        )
+                        .route("/consent", web::post().to(user::consent::consent))
+                        .route("/online", web::get().to(user::online::online)),
+                )
+                .service(
+                    web::scope("/category")
+                        .route("", web::post().to(category::create::create))
+                        .route("/", web::post().to(category::create::create))
+                        .route(
+                            "/all-category",
+                            web::get().to(category::all_category::all_category),
+                        )
+                        .route(
+                            "/user-selected",
+                            web::get().to(category::user_selected::user_selected),
+                        )
+                        .route(
+                            "/check-slug",
+                            web::get().to(category::check_slug::check_slug),
+                        )
+                        .route("/seed", web::post().to(category::seed::seed))
+                        .route(
+                            "/users/{userId}/categories",
+                            web::post().to(category::assign::assign),
+                        )
+                        .route("/{id}", web::patch().to(category::update::update))
+                        .route("/{id}", web::delete().to(category::delete::delete)),
+                )
+                .service(
+                    // Single-segment GETs fall through to `/{slug}`: keep it last.
+                    web::scope("/post")
+                        .route("/post-create", web::post().to(post::create::create))
+                        .route("/update/{slug}", web::patch().to(post::update::update))
+                        .route("/delete/{postId}", web::delete().to(post::delete::delete))
+                        .route("/appeal/{postId}", web::post().to(post::appeal::appeal))
+                        .route(
+                            "/public/posts",
+                            web::get().to(post::public_posts::public_posts),
+                        )
+                        .route("/public/{slug}", web::get().to(post::get_post::get_post))
+                        .route("/latest-post/latest", web::get().to(post::latest::latest))
+                        .route(
+                            "/trending-post/trending",
+                            web::get().to(post::trending::trending),
+                        )
+                        .route("/search-post/search", web::get().to(post::search::search))
+                        .route(
+                            "/search-users",
+                            web::get().to(post::search_users::search_users),
+                        )
+                        .route("/all-post", web::get().to(post::all_posts::all_posts))
+                        .route("/following", web::get().to(post::following::following))
+                        .route(
+                            "/user/{userId}/posts",
+                            web::get().to(post::user_posts::user_posts),
+                        )
+                        .route("/count/all", web::get().to(post::count::count_all))
+                        .route("/count/my", web::get().to(post::count::count_my))
+                        .route(
+                            "/count/following",
+                            web::get().to(post::count::count_following),
+                        )
+                        .route("/{slug}", web::get().to(post::get_post::get_post)),
+                )
+                .service(
+                    web::scope("/public")
+                        .route("/posts", web::get().to(public::posts::posts))
+                        .route("/post/{slug}", web::get().to(post::get_post::get_post))
+                        .route(
+                            "/search-posts",
+                            web::get().to(public::search_posts::search_posts),
+                        ),
+                )
+                .route(
+                    "/config/public",
+                    web::get().to(public_config::public_config),
+                )
+                .default_service(web::to(api_not_found)),
+        )
+        .service(
+            web::resource("/media/{name}")
+                .route(web::get().to(media::serve))
+                .route(web::head().to(media::serve)),
+        );
 }
 
 async fn api_not_found(req: actix_web::HttpRequest) -> actix_web::HttpResponse {

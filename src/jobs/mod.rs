@@ -1,0 +1,14 @@
+//! Background jobs started once by `Application::build`.
+
+pub mod scheduled;
+pub mod trending;
+
+use actix_web::web;
+
+use crate::state::AppState;
+
+/// Starts the content jobs: trending score refresh and scheduled publishing.
+pub fn spawn_content_jobs(state: web::Data<AppState>) {
+    trending::spawn(state.clone());
+    scheduled::spawn(state);
+}

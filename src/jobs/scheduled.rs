@@ -1,0 +1,38 @@
+//! Publishes scheduled posts when their `publishAt` arrives.
+
+use std::time::Duration;
+
+use actix_web::web;
+
+use crate::live;
+use crate::persistence::{now, posts, user_directory, DbResult};
+use crate::state::AppState;
+
+/// How often due posts are looked for: a scheduled post appears at most this late.
+pub const SCHEDULE_CHECK_INTERVAL: Duration = Duration::from_secs(5);
+
+/// Publishes every due post; returns how many were published.
+pub async fn publish_due(state: &AppState) -> DbResult<usize> {
+    let published = posts::publish_due(&state.db, now()).await?;
+    for post in &published {
+        user_directory::add_to_total_posts(&state.db, post.author, 1).await?;
+        tracing::info!(post = %post.id, "scheduled post published");
+    }
+    if !published.is_empty() {
+        live::post_counts_updated(state);
+    }
+    Ok(published.len())
+}
+
+pub fn spawn(state: web::Data<AppState>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(SCHEDULE_CHECK_INTERVAL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if let Err(e) = publish_due(&state).await {
+                tracing::debug!(error = %e, "could not publish scheduled posts");
+            }
+        }
+    });
+}

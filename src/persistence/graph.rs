@@ -1,0 +1,43 @@
+//! Read-only views of the social graph that feeds need: whom a user follows (`follows`:
+//! `{followerId, followeeId}`) and whom they must not see (`blocks`: `{blockerId, blockedId}`,
+//! either direction). The engagement API owns and writes these collections.
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, Document};
+
+use super::{Db, DbContext, DbResult};
+
+pub const FOLLOWS: &str = "follows";
+pub const BLOCKS: &str = "blocks";
+
+async fn ids(db: &Db, name: &str, filter: Document, field: &str) -> DbResult<Vec<ObjectId>> {
+    let docs: Vec<Document> = db
+        .database()
+        .collection::<Document>(name)
+        .find(filter)
+        .projection(doc! { field: 1 })
+        .await
+        .db_context("reading the social graph")?
+        .try_collect()
+        .await
+        .db_context("reading the social graph")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id(field).ok())
+        .collect())
+}
+
+/// The users `user` follows.
+pub async fn followed(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    ids(db, FOLLOWS, doc! { "followerId": user }, "followeeId").await
+}
+
+/// The users whose content `user` must not see: those they blocked and those who blocked them.
+pub async fn hidden_from(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    let mut hidden = ids(db, BLOCKS, doc! { "blockerId": user }, "blockedId").await?;
+    hidden.extend(ids(db, BLOCKS, doc! { "blockedId": user }, "blockerId").await?);
+    hidden.sort();
+    hidden.dedup();
+    Ok(hidden)
+}

@@ -1,0 +1,196 @@
+//! The media store: image files in `server.media_dir`, named by their content, and the `media`
+//! collection recording which post uses which file (so a file is removed when its last user is).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime};
+use mongodb::options::IndexOptions;
+use mongodb::{Collection, IndexModel};
+use serde::{Deserialize, Serialize};
+
+use super::{is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+use crate::domain::image::{is_media_name, DecodedImage, MEDIA_URL_PREFIX};
+
+pub const COLLECTION: &str = "media";
+
+/// One use of a stored file by a post.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MediaRef {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    /// File name inside the media directory.
+    pub file: String,
+    pub post_id: ObjectId,
+    pub owner_id: ObjectId,
+    pub content_type: String,
+    pub size: i64,
+    pub created_at: DateTime,
+}
+
+fn collection(db: &Db) -> Collection<MediaRef> {
+    db.database().collection(COLLECTION)
+}
+
+/// One record per (file, post); lookups by post.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let unique = IndexModel::builder()
+        .keys(doc! { "file": 1, "postId": 1 })
+        .options(
+            IndexOptions::builder()
+                .unique(true)
+                .name("file_post_unique".to_string())
+                .build(),
+        )
+        .build();
+    let by_post = IndexModel::builder()
+        .keys(doc! { "postId": 1 })
+        .options(IndexOptions::builder().name("post".to_string()).build())
+        .build();
+    collection(db)
+        .create_indexes([unique, by_post])
+        .await
+        .db_context("creating media indexes")?;
+    Ok(())
+}
+
+/// Writes an image into the media directory (once per content) and records its use by a post.
+/// Returns the address it is served from.
+pub async fn store(
+    db: &Db,
+    dir: &Path,
+    image: &DecodedImage,
+    post_id: ObjectId,
+    owner_id: ObjectId,
+) -> DbResult<String> {
+    let name = image.file_name();
+    let path = dir.join(&name);
+    if !tokio::fs::try_exists(&path).await.unwrap_or(false) {
+        write_atomically(dir, &path, &image.bytes)
+            .await
+            .map_err(|e| DbError::Other(anyhow::Error::new(e).context("writing a media file")))?;
+    }
+    let record = MediaRef {
+        id: ObjectId::new(),
+        file: name.clone(),
+        post_id,
+        owner_id,
+        content_type: image.kind.content_type().to_string(),
+        size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
+        created_at: now(),
+    };
+    match collection(db).insert_one(&record).await {
+        Ok(_) => {}
+        // The post already uses this file.
+        Err(e) if is_duplicate_key(&e) => {}
+        Err(e) => return Err(e).db_context("recording a media file"),
+    }
+    Ok(format!("{MEDIA_URL_PREFIX}{name}"))
+}
+
+async fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    tokio::fs::create_dir_all(dir).await?;
+    let tmp = dir.join(format!(".{}.tmp", ObjectId::new().to_hex()));
+    tokio::fs::write(&tmp, bytes).await?;
+    tokio::fs::rename(&tmp, path).await
+}
+
+/// Releases a post's uses of files not in `keep` (addresses such as `/media/<name>`), and
+/// removes files no post uses any more.
+pub async fn release_unused(
+    db: &Db,
+    dir: &Path,
+    post_id: ObjectId,
+    keep: &[String],
+) -> DbResult<()> {
+    let keep: HashSet<&str> = keep
+        .iter()
+        .filter_map(|u| u.strip_prefix(MEDIA_URL_PREFIX))
+        .collect();
+    let refs: Vec<MediaRef> = collection(db)
+        .find(doc! { "postId": post_id })
+        .await
+        .db_context("loading a post's media")?
+        .try_collect()
+        .await
+        .db_context("reading a post's media")?;
+    for r in refs.into_iter().filter(|r| !keep.contains(r.file.as_str())) {
+        collection(db)
+            .delete_one(doc! { "_id": r.id })
+            .await
+            .db_context("releasing a media file")?;
+        remove_if_unused(db, dir, &r.file).await?;
+    }
+    Ok(())
+}
+
+async fn remove_if_unused(db: &Db, dir: &Path, file: &str) -> DbResult<()> {
+    let users = collection(db)
+        .count_documents(doc! { "file": file })
+        .await
+        .db_context("counting a media file's users")?;
+    if users == 0 && is_media_name(file) {
+        if let Err(e) = tokio::fs::remove_file(dir.join(file)).await {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                tracing::warn!(error = %e, file, "could not remove a media file");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The path of a stored file, if the name is one the store makes and the file exists.
+pub async fn stored_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    if !is_media_name(name) {
+        return None;
+    }
+    let path = dir.join(name);
+    tokio::fs::metadata(&path)
+        .await
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|_| path)
+}
+
+/// Records a post's use of a file already in the store (an address such as `/media/<name>` kept
+/// or copied into a post). Returns false when no such file is stored.
+pub async fn adopt(
+    db: &Db,
+    dir: &Path,
+    address: &str,
+    post_id: ObjectId,
+    owner_id: ObjectId,
+) -> DbResult<bool> {
+    let Some(name) = address.strip_prefix(MEDIA_URL_PREFIX) else {
+        return Ok(false);
+    };
+    let Some(path) = stored_file(dir, name).await else {
+        return Ok(false);
+    };
+    let size = tokio::fs::metadata(&path)
+        .await
+        .map(|m| i64::try_from(m.len()).unwrap_or(i64::MAX))
+        .unwrap_or(0);
+    let content_type = name
+        .rsplit_once('.')
+        .and_then(|(_, ext)| crate::domain::image::ImageKind::from_ext(ext))
+        .map(|k| k.content_type())
+        .unwrap_or("application/octet-stream");
+    let record = MediaRef {
+        id: ObjectId::new(),
+        file: name.to_string(),
+        post_id,
+        owner_id,
+        content_type: content_type.to_string(),
+        size,
+        created_at: now(),
+    };
+    match collection(db).insert_one(&record).await {
+        Ok(_) => Ok(true),
+        Err(e) if is_duplicate_key(&e) => Ok(true),
+        Err(e) => Err(e).db_context("recording a media file"),
+    }
+}

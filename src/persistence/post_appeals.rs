@@ -1,0 +1,108 @@
+//! The `post_appeals` collection: an author's request that an administrator lift the block on
+//! their post. Administrators review them in the admin API.
+
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime};
+use mongodb::options::IndexOptions;
+use mongodb::{Collection, IndexModel};
+use serde::{Deserialize, Serialize};
+
+use super::{now, Db, DbContext, DbResult};
+
+pub const COLLECTION: &str = "post_appeals";
+
+/// Where an appeal stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AppealStatus {
+    Pending,
+    Accepted,
+    Rejected,
+}
+
+/// A stored appeal.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Appeal {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    pub post_id: ObjectId,
+    pub post_title: String,
+    pub author_id: ObjectId,
+    pub message: String,
+    pub status: AppealStatus,
+    pub created_at: DateTime,
+    pub updated_at: DateTime,
+}
+
+fn collection(db: &Db) -> Collection<Appeal> {
+    db.database().collection(COLLECTION)
+}
+
+/// Appeals of a post; pending ones by date for the admin queue.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let by_post = IndexModel::builder()
+        .keys(doc! { "postId": 1, "status": 1 })
+        .options(
+            IndexOptions::builder()
+                .name("post_status".to_string())
+                .build(),
+        )
+        .build();
+    let queue = IndexModel::builder()
+        .keys(doc! { "status": 1, "createdAt": -1 })
+        .options(
+            IndexOptions::builder()
+                .name("status_created".to_string())
+                .build(),
+        )
+        .build();
+    collection(db)
+        .create_indexes([by_post, queue])
+        .await
+        .db_context("creating appeal indexes")?;
+    Ok(())
+}
+
+/// Records a pending appeal.
+pub async fn create(
+    db: &Db,
+    post_id: ObjectId,
+    post_title: &str,
+    author_id: ObjectId,
+    message: &str,
+) -> DbResult<Appeal> {
+    let at = now();
+    let appeal = Appeal {
+        id: ObjectId::new(),
+        post_id,
+        post_title: post_title.to_string(),
+        author_id,
+        message: message.to_string(),
+        status: AppealStatus::Pending,
+        created_at: at,
+        updated_at: at,
+    };
+    collection(db)
+        .insert_one(&appeal)
+        .await
+        .db_context("recording an appeal")?;
+    Ok(appeal)
+}
+
+/// The pending appeal of a post, if any.
+pub async fn find_pending(db: &Db, post_id: ObjectId) -> DbResult<Option<Appeal>> {
+    collection(db)
+        .find_one(doc! { "postId": post_id, "status": "pending" })
+        .await
+        .db_context("loading a pending appeal")
+}
+
+/// Removes the appeals of a deleted post.
+pub async fn delete_for_post(db: &Db, post_id: ObjectId) -> DbResult<()> {
+    collection(db)
+        .delete_many(doc! { "postId": post_id })
+        .await
+        .db_context("deleting a post's appeals")?;
+    Ok(())
+}

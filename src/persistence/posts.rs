@@ -1,0 +1,508 @@
+//! The `posts` collection: content, metadata, counters, a normalised `searchText`, a stored
+//! `trendingScore`, and the keyset paging every list uses.
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, Bson, DateTime, Document};
+use mongodb::options::{IndexOptions, ReturnDocument};
+use mongodb::{Collection, IndexModel};
+use serde::{Deserialize, Serialize};
+
+use super::{is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+use crate::domain::blocks::Block;
+use crate::domain::post::{PostStatus, PostType, Visibility};
+
+pub const COLLECTION: &str = "posts";
+/// What a duplicate slug is reported as.
+pub const DUPLICATE_SLUG: &str = "A post with this slug";
+/// Collections holding per-post engagement, removed with the post: (collection, post field).
+pub const DEPENDENT_RECORDS: [(&str, &str); 4] = [
+    ("likes", "postId"),
+    ("bookmarks", "postId"),
+    ("comments", "postId"),
+    ("comments", "post"),
+];
+/// How many posts sharing the last item's timestamp a page may add to stay gap-free when the
+/// client sends only `after` (see `list`).
+pub const MAX_TIE_EXTENSION: i64 = 500;
+
+/// A stored post.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Post {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    pub slug: String,
+    pub title: String,
+    #[serde(default)]
+    pub blocks: Vec<Block>,
+    #[serde(default)]
+    pub thumbnail: Option<String>,
+    pub author: ObjectId,
+    #[serde(default)]
+    pub category: Option<ObjectId>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub post_type: PostType,
+    #[serde(default)]
+    pub visibility: Visibility,
+    #[serde(default)]
+    pub is_featured: bool,
+    #[serde(default)]
+    pub is_pinned: bool,
+    #[serde(default)]
+    pub is_published: bool,
+    #[serde(default = "default_language")]
+    pub language: String,
+    #[serde(default)]
+    pub status: PostStatus,
+    #[serde(default)]
+    pub publish_at: Option<DateTime>,
+    #[serde(default)]
+    pub published_at: Option<DateTime>,
+    #[serde(default)]
+    pub blocked: bool,
+    #[serde(default)]
+    pub likes_count: i64,
+    #[serde(default)]
+    pub bookmarks_count: i64,
+    #[serde(default)]
+    pub views: i64,
+    #[serde(default)]
+    pub share_count: i64,
+    #[serde(default)]
+    pub comments_count: i64,
+    /// Estimated minutes.
+    #[serde(default)]
+    pub reading_time: i64,
+    /// Lowercased title, tags and block text; what search matches.
+    #[serde(default)]
+    pub search_text: String,
+    #[serde(default)]
+    pub trending_score: f64,
+    pub created_at: DateTime,
+    pub updated_at: DateTime,
+}
+
+fn default_language() -> String {
+    "en".to_string()
+}
+
+/// How a list is ordered. Every order ends with `_id` so it is total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKind {
+    Newest,
+    Oldest,
+    Trending,
+    Popular,
+}
+
+impl SortKind {
+    /// Sort keys and directions (1 ascending, -1 descending).
+    fn keys(self) -> &'static [(&'static str, i32)] {
+        match self {
+            SortKind::Newest => &[("createdAt", -1), ("_id", -1)],
+            SortKind::Oldest => &[("createdAt", 1), ("_id", 1)],
+            SortKind::Trending => &[("trendingScore", -1), ("createdAt", -1), ("_id", -1)],
+            SortKind::Popular => &[
+                ("likesCount", -1),
+                ("views", -1),
+                ("createdAt", -1),
+                ("_id", -1),
+            ],
+        }
+    }
+
+    fn sort_doc(self) -> Document {
+        let mut d = Document::new();
+        for (k, dir) in self.keys() {
+            d.insert(*k, *dir);
+        }
+        d
+    }
+
+    fn reversed_sort_doc(self) -> Document {
+        let mut d = Document::new();
+        for (k, dir) in self.keys() {
+            d.insert(*k, -dir);
+        }
+        d
+    }
+
+    fn value_of(post: &Post, key: &str) -> Bson {
+        match key {
+            "createdAt" => Bson::DateTime(post.created_at),
+            "_id" => Bson::ObjectId(post.id),
+            "trendingScore" => Bson::Double(post.trending_score),
+            "likesCount" => Bson::Int64(post.likes_count),
+            "views" => Bson::Int64(post.views),
+            _ => Bson::Null,
+        }
+    }
+}
+
+/// Where a page starts: after the item with this `createdAt` (and, when known, this `_id`), or
+/// after skipping whole pages.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PageRequest {
+    pub after: Option<DateTime>,
+    pub after_id: Option<ObjectId>,
+    pub skip: u64,
+    pub limit: i64,
+}
+
+fn collection(db: &Db) -> Collection<Post> {
+    db.database().collection(COLLECTION)
+}
+
+fn index(keys: Document, name: &str, unique: bool) -> IndexModel {
+    IndexModel::builder()
+        .keys(keys)
+        .options(
+            IndexOptions::builder()
+                .name(name.to_string())
+                .unique(unique.then_some(true))
+                .build(),
+        )
+        .build()
+}
+
+/// Unique slug, and one index per list: the public feeds, an author's posts, tags, categories,
+/// trending, popular, and the scheduler's due posts.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let models = [
+        index(doc! { "slug": 1 }, "slug_unique", true),
+        index(
+            doc! { "status": 1, "visibility": 1, "blocked": 1, "createdAt": -1, "_id": -1 },
+            "listable_newest",
+            false,
+        ),
+        index(
+            doc! { "author": 1, "createdAt": -1, "_id": -1 },
+            "author_newest",
+            false,
+        ),
+        index(
+            doc! { "tags": 1, "createdAt": -1, "_id": -1 },
+            "tag_newest",
+            false,
+        ),
+        index(
+            doc! { "category": 1, "createdAt": -1, "_id": -1 },
+            "category_newest",
+            false,
+        ),
+        index(
+            doc! { "trendingScore": -1, "createdAt": -1, "_id": -1 },
+            "trending",
+            false,
+        ),
+        index(
+            doc! { "likesCount": -1, "views": -1, "createdAt": -1, "_id": -1 },
+            "popular",
+            false,
+        ),
+        index(doc! { "status": 1, "publishAt": 1 }, "scheduled_due", false),
+    ];
+    collection(db)
+        .create_indexes(models)
+        .await
+        .db_context("creating post indexes")?;
+    Ok(())
+}
+
+/// The filter of posts anyone may find in lists and search: published, Public, not blocked.
+pub fn listable() -> Document {
+    doc! { "status": PostStatus::Published.as_str(), "visibility": Visibility::Public.as_str(), "blocked": false }
+}
+
+/// Inserts a post; a taken slug is `DbError::Duplicate`.
+pub async fn insert(db: &Db, post: &Post) -> DbResult<()> {
+    match collection(db).insert_one(post).await {
+        Ok(_) => Ok(()),
+        Err(e) if is_duplicate_key(&e) => Err(DbError::Duplicate(DUPLICATE_SLUG)),
+        Err(e) => Err(e).db_context("inserting a post"),
+    }
+}
+
+/// Slugs in use that are `base` or `base-<n>`.
+pub async fn slugs_like(db: &Db, base: &str) -> DbResult<Vec<String>> {
+    let pattern = format!("^{}(-[0-9]+)?$", crate::domain::search::escape_regex(base));
+    let docs: Vec<Document> = db
+        .database()
+        .collection::<Document>(COLLECTION)
+        .find(doc! { "slug": { "$regex": pattern } })
+        .projection(doc! { "slug": 1 })
+        .await
+        .db_context("reading similar slugs")?
+        .try_collect()
+        .await
+        .db_context("reading similar slugs")?;
+    Ok(docs
+        .into_iter()
+        .filter_map(|d| d.get_str("slug").ok().map(str::to_string))
+        .collect())
+}
+
+/// Finds a post by slug.
+pub async fn find_by_slug(db: &Db, slug: &str) -> DbResult<Option<Post>> {
+    collection(db)
+        .find_one(doc! { "slug": slug })
+        .await
+        .db_context("loading a post by slug")
+}
+
+/// Finds a post by id.
+pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<Post>> {
+    collection(db)
+        .find_one(doc! { "_id": id })
+        .await
+        .db_context("loading a post")
+}
+
+/// Keyset condition: strictly after the anchor values in the order of `keys`.
+fn after_anchor(keys: &[(&str, i32)], values: &[Bson]) -> Document {
+    let mut branches = Vec::with_capacity(keys.len());
+    for i in 0..keys.len() {
+        let mut branch = Document::new();
+        for j in 0..i {
+            branch.insert(keys[j].0, values[j].clone());
+        }
+        let op = if keys[i].1 < 0 { "$lt" } else { "$gt" };
+        branch.insert(keys[i].0, doc! { op: values[i].clone() });
+        branches.push(branch);
+    }
+    doc! { "$or": branches }
+}
+
+fn and(a: Document, b: Document) -> Document {
+    doc! { "$and": [a, b] }
+}
+
+async fn find(
+    db: &Db,
+    filter: Document,
+    sort: Document,
+    skip: u64,
+    limit: i64,
+) -> DbResult<Vec<Post>> {
+    collection(db)
+        .find(filter)
+        .sort(sort)
+        .skip(skip)
+        .limit(limit)
+        .await
+        .db_context("listing posts")?
+        .try_collect()
+        .await
+        .db_context("reading posts")
+}
+
+/// One page of the posts matching `filter`, in `sort` order.
+///
+/// With `after` (the `createdAt` of the last item received) the page holds only items after it:
+/// for time orders, strictly older (newest first) or newer (oldest first); ties are broken by
+/// `_id` when `after_id` is given. Without `after_id`, a page never ends inside a group of equal
+/// timestamps: it is extended by the rest of the group (up to `MAX_TIE_EXTENSION`), so the next
+/// `after` neither repeats nor skips anything. For score orders, the anchor is the post with
+/// that `createdAt` (and `_id`), and the page continues after it in score order.
+pub async fn list(
+    db: &Db,
+    filter: Document,
+    sort: SortKind,
+    page: PageRequest,
+) -> DbResult<Vec<Post>> {
+    let keys = sort.keys();
+    let time_order = matches!(sort, SortKind::Newest | SortKind::Oldest);
+    let Some(after) = page.after else {
+        return find(db, filter, sort.sort_doc(), page.skip, page.limit).await;
+    };
+    let cmp = if sort == SortKind::Oldest {
+        "$gt"
+    } else {
+        "$lt"
+    };
+    if time_order {
+        let Some(after_id) = page.after_id else {
+            let strict = and(filter.clone(), doc! { "createdAt": { cmp: after } });
+            let mut posts = find(db, strict, sort.sort_doc(), 0, page.limit).await?;
+            if let Some(last) = posts.last().cloned() {
+                if i64::try_from(posts.len()).unwrap_or(i64::MAX) >= page.limit {
+                    let ties = and(
+                        filter,
+                        doc! { "createdAt": last.created_at, "_id": { cmp: last.id } },
+                    );
+                    let id_order = if sort == SortKind::Oldest { 1 } else { -1 };
+                    posts.extend(
+                        find(db, ties, doc! { "_id": id_order }, 0, MAX_TIE_EXTENSION).await?,
+                    );
+                }
+            }
+            return Ok(posts);
+        };
+        let anchor = after_anchor(keys, &[Bson::DateTime(after), Bson::ObjectId(after_id)]);
+        return find(db, and(filter, anchor), sort.sort_doc(), 0, page.limit).await;
+    }
+    // Score orders: find the anchor post, then continue after it.
+    let mut at = doc! { "createdAt": after };
+    if let Some(id) = page.after_id {
+        at.insert("_id", id);
+    }
+    let anchor = collection(db)
+        .find_one(and(filter.clone(), at))
+        .sort(sort.reversed_sort_doc())
+        .await
+        .db_context("loading a list anchor")?;
+    let cond = match anchor {
+        Some(a) => {
+            let values: Vec<Bson> = keys
+                .iter()
+                .map(|(k, _)| SortKind::value_of(&a, k))
+                .collect();
+            after_anchor(keys, &values)
+        }
+        // The anchor is gone (deleted or hidden since): continue with older posts.
+        None => doc! { "createdAt": { "$lt": after } },
+    };
+    find(db, and(filter, cond), sort.sort_doc(), 0, page.limit).await
+}
+
+/// How many posts match.
+pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
+    collection(db)
+        .count_documents(filter)
+        .await
+        .db_context("counting posts")
+}
+
+/// Sets fields and returns the post as it was before (`None`: no such post).
+pub async fn update_returning_before(
+    db: &Db,
+    id: ObjectId,
+    set: Document,
+) -> DbResult<Option<Post>> {
+    collection(db)
+        .find_one_and_update(doc! { "_id": id }, doc! { "$set": set })
+        .return_document(ReturnDocument::Before)
+        .await
+        .db_context("updating a post")
+}
+
+/// Blocks or unblocks a post; returns the updated post.
+pub async fn set_blocked(db: &Db, id: ObjectId, blocked: bool) -> DbResult<Option<Post>> {
+    collection(db)
+        .find_one_and_update(
+            doc! { "_id": id },
+            doc! { "$set": { "blocked": blocked, "updatedAt": now() } },
+        )
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("blocking a post")
+}
+
+/// Deletes a post and the engagement records that belong to it; returns the deleted post.
+pub async fn delete(db: &Db, id: ObjectId) -> DbResult<Option<Post>> {
+    let deleted = collection(db)
+        .find_one_and_delete(doc! { "_id": id })
+        .await
+        .db_context("deleting a post")?;
+    if deleted.is_some() {
+        for (name, field) in DEPENDENT_RECORDS {
+            db.database()
+                .collection::<Document>(name)
+                .delete_many(doc! { field: id })
+                .await
+                .db_context("deleting a post's engagement records")?;
+        }
+    }
+    Ok(deleted)
+}
+
+/// Publishes scheduled posts whose time has come. Each becomes published with `createdAt` set to
+/// its scheduled time, so it takes its place in the feeds. Returns the posts published now.
+pub async fn publish_due(db: &Db, at: DateTime) -> DbResult<Vec<Post>> {
+    let due = find(
+        db,
+        doc! { "status": PostStatus::Scheduled.as_str(), "publishAt": { "$lte": at } },
+        doc! { "publishAt": 1 },
+        0,
+        1000,
+    )
+    .await?;
+    let mut published = Vec::new();
+    for post in due {
+        let when = post.publish_at.unwrap_or(at);
+        let updated = collection(db)
+            .find_one_and_update(
+                doc! { "_id": post.id, "status": PostStatus::Scheduled.as_str() },
+                doc! { "$set": {
+                    "status": PostStatus::Published.as_str(),
+                    "isPublished": true,
+                    "createdAt": when,
+                    "publishedAt": when,
+                    "updatedAt": at,
+                } },
+            )
+            .return_document(ReturnDocument::After)
+            .await
+            .db_context("publishing a scheduled post")?;
+        // `None`: the author changed it meanwhile; nothing to do.
+        if let Some(p) = updated {
+            published.push(p);
+        }
+    }
+    Ok(published)
+}
+
+/// The trending score: engagement points over a power of age, as in news aggregators.
+pub fn trending_score(post: &Post, at: DateTime) -> f64 {
+    let points = 3.0 * post.likes_count as f64
+        + 4.0 * post.comments_count as f64
+        + 5.0 * post.share_count as f64
+        + 2.0 * post.bookmarks_count as f64
+        + 0.2 * post.views as f64;
+    let age_ms = (at.timestamp_millis() - post.created_at.timestamp_millis()).max(0);
+    let age_hours = age_ms as f64 / 3_600_000.0;
+    (points.max(0.0) + 1.0) / (age_hours + 2.0).powf(1.5)
+}
+
+/// Recomputes and stores the trending score of every published post; returns how many changed.
+pub async fn refresh_trending(db: &Db, at: DateTime) -> DbResult<u64> {
+    let mut cursor = collection(db)
+        .find(doc! { "status": PostStatus::Published.as_str() })
+        .projection(doc! { "blocks": 0, "searchText": 0 })
+        .await
+        .db_context("reading posts for trending")?;
+    let mut changed = 0;
+    while let Some(post) = cursor
+        .try_next()
+        .await
+        .db_context("reading posts for trending")?
+    {
+        let score = trending_score(&post, at);
+        if (score - post.trending_score).abs() > f64::EPSILON {
+            collection(db)
+                .update_one(
+                    doc! { "_id": post.id },
+                    doc! { "$set": { "trendingScore": score } },
+                )
+                .await
+                .db_context("storing a trending score")?;
+            changed += 1;
+        }
+    }
+    Ok(changed)
+}
+
+/// Clears a deleted category from the posts that used it.
+pub async fn clear_category(db: &Db, category: ObjectId) -> DbResult<()> {
+    collection(db)
+        .update_many(
+            doc! { "category": category },
+            doc! { "$set": { "category": Bson::Null } },
+        )
+        .await
+        .db_context("clearing a deleted category from posts")?;
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! `GET /api/category/check-slug?slug&type=category` → {isAvailable}. `type=post` checks post
+//! slugs. A slug that breaks the rules is not available; the answer then says why.
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::domain::slug::Slug;
+use crate::error::{ApiError, ApiResult};
+use crate::persistence::{categories, posts};
+use crate::state::AppState;
+
+#[derive(Debug, Deserialize)]
+pub struct CheckSlugQuery {
+    #[serde(default)]
+    slug: Option<String>,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+}
+
+#[tracing::instrument(skip(state))]
+pub async fn check_slug(
+    state: web::Data<AppState>,
+    query: web::Query<CheckSlugQuery>,
+) -> ApiResult<HttpResponse> {
+    let query = query.into_inner();
+    let raw = query.slug.unwrap_or_default();
+    if raw.trim().is_empty() {
+        return Err(ApiError::bad_request("Slug is required"));
+    }
+    let slug = match Slug::parse(&raw) {
+        Ok(s) => s,
+        Err(e) => {
+            return Ok(
+                HttpResponse::Ok().json(json!({ "isAvailable": false, "message": e.to_string() }))
+            )
+        }
+    };
+    let taken = match query.kind.as_deref().map(str::trim).unwrap_or("category") {
+        "" | "category" => categories::find_by_slug(&state.db, slug.as_str())
+            .await?
+            .is_some(),
+        "post" => posts::find_by_slug(&state.db, slug.as_str())
+            .await?
+            .is_some(),
+        _ => return Err(ApiError::bad_request("type must be category or post")),
+    };
+    Ok(HttpResponse::Ok().json(json!({ "isAvailable": !taken })))
+}

@@ -1,0 +1,78 @@
+//! `POST /api/post/appeal/{postId}` {message} → 201 {message, appeal}: the author of a blocked post
+//! asks administrators to lift the block. One pending appeal per post; administrators hear of it
+//! at once (`newAppeal`).
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{visible_to, MSG_POST_NOT_FOUND};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{object_id, ApiJson};
+use crate::live;
+use crate::persistence::{post_appeals, posts};
+use crate::routes::user::iso;
+use crate::state::AppState;
+
+pub const MAX_APPEAL_LEN: usize = 2000;
+pub const MSG_APPEAL_SENT: &str = "Appeal submitted successfully";
+pub const MSG_ONLY_AUTHOR_APPEALS: &str = "Only the author of this post can appeal";
+pub const MSG_NOT_BLOCKED: &str = "This post is not blocked";
+pub const MSG_APPEAL_PENDING: &str = "An appeal for this post is already pending";
+
+#[derive(Deserialize)]
+pub struct AppealBody {
+    #[serde(default)]
+    message: Option<String>,
+}
+
+#[tracing::instrument(skip(state, me, body))]
+pub async fn appeal(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    post_id: web::Path<String>,
+    body: ApiJson<AppealBody>,
+) -> ApiResult<HttpResponse> {
+    let id = object_id(&post_id, "post id")?;
+    let message = body
+        .into_inner()
+        .message
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    if message.is_empty() {
+        return Err(ApiError::bad_request("Appeal message is required"));
+    }
+    if message.chars().count() > MAX_APPEAL_LEN {
+        return Err(ApiError::bad_request(format!(
+            "Appeal message must be at most {MAX_APPEAL_LEN} characters"
+        )));
+    }
+    let post = posts::find_by_id(&state.db, id)
+        .await?
+        .filter(|p| visible_to(p, Some(&me)))
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if post.author != me.user.id {
+        return Err(ApiError::forbidden(MSG_ONLY_AUTHOR_APPEALS));
+    }
+    if !post.blocked {
+        return Err(ApiError::bad_request(MSG_NOT_BLOCKED));
+    }
+    if post_appeals::find_pending(&state.db, id).await?.is_some() {
+        return Err(ApiError::conflict(MSG_APPEAL_PENDING));
+    }
+    let appeal = post_appeals::create(&state.db, id, &post.title, me.user.id, &message).await?;
+    live::new_appeal(&state, &id.to_hex(), &post.title);
+    Ok(HttpResponse::Created().json(json!({
+        "message": MSG_APPEAL_SENT,
+        "appeal": {
+            "_id": appeal.id.to_hex(),
+            "postId": id.to_hex(),
+            "postTitle": appeal.post_title,
+            "message": appeal.message,
+            "status": "pending",
+            "createdAt": iso(appeal.created_at),
+        },
+    })))
+}

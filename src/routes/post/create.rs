@@ -1,0 +1,147 @@
+//! `POST /api/post/post-create` → 201 {post}. Blocks must be a non-empty array ('Blocks are
+//! required'); `blob:` addresses are refused; data-URL images are stored in the media store; the
+//! slug comes from the title, with `-2`, `-3`... when it is taken.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde_json::json;
+
+use super::input::{
+    parse_blocks, parse_category, parse_lang, parse_post_type, parse_publish_at, parse_thumbnail,
+    parse_title, parse_visibility, requested_status, search_text, tags_of, PendingImages, PostBody,
+};
+use super::render_one;
+use crate::auth::AuthUser;
+use crate::domain::blocks::{check_upload_rules, reading_time_minutes};
+use crate::domain::post::PostStatus;
+use crate::domain::slug::post_slug_base;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::live;
+use crate::persistence::posts::{self, Post};
+use crate::persistence::{media, now, user_directory, Db, DbError};
+use crate::state::AppState;
+
+/// Attempts at a unique slug before giving up (each after a collision with a concurrent insert).
+const SLUG_ATTEMPTS: usize = 5;
+
+/// The first free slug among `base`, `base-2`, `base-3`...
+pub async fn next_free_slug(db: &Db, base: &str) -> ApiResult<String> {
+    let taken = posts::slugs_like(db, base).await?;
+    if !taken.iter().any(|s| s == base) {
+        return Ok(base.to_string());
+    }
+    let highest = taken
+        .iter()
+        .filter_map(|s| s.strip_prefix(base)?.strip_prefix('-')?.parse::<u64>().ok())
+        .max()
+        .unwrap_or(1);
+    Ok(format!("{base}-{}", highest.max(1) + 1))
+}
+
+#[tracing::instrument(skip_all, fields(author = %me.user.id))]
+pub async fn create(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: ApiJson<PostBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let blocks_raw = body.blocks.clone().unwrap_or(serde_json::Value::Null);
+    check_upload_rules(&blocks_raw, body.thumbnail.as_ref())?;
+    let title = parse_title(body.title.as_deref())?;
+    let mut blocks = parse_blocks(&blocks_raw)?;
+    let mut thumbnail = body
+        .thumbnail
+        .as_ref()
+        .map(parse_thumbnail)
+        .transpose()?
+        .flatten();
+    let tags = tags_of(&body)?.unwrap_or_default();
+    let category = match &body.category {
+        Some(raw) => parse_category(&state.db, raw).await?,
+        None => None,
+    };
+    let at = now();
+    let status = requested_status(&body)?.unwrap_or(PostStatus::Published);
+    let publish_at = match status {
+        PostStatus::Scheduled => Some(parse_publish_at(body.publish_at.as_deref(), at)?),
+        _ => None,
+    };
+    let images = PendingImages::decode(thumbnail.as_deref(), &mut blocks)?;
+
+    let id = ObjectId::new();
+    let dir = &state.settings.server.media_dir;
+    if let Err(e) = images
+        .store(&state.db, dir, id, me.user.id, &mut thumbnail, &mut blocks)
+        .await
+    {
+        let _ = media::release_unused(&state.db, dir, id, &[]).await;
+        return Err(e);
+    }
+    let published = status == PostStatus::Published;
+    let mut post = Post {
+        id,
+        slug: String::new(),
+        search_text: search_text(&title, &tags, &blocks),
+        reading_time: reading_time_minutes(&blocks),
+        title,
+        blocks,
+        thumbnail,
+        author: me.user.id,
+        category,
+        tags,
+        post_type: parse_post_type(body.post_type.as_deref())?.unwrap_or_default(),
+        visibility: parse_visibility(body.visibility.as_deref())?.unwrap_or_default(),
+        is_featured: body.is_featured.unwrap_or(false),
+        is_pinned: body.is_pinned.unwrap_or(false),
+        is_published: published,
+        language: parse_lang(body.language.as_deref())?.unwrap_or_else(|| "en".to_string()),
+        status,
+        publish_at,
+        published_at: published.then_some(at),
+        blocked: false,
+        likes_count: 0,
+        bookmarks_count: 0,
+        views: 0,
+        share_count: 0,
+        comments_count: 0,
+        trending_score: 0.0,
+        created_at: at,
+        updated_at: at,
+    };
+    post.trending_score = posts::trending_score(&post, at);
+
+    let base = post_slug_base(&post.title);
+    let mut inserted = false;
+    for attempt in 0..SLUG_ATTEMPTS {
+        post.slug = if attempt == 0 {
+            next_free_slug(&state.db, &base).await?
+        } else {
+            // Someone took the same slug a moment ago: a random suffix ends the race.
+            format!("{base}-{}", &ObjectId::new().to_hex()[18..])
+        };
+        match posts::insert(&state.db, &post).await {
+            Ok(()) => {
+                inserted = true;
+                break;
+            }
+            Err(DbError::Duplicate(_)) => continue,
+            Err(e) => {
+                let _ = media::release_unused(&state.db, dir, id, &[]).await;
+                return Err(e.into());
+            }
+        }
+    }
+    if !inserted {
+        let _ = media::release_unused(&state.db, dir, id, &[]).await;
+        return Err(ApiError::conflict(
+            "Could not find a free address for this post; please try again",
+        ));
+    }
+    if published {
+        user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;
+    }
+    live::post_counts_updated(&state);
+    let view = render_one(&state.db, post).await?;
+    Ok(HttpResponse::Created().json(json!({ "post": view })))
+}

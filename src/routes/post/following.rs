@@ -1,0 +1,35 @@
+//! `GET /api/post/following?page=1&limit=50` → {posts, total}: public posts of the authors the
+//! caller follows, and the caller's own, newest first. Signed-in users only.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::doc;
+use serde_json::json;
+
+use super::{list_filter, page_of, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
+use crate::auth::{AuthUser, MaybeUser};
+use crate::error::{ApiError, ApiResult};
+use crate::persistence::posts::SortKind;
+use crate::persistence::{graph, Db};
+use crate::state::AppState;
+
+/// The filter of the following feed.
+pub async fn following_filter(db: &Db, me: &AuthUser) -> ApiResult<mongodb::bson::Document> {
+    let mut authors = graph::followed(db, me.user.id).await?;
+    authors.push(me.user.id);
+    list_filter(db, Some(me), false, doc! { "author": { "$in": authors } }).await
+}
+
+#[tracing::instrument(skip(state, viewer))]
+pub async fn following(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    query: web::Query<ListQuery>,
+) -> ApiResult<HttpResponse> {
+    let me = viewer
+        .0
+        .ok_or_else(|| ApiError::unauthorized(MSG_SIGN_IN_REQUIRED))?;
+    let (page, _) = query.page_request(FOLLOWING_LIMIT)?;
+    let filter = following_filter(&state.db, &me).await?;
+    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
+}

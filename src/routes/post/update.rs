@@ -1,0 +1,183 @@
+//! `PATCH /api/post/update/{slug}` → {message, post}: the author or an administrator (others 403).
+//! Only the fields sent change; the slug stays, so links keep working. A draft or scheduled post
+//! that becomes published takes the current time as its `createdAt`, so it enters the feeds at
+//! the top.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::{doc, Bson};
+use serde_json::json;
+
+use super::input::{
+    media_in_use, parse_blocks, parse_category, parse_lang, parse_post_type, parse_publish_at,
+    parse_thumbnail, parse_title, parse_visibility, requested_status, search_text, tags_of,
+    PendingImages, PostBody,
+};
+use super::{may_manage, render_one, visible_to, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
+use crate::auth::AuthUser;
+use crate::domain::blocks::{
+    carry_poll_votes, check_upload_rules, contains_blob_url, reading_time_minutes, MSG_BLOB_URL,
+};
+use crate::domain::post::PostStatus;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::live;
+use crate::persistence::{media, now, posts, user_directory};
+use crate::state::AppState;
+
+pub const MSG_POST_UPDATED: &str = "Post updated successfully";
+
+#[tracing::instrument(skip(state, me, body))]
+pub async fn update(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    slug: web::Path<String>,
+    body: ApiJson<PostBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let current = posts::find_by_slug(&state.db, slug.trim())
+        .await?
+        .filter(|p| visible_to(p, Some(&me)))
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if !may_manage(&current, &me) {
+        return Err(ApiError::forbidden(MSG_NOT_POST_OWNER));
+    }
+    if let Some(raw) = &body.blocks {
+        check_upload_rules(raw, body.thumbnail.as_ref())?;
+    } else if body.thumbnail.as_ref().is_some_and(contains_blob_url) {
+        return Err(ApiError::bad_request(MSG_BLOB_URL));
+    }
+
+    let at = now();
+    let mut set = doc! { "updatedAt": at };
+    let title = match body.title.as_deref() {
+        Some(t) => parse_title(Some(t))?,
+        None => current.title.clone(),
+    };
+    let mut blocks = match &body.blocks {
+        Some(raw) => {
+            let mut b = parse_blocks(raw)?;
+            carry_poll_votes(&mut b, &current.blocks);
+            Some(b)
+        }
+        None => None,
+    };
+    let mut thumbnail = match &body.thumbnail {
+        Some(raw) => Some(parse_thumbnail(raw)?),
+        None => None,
+    };
+    let tags = tags_of(&body)?;
+    if let Some(raw) = &body.category {
+        set.insert("category", parse_category(&state.db, raw).await?);
+    }
+    if let Some(t) = parse_post_type(body.post_type.as_deref())? {
+        set.insert(
+            "postType",
+            mongodb::bson::to_bson(&t).map_err(ApiError::internal)?,
+        );
+    }
+    let visibility = parse_visibility(body.visibility.as_deref())?;
+    if let Some(v) = visibility {
+        set.insert("visibility", v.as_str());
+    }
+    if let Some(f) = body.is_featured {
+        set.insert("isFeatured", f);
+    }
+    if let Some(p) = body.is_pinned {
+        set.insert("isPinned", p);
+    }
+    if let Some(l) = parse_lang(body.language.as_deref())? {
+        set.insert("language", l);
+    }
+    let status = requested_status(&body)?.unwrap_or(current.status);
+    match status {
+        PostStatus::Scheduled => {
+            let keep = body.publish_at.is_none() && current.status == PostStatus::Scheduled;
+            let when = match (keep, current.publish_at) {
+                (true, Some(when)) => when,
+                _ => parse_publish_at(body.publish_at.as_deref(), at)?,
+            };
+            set.insert("publishAt", when);
+        }
+        _ => {
+            set.insert("publishAt", Bson::Null);
+        }
+    }
+    let now_published = status == PostStatus::Published;
+    let was_published = current.status == PostStatus::Published;
+    set.insert("status", status.as_str());
+    set.insert("isPublished", now_published);
+    if now_published && !was_published {
+        set.insert("createdAt", at);
+        set.insert("publishedAt", at);
+    }
+
+    // Images: decode everything first, then store.
+    let mut block_buf = blocks.take().unwrap_or_default();
+    let thumb_arg = thumbnail.clone().flatten();
+    let images = PendingImages::decode(thumb_arg.as_deref(), &mut block_buf)?;
+    let mut stored_thumb = thumb_arg;
+    images
+        .store(
+            &state.db,
+            &state.settings.server.media_dir,
+            current.id,
+            current.author,
+            &mut stored_thumb,
+            &mut block_buf,
+        )
+        .await?;
+    if body.blocks.is_some() {
+        blocks = Some(block_buf);
+    }
+    if thumbnail.is_some() {
+        thumbnail = Some(stored_thumb);
+    }
+
+    let final_blocks = blocks.as_ref().unwrap_or(&current.blocks);
+    let final_tags = tags.as_ref().unwrap_or(&current.tags);
+    let final_thumb = match &thumbnail {
+        Some(t) => t.clone(),
+        None => current.thumbnail.clone(),
+    };
+    set.insert("title", title.as_str());
+    set.insert("searchText", search_text(&title, final_tags, final_blocks));
+    set.insert("readingTime", reading_time_minutes(final_blocks));
+    if let Some(b) = &blocks {
+        set.insert(
+            "blocks",
+            mongodb::bson::to_bson(b).map_err(ApiError::internal)?,
+        );
+    }
+    if let Some(t) = &tags {
+        set.insert("tags", t.clone());
+    }
+    if thumbnail.is_some() {
+        set.insert("thumbnail", final_thumb.clone());
+    }
+    let in_use = media_in_use(final_thumb.as_deref(), final_blocks);
+
+    let before = posts::update_returning_before(&state.db, current.id, set)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    let delta = match (before.status == PostStatus::Published, now_published) {
+        (false, true) => 1,
+        (true, false) => -1,
+        _ => 0,
+    };
+    user_directory::add_to_total_posts(&state.db, before.author, delta).await?;
+    if delta != 0 || visibility.is_some_and(|v| v != before.visibility) {
+        live::post_counts_updated(&state);
+    }
+    media::release_unused(
+        &state.db,
+        &state.settings.server.media_dir,
+        current.id,
+        &in_use,
+    )
+    .await?;
+    let post = posts::find_by_id(&state.db, current.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    let view = render_one(&state.db, post).await?;
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_POST_UPDATED, "post": view })))
+}

@@ -1,0 +1,44 @@
+//! `GET /api/post/user/{userId}/posts?limit=12&after&search&sort` → {posts, total}: one author's
+//! posts, `sort` newest (default), oldest or popular. The author sees all their posts (drafts,
+//! private, blocked); everyone else their public ones.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::doc;
+use serde_json::json;
+
+use super::{list_filter, page_of, ListQuery, DEFAULT_LIMIT};
+use crate::auth::MaybeUser;
+use crate::domain::search::SearchQuery;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::persistence::posts::SortKind;
+use crate::state::AppState;
+
+#[tracing::instrument(skip(state, viewer))]
+pub async fn user_posts(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    user_id: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> ApiResult<HttpResponse> {
+    let author = object_id(&user_id, "user id")?;
+    let (page, _) = query.page_request(DEFAULT_LIMIT)?;
+    let sort = match query.sort_text() {
+        None | Some("newest") => SortKind::Newest,
+        Some("oldest") => SortKind::Oldest,
+        Some("popular") => SortKind::Popular,
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "sort must be newest, oldest or popular",
+            ))
+        }
+    };
+    let mut extra = doc! { "author": author };
+    if let Some(text) = SearchQuery::filter(query.search_text())? {
+        extra.insert("searchText", doc! { "$regex": text.literal_pattern() });
+    }
+    let own = viewer.0.as_ref().is_some_and(|me| me.user.id == author);
+    let filter = list_filter(&state.db, viewer.0.as_ref(), own, extra).await?;
+    let (posts, total) = page_of(&state.db, filter, sort, page).await?;
+    Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
+}

@@ -1,0 +1,4 @@
+//! `/api/public/*`: the reading family for guests. The single post is `post::get_post`.
+
+pub mod posts;
+pub mod search_posts;
