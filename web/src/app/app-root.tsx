@@ -35,8 +35,9 @@ export function AppRoot() {
       <Outlet />
       <CookieConsentBar />
       <FeedbackModal />
-      <LocationErrorToast />
-      <Toaster />
+      <Toaster>
+        <LocationErrorToast />
+      </Toaster>
       <AdBlockerScreen />
     </>
   );

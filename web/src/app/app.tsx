@@ -8,7 +8,7 @@ const store = setupStore();
 export function App() {
   return (
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <RouterProvider router={router} future={{ v7_startTransition: true }} />
     </Provider>
   );
 }

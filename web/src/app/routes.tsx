@@ -46,6 +46,15 @@ function page(Component: ComponentType, guard?: 'auth' | 'admin') {
   );
 }
 
+/** React Router v7 behaviours, switched on now so the upgrade changes nothing. */
+export const ROUTER_FUTURE = {
+  v7_relativeSplatPath: true,
+  v7_fetcherPersist: true,
+  v7_normalizeFormMethod: true,
+  v7_partialHydration: true,
+  v7_skipActionErrorRevalidation: true,
+} as const;
+
 /** Every route of the spec (seed 000 §2). */
 export const routes: RouteObject[] = [
   {

@@ -3,7 +3,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, MemoryRouter, Route, RouterProvider, Routes, useLocation } from 'react-router-dom';
 import { setSplashDone } from '@/app/app-root';
-import { routes } from '@/app/routes';
+import { ROUTER_FUTURE, routes } from '@/app/routes';
 import { setupStore, type AppStore, type RootState } from '@/app/store';
 import { initialAuthState, type AuthState } from '@/features/auth/auth-slice';
 import { mockApi } from './mock-api';
@@ -27,7 +27,7 @@ export function renderWithProviders(ui: ReactElement, options: Options = {}) {
   function Wrapper({ children }: { children: ReactNode }) {
     return (
       <Provider store={store}>
-        <MemoryRouter initialEntries={[route]}>
+        <MemoryRouter initialEntries={[route]} future={{ v7_startTransition: true, v7_relativeSplatPath: true }}>
           <Routes>
             <Route path={path} element={children} />
             {path === '*' ? null : <Route path="*" element={<div>elsewhere</div>} />}
@@ -52,10 +52,10 @@ export function renderApp(route: string, options: { preloadedState?: Partial<Roo
     });
   }
   const store = setupStore(options.preloadedState);
-  const router = createMemoryRouter(routes, { initialEntries: [route] });
+  const router = createMemoryRouter(routes, { initialEntries: [route], future: ROUTER_FUTURE });
   const result = render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <RouterProvider router={router} future={{ v7_startTransition: true }} />
     </Provider>,
   );
   return { store, router, ...result };

@@ -8,7 +8,7 @@ export function LocationErrorToast() {
   const message = useAppSelector((state) => state.location.geoError);
   if (!message) return null;
   return (
-    <div className="location-toast" role="alert">
+    <div className="toast toast--error location-toast" role="alert">
       <span>Location error: {message}</span>
       <button
         type="button"
