@@ -13,23 +13,18 @@ export const USER_FALLBACK = {
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
-export interface OnlineGuest {
-  guestId?: string;
-  [key: string]: unknown;
-}
-
 export interface UsersState {
   profile: UserSummary | null;
   status: Status;
   error: string | null;
-  online: { users: UserSummary[]; guests: OnlineGuest[]; count: number; status: Status; error: string | null };
+  online: { users: UserSummary[]; guests: number; count: number; status: Status; error: string | null };
 }
 
 export const initialUsersState: UsersState = {
   profile: null,
   status: 'idle',
   error: null,
-  online: { users: [], guests: [], count: 0, status: 'idle', error: null },
+  online: { users: [], guests: 0, count: 0, status: 'idle', error: null },
 };
 
 export const fetchCurrentUser = createAsyncThunk<UserSummary, void, { rejectValue: string }>(
@@ -59,15 +54,16 @@ export const updateCurrentUser = createAsyncThunk<UserSummary, Partial<UserSumma
 );
 
 export const fetchOnlineUsers = createAsyncThunk<
-  { users: UserSummary[]; guests: OnlineGuest[]; count: number },
+  { users: UserSummary[]; guests: number; count: number },
   void,
   { rejectValue: string }
 >('users/fetchOnline', async (_, { rejectWithValue }) => {
   try {
-    const r = await http.get<{ users?: UserSummary[]; guests?: OnlineGuest[]; count?: number }>('/user/online', USER_FALLBACK.online);
+    const r = await http.get<{ users?: UserSummary[]; guests?: number | unknown[]; count?: number }>('/user/online', USER_FALLBACK.online);
     const users = r?.users ?? [];
-    const guests = r?.guests ?? [];
-    return { users, guests, count: Number(r?.count) || users.length + guests.length };
+    // The number of guest connections (a list of guests is counted).
+    const guests = Array.isArray(r?.guests) ? r.guests.length : Number(r?.guests) || 0;
+    return { users, guests, count: Number(r?.count) || users.length + guests };
   } catch (e) {
     return rejectWithValue(errorMessage(e, USER_FALLBACK.online));
   }

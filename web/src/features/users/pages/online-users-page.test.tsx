@@ -5,10 +5,10 @@ import OnlineUsersPage from './online-users-page';
 
 describe('online users page', () => {
   it('lists the signed-in users online with the live count', async () => {
-    mockApi.on('GET', '/user/online', { body: { users: [{ _id: 'u1', name: 'Ada' }], guests: [{ guestId: 'g' }], count: 2 } });
+    mockApi.on('GET', '/user/online', { body: { users: [{ _id: 'u1', name: 'Ada' }], guests: 1, count: 2 } });
     renderWithProviders(<OnlineUsersPage />, { preloadedState: { socket: { status: 'connected', onlineCount: 2, error: null } } });
     expect(await screen.findByRole('link', { name: 'Ada' })).toHaveAttribute('href', '/author-profile/u1');
-    expect(screen.getByText('· 1 signed in, 1 guests', { exact: false })).toBeInTheDocument();
+    expect(screen.getByText('· 1 signed in, 1 guest', { exact: false })).toBeInTheDocument();
     expect(screen.getByTestId('online-page-count')).toHaveTextContent('2');
   });
 

@@ -19,7 +19,7 @@ export default function OnlineUsersPage() {
     <Page title="Online now">
       <p className="lead">
         <strong data-testid="online-page-count">{liveCount}</strong> online
-        {status === 'succeeded' ? ` · ${users.length} signed in, ${guests.length} guests` : ''}
+        {status === 'succeeded' ? ` · ${users.length} signed in, ${guests} ${guests === 1 ? 'guest' : 'guests'}` : ''}
       </p>
       {status === 'loading' && users.length === 0 ? <p>Loading...</p> : null}
       {status === 'failed' ? <p className="muted" role="alert">{error}</p> : null}
