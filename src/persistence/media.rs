@@ -20,8 +20,9 @@ pub const COLLECTION: &str = "media";
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MediaRef {
+    /// `{postId}:{file}`: one record per use, unique without a secondary index.
     #[serde(rename = "_id")]
-    pub id: ObjectId,
+    pub id: String,
     /// File name inside the media directory.
     pub file: String,
     pub post_id: ObjectId,
@@ -35,23 +36,22 @@ fn collection(db: &Db) -> Collection<MediaRef> {
     db.database().collection(COLLECTION)
 }
 
-/// One record per (file, post); lookups by post.
+fn ref_id(post_id: ObjectId, file: &str) -> String {
+    format!("{}:{file}", post_id.to_hex())
+}
+
+/// Lookups by post and by file (the `_id` keeps one record per use).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let unique = IndexModel::builder()
-        .keys(doc! { "file": 1, "postId": 1 })
-        .options(
-            IndexOptions::builder()
-                .unique(true)
-                .name("file_post_unique".to_string())
-                .build(),
-        )
+    let by_file = IndexModel::builder()
+        .keys(doc! { "file": 1 })
+        .options(IndexOptions::builder().name("file".to_string()).build())
         .build();
     let by_post = IndexModel::builder()
         .keys(doc! { "postId": 1 })
         .options(IndexOptions::builder().name("post".to_string()).build())
         .build();
     collection(db)
-        .create_indexes([unique, by_post])
+        .create_indexes([by_file, by_post])
         .await
         .db_context("creating media indexes")?;
     Ok(())
@@ -74,7 +74,7 @@ pub async fn store(
             .map_err(|e| DbError::Other(anyhow::Error::new(e).context("writing a media file")))?;
     }
     let record = MediaRef {
-        id: ObjectId::new(),
+        id: ref_id(post_id, &name),
         file: name.clone(),
         post_id,
         owner_id,
@@ -119,7 +119,7 @@ pub async fn release_unused(
         .db_context("reading a post's media")?;
     for r in refs.into_iter().filter(|r| !keep.contains(r.file.as_str())) {
         collection(db)
-            .delete_one(doc! { "_id": r.id })
+            .delete_one(doc! { "_id": &r.id })
             .await
             .db_context("releasing a media file")?;
         remove_if_unused(db, dir, &r.file).await?;
@@ -180,7 +180,7 @@ pub async fn adopt(
         .map(|k| k.content_type())
         .unwrap_or("application/octet-stream");
     let record = MediaRef {
-        id: ObjectId::new(),
+        id: ref_id(post_id, name),
         file: name.to_string(),
         post_id,
         owner_id,

@@ -22,8 +22,8 @@ pub const DEPENDENT_RECORDS: [(&str, &str); 4] = [
     ("comments", "postId"),
     ("comments", "post"),
 ];
-/// How many posts sharing the last item's timestamp a page may add to stay gap-free when the
-/// client sends only `after` (see `list`).
+/// How many posts sharing one timestamp a page may carry beyond its limit to stay gap-free when
+/// the client sends only `after` (see `list`).
 pub const MAX_TIE_EXTENSION: i64 = 500;
 
 /// A stored post.
@@ -304,8 +304,8 @@ async fn find(
 /// With `after` (the `createdAt` of the last item received) the page holds only items after it:
 /// for time orders, strictly older (newest first) or newer (oldest first); ties are broken by
 /// `_id` when `after_id` is given. Without `after_id`, a page never ends inside a group of equal
-/// timestamps: it is extended by the rest of the group (up to `MAX_TIE_EXTENSION`), so the next
-/// `after` neither repeats nor skips anything. For score orders, the anchor is the post with
+/// timestamps: it stops before the group, or carries the whole group (up to `MAX_TIE_EXTENSION`)
+/// when the group starts the page, so the next `after` neither repeats nor skips anything. For score orders, the anchor is the post with
 /// that `createdAt` (and `_id`), and the page continues after it in score order.
 pub async fn list(
     db: &Db,
@@ -315,35 +315,49 @@ pub async fn list(
 ) -> DbResult<Vec<Post>> {
     let keys = sort.keys();
     let time_order = matches!(sort, SortKind::Newest | SortKind::Oldest);
-    let Some(after) = page.after else {
-        return find(db, filter, sort.sort_doc(), page.skip, page.limit).await;
-    };
     let cmp = if sort == SortKind::Oldest {
         "$gt"
     } else {
         "$lt"
     };
     if time_order {
-        let Some(after_id) = page.after_id else {
-            let strict = and(filter.clone(), doc! { "createdAt": { cmp: after } });
-            let mut posts = find(db, strict, sort.sort_doc(), 0, page.limit).await?;
-            if let Some(last) = posts.last().cloned() {
-                if i64::try_from(posts.len()).unwrap_or(i64::MAX) >= page.limit {
-                    let ties = and(
-                        filter,
-                        doc! { "createdAt": last.created_at, "_id": { cmp: last.id } },
-                    );
-                    let id_order = if sort == SortKind::Oldest { 1 } else { -1 };
-                    posts.extend(
-                        find(db, ties, doc! { "_id": id_order }, 0, MAX_TIE_EXTENSION).await?,
-                    );
+        if let (Some(after), Some(after_id)) = (page.after, page.after_id) {
+            let anchor = after_anchor(keys, &[Bson::DateTime(after), Bson::ObjectId(after_id)]);
+            return find(db, and(filter, anchor), sort.sort_doc(), 0, page.limit).await;
+        }
+        let first = match page.after {
+            Some(after) => and(filter.clone(), doc! { "createdAt": { cmp: after } }),
+            None => filter.clone(),
+        };
+        let mut posts = find(db, first, sort.sort_doc(), page.skip, page.limit).await?;
+        // Numbered pages (skip) keep their size. A cursor page never ends inside a group of
+        // equal timestamps: it stops before the group, or, when the group fills the whole page,
+        // it carries the rest of the group.
+        let full = i64::try_from(posts.len()).unwrap_or(i64::MAX) >= page.limit;
+        if let (true, 0, Some(last)) = (full, page.skip, posts.last().cloned()) {
+            let ties = and(
+                filter,
+                doc! { "createdAt": last.created_at, "_id": { cmp: last.id } },
+            );
+            let id_order = if sort == SortKind::Oldest { 1 } else { -1 };
+            let rest = find(db, ties, doc! { "_id": id_order }, 0, MAX_TIE_EXTENSION).await?;
+            if !rest.is_empty() {
+                let group_start = posts
+                    .iter()
+                    .position(|p| p.created_at == last.created_at)
+                    .unwrap_or(0);
+                if group_start > 0 {
+                    posts.truncate(group_start);
+                } else {
+                    posts.extend(rest);
                 }
             }
-            return Ok(posts);
-        };
-        let anchor = after_anchor(keys, &[Bson::DateTime(after), Bson::ObjectId(after_id)]);
-        return find(db, and(filter, anchor), sort.sort_doc(), 0, page.limit).await;
+        }
+        return Ok(posts);
     }
+    let Some(after) = page.after else {
+        return find(db, filter, sort.sort_doc(), page.skip, page.limit).await;
+    };
     // Score orders: find the anchor post, then continue after it.
     let mut at = doc! { "createdAt": after };
     if let Some(id) = page.after_id {

@@ -3,9 +3,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod auth;
+mod categories;
+mod content;
 mod errors;
+mod feeds;
 mod google;
 mod health;
 mod helpers;
 mod otp;
+mod posts;
+mod search;
 mod user;
