@@ -52,6 +52,32 @@ describe('accounts', () => {
     await page.context().close();
   });
 
+  it('shows unverified users the yellow bar; Verify Now sends a code and verifying removes the bar', async () => {
+    const account = await createAccount('verifynow');
+    const page = await newPage(browser);
+    await page.goto('/login');
+    await logInThroughForm(page, account);
+    await page.waitForURL((url) => url.pathname === '/');
+    const bar = page.getByTestId('unverified-bar');
+    await bar.waitFor();
+    assert.equal(
+      (await bar.textContent()).replace('Verify Now', '').trim(),
+      'Your email is not verified. Please verify your account to continue enjoying all features.',
+    );
+    await bar.getByRole('link', { name: 'Verify Now' }).click();
+    await page.waitForURL('**/verify');
+    const before = (await messagesTo(account.email)).length;
+    await page.getByRole('button', { name: 'Send Code' }).click();
+    const code = await waitForCode(account.email, { after: before });
+    await page.getByLabel('Verification code').fill(code);
+    await page.getByLabel('Verification code').press('Enter');
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    assert.equal(await page.getByTestId('unverified-bar').count(), 0);
+    await page.context().close();
+  });
+
   it('shows the server message for a wrong password and keeps the form usable', async () => {
     const account = await createAccount('wrongpw');
     const page = await newPage(browser);
