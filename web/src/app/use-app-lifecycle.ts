@@ -8,7 +8,7 @@ import { checkFeedbackPrompt } from '@/features/feedback';
 import { trackGuestVisit } from '@/features/guest';
 import { fetchIpLocation, useGeolocation } from '@/features/location';
 import { fetchUnreadCount, notificationsCleared } from '@/features/notifications';
-import { initUserSocket, socketConnectRequested, useConnectivityToasts } from '@/features/socket';
+import { initUserSocket, socketConnectRequested, socketUserLeft, useConnectivityToasts } from '@/features/socket';
 import { useThemeEffects } from '@/features/theme';
 import { fetchCurrentUser, profileCleared } from '@/features/users';
 import { useAppDispatch, useAppSelector } from './hooks';
@@ -49,6 +49,7 @@ export function useAppLifecycle(): void {
       void dispatch(fetchUnreadCount());
       void dispatch(checkFeedbackPrompt());
     } else {
+      dispatch(socketUserLeft());
       dispatch(profileCleared());
       dispatch(notificationsCleared());
       void dispatch(trackGuestVisit());

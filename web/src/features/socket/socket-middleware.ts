@@ -14,6 +14,7 @@ import {
   socketActions,
   socketConnectRequested,
   socketDisconnectRequested,
+  socketUserLeft,
 } from './socket-slice';
 
 export const TOAST_RATE_LIMIT_MS = 10_000;
@@ -146,6 +147,8 @@ export function createSocketMiddleware(): Middleware {
         closeSocket();
       } else if (initUserSocket.fulfilled.match(action)) {
         joinUserRooms(action.payload);
+      } else if (socketUserLeft.match(action)) {
+        joinUserRooms(null);
       }
       return result;
     };

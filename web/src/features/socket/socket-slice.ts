@@ -15,6 +15,8 @@ export const initialSocketState: SocketState = { status: 'disconnected', onlineC
 /** Open (or re-open with another token) the one socket. Handled by the socket middleware. */
 export const socketConnectRequested = createAction<{ token: string | null }>('socket/connectRequested');
 export const socketDisconnectRequested = createAction('socket/disconnectRequested');
+/** The user signed out: stop joining their rooms on (re)connect. */
+export const socketUserLeft = createAction('socket/userLeft');
 
 export const USER_NOT_READY = 'User not ready';
 

@@ -4,7 +4,7 @@ import { currentToasts, toast } from '@/lib/toast';
 import { fakeSockets, lastFakeSocket } from '@/test/fake-socket';
 import { coerceCount } from './socket-events';
 import { SOCKET_MESSAGES } from './socket-middleware';
-import { initUserSocket, socketActions, socketConnectRequested, socketReducer, initialSocketState, USER_NOT_READY } from './socket-slice';
+import { initUserSocket, socketActions, socketConnectRequested, socketUserLeft, socketReducer, initialSocketState, USER_NOT_READY } from './socket-slice';
 
 const toastTexts = () => currentToasts().map((t) => t.message);
 
@@ -79,6 +79,16 @@ describe('socket middleware', () => {
     socket.fire('disconnect', 'transport close');
     socket.serverConnect();
     expect(socket.emitted).toHaveLength(4);
+  });
+
+  it('stops joining the rooms of a user who signed out', async () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    await store.dispatch(initUserSocket({ userId: 'u1', role: 'user' }));
+    store.dispatch(socketUserLeft());
+    store.dispatch(socketConnectRequested({ token: null }));
+    lastFakeSocket().serverConnect();
+    expect(lastFakeSocket().emitted).toEqual([]);
   });
 
   it('a plain user joins only its own room', async () => {
