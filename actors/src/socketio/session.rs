@@ -40,6 +40,8 @@ use crate::{
 pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Server-to-client acknowledgements awaited at once per connection; older ones are dropped.
 pub const MAX_PENDING_ACKS: usize = 1_024;
+/// How long a polling session closed on purpose keeps its last frames for the next poll.
+pub const POLLING_CLOSE_GRACE: Duration = Duration::from_secs(5);
 const PROBE: &str = "probe";
 
 /// Frames ready for a session: one frame, or a packet with its attachments.
@@ -275,8 +277,12 @@ enum AppState {
 enum CloseBy {
     /// The client asked (close packet, websocket closed): pending polls get `6`.
     Client,
-    /// The server decided (timeout, error, kick): pending polls get `1`.
+    /// The server gave up on the client (timeout, error, overflow): pending polls get `1`.
     Server,
+    /// The server closes on purpose (kick, revoked token): like `Server`, but frames already
+    /// queued for a polling client (its DISCONNECT) wait for its next poll, with `1` after
+    /// them, for up to [`POLLING_CLOSE_GRACE`].
+    ServerFlush,
 }
 
 /// One Engine.IO connection.
@@ -489,10 +495,13 @@ impl Session {
                 if let Some(waiting) = polling.waiting.take() {
                     let last = match by {
                         CloseBy::Client => eio::kind::NOOP,
-                        CloseBy::Server => eio::kind::CLOSE,
+                        CloseBy::Server | CloseBy::ServerFlush => eio::kind::CLOSE,
                     };
                     let _ = waiting.send(polling.take_payload(Some(last.encode_utf8(&mut [0; 4]))));
                     ctx.stop();
+                } else if by == CloseBy::ServerFlush && !polling.queue.is_empty() {
+                    polling.queue.push_back(eio::Packet::Close.encode());
+                    ctx.run_later(POLLING_CLOSE_GRACE, |_, ctx| ctx.stop());
                 } else {
                     // As the reference server does: no pending poll, the session is gone
                     // and the client's next request gets `Session ID unknown`.
@@ -935,7 +944,7 @@ impl Handler<DisconnectSocket> for Session {
             self.sio_leave(&nsp);
         }
         if msg.close_connection {
-            self.close(ctx, CloseBy::Server, "server disconnect");
+            self.close(ctx, CloseBy::ServerFlush, "server disconnect");
         }
     }
 }
@@ -944,7 +953,7 @@ impl Handler<CloseTransport> for Session {
     type Result = ();
 
     fn handle(&mut self, _: CloseTransport, ctx: &mut Context<Self>) {
-        self.close(ctx, CloseBy::Server, "forced close");
+        self.close(ctx, CloseBy::ServerFlush, "forced close");
     }
 }
 
