@@ -1,7 +1,8 @@
 import { Link } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { GooglePromoCard, GuestSessionBanner, UnverifiedEmailBar } from '@/features/auth';
 import { BannerNotice } from '@/features/banner';
+import { feedbackRequested } from '@/features/feedback';
 import { PageOutlet } from './page-outlet';
 import { SecondaryBar } from './secondary-bar';
 import { TopBar } from './top-bar';
@@ -17,6 +18,8 @@ function useViewerRegions(): string[] {
 /** The root shell: top bar, secondary bar, the session bars and banner, the page, the footer. */
 export function ShellLayout() {
   const regions = useViewerRegions();
+  const dispatch = useAppDispatch();
+  const isAuthenticated = useAppSelector((state) => state.auth.isAuthenticated);
   return (
     <div className="shell">
       <TopBar />
@@ -34,6 +37,11 @@ export function ShellLayout() {
           <Link to="/contact">Contact</Link>
           <Link to="/privacy">Privacy</Link>
           <Link to="/terms">Terms</Link>
+          {isAuthenticated ? (
+            <button type="button" className="link-button footer__feedback" onClick={() => dispatch(feedbackRequested())}>
+              Give feedback
+            </button>
+          ) : null}
         </nav>
       </footer>
       <GooglePromoCard />

@@ -202,6 +202,16 @@ describe('the shell, logged in', () => {
   });
 });
 
+describe('feedback on request', () => {
+  it("opens 'Share Your Feedback' from the footer for signed-in users", async () => {
+    mockAppStartup({ signedIn: true });
+    renderApp('/about', { preloadedState: { auth: signedInAuth() } });
+    await ready();
+    await userEvent.click(screen.getByRole('button', { name: 'Give feedback' }));
+    expect(screen.getByRole('dialog', { name: 'Share Your Feedback' })).toBeInTheDocument();
+  });
+});
+
 describe('the shell on mobile (< 1024 px)', () => {
   beforeEach(() => {
     window.matchMedia = ((query: string) => ({
