@@ -35,10 +35,14 @@ export function useAppLifecycle(): void {
     scrollToTop();
   }, [pathname]);
 
-  // One socket for everyone (guests are counted online); reopened when the token changes.
+  // One socket for everyone (guests are counted online); reopened when the token changes, and
+  // asked to reconnect when the browser comes back online.
   useEffect(() => {
     if (!authInitialized) return;
-    dispatch(socketConnectRequested({ token: isAuthenticated ? token : null }));
+    const connect = () => dispatch(socketConnectRequested({ token: isAuthenticated ? token : null }));
+    connect();
+    window.addEventListener('online', connect);
+    return () => window.removeEventListener('online', connect);
   }, [dispatch, authInitialized, isAuthenticated, token]);
 
   useEffect(() => {

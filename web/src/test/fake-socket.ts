@@ -27,6 +27,9 @@ export class FakeSocket extends Emitter {
   emitted: unknown[][] = [];
   io = new Emitter();
   disconnected = false;
+  /** Whether the client is still trying to (re)connect. */
+  active = true;
+  connectCalls = 0;
   constructor(readonly options: Record<string, unknown>) {
     super();
   }
@@ -37,6 +40,12 @@ export class FakeSocket extends Emitter {
   disconnect() {
     this.connected = false;
     this.disconnected = true;
+    this.active = false;
+    return this;
+  }
+  connect() {
+    this.connectCalls += 1;
+    this.active = true;
     return this;
   }
   /** Test side: simulate a successful connection. */

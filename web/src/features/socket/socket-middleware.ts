@@ -142,6 +142,8 @@ export function createSocketMiddleware(): Middleware {
         const { socket, created } = openSocket(action.payload.token);
         if (created) attach(socket);
         else if (socket.connected) api.dispatch(socketActions.connected());
+        // Reconnection gave up (5 attempts): a new request starts over.
+        else if (!socket.active) socket.connect();
       } else if (socketDisconnectRequested.match(action)) {
         joinUserRooms(null);
         closeSocket();

@@ -57,6 +57,16 @@ describe('socket middleware', () => {
     expect(fakeSockets[0].disconnected).toBe(true);
   });
 
+  it('starts over when asked again after reconnection gave up', () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: null }));
+    const socket = lastFakeSocket();
+    socket.active = false;
+    store.dispatch(socketConnectRequested({ token: null }));
+    expect(socket.connectCalls).toBe(1);
+    expect(fakeSockets).toHaveLength(1);
+  });
+
   it('never puts the socket object in the state', () => {
     const store = setupStore();
     store.dispatch(socketConnectRequested({ token: null }));
