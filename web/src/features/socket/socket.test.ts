@@ -211,6 +211,24 @@ describe('socket middleware', () => {
     expect(store.getState().posts.counts).toEqual({ allPostsCount: 10, myPostsCount: 2, followingPostsCount: 0 });
   });
 
+  it('accepts the object payloads the server sends', () => {
+    const store = setupStore({ users: { ...setupStore().getState().users, online: { users: [{ _id: 'u1', name: 'A' }], guests: 0, count: 1, status: 'succeeded', error: null } } });
+    store.dispatch(socketConnectRequested({ token: null }));
+    const socket = lastFakeSocket();
+    socket.fire('updateUnreadCount', { count: 2 });
+    expect(store.getState().notifications.unreadCount).toBe(2);
+    socket.fire('userStatus', { userId: 'u1', isOnline: false });
+    expect(store.getState().users.online.users).toEqual([]);
+    socket.fire('showFeedbackPrompt', { message: 'Quick question' });
+    expect(store.getState().feedback.promptMessage).toBe('Quick question');
+    socket.fire('newAppeal', { postId: 'p1', postTitle: 'T' });
+    expect(toastTexts()).toContain('New appeal for post: T');
+    socket.fire('userLocationUpdate', { userId: 'u1', coordinates: { lat: 1.5, lon: -2 }, city: 'Pune', country: 'India', countryCode: 'IN', state: 'MH', pincode: '411001' });
+    expect(store.getState().location.locations[0]).toMatchObject({ userId: 'u1', city: 'Pune', coordinates: { lat: 1.5, lon: -2 } });
+    socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 2, lastVisit: '2024-01-01T00:00:00Z' });
+    expect(store.getState().guest.visits).toHaveLength(1);
+  });
+
   it('updates the open post on postBlockToggled', () => {
     const store = setupStore({
       posts: { ...setupStore().getState().posts, currentPost: { _id: 'p1', slug: 's', title: 'T', blocked: false } },
