@@ -165,3 +165,37 @@ export async function logInThroughForm(page, { email, password }) {
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
 }
+
+// ── Administrators ──────────────────────────────────────────────────────────────────────────
+
+/**
+ * Makes an account an administrator with the server's own CLI (`pressroom admin grant`), the
+ * only way one comes to exist. Needs PRESSROOM_BIN, and the database the server under test uses:
+ * PRESSROOM_TEST_MONGODB_URI (or MONGODB_URI) and PRESSROOM_SUITE_DB.
+ */
+export async function grantAdmin(email) {
+  const { execFile } = await import('node:child_process');
+  const bin = process.env.PRESSROOM_BIN;
+  const uri = process.env.PRESSROOM_TEST_MONGODB_URI || process.env.MONGODB_URI;
+  const db = process.env.PRESSROOM_SUITE_DB;
+  if (!bin || !uri || !db) {
+    throw new Error('granting an administrator needs PRESSROOM_BIN, PRESSROOM_TEST_MONGODB_URI and PRESSROOM_SUITE_DB');
+  }
+  await new Promise((resolve, reject) => {
+    execFile(
+      bin,
+      ['admin', 'grant', email],
+      { env: { ...process.env, PRESSROOM_ENV: 'test', MONGODB_URI: uri, PRESSROOM__DATABASE__NAME: db } },
+      (error, stdout, stderr) => (error ? reject(new Error(`admin grant failed: ${stderr || error.message}`)) : resolve(stdout)),
+    );
+  });
+}
+
+/** A signed-in administrator's session (token from a fresh login after the grant). */
+export async function createAdmin() {
+  const account = await createAccount('admin');
+  await grantAdmin(account.email);
+  const { status, data } = await api('/auth/login', { method: 'POST', body: { email: account.email, password: account.password } });
+  if (status >= 300 || data.role !== 'admin') throw new Error(`admin login failed: ${status} ${JSON.stringify(data)}`);
+  return { ...account, token: data.token };
+}

@@ -3,6 +3,7 @@ import { currentToasts } from '@/lib/toast';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, renderWithProviders, signedInAuth } from '@/test/render';
 import type { BannerNotification } from '@/types/entities';
+import { socketEvents } from '@/features/socket';
 import { BannerNotice, useBannerSync } from './banner-notice';
 
 const banner = (over: Partial<BannerNotification> = {}): BannerNotification => ({
@@ -62,6 +63,38 @@ describe('BannerNotice', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("says 'Banner expired.' once when the server deactivates an expired banner first", () => {
+    vi.useFakeTimers();
+    try {
+      const expiresAt = new Date(Date.now() + 5_000).toISOString();
+      const { store } = renderWithProviders(<BannerNotice regions={[]} />, {
+        preloadedState: { banner: { banners: [banner({ expiresAt })], dismissedIds: [], error: null } },
+      });
+      act(() => {
+        vi.advanceTimersByTime(4_990);
+        store.dispatch(socketEvents.broadcastDeactivated('b1'));
+      });
+      act(() => {
+        vi.advanceTimersByTime(1_000);
+      });
+      expect(screen.queryByTestId('banner-notice')).not.toBeInTheDocument();
+      expect(currentToasts().filter((t) => t.message === 'Banner expired.')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says nothing when a live banner is dismissed or deactivated before it expires', () => {
+    const { store } = renderWithProviders(<BannerNotice regions={[]} />, {
+      preloadedState: { banner: { banners: [banner({ expiresAt: new Date(Date.now() + 60_000).toISOString() })], dismissedIds: [], error: null } },
+    });
+    act(() => {
+      store.dispatch(socketEvents.broadcastDeactivated('b1'));
+    });
+    expect(screen.queryByTestId('banner-notice')).not.toBeInTheDocument();
+    expect(currentToasts()).toEqual([]);
   });
 
   it('keeps a sticky banner after expiresAt', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { BANNER_KEY, storage } from '@/lib/storage';
 import { toast } from '@/lib/toast';
@@ -7,6 +7,7 @@ import {
   bannerExpired,
   bannerSynced,
   dismissBanner,
+  isExpired,
   fetchBanners,
   readBannerMirror,
   selectVisibleBanner,
@@ -55,11 +56,20 @@ export function BannerNotice({ regions }: { regions: string[] }) {
     if (Number.isNaN(at)) return;
     const timer = setTimeout(() => {
       dispatch(bannerExpired(banner._id));
-      toast.info(BANNER_EXPIRED);
       setNow(Date.now());
     }, Math.max(0, at - Date.now()));
     return () => clearTimeout(timer);
   }, [banner, dispatch]);
+
+  // 'Banner expired.' once, whether our timer or the server's deactivation hid it first.
+  const shown = useRef(banner);
+  useEffect(() => {
+    const previous = shown.current;
+    shown.current = banner;
+    if (previous && previous._id !== banner?._id && isExpired(previous, Date.now() + 1000)) {
+      toast.info(BANNER_EXPIRED);
+    }
+  }, [banner]);
 
   if (!banner) return null;
   return (
