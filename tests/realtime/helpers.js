@@ -1,5 +1,6 @@
 // Starts the conformance example server and offers small helpers shared by the suites.
 import { spawn, execFileSync } from "node:child_process";
+import { openSync } from "node:fs";
 import { createServer } from "node:net";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
@@ -47,9 +48,11 @@ async function freePort() {
 export async function startServer() {
   const bin = conformanceBinary();
   const port = await freePort();
+  // SERVER_LOG=file keeps the server's log (RUST_LOG sets its level).
+  const stderr = process.env.SERVER_LOG ? openSync(process.env.SERVER_LOG, "a") : "inherit";
   const child = spawn(bin, [], {
     env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", stderr],
   });
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("server did not start")), START_TIMEOUT_MS);
