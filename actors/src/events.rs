@@ -3,9 +3,11 @@
 //! list. Events whose payload is a stored document (a notification, a banner, post counts)
 //! carry that document as the server crate serialised it.
 //!
-//! Shapes: `onlineUsersCount` sends a bare number; events the spec writes with named
-//! parameters (`userStatus(userId, isOnline)`, `newAppeal(postId, postTitle)`, ...) send one
-//! object with those keys in camelCase.
+//! Shapes: events the spec writes as a call with parameters (`updateUnreadCount(count)`,
+//! `userStatus(userId, isOnline)`, `newAppeal(postId, postTitle)`, `postBlockToggled(postId,
+//! blocked)`, `broadcastNotificationDismissed(id)`, `broadcastNotificationDeactivated(id)`,
+//! `showFeedbackPrompt(message)`) send those values as positional arguments, in that order;
+//! `onlineUsersCount` sends a bare number; the others send one object or document.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -72,6 +74,19 @@ macro_rules! object_event {
     };
 }
 
+/// Events whose arguments are the struct's fields, in declaration order.
+macro_rules! positional_event {
+    ($ty:ident, $name:literal, $($field:ident),+) => {
+        impl Event for $ty {
+            const NAME: &'static str = $name;
+
+            fn args(&self) -> Vec<Value> {
+                vec![$(serde_json::to_value(&self.$field).unwrap_or(Value::Null)),+]
+            }
+        }
+    };
+}
+
 macro_rules! document_event {
     ($(#[$doc:meta])* $ty:ident, $name:literal) => {
         $(#[$doc])*
@@ -115,7 +130,7 @@ pub struct UpdateUnreadCount {
     /// Unread notifications.
     pub count: u64,
 }
-object_event!(UpdateUnreadCount, "updateUnreadCount");
+positional_event!(UpdateUnreadCount, "updateUnreadCount", count);
 
 /// `userStatus(userId, isOnline)`: a user's first socket connected or last one closed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -126,7 +141,7 @@ pub struct UserStatus {
     /// Whether they are online now.
     pub is_online: bool,
 }
-object_event!(UserStatus, "userStatus");
+positional_event!(UserStatus, "userStatus", user_id, is_online);
 
 /// Coordinates of a [`UserLocationUpdate`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -170,7 +185,7 @@ pub struct NewAppeal {
     /// Its title.
     pub post_title: String,
 }
-object_event!(NewAppeal, "newAppeal");
+positional_event!(NewAppeal, "newAppeal", post_id, post_title);
 
 document_event!(
     /// `newBroadcastNotification`: a banner notification document, to everyone.
@@ -184,9 +199,10 @@ pub struct BroadcastNotificationDismissed {
     /// The banner.
     pub id: String,
 }
-object_event!(
+positional_event!(
     BroadcastNotificationDismissed,
-    "broadcastNotificationDismissed"
+    "broadcastNotificationDismissed",
+    id
 );
 
 /// `broadcastNotificationDeactivated(id)`: an administrator deactivated a banner.
@@ -195,9 +211,10 @@ pub struct BroadcastNotificationDeactivated {
     /// The banner.
     pub id: String,
 }
-object_event!(
+positional_event!(
     BroadcastNotificationDeactivated,
-    "broadcastNotificationDeactivated"
+    "broadcastNotificationDeactivated",
+    id
 );
 
 /// `broadcastNotificationDeletedAll`: every banner was deleted (no arguments).
@@ -228,7 +245,7 @@ pub struct PostBlockToggled {
     /// Whether it is blocked now.
     pub blocked: bool,
 }
-object_event!(PostBlockToggled, "postBlockToggled");
+positional_event!(PostBlockToggled, "postBlockToggled", post_id, blocked);
 
 /// `guestVisitUpdate`: a guest visit was tracked, to the administrators.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -260,7 +277,7 @@ impl Default for ShowFeedbackPrompt {
         }
     }
 }
-object_event!(ShowFeedbackPrompt, "showFeedbackPrompt");
+positional_event!(ShowFeedbackPrompt, "showFeedbackPrompt", message);
 
 /// Names of all server events, for documentation and tests.
 pub const ALL_EVENTS: [&str; 14] = [
@@ -307,7 +324,7 @@ mod tests {
             ),
             (
                 UpdateUnreadCount { count: 2 }.into(),
-                r#"42["updateUnreadCount",{"count":2}]"#,
+                r#"42["updateUnreadCount",2]"#,
             ),
             (
                 UserStatus {
@@ -315,7 +332,7 @@ mod tests {
                     is_online: true,
                 }
                 .into(),
-                r#"42["userStatus",{"userId":"u1","isOnline":true}]"#,
+                r#"42["userStatus","u1",true]"#,
             ),
             (
                 UserLocationUpdate {
@@ -340,7 +357,7 @@ mod tests {
                     post_title: "T".into(),
                 }
                 .into(),
-                r#"42["newAppeal",{"postId":"p1","postTitle":"T"}]"#,
+                r#"42["newAppeal","p1","T"]"#,
             ),
             (
                 NewBroadcastNotification(json!({"_id": "b1"})).into(),
@@ -348,11 +365,11 @@ mod tests {
             ),
             (
                 BroadcastNotificationDismissed { id: "b1".into() }.into(),
-                r#"42["broadcastNotificationDismissed",{"id":"b1"}]"#,
+                r#"42["broadcastNotificationDismissed","b1"]"#,
             ),
             (
                 BroadcastNotificationDeactivated { id: "b1".into() }.into(),
-                r#"42["broadcastNotificationDeactivated",{"id":"b1"}]"#,
+                r#"42["broadcastNotificationDeactivated","b1"]"#,
             ),
             (
                 BroadcastNotificationDeletedAll.into(),
@@ -368,7 +385,7 @@ mod tests {
                     blocked: true,
                 }
                 .into(),
-                r#"42["postBlockToggled",{"postId":"p1","blocked":true}]"#,
+                r#"42["postBlockToggled","p1",true]"#,
             ),
             (
                 GuestVisitUpdate {
@@ -381,7 +398,7 @@ mod tests {
             ),
             (
                 ShowFeedbackPrompt::default().into(),
-                r#"42["showFeedbackPrompt",{"message":"We'd love your feedback!"}]"#,
+                r#"42["showFeedbackPrompt","We'd love your feedback!"]"#,
             ),
         ];
         assert_eq!(cases.len(), ALL_EVENTS.len());
