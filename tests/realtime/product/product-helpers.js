@@ -56,7 +56,10 @@ export function grantAdmin(email) {
   });
 }
 
-/** Opens a socket to the server; resolves once connected (rejects on connect_error). */
+/**
+ * Opens a socket to the server; resolves once connected (rejects on connect_error). Every event
+ * the socket receives is kept, so `waitFor` also sees events that arrived before it was called.
+ */
 export function connect({ token, transports = ["websocket", "polling"], upgrade = true } = {}) {
   const socket = io(BASE, {
     path: "/socket.io/",
@@ -65,7 +68,11 @@ export function connect({ token, transports = ["websocket", "polling"], upgrade 
     auth: token ? { token } : {},
     reconnection: false,
     forceNew: true,
+    autoConnect: false,
   });
+  socket.received = [];
+  socket.onAny((event, ...args) => socket.received.push({ event, args }));
+  socket.connect();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("socket did not connect")), EVENT_TIMEOUT_MS);
     socket.once("connect", () => {
@@ -80,8 +87,18 @@ export function connect({ token, transports = ["websocket", "polling"], upgrade 
   });
 }
 
-/** Resolves with the args of the first `event` whose args satisfy `match`. */
+/**
+ * Resolves with the args of the first `event` whose args satisfy `match`: one already received
+ * (it is consumed) or the next to arrive.
+ */
 export function waitFor(socket, event, match = () => true, timeout = EVENT_TIMEOUT_MS) {
+  if (socket.received) {
+    const index = socket.received.findIndex((e) => e.event === event && match(...e.args));
+    if (index >= 0) {
+      const [found] = socket.received.splice(index, 1);
+      return Promise.resolve(found.args);
+    }
+  }
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.off(event, handler);
@@ -91,6 +108,11 @@ export function waitFor(socket, event, match = () => true, timeout = EVENT_TIMEO
       if (match(...args)) {
         clearTimeout(timer);
         socket.off(event, handler);
+        if (socket.received) {
+          const wire = JSON.stringify(args);
+          const index = socket.received.findLastIndex((e) => e.event === event && JSON.stringify(e.args) === wire);
+          if (index >= 0) socket.received.splice(index, 1);
+        }
         resolve(args);
       }
     }
@@ -98,9 +120,9 @@ export function waitFor(socket, event, match = () => true, timeout = EVENT_TIMEO
   });
 }
 
-/** Collects every `event` until stopped. */
+/** Events named `event` received so far (and later, as they arrive). */
 export function record(socket, event) {
-  const seen = [];
+  const seen = (socket.received ?? []).filter((e) => e.event === event).map((e) => e.args);
   const handler = (...args) => seen.push(args);
   socket.on(event, handler);
   return { seen, stop: () => socket.off(event, handler) };
