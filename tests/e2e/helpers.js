@@ -185,7 +185,11 @@ export async function grantAdmin(email) {
     execFile(
       bin,
       ['admin', 'grant', email],
-      { env: { ...process.env, PRESSROOM_ENV: 'test', MONGODB_URI: uri, PRESSROOM__DATABASE__NAME: db } },
+      {
+        // The CLI reads config/ from the repository root, like the server.
+        cwd: process.env.PRESSROOM_ROOT || path.resolve(HERE, '..', '..'),
+        env: { ...process.env, PRESSROOM_ENV: 'test', MONGODB_URI: uri, PRESSROOM__DATABASE__NAME: db },
+      },
       (error, stdout, stderr) => (error ? reject(new Error(`admin grant failed: ${stderr || error.message}`)) : resolve(stdout)),
     );
   });
