@@ -118,6 +118,38 @@ describe('the shell', () => {
     await page.context().close();
   });
 
+  it('searches users and posts as you type, and Enter opens the results page', async () => {
+    const { api } = await import('./helpers.js');
+    const name = `Zephyrine Quill ${Date.now().toString(36)}`;
+    const email = `zq-${Date.now().toString(36)}@example.com`;
+    const { status, data } = await api('/auth/signup', {
+      method: 'POST',
+      body: { fullName: name, email, password: 'correct horse battery', sendEmail: false },
+    });
+    assert.ok(status < 300, `signup answered ${status}`);
+    const page = await newPage(browser);
+    await page.goto('/');
+    await waitForShell(page);
+    const box = page.getByPlaceholder('Search articles or users...');
+    await box.fill('zz');
+    await page.waitForTimeout(600);
+    assert.equal(await page.getByRole('listbox', { name: 'Search results' }).count(), 0, 'no search under 3 characters');
+    await box.fill(name);
+    const option = page.getByRole('option', { name: new RegExp(name) });
+    await option.waitFor();
+    assert.match(await option.textContent(), /Posts: 0/);
+    // (The server shows e-mail addresses to signed-in users only.)
+    await screenshot(page, 'search-dropdown');
+    await option.click();
+    await page.waitForURL(`**/author-profile/${data._id}`);
+    await box.fill('qqxxnothingmatchesthis');
+    await page.getByText('No results found').waitFor();
+    await box.press('Enter');
+    await page.waitForURL('**/search?query=qqxxnothingmatchesthis');
+    await page.getByRole('heading', { name: /Results for/ }).waitFor();
+    await page.context().close();
+  });
+
   it('opens the search modal under 1024 px and closes it with Escape', async () => {
     const page = await newPage(browser, { viewport: { width: 390, height: 800 } });
     await page.goto('/about');

@@ -95,7 +95,7 @@ export function SearchBox({ autoFocus, onDone }: { autoFocus?: boolean; onDone?:
                   <Avatar name={u.name} src={u.avatar} size={32} />
                   <span className="search-result__body">
                     <span className="search-result__title">{u.name}</span>
-                    <span className="search-result__meta">{u.email}</span>
+                    {u.email ? <span className="search-result__meta">{u.email}</span> : null}
                     <span className="search-result__meta">Posts: {u.totalPosts ?? 0}</span>
                   </span>
                 </button>
