@@ -119,6 +119,10 @@ async fn main() -> std::io::Result<()> {
             .configure(|cfg| realtime.configure(cfg))
             .configure(|cfg| engine_io.configure(cfg))
     })
+    // A client that closes its connection while a poll is pending cancels that poll, and the
+    // session ends (the reference server does so); actix-web drops the pending handler only
+    // when it does not wait for half-closed connections.
+    .h1_allow_half_closed(false)
     .bind(("127.0.0.1", port))?;
     println!("conformance server listening on 127.0.0.1:{port}");
     server.run().await

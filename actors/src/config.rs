@@ -18,6 +18,12 @@ pub const DEFAULT_OUTBOUND_QUEUE: usize = 256;
 pub const DEFAULT_PRESENCE_COALESCE: Duration = Duration::from_millis(200);
 
 /// Configuration of one realtime endpoint (Socket.IO or raw Engine.IO).
+///
+/// The HTTP server that mounts the endpoint should be built with
+/// `HttpServer::h1_allow_half_closed(false)`: then a client that closes its connection while a
+/// long-poll is pending cancels that poll and the session closes, as with the reference server.
+/// With half-closed connections allowed, actix-web keeps the pending poll until it is answered
+/// and the session only ends at the next ping timeout.
 #[derive(Debug, Clone)]
 pub struct RealtimeConfig {
     /// Mount path, without trailing slash (`/socket.io`); both `path` and `path/` answer.

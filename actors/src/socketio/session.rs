@@ -117,6 +117,13 @@ pub(crate) enum PollReply {
 #[rtype(result = "Result<PollReply, EngineError>")]
 pub(crate) struct PollRequest;
 
+/// Sent by the polling GET handler when its request went away before the answer came (the
+/// client aborted it, or the connection closed): the session is closed, as the reference
+/// server does for a cancelled polling request.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct PollCancelled;
+
 /// Sent by the polling POST handler with the request body.
 #[derive(Message)]
 #[rtype(result = "Result<(), EngineError>")]
@@ -279,9 +286,10 @@ enum CloseBy {
     Client,
     /// The server gave up on the client (timeout, error, overflow): pending polls get `1`.
     Server,
-    /// The server closes on purpose (kick, revoked token): like `Server`, but frames already
-    /// queued for a polling client (its DISCONNECT) wait for its next poll, with `1` after
-    /// them, for up to [`POLLING_CLOSE_GRACE`].
+    /// The server closes on purpose (kick, revoked token, connect timeout): like `Server`, but
+    /// when no poll is pending, the frames already queued for a polling client (its
+    /// DISCONNECT; a noop when there are none) and `1` wait for its next poll, for up to
+    /// [`POLLING_CLOSE_GRACE`].
     ServerFlush,
 }
 
@@ -381,7 +389,10 @@ impl Session {
                 let probing = self.upgrade.as_ref().is_some_and(|u| u.probed);
                 if !probing {
                     if let Some(waiting) = polling.waiting.take() {
-                        let _ = waiting.send(polling.take_payload(None));
+                        if waiting.send(polling.take_payload(None)).is_err() {
+                            // The pending poll's request went away before this answer.
+                            self.close(ctx, CloseBy::Server, "cancelled polling request");
+                        }
                     }
                 }
             }
@@ -499,7 +510,12 @@ impl Session {
                     };
                     let _ = waiting.send(polling.take_payload(Some(last.encode_utf8(&mut [0; 4]))));
                     ctx.stop();
-                } else if by == CloseBy::ServerFlush && !polling.queue.is_empty() {
+                } else if by == CloseBy::ServerFlush {
+                    // As the reference server does when it closes on purpose: the session
+                    // stays until the client's next poll, which gets the close packet.
+                    if polling.queue.is_empty() {
+                        polling.queue.push_back(eio::Packet::Noop.encode());
+                    }
                     polling.queue.push_back(eio::Packet::Close.encode());
                     ctx.run_later(POLLING_CLOSE_GRACE, |_, ctx| ctx.stop());
                 } else {
@@ -878,7 +894,7 @@ impl Actor for Session {
             AppState::Sio(sio) => {
                 sio.connect_timer = Some(ctx.run_later(connect_timeout, |act, ctx| {
                     if act.sio().is_some_and(|sio| sio.sockets.is_empty()) {
-                        act.close(ctx, CloseBy::Server, "connect timeout");
+                        act.close(ctx, CloseBy::ServerFlush, "connect timeout");
                     }
                 }));
             }
@@ -994,7 +1010,12 @@ impl Handler<PollRequest> for Session {
             ctx.stop();
             return Ok(PollReply::Now(body));
         }
-        if polling.waiting.is_some() {
+        if let Some(waiting) = &polling.waiting {
+            if waiting.is_closed() {
+                // The previous poll was cancelled; its `PollCancelled` has not come yet.
+                self.close(ctx, CloseBy::Server, "cancelled polling request");
+                return Err(EngineError::UnknownSid);
+            }
             self.close(ctx, CloseBy::Server, "overlapping poll");
             return Err(EngineError::BadRequest);
         }
@@ -1010,6 +1031,21 @@ impl Handler<PollRequest> for Session {
     }
 }
 
+impl Handler<PollCancelled> for Session {
+    type Result = ();
+
+    fn handle(&mut self, _: PollCancelled, ctx: &mut Context<Self>) {
+        let Transport::Polling(polling) = &self.transport else {
+            return;
+        };
+        // A poll answered before its request went away left no sender behind; a newer
+        // pending poll has an open one.
+        if polling.waiting.as_ref().is_some_and(|w| w.is_closed()) {
+            self.close(ctx, CloseBy::Server, "cancelled polling request");
+        }
+    }
+}
+
 impl Handler<Post> for Session {
     type Result = Result<(), EngineError>;
 
@@ -1018,7 +1054,8 @@ impl Handler<Post> for Session {
             return Err(EngineError::BadRequest);
         }
         if self.closing {
-            return Err(EngineError::UnknownSid);
+            // As the reference server does: packets to a closing session are dropped.
+            return Ok(());
         }
         let packets = match eio::decode_payload(&msg.0) {
             Ok(packets) => packets,

@@ -19,8 +19,8 @@ use serde::Deserialize;
 use super::{
     engine::{Engine, EngineError, PROTOCOL_VERSION, TRANSPORT_POLLING, TRANSPORT_WEBSOCKET},
     session::{
-        PayloadTooLarge, PollReply, PollRequest, Post, Session, UpgradeEnded, UpgradeInbound,
-        UpgradeStart,
+        PayloadTooLarge, PollCancelled, PollReply, PollRequest, Post, Session, UpgradeEnded,
+        UpgradeInbound, UpgradeStart,
     },
 };
 
@@ -123,15 +123,40 @@ async fn dispatch(engine: &Arc<Engine>, req: &HttpRequest, body: web::Payload) -
     }
 }
 
+/// Watches a poll: if its handler future is dropped before the answer came (actix-web drops it
+/// when the client closes the connection, given `h1_allow_half_closed(false)`), the session
+/// hears of it and closes, as the reference server does on a cancelled polling request.
+struct PollGuard {
+    session: Addr<Session>,
+    answered: bool,
+}
+
+impl Drop for PollGuard {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.session.do_send(PollCancelled);
+        }
+    }
+}
+
 async fn poll(session: Addr<Session>) -> HttpResponse {
-    let body = match session.send(PollRequest).await {
-        Ok(Ok(PollReply::Now(body))) => body,
-        Ok(Ok(PollReply::Later(rx))) => match rx.await {
-            Ok(body) => body,
-            Err(_) => return EngineError::UnknownSid.response(),
-        },
-        Ok(Err(error)) => return error.response(),
-        Err(_) => return EngineError::UnknownSid.response(),
+    let mut guard = PollGuard {
+        session: session.clone(),
+        answered: false,
+    };
+    let reply = session.send(PollRequest).await;
+    let body = match reply {
+        Ok(Ok(PollReply::Now(body))) => Some(body),
+        Ok(Ok(PollReply::Later(rx))) => rx.await.ok(),
+        Ok(Err(error)) => {
+            guard.answered = true;
+            return error.response();
+        }
+        Err(_) => None,
+    };
+    guard.answered = true;
+    let Some(body) = body else {
+        return EngineError::UnknownSid.response();
     };
     HttpResponse::Ok()
         .content_type(POLLING_CONTENT_TYPE)

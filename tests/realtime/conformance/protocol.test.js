@@ -32,6 +32,47 @@ async function openPolling(path) {
   return JSON.parse(body.substring(1)).sid;
 }
 
+/**
+ * Polls `sid` until a poll brings packets other than pings, answering the pings (a slow
+ * machine may let a ping interval pass between two requests); returns those packets.
+ */
+async function pollData(path, sid) {
+  for (;;) {
+    const poll = await fetch(eio(path, `&sid=${sid}`));
+    assert.equal(poll.status, 200);
+    const packets = (await poll.text()).split("\x1e");
+    if (packets.includes("2")) {
+      const pong = await fetch(eio(path, `&sid=${sid}`), { method: "POST", body: "3" });
+      assert.equal(await pong.text(), "ok");
+    }
+    const data = packets.filter((packet) => packet !== "2");
+    if (data.length) return data;
+  }
+}
+
+/** Polls `sid` until packets starting with each of `wanted` have arrived; returns them all. */
+async function pollUntil(path, sid, wanted) {
+  const seen = [];
+  while (!wanted.every((prefix) => seen.some((packet) => packet.startsWith(prefix)))) {
+    seen.push(...(await pollData(path, sid)));
+  }
+  return seen;
+}
+
+/**
+ * A polling session that a Socket.IO server keeps past connectTimeout: at /socket.io it joins
+ * the main namespace, as every Socket.IO client does right after the handshake.
+ */
+async function openLastingPolling(path) {
+  const sid = await openPolling(path);
+  if (path === "/socket.io") {
+    const push = await fetch(eio(path, `&sid=${sid}`), { method: "POST", body: "40" });
+    assert.equal(await push.text(), "ok");
+    await pollUntil(path, sid, ["40{", '42["auth"']);
+  }
+  return sid;
+}
+
 async function errorOf(response) {
   return { status: response.status, body: await response.json() };
 }
@@ -108,8 +149,19 @@ for (const path of ["/engine.io", "/socket.io"]) {
 
   describe(`Engine.IO heartbeat and close at ${path}`, () => {
     it("pings a polling client, which answers with pongs", async () => {
-      const sid = await openPolling(path);
+      const sid = await openLastingPolling(path);
       for (let i = 0; i < 3; i++) {
+        const poll = await fetch(eio(path, `&sid=${sid}`));
+        assert.equal(await poll.text(), "2");
+        const push = await fetch(eio(path, `&sid=${sid}`), { method: "POST", body: "3" });
+        assert.equal(await push.text(), "ok");
+      }
+    });
+
+    it("keeps a polling client that answers pings past connectTimeout", async () => {
+      const sid = await openLastingPolling(path);
+      const until = Date.now() + CONNECT_TIMEOUT + PING_INTERVAL;
+      while (Date.now() < until) {
         const poll = await fetch(eio(path, `&sid=${sid}`));
         assert.equal(await poll.text(), "2");
         const push = await fetch(eio(path, `&sid=${sid}`), { method: "POST", body: "3" });
@@ -142,6 +194,17 @@ for (const path of ["/engine.io", "/socket.io"]) {
       ]);
       assert.equal(await poll.text(), "6");
       assert.equal((await fetch(eio(path, `&sid=${sid}`))).status, 400);
+    });
+
+    it("closes the session upon a cancelled polling request", async () => {
+      const sid = await openLastingPolling(path);
+      const controller = new AbortController();
+      const cancelled = fetch(eio(path, `&sid=${sid}`), { signal: controller.signal }).catch(() => {});
+      await sleep(5);
+      controller.abort();
+      await cancelled;
+      const poll = await fetch(eio(path, `&sid=${sid}`));
+      assert.equal(poll.status, 400);
     });
 
     it("closes the session on overlapping polls", async () => {
@@ -219,8 +282,7 @@ describe("Engine.IO echo at /engine.io", () => {
     for (const body of ["4hello", "4test1\x1e4test2\x1e4test3", "4hello\x1ebAQIDBA==", "4€€€"]) {
       const push = await fetch(eio("/engine.io", `&sid=${sid}`), { method: "POST", body });
       assert.equal(await push.text(), "ok");
-      const poll = await fetch(eio("/engine.io", `&sid=${sid}`));
-      assert.equal(await poll.text(), body);
+      assert.equal((await pollData("/engine.io", sid)).join("\x1e"), body);
     }
   });
 
@@ -320,6 +382,21 @@ describe("Socket.IO connect", () => {
     const answerPings = setInterval(() => ws.readyState === 1 && ws.send("3"), PING_INTERVAL / 2);
     assert.ok(await settlesWithin(ws.closed, CONNECT_TIMEOUT + 1_000));
     clearInterval(answerPings);
+  });
+
+  it("ends a pending poll with a close packet when no CONNECT arrives within connectTimeout", async () => {
+    const sid = await openPolling("/socket.io");
+    let body;
+    for (;;) {
+      const poll = await fetch(eio("/socket.io", `&sid=${sid}`));
+      body = await poll.text();
+      if (body !== "2") break;
+      const push = await fetch(eio("/socket.io", `&sid=${sid}`), { method: "POST", body: "3" });
+      assert.equal(await push.text(), "ok");
+    }
+    // A noop comes first when the timeout found no poll pending (the reference server's way).
+    assert.ok(["1", "6\x1e1"].includes(body), JSON.stringify(body));
+    assert.equal((await fetch(eio("/socket.io", `&sid=${sid}`))).status, 400);
   });
 
   it("keeps the connection after a DISCONNECT from the main namespace", async () => {

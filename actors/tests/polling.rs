@@ -1,0 +1,136 @@
+//! Long-polling over real TCP connections: what the server does when a client goes away in
+//! the middle of a request, which the in-process test service cannot show.
+
+// Test helpers fail the test loudly on unexpected input.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::{net::SocketAddr, sync::Arc, time::Duration};
+
+use actix_web::{App, HttpServer};
+use pressroom_actors::{EngineConn, EngineHandler, EngineIo, RawMessage, RealtimeConfig};
+use serde_json::Value;
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::TcpStream,
+    time::{sleep, Instant},
+};
+
+/// Longest wait for the server to notice something.
+const PATIENCE: Duration = Duration::from_secs(5);
+/// Time for a request written on a socket to reach its handler.
+const IN_FLIGHT: Duration = Duration::from_millis(200);
+/// Gap between two checks of the session's state.
+const RETRY: Duration = Duration::from_millis(20);
+const PATH: &str = "/engine.io/";
+
+/// Raw Engine.IO echo.
+struct Echo;
+
+impl EngineHandler for Echo {
+    fn on_message(&self, conn: &EngineConn, message: RawMessage) {
+        conn.send(message);
+    }
+}
+
+/// Starts an Engine.IO endpoint with the default (long) heartbeat on a free port.
+async fn spawn_server() -> SocketAddr {
+    let engine = EngineIo::new(
+        RealtimeConfig {
+            path: PATH.trim_end_matches('/').to_owned(),
+            ..RealtimeConfig::default()
+        },
+        Arc::new(Echo),
+    );
+    let server = HttpServer::new(move || {
+        let engine = engine.clone();
+        App::new().configure(|cfg| engine.configure(cfg))
+    })
+    .workers(1)
+    .h1_allow_half_closed(false)
+    .bind(("127.0.0.1", 0))
+    .unwrap();
+    let addr = server.addrs()[0];
+    actix_rt::spawn(server.run());
+    addr
+}
+
+fn request_text(method: &str, query: &str, body: &str) -> String {
+    format!(
+        "{method} {PATH}?EIO=4&transport=polling{query} HTTP/1.1\r\nHost: localhost\r\n\
+         Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// One request on its own connection; returns the status and the body.
+async fn request(addr: SocketAddr, method: &str, query: &str, body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(request_text(method, query, body).as_bytes())
+        .await
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_owned())
+}
+
+async fn open_session(addr: SocketAddr) -> String {
+    let (status, body) = request(addr, "GET", "", "").await;
+    assert_eq!(status, 200, "{body}");
+    let open: Value = serde_json::from_str(body.strip_prefix('0').unwrap()).unwrap();
+    open["sid"].as_str().unwrap().to_owned()
+}
+
+#[actix_rt::test]
+async fn a_cancelled_poll_closes_the_session() {
+    let addr = spawn_server().await;
+    let sid = open_session(addr).await;
+    let query = format!("&sid={sid}");
+
+    let mut pending = TcpStream::connect(addr).await.unwrap();
+    pending
+        .write_all(request_text("GET", &query, "").as_bytes())
+        .await
+        .unwrap();
+    sleep(IN_FLIGHT).await;
+    drop(pending);
+
+    // The heartbeat would only end the session after 45 s: it has to be the cancelled poll.
+    let deadline = Instant::now() + PATIENCE;
+    let (status, body) = loop {
+        let (status, body) = request(addr, "POST", &query, "6").await;
+        if status != 200 || Instant::now() > deadline {
+            break (status, body);
+        }
+        sleep(RETRY).await;
+    };
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body, r#"{"code":1,"message":"Session ID unknown"}"#);
+}
+
+#[actix_rt::test]
+async fn a_poll_answered_before_its_connection_closes_cancels_nothing() {
+    let addr = spawn_server().await;
+    let sid = open_session(addr).await;
+    let query = format!("&sid={sid}");
+
+    let mut pending = TcpStream::connect(addr).await.unwrap();
+    pending
+        .write_all(request_text("GET", &query, "").as_bytes())
+        .await
+        .unwrap();
+    sleep(IN_FLIGHT).await;
+    assert_eq!(
+        request(addr, "POST", &query, "4hi").await,
+        (200, "ok".into())
+    );
+    let mut response = String::new();
+    pending.read_to_string(&mut response).await.unwrap();
+    assert!(response.ends_with("\r\n\r\n4hi"), "{response}");
+    drop(pending);
+    sleep(IN_FLIGHT).await;
+
+    assert_eq!(request(addr, "POST", &query, "6").await, (200, "ok".into()));
+}
