@@ -1,18 +1,29 @@
 //! MongoDB access: one client per process, one module per collection, idempotent indexes and
 //! numbered migrations at startup.
 
+pub mod achievements;
+pub mod activity;
+pub mod blocks;
+pub mod bookmarks;
 pub mod categories;
+pub mod comments;
 pub mod email_logs;
+pub mod follows;
 pub mod google_identities;
 pub mod graph;
+pub mod likes;
 pub mod media;
 pub mod migrations;
 pub mod otps;
 pub mod post_appeals;
 pub mod posts;
+pub mod reading_time;
 pub mod revoked_tokens;
+pub mod shares;
 pub mod user_directory;
 pub mod users;
+pub mod views;
+pub mod votes;
 
 use std::time::Duration;
 
@@ -125,6 +136,16 @@ impl Db {
         posts::ensure_indexes(self).await?;
         post_appeals::ensure_indexes(self).await?;
         media::ensure_indexes(self).await?;
+        likes::ensure_indexes(self).await?;
+        bookmarks::ensure_indexes(self).await?;
+        views::ensure_indexes(self).await?;
+        shares::ensure_indexes(self).await?;
+        reading_time::ensure_indexes(self).await?;
+        votes::ensure_indexes(self).await?;
+        comments::ensure_indexes(self).await?;
+        follows::ensure_indexes(self).await?;
+        blocks::ensure_indexes(self).await?;
+        activity::ensure_indexes(self).await?;
         migrations::run(self).await?;
         Ok(())
     }

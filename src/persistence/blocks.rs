@@ -1,0 +1,81 @@
+//! The `blocks` collection: `{blockerId, blockedId, createdAt}`, one document per pair under a
+//! unique index. Feeds read it through `graph::hidden_from`.
+
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, Document};
+use mongodb::options::IndexOptions;
+use mongodb::{Collection, IndexModel};
+
+use super::graph::BLOCKS;
+use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+
+pub const COLLECTION: &str = BLOCKS;
+
+fn collection(db: &Db) -> Collection<Document> {
+    db.database().collection(COLLECTION)
+}
+
+/// The unique (blockerId, blockedId) index and the reverse lookup.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let unique = IndexModel::builder()
+        .keys(doc! { "blockerId": 1, "blockedId": 1 })
+        .options(
+            IndexOptions::builder()
+                .name("blocker_blocked_unique".to_string())
+                .unique(true)
+                .build(),
+        )
+        .build();
+    let reverse = IndexModel::builder()
+        .keys(doc! { "blockedId": 1 })
+        .options(IndexOptions::builder().name("blocked".to_string()).build())
+        .build();
+    collection(db)
+        .create_indexes([unique, reverse])
+        .await
+        .db_context("creating block indexes")?;
+    Ok(())
+}
+
+/// Blocks; returns whether this call created the block.
+pub async fn block(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<bool> {
+    // The unique index settles races; this check keeps repeats harmless even before it exists.
+    let existing = collection(db)
+        .find_one(doc! { "blockerId": blocker, "blockedId": blocked })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading blocks")?;
+    if existing.is_some() {
+        return Ok(false);
+    }
+    match collection(db)
+        .insert_one(doc! { "blockerId": blocker, "blockedId": blocked, "createdAt": now() })
+        .await
+    {
+        Ok(_) => Ok(true),
+        Err(e) if is_duplicate_key(&e) => Ok(false),
+        Err(e) => Err(e).db_context("blocking a user"),
+    }
+}
+
+/// Unblocks; returns whether a block was removed.
+pub async fn unblock(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<bool> {
+    let r = collection(db)
+        .delete_one(doc! { "blockerId": blocker, "blockedId": blocked })
+        .await
+        .db_context("unblocking a user")?;
+    Ok(r.deleted_count == 1)
+}
+
+/// Whether either user blocked the other.
+pub async fn between(db: &Db, a: ObjectId, b: ObjectId) -> DbResult<bool> {
+    Ok(collection(db)
+        .find_one(doc! { "$or": [
+            { "blockerId": a, "blockedId": b },
+            { "blockerId": b, "blockedId": a },
+        ] })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading blocks")?
+        .is_some())
+}

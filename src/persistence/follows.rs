@@ -1,0 +1,196 @@
+//! The `follows` collection: `{followerId, followeeId, createdAt}`, one document per pair under a
+//! unique index. Following twice is "already done"; unfollowing what is not followed likewise.
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime, Document};
+use mongodb::options::IndexOptions;
+use mongodb::{Collection, IndexModel};
+
+use super::graph::FOLLOWS;
+use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+
+pub const COLLECTION: &str = FOLLOWS;
+
+fn collection(db: &Db) -> Collection<Document> {
+    db.database().collection(COLLECTION)
+}
+
+/// One edge of the graph as a list shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edge {
+    /// The other user (the follower in a followers list, the followee in a following list).
+    pub user: ObjectId,
+    pub since: DateTime,
+}
+
+/// The unique (followerId, followeeId) index, and followers by time.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let unique = IndexModel::builder()
+        .keys(doc! { "followerId": 1, "followeeId": 1 })
+        .options(
+            IndexOptions::builder()
+                .name("follower_followee_unique".to_string())
+                .unique(true)
+                .build(),
+        )
+        .build();
+    let followers = IndexModel::builder()
+        .keys(doc! { "followeeId": 1, "createdAt": -1 })
+        .options(
+            IndexOptions::builder()
+                .name("followee_created".to_string())
+                .build(),
+        )
+        .build();
+    collection(db)
+        .create_indexes([unique, followers])
+        .await
+        .db_context("creating follow indexes")?;
+    Ok(())
+}
+
+/// Follows; returns whether this call created the edge.
+pub async fn follow(db: &Db, follower: ObjectId, followee: ObjectId) -> DbResult<bool> {
+    // The unique index settles races; this check keeps repeats harmless even before it exists.
+    if is_following(db, follower, followee).await? {
+        return Ok(false);
+    }
+    match collection(db)
+        .insert_one(doc! { "followerId": follower, "followeeId": followee, "createdAt": now() })
+        .await
+    {
+        Ok(_) => Ok(true),
+        Err(e) if is_duplicate_key(&e) => Ok(false),
+        Err(e) => Err(e).db_context("following"),
+    }
+}
+
+/// Unfollows; returns whether an edge was removed.
+pub async fn unfollow(db: &Db, follower: ObjectId, followee: ObjectId) -> DbResult<bool> {
+    let r = collection(db)
+        .delete_one(doc! { "followerId": follower, "followeeId": followee })
+        .await
+        .db_context("unfollowing")?;
+    Ok(r.deleted_count == 1)
+}
+
+/// Removes the edges between two users in both directions.
+pub async fn remove_between(db: &Db, a: ObjectId, b: ObjectId) -> DbResult<()> {
+    collection(db)
+        .delete_many(doc! { "$or": [
+            { "followerId": a, "followeeId": b },
+            { "followerId": b, "followeeId": a },
+        ] })
+        .await
+        .db_context("removing follows")?;
+    Ok(())
+}
+
+/// Whether `follower` follows `followee`.
+pub async fn is_following(db: &Db, follower: ObjectId, followee: ObjectId) -> DbResult<bool> {
+    Ok(collection(db)
+        .find_one(doc! { "followerId": follower, "followeeId": followee })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading a follow")?
+        .is_some())
+}
+
+/// Which side of the edge a list is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The users following someone.
+    Followers,
+    /// The users someone follows.
+    Following,
+}
+
+impl Side {
+    fn fields(self) -> (&'static str, &'static str) {
+        match self {
+            Side::Followers => ("followeeId", "followerId"),
+            Side::Following => ("followerId", "followeeId"),
+        }
+    }
+}
+
+/// One page of a user's followers or followings, newest first, leaving out `hidden` users;
+/// returns the page and the total.
+pub async fn page(
+    db: &Db,
+    user: ObjectId,
+    side: Side,
+    hidden: &[ObjectId],
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<Edge>, u64)> {
+    let (own, other) = side.fields();
+    let mut filter = doc! { own: user };
+    if !hidden.is_empty() {
+        filter.insert(other, doc! { "$nin": hidden });
+    }
+    let total = collection(db)
+        .count_documents(filter.clone())
+        .await
+        .db_context("counting follows")?;
+    let docs: Vec<Document> = collection(db)
+        .find(filter)
+        .sort(doc! { "createdAt": -1, "_id": -1 })
+        .skip(skip)
+        .limit(limit)
+        .await
+        .db_context("listing follows")?
+        .try_collect()
+        .await
+        .db_context("reading follows")?;
+    let edges = docs
+        .iter()
+        .filter_map(|d| {
+            Some(Edge {
+                user: d.get_object_id(other).ok()?,
+                since: d.get_datetime("createdAt").ok().copied().unwrap_or(now()),
+            })
+        })
+        .collect();
+    Ok((edges, total))
+}
+
+/// How many followers a user has.
+pub async fn follower_count(db: &Db, user: ObjectId) -> DbResult<u64> {
+    collection(db)
+        .count_documents(doc! { "followeeId": user })
+        .await
+        .db_context("counting followers")
+}
+
+/// How many users a user follows.
+pub async fn following_count(db: &Db, user: ObjectId) -> DbResult<u64> {
+    collection(db)
+        .count_documents(doc! { "followerId": user })
+        .await
+        .db_context("counting followings")
+}
+
+/// Of `others`, those `user` follows.
+pub async fn followed_among(
+    db: &Db,
+    user: ObjectId,
+    others: &[ObjectId],
+) -> DbResult<Vec<ObjectId>> {
+    if others.is_empty() {
+        return Ok(Vec::new());
+    }
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "followerId": user, "followeeId": { "$in": others } })
+        .projection(doc! { "followeeId": 1 })
+        .await
+        .db_context("reading follows")?
+        .try_collect()
+        .await
+        .db_context("reading follows")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("followeeId").ok())
+        .collect())
+}

@@ -1,0 +1,205 @@
+//! The `likes` collection: one document per (user, post), guarded by a unique index, paired with
+//! the post's `likesCount`. The toggle here is shared with `bookmarks`.
+//!
+//! A toggle removes the mark if it is there, else inserts it; both are single atomic writes, and
+//! a duplicate-key refusal means a simultaneous request already added it ("already done"). The
+//! post counter is then set to the number of marks under the post's lock
+//! (`posts::sync_counter`), so after any number of simultaneous toggles the counter equals the
+//! records and is never negative.
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime, Document};
+use mongodb::options::IndexOptions;
+use mongodb::{Collection, IndexModel};
+
+use super::posts::{self, Counter};
+use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+
+pub const COLLECTION: &str = "likes";
+
+/// A per-(user, post) mark and the post counter it feeds.
+#[derive(Debug, Clone, Copy)]
+pub struct MarkKind {
+    pub collection: &'static str,
+    pub counter: Counter,
+}
+
+/// Likes.
+pub const LIKE: MarkKind = MarkKind {
+    collection: COLLECTION,
+    counter: Counter::Likes,
+};
+
+/// What a toggle did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Toggled {
+    /// Whether the mark is there now.
+    pub on: bool,
+    /// Whether this request changed anything (false: a simultaneous request got there first).
+    pub changed: bool,
+    /// The post counter after the toggle.
+    pub count: i64,
+}
+
+fn marks(db: &Db, kind: MarkKind) -> Collection<Document> {
+    db.database().collection(kind.collection)
+}
+
+/// The unique (userId, postId) index and the per-post, per-user time indexes of a mark kind.
+pub async fn ensure_mark_indexes(db: &Db, kind: MarkKind) -> DbResult<()> {
+    let unique = IndexModel::builder()
+        .keys(doc! { "userId": 1, "postId": 1 })
+        .options(
+            IndexOptions::builder()
+                .name("user_post_unique".to_string())
+                .unique(true)
+                .build(),
+        )
+        .build();
+    let by_post = IndexModel::builder()
+        .keys(doc! { "postId": 1, "createdAt": -1 })
+        .options(
+            IndexOptions::builder()
+                .name("post_created".to_string())
+                .build(),
+        )
+        .build();
+    let by_user = IndexModel::builder()
+        .keys(doc! { "userId": 1, "createdAt": -1 })
+        .options(
+            IndexOptions::builder()
+                .name("user_created".to_string())
+                .build(),
+        )
+        .build();
+    marks(db, kind)
+        .create_indexes([unique, by_post, by_user])
+        .await
+        .db_context("creating engagement mark indexes")?;
+    Ok(())
+}
+
+/// Indexes of `likes`.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    ensure_mark_indexes(db, LIKE).await
+}
+
+/// Adds the mark if it is absent, removes it if present, and recounts the post's counter.
+/// `None`: the post no longer exists.
+pub async fn toggle_mark(
+    db: &Db,
+    kind: MarkKind,
+    user: ObjectId,
+    post: ObjectId,
+) -> DbResult<Option<Toggled>> {
+    let removed = marks(db, kind)
+        .delete_one(doc! { "userId": user, "postId": post })
+        .await
+        .db_context("removing an engagement mark")?;
+    let (on, changed) = if removed.deleted_count > 0 {
+        (false, true)
+    } else if has_mark(db, kind, user, post).await? {
+        // Added by a simultaneous toggle since the delete looked.
+        (true, false)
+    } else {
+        match marks(db, kind)
+            .insert_one(doc! { "userId": user, "postId": post, "createdAt": now() })
+            .await
+        {
+            Ok(_) => (true, true),
+            // A simultaneous toggle added it: already done.
+            Err(e) if is_duplicate_key(&e) => (true, false),
+            Err(e) => return Err(e).db_context("adding an engagement mark"),
+        }
+    };
+    let count = posts::sync_counter(
+        db,
+        post,
+        kind.counter,
+        kind.collection,
+        doc! { "postId": post },
+    )
+    .await?;
+    let Some(count) = count else {
+        // The post went away meanwhile: leave nothing behind.
+        marks(db, kind)
+            .delete_many(doc! { "postId": post })
+            .await
+            .db_context("removing orphaned engagement marks")?;
+        return Ok(None);
+    };
+    Ok(Some(Toggled { on, changed, count }))
+}
+
+/// Whether the user has the mark on the post.
+pub async fn has_mark(db: &Db, kind: MarkKind, user: ObjectId, post: ObjectId) -> DbResult<bool> {
+    Ok(marks(db, kind)
+        .find_one(doc! { "userId": user, "postId": post })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading an engagement mark")?
+        .is_some())
+}
+
+/// The posts a user marked, newest mark first.
+pub async fn posts_marked_by(
+    db: &Db,
+    kind: MarkKind,
+    user: ObjectId,
+    limit: i64,
+) -> DbResult<Vec<ObjectId>> {
+    let docs: Vec<Document> = marks(db, kind)
+        .find(doc! { "userId": user })
+        .sort(doc! { "createdAt": -1, "_id": -1 })
+        .limit(limit)
+        .projection(doc! { "postId": 1 })
+        .await
+        .db_context("listing engagement marks")?
+        .try_collect()
+        .await
+        .db_context("reading engagement marks")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("postId").ok())
+        .collect())
+}
+
+/// When each mark on these posts was made (for per-day series).
+pub async fn times_for_posts(
+    db: &Db,
+    kind: MarkKind,
+    posts: &[ObjectId],
+    since: DateTime,
+) -> DbResult<Vec<DateTime>> {
+    let docs: Vec<Document> = marks(db, kind)
+        .find(doc! { "postId": { "$in": posts }, "createdAt": { "$gte": since } })
+        .projection(doc! { "createdAt": 1 })
+        .await
+        .db_context("listing engagement marks")?
+        .try_collect()
+        .await
+        .db_context("reading engagement marks")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_datetime("createdAt").ok().copied())
+        .collect())
+}
+
+/// How many marks these posts hold.
+pub async fn count_for_posts(db: &Db, kind: MarkKind, posts: &[ObjectId]) -> DbResult<u64> {
+    marks(db, kind)
+        .count_documents(doc! { "postId": { "$in": posts } })
+        .await
+        .db_context("counting engagement marks")
+}
+
+/// Toggles the user's like on the post.
+pub async fn toggle(db: &Db, user: ObjectId, post: ObjectId) -> DbResult<Option<Toggled>> {
+    toggle_mark(db, LIKE, user, post).await
+}
+
+/// Whether the user likes the post.
+pub async fn exists(db: &Db, user: ObjectId, post: ObjectId) -> DbResult<bool> {
+    has_mark(db, LIKE, user, post).await
+}

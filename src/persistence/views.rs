@@ -1,0 +1,130 @@
+//! Post views: `view_windows` holds one document per (post, viewer) with the time its last view
+//! was counted (unique index), so a viewer counts once per `VIEW_WINDOW_MS`; `views` holds one
+//! event per counted view for the per-day analytics.
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime, Document};
+use mongodb::options::IndexOptions;
+use mongodb::{Collection, IndexModel};
+
+use super::posts::{self, Counter};
+use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+
+pub const COLLECTION: &str = "views";
+pub const WINDOWS: &str = "view_windows";
+/// A viewer's views of one post count once per this many milliseconds (30 minutes).
+pub const VIEW_WINDOW_MS: i64 = 30 * 60 * 1000;
+
+fn events(db: &Db) -> Collection<Document> {
+    db.database().collection(COLLECTION)
+}
+
+fn windows(db: &Db) -> Collection<Document> {
+    db.database().collection(WINDOWS)
+}
+
+/// One window per (post, viewer); events by post and time.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    windows(db)
+        .create_index(
+            IndexModel::builder()
+                .keys(doc! { "postId": 1, "viewer": 1 })
+                .options(
+                    IndexOptions::builder()
+                        .name("post_viewer_unique".to_string())
+                        .unique(true)
+                        .build(),
+                )
+                .build(),
+        )
+        .await
+        .db_context("creating view window indexes")?;
+    events(db)
+        .create_index(
+            IndexModel::builder()
+                .keys(doc! { "postId": 1, "createdAt": -1 })
+                .options(
+                    IndexOptions::builder()
+                        .name("post_created".to_string())
+                        .build(),
+                )
+                .build(),
+        )
+        .await
+        .db_context("creating view indexes")?;
+    Ok(())
+}
+
+/// Claims a counted view for this viewer if their last counted view of the post is older than
+/// the window; returns whether this view counts. Of simultaneous views one counts: an expired
+/// window is deleted, then a new one inserted under the unique index, both atomic writes.
+pub async fn claim(db: &Db, post: ObjectId, viewer: &str) -> DbResult<bool> {
+    let at = now();
+    let window_start = DateTime::from_millis(at.timestamp_millis() - VIEW_WINDOW_MS);
+    windows(db)
+        .delete_one(
+            doc! { "postId": post, "viewer": viewer, "countedAt": { "$lte": window_start } },
+        )
+        .await
+        .db_context("closing a view window")?;
+    // The unique index settles races; this check keeps repeats harmless even before it exists.
+    let open = windows(db)
+        .find_one(doc! { "postId": post, "viewer": viewer })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading a view window")?;
+    if open.is_some() {
+        return Ok(false);
+    }
+    match windows(db)
+        .insert_one(doc! { "postId": post, "viewer": viewer, "countedAt": at })
+        .await
+    {
+        Ok(_) => Ok(true),
+        Err(e) if is_duplicate_key(&e) => Ok(false),
+        Err(e) => Err(e).db_context("opening a view window"),
+    }
+}
+
+/// Records a counted view and recounts the post's `views`; returns the new count (`None`: no
+/// such post).
+pub async fn record(
+    db: &Db,
+    post: ObjectId,
+    viewer: &str,
+    user: Option<ObjectId>,
+) -> DbResult<Option<i64>> {
+    events(db)
+        .insert_one(doc! { "postId": post, "viewer": viewer, "userId": user, "createdAt": now() })
+        .await
+        .db_context("recording a view")?;
+    posts::sync_counter(
+        db,
+        post,
+        Counter::Views,
+        COLLECTION,
+        doc! { "postId": post },
+    )
+    .await
+}
+
+/// When each counted view of these posts happened since `since`.
+pub async fn times_for_posts(
+    db: &Db,
+    posts: &[ObjectId],
+    since: DateTime,
+) -> DbResult<Vec<DateTime>> {
+    let docs: Vec<Document> = events(db)
+        .find(doc! { "postId": { "$in": posts }, "createdAt": { "$gte": since } })
+        .projection(doc! { "createdAt": 1 })
+        .await
+        .db_context("listing views")?
+        .try_collect()
+        .await
+        .db_context("reading views")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_datetime("createdAt").ok().copied())
+        .collect())
+}
