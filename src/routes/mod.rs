@@ -1,7 +1,12 @@
 //! The whole route table.
 
+pub mod achievement;
+pub mod admin;
 pub mod auth;
+pub mod block;
 pub mod category;
+pub mod comment;
+pub mod follow;
 pub mod health;
 pub mod media;
 pub mod post;
@@ -62,7 +67,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             web::get().to(user::get_single_user::get_single_user),
                         )
                         .route("/consent", web::post().to(user::consent::consent))
-                        .route("/online", web::get().to(user::online::online)),
+                        .route("/online", web::get().to(user::online::online))
+                        .route(
+                            "/activity/clear",
+                            web::delete().to(user::activity_clear::clear),
+                        )
+                        .route(
+                            "/activity/clear-old",
+                            web::delete().to(user::activity_clear::clear_old),
+                        )
+                        .route(
+                            "/activity/{id}",
+                            web::get().to(user::activity::get_activity),
+                        ),
                 )
                 .service(
                     web::scope("/category")
@@ -122,6 +139,38 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/count/following",
                             web::get().to(post::count::count_following),
                         )
+                        .route("/like/{postId}", web::post().to(post::like::like))
+                        .route(
+                            "/bookmark/{postId}",
+                            web::post().to(post::bookmark::bookmark),
+                        )
+                        .route(
+                            "/bookmark-status/{postId}",
+                            web::get().to(post::bookmark_status::bookmark_status),
+                        )
+                        .route(
+                            "/get-post/bookmarks",
+                            web::get().to(post::bookmarks::bookmarked_posts),
+                        )
+                        .route("/view/{slug}", web::post().to(post::view::view))
+                        .route(
+                            "/time-spent/{postId}",
+                            web::post().to(post::time_spent::time_spent),
+                        )
+                        .route("/vote", web::post().to(post::vote::vote))
+                        .route(
+                            "/suggested-post/suggested",
+                            web::get().to(post::suggested::suggested),
+                        )
+                        .route(
+                            "/analytics/post/{id}",
+                            web::get().to(post::analytics_post::post_analytics),
+                        )
+                        .route(
+                            "/analytics/user-engagement",
+                            web::get().to(post::analytics_user::user_engagement),
+                        )
+                        .route("/{postId}/share", web::post().to(post::share::share))
                         .route("/{slug}", web::get().to(post::get_post::get_post)),
                 )
                 .service(
@@ -131,6 +180,69 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(
                             "/search-posts",
                             web::get().to(public::search_posts::search_posts),
+                        )
+                        .route("/post/{slug}/view", web::post().to(public::view::view)),
+                )
+                .service(
+                    web::scope("/comment")
+                        .route(
+                            "/add-comment/{postId}",
+                            web::post().to(comment::add::add_comment),
+                        )
+                        .route(
+                            "/all-comments/{postId}",
+                            web::get().to(comment::all::all_comments),
+                        )
+                        .route(
+                            "/reaction/{commentId}",
+                            web::post().to(comment::reaction::reaction),
+                        )
+                        .route("/edit/{commentId}", web::put().to(comment::edit::edit))
+                        .route("/block/{commentId}", web::put().to(comment::block::block))
+                        .route(
+                            "/delete/{commentId}",
+                            web::delete().to(comment::delete::delete),
+                        ),
+                )
+                .service(
+                    web::scope("/follow")
+                        .route(
+                            "/unfollow/{userId}",
+                            web::post().to(follow::unfollow::unfollow),
+                        )
+                        .route("/followers", web::get().to(follow::list::followers))
+                        .route("/following", web::get().to(follow::list::following))
+                        .route("/status/{userId}", web::get().to(follow::status::status))
+                        .route("/{userId}", web::post().to(follow::follow_user::follow)),
+                )
+                .service(
+                    web::scope("/block")
+                        .route(
+                            "/block-user/{id}",
+                            web::post().to(block::block_user::block_user),
+                        )
+                        .route("/unblock", web::post().to(block::unblock::unblock)),
+                )
+                .service(
+                    web::scope("/achievement")
+                        .route(
+                            "/achievements",
+                            web::get().to(achievement::achievements::achievements),
+                        )
+                        .route(
+                            "/achievements/calculate",
+                            web::post().to(achievement::calculate::calculate),
+                        ),
+                )
+                .service(
+                    web::scope("/admin")
+                        .route(
+                            "/reading-time",
+                            web::post().to(admin::reading_time::reading_time),
+                        )
+                        .route(
+                            "/reading-details/{postId}",
+                            web::get().to(admin::reading_details::reading_details),
                         ),
                 )
                 .route(

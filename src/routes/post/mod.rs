@@ -2,7 +2,12 @@
 //! see it, and how list queries (page, limit, after) are read.
 
 pub mod all_posts;
+pub mod analytics_post;
+pub mod analytics_user;
 pub mod appeal;
+pub mod bookmark;
+pub mod bookmark_status;
+pub mod bookmarks;
 pub mod count;
 pub mod create;
 pub mod delete;
@@ -10,12 +15,18 @@ pub mod following;
 pub mod get_post;
 pub mod input;
 pub mod latest;
+pub mod like;
 pub mod public_posts;
 pub mod search;
 pub mod search_users;
+pub mod share;
+pub mod suggested;
+pub mod time_spent;
 pub mod trending;
 pub mod update;
 pub mod user_posts;
+pub mod view;
+pub mod vote;
 
 use std::collections::HashMap;
 

@@ -2,3 +2,4 @@
 
 pub mod posts;
 pub mod search_posts;
+pub mod view;

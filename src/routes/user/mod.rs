@@ -1,5 +1,7 @@
 //! `/api/user/*`: the own account, public profiles and consent.
 
+pub mod activity;
+pub mod activity_clear;
 pub mod consent;
 pub mod get_single_user;
 pub mod get_user;

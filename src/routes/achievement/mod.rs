@@ -1,0 +1,259 @@
+//! `/api/achievement/*`: badges earned from real metrics. The catalogue and its thresholds are
+//! [`BADGES`] (documented in `docs/decisions.md`); a badge once earned is kept with the time it
+//! was first earned, even if a metric later drops.
+
+pub mod achievements;
+pub mod calculate;
+
+use std::collections::HashMap;
+
+use mongodb::bson::oid::ObjectId;
+use serde::Serialize;
+
+use crate::error::ApiResult;
+use crate::persistence::achievements::{self as store, Earned, Metrics, Record};
+use crate::persistence::{now, Db};
+use crate::routes::user::iso;
+
+/// Which metric a badge reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Metric {
+    Posts,
+    LikesReceived,
+    ViewsReceived,
+    CommentsReceived,
+    CommentsWritten,
+    Followers,
+    LongestStreak,
+}
+
+impl Metric {
+    fn of(self, m: &Metrics) -> i64 {
+        match self {
+            Metric::Posts => m.posts,
+            Metric::LikesReceived => m.likes_received,
+            Metric::ViewsReceived => m.views_received,
+            Metric::CommentsReceived => m.comments_received,
+            Metric::CommentsWritten => m.comments_written,
+            Metric::Followers => m.followers,
+            Metric::LongestStreak => m.longest_streak,
+        }
+    }
+}
+
+/// A badge and what earns it.
+#[derive(Debug, Clone, Copy)]
+pub struct Badge {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub metric: Metric,
+    pub threshold: i64,
+}
+
+const fn badge(
+    id: &'static str,
+    name: &'static str,
+    description: &'static str,
+    metric: Metric,
+    threshold: i64,
+) -> Badge {
+    Badge {
+        id,
+        name,
+        description,
+        metric,
+        threshold,
+    }
+}
+
+/// Every badge, in display order.
+pub const BADGES: [Badge; 13] = [
+    badge(
+        "first-post",
+        "First Post",
+        "Published a first post",
+        Metric::Posts,
+        1,
+    ),
+    badge(
+        "prolific-writer",
+        "Prolific Writer",
+        "Published 10 posts",
+        Metric::Posts,
+        10,
+    ),
+    badge(
+        "veteran-author",
+        "Veteran Author",
+        "Published 50 posts",
+        Metric::Posts,
+        50,
+    ),
+    badge(
+        "well-liked",
+        "Well Liked",
+        "Received 10 likes",
+        Metric::LikesReceived,
+        10,
+    ),
+    badge(
+        "crowd-favourite",
+        "Crowd Favourite",
+        "Received 100 likes",
+        Metric::LikesReceived,
+        100,
+    ),
+    badge(
+        "rising-readership",
+        "Rising Readership",
+        "Posts viewed 100 times",
+        Metric::ViewsReceived,
+        100,
+    ),
+    badge(
+        "widely-read",
+        "Widely Read",
+        "Posts viewed 1000 times",
+        Metric::ViewsReceived,
+        1000,
+    ),
+    badge(
+        "conversation-starter",
+        "Conversation Starter",
+        "Received 10 comments",
+        Metric::CommentsReceived,
+        10,
+    ),
+    badge(
+        "commentator",
+        "Commentator",
+        "Wrote 10 comments",
+        Metric::CommentsWritten,
+        10,
+    ),
+    badge(
+        "rising-voice",
+        "Rising Voice",
+        "Gained 10 followers",
+        Metric::Followers,
+        10,
+    ),
+    badge(
+        "influencer",
+        "Influencer",
+        "Gained 100 followers",
+        Metric::Followers,
+        100,
+    ),
+    badge(
+        "on-a-roll",
+        "On a Roll",
+        "Published on 3 days in a row",
+        Metric::LongestStreak,
+        3,
+    ),
+    badge(
+        "unstoppable",
+        "Unstoppable",
+        "Published on 7 days in a row",
+        Metric::LongestStreak,
+        7,
+    ),
+];
+
+/// A held badge as clients see it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BadgeView {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub metric: Metric,
+    pub threshold: i64,
+    pub earned_at: String,
+}
+
+/// The badges the metrics earn, keeping the first-earned time of those already held.
+pub fn earned(metrics: &Metrics, held: &[Earned]) -> Vec<Earned> {
+    let held: HashMap<&str, &Earned> = held.iter().map(|e| (e.id.as_str(), e)).collect();
+    BADGES
+        .iter()
+        .filter_map(|b| match held.get(b.id) {
+            Some(e) => Some((*e).clone()),
+            None if b.metric.of(metrics) >= b.threshold => Some(Earned {
+                id: b.id.to_string(),
+                earned_at: now(),
+            }),
+            None => None,
+        })
+        .collect()
+}
+
+/// Views of held badges, in catalogue order (unknown ids are skipped).
+pub fn views(held: &[Earned]) -> Vec<BadgeView> {
+    BADGES
+        .iter()
+        .filter_map(|b| {
+            held.iter().find(|e| e.id == b.id).map(|e| BadgeView {
+                id: b.id,
+                name: b.name,
+                description: b.description,
+                metric: b.metric,
+                threshold: b.threshold,
+                earned_at: iso(e.earned_at),
+            })
+        })
+        .collect()
+}
+
+/// Recalculates a user's metrics and badges and stores them.
+pub async fn recalculate(db: &Db, user: ObjectId) -> ApiResult<Record> {
+    let metrics = store::metrics_of(db, user).await?;
+    let held = store::find(db, user)
+        .await?
+        .map(|r| r.badges)
+        .unwrap_or_default();
+    let record = Record {
+        user,
+        badges: earned(&metrics, &held),
+        metrics,
+        calculated_at: now(),
+    };
+    store::save(db, &record).await?;
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_metric_at_its_threshold_earns_the_badge() {
+        let metrics = Metrics {
+            posts: 10,
+            ..Metrics::default()
+        };
+        let ids: Vec<String> = earned(&metrics, &[]).into_iter().map(|e| e.id).collect();
+        assert_eq!(ids, ["first-post", "prolific-writer"]);
+    }
+
+    #[test]
+    fn a_held_badge_is_kept_when_the_metric_drops() {
+        let held = vec![Earned {
+            id: "well-liked".into(),
+            earned_at: mongodb::bson::DateTime::from_millis(1),
+        }];
+        let kept = earned(&Metrics::default(), &held);
+        assert_eq!(kept, held);
+    }
+
+    #[test]
+    fn badge_ids_are_unique() {
+        let mut ids: Vec<&str> = BADGES.iter().map(|b| b.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), BADGES.len());
+    }
+}

@@ -1,0 +1,4 @@
+//! `/api/admin/*`: administrator tools.
+
+pub mod reading_details;
+pub mod reading_time;

@@ -1,0 +1,48 @@
+//! `POST /api/admin/reading-time` {postId, timeSpent} → {message, postId, totalTimeSpent}: the
+//! reading-time report the admin dashboard's tracker sends. It records `timeSpent` seconds (the
+//! same bounds as `time-spent`) for the signed-in caller on a post they may read, into the same
+//! records `reading-details` and the analytics read.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::routes::post::like::readable_post;
+use crate::routes::post::time_spent::{add_reading_time, parse_seconds, MSG_TIME_RECORDED};
+use crate::state::AppState;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadingTimeBody {
+    #[serde(default)]
+    post_id: Option<String>,
+    #[serde(default)]
+    time_spent: Option<Value>,
+}
+
+#[tracing::instrument(skip(state, me, req, body))]
+pub async fn reading_time(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    req: HttpRequest,
+    body: ApiJson<ReadingTimeBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let post_id = body
+        .post_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::bad_request("postId is required"))?;
+    let seconds = parse_seconds(body.time_spent.as_ref(), "timeSpent")?;
+    let post = readable_post(&state, post_id, Some(&me)).await?;
+    let total = add_reading_time(&state, &req, Some(&me), &post, seconds, None).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_TIME_RECORDED,
+        "postId": post.id.to_hex(),
+        "totalTimeSpent": total,
+    })))
+}

@@ -1,0 +1,43 @@
+//! `POST /api/block/block-user/{id}` → {message}: blocks a user and removes the follows between
+//! the two. Blocking again answers the same.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::{MSG_BLOCKED, MSG_CANNOT_BLOCK_SELF};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::persistence::{blocks, follows, users};
+use crate::routes::user::activity::record_activity;
+use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;
+use crate::state::AppState;
+
+#[tracing::instrument(skip(state, me))]
+pub async fn block_user(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let other = object_id(&id, "user id")?;
+    if other == me.user.id {
+        return Err(ApiError::bad_request(MSG_CANNOT_BLOCK_SELF));
+    }
+    let target = users::find_by_id(&state.db, other)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))?;
+    let created = blocks::block(&state.db, me.user.id, other).await?;
+    follows::remove_between(&state.db, me.user.id, other).await?;
+    if created {
+        record_activity(
+            &state,
+            me.user.id,
+            "block",
+            &format!("Blocked {}", target.name),
+            None,
+            Some(other),
+        )
+        .await;
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_BLOCKED, "blockedUserId": other.to_hex() })))
+}

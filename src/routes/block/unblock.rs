@@ -1,0 +1,48 @@
+//! `POST /api/block/unblock` {blockedUserId} → {message}. Unblocking someone not blocked answers
+//! the same; follows removed by the block stay removed.
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::MSG_UNBLOCKED;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{object_id, ApiJson};
+use crate::persistence::blocks;
+use crate::routes::user::activity::record_activity;
+use crate::state::AppState;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnblockBody {
+    #[serde(default)]
+    blocked_user_id: Option<String>,
+}
+
+#[tracing::instrument(skip(state, me, body))]
+pub async fn unblock(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: ApiJson<UnblockBody>,
+) -> ApiResult<HttpResponse> {
+    let raw = body
+        .into_inner()
+        .blocked_user_id
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| ApiError::bad_request("blockedUserId is required"))?;
+    let other = object_id(&raw, "blockedUserId")?;
+    if blocks::unblock(&state.db, me.user.id, other).await? {
+        record_activity(
+            &state,
+            me.user.id,
+            "unblock",
+            "Unblocked a user",
+            None,
+            Some(other),
+        )
+        .await;
+    }
+    Ok(HttpResponse::Ok()
+        .json(json!({ "message": MSG_UNBLOCKED, "blockedUserId": other.to_hex() })))
+}

@@ -1,0 +1,125 @@
+//! `POST /api/comment/add-comment/{postId}` {content, parentId} → 201 {message, comment}: a
+//! comment on a post the caller may read, or a reply to one of its comments (`parentId`).
+//! Refused (403) across a block with the post's author or the parent comment's author.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{parse_content, view_one, MAX_DEPTH, MSG_COMMENT_NOT_FOUND};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{object_id, ApiJson};
+use crate::persistence::comments::{self, Comment};
+use crate::persistence::now;
+use crate::routes::block::ensure_not_blocked;
+use crate::routes::post::like::{ensure_may_engage, readable_post};
+use crate::routes::user::activity::record_activity;
+use crate::state::AppState;
+
+pub const MSG_COMMENT_ADDED: &str = "Comment added successfully";
+pub const MSG_PARENT_NOT_ON_POST: &str = "The comment you are replying to is not on this post";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AddCommentBody {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    parent_id: Option<String>,
+}
+
+#[tracing::instrument(skip(state, me, body))]
+pub async fn add_comment(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    post_id: web::Path<String>,
+    body: ApiJson<AddCommentBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let content = parse_content(body.content.as_deref())?;
+    let parent_id = body
+        .parent_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
+        .map(|raw| object_id(raw, "parentId"))
+        .transpose()?;
+    let post = readable_post(&state, &post_id, Some(&me)).await?;
+    ensure_may_engage(&state, &me, &post).await?;
+    let parent = match parent_id {
+        None => None,
+        Some(id) => {
+            let parent = comments::find_by_id(&state.db, id)
+                .await?
+                .ok_or_else(|| ApiError::not_found(MSG_COMMENT_NOT_FOUND))?;
+            if parent.post != post.id {
+                return Err(ApiError::bad_request(MSG_PARENT_NOT_ON_POST));
+            }
+            if parent.ancestors.len() + 1 >= MAX_DEPTH {
+                return Err(ApiError::bad_request(format!(
+                    "Replies can nest at most {MAX_DEPTH} levels deep"
+                )));
+            }
+            ensure_not_blocked(&state.db, me.user.id, parent.user).await?;
+            Some(parent)
+        }
+    };
+    let at = now();
+    let ancestors: Vec<ObjectId> = match &parent {
+        Some(p) => {
+            let mut a = p.ancestors.clone();
+            a.push(p.id);
+            a
+        }
+        None => Vec::new(),
+    };
+    let comment = Comment {
+        id: ObjectId::new(),
+        post: post.id,
+        content,
+        parent: parent.as_ref().map(|p| p.id),
+        ancestors,
+        user: me.user.id,
+        is_flagged: false,
+        blocked: false,
+        edited: false,
+        created_at: at,
+        updated_at: at,
+    };
+    comments::insert(&state.db, &comment).await?;
+    if let Some(parent) = &parent {
+        // The parent may have been deleted meanwhile: then this reply goes too.
+        if comments::find_by_id(&state.db, parent.id).await?.is_none() {
+            comments::retract(&state.db, &comment).await?;
+            return Err(ApiError::not_found(MSG_COMMENT_NOT_FOUND));
+        }
+    }
+    match &parent {
+        Some(parent) => {
+            record_activity(
+                &state,
+                me.user.id,
+                "reply",
+                &format!("Replied to a comment on \"{}\"", post.title),
+                Some(post.id),
+                Some(parent.user),
+            )
+            .await;
+        }
+        None => {
+            record_activity(
+                &state,
+                me.user.id,
+                "comment",
+                &format!("Commented on \"{}\"", post.title),
+                Some(post.id),
+                None,
+            )
+            .await;
+        }
+    }
+    let view = view_one(&state.db, comment, post.author, Some(&me)).await?;
+    Ok(HttpResponse::Created().json(json!({ "message": MSG_COMMENT_ADDED, "comment": view })))
+}

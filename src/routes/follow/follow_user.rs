@@ -1,0 +1,58 @@
+//! `POST /api/follow/{userId}` → {message, isFollowing, followersCount}: the caller follows a
+//! user. Again answers the same. Oneself is a 400, an unknown user 404, a block between the two
+//! (either way) 403.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::MSG_CANNOT_FOLLOW_SELF;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::persistence::{blocks, follows, users};
+use crate::routes::block::{ensure_not_blocked, MSG_BLOCKED_INTERACTION};
+use crate::routes::user::activity::record_activity;
+use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;
+use crate::state::AppState;
+
+pub const MSG_FOLLOWED: &str = "Followed successfully";
+
+#[tracing::instrument(skip(state, me))]
+pub async fn follow(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    user_id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let other = object_id(&user_id, "user id")?;
+    if other == me.user.id {
+        return Err(ApiError::bad_request(MSG_CANNOT_FOLLOW_SELF));
+    }
+    let target = users::find_by_id(&state.db, other)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))?;
+    ensure_not_blocked(&state.db, me.user.id, other).await?;
+    let created = follows::follow(&state.db, me.user.id, other).await?;
+    // A block made meanwhile wins: it removes follows after it is stored, so check again.
+    if created && blocks::between(&state.db, me.user.id, other).await? {
+        follows::unfollow(&state.db, me.user.id, other).await?;
+        return Err(ApiError::forbidden(MSG_BLOCKED_INTERACTION));
+    }
+    if created {
+        record_activity(
+            &state,
+            me.user.id,
+            "follow",
+            &format!("Followed {}", target.name),
+            None,
+            Some(other),
+        )
+        .await;
+    }
+    let followers = follows::follower_count(&state.db, other).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_FOLLOWED,
+        "isFollowing": true,
+        "userId": other.to_hex(),
+        "followersCount": followers,
+    })))
+}

@@ -1,0 +1,107 @@
+//! `GET /api/follow/followers?page=1&limit=12&userId` and `GET /api/follow/following?...` →
+//! {list, count, page, limit, totalPages}: who follows a user, and whom they follow, newest
+//! first; the caller's own lists without `userId`. `count` is the whole list's size. Each item is
+//! {_id, name, avatar, bio, isFollowing (whether the caller follows them), followedAt}. Users on
+//! either side of a block with the caller are left out; another user's lists across a block are
+//! a 403.
+
+use std::collections::HashSet;
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{FOLLOW_PAGE_SIZE, MAX_FOLLOW_PAGE_SIZE};
+use crate::auth::AuthUser;
+use crate::error::ApiResult;
+use crate::extract::object_id;
+use crate::persistence::follows::{self, Side};
+use crate::persistence::{graph, user_directory};
+use crate::routes::block::ensure_not_blocked;
+use crate::routes::post::DELETED_AUTHOR;
+use crate::routes::user::activity::{paging, total_pages};
+use crate::routes::user::iso;
+use crate::state::AppState;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowQuery {
+    #[serde(default)]
+    page: Option<String>,
+    #[serde(default)]
+    limit: Option<String>,
+    #[serde(default)]
+    user_id: Option<String>,
+}
+
+async fn list(
+    state: &AppState,
+    me: &AuthUser,
+    query: &FollowQuery,
+    side: Side,
+) -> ApiResult<HttpResponse> {
+    let (page, limit) = paging(
+        query.page.as_deref(),
+        query.limit.as_deref(),
+        FOLLOW_PAGE_SIZE,
+        MAX_FOLLOW_PAGE_SIZE,
+    )?;
+    let whose = match query
+        .user_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
+    {
+        Some(raw) => object_id(raw, "userId")?,
+        None => me.user.id,
+    };
+    ensure_not_blocked(&state.db, me.user.id, whose).await?;
+    let hidden = graph::hidden_from(&state.db, me.user.id).await?;
+    let skip = (page - 1) * u64::try_from(limit).unwrap_or(0);
+    let (edges, total) = follows::page(&state.db, whose, side, &hidden, skip, limit).await?;
+    let ids: Vec<ObjectId> = edges.iter().map(|e| e.user).collect();
+    let cards = user_directory::authors(&state.db, &ids).await?;
+    let mine: HashSet<ObjectId> = follows::followed_among(&state.db, me.user.id, &ids)
+        .await?
+        .into_iter()
+        .collect();
+    let items: Vec<_> = edges
+        .iter()
+        .map(|e| {
+            let card = cards.get(&e.user);
+            json!({
+                "_id": e.user.to_hex(),
+                "name": card.map_or(DELETED_AUTHOR, |c| c.name.as_str()),
+                "avatar": card.and_then(|c| c.avatar.clone()),
+                "isFollowing": mine.contains(&e.user),
+                "followedAt": iso(e.since),
+            })
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(json!({
+        "list": items,
+        "count": total,
+        "page": page,
+        "limit": limit,
+        "totalPages": total_pages(total, limit),
+    })))
+}
+
+#[tracing::instrument(skip(state, me))]
+pub async fn followers(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<FollowQuery>,
+) -> ApiResult<HttpResponse> {
+    list(&state, &me, &query, Side::Followers).await
+}
+
+#[tracing::instrument(skip(state, me))]
+pub async fn following(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<FollowQuery>,
+) -> ApiResult<HttpResponse> {
+    list(&state, &me, &query, Side::Following).await
+}

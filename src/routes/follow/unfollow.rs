@@ -1,0 +1,45 @@
+//! `POST /api/follow/unfollow/{userId}` → {message, isFollowing, followersCount}: the caller
+//! stops following a user. Not following answers the same; oneself is a 400.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::MSG_CANNOT_UNFOLLOW_SELF;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::persistence::follows;
+use crate::routes::user::activity::record_activity;
+use crate::state::AppState;
+
+pub const MSG_UNFOLLOWED: &str = "Unfollowed successfully";
+
+#[tracing::instrument(skip(state, me))]
+pub async fn unfollow(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    user_id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let other = object_id(&user_id, "user id")?;
+    if other == me.user.id {
+        return Err(ApiError::bad_request(MSG_CANNOT_UNFOLLOW_SELF));
+    }
+    if follows::unfollow(&state.db, me.user.id, other).await? {
+        record_activity(
+            &state,
+            me.user.id,
+            "unfollow",
+            "Unfollowed a user",
+            None,
+            Some(other),
+        )
+        .await;
+    }
+    let followers = follows::follower_count(&state.db, other).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_UNFOLLOWED,
+        "isFollowing": false,
+        "userId": other.to_hex(),
+        "followersCount": followers,
+    })))
+}

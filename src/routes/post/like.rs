@@ -1,0 +1,69 @@
+//! `POST /api/post/like/{postId}` → {liked, likesCount}: toggles the caller's like. Safe under any
+//! number of simultaneous toggles (see `persistence::likes`). Also what the other engagement
+//! handlers share: loading a post one may engage with.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::{visible_to, MSG_POST_NOT_FOUND};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::persistence::posts::{self, Post};
+use crate::persistence::{blocks, likes};
+use crate::routes::block::MSG_BLOCKED_INTERACTION;
+use crate::routes::user::activity::record_activity;
+use crate::state::AppState;
+
+/// Loads a post by id that the viewer may read (others: 404 'Post not found').
+pub async fn readable_post(
+    state: &AppState,
+    raw_id: &str,
+    viewer: Option<&AuthUser>,
+) -> ApiResult<Post> {
+    let id = object_id(raw_id, "post id")?;
+    posts::find_by_id(&state.db, id)
+        .await?
+        .filter(|p| visible_to(p, viewer))
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))
+}
+
+/// Refuses (403) to add engagement to a post when a block stands between the caller and its
+/// author. Taking engagement back is always allowed, so callers check only when adding.
+pub async fn ensure_may_engage(state: &AppState, me: &AuthUser, post: &Post) -> ApiResult<()> {
+    if post.author != me.user.id && blocks::between(&state.db, me.user.id, post.author).await? {
+        return Err(ApiError::forbidden(MSG_BLOCKED_INTERACTION));
+    }
+    Ok(())
+}
+
+#[tracing::instrument(skip(state, me))]
+pub async fn like(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    post_id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let post = readable_post(&state, &post_id, Some(&me)).await?;
+    if !likes::exists(&state.db, me.user.id, post.id).await? {
+        ensure_may_engage(&state, &me, &post).await?;
+    }
+    let toggled = likes::toggle(&state.db, me.user.id, post.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if toggled.changed && toggled.on {
+        record_activity(
+            &state,
+            me.user.id,
+            "like",
+            &format!("Liked \"{}\"", post.title),
+            Some(post.id),
+            None,
+        )
+        .await;
+    }
+    Ok(HttpResponse::Ok().json(json!({
+        "liked": toggled.on,
+        "likesCount": toggled.count.max(0),
+        "postId": post.id.to_hex(),
+    })))
+}

@@ -1,0 +1,86 @@
+//! `POST /api/post/time-spent/{postId}` {duration} → {message, duration, updatedAt}: adds the
+//! seconds a reader spent on a post (a positive number up to `MAX_READING_SECONDS` per report,
+//! rounded to whole seconds, at least 1). Guests are readers by guest id or address, like views.
+//! `duration` in the answer is the reader's total on the post.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::like::readable_post;
+use super::view::{optional_body, viewer_key};
+use crate::auth::{AuthUser, MaybeUser};
+use crate::error::{ApiError, ApiResult};
+use crate::persistence::posts::Post;
+use crate::persistence::{now, reading_time};
+use crate::routes::user::iso;
+use crate::state::AppState;
+
+/// Longest reading time one report may add: four hours.
+pub const MAX_READING_SECONDS: f64 = 4.0 * 60.0 * 60.0;
+pub const MSG_TIME_RECORDED: &str = "Reading time recorded";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimeSpentBody {
+    #[serde(default)]
+    duration: Option<Value>,
+    #[serde(default)]
+    guest_id: Option<String>,
+}
+
+/// Reads a number of seconds: a JSON number or numeric text, positive and at most four hours.
+pub fn parse_seconds(raw: Option<&Value>, field: &str) -> ApiResult<i64> {
+    let value = match raw {
+        None | Some(Value::Null) => {
+            return Err(ApiError::bad_request(format!("{field} is required")));
+        }
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
+        Some(_) => None,
+    }
+    .filter(|v| v.is_finite())
+    .ok_or_else(|| ApiError::bad_request(format!("{field} must be a number of seconds")))?;
+    if value <= 0.0 || value > MAX_READING_SECONDS {
+        return Err(ApiError::bad_request(format!(
+            "{field} must be more than 0 and at most {MAX_READING_SECONDS} seconds"
+        )));
+    }
+    // Bounded above, so the conversion cannot overflow.
+    Ok((value.round() as i64).max(1))
+}
+
+/// Adds reading time by the reader to the post; returns the reader's total.
+pub async fn add_reading_time(
+    state: &AppState,
+    req: &HttpRequest,
+    me: Option<&AuthUser>,
+    post: &Post,
+    seconds: i64,
+    guest_id: Option<&str>,
+) -> ApiResult<i64> {
+    let reader = viewer_key(req, state, me, guest_id)?;
+    Ok(reading_time::add(&state.db, post.id, &reader, me.map(|m| m.user.id), seconds).await?)
+}
+
+#[tracing::instrument(skip(state, viewer, req, body))]
+pub async fn time_spent(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    req: HttpRequest,
+    post_id: web::Path<String>,
+    body: web::Bytes,
+) -> ApiResult<HttpResponse> {
+    let body: TimeSpentBody = optional_body(&body)?;
+    let seconds = parse_seconds(body.duration.as_ref(), "duration")?;
+    let me = viewer.0.as_ref();
+    let post = readable_post(&state, &post_id, me).await?;
+    let total =
+        add_reading_time(&state, &req, me, &post, seconds, body.guest_id.as_deref()).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_TIME_RECORDED,
+        "postId": post.id.to_hex(),
+        "duration": total,
+        "updatedAt": iso(now()),
+    })))
+}

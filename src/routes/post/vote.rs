@@ -1,0 +1,173 @@
+//! `POST /api/post/vote` {postId, blockId, optionIndex} → {poll}: the caller votes in a poll
+//! block. One vote per user per poll: voting again moves it (in a `multiple` poll, each option
+//! toggles). An unknown block or an option out of range is a 400, a poll past its `closesAt` a
+//! 409. The poll in the answer carries the counts and the caller's choice (`userVote`, and
+//! `userVotes` for multiple-choice polls).
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::like::{ensure_may_engage, readable_post};
+use super::MSG_POST_NOT_FOUND;
+use crate::auth::AuthUser;
+use crate::domain::blocks::Block;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::persistence::posts;
+use crate::persistence::votes;
+use crate::routes::user::activity::record_activity;
+use crate::state::AppState;
+
+pub const MSG_UNKNOWN_POLL: &str = "This post has no poll with that blockId";
+pub const MSG_POLL_CLOSED: &str = "This poll is closed";
+pub const MSG_VOTE_RECORDED: &str = "Vote recorded";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VoteBody {
+    #[serde(default)]
+    post_id: Option<String>,
+    #[serde(default)]
+    block_id: Option<String>,
+    #[serde(default)]
+    option_index: Option<Value>,
+}
+
+fn required<'a>(v: &'a Option<String>, name: &str) -> ApiResult<&'a str> {
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::bad_request(format!("{name} is required")))
+}
+
+/// Reads `optionIndex`: a whole number (or its text) from 0.
+fn parse_index(raw: Option<&Value>) -> ApiResult<i64> {
+    match raw {
+        None | Some(Value::Null) => Err(ApiError::bad_request("optionIndex is required")),
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .ok_or_else(|| ApiError::bad_request("optionIndex must be a whole number")),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| ApiError::bad_request("optionIndex must be a whole number")),
+        Some(_) => Err(ApiError::bad_request("optionIndex must be a whole number")),
+    }
+}
+
+/// Whether a poll's `closesAt` has passed.
+pub fn is_closed(data: &Value) -> bool {
+    data.get("closesAt")
+        .and_then(Value::as_str)
+        .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+        .is_some_and(|at| at <= chrono::Utc::now())
+}
+
+/// A poll block as the client sees it after a vote.
+pub fn poll_view(post: ObjectId, block: &Block, choices: &[usize]) -> Value {
+    let data = &block.data;
+    let options: Vec<Value> = data
+        .get("options")
+        .and_then(Value::as_array)
+        .map(|opts| {
+            opts.iter()
+                .map(|o| {
+                    json!({
+                        "text": o.get("text").cloned().unwrap_or(Value::Null),
+                        "votes": o.get("votes").and_then(Value::as_i64).unwrap_or(0).max(0),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let total: i64 = options
+        .iter()
+        .filter_map(|o| o.get("votes").and_then(Value::as_i64))
+        .sum();
+    let multiple = data
+        .get("multiple")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    json!({
+        "postId": post.to_hex(),
+        "blockId": block.id,
+        "question": data.get("question").cloned().unwrap_or(Value::Null),
+        "options": options,
+        "multiple": multiple,
+        "closesAt": data.get("closesAt").cloned().unwrap_or(Value::Null),
+        "closed": is_closed(data),
+        "totalVotes": total,
+        "userVote": if multiple { Value::Null } else { json!(choices.first()) },
+        "userVotes": choices,
+    })
+}
+
+#[tracing::instrument(skip(state, me, body))]
+pub async fn vote(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: ApiJson<VoteBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let post_id = required(&body.post_id, "postId")?;
+    let block_id = required(&body.block_id, "blockId")?.to_string();
+    let index = parse_index(body.option_index.as_ref())?;
+    let post = readable_post(&state, post_id, Some(&me)).await?;
+    let block = post
+        .blocks
+        .iter()
+        .find(|b| b.id == block_id && b.kind == "poll")
+        .ok_or_else(|| ApiError::bad_request(MSG_UNKNOWN_POLL))?;
+    let count = block
+        .data
+        .get("options")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let option = usize::try_from(index)
+        .ok()
+        .filter(|i| *i < count)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "optionIndex must be between 0 and {}",
+                count.saturating_sub(1)
+            ))
+        })?;
+    if is_closed(&block.data) {
+        return Err(ApiError::conflict(MSG_POLL_CLOSED));
+    }
+    ensure_may_engage(&state, &me, &post).await?;
+    let multiple = block
+        .data
+        .get("multiple")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if multiple {
+        votes::toggle_multiple(&state.db, post.id, &block_id, me.user.id, option).await?;
+    } else {
+        votes::vote_single(&state.db, post.id, &block_id, me.user.id, option).await?;
+    }
+    let choices = votes::choices_of(&state.db, post.id, &block_id, me.user.id).await?;
+    let fresh = posts::find_by_id(&state.db, post.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    let block = fresh
+        .blocks
+        .iter()
+        .find(|b| b.id == block_id && b.kind == "poll")
+        .ok_or_else(|| ApiError::bad_request(MSG_UNKNOWN_POLL))?;
+    record_activity(
+        &state,
+        me.user.id,
+        "vote",
+        &format!("Voted in a poll in \"{}\"", post.title),
+        Some(post.id),
+        None,
+    )
+    .await;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_VOTE_RECORDED,
+        "poll": poll_view(post.id, block, &choices),
+    })))
+}

@@ -1,0 +1,24 @@
+//! `POST /api/public/post/{slug}/view` → {message, views}: the guest form of
+//! `POST /api/post/view/{slug}`, sharing its 30-minute window per viewer.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde_json::json;
+
+use crate::auth::MaybeUser;
+use crate::error::ApiResult;
+use crate::routes::post::view::track_view;
+use crate::state::AppState;
+
+pub const MSG_VIEW_TRACKED: &str = "View tracked";
+
+#[tracing::instrument(skip(state, viewer, req, body))]
+pub async fn view(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    req: HttpRequest,
+    slug: web::Path<String>,
+    body: web::Bytes,
+) -> ApiResult<HttpResponse> {
+    let views = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_VIEW_TRACKED, "views": views })))
+}

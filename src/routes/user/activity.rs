@@ -1,0 +1,136 @@
+//! A user's own activity: `GET /api/user/activity/{id}?page&limit` → {activity, total, page,
+//! totalPages} for the user themselves or an administrator (others 403), newest first. Entries
+//! are `{_id, type, details, postId, targetUserId, createdAt}`. Handlers record entries with
+//! [`record_activity`].
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::iso;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::persistence::activity::{self, Activity};
+use crate::state::AppState;
+
+/// Default and largest page of activity.
+pub const ACTIVITY_LIMIT: i64 = 50;
+pub const MAX_ACTIVITY_LIMIT: i64 = 200;
+pub const MSG_NOT_YOUR_ACTIVITY: &str = "You can only view your own activity";
+
+/// An entry as clients see it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub details: String,
+    pub post_id: Option<String>,
+    pub target_user_id: Option<String>,
+    pub created_at: String,
+}
+
+impl From<Activity> for ActivityView {
+    fn from(a: Activity) -> Self {
+        ActivityView {
+            id: a.id.to_hex(),
+            kind: a.kind,
+            details: a.details,
+            post_id: a.post_id.map(|id| id.to_hex()),
+            target_user_id: a.target_user_id.map(|id| id.to_hex()),
+            created_at: iso(a.created_at),
+        }
+    }
+}
+
+/// Records what a user did. A failure is logged and never fails the action itself.
+pub async fn record_activity(
+    state: &AppState,
+    user: ObjectId,
+    kind: &str,
+    details: &str,
+    post: Option<ObjectId>,
+    target_user: Option<ObjectId>,
+) {
+    if let Err(e) = activity::record(&state.db, user, kind, details, post, target_user).await {
+        tracing::warn!(error = %e, kind, "could not record activity");
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ActivityQuery {
+    #[serde(default)]
+    page: Option<String>,
+    #[serde(default)]
+    limit: Option<String>,
+}
+
+/// Reads `page` (from 1) and `limit` (1 to `max`, `default` when absent).
+pub fn paging(
+    page: Option<&str>,
+    limit: Option<&str>,
+    default: i64,
+    max: i64,
+) -> ApiResult<(u64, i64)> {
+    let present = |v: Option<&str>| {
+        v.map(str::trim)
+            .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
+            .map(str::to_string)
+    };
+    let page = match present(page) {
+        None => 1,
+        Some(raw) => raw
+            .parse::<u64>()
+            .ok()
+            .filter(|p| (1..=100_000).contains(p))
+            .ok_or_else(|| ApiError::bad_request("page must be a positive whole number"))?,
+    };
+    let limit = match present(limit) {
+        None => default,
+        Some(raw) => raw
+            .parse::<i64>()
+            .ok()
+            .filter(|l| *l >= 1)
+            .ok_or_else(|| ApiError::bad_request("limit must be a positive whole number"))?
+            .min(max),
+    };
+    Ok((page, limit))
+}
+
+/// Pages needed for `total` items at `limit` a page.
+pub fn total_pages(total: u64, limit: i64) -> u64 {
+    let limit = u64::try_from(limit.max(1)).unwrap_or(1);
+    total.div_ceil(limit)
+}
+
+#[tracing::instrument(skip(state, me))]
+pub async fn get_activity(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    query: web::Query<ActivityQuery>,
+) -> ApiResult<HttpResponse> {
+    let user = object_id(&id, "user id")?;
+    if user != me.user.id && !me.is_admin() {
+        return Err(ApiError::forbidden(MSG_NOT_YOUR_ACTIVITY));
+    }
+    let (page, limit) = paging(
+        query.page.as_deref(),
+        query.limit.as_deref(),
+        ACTIVITY_LIMIT,
+        MAX_ACTIVITY_LIMIT,
+    )?;
+    let skip = (page - 1) * u64::try_from(limit).unwrap_or(0);
+    let (entries, total) = activity::page(&state.db, user, skip, limit).await?;
+    let entries: Vec<ActivityView> = entries.into_iter().map(ActivityView::from).collect();
+    Ok(HttpResponse::Ok().json(json!({
+        "activity": entries,
+        "total": total,
+        "page": page,
+        "totalPages": total_pages(total, limit),
+    })))
+}
