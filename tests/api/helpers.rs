@@ -395,3 +395,63 @@ impl DbProxy {
         }
     }
 }
+
+impl TestApp {
+    pub async fn put_json(&self, path: &str, body: &Value, token: Option<&str>) -> Response {
+        let mut req = self.client.put(self.url(path)).json(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn delete_path(&self, path: &str, token: Option<&str>) -> Response {
+        let mut req = self.client.delete(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    /// POST without a body.
+    pub async fn post_empty(&self, path: &str, token: Option<&str>) -> Response {
+        let mut req = self.client.post(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    /// Waits until the startup index creation has made the unique index `name` on `collection`
+    /// (toggles rely on it).
+    pub async fn wait_for_index(&self, collection: &str, name: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let names = self
+                .db
+                .database()
+                .collection::<mongodb::bson::Document>(collection)
+                .list_index_names()
+                .await
+                .unwrap_or_default();
+            if names.iter().any(|n| n == name) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "index {name} on {collection} never appeared"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// `post_json` with owned arguments, for many requests at once.
+    pub async fn post_owned(&self, path: String, body: Value, token: Option<String>) -> Response {
+        self.post_json(&path, &body, token.as_deref()).await
+    }
+
+    /// Signs up `n` users at once.
+    pub async fn signup_many(&self, n: usize) -> Vec<TestUser> {
+        futures_util::future::join_all((0..n).map(|_| self.signup())).await
+    }
+}

@@ -2,11 +2,18 @@
 //! database on the real FerretDB started by `scripts/test`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod achievements;
+mod activity;
+mod analytics;
 mod auth;
+mod blocks;
 mod categories;
+mod comments;
 mod content;
+mod engagement;
 mod errors;
 mod feeds;
+mod follows;
 mod google;
 mod health;
 mod helpers;
