@@ -1,7 +1,7 @@
 //! `GET /api/follow/followers?page=1&limit=12&userId` and `GET /api/follow/following?...` →
 //! {list, count, page, limit, totalPages}: who follows a user, and whom they follow, newest
 //! first; the caller's own lists without `userId`. `count` is the whole list's size. Each item is
-//! {_id, name, avatar, bio, isFollowing (whether the caller follows them), followedAt}. Users on
+//! {_id, name, avatar, isFollowing (whether the caller follows them), followedAt}. Users on
 //! either side of a block with the caller are left out; another user's lists across a block are
 //! a 403.
 
