@@ -62,6 +62,8 @@ pub struct Settings {
     pub rate_limit: RateLimitSettings,
     pub mail: MailSettings,
     pub realtime: RealtimeSettings,
+    pub geoip: GeoIpSettings,
+    pub geojson: GeoJsonSettings,
     pub log: LogSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
@@ -203,6 +205,22 @@ impl RealtimeSettings {
             ..Default::default()
         }
     }
+}
+
+/// IP geolocation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeoIpSettings {
+    /// The DB-IP City Lite database (MaxMind DB format); missing: every address is Unknown.
+    pub database_path: PathBuf,
+}
+
+/// Map outlines.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeoJsonSettings {
+    /// Directory holding world-atlas's `countries-50m.json` and `countries-110m.json`.
+    pub directory: PathBuf,
 }
 
 /// Logging.

@@ -46,3 +46,31 @@ impl SocketAuth for JwtSocketAuth {
 pub fn start(settings: &RealtimeSettings, db: Db, tokens: TokenKeys) -> Realtime {
     Realtime::start(settings.to_config(), Arc::new(JwtSocketAuth { db, tokens }))
 }
+
+/// Starts the realtime server with the live features' client events (`userLocationUpdate`, handed
+/// to the location actor).
+pub fn start_with_live(
+    settings: &RealtimeSettings,
+    db: Db,
+    tokens: TokenKeys,
+    locations: actix::Addr<crate::live::locations::LocationActor>,
+) -> Realtime {
+    Realtime::builder(settings.to_config())
+        .auth(Arc::new(JwtSocketAuth { db, tokens }))
+        .on_event(LOCATION_EVENT, move |socket, event| {
+            let Some(identity) = socket.identity() else {
+                return;
+            };
+            match crate::live::locations::parse_client_update(&identity.user_id, &event.args) {
+                Some(location) => locations.do_send(crate::live::locations::Update {
+                    location,
+                    store: true,
+                }),
+                None => tracing::debug!(user = %identity.user_id, "location update ignored"),
+            }
+        })
+        .start()
+}
+
+/// Client event carrying the user's device location.
+pub const LOCATION_EVENT: &str = "userLocationUpdate";

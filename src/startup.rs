@@ -76,7 +76,16 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     );
     let limiter = RateLimiter::new(settings.rate_limit.clone());
     let trusted_proxies = settings.trusted_proxies();
-    let realtime = crate::realtime::start(&settings.realtime, db.clone(), tokens.clone());
+    let (location_ctx, locations) = crate::live::actors::location_context();
+    let realtime =
+        crate::realtime::start_with_live(&settings.realtime, db.clone(), tokens.clone(), locations);
+    let live = crate::live::actors::start(
+        db.clone(),
+        realtime.clone(),
+        location_ctx,
+        crate::geoip::GeoIp::open(&settings.geoip.database_path),
+        crate::routes::geojson::GeoData::new(settings.geojson.directory.clone()),
+    );
     Ok(AppState {
         settings,
         db,
@@ -86,6 +95,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         limiter,
         trusted_proxies,
         realtime,
+        live,
     })
 }
 

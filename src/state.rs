@@ -22,4 +22,6 @@ pub struct AppState {
     pub trusted_proxies: Vec<IpAddr>,
     /// The live actors (Socket.IO, hub, presence).
     pub realtime: Realtime,
+    /// Banner, location and guest-visit actors; IP and map data.
+    pub live: crate::live::actors::LiveActors,
 }

@@ -3,17 +3,22 @@
 
 pub mod achievements;
 pub mod activity;
+pub mod banners;
 pub mod blocks;
 pub mod bookmarks;
 pub mod categories;
 pub mod comments;
 pub mod email_logs;
+pub mod feedback;
 pub mod follows;
 pub mod google_identities;
 pub mod graph;
+pub mod guest_visits;
 pub mod likes;
+pub mod locations;
 pub mod media;
 pub mod migrations;
+pub mod notifications;
 pub mod otps;
 pub mod post_appeals;
 pub mod posts;
@@ -136,6 +141,11 @@ impl Db {
         posts::ensure_indexes(self).await?;
         post_appeals::ensure_indexes(self).await?;
         media::ensure_indexes(self).await?;
+        notifications::ensure_indexes(self).await?;
+        banners::ensure_indexes(self).await?;
+        locations::ensure_indexes(self).await?;
+        feedback::ensure_indexes(self).await?;
+        guest_visits::ensure_indexes(self).await?;
         likes::ensure_indexes(self).await?;
         bookmarks::ensure_indexes(self).await?;
         views::ensure_indexes(self).await?;

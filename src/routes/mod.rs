@@ -3,12 +3,15 @@
 pub mod achievement;
 pub mod admin;
 pub mod auth;
+pub mod banner;
 pub mod block;
 pub mod category;
 pub mod comment;
 pub mod follow;
+pub mod geojson;
 pub mod health;
 pub mod media;
+pub mod notification;
 pub mod post;
 pub mod public;
 pub mod public_config;
@@ -24,6 +27,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/health", web::get().to(health::health))
         .service(
             web::scope("/api")
+                // Before any `/follow` scope, which would otherwise answer 404 for it.
+                .route(
+                    "/follow/follower-locations",
+                    web::get().to(follow::follower_locations::follower_locations),
+                )
                 .service(
                     web::scope("/auth")
                         .route("/signup", web::post().to(auth::signup::signup))
@@ -68,6 +76,35 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         )
                         .route("/consent", web::post().to(user::consent::consent))
                         .route("/online", web::get().to(user::online::online))
+                        .route(
+                            "/ip-location",
+                            web::get().to(user::ip_location::ip_location),
+                        )
+                        .route(
+                            "/track-ip-location",
+                            web::post().to(user::track_ip_location::track_ip_location),
+                        )
+                        .route(
+                            "/save-location",
+                            web::post().to(user::save_location::save_location),
+                        )
+                        .route("/locations", web::get().to(user::locations::locations))
+                        .route(
+                            "/feedback/check",
+                            web::get().to(user::feedback_check::feedback_check),
+                        )
+                        .route(
+                            "/feedback/submit",
+                            web::post().to(user::feedback_submit::feedback_submit),
+                        )
+                        .route(
+                            "/feedback/all",
+                            web::get().to(user::feedback_all::feedback_all),
+                        )
+                        .route(
+                            "/feedback/manual/{userId}",
+                            web::post().to(user::feedback_manual::feedback_manual),
+                        )
                         .route(
                             "/activity/clear",
                             web::delete().to(user::activity_clear::clear),
@@ -181,6 +218,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/search-posts",
                             web::get().to(public::search_posts::search_posts),
                         )
+                        .route(
+                            "/guest/visit",
+                            web::post().to(public::guest_visit::guest_visit),
+                        )
                         .route("/post/{slug}/view", web::post().to(public::view::view)),
                 )
                 .service(
@@ -244,6 +285,74 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/reading-details/{postId}",
                             web::get().to(admin::reading_details::reading_details),
                         ),
+                )
+                .service(
+                    web::scope("/notification")
+                        .route("/notifications", web::get().to(notification::list::list))
+                        .route(
+                            "/unread-count",
+                            web::get().to(notification::unread_count::unread_count),
+                        )
+                        .route(
+                            "/mark-as-read/{id}",
+                            web::patch().to(notification::mark_read::mark_read),
+                        )
+                        .route(
+                            "/mark-as-read",
+                            web::patch().to(notification::mark_read::missing_id),
+                        )
+                        .route(
+                            "/mark-as-read/",
+                            web::patch().to(notification::mark_read::missing_id),
+                        )
+                        .route(
+                            "/mark-all-as-read",
+                            web::patch().to(notification::mark_all_read::mark_all_read),
+                        )
+                        .route("/admin", web::post().to(notification::admin::admin))
+                        .route(
+                            "/broadcast",
+                            web::post().to(notification::broadcast::broadcast),
+                        )
+                        .route("/reply", web::post().to(notification::reply::reply))
+                        .route(
+                            "/user/{userId}",
+                            web::get().to(notification::history::history),
+                        )
+                        .route("/user", web::get().to(notification::history::missing_user))
+                        .route("/user/", web::get().to(notification::history::missing_user))
+                        .route("", web::delete().to(notification::delete::missing_id))
+                        .route("/", web::delete().to(notification::delete::missing_id))
+                        .route("/{id}", web::delete().to(notification::delete::delete)),
+                )
+                .service(
+                    web::scope("/bannerNotification")
+                        .route(
+                            "/get-Notification",
+                            web::get().to(banner::get_notifications::get_notifications),
+                        )
+                        .route(
+                            "/dismissed/{id}",
+                            web::get().to(banner::dismissed::dismissed),
+                        )
+                        .route("/create", web::post().to(banner::create::create))
+                        .route("/dismiss/{id}", web::patch().to(banner::dismiss::dismiss))
+                        .route(
+                            "/deactivate/{id}",
+                            web::patch().to(banner::deactivate::deactivate),
+                        )
+                        .route(
+                            "/delete-all",
+                            web::delete().to(banner::delete_all::delete_all),
+                        ),
+                )
+                .service(
+                    web::scope("/geojson")
+                        .route(
+                            "/india-border",
+                            web::get().to(geojson::india_border::india_border),
+                        )
+                        .route("/world", web::get().to(geojson::world::world)),
                 )
                 .route(
                     "/config/public",

@@ -455,3 +455,106 @@ impl TestApp {
         futures_util::future::join_all((0..n).map(|_| self.signup())).await
     }
 }
+
+// Live features: notifications, banners, locations, feedback, guest visits.
+
+/// An app that trusts `X-Forwarded-For` from the test client (127.0.0.1), so tests choose the
+/// client address the IP database sees.
+pub async fn spawn_live_app() -> TestApp {
+    spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut Settings| {
+            s.server.trusted_proxies = vec!["127.0.0.1".into()];
+        })),
+        ..AppOptions::default()
+    })
+    .await
+}
+
+/// Addresses the test IP database knows (tests/fixtures/make_geoip_fixture.py).
+pub const IP_MUMBAI: &str = "49.36.10.20";
+pub const IP_LONDON: &str = "81.2.69.160";
+pub const IP_BERLIN: &str = "89.160.20.112";
+
+impl TestApp {
+    pub async fn delete(&self, path: &str, token: Option<&str>) -> Response {
+        let mut req = self.client.delete(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    /// A request that comes from `ip` through the trusted proxy.
+    pub async fn request_from(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        ip: &str,
+        body: Option<&Value>,
+    ) -> Response {
+        let mut req = self
+            .client
+            .request(method, self.url(path))
+            .header("x-forwarded-for", ip);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        req.send().await.expect("request")
+    }
+
+    /// A fresh administrator.
+    pub async fn admin(&self) -> TestUser {
+        let user = self.signup().await;
+        self.make_admin(&user.email).await;
+        user
+    }
+
+    /// Records that `follower` follows `followee` the way the engagement API stores it.
+    pub async fn follow_directly(&self, follower: &TestUser, followee: &TestUser) {
+        use mongodb::bson::{doc, oid::ObjectId, DateTime};
+        self.db
+            .database()
+            .collection::<mongodb::bson::Document>("follows")
+            .insert_one(doc! {
+                "followerId": ObjectId::parse_str(&follower.id).unwrap(),
+                "followeeId": ObjectId::parse_str(&followee.id).unwrap(),
+                "createdAt": DateTime::now(),
+            })
+            .await
+            .expect("follow");
+    }
+
+    /// Records that `blocker` blocked `blocked` the way the engagement API stores it.
+    pub async fn block_directly(&self, blocker: &TestUser, blocked: &TestUser) {
+        use mongodb::bson::{doc, oid::ObjectId, DateTime};
+        self.db
+            .database()
+            .collection::<mongodb::bson::Document>("blocks")
+            .insert_one(doc! {
+                "blockerId": ObjectId::parse_str(&blocker.id).unwrap(),
+                "blockedId": ObjectId::parse_str(&blocked.id).unwrap(),
+                "createdAt": DateTime::now(),
+            })
+            .await
+            .expect("block");
+    }
+
+    /// Makes an account `days` days old.
+    pub async fn age_account(&self, user: &TestUser, days: i64) {
+        use mongodb::bson::{doc, oid::ObjectId, DateTime};
+        let at = DateTime::from_millis(DateTime::now().timestamp_millis() - days * 86_400_000);
+        self.db
+            .database()
+            .collection::<mongodb::bson::Document>("users")
+            .update_one(
+                doc! { "_id": ObjectId::parse_str(&user.id).unwrap() },
+                doc! { "$set": { "createdAt": at } },
+            )
+            .await
+            .expect("age account");
+    }
+}

@@ -2,6 +2,7 @@
 //! idempotent; following oneself is a 400; a block between the two users refuses it (403).
 
 pub mod follow_user;
+pub mod follower_locations;
 pub mod list;
 pub mod status;
 pub mod unfollow;

@@ -1,0 +1,50 @@
+//! The live feature actors and data every worker shares, started once before the HTTP server.
+
+use std::sync::Arc;
+
+use actix::{Actor, Addr};
+use pressroom_actors::Realtime;
+
+use super::banners::BannerActor;
+use super::guests::GuestVisitActor;
+use super::locations::LocationActor;
+use crate::geoip::GeoIp;
+use crate::persistence::Db;
+use crate::routes::geojson::GeoData;
+
+/// Handles to the live feature actors and the map and IP data.
+#[derive(Clone)]
+pub struct LiveActors {
+    pub banners: Addr<BannerActor>,
+    pub locations: Addr<LocationActor>,
+    pub guests: Addr<GuestVisitActor>,
+    pub geoip: Arc<GeoIp>,
+    pub geodata: Arc<GeoData>,
+}
+
+/// A location actor's address before it runs, so the socket handlers can hold it while the
+/// realtime server the actor needs is started.
+pub fn location_context() -> (actix::Context<LocationActor>, Addr<LocationActor>) {
+    use actix::AsyncContext;
+    let ctx = actix::Context::new();
+    let addr = ctx.address();
+    (ctx, addr)
+}
+
+/// Starts the actors (inside the actix system, once).
+pub fn start(
+    db: Db,
+    realtime: Realtime,
+    location_ctx: actix::Context<LocationActor>,
+    geoip: GeoIp,
+    geodata: GeoData,
+) -> LiveActors {
+    let locations = location_ctx.run(LocationActor::new(db.clone(), realtime.clone()));
+    LiveActors {
+        banners: BannerActor::new(db, realtime.clone()).start(),
+        locations,
+        guests: GuestVisitActor::new(realtime).start(),
+        geoip: Arc::new(geoip),
+        geodata: Arc::new(geodata),
+    }
+}

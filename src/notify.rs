@@ -1,0 +1,123 @@
+//! Creating notifications: persist first, then push `newNotification` and `updateUnreadCount` to
+//! the addressee. The engagement API calls [`notify`] for likes, bookmarks, comments and replies;
+//! the notification API for administrator notices and replies; appeals go to every administrator
+//! with [`notify_admins`].
+
+use mongodb::bson::oid::ObjectId;
+
+use crate::error::ApiResult;
+use crate::live;
+use crate::persistence::notifications::{self, Kind, Notification};
+use crate::persistence::{now, posts, users};
+use crate::routes::notification::view;
+use crate::state::AppState;
+
+/// What to tell whom.
+#[derive(Debug, Clone)]
+pub struct NotificationInput {
+    /// The addressee.
+    pub user_id: ObjectId,
+    /// Who caused it (`None`: the system).
+    pub sender_id: Option<ObjectId>,
+    pub kind: Kind,
+    pub content: String,
+    pub post_id: Option<ObjectId>,
+    /// Where a click leads (a path inside the site).
+    pub navigate_to: Option<String>,
+    /// The notification this one answers.
+    pub reply_to: Option<ObjectId>,
+}
+
+impl NotificationInput {
+    /// A notification of `kind` from `sender` to `user` about nothing in particular.
+    pub fn new(user_id: ObjectId, sender_id: Option<ObjectId>, kind: Kind, content: &str) -> Self {
+        NotificationInput {
+            user_id,
+            sender_id,
+            kind,
+            content: content.to_string(),
+            post_id: None,
+            navigate_to: None,
+            reply_to: None,
+        }
+    }
+}
+
+/// Builds the stored form: the sender's name and avatar and the post's title are copied in.
+async fn build(state: &AppState, input: NotificationInput) -> ApiResult<Notification> {
+    let sender = match input.sender_id {
+        Some(id) => users::find_by_id(&state.db, id).await?,
+        None => None,
+    };
+    let post = match input.post_id {
+        Some(id) => posts::find_by_id(&state.db, id).await?,
+        None => None,
+    };
+    Ok(Notification {
+        id: ObjectId::new(),
+        user_id: input.user_id,
+        kind: input.kind,
+        content: input.content,
+        read: false,
+        navigate_to: input.navigate_to,
+        sender_id: input.sender_id,
+        sender_name: sender.as_ref().map(|s| s.name.clone()),
+        sender_avatar: sender.and_then(|s| s.avatar),
+        post_id: input.post_id,
+        post_title: post.map(|p| p.title),
+        reply_to: input.reply_to,
+        created_at: now(),
+    })
+}
+
+/// Stores a notification and pushes it with the new unread count to the addressee's tabs.
+/// Returns `None` (nothing stored) when the sender is the addressee or when either blocked the
+/// other; administrator notices are exempt from both (an administrator may note something to
+/// themselves, and a block does not silence moderation).
+pub async fn notify(state: &AppState, input: NotificationInput) -> ApiResult<Option<Notification>> {
+    if let Some(sender) = input.sender_id {
+        let self_allowed = matches!(input.kind, Kind::Admin);
+        if sender == input.user_id && !self_allowed {
+            return Ok(None);
+        }
+        // Administrators' notices are moderation: a block does not silence them.
+        if sender != input.user_id
+            && !self_allowed
+            && notifications::blocked_between(&state.db, input.user_id, sender).await?
+        {
+            return Ok(None);
+        }
+    }
+    let notification = build(state, input).await?;
+    notifications::insert(&state.db, &notification).await?;
+    push(state, &notification).await;
+    Ok(Some(notification))
+}
+
+/// Sends a copy of `input` (its `user_id` ignored) to every administrator but the sender.
+pub async fn notify_admins(state: &AppState, input: NotificationInput) -> ApiResult<usize> {
+    let mut sent = 0;
+    for admin in notifications::admin_ids(&state.db).await? {
+        let mut copy = input.clone();
+        copy.user_id = admin;
+        if notify(state, copy).await?.is_some() {
+            sent += 1;
+        }
+    }
+    Ok(sent)
+}
+
+/// Pushes a stored notification and its addressee's unread count.
+pub async fn push(state: &AppState, notification: &Notification) {
+    let user = notification.user_id.to_hex();
+    live::notification_created(state, &user, view(notification));
+    push_unread_count(state, notification.user_id).await;
+}
+
+/// Pushes `user`'s current unread count to their tabs (after any change).
+pub async fn push_unread_count(state: &AppState, user: ObjectId) {
+    match notifications::count_unread(&state.db, user).await {
+        Ok(count) => live::unread_count_changed(state, &user.to_hex(), count),
+        Err(e) => tracing::warn!(error = %e, "could not count unread notifications"),
+    }
+}

@@ -1,0 +1,64 @@
+//! The `guest_visits` collection: one document per guest id (kept in the visitor's local
+//! storage) counting their visits.
+
+use mongodb::bson::{doc, DateTime};
+use mongodb::options::{IndexOptions, ReturnDocument};
+use mongodb::{Collection, IndexModel};
+use serde::{Deserialize, Serialize};
+
+use super::{is_duplicate_key, Db, DbContext, DbResult};
+
+pub const COLLECTION: &str = "guest_visits";
+
+/// A guest's visits.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GuestVisit {
+    #[serde(rename = "_id")]
+    pub guest_id: String,
+    pub visit_count: i64,
+    pub first_visit: DateTime,
+    pub last_visit: DateTime,
+}
+
+fn collection(db: &Db) -> Collection<GuestVisit> {
+    db.database().collection(COLLECTION)
+}
+
+/// Recent guests first.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let recent = IndexModel::builder()
+        .keys(doc! { "lastVisit": -1 })
+        .options(
+            IndexOptions::builder()
+                .name("last_visit".to_string())
+                .build(),
+        )
+        .build();
+    collection(db)
+        .create_indexes([recent])
+        .await
+        .db_context("creating guest visit indexes")?;
+    Ok(())
+}
+
+/// Counts one visit of `guest_id` at `at` and returns the updated record.
+pub async fn record_visit(db: &Db, guest_id: &str, at: DateTime) -> DbResult<Option<GuestVisit>> {
+    let update = doc! {
+        "$inc": { "visitCount": 1_i64 },
+        "$set": { "lastVisit": at },
+        "$setOnInsert": { "firstVisit": at },
+    };
+    let attempt = || async {
+        collection(db)
+            .find_one_and_update(doc! { "_id": guest_id }, update.clone())
+            .upsert(true)
+            .return_document(ReturnDocument::After)
+            .await
+    };
+    match attempt().await {
+        // Two first visits at once: the loser's upsert collides; retrying updates the winner's.
+        Err(e) if is_duplicate_key(&e) => attempt().await.db_context("counting a guest visit"),
+        other => other.db_context("counting a guest visit"),
+    }
+}

@@ -1,0 +1,249 @@
+//! The `notifications` collection: what a user is told about (likes, bookmarks, comments,
+//! replies, administrator notices and replies, appeals). Sender name and avatar and the post's
+//! title are copied in when the notification is created, so a list needs no joins and still reads
+//! well after the post or sender is gone.
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime, Document};
+use mongodb::options::{IndexOptions, ReturnDocument};
+use mongodb::{Collection, IndexModel};
+use serde::{Deserialize, Serialize};
+
+use super::{Db, DbContext, DbResult};
+
+pub const COLLECTION: &str = "notifications";
+/// Most notifications an administrator sees in one user's history.
+pub const HISTORY_LIMIT: i64 = 200;
+
+/// What a notification is about (`type` on the wire, seed 000 §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Like,
+    Bookmark,
+    Comment,
+    Reply,
+    Admin,
+    AdminReply,
+    Appeal,
+}
+
+/// A stored notification.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Notification {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    /// The addressee.
+    pub user_id: ObjectId,
+    #[serde(rename = "type")]
+    pub kind: Kind,
+    #[serde(default)]
+    pub content: String,
+    #[serde(default)]
+    pub read: bool,
+    #[serde(default)]
+    pub navigate_to: Option<String>,
+    #[serde(default)]
+    pub sender_id: Option<ObjectId>,
+    #[serde(default)]
+    pub sender_name: Option<String>,
+    #[serde(default)]
+    pub sender_avatar: Option<String>,
+    #[serde(default)]
+    pub post_id: Option<ObjectId>,
+    #[serde(default)]
+    pub post_title: Option<String>,
+    /// The notification this one answers (replies).
+    #[serde(default)]
+    pub reply_to: Option<ObjectId>,
+    pub created_at: DateTime,
+}
+
+fn collection(db: &Db) -> Collection<Notification> {
+    db.database().collection(COLLECTION)
+}
+
+/// A user's list by date, and their unread ones.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    let by_user = IndexModel::builder()
+        .keys(doc! { "userId": 1, "createdAt": -1 })
+        .options(
+            IndexOptions::builder()
+                .name("user_created".to_string())
+                .build(),
+        )
+        .build();
+    let unread = IndexModel::builder()
+        .keys(doc! { "userId": 1, "read": 1 })
+        .options(
+            IndexOptions::builder()
+                .name("user_read".to_string())
+                .build(),
+        )
+        .build();
+    collection(db)
+        .create_indexes([by_user, unread])
+        .await
+        .db_context("creating notification indexes")?;
+    Ok(())
+}
+
+/// Stores one notification.
+pub async fn insert(db: &Db, notification: &Notification) -> DbResult<()> {
+    collection(db)
+        .insert_one(notification)
+        .await
+        .db_context("storing a notification")?;
+    Ok(())
+}
+
+/// Stores many notifications at once (broadcasts).
+pub async fn insert_many(db: &Db, notifications: &[Notification]) -> DbResult<()> {
+    if notifications.is_empty() {
+        return Ok(());
+    }
+    collection(db)
+        .insert_many(notifications)
+        .await
+        .db_context("storing notifications")?;
+    Ok(())
+}
+
+/// One page of a user's notifications, newest first, and how many they have in all.
+pub async fn list_for_user(
+    db: &Db,
+    user: ObjectId,
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<Notification>, u64)> {
+    let filter = doc! { "userId": user };
+    let items = collection(db)
+        .find(filter.clone())
+        .sort(doc! { "createdAt": -1, "_id": -1 })
+        .skip(skip)
+        .limit(limit)
+        .await
+        .db_context("listing notifications")?
+        .try_collect()
+        .await
+        .db_context("reading notifications")?;
+    let total = collection(db)
+        .count_documents(filter)
+        .await
+        .db_context("counting notifications")?;
+    Ok((items, total))
+}
+
+/// A user's most recent notifications (administrators' history view).
+pub async fn history(db: &Db, user: ObjectId) -> DbResult<Vec<Notification>> {
+    collection(db)
+        .find(doc! { "userId": user })
+        .sort(doc! { "createdAt": -1, "_id": -1 })
+        .limit(HISTORY_LIMIT)
+        .await
+        .db_context("loading a notification history")?
+        .try_collect()
+        .await
+        .db_context("reading a notification history")
+}
+
+/// How many unread notifications a user has.
+pub async fn count_unread(db: &Db, user: ObjectId) -> DbResult<u64> {
+    collection(db)
+        .count_documents(doc! { "userId": user, "read": false })
+        .await
+        .db_context("counting unread notifications")
+}
+
+/// A notification, only if `user` is its addressee.
+pub async fn find_owned(db: &Db, id: ObjectId, user: ObjectId) -> DbResult<Option<Notification>> {
+    collection(db)
+        .find_one(doc! { "_id": id, "userId": user })
+        .await
+        .db_context("loading a notification")
+}
+
+/// Marks one of `user`'s notifications read; `None` when it is not theirs.
+pub async fn mark_read(db: &Db, id: ObjectId, user: ObjectId) -> DbResult<Option<Notification>> {
+    collection(db)
+        .find_one_and_update(
+            doc! { "_id": id, "userId": user },
+            doc! { "$set": { "read": true } },
+        )
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("marking a notification read")
+}
+
+/// Marks all of `user`'s notifications read; returns how many changed.
+pub async fn mark_all_read(db: &Db, user: ObjectId) -> DbResult<u64> {
+    let res = collection(db)
+        .update_many(
+            doc! { "userId": user, "read": false },
+            doc! { "$set": { "read": true } },
+        )
+        .await
+        .db_context("marking notifications read")?;
+    Ok(res.modified_count)
+}
+
+/// Deletes one of `user`'s notifications; returns it, or `None` when it is not theirs.
+pub async fn delete_owned(db: &Db, id: ObjectId, user: ObjectId) -> DbResult<Option<Notification>> {
+    collection(db)
+        .find_one_and_delete(doc! { "_id": id, "userId": user })
+        .await
+        .db_context("deleting a notification")
+}
+
+/// Ids of every account that can receive a broadcast: not blocked, and not `except`.
+pub async fn broadcast_audience(db: &Db, except: ObjectId) -> DbResult<Vec<ObjectId>> {
+    let docs: Vec<Document> = db
+        .database()
+        .collection::<Document>(super::users::COLLECTION)
+        .find(doc! { "_id": { "$ne": except }, "blocked": { "$ne": true } })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("listing broadcast recipients")?
+        .try_collect()
+        .await
+        .db_context("reading broadcast recipients")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("_id").ok())
+        .collect())
+}
+
+/// Ids of every administrator (appeal notifications).
+pub async fn admin_ids(db: &Db) -> DbResult<Vec<ObjectId>> {
+    let docs: Vec<Document> = db
+        .database()
+        .collection::<Document>(super::users::COLLECTION)
+        .find(doc! { "role": "admin", "blocked": { "$ne": true } })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("listing administrators")?
+        .try_collect()
+        .await
+        .db_context("reading administrators")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("_id").ok())
+        .collect())
+}
+
+/// Whether either user blocked the other (`blocks`: `{blockerId, blockedId}`, written by the
+/// engagement API): notifications between them are suppressed.
+pub async fn blocked_between(db: &Db, a: ObjectId, b: ObjectId) -> DbResult<bool> {
+    let found = db
+        .database()
+        .collection::<Document>("blocks")
+        .find_one(doc! { "$or": [
+            { "blockerId": a, "blockedId": b },
+            { "blockerId": b, "blockedId": a },
+        ] })
+        .await
+        .db_context("checking blocks")?;
+    Ok(found.is_some())
+}

@@ -1,0 +1,32 @@
+//! `PATCH /api/bannerNotification/deactivate/{id}` (administrators) → {message, data}: switches a
+//! banner off for everyone (`broadcastNotificationDeactivated(id)`).
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::{banner_id, view, Viewer, MSG_NOT_FOUND};
+use crate::auth::AdminUser;
+use crate::error::{ApiError, ApiResult};
+use crate::live::{self, banners::Deactivated};
+use crate::persistence::banners;
+use crate::state::AppState;
+
+pub const MSG_DEACTIVATED: &str = "Notification deactivated";
+
+#[tracing::instrument(skip(state, _admin))]
+pub async fn deactivate(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = banner_id(&id)?;
+    let banner = banners::deactivate(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
+    state.live.banners.do_send(Deactivated(id));
+    live::banner_deactivated(&state.realtime, &id.to_hex());
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_DEACTIVATED,
+        "data": view(&banner, Viewer::Admin),
+    })))
+}

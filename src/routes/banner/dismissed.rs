@@ -1,0 +1,30 @@
+//! `GET /api/bannerNotification/dismissed/{id}` → {dismissed}: whether the caller dismissed a
+//! banner. Administrators get a 403, as the spec says (they manage banners, they do not dismiss
+//! them in the admin view).
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::{banner_id, MSG_NOT_FOUND};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::persistence::banners;
+use crate::state::AppState;
+
+pub const MSG_ADMIN_NO_STATUS: &str = "Administrators have no banner dismissal status";
+
+#[tracing::instrument(skip(state, me))]
+pub async fn dismissed(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    if me.is_admin() {
+        return Err(ApiError::forbidden(MSG_ADMIN_NO_STATUS));
+    }
+    let id = banner_id(&id)?;
+    let banner = banners::find_by_id(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
+    Ok(HttpResponse::Ok().json(json!({ "dismissed": banner.dismissed_by.contains(&me.user.id) })))
+}

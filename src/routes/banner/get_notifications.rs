@@ -1,0 +1,52 @@
+//! `GET /api/bannerNotification/get-Notification` → {notifications}: the banners the caller sees
+//! now: active, not expired (unless sticky), `global` or in the caller's region, not dismissed by
+//! the caller. Guests are placed by their address. Answered by the banner actor.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde_json::json;
+
+use super::{caller_regions, view, Viewer};
+use crate::auth::MaybeUser;
+use crate::error::{ApiError, ApiResult};
+use crate::live::banners::{self as actor, Visible};
+use crate::net::client_ip;
+use crate::persistence::{banners, now};
+use crate::state::AppState;
+
+#[tracing::instrument(skip_all)]
+pub async fn get_notifications(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    user: MaybeUser,
+) -> ApiResult<HttpResponse> {
+    let place = state
+        .live
+        .geoip
+        .locate(client_ip(&req, &state.trusted_proxies));
+    let me = user.0.as_ref().map(|u| &u.user);
+    let regions = caller_regions(me, &place);
+    let viewer = match &user.0 {
+        Some(u) if u.is_admin() => Viewer::Admin,
+        Some(u) => Viewer::User(u.user.id),
+        None => Viewer::Guest,
+    };
+    let asked = state
+        .live
+        .banners
+        .send(Visible {
+            user: me.map(|u| u.id),
+            regions: regions.clone(),
+        })
+        .await
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("banner actor: {e}")))?;
+    let seen = match asked {
+        Some(seen) => seen,
+        // Not loaded yet: read the database this once.
+        None => {
+            let all = banners::list_active(&state.db).await?;
+            actor::visible(&all, me.map(|u| u.id), &regions, now())
+        }
+    };
+    let items: Vec<_> = seen.iter().map(|b| view(b, viewer)).collect();
+    Ok(HttpResponse::Ok().json(json!({ "notifications": items })))
+}

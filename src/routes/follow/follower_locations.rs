@@ -1,0 +1,63 @@
+//! `GET /api/follow/follower-locations?page&limit&includeOffline` (limit 12, includeOffline true)
+//! → {list, total, totalPages, page}: the latest locations of the caller's followers (only those
+//! who shared one), newest first, each with `isOnline`. `includeOffline=false` keeps the online
+//! ones only.
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::auth::AuthUser;
+use crate::error::ApiResult;
+use crate::persistence::locations;
+use crate::routes::notification::PageQuery;
+use crate::routes::user::locations::{with_users, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::state::AppState;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowerLocationsQuery {
+    page: Option<u64>,
+    limit: Option<i64>,
+    include_offline: Option<bool>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn follower_locations(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<FollowerLocationsQuery>,
+) -> ApiResult<HttpResponse> {
+    let query = query.into_inner();
+    let (page, limit, skip) = PageQuery {
+        page: query.page,
+        limit: query.limit,
+    }
+    .resolve(DEFAULT_LIMIT, MAX_LIMIT);
+    let include_offline = query.include_offline.unwrap_or(true);
+    let followers = locations::followers_of(&state.db, me.user.id).await?;
+    let online = state.realtime.online().await.user_ids;
+    let mut found = locations::find_for_users(&state.db, &followers).await?;
+    if !include_offline {
+        found.retain(|l| online.contains(&l.user_id.to_hex()));
+    }
+    let total = found.len() as u64;
+    let page_items: Vec<_> = found
+        .into_iter()
+        .skip(usize::try_from(skip).unwrap_or(usize::MAX))
+        .take(usize::try_from(limit).unwrap_or(0))
+        .collect();
+    let mut items = with_users(&state, &page_items).await?;
+    for item in &mut items {
+        let online_now = item["userId"]
+            .as_str()
+            .is_some_and(|id| online.contains(&id.to_string()));
+        item["isOnline"] = Value::Bool(online_now);
+    }
+    Ok(HttpResponse::Ok().json(json!({
+        "list": items,
+        "total": total,
+        "totalPages": total.div_ceil(limit as u64),
+        "page": page,
+    })))
+}

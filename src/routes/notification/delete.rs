@@ -1,0 +1,37 @@
+//! `DELETE /api/notification/{id}` → {message, id}: deletes one of the caller's notifications;
+//! if it was unread, every tab of theirs gets the new unread count.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::{notification_id, signed_in, MSG_INVALID_ID, MSG_NOT_FOUND};
+use crate::auth::MaybeUser;
+use crate::error::{ApiError, ApiResult};
+use crate::notify::push_unread_count;
+use crate::persistence::notifications;
+use crate::state::AppState;
+
+pub const MSG_DELETED: &str = "Notification deleted";
+
+#[tracing::instrument(skip(state, user))]
+pub async fn delete(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let me = signed_in(user)?;
+    let id = notification_id(&id)?;
+    let gone = notifications::delete_owned(&state.db, id, me.user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
+    if !gone.read {
+        push_unread_count(&state, me.user.id).await;
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_DELETED, "id": id.to_hex() })))
+}
+
+/// `DELETE /api/notification/` without an id.
+pub async fn missing_id(user: MaybeUser) -> ApiResult<HttpResponse> {
+    signed_in(user)?;
+    Err(ApiError::invalid("invalid_id", MSG_INVALID_ID))
+}

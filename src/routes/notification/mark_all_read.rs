@@ -1,0 +1,22 @@
+//! `PATCH /api/notification/mark-all-as-read` → {message, modified}: marks every notification of
+//! the caller read; every tab of theirs gets the count 0.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::signed_in;
+use crate::auth::MaybeUser;
+use crate::error::ApiResult;
+use crate::notify::push_unread_count;
+use crate::persistence::notifications;
+use crate::state::AppState;
+
+pub const MSG_ALL_READ: &str = "All notifications marked as read";
+
+#[tracing::instrument(skip_all)]
+pub async fn mark_all_read(state: web::Data<AppState>, user: MaybeUser) -> ApiResult<HttpResponse> {
+    let me = signed_in(user)?;
+    let modified = notifications::mark_all_read(&state.db, me.user.id).await?;
+    push_unread_count(&state, me.user.id).await;
+    Ok(HttpResponse::Ok().json(json!({ "message": MSG_ALL_READ, "modified": modified })))
+}

@@ -1,0 +1,33 @@
+//! `PATCH /api/notification/mark-as-read/{id}` → {notification}: marks one of the caller's
+//! notifications read; every tab of theirs gets the new unread count.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::{notification_id, signed_in, view, MSG_INVALID_ID, MSG_NOT_FOUND};
+use crate::auth::MaybeUser;
+use crate::error::{ApiError, ApiResult};
+use crate::notify::push_unread_count;
+use crate::persistence::notifications;
+use crate::state::AppState;
+
+#[tracing::instrument(skip(state, user))]
+pub async fn mark_read(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let me = signed_in(user)?;
+    let id = notification_id(&id)?;
+    let notification = notifications::mark_read(&state.db, id, me.user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
+    push_unread_count(&state, me.user.id).await;
+    Ok(HttpResponse::Ok().json(json!({ "notification": view(&notification) })))
+}
+
+/// `PATCH /api/notification/mark-as-read/` without an id.
+pub async fn missing_id(user: MaybeUser) -> ApiResult<HttpResponse> {
+    signed_in(user)?;
+    Err(ApiError::invalid("invalid_id", MSG_INVALID_ID))
+}

@@ -1,0 +1,93 @@
+//! `POST /api/user/feedback/submit` {rating 1–5, message} → 201 {success, feedback}.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::persistence::feedback::{self, Feedback};
+use crate::persistence::now;
+use crate::routes::user::iso;
+use crate::state::AppState;
+
+pub const MSG_BAD_RATING: &str = "Rating must be a whole number from 1 to 5";
+pub const MSG_MESSAGE_REQUIRED: &str = "Feedback message is required";
+pub const MAX_MESSAGE_LEN: usize = 2000;
+
+#[derive(Deserialize)]
+pub struct SubmitBody {
+    rating: Option<Value>,
+    message: Option<String>,
+}
+
+/// A rating: a whole number from 1 to 5.
+pub fn parse_rating(raw: Option<&Value>) -> ApiResult<i32> {
+    raw.and_then(Value::as_i64)
+        .filter(|r| (1..=5).contains(r))
+        .and_then(|r| i32::try_from(r).ok())
+        .ok_or_else(|| ApiError::bad_request(MSG_BAD_RATING))
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn feedback_submit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: ApiJson<SubmitBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let rating = parse_rating(body.rating.as_ref())?;
+    let message = body.message.unwrap_or_default().trim().to_string();
+    if message.is_empty() {
+        return Err(ApiError::bad_request(MSG_MESSAGE_REQUIRED));
+    }
+    if message.chars().count() > MAX_MESSAGE_LEN {
+        return Err(ApiError::bad_request(format!(
+            "Feedback message must be at most {MAX_MESSAGE_LEN} characters"
+        )));
+    }
+    let item = Feedback {
+        id: ObjectId::new(),
+        user_id: me.user.id,
+        rating,
+        message,
+        created_at: now(),
+    };
+    feedback::insert(&state.db, &item).await?;
+    Ok(HttpResponse::Created().json(json!({
+        "success": true,
+        "feedback": {
+            "_id": item.id.to_hex(),
+            "rating": item.rating,
+            "message": item.message,
+            "createdAt": iso(item.created_at),
+        },
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn ratings_are_whole_numbers_from_one_to_five() {
+        for ok in [1, 3, 5] {
+            assert_eq!(parse_rating(Some(&json!(ok))).unwrap(), ok);
+        }
+        for bad in [
+            json!(0),
+            json!(6),
+            json!(2.5),
+            json!("4"),
+            json!(null),
+            json!(-1),
+        ] {
+            assert!(parse_rating(Some(&bad)).is_err(), "case {bad}");
+        }
+        assert!(parse_rating(None).is_err());
+    }
+}

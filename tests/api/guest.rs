@@ -1,0 +1,60 @@
+//! Guest visits: counted per guest id.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[actix_web::test]
+async fn visits_are_counted_per_guest_id() {
+    let app = spawn_app().await;
+    let mut last = String::new();
+    for n in 1..=3 {
+        let res = app
+            .post_json(
+                "/api/public/guest/visit",
+                &json!({ "guestId": "guest-a" }),
+                None,
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let guest = json_of(res).await["guest"].clone();
+        assert_eq!(guest["guestId"], "guest-a");
+        assert_eq!(guest["visitCount"], n);
+        let visit = guest["lastVisit"].as_str().unwrap().to_string();
+        assert!(visit >= last);
+        last = visit;
+    }
+    let other = json_of(
+        app.post_json(
+            "/api/public/guest/visit",
+            &json!({ "guestId": "guest-b" }),
+            None,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(other["guest"]["visitCount"], 1);
+}
+
+#[actix_web::test]
+async fn a_guest_without_an_id_gets_one() {
+    let app = spawn_app().await;
+    let res = app.post_raw("/api/public/guest/visit", "", None).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let guest = json_of(res).await["guest"].clone();
+    assert!(guest["guestId"].as_str().unwrap().len() >= 32);
+    assert_eq!(guest["visitCount"], 1);
+}
+
+#[actix_web::test]
+async fn a_malformed_guest_id_is_refused() {
+    let app = spawn_app().await;
+    for body in [
+        json!({ "guestId": "<script>" }),
+        json!({ "guestId": { "$ne": null } }),
+    ] {
+        let res = app.post_json("/api/public/guest/visit", &body, None).await;
+        assert_error(res, StatusCode::BAD_REQUEST).await;
+    }
+}
