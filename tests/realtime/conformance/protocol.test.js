@@ -159,8 +159,9 @@ for (const path of ["/engine.io", "/socket.io"]) {
     });
 
     it("keeps a polling client that answers pings past connectTimeout", async () => {
-      const sid = await openLastingPolling(path);
+      // Until one ping after the connect timeout would have ended the session.
       const until = Date.now() + CONNECT_TIMEOUT + PING_INTERVAL;
+      const sid = await openLastingPolling(path);
       while (Date.now() < until) {
         const poll = await fetch(eio(path, `&sid=${sid}`));
         assert.equal(await poll.text(), "2");
