@@ -136,6 +136,9 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
             .configure(|cfg| state.realtime.configure(cfg))
             .configure(|cfg| routes::web_app::configure(cfg, &static_dir))
     })
+    // A pending long-poll must end when its client goes away, so that the realtime session closes
+    // at once (as the reference server does) instead of at its next ping timeout.
+    .h1_allow_half_closed(false)
     .listen(listener)?;
     if workers > 0 {
         server = server.workers(workers);
