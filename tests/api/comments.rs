@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::content::*;
-use crate::engagement::{count_docs, counter, id_of, oid};
+use crate::engagement::{count_docs, counter, id_of, notifications_to, oid};
 use crate::helpers::*;
 
 /// Adds a comment (a reply with `parent`) and returns it.
@@ -91,6 +91,12 @@ async fn comments_form_a_tree_with_reply_counts() {
         id_of(&nested).as_str()
     );
     assert_eq!(counter(&app, &pid, "commentsCount").await, 4);
+
+    // The post's author hears of comments, a parent's author of replies; nobody of their own.
+    assert_eq!(notifications_to(&app, &author.id, "comment").await, 3);
+    assert_eq!(notifications_to(&app, &alice.id, "reply").await, 1);
+    assert_eq!(notifications_to(&app, &bob.id, "reply").await, 1);
+    assert_eq!(notifications_to(&app, &bob.id, "comment").await, 0);
 }
 
 /// (case, path, body, token, status, text the message holds).

@@ -58,6 +58,16 @@ pub async fn counter(app: &TestApp, id: &str, key: &str) -> i64 {
     int(&stored_post(app, id).await, key)
 }
 
+/// Notifications stored for `user` of `kind`.
+pub async fn notifications_to(app: &TestApp, user: &str, kind: &str) -> u64 {
+    count_docs(
+        app,
+        "notifications",
+        doc! { "userId": oid(user), "type": kind },
+    )
+    .await
+}
+
 /// A published post with a poll `v1` of three options (and `multiple` as given).
 pub async fn poll_post(app: &TestApp, user: &TestUser, multiple: bool, closes_at: Value) -> Value {
     create_post(
@@ -146,7 +156,7 @@ async fn a_like_toggles_and_the_counts_follow() {
     assert_eq!(body["likesCount"], 0);
     assert_eq!(counter(&app, &id, "likesCount").await, 0);
 
-    // The author may like their own post.
+    // The author may like their own post, and is not told about it.
     let body = post_ok(
         &app,
         &format!("/api/post/like/{id}"),
@@ -155,6 +165,11 @@ async fn a_like_toggles_and_the_counts_follow() {
     )
     .await;
     assert_eq!(body["likesCount"], 1);
+    assert_eq!(
+        notifications_to(&app, &author.id, "like").await,
+        1,
+        "only the reader's like"
+    );
 }
 
 #[actix_web::test]
@@ -307,6 +322,7 @@ async fn parallel_likes_by_many_users_count_exactly() {
         count_docs(&app, "likes", doc! { "postId": oid(&id) }).await,
         30
     );
+    assert_eq!(notifications_to(&app, &author.id, "like").await, 30);
 }
 
 #[actix_web::test]
@@ -400,6 +416,7 @@ async fn bookmarks_toggle_and_list_newest_first() {
     set_fields(&app, &id_of(&third), doc! { "visibility": "Private" }).await;
     let list = get_ok(&app, "/api/post/get-post/bookmarks", Some(&reader.token)).await;
     assert_eq!(ids_of(&list), [id_of(&second)]);
+    assert_eq!(notifications_to(&app, &author.id, "bookmark").await, 3);
     // Deleting a post removes its bookmarks.
     let res = delete(
         &app,

@@ -1,6 +1,7 @@
 //! `POST /api/comment/add-comment/{postId}` {content, parentId} → 201 {message, comment}: a
 //! comment on a post the caller may read, or a reply to one of its comments (`parentId`).
-//! Refused (403) across a block with the post's author or the parent comment's author.
+//! Refused (403) across a block with the post's author or the parent comment's author. The
+//! post's author hears of a comment, the parent's author of a reply (never oneself).
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
@@ -9,17 +10,21 @@ use serde_json::json;
 
 use super::{parse_content, view_one, MAX_DEPTH, MSG_COMMENT_NOT_FOUND};
 use crate::auth::AuthUser;
+use crate::domain::sanitize::plain_text;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, ApiJson};
 use crate::persistence::comments::{self, Comment};
+use crate::persistence::notifications::Kind;
 use crate::persistence::now;
 use crate::routes::block::ensure_not_blocked;
-use crate::routes::post::like::{ensure_may_engage, readable_post};
+use crate::routes::post::like::{ensure_may_engage, readable_post, tell_user};
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;
 
 pub const MSG_COMMENT_ADDED: &str = "Comment added successfully";
 pub const MSG_PARENT_NOT_ON_POST: &str = "The comment you are replying to is not on this post";
+/// Characters of a comment copied into its notification.
+pub const NOTIFICATION_EXCERPT: usize = 100;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -28,6 +33,17 @@ pub struct AddCommentBody {
     content: Option<String>,
     #[serde(default)]
     parent_id: Option<String>,
+}
+
+fn excerpt(html: &str) -> String {
+    let text = plain_text(html);
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= NOTIFICATION_EXCERPT {
+        return text;
+    }
+    let mut cut: String = text.chars().take(NOTIFICATION_EXCERPT).collect();
+    cut.push('…');
+    cut
 }
 
 #[tracing::instrument(skip(state, me, body))]
@@ -96,6 +112,7 @@ pub async fn add_comment(
             return Err(ApiError::not_found(MSG_COMMENT_NOT_FOUND));
         }
     }
+    let text = excerpt(&comment.content);
     match &parent {
         Some(parent) => {
             record_activity(
@@ -107,6 +124,10 @@ pub async fn add_comment(
                 Some(parent.user),
             )
             .await;
+            tell_user(&state, &me, parent.user, Kind::Reply, &post, &text).await;
+            if post.author != parent.user {
+                tell_user(&state, &me, post.author, Kind::Comment, &post, &text).await;
+            }
         }
         None => {
             record_activity(
@@ -118,6 +139,7 @@ pub async fn add_comment(
                 None,
             )
             .await;
+            tell_user(&state, &me, post.author, Kind::Comment, &post, &text).await;
         }
     }
     let view = view_one(&state.db, comment, post.author, Some(&me)).await?;

@@ -1,14 +1,15 @@
 //! `POST /api/post/bookmark/{postId}` → {bookmarked, bookmarksCount}: toggles the caller's
-//! bookmark, safe under simultaneous toggles.
+//! bookmark, safe under simultaneous toggles. A new bookmark tells the author.
 
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
-use super::like::{ensure_may_engage, readable_post};
+use super::like::{ensure_may_engage, readable_post, tell_user};
 use super::MSG_POST_NOT_FOUND;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::bookmarks;
+use crate::persistence::notifications::Kind;
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;
 
@@ -35,6 +36,7 @@ pub async fn bookmark(
             None,
         )
         .await;
+        tell_user(&state, &me, post.author, Kind::Bookmark, &post, "").await;
     }
     Ok(HttpResponse::Ok().json(json!({
         "bookmarked": toggled.on,

@@ -1,6 +1,7 @@
 //! `POST /api/post/like/{postId}` → {liked, likesCount}: toggles the caller's like. Safe under any
-//! number of simultaneous toggles (see `persistence::likes`). Also what the other engagement
-//! handlers share: loading a post one may engage with.
+//! number of simultaneous toggles (see `persistence::likes`). A new like tells the author
+//! (never oneself, never across a block). Also what the other engagement handlers share: loading
+//! a post one may engage with, and telling its author.
 
 use actix_web::{web, HttpResponse};
 use serde_json::json;
@@ -9,6 +10,8 @@ use super::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
+use crate::notify::{notify, NotificationInput};
+use crate::persistence::notifications::Kind;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::{blocks, likes};
 use crate::routes::block::MSG_BLOCKED_INTERACTION;
@@ -37,6 +40,24 @@ pub async fn ensure_may_engage(state: &AppState, me: &AuthUser, post: &Post) -> 
     Ok(())
 }
 
+/// Tells the post's author about engagement by `me`. A failure is logged, never returned: the
+/// engagement itself succeeded. `notify` skips oneself and blocked pairs.
+pub async fn tell_user(
+    state: &AppState,
+    me: &AuthUser,
+    to: mongodb::bson::oid::ObjectId,
+    kind: Kind,
+    post: &Post,
+    content: &str,
+) {
+    let mut input = NotificationInput::new(to, Some(me.user.id), kind, content);
+    input.post_id = Some(post.id);
+    input.navigate_to = Some(format!("/post/{}", post.slug));
+    if let Err(e) = notify(state, input).await {
+        tracing::warn!(error = %e, "could not create a notification");
+    }
+}
+
 #[tracing::instrument(skip(state, me))]
 pub async fn like(
     state: web::Data<AppState>,
@@ -60,6 +81,7 @@ pub async fn like(
             None,
         )
         .await;
+        tell_user(&state, &me, post.author, Kind::Like, &post, "").await;
     }
     Ok(HttpResponse::Ok().json(json!({
         "liked": toggled.on,
