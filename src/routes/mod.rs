@@ -246,6 +246,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         ),
                 )
                 .service(
+                    // `/follow/follower-locations` is registered above, before this scope.
                     web::scope("/follow")
                         .route(
                             "/unfollow/{userId}",
