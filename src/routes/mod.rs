@@ -279,6 +279,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(
                     web::scope("/admin")
                         .route(
+                            "/posts/block/{id}",
+                            web::patch().to(admin::block_post::block_post),
+                        )
+                        .route(
                             "/reading-time",
                             web::post().to(admin::reading_time::reading_time),
                         )

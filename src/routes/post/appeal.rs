@@ -11,6 +11,8 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, ApiJson};
 use crate::live;
+use crate::notify::{notify_admins, NotificationInput};
+use crate::persistence::notifications::Kind;
 use crate::persistence::{post_appeals, posts};
 use crate::routes::user::iso;
 use crate::state::AppState;
@@ -64,6 +66,10 @@ pub async fn appeal(
     }
     let appeal = post_appeals::create(&state.db, id, &post.title, me.user.id, &message).await?;
     live::new_appeal(&state, &id.to_hex(), &post.title);
+    let mut notice = NotificationInput::new(me.user.id, Some(me.user.id), Kind::Appeal, &message);
+    notice.post_id = Some(id);
+    notice.navigate_to = Some(format!("/post/{}", post.slug));
+    notify_admins(&state, notice).await?;
     Ok(HttpResponse::Created().json(json!({
         "message": MSG_APPEAL_SENT,
         "appeal": {

@@ -1,0 +1,42 @@
+//! `PATCH /api/admin/posts/block/{id}` → {message, blocked, postId}: an administrator blocks or
+//! restores a post. The message contains "blocked" only when the post is now blocked (the client
+//! derives the outcome from it). Everyone hears `postBlockToggled(postId, blocked)` and
+//! `postCountsUpdated`.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use crate::auth::AdminUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::live;
+use crate::persistence::posts;
+use crate::state::AppState;
+
+pub const MSG_POST_BLOCKED: &str = "Post blocked";
+pub const MSG_POST_RESTORED: &str = "Post restored";
+
+#[tracing::instrument(skip(state, admin), fields(admin = %admin.0.id_hex()))]
+pub async fn block_post(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = object_id(&id, "post id")?;
+    let post = posts::find_by_id(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Post not found"))?;
+    let blocked = !post.blocked;
+    posts::set_blocked(&state.db, id, blocked)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Post not found"))?;
+    live::post_block_toggled(&state, &id.to_hex(), blocked);
+    live::post_counts_updated(&state);
+    let message = if blocked {
+        MSG_POST_BLOCKED
+    } else {
+        MSG_POST_RESTORED
+    };
+    Ok(HttpResponse::Ok()
+        .json(json!({ "message": message, "blocked": blocked, "postId": id.to_hex() })))
+}

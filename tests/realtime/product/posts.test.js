@@ -1,0 +1,78 @@
+// Post events over the real server: postCountsUpdated, postBlockToggled(postId, blocked) and
+// newAppeal(postId, postTitle) for administrators only.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { api, connect, grantAdmin, join, record, signup, sleep, waitFor } from "./product-helpers.js";
+
+async function createPost(token, title) {
+  const res = await api(
+    "POST",
+    "/post/post-create",
+    { title, blocks: [{ id: "p1", type: "paragraph", data: { text: "Live counts" } }] },
+    token,
+  );
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.post;
+}
+
+test("creating and deleting a post sends postCountsUpdated to every connected client, guests included", async () => {
+  const author = await signup("Author");
+  const guest = await connect({ transports: ["websocket"] });
+  try {
+    const post = await createPost(author.token, "Counts go up");
+    await waitFor(guest, "postCountsUpdated");
+    const res = await api("DELETE", `/post/delete/${post._id}`, undefined, author.token);
+    assert.equal(res.status, 200);
+    await waitFor(guest, "postCountsUpdated");
+  } finally {
+    guest.close();
+  }
+});
+
+test("an administrator's block reaches everyone as postBlockToggled, and the author's appeal reaches administrators only", async () => {
+  const author = await signup("Appealing Author");
+  const admin = await signup("Moderator");
+  grantAdmin(admin.email);
+  const post = await createPost(author.token, "Please reconsider");
+
+  const adminSocket = await connect({ token: admin.token, transports: ["websocket"] });
+  const authorSocket = await connect({ token: author.token, transports: ["polling"] });
+  const guest = await connect({ transports: ["websocket"] });
+  try {
+    assert.equal(await join(adminSocket, "adminRoom"), true);
+    assert.equal(await join(authorSocket, author.id), true);
+
+    const refused = await api("PATCH", `/admin/posts/block/${post._id}`, undefined, author.token);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.message, "Admin access required");
+
+    const blocked = await api("PATCH", `/admin/posts/block/${post._id}`, undefined, admin.token);
+    assert.equal(blocked.status, 200);
+    assert.equal(blocked.body.blocked, true);
+    assert.match(blocked.body.message, /blocked/);
+    const [postId, isBlocked] = await waitFor(guest, "postBlockToggled");
+    assert.deepEqual([postId, isBlocked], [post._id, true]);
+    await waitFor(guest, "postCountsUpdated");
+
+    const appeals = record(authorSocket, "newAppeal");
+    const res = await api("POST", `/post/appeal/${post._id}`, { message: "It follows the rules." }, author.token);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const args = await waitFor(adminSocket, "newAppeal");
+    assert.deepEqual(args, [post._id, "Please reconsider"]);
+    const [notification] = await waitFor(adminSocket, "newNotification", (n) => n.type === "appeal");
+    assert.equal(notification.content, "It follows the rules.");
+    await sleep(300);
+    assert.equal(appeals.seen.length, 0, "the author is not in adminRoom");
+    assert.equal(guest.received.filter((e) => e.event === "newAppeal").length, 0, "guests hear nothing");
+
+    const restored = await api("PATCH", `/admin/posts/block/${post._id}`, undefined, admin.token);
+    assert.equal(restored.body.blocked, false);
+    assert.doesNotMatch(restored.body.message, /blocked/);
+    const [againId, againBlocked] = await waitFor(guest, "postBlockToggled", (_id, b) => b === false);
+    assert.deepEqual([againId, againBlocked], [post._id, false]);
+  } finally {
+    adminSocket.close();
+    authorSocket.close();
+    guest.close();
+  }
+});
