@@ -366,6 +366,18 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_key_is_refused() {
+        let tmp = std::env::temp_dir().join(format!("pressroom-config-{}", std::process::id()));
+        std::fs::create_dir_all(&tmp).unwrap();
+        let mut text = std::fs::read_to_string(dir().join("default.toml")).unwrap();
+        text = text.replacen("[server]", "[server]\nno_such_key = 1", 1);
+        std::fs::write(tmp.join("default.toml"), text).unwrap();
+        let err = Settings::load_from(&tmp, Environment::Development, false).unwrap_err();
+        assert!(err.to_string().contains("no_such_key"), "{err}");
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    #[test]
     fn an_unknown_environment_is_refused() {
         assert!(Environment::parse("staging").is_err());
     }
