@@ -20,6 +20,8 @@ use crate::ratelimit::RateLimiter;
 use crate::routes;
 use crate::state::AppState;
 
+/// How long startup waits for the database to take its indexes before going on without it.
+const STARTUP_PREPARE_WAIT: Duration = Duration::from_secs(10);
 /// How often expired codes and revocations are purged.
 const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(3600);
 
@@ -32,7 +34,7 @@ pub struct Application {
 impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let db = Db::connect(&settings.database).await?;
-        db.prepare_in_background();
+        db.prepare_or_retry(STARTUP_PREPARE_WAIT).await;
         let state = web::Data::new(build_state(settings.clone(), db)?);
         spawn_housekeeping(state.clone());
         crate::jobs::spawn_content_jobs(state.clone());

@@ -160,6 +160,23 @@ impl Db {
         Ok(())
     }
 
+    /// Prepares the database before the server takes requests when it answers within
+    /// `wait` (so unique indexes guard the very first writes); otherwise keeps trying in the
+    /// background, so the server still starts while the database is down.
+    pub async fn prepare_or_retry(&self, wait: Duration) {
+        match tokio::time::timeout(wait, self.prepare()).await {
+            Ok(Ok(())) => tracing::info!("database indexes and migrations are in place"),
+            Ok(Err(e)) => {
+                tracing::warn!(error = %format!("{e:#}"), "database not ready; retrying in the background");
+                self.prepare_in_background();
+            }
+            Err(_) => {
+                tracing::warn!("database slow to answer; preparing it in the background");
+                self.prepare_in_background();
+            }
+        }
+    }
+
     /// Keeps trying `prepare` in the background until the database answers.
     pub fn prepare_in_background(&self) {
         let db = self.clone();
