@@ -66,6 +66,14 @@ pub fn unread_count_changed(state: &AppState, user_id: &str, count: u64) {
 
 /// An administrator created a banner: everyone, guests included, may show it (each client checks
 /// the region).
+/// An administrator broadcast a notice to every user: besides each user's own stored item
+/// (`newNotification`), every open client hears `newBroadcastNotification` with the notice
+/// (`{type: "admin", content, sender, createdAt, broadcast: true}`; banners carry `title` and
+/// `message` instead, which is how clients tell the two apart).
+pub fn notice_broadcast(state: &AppState, notice: Value) {
+    state.realtime.emit_all(NewBroadcastNotification(notice));
+}
+
 pub fn banner_created(state: &AppState, banner: Value) {
     state.realtime.emit_all(NewBroadcastNotification(banner));
 }

@@ -58,6 +58,16 @@ pub async fn broadcast(
     {
         push(&state, item).await;
     }
+    crate::live::notice_broadcast(
+        &state,
+        json!({
+            "type": "admin",
+            "broadcast": true,
+            "content": content,
+            "sender": { "_id": me.user.id.to_hex(), "name": me.user.name, "avatar": me.user.avatar },
+            "createdAt": crate::routes::user::iso(at),
+        }),
+    );
     Ok(HttpResponse::Created().json(json!({
         "message": format!("Notification sent to {} users", items.len()),
         "count": items.len(),

@@ -88,13 +88,23 @@ test("a broadcast reaches every connected user with their own item, not the send
   const sboss = await connect({ token: boss.token, transports: ["websocket"] });
   try {
     const bossSaw = record(sboss, "newNotification");
+    const guest = await connect({ transports: ["websocket"] });
     const content = `Maintenance ${Date.now()}`;
     const got = [sa, sb].map((s) => waitFor(s, "newNotification", (n) => n.content === content));
+    const announced = [sa, guest].map((s) => waitFor(s, "newBroadcastNotification", (n) => n.content === content));
     const res = await api("POST", "/notification/broadcast", { content }, boss.token);
     assert.equal(res.status, 201);
     const [[na], [nb]] = await Promise.all(got);
     assert.equal(na.user, a.id);
     assert.equal(nb.user, b.id);
+    const [[toUser], [toGuest]] = await Promise.all(announced);
+    for (const n of [toUser, toGuest]) {
+      assert.equal(n.type, "admin");
+      assert.equal(n.broadcast, true);
+      assert.equal(n.sender.name, "Admin");
+      assert.equal(n.title, undefined, "a notice is not a banner");
+    }
+    guest.close();
     await sleep(300);
     assert.equal(bossSaw.seen.filter(([n]) => n.content === content).length, 0);
   } finally {

@@ -99,7 +99,11 @@ export function createSocketMiddleware(): Middleware {
         toast.info(`New appeal for post: ${payload.postTitle}`);
       });
       socket.on('newBroadcastNotification', (banner: BannerNotification) => {
-        if (banner && typeof banner === 'object' && banner._id) dispatch(socketEvents.broadcastReceived(banner));
+        // Banners carry a title and a message; a broadcast notice (type admin, content) reaches
+        // each user as their own newNotification, so it is not shown as a banner.
+        if (banner && typeof banner === 'object' && banner._id && typeof banner.title === 'string') {
+          dispatch(socketEvents.broadcastReceived(banner));
+        }
       });
       socket.on('broadcastNotificationDismissed', (value: unknown) => {
         const id = idOf(value);
