@@ -43,6 +43,9 @@ export function ShellLayout() {
             </button>
           ) : null}
         </nav>
+        <a className="footer__credit" href="https://db-ip.com" target="_blank" rel="noopener noreferrer">
+          IP Geolocation by DB-IP
+        </a>
       </footer>
       <GooglePromoCard />
     </div>

@@ -239,3 +239,14 @@ describe('the shell on mobile (< 1024 px)', () => {
     expect(document.body.style.overflow).toBe('');
   });
 });
+
+describe('the footer', () => {
+  it('credits the IP geolocation data', async () => {
+    mockAppStartup({ signedIn: false });
+    renderApp('/about');
+    await ready();
+    const credit = screen.getByRole('link', { name: 'IP Geolocation by DB-IP' });
+    expect(credit).toHaveAttribute('href', 'https://db-ip.com');
+    expect(credit).toHaveAttribute('target', '_blank');
+  });
+});
