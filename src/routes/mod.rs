@@ -12,6 +12,7 @@ pub mod geojson;
 pub mod health;
 pub mod media;
 pub mod notification;
+pub mod openapi;
 pub mod post;
 pub mod public;
 pub mod public_config;
@@ -363,6 +364,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     "/config/public",
                     web::get().to(public_config::public_config),
                 )
+                .route("/openapi.json", web::get().to(openapi::openapi))
                 .default_service(web::to(api_not_found)),
         )
         .service(

@@ -22,6 +22,7 @@ mod health;
 mod helpers;
 mod locations;
 mod notifications;
+mod openapi;
 mod otp;
 mod posts;
 mod search;
