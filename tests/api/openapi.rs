@@ -16,7 +16,13 @@ async fn the_document_is_served_and_every_listed_route_is_routed() {
     for (method, path) in pressroom::routes::openapi::ROUTES {
         let concrete: String = path
             .split('/')
-            .map(|seg| if seg.starts_with('{') { id.as_str() } else { seg })
+            .map(|seg| {
+                if seg.starts_with('{') {
+                    id.as_str()
+                } else {
+                    seg
+                }
+            })
             .collect::<Vec<_>>()
             .join("/");
         let method = Method::from_bytes(method.as_bytes()).unwrap();
@@ -34,6 +40,9 @@ async fn the_document_is_served_and_every_listed_route_is_routed() {
             !text.contains("No such endpoint") && status != StatusCode::METHOD_NOT_ALLOWED,
             "{method} {path} is listed but not routed ({status})"
         );
-        assert!(status != StatusCode::INTERNAL_SERVER_ERROR, "{method} {path} answered 500: {text}");
+        assert!(
+            status != StatusCode::INTERNAL_SERVER_ERROR,
+            "{method} {path} answered 500: {text}"
+        );
     }
 }
