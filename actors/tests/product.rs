@@ -276,3 +276,24 @@ async fn user_status_is_sent_for_the_first_tab_only() {
     let status = watcher.wait_for(&app, "42[\"userStatus\"").await;
     assert_eq!(event(&status), json!(["userStatus", "dave", false]));
 }
+
+#[actix_web::test]
+async fn a_revoked_polling_socket_gets_its_disconnect_in_a_poll_before_the_close() {
+    let rt = realtime();
+    let app = test::init_service(App::new().configure(|c| rt.configure(c))).await;
+    let tab = Client::open(&app).await;
+    tab.send(&app, "40{\"token\":\"erin\"}").await;
+    tab.wait_for(&app, "40").await;
+    // Drain what connecting queued (the online count), so the next poll holds only what follows.
+    tokio::time::sleep(PRESENCE_WINDOW).await;
+    while !tab.poll(&app).await.is_empty() {}
+
+    rt.disconnect_user("erin");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // socket.io-client handles the packets of a payload a tick after a close packet in the same
+    // payload, so the DISCONNECT must not share its payload with the close.
+    let first = tab.poll(&app).await;
+    assert!(first.iter().any(|p| p == "41"), "{first:?}");
+    assert!(!first.iter().any(|p| p == "1"), "{first:?}");
+    assert_eq!(tab.poll(&app).await, vec!["6".to_owned(), "1".to_owned()]);
+}

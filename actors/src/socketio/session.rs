@@ -231,6 +231,10 @@ impl Ws {
 struct Polling {
     queue: VecDeque<Frame>,
     waiting: Option<oneshot::Sender<String>>,
+    /// A deliberate close is due once the queued packets have gone out in a poll of their own:
+    /// socket.io-client handles the packets of one payload a tick after a close packet in it,
+    /// so a DISCONNECT sharing a payload with the close would reach it after the close.
+    close_after_queue: bool,
 }
 
 impl Polling {
@@ -515,8 +519,10 @@ impl Session {
                     // stays until the client's next poll, which gets the close packet.
                     if polling.queue.is_empty() {
                         polling.queue.push_back(eio::Packet::Noop.encode());
+                        polling.queue.push_back(eio::Packet::Close.encode());
+                    } else {
+                        polling.close_after_queue = true;
                     }
-                    polling.queue.push_back(eio::Packet::Close.encode());
                     ctx.run_later(POLLING_CLOSE_GRACE, |_, ctx| ctx.stop());
                 } else {
                     // As the reference server does: no pending poll, the session is gone
@@ -1007,7 +1013,14 @@ impl Handler<PollRequest> for Session {
         };
         if closing {
             let body = polling.take_payload(None);
-            ctx.stop();
+            if polling.close_after_queue {
+                // The queued packets go out now; the next poll gets the close.
+                polling.close_after_queue = false;
+                polling.queue.push_back(eio::Packet::Noop.encode());
+                polling.queue.push_back(eio::Packet::Close.encode());
+            } else {
+                ctx.stop();
+            }
             return Ok(PollReply::Now(body));
         }
         if let Some(waiting) = &polling.waiting {
