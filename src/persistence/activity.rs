@@ -4,11 +4,10 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{now, Db, DbContext, DbResult};
+use super::{index, now, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "user_activity";
 
@@ -36,16 +35,7 @@ fn collection(db: &Db) -> Collection<Activity> {
 /// A user's entries by time.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     collection(db)
-        .create_index(
-            IndexModel::builder()
-                .keys(doc! { "userId": 1, "createdAt": -1 })
-                .options(
-                    IndexOptions::builder()
-                        .name("user_created".to_string())
-                        .build(),
-                )
-                .build(),
-        )
+        .create_index(index(doc! { "userId": 1, "createdAt": -1 }, "user_created"))
         .await
         .db_context("creating activity indexes")?;
     Ok(())

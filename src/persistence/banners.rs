@@ -5,11 +5,11 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbContext, DbResult};
+use super::{index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "banner_notifications";
 /// The region that targets everyone.
@@ -61,14 +61,7 @@ fn collection(db: &Db) -> Collection<Banner> {
 
 /// Active banners are loaded at start.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let active = IndexModel::builder()
-        .keys(doc! { "isActive": 1, "timestamp": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("active_timestamp".to_string())
-                .build(),
-        )
-        .build();
+    let active = index(doc! { "isActive": 1, "timestamp": -1 }, "active_timestamp");
     collection(db)
         .create_indexes([active])
         .await

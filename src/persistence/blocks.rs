@@ -3,11 +3,10 @@
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 
 use super::graph::BLOCKS;
-use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = BLOCKS;
 
@@ -17,19 +16,11 @@ fn collection(db: &Db) -> Collection<Document> {
 
 /// The unique (blockerId, blockedId) index and the reverse lookup.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let unique = IndexModel::builder()
-        .keys(doc! { "blockerId": 1, "blockedId": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("blocker_blocked_unique".to_string())
-                .unique(true)
-                .build(),
-        )
-        .build();
-    let reverse = IndexModel::builder()
-        .keys(doc! { "blockedId": 1 })
-        .options(IndexOptions::builder().name("blocked".to_string()).build())
-        .build();
+    let unique = unique_index(
+        doc! { "blockerId": 1, "blockedId": 1 },
+        "blocker_blocked_unique",
+    );
+    let reverse = index(doc! { "blockedId": 1 }, "blocked");
     collection(db)
         .create_indexes([unique, reverse])
         .await

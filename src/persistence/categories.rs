@@ -4,11 +4,11 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 
 pub const COLLECTION: &str = "categories";
 pub const SELECTIONS: &str = "user_categories";
@@ -68,39 +68,14 @@ fn selections(db: &Db) -> Collection<Selection> {
 
 /// Unique slug; creator lookups; the user's selection is keyed by `_id`.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let slug = IndexModel::builder()
-        .keys(doc! { "slug": 1 })
-        .options(
-            IndexOptions::builder()
-                .unique(true)
-                .name("slug_unique".to_string())
-                .build(),
-        )
-        .build();
-    let name = IndexModel::builder()
-        .keys(doc! { "name": 1 })
-        .options(IndexOptions::builder().name("name".to_string()).build())
-        .build();
-    let creator = IndexModel::builder()
-        .keys(doc! { "createdBy": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("created_by".to_string())
-                .build(),
-        )
-        .build();
+    let slug = unique_index(doc! { "slug": 1 }, "slug_unique");
+    let name = index(doc! { "name": 1 }, "name");
+    let creator = index(doc! { "createdBy": 1 }, "created_by");
     collection(db)
         .create_indexes([slug, name, creator])
         .await
         .db_context("creating category indexes")?;
-    let by_category = IndexModel::builder()
-        .keys(doc! { "categoryIds": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("category_ids".to_string())
-                .build(),
-        )
-        .build();
+    let by_category = index(doc! { "categoryIds": 1 }, "category_ids");
     selections(db)
         .create_indexes([by_category])
         .await

@@ -9,12 +9,12 @@ use std::collections::{BTreeMap, HashMap};
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
 use super::posts::{self, Counter};
-use super::{now, Db, DbContext, DbResult};
+use super::{index, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "comments";
 pub const REACTIONS: &str = "comment_reactions";
@@ -63,13 +63,6 @@ pub async fn sync_count(db: &Db, post: ObjectId) -> DbResult<Option<i64>> {
     .await
 }
 
-fn index(keys: Document, name: &str) -> IndexModel {
-    IndexModel::builder()
-        .keys(keys)
-        .options(IndexOptions::builder().name(name.to_string()).build())
-        .build()
-}
-
 /// A post's comments by time, subtrees by ancestor, a user's comments by time.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     collection(db)
@@ -82,15 +75,10 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         .db_context("creating comment indexes")?;
     reactions(db)
         .create_indexes([
-            IndexModel::builder()
-                .keys(doc! { "commentId": 1, "userId": 1, "type": 1 })
-                .options(
-                    IndexOptions::builder()
-                        .name("comment_user_type_unique".to_string())
-                        .unique(true)
-                        .build(),
-                )
-                .build(),
+            unique_index(
+                doc! { "commentId": 1, "userId": 1, "type": 1 },
+                "comment_user_type_unique",
+            ),
             index(doc! { "postId": 1 }, "post"),
         ])
         .await
@@ -271,18 +259,12 @@ pub async fn times_for_posts(
     posts: &[ObjectId],
     since: DateTime,
 ) -> DbResult<Vec<DateTime>> {
-    let docs: Vec<Document> = db
-        .database()
-        .collection::<Document>(COLLECTION)
-        .find(doc! { "post": { "$in": posts }, "createdAt": { "$gte": since } })
-        .projection(doc! { "createdAt": 1 })
-        .await
-        .db_context("listing comments")?
-        .try_collect()
-        .await
-        .db_context("reading comments")?;
-    Ok(docs
-        .iter()
-        .filter_map(|d| d.get_datetime("createdAt").ok().copied())
-        .collect())
+    super::creation_times(
+        &db.database().collection(COLLECTION),
+        "post",
+        posts,
+        since,
+        "listing comments",
+    )
+    .await
 }

@@ -3,11 +3,10 @@
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbContext, DbResult};
+use super::{index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "email_logs";
 
@@ -35,22 +34,8 @@ fn collection(db: &Db) -> Collection<EmailLog> {
 
 /// Indexes for lookups by address and type.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let by_email = IndexModel::builder()
-        .keys(doc! { "email": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("email_created".to_string())
-                .build(),
-        )
-        .build();
-    let by_type = IndexModel::builder()
-        .keys(doc! { "type": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("type_created".to_string())
-                .build(),
-        )
-        .build();
+    let by_email = index(doc! { "email": 1, "createdAt": -1 }, "email_created");
+    let by_type = index(doc! { "type": 1, "createdAt": -1 }, "type_created");
     collection(db)
         .create_indexes([by_email, by_type])
         .await

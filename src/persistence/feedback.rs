@@ -4,11 +4,10 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbContext, DbResult};
+use super::{index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "feedback";
 pub const PROMPTS: &str = "feedback_prompts";
@@ -44,18 +43,8 @@ fn prompts(db: &Db) -> Collection<Prompted> {
 
 /// A user's feedback by date; everyone's by date.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let by_user = IndexModel::builder()
-        .keys(doc! { "userId": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("user_created".to_string())
-                .build(),
-        )
-        .build();
-    let recent = IndexModel::builder()
-        .keys(doc! { "createdAt": -1 })
-        .options(IndexOptions::builder().name("created".to_string()).build())
-        .build();
+    let by_user = index(doc! { "userId": 1, "createdAt": -1 }, "user_created");
+    let recent = index(doc! { "createdAt": -1 }, "created");
     collection(db)
         .create_indexes([by_user, recent])
         .await

@@ -4,11 +4,10 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 
 use super::graph::FOLLOWS;
-use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = FOLLOWS;
 
@@ -26,23 +25,14 @@ pub struct Edge {
 
 /// The unique (followerId, followeeId) index, and followers by time.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let unique = IndexModel::builder()
-        .keys(doc! { "followerId": 1, "followeeId": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("follower_followee_unique".to_string())
-                .unique(true)
-                .build(),
-        )
-        .build();
-    let followers = IndexModel::builder()
-        .keys(doc! { "followeeId": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("followee_created".to_string())
-                .build(),
-        )
-        .build();
+    let unique = unique_index(
+        doc! { "followerId": 1, "followeeId": 1 },
+        "follower_followee_unique",
+    );
+    let followers = index(
+        doc! { "followeeId": 1, "createdAt": -1 },
+        "followee_created",
+    );
     collection(db)
         .create_indexes([unique, followers])
         .await

@@ -2,11 +2,11 @@
 //! storage) counting their visits.
 
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, Db, DbContext, DbResult};
+use super::{index, is_duplicate_key, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "guest_visits";
 
@@ -27,14 +27,7 @@ fn collection(db: &Db) -> Collection<GuestVisit> {
 
 /// Recent guests first.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let recent = IndexModel::builder()
-        .keys(doc! { "lastVisit": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("last_visit".to_string())
-                .build(),
-        )
-        .build();
+    let recent = index(doc! { "lastVisit": -1 }, "last_visit");
     collection(db)
         .create_indexes([recent])
         .await

@@ -10,11 +10,10 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 
 use super::posts::{self, Counter};
-use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "likes";
 
@@ -48,31 +47,9 @@ fn marks(db: &Db, kind: MarkKind) -> Collection<Document> {
 
 /// The unique (userId, postId) index and the per-post, per-user time indexes of a mark kind.
 pub async fn ensure_mark_indexes(db: &Db, kind: MarkKind) -> DbResult<()> {
-    let unique = IndexModel::builder()
-        .keys(doc! { "userId": 1, "postId": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("user_post_unique".to_string())
-                .unique(true)
-                .build(),
-        )
-        .build();
-    let by_post = IndexModel::builder()
-        .keys(doc! { "postId": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("post_created".to_string())
-                .build(),
-        )
-        .build();
-    let by_user = IndexModel::builder()
-        .keys(doc! { "userId": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("user_created".to_string())
-                .build(),
-        )
-        .build();
+    let unique = unique_index(doc! { "userId": 1, "postId": 1 }, "user_post_unique");
+    let by_post = index(doc! { "postId": 1, "createdAt": -1 }, "post_created");
+    let by_user = index(doc! { "userId": 1, "createdAt": -1 }, "user_created");
     marks(db, kind)
         .create_indexes([unique, by_post, by_user])
         .await
@@ -172,18 +149,14 @@ pub async fn times_for_posts(
     posts: &[ObjectId],
     since: DateTime,
 ) -> DbResult<Vec<DateTime>> {
-    let docs: Vec<Document> = marks(db, kind)
-        .find(doc! { "postId": { "$in": posts }, "createdAt": { "$gte": since } })
-        .projection(doc! { "createdAt": 1 })
-        .await
-        .db_context("listing engagement marks")?
-        .try_collect()
-        .await
-        .db_context("reading engagement marks")?;
-    Ok(docs
-        .iter()
-        .filter_map(|d| d.get_datetime("createdAt").ok().copied())
-        .collect())
+    super::creation_times(
+        &marks(db, kind),
+        "postId",
+        posts,
+        since,
+        "listing engagement marks",
+    )
+    .await
 }
 
 /// How many marks these posts hold.

@@ -6,11 +6,10 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, Db, DbContext, DbResult};
+use super::{index, is_duplicate_key, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "user_locations";
 /// The engagement API's follow edges (read only here).
@@ -55,23 +54,8 @@ fn collection(db: &Db) -> Collection<UserLocation> {
 
 /// One document per user; lists by recency.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let user = IndexModel::builder()
-        .keys(doc! { "userId": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("user_unique".to_string())
-                .unique(true)
-                .build(),
-        )
-        .build();
-    let recent = IndexModel::builder()
-        .keys(doc! { "timestamp": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("timestamp".to_string())
-                .build(),
-        )
-        .build();
+    let user = unique_index(doc! { "userId": 1 }, "user_unique");
+    let recent = index(doc! { "timestamp": -1 }, "timestamp");
     collection(db)
         .create_indexes([user, recent])
         .await

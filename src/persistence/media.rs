@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+use super::{index, is_duplicate_key, now, Db, DbContext, DbError, DbResult};
 use crate::domain::image::{is_media_name, DecodedImage, MEDIA_URL_PREFIX};
 
 pub const COLLECTION: &str = "media";
@@ -42,14 +41,8 @@ fn ref_id(post_id: ObjectId, file: &str) -> String {
 
 /// Lookups by post and by file (the `_id` keeps one record per use).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let by_file = IndexModel::builder()
-        .keys(doc! { "file": 1 })
-        .options(IndexOptions::builder().name("file".to_string()).build())
-        .build();
-    let by_post = IndexModel::builder()
-        .keys(doc! { "postId": 1 })
-        .options(IndexOptions::builder().name("post".to_string()).build())
-        .build();
+    let by_file = index(doc! { "file": 1 }, "file");
+    let by_post = index(doc! { "postId": 1 }, "post");
     collection(db)
         .create_indexes([by_file, by_post])
         .await

@@ -211,6 +211,55 @@ impl Db {
     }
 }
 
+/// When each record of `records` about these posts (`post_field` holds the post id) was created
+/// since `since`: the per-day series of post analytics are tallied from these.
+pub async fn creation_times(
+    records: &mongodb::Collection<mongodb::bson::Document>,
+    post_field: &str,
+    posts: &[mongodb::bson::oid::ObjectId],
+    since: mongodb::bson::DateTime,
+    what: &'static str,
+) -> DbResult<Vec<mongodb::bson::DateTime>> {
+    use futures_util::TryStreamExt;
+    let docs: Vec<mongodb::bson::Document> = records
+        .find(doc! { post_field: { "$in": posts }, "createdAt": { "$gte": since } })
+        .projection(doc! { "createdAt": 1 })
+        .await
+        .db_context(what)?
+        .try_collect()
+        .await
+        .db_context(what)?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_datetime("createdAt").ok().copied())
+        .collect())
+}
+
+/// An index on `keys` named `name`.
+pub fn index(keys: mongodb::bson::Document, name: &str) -> mongodb::IndexModel {
+    mongodb::IndexModel::builder()
+        .keys(keys)
+        .options(
+            mongodb::options::IndexOptions::builder()
+                .name(name.to_string())
+                .build(),
+        )
+        .build()
+}
+
+/// A unique index on `keys` named `name`.
+pub fn unique_index(keys: mongodb::bson::Document, name: &str) -> mongodb::IndexModel {
+    mongodb::IndexModel::builder()
+        .keys(keys)
+        .options(
+            mongodb::options::IndexOptions::builder()
+                .name(name.to_string())
+                .unique(true)
+                .build(),
+        )
+        .build()
+}
+
 /// Current time as a BSON date.
 pub fn now() -> mongodb::bson::DateTime {
     mongodb::bson::DateTime::now()

@@ -6,11 +6,11 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbContext, DbResult};
+use super::{index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "notifications";
 /// Most notifications an administrator sees in one user's history.
@@ -67,22 +67,8 @@ fn collection(db: &Db) -> Collection<Notification> {
 
 /// A user's list by date, and their unread ones.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let by_user = IndexModel::builder()
-        .keys(doc! { "userId": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("user_created".to_string())
-                .build(),
-        )
-        .build();
-    let unread = IndexModel::builder()
-        .keys(doc! { "userId": 1, "read": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("user_read".to_string())
-                .build(),
-        )
-        .build();
+    let by_user = index(doc! { "userId": 1, "createdAt": -1 }, "user_created");
+    let unread = index(doc! { "userId": 1, "read": 1 }, "user_read");
     collection(db)
         .create_indexes([by_user, unread])
         .await

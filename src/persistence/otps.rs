@@ -2,11 +2,11 @@
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbContext, DbResult};
+use super::{index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "otps";
 
@@ -50,14 +50,7 @@ pub fn key(purpose: Purpose, user_id: ObjectId) -> String {
 
 /// Index for clean-up of expired codes.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let model = IndexModel::builder()
-        .keys(doc! { "expiresAt": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("expires_at".to_string())
-                .build(),
-        )
-        .build();
+    let model = index(doc! { "expiresAt": 1 }, "expires_at");
     collection(db)
         .create_index(model)
         .await

@@ -3,11 +3,10 @@
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{now, Db, DbContext, DbResult};
+use super::{index, now, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "post_appeals";
 
@@ -41,22 +40,8 @@ fn collection(db: &Db) -> Collection<Appeal> {
 
 /// Appeals of a post; pending ones by date for the admin queue.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let by_post = IndexModel::builder()
-        .keys(doc! { "postId": 1, "status": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("post_status".to_string())
-                .build(),
-        )
-        .build();
-    let queue = IndexModel::builder()
-        .keys(doc! { "status": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("status_created".to_string())
-                .build(),
-        )
-        .build();
+    let by_post = index(doc! { "postId": 1, "status": 1 }, "post_status");
+    let queue = index(doc! { "status": 1, "createdAt": -1 }, "status_created");
     collection(db)
         .create_indexes([by_post, queue])
         .await

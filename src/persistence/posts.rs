@@ -4,11 +4,11 @@
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Bson, DateTime, Document};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 use crate::domain::blocks::Block;
 use crate::domain::post::{PostStatus, PostType, Visibility};
 
@@ -162,54 +162,33 @@ fn collection(db: &Db) -> Collection<Post> {
     db.database().collection(COLLECTION)
 }
 
-fn index(keys: Document, name: &str, unique: bool) -> IndexModel {
-    IndexModel::builder()
-        .keys(keys)
-        .options(
-            IndexOptions::builder()
-                .name(name.to_string())
-                .unique(unique.then_some(true))
-                .build(),
-        )
-        .build()
-}
-
 /// Unique slug, and one index per list: the public feeds, an author's posts, tags, categories,
 /// trending, popular, and the scheduler's due posts.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let models = [
-        index(doc! { "slug": 1 }, "slug_unique", true),
+        unique_index(doc! { "slug": 1 }, "slug_unique"),
         index(
             doc! { "status": 1, "visibility": 1, "blocked": 1, "createdAt": -1, "_id": -1 },
             "listable_newest",
-            false,
         ),
         index(
             doc! { "author": 1, "createdAt": -1, "_id": -1 },
             "author_newest",
-            false,
         ),
-        index(
-            doc! { "tags": 1, "createdAt": -1, "_id": -1 },
-            "tag_newest",
-            false,
-        ),
+        index(doc! { "tags": 1, "createdAt": -1, "_id": -1 }, "tag_newest"),
         index(
             doc! { "category": 1, "createdAt": -1, "_id": -1 },
             "category_newest",
-            false,
         ),
         index(
             doc! { "trendingScore": -1, "createdAt": -1, "_id": -1 },
             "trending",
-            false,
         ),
         index(
             doc! { "likesCount": -1, "views": -1, "createdAt": -1, "_id": -1 },
             "popular",
-            false,
         ),
-        index(doc! { "status": 1, "publishAt": 1 }, "scheduled_due", false),
+        index(doc! { "status": 1, "publishAt": 1 }, "scheduled_due"),
     ];
     collection(db)
         .create_indexes(models)

@@ -8,10 +8,9 @@ use std::collections::{HashMap, HashSet};
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 
-use super::{now, Db, DbContext, DbResult};
+use super::{index, now, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "reading_times";
 
@@ -38,22 +37,8 @@ pub struct DayTime {
 
 /// Records by post and reader, and by post and time.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let by_reader = IndexModel::builder()
-        .keys(doc! { "postId": 1, "reader": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("post_reader".to_string())
-                .build(),
-        )
-        .build();
-    let by_time = IndexModel::builder()
-        .keys(doc! { "postId": 1, "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("post_created".to_string())
-                .build(),
-        )
-        .build();
+    let by_reader = index(doc! { "postId": 1, "reader": 1 }, "post_reader");
+    let by_time = index(doc! { "postId": 1, "createdAt": -1 }, "post_created");
     collection(db)
         .create_indexes([by_reader, by_time])
         .await

@@ -2,11 +2,10 @@
 //! expired anyway.
 
 use mongodb::bson::{doc, DateTime};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, Db, DbContext, DbResult};
+use super::{index, is_duplicate_key, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "revoked_tokens";
 
@@ -27,14 +26,7 @@ fn collection(db: &Db) -> Collection<RevokedToken> {
 
 /// Index for the clean-up job.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let model = IndexModel::builder()
-        .keys(doc! { "expiresAt": 1 })
-        .options(
-            IndexOptions::builder()
-                .name("expires_at".to_string())
-                .build(),
-        )
-        .build();
+    let model = index(doc! { "expiresAt": 1 }, "expires_at");
     collection(db)
         .create_index(model)
         .await

@@ -1,14 +1,12 @@
 //! The `shares` collection: one event per share of a post; the post's `shareCount` is their
 //! number.
 
-use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 
 use super::posts::{self, Counter};
-use super::{now, Db, DbContext, DbResult};
+use super::{index, now, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "shares";
 
@@ -19,16 +17,7 @@ fn collection(db: &Db) -> Collection<Document> {
 /// Shares by post and time.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     collection(db)
-        .create_index(
-            IndexModel::builder()
-                .keys(doc! { "postId": 1, "createdAt": -1 })
-                .options(
-                    IndexOptions::builder()
-                        .name("post_created".to_string())
-                        .build(),
-                )
-                .build(),
-        )
+        .create_index(index(doc! { "postId": 1, "createdAt": -1 }, "post_created"))
         .await
         .db_context("creating share indexes")?;
     Ok(())
@@ -64,16 +53,5 @@ pub async fn times_for_posts(
     posts: &[ObjectId],
     since: DateTime,
 ) -> DbResult<Vec<DateTime>> {
-    let docs: Vec<Document> = collection(db)
-        .find(doc! { "postId": { "$in": posts }, "createdAt": { "$gte": since } })
-        .projection(doc! { "createdAt": 1 })
-        .await
-        .db_context("listing shares")?
-        .try_collect()
-        .await
-        .db_context("reading shares")?;
-    Ok(docs
-        .iter()
-        .filter_map(|d| d.get_datetime("createdAt").ok().copied())
-        .collect())
+    super::creation_times(&collection(db), "postId", posts, since, "listing shares").await
 }

@@ -2,11 +2,11 @@
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::{IndexOptions, ReturnDocument};
-use mongodb::{Collection, IndexModel};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 
 pub const COLLECTION: &str = "users";
 
@@ -115,23 +115,8 @@ pub fn normalize_email(email: &str) -> String {
 
 /// Unique email.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    let email = IndexModel::builder()
-        .keys(doc! { "email": 1 })
-        .options(
-            IndexOptions::builder()
-                .unique(true)
-                .name("email_unique".to_string())
-                .build(),
-        )
-        .build();
-    let created = IndexModel::builder()
-        .keys(doc! { "createdAt": -1 })
-        .options(
-            IndexOptions::builder()
-                .name("created_at".to_string())
-                .build(),
-        )
-        .build();
+    let email = unique_index(doc! { "email": 1 }, "email_unique");
+    let created = index(doc! { "createdAt": -1 }, "created_at");
     collection(db)
         .create_indexes([email, created])
         .await

@@ -2,14 +2,12 @@
 //! was counted (unique index), so a viewer counts once per `VIEW_WINDOW_MS`; `views` holds one
 //! event per counted view for the per-day analytics.
 
-use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 
 use super::posts::{self, Counter};
-use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "views";
 pub const WINDOWS: &str = "view_windows";
@@ -27,30 +25,14 @@ fn windows(db: &Db) -> Collection<Document> {
 /// One window per (post, viewer); events by post and time.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     windows(db)
-        .create_index(
-            IndexModel::builder()
-                .keys(doc! { "postId": 1, "viewer": 1 })
-                .options(
-                    IndexOptions::builder()
-                        .name("post_viewer_unique".to_string())
-                        .unique(true)
-                        .build(),
-                )
-                .build(),
-        )
+        .create_index(unique_index(
+            doc! { "postId": 1, "viewer": 1 },
+            "post_viewer_unique",
+        ))
         .await
         .db_context("creating view window indexes")?;
     events(db)
-        .create_index(
-            IndexModel::builder()
-                .keys(doc! { "postId": 1, "createdAt": -1 })
-                .options(
-                    IndexOptions::builder()
-                        .name("post_created".to_string())
-                        .build(),
-                )
-                .build(),
-        )
+        .create_index(index(doc! { "postId": 1, "createdAt": -1 }, "post_created"))
         .await
         .db_context("creating view indexes")?;
     Ok(())
@@ -115,16 +97,5 @@ pub async fn times_for_posts(
     posts: &[ObjectId],
     since: DateTime,
 ) -> DbResult<Vec<DateTime>> {
-    let docs: Vec<Document> = events(db)
-        .find(doc! { "postId": { "$in": posts }, "createdAt": { "$gte": since } })
-        .projection(doc! { "createdAt": 1 })
-        .await
-        .db_context("listing views")?
-        .try_collect()
-        .await
-        .db_context("reading views")?;
-    Ok(docs
-        .iter()
-        .filter_map(|d| d.get_datetime("createdAt").ok().copied())
-        .collect())
+    super::creation_times(&events(db), "postId", posts, since, "listing views").await
 }

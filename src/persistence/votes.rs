@@ -10,11 +10,10 @@ use std::collections::HashMap;
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
-use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::Collection;
 use serde_json::Value;
 
-use super::{is_duplicate_key, now, posts, Db, DbContext, DbResult};
+use super::{is_duplicate_key, now, posts, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "poll_votes";
 
@@ -25,17 +24,10 @@ fn collection(db: &Db) -> Collection<Document> {
 /// The unique (postId, blockId, userId, slot) index.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     collection(db)
-        .create_index(
-            IndexModel::builder()
-                .keys(doc! { "postId": 1, "blockId": 1, "userId": 1, "slot": 1 })
-                .options(
-                    IndexOptions::builder()
-                        .name("post_block_user_slot_unique".to_string())
-                        .unique(true)
-                        .build(),
-                )
-                .build(),
-        )
+        .create_index(unique_index(
+            doc! { "postId": 1, "blockId": 1, "userId": 1, "slot": 1 },
+            "post_block_user_slot_unique",
+        ))
         .await
         .db_context("creating poll vote indexes")?;
     Ok(())
