@@ -21,6 +21,7 @@ mod guest;
 mod health;
 mod helpers;
 mod locations;
+mod moderation;
 mod notifications;
 mod openapi;
 mod otp;

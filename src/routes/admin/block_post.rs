@@ -11,6 +11,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
 use crate::live;
 use crate::persistence::posts;
+use crate::routes::post::MSG_POST_NOT_FOUND;
 use crate::state::AppState;
 
 pub const MSG_POST_BLOCKED: &str = "Post blocked";
@@ -25,11 +26,11 @@ pub async fn block_post(
     let id = object_id(&id, "post id")?;
     let post = posts::find_by_id(&state.db, id)
         .await?
-        .ok_or_else(|| ApiError::not_found("Post not found"))?;
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     let blocked = !post.blocked;
     posts::set_blocked(&state.db, id, blocked)
         .await?
-        .ok_or_else(|| ApiError::not_found("Post not found"))?;
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     live::post_block_toggled(&state, &id.to_hex(), blocked);
     live::post_counts_updated(&state);
     let message = if blocked {
