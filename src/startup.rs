@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, Compress};
-use actix_web::{web, App, HttpServer};
+use actix_web::{web, App};
+use pressroom_actors::HttpServer;
 use tracing_actix_web::TracingLogger;
 
 use crate::auth::google::GoogleVerifier;
@@ -120,6 +121,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
     let body_limit = state.settings.server.body_limit;
     let static_dir = state.settings.server.static_dir.clone();
     let workers = state.settings.server.workers;
+    let endpoint = state.realtime.endpoint();
     let mut server = HttpServer::new(move || {
         App::new()
             .wrap(from_fn(crate::middleware::catch_panic))
@@ -138,12 +140,13 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
             .configure(|cfg| state.realtime.configure(cfg))
             .configure(|cfg| routes::web_app::configure(cfg, &static_dir))
     })
+    // Websocket requests for the realtime endpoint are handed over with their connection.
+    .endpoint(endpoint)
     // A pending long-poll must end when its client goes away, so that the realtime session closes
     // at once (as the reference server does) instead of at its next ping timeout.
-    .h1_allow_half_closed(false)
-    .listen(listener)?;
+    .h1_allow_half_closed(false);
     if workers > 0 {
         server = server.workers(workers);
     }
-    Ok(server.run())
+    Ok(server.listen(listener)?)
 }

@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
-use actix_web::{web, App, HttpResponse, HttpServer};
+use actix_web::{web, App, HttpResponse};
 use pressroom_actors::{
-    events::Event, ClientEvent, NamespaceHandler, Realtime, RealtimeConfig, Socket,
+    events::Event, ClientEvent, HttpServer, NamespaceHandler, Realtime, RealtimeConfig, Socket,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -57,6 +57,7 @@ async fn main() -> std::io::Result<()> {
     let realtime = Realtime::builder(RealtimeConfig::default())
         .namespace("/", Arc::new(Quiet))
         .start();
+    let endpoint = realtime.endpoint();
     let server = HttpServer::new(move || {
         let realtime = realtime.clone();
         App::new()
@@ -64,8 +65,9 @@ async fn main() -> std::io::Result<()> {
             .route(BROADCAST_PATH, web::get().to(broadcast))
             .configure(|cfg| realtime.configure(cfg))
     })
+    .endpoint(endpoint)
     .h1_allow_half_closed(false)
     .bind(("127.0.0.1", port))?;
     println!("bench server listening on 127.0.0.1:{port}");
-    server.run().await
+    server.await
 }

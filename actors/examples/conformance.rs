@@ -15,10 +15,10 @@
 
 use std::{sync::Arc, time::Duration};
 
-use actix_web::{App, HttpServer};
+use actix_web::App;
 use pressroom_actors::{
-    ClientEvent, EngineConn, EngineHandler, EngineIo, NamespaceHandler, RawMessage, Realtime,
-    RealtimeConfig, Socket,
+    ClientEvent, EngineConn, EngineHandler, EngineIo, HttpServer, NamespaceHandler, RawMessage,
+    Realtime, RealtimeConfig, Socket,
 };
 use serde_json::Value;
 
@@ -113,6 +113,7 @@ async fn main() -> std::io::Result<()> {
         Arc::new(Echo),
     );
 
+    let endpoints = [realtime.endpoint(), engine_io.endpoint()];
     let server = HttpServer::new(move || {
         let (realtime, engine_io) = (realtime.clone(), engine_io.clone());
         App::new()
@@ -122,8 +123,10 @@ async fn main() -> std::io::Result<()> {
     // A client that closes its connection while a poll is pending cancels that poll, and the
     // session ends (the reference server does so); actix-web drops the pending handler only
     // when it does not wait for half-closed connections.
+    .endpoint(endpoints[0].clone())
+    .endpoint(endpoints[1].clone())
     .h1_allow_half_closed(false)
     .bind(("127.0.0.1", port))?;
     println!("conformance server listening on 127.0.0.1:{port}");
-    server.run().await
+    server.await
 }

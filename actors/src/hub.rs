@@ -4,7 +4,8 @@
 
 use std::{
     collections::{HashMap, HashSet},
-    sync::Arc,
+    num::NonZeroUsize,
+    sync::{Arc, OnceLock},
 };
 
 use actix::{Actor, Addr, Context, Handler, Message};
@@ -12,9 +13,11 @@ use actix::{Actor, Addr, Context, Handler, Message};
 use crate::{
     events::ServerEvent,
     socketio::{
+        eio::Frame,
         namespace::SocketId,
-        session::{Deliver, DisconnectSocket, Outbound, Overflowed, Session},
+        session::{Deliver, DisconnectSocket, FlushLink, Outbound, Overflowed, Session},
         sio::ROOT_NAMESPACE,
+        websocket::{Link, Pushed},
     },
 };
 
@@ -60,6 +63,8 @@ pub(crate) struct Register {
     pub(crate) nsp: Arc<str>,
     pub(crate) user: Option<Arc<str>>,
     pub(crate) session: Addr<Session>,
+    /// The connection's websocket, when the hub may write to it directly.
+    pub(crate) link: Option<Arc<Link>>,
 }
 
 /// Sent by a session when a socket left its namespace or the connection closed.
@@ -102,6 +107,7 @@ pub(crate) struct CountMembers {
 
 struct Member {
     session: Addr<Session>,
+    link: Option<Arc<Link>>,
     nsp: Arc<str>,
     user: Option<Arc<str>>,
     rooms: Vec<Arc<str>>,
@@ -120,10 +126,8 @@ impl Actor for Hub {
     type Context = Context<Self>;
 }
 
+/// Hands frames to a session through its mailbox (a connection that may still upgrade).
 fn deliver(member: &mut Member, out: &Outbound) {
-    if member.overflowed {
-        return;
-    }
     match member.session.try_send(Deliver(out.clone())) {
         Ok(()) => {}
         Err(actix::dev::SendError::Full(_)) => {
@@ -145,6 +149,7 @@ impl Handler<Register> for Hub {
             msg.socket,
             Member {
                 session: msg.session,
+                link: msg.link,
                 nsp: msg.nsp,
                 user: msg.user,
                 rooms: Vec::new(),
@@ -211,45 +216,111 @@ impl Handler<LeaveRoom> for Hub {
     }
 }
 
+impl Hub {
+    /// The sockets of the main namespace that `target` names, but `except`.
+    fn targets(&self, target: &Target, except: Option<SocketId>) -> Vec<SocketId> {
+        let listed = |ids: &mut dyn Iterator<Item = &SocketId>| -> Vec<SocketId> {
+            ids.filter(|id| Some(**id) != except)
+                .filter(|id| {
+                    self.sockets
+                        .get(id)
+                        .is_some_and(|m| &*m.nsp == ROOT_NAMESPACE)
+                })
+                .copied()
+                .collect()
+        };
+        match target {
+            Target::All => listed(&mut self.sockets.keys()),
+            Target::Room(room) => self
+                .rooms
+                .get(room.as_str())
+                .map(|ids| listed(&mut ids.iter()))
+                .unwrap_or_default(),
+            Target::User(user) => self
+                .users
+                .get(user.as_str())
+                .map(|ids| listed(&mut ids.iter()))
+                .unwrap_or_default(),
+            Target::Socket(id) => listed(&mut std::iter::once(id)),
+        }
+    }
+}
+
+/// Recipients per writing thread below which a fan-out is not split across threads.
+const FAN_OUT_CHUNK_MIN: usize = 512;
+
+fn parallelism() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
+}
+
+/// Writes `frames` to every link, split across the cores when there are many: the work of a
+/// broadcast is the system calls, one per recipient. Returns the links that need their
+/// session (a flush to start, an overflow to close).
+fn fan_out(links: &[(SocketId, &Link)], frames: &[Frame]) -> Vec<(SocketId, Pushed)> {
+    let write = |chunk: &[(SocketId, &Link)]| -> Vec<(SocketId, Pushed)> {
+        chunk
+            .iter()
+            .filter_map(|(id, link)| match link.push(frames) {
+                Pushed::Sent | Pushed::Queued | Pushed::Closed => None,
+                pushed @ (Pushed::StartFlush | Pushed::Overflow) => Some((*id, pushed)),
+            })
+            .collect()
+    };
+    let threads = parallelism().min(links.len() / FAN_OUT_CHUNK_MIN).max(1);
+    if threads == 1 {
+        return write(links);
+    }
+    let mut chunks = links.chunks(links.len().div_ceil(threads));
+    std::thread::scope(|scope| {
+        let first = chunks.next().unwrap_or_default();
+        let others: Vec<_> = chunks
+            .map(|chunk| scope.spawn(move || write(chunk)))
+            .collect();
+        let mut follow_ups = write(first);
+        for other in others {
+            // A panicking writer thread loses its follow-ups; the sessions still close on
+            // their own (ping timeout) if their clients stalled.
+            follow_ups.extend(other.join().unwrap_or_default());
+        }
+        follow_ups
+    })
+}
+
 impl Handler<HubEmit> for Hub {
     type Result = ();
 
     fn handle(&mut self, msg: HubEmit, _: &mut Context<Self>) {
         let out = msg.event.encode(ROOT_NAMESPACE);
-        let except = msg.except;
-        let send = |id: &SocketId, sockets: &mut HashMap<SocketId, Member>| {
-            if Some(*id) == except {
-                return;
+        let mut links = Vec::new();
+        let mut mailboxes = Vec::new();
+        for id in self.targets(&msg.target, msg.except) {
+            match self.sockets.get(&id) {
+                Some(member) if member.overflowed => {}
+                Some(Member {
+                    link: Some(link), ..
+                }) => links.push((id, &**link)),
+                Some(_) => mailboxes.push(id),
+                None => {}
             }
-            if let Some(member) = sockets.get_mut(id) {
-                if &*member.nsp == ROOT_NAMESPACE {
-                    deliver(member, &out);
-                }
+        }
+        let follow_ups = fan_out(&links, out.frames());
+        drop(links);
+        for (id, pushed) in follow_ups {
+            let Some(member) = self.sockets.get_mut(&id) else {
+                continue;
+            };
+            if pushed == Pushed::Overflow {
+                member.overflowed = true;
+                member.session.do_send(Overflowed);
+            } else {
+                member.session.do_send(FlushLink);
             }
-        };
-        match &msg.target {
-            Target::All => {
-                for (id, member) in &mut self.sockets {
-                    if Some(*id) != except && &*member.nsp == ROOT_NAMESPACE {
-                        deliver(member, &out);
-                    }
-                }
+        }
+        for id in mailboxes {
+            if let Some(member) = self.sockets.get_mut(&id) {
+                deliver(member, &out);
             }
-            Target::Room(room) => {
-                if let Some(ids) = self.rooms.get(room.as_str()) {
-                    for id in ids {
-                        send(id, &mut self.sockets);
-                    }
-                }
-            }
-            Target::User(user) => {
-                if let Some(ids) = self.users.get(user.as_str()) {
-                    for id in ids {
-                        send(id, &mut self.sockets);
-                    }
-                }
-            }
-            Target::Socket(id) => send(id, &mut self.sockets),
         }
     }
 }

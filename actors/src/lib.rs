@@ -16,14 +16,14 @@
 //! # async fn run() -> std::io::Result<()> {
 //! let realtime = Realtime::start(RealtimeConfig::default(), Arc::new(Jwt));
 //! let handle = realtime.clone();
-//! actix_web::HttpServer::new(move || {
+//! pressroom_actors::HttpServer::new(move || {
 //!     let realtime = handle.clone();
 //!     actix_web::App::new()
 //!         .app_data(actix_web::web::Data::new(realtime.clone()))
 //!         .configure(|cfg| realtime.configure(cfg))
 //! })
+//! .endpoint(realtime.endpoint())
 //! .bind(("127.0.0.1", 0))?
-//! .run()
 //! .await?;
 //! realtime.emit_room("adminRoom", NewAppeal { post_id: "p".into(), post_title: "t".into() });
 //! # Ok(()) }
@@ -34,6 +34,7 @@ pub mod events;
 pub mod hub;
 pub mod presence;
 mod realtime;
+mod server;
 pub mod socketio;
 
 pub use config::RealtimeConfig;
@@ -42,6 +43,7 @@ pub use presence::OnlineSnapshot;
 pub use realtime::{
     EngineIo, EventHandler, Identity, Realtime, RealtimeBuilder, SocketAuth, JOIN_EVENT,
 };
+pub use server::{Endpoint, HttpServer};
 pub use socketio::namespace::{
     AckReply, AckSender, ClientEvent, EngineConn, EngineHandler, NamespaceHandler, RawMessage,
     Socket, SocketId,

@@ -1,5 +1,6 @@
 //! The handle the server crate holds: start once before `HttpServer::new`, pass it to the
-//! workers (`web::Data<Realtime>` or a clone), mount it with [`Realtime::configure`], and emit
+//! workers (`web::Data<Realtime>` or a clone), mount it with [`Realtime::configure`] and
+//! [`crate::HttpServer::endpoint`], and emit
 //! from HTTP handlers.
 
 use std::{collections::HashMap, sync::Arc};
@@ -14,6 +15,7 @@ use crate::{
     events::ServerEvent,
     hub::{user_room, CountMembers, DisconnectUser, Hub, HubEmit, Target, ADMIN_ROOM},
     presence::{GetOnline, OnlineSnapshot, Presence, SocketDown, SocketUp},
+    server::Endpoint,
     socketio::{
         engine::Engine,
         namespace::{ClientEvent, EngineHandler, NamespaceHandler, Socket, SocketId},
@@ -134,9 +136,15 @@ impl Realtime {
         }
     }
 
-    /// Mounts the endpoint at `config.path` (GET, POST, OPTIONS and websocket upgrades).
+    /// Mounts the endpoint's long-polling side at `config.path` (GET, POST, OPTIONS); its
+    /// websockets are served by a [`crate::HttpServer`] given [`Self::endpoint`].
     pub fn configure(&self, cfg: &mut web::ServiceConfig) {
         transport::mount(self.engine.clone(), cfg);
+    }
+
+    /// The endpoint, for [`crate::HttpServer::endpoint`], which serves its websockets.
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint(self.engine.clone())
     }
 
     /// Emits `event` to every socket of the main namespace.
@@ -210,9 +218,15 @@ impl EngineIo {
         }
     }
 
-    /// Mounts the endpoint at `config.path`.
+    /// Mounts the endpoint's long-polling side at `config.path` (GET, POST, OPTIONS); its
+    /// websockets are served by a [`crate::HttpServer`] given [`Self::endpoint`].
     pub fn configure(&self, cfg: &mut web::ServiceConfig) {
         transport::mount(self.engine.clone(), cfg);
+    }
+
+    /// The endpoint, for [`crate::HttpServer::endpoint`], which serves its websockets.
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint(self.engine.clone())
     }
 }
 

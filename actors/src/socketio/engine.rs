@@ -111,13 +111,16 @@ impl EngineError {
         }
     }
 
-    /// The refusal as an HTTP response `{"code":N,"message":"..."}`.
+    /// The refusal's JSON body `{"code":N,"message":"..."}`.
+    pub fn body(self) -> String {
+        serde_json::json!({ "code": self.code(), "message": self.to_string() }).to_string()
+    }
+
+    /// The refusal as an HTTP response.
     pub fn response(self) -> HttpResponse {
         HttpResponse::build(self.status())
             .content_type("application/json")
-            .body(
-                serde_json::json!({ "code": self.code(), "message": self.to_string() }).to_string(),
-            )
+            .body(self.body())
     }
 }
 

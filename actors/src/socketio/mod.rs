@@ -1,6 +1,6 @@
 //! Socket.IO v5 over Engine.IO v4, split like the protocol: packet codecs ([`eio`], [`sio`]),
 //! the engine (sessions, handshake, refusals), the session actor (heartbeat, upgrade,
-//! namespaces, acks), and the HTTP/websocket transports.
+//! namespaces, acks), the HTTP long-polling transport and the websocket transport.
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -14,6 +14,7 @@ pub mod namespace;
 pub(crate) mod session;
 pub mod sio;
 pub(crate) mod transport;
+pub(crate) mod websocket;
 
 use namespace::{EngineHandler, NamespaceHandler};
 

@@ -14,10 +14,7 @@ use actix::{
     fut::{ActorFuture, ActorFutureExt, WrapFuture},
     Actor, ActorContext, Addr, AsyncContext, Context, Handler, Message, SpawnHandle, StreamHandler,
 };
-use actix_ws::{AggregatedMessage, CloseCode, CloseReason, ProtocolError};
-use bytes::Bytes;
 use bytestring::ByteString;
-use futures_util::Sink;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
@@ -29,6 +26,7 @@ use super::{
         RawMessage, Socket, SocketId,
     },
     sio::{self, Packet, PacketType},
+    websocket::{Link, Pushed, WsFrame, WsInbound, WsReader, WsWriter, CLOSE_POLICY},
     App, SioServer,
 };
 use crate::{
@@ -76,10 +74,17 @@ impl Outbound {
 #[rtype(result = "()")]
 pub(crate) struct Deliver(pub(crate) Outbound);
 
-/// Sent by the hub when this session's mailbox was full: the client is too slow, close it.
+/// Sent by the hub when this session's mailbox or its link's backlog was full: the client
+/// is too slow, close it.
 #[derive(Message)]
 #[rtype(result = "()")]
 pub(crate) struct Overflowed;
+
+/// Sent by the hub when a frame it wrote to this session's link had to wait for the socket:
+/// drain the link's backlog.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct FlushLink;
 
 /// Sent by a socket handle or the hub: leave a namespace with a DISCONNECT packet, and
 /// optionally close the whole connection afterwards.
@@ -134,18 +139,24 @@ pub(crate) struct Post(pub(crate) ByteString);
 #[rtype(result = "()")]
 pub(crate) struct PayloadTooLarge;
 
-/// Sent by the websocket handler for a request carrying this session's sid: the start of an
-/// upgrade. The reply is the attempt number to tag forwarded frames with.
+/// Sent by the websocket handshake for a request carrying this session's sid: the start of
+/// an upgrade. The reply is the attempt number to tag forwarded frames with.
 #[derive(Message)]
-#[rtype(result = "Result<u32, EngineError>")]
-pub(crate) struct UpgradeStart(pub(crate) actix_ws::Session);
+#[rtype(result = "Result<u32, UpgradeRefused>")]
+pub(crate) struct UpgradeStart(pub(crate) WsWriter);
 
-/// Sent by the task reading an upgrade websocket: one received frame.
+/// An upgrade the session refused, with the writer it was offered.
+pub(crate) struct UpgradeRefused {
+    pub(crate) error: EngineError,
+    pub(crate) writer: WsWriter,
+}
+
+/// Sent by the task reading an upgrade websocket: one received message.
 #[derive(Message)]
 #[rtype(result = "()")]
 pub(crate) struct UpgradeInbound {
     pub(crate) attempt: u32,
-    pub(crate) item: Result<AggregatedMessage, ProtocolError>,
+    pub(crate) item: WsInbound,
 }
 
 /// Sent by the task reading an upgrade websocket when the client closed it.
@@ -157,72 +168,16 @@ pub(crate) struct UpgradeEnded {
 
 // ---- state ----------------------------------------------------------------------------
 
-enum WsOut {
-    Frame(Frame),
-    Pong(Bytes),
-    Close(Option<CloseReason>),
-}
-
-impl WsOut {
-    fn into_message(self) -> actix_ws::Message {
-        match self {
-            WsOut::Frame(Frame::Text(text)) => actix_ws::Message::Text(text),
-            WsOut::Frame(Frame::Binary(data)) => actix_ws::Message::Binary(data),
-            WsOut::Pong(data) => actix_ws::Message::Pong(data),
-            WsOut::Close(reason) => actix_ws::Message::Close(reason),
-        }
-    }
-}
-
-enum Pushed {
-    Sent,
-    Queued,
-    StartFlush,
-    Overflow,
-    Closed,
-}
-
 struct Ws {
-    out: actix_ws::Session,
-    /// Frames that did not fit in the websocket's channel yet.
-    backlog: VecDeque<WsOut>,
-    flushing: bool,
+    link: Arc<Link>,
     attempt: u32,
 }
 
 impl Ws {
-    fn new(out: actix_ws::Session, attempt: u32) -> Self {
+    fn new(writer: WsWriter, cap: usize, attempt: u32) -> Self {
         Ws {
-            out,
-            backlog: VecDeque::new(),
-            flushing: false,
+            link: Link::new(writer, cap),
             attempt,
-        }
-    }
-
-    fn push(&mut self, item: WsOut, cap: usize) -> Pushed {
-        if self.backlog.is_empty() && !self.flushing {
-            let mut cx = task::Context::from_waker(futures_util::task::noop_waker_ref());
-            match Pin::new(&mut self.out).poll_ready(&mut cx) {
-                Poll::Ready(Ok(())) => {
-                    return match Pin::new(&mut self.out).start_send(item.into_message()) {
-                        Ok(()) => Pushed::Sent,
-                        Err(_) => Pushed::Closed,
-                    }
-                }
-                Poll::Ready(Err(_)) => return Pushed::Closed,
-                Poll::Pending => {}
-            }
-        }
-        if self.backlog.len() >= cap {
-            return Pushed::Overflow;
-        }
-        self.backlog.push_back(item);
-        if self.flushing {
-            Pushed::Queued
-        } else {
-            self.flushing = true;
-            Pushed::StartFlush
         }
     }
 }
@@ -358,20 +313,19 @@ impl Session {
         })
     }
 
-    /// Starts a websocket-only session reading `stream` on this thread.
-    pub(crate) fn start_websocket<S>(
+    /// Starts a websocket-only session on this thread.
+    pub(crate) fn start_websocket(
         engine: Arc<Engine>,
         token: Option<String>,
-        out: actix_ws::Session,
-        stream: S,
-    ) where
-        S: futures_util::Stream<Item = Result<AggregatedMessage, ProtocolError>> + 'static,
-    {
+        writer: WsWriter,
+        reader: WsReader,
+    ) {
         let sid = Sid::random();
+        let ws = Ws::new(writer, engine.config.outbound_queue, 0);
         Session::create(move |ctx| {
             engine.insert(sid, ctx.address());
-            ctx.add_stream(stream);
-            Session::new(sid, engine, Transport::WebSocket(Ws::new(out, 0)), token)
+            ctx.add_stream(reader);
+            Session::new(sid, engine, Transport::WebSocket(ws), token)
         });
     }
 
@@ -400,10 +354,9 @@ impl Session {
                     }
                 }
             }
-            Transport::WebSocket(_) => {
-                for frame in frames {
-                    self.push_ws(ctx, WsOut::Frame(frame.clone()));
-                }
+            Transport::WebSocket(ws) => {
+                let pushed = ws.link.push(frames);
+                self.after_push(ctx, pushed);
             }
         }
     }
@@ -412,17 +365,21 @@ impl Session {
         self.push_frames(ctx, &packet.encode());
     }
 
-    fn push_ws(&mut self, ctx: &mut Context<Self>, item: WsOut) {
-        let cap = self.cap();
-        let Transport::WebSocket(ws) = &mut self.transport else {
+    fn push_ws(&mut self, ctx: &mut Context<Self>, frame: &WsFrame<'_>) {
+        let Transport::WebSocket(ws) = &self.transport else {
             return;
         };
-        match ws.push(item, cap) {
+        let pushed = ws.link.push_frame(frame);
+        self.after_push(ctx, pushed);
+    }
+
+    fn after_push(&mut self, ctx: &mut Context<Self>, pushed: Pushed) {
+        match pushed {
             Pushed::Sent | Pushed::Queued => {}
             Pushed::StartFlush => {
                 ctx.spawn(WsFlush);
             }
-            Pushed::Overflow => self.close(ctx, CloseBy::Server, "outbound queue full"),
+            Pushed::Overflow => self.overflowed(ctx),
             Pushed::Closed => {
                 self.teardown();
                 ctx.stop();
@@ -430,35 +387,26 @@ impl Session {
         }
     }
 
+    /// The client does not read what it is sent: it is dropped, backlog and all.
+    fn overflowed(&mut self, ctx: &mut Context<Self>) {
+        self.close(ctx, CloseBy::Server, "outbound queue full");
+        self.teardown();
+        ctx.stop();
+    }
+
     fn poll_flush(&mut self, ctx: &mut Context<Self>, task: &mut task::Context<'_>) -> Poll<()> {
-        let Transport::WebSocket(ws) = &mut self.transport else {
+        let Transport::WebSocket(ws) = &self.transport else {
             return Poll::Ready(());
         };
-        while !ws.backlog.is_empty() {
-            match Pin::new(&mut ws.out).poll_ready(task) {
-                Poll::Ready(Ok(())) => {
-                    let Some(item) = ws.backlog.pop_front() else {
-                        break;
-                    };
-                    if Pin::new(&mut ws.out)
-                        .start_send(item.into_message())
-                        .is_err()
-                    {
-                        self.teardown();
-                        ctx.stop();
-                        return Poll::Ready(());
-                    }
-                }
-                Poll::Ready(Err(_)) => {
-                    self.teardown();
-                    ctx.stop();
-                    return Poll::Ready(());
-                }
-                Poll::Pending => return Poll::Pending,
+        match ws.link.poll_flush(task) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Ok(())) => {}
+            Poll::Ready(Err(_)) => {
+                self.teardown();
+                ctx.stop();
+                return Poll::Ready(());
             }
         }
-        ws.flushing = false;
-        ws.backlog = VecDeque::new();
         if self.closing {
             ctx.stop();
         }
@@ -531,16 +479,13 @@ impl Session {
                 }
             }
             Transport::WebSocket(_) => {
-                let reason =
-                    (reason == "outbound queue full" || reason == "message too big").then(|| {
-                        CloseReason {
-                            code: CloseCode::Policy,
-                            description: Some(reason.to_owned()),
-                        }
-                    });
-                self.push_ws(ctx, WsOut::Close(reason));
+                let reason = (reason == "outbound queue full" || reason == "message too big")
+                    .then_some((CLOSE_POLICY, reason));
                 if let Transport::WebSocket(ws) = &self.transport {
-                    if !ws.flushing {
+                    let pushed = ws.link.push_close(reason);
+                    if pushed == Pushed::StartFlush {
+                        ctx.spawn(WsFlush);
+                    } else if !ws.link.flushing() {
                         ctx.stop();
                     }
                 }
@@ -590,26 +535,17 @@ impl Session {
         }
     }
 
-    fn on_ws_item(
-        &mut self,
-        ctx: &mut Context<Self>,
-        item: Result<AggregatedMessage, ProtocolError>,
-    ) {
+    fn on_ws_item(&mut self, ctx: &mut Context<Self>, item: WsInbound) {
         match item {
-            Ok(AggregatedMessage::Text(text)) => match eio::Packet::decode_text(&text) {
+            WsInbound::Text(text) => match eio::Packet::decode_text(&text) {
                 Ok(packet) => self.on_engine_packet(ctx, packet),
                 Err(_) => self.close(ctx, CloseBy::Server, "parse error"),
             },
-            Ok(AggregatedMessage::Binary(data)) => {
-                self.on_engine_packet(ctx, eio::Packet::Binary(data));
-            }
-            Ok(AggregatedMessage::Ping(data)) => self.push_ws(ctx, WsOut::Pong(data)),
-            Ok(AggregatedMessage::Pong(_)) => {}
-            Ok(AggregatedMessage::Close(_)) => self.close(ctx, CloseBy::Client, "transport close"),
-            Err(ProtocolError::Overflow) => {
-                self.close(ctx, CloseBy::Server, "message too big");
-            }
-            Err(_) => self.close(ctx, CloseBy::Server, "transport error"),
+            WsInbound::Binary(data) => self.on_engine_packet(ctx, eio::Packet::Binary(data)),
+            WsInbound::Ping(data) => self.push_ws(ctx, &WsFrame::Pong(&data)),
+            WsInbound::Closed => self.close(ctx, CloseBy::Client, "transport close"),
+            WsInbound::TooBig => self.close(ctx, CloseBy::Server, "message too big"),
+            WsInbound::Invalid => self.close(ctx, CloseBy::Server, "transport error"),
         }
     }
 
@@ -695,6 +631,12 @@ impl Session {
         auth: Value,
     ) {
         let address = ctx.address();
+        // A connection that is a websocket for good lets the hub write to it directly; one
+        // that may still upgrade gets the hub's frames through its mailbox.
+        let link = match &self.transport {
+            Transport::WebSocket(ws) => Some(ws.link.clone()),
+            Transport::Polling(_) => None,
+        };
         let Some(sio) = self.sio() else { return };
         if sio.sockets.iter().any(|s| s.socket.namespace() == nsp) {
             return;
@@ -709,12 +651,7 @@ impl Session {
             address.clone(),
             sio.server.hub.clone(),
         );
-        sio.server.hub.do_send(Register {
-            socket: socket.id(),
-            nsp: nsp.clone(),
-            user,
-            session: address,
-        });
+        let hub = sio.server.hub.clone();
         sio.sockets.push(NsSocket {
             socket: socket.clone(),
             handler: handler.clone(),
@@ -722,7 +659,15 @@ impl Session {
         if let Some(timer) = sio.connect_timer.take() {
             ctx.cancel_future(timer);
         }
+        // The CONNECT answer goes out before the hub may write to the socket.
         self.push_packet(ctx, &Packet::connected(&nsp, socket.public_id()));
+        hub.do_send(Register {
+            socket: socket.id(),
+            nsp,
+            user,
+            session: address,
+            link,
+        });
         handler.on_connect(&socket, &auth);
     }
 
@@ -809,19 +754,16 @@ impl Session {
     // ---- upgrade ----------------------------------------------------------------------
 
     fn abort_upgrade(&mut self, ctx: &mut Context<Self>) {
-        if let Some(mut upgrade) = self.upgrade.take() {
+        if let Some(upgrade) = self.upgrade.take() {
             ctx.cancel_future(upgrade.timer);
-            let _ = upgrade.ws.push(WsOut::Close(None), 1);
+            let _ = upgrade.ws.link.push_close(None);
+            upgrade.ws.link.shutdown();
         }
     }
 
-    fn on_upgrade_item(
-        &mut self,
-        ctx: &mut Context<Self>,
-        item: Result<AggregatedMessage, ProtocolError>,
-    ) {
+    fn on_upgrade_item(&mut self, ctx: &mut Context<Self>, item: WsInbound) {
         let packet = match &item {
-            Ok(AggregatedMessage::Text(text)) => eio::Packet::decode_text(text).ok(),
+            WsInbound::Text(text) => eio::Packet::decode_text(text).ok(),
             _ => None,
         };
         match packet {
@@ -830,7 +772,7 @@ impl Session {
                     return;
                 };
                 let pong = eio::Packet::Pong(ByteString::from_static(PROBE)).encode();
-                if !matches!(upgrade.ws.push(WsOut::Frame(pong), 1), Pushed::Sent) {
+                if upgrade.ws.link.push(&[pong]) != Pushed::Sent {
                     self.abort_upgrade(ctx);
                     return;
                 }
@@ -915,11 +857,18 @@ impl Actor for Session {
     fn stopped(&mut self, _ctx: &mut Self::Context) {
         self.teardown();
         self.engine.remove(&self.sid);
+        // The hub may still hold the link for a moment: end the connection now.
+        if let Transport::WebSocket(ws) = &self.transport {
+            ws.link.shutdown();
+        }
+        if let Some(upgrade) = &self.upgrade {
+            upgrade.ws.link.shutdown();
+        }
     }
 }
 
-impl StreamHandler<Result<AggregatedMessage, ProtocolError>> for Session {
-    fn handle(&mut self, item: Result<AggregatedMessage, ProtocolError>, ctx: &mut Context<Self>) {
+impl StreamHandler<WsInbound> for Session {
+    fn handle(&mut self, item: WsInbound, ctx: &mut Context<Self>) {
         self.on_ws_item(ctx, item);
     }
 
@@ -944,7 +893,15 @@ impl Handler<Overflowed> for Session {
     type Result = ();
 
     fn handle(&mut self, _: Overflowed, ctx: &mut Context<Self>) {
-        self.close(ctx, CloseBy::Server, "outbound queue full");
+        self.overflowed(ctx);
+    }
+}
+
+impl Handler<FlushLink> for Session {
+    type Result = ();
+
+    fn handle(&mut self, _: FlushLink, ctx: &mut Context<Self>) {
+        ctx.spawn(WsFlush);
     }
 }
 
@@ -1093,20 +1050,23 @@ impl Handler<PayloadTooLarge> for Session {
 }
 
 impl Handler<UpgradeStart> for Session {
-    type Result = Result<u32, EngineError>;
+    type Result = Result<u32, UpgradeRefused>;
 
     fn handle(&mut self, msg: UpgradeStart, ctx: &mut Context<Self>) -> Self::Result {
         if self.closing
             || self.upgrade.is_some()
             || !matches!(self.transport, Transport::Polling(_))
         {
-            return Err(EngineError::BadRequest);
+            return Err(UpgradeRefused {
+                error: EngineError::BadRequest,
+                writer: msg.0,
+            });
         }
         self.upgrade_attempts += 1;
         let attempt = self.upgrade_attempts;
         let timer = ctx.run_later(UPGRADE_TIMEOUT, |act, ctx| act.abort_upgrade(ctx));
         self.upgrade = Some(Box::new(Upgrade {
-            ws: Ws::new(msg.0, attempt),
+            ws: Ws::new(msg.0, self.cap(), attempt),
             probed: false,
             timer,
         }));

@@ -1,13 +1,15 @@
-//! HTTP side of the engine: long-polling GET/POST, websocket handshakes and upgrades, CORS,
-//! and refusals with the reference server's `{"code":N,"message":"..."}` bodies.
+//! HTTP side of the engine: long-polling GET/POST, CORS, and refusals with the reference
+//! server's `{"code":N,"message":"..."}` bodies. Websocket requests never get here when the
+//! server is built with [`crate::HttpServer`]: actix-http hands them to
+//! [`super::websocket::accept`] with their connection.
 
 use std::sync::Arc;
 
 use actix::Addr;
 use actix_web::{
     http::{
-        header::{self, HeaderValue},
-        Method, StatusCode,
+        header::{self, HeaderMap, HeaderValue},
+        Method,
     },
     web, HttpRequest, HttpResponse,
 };
@@ -18,10 +20,7 @@ use serde::Deserialize;
 
 use super::{
     engine::{Engine, EngineError, PROTOCOL_VERSION, TRANSPORT_POLLING, TRANSPORT_WEBSOCKET},
-    session::{
-        PayloadTooLarge, PollCancelled, PollReply, PollRequest, Post, Session, UpgradeEnded,
-        UpgradeInbound, UpgradeStart,
-    },
+    session::{PayloadTooLarge, PollCancelled, PollReply, PollRequest, Post, Session},
 };
 
 /// Cookie that may carry the session token when the CONNECT packet has none.
@@ -32,11 +31,39 @@ const POLLING_CONTENT_TYPE: &str = "text/plain; charset=UTF-8";
 const ALLOWED_METHODS: &str = "GET, POST, OPTIONS";
 
 #[derive(Deserialize)]
-struct EngineQuery {
+struct RawQuery {
     #[serde(rename = "EIO")]
     eio: Option<String>,
     transport: Option<String>,
     sid: Option<String>,
+}
+
+/// The query of an Engine.IO request, checked.
+pub(crate) struct EngineQuery {
+    /// `transport=websocket` (else `polling`).
+    pub(crate) websocket: bool,
+    pub(crate) sid: Option<String>,
+}
+
+impl EngineQuery {
+    /// Parses a query string; a bad transport or protocol version is refused.
+    pub(crate) fn parse(query: &str) -> Result<Self, EngineError> {
+        let query = web::Query::<RawQuery>::from_query(query)
+            .map_err(|_| EngineError::BadRequest)?
+            .into_inner();
+        let websocket = match query.transport.as_deref() {
+            Some(TRANSPORT_POLLING) => false,
+            Some(TRANSPORT_WEBSOCKET) => true,
+            _ => return Err(EngineError::UnknownTransport),
+        };
+        if query.eio.as_deref() != Some(PROTOCOL_VERSION) {
+            return Err(EngineError::UnsupportedProtocolVersion);
+        }
+        Ok(EngineQuery {
+            websocket,
+            sid: query.sid,
+        })
+    }
 }
 
 /// Mounts the endpoint at `engine.config.path` (with and without trailing slash).
@@ -57,40 +84,25 @@ async fn handle(engine: Arc<Engine>, req: HttpRequest, body: web::Payload) -> Ht
     } else {
         dispatch(&engine, &req, body).await
     };
-    if response.status() != StatusCode::SWITCHING_PROTOCOLS {
-        apply_cors(&engine.config.cors_origins, &req, &mut response);
-    }
+    apply_cors(&engine.config.cors_origins, &req, &mut response);
     response
 }
 
 async fn dispatch(engine: &Arc<Engine>, req: &HttpRequest, body: web::Payload) -> HttpResponse {
-    let Ok(query) = web::Query::<EngineQuery>::from_query(req.query_string()) else {
+    let query = match EngineQuery::parse(req.query_string()) {
+        Ok(query) => query,
+        Err(error) => return error.response(),
+    };
+    if query.websocket {
+        // A websocket request without the upgrade headers (or served without the upgrade
+        // service, which takes every request that has them).
         return EngineError::BadRequest.response();
-    };
-    let websocket = match query.transport.as_deref() {
-        Some(TRANSPORT_POLLING) => false,
-        Some(TRANSPORT_WEBSOCKET) => true,
-        _ => return EngineError::UnknownTransport.response(),
-    };
-    if query.eio.as_deref() != Some(PROTOCOL_VERSION) {
-        return EngineError::UnsupportedProtocolVersion.response();
     }
-    let upgrade_request = req
-        .headers()
-        .get(header::UPGRADE)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
-
     match &query.sid {
         Some(sid) => {
             let Some(session) = engine.find(sid) else {
                 return EngineError::UnknownSid.response();
             };
-            if websocket {
-                if !upgrade_request {
-                    return EngineError::BadRequest.response();
-                }
-                return upgrade(engine, session, req, body).await;
-            }
             match *req.method() {
                 Method::GET => poll(session).await,
                 Method::POST => post(engine, session, req, body).await,
@@ -101,24 +113,8 @@ async fn dispatch(engine: &Arc<Engine>, req: &HttpRequest, body: web::Payload) -
             if req.method() != Method::GET {
                 return EngineError::BadHandshakeMethod.response();
             }
-            let token = handshake_token(req);
-            if websocket {
-                if !upgrade_request {
-                    return EngineError::BadRequest.response();
-                }
-                let Ok((response, out, stream)) = actix_ws::handle(req, body) else {
-                    return EngineError::BadRequest.response();
-                };
-                let max = engine.config.max_payload;
-                let stream = stream
-                    .max_frame_size(max)
-                    .aggregate_continuations()
-                    .max_continuation_size(max);
-                Session::start_websocket(engine.clone(), token, out, stream);
-                response
-            } else {
-                poll(Session::start_polling(engine.clone(), token)).await
-            }
+            let token = handshake_token(req.headers());
+            poll(Session::start_polling(engine.clone(), token)).await
         }
     }
 }
@@ -200,50 +196,9 @@ async fn post(
     }
 }
 
-async fn upgrade(
-    engine: &Engine,
-    session: Addr<Session>,
-    req: &HttpRequest,
-    body: web::Payload,
-) -> HttpResponse {
-    let Ok((response, out, stream)) = actix_ws::handle(req, body) else {
-        return EngineError::BadRequest.response();
-    };
-    let attempt = match session.send(UpgradeStart(out)).await {
-        Ok(Ok(attempt)) => attempt,
-        Ok(Err(error)) => return error.response(),
-        Err(_) => return EngineError::UnknownSid.response(),
-    };
-    let max = engine.config.max_payload;
-    let mut stream = stream
-        .max_frame_size(max)
-        .aggregate_continuations()
-        .max_continuation_size(max);
-    // The session may live on another worker thread than this connection, so the frames
-    // are read here and forwarded.
-    actix_rt::spawn(async move {
-        while let Some(item) = stream.next().await {
-            let last = item.is_err() || matches!(item, Ok(actix_ws::AggregatedMessage::Close(_)));
-            if session
-                .send(UpgradeInbound { attempt, item })
-                .await
-                .is_err()
-            {
-                return;
-            }
-            if last {
-                break;
-            }
-        }
-        session.do_send(UpgradeEnded { attempt });
-    });
-    response
-}
-
 /// Token from the `Authorization: Bearer` header, else from the `jwt` cookie.
-fn handshake_token(req: &HttpRequest) -> Option<String> {
-    let bearer = req
-        .headers()
+pub(crate) fn handshake_token(headers: &HeaderMap) -> Option<String> {
+    let bearer = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| {
@@ -252,7 +207,15 @@ fn handshake_token(req: &HttpRequest) -> Option<String> {
         })
         .map(|t| t.trim().to_owned())
         .filter(|t| !t.is_empty());
-    bearer.or_else(|| req.cookie(TOKEN_COOKIE).map(|c| c.value().to_owned()))
+    bearer.or_else(|| {
+        headers
+            .get_all(header::COOKIE)
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(name, _)| *name == TOKEN_COOKIE)
+            .map(|(_, value)| value.trim_matches('"').to_owned())
+    })
 }
 
 fn preflight(req: &HttpRequest) -> HttpResponse {

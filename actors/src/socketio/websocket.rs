@@ -1,0 +1,802 @@
+//! The websocket transport over the bare TCP stream.
+//!
+//! actix-http hands a websocket request, with its stream, to [`accept`] (the upgrade service
+//! that [`crate::HttpServer`] installs); the HTTP dispatcher and its buffers are gone once the
+//! handshake is answered. From then on a connection holds its socket and the session state:
+//! frames are written straight to the socket with `writev` (an unmasked server frame is a
+//! short header plus the shared payload, so one encoded event serves every recipient), and a
+//! per-connection buffer exists only while a frame waits for the socket (writes) or while a
+//! frame has arrived in part (reads).
+
+use std::{
+    collections::VecDeque,
+    io::{self, IoSlice},
+    net::Shutdown,
+    pin::Pin,
+    sync::{Arc, Mutex, MutexGuard},
+    task::{Context, Poll},
+    time::Duration,
+};
+
+use actix::Addr;
+use actix_codec::{Decoder, Framed};
+use actix_http::{h1, header, ws, Request, StatusCode};
+use bytes::{Buf, Bytes, BytesMut};
+use bytestring::ByteString;
+use futures_util::{Stream, StreamExt};
+use tokio::net::TcpStream;
+
+use super::{
+    eio::Frame,
+    engine::{Engine, EngineError},
+    session::{Session, UpgradeEnded, UpgradeInbound, UpgradeStart},
+    transport::{handshake_token, EngineQuery},
+};
+
+const FIN: u8 = 0x80;
+const OP_TEXT: u8 = 0x1;
+const OP_BINARY: u8 = 0x2;
+const OP_CLOSE: u8 = 0x8;
+const OP_PONG: u8 = 0xA;
+/// Longest frame header a server writes (no mask).
+const MAX_HEADER: usize = 10;
+/// Bytes read from a socket per system call, into a buffer on the stack.
+const READ_CHUNK: usize = 8 * 1024;
+/// Frames handed to one `writev` when a backlog drains.
+const FLUSH_SLICES: usize = 64;
+/// How long answering the handshake request may take.
+const HANDSHAKE_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Close code for a policy violation (too slow a reader, too big a message).
+pub(crate) const CLOSE_POLICY: u16 = 1008;
+
+/// The header of an unmasked, final frame with `op` and a payload of `len` bytes.
+fn frame_header(op: u8, len: usize) -> ([u8; MAX_HEADER], usize) {
+    let mut head = [0u8; MAX_HEADER];
+    head[0] = FIN | op;
+    if let Ok(short) = u8::try_from(len) {
+        if short < 126 {
+            head[1] = short;
+            return (head, 2);
+        }
+    }
+    if let Ok(medium) = u16::try_from(len) {
+        head[1] = 126;
+        head[2..4].copy_from_slice(&medium.to_be_bytes());
+        return (head, 4);
+    }
+    head[1] = 127;
+    head[2..10].copy_from_slice(&(len as u64).to_be_bytes());
+    (head, 10)
+}
+
+/// A frame the server sends.
+pub(crate) enum WsFrame<'a> {
+    Text(&'a [u8]),
+    Binary(&'a [u8]),
+    Pong(&'a [u8]),
+    /// A close frame, with a status code and reason when there is one to give.
+    Close(Option<(u16, &'a str)>),
+}
+
+/// What became of a frame handed to [`WsWriter::send`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// Entirely in the socket.
+    Sent,
+    /// (Partly) waiting in the backlog: poll [`WsWriter::poll_flush`].
+    Queued,
+    /// The connection is broken.
+    Failed,
+}
+
+/// The sending side of a websocket connection.
+pub(crate) struct WsWriter {
+    io: Arc<TcpStream>,
+    /// Encoded frames (the first perhaps partly written) waiting for the socket.
+    backlog: VecDeque<Bytes>,
+    /// Whether dropping the writer ends the connection.
+    owns_connection: bool,
+}
+
+impl WsWriter {
+    pub(crate) fn new(io: Arc<TcpStream>) -> Self {
+        WsWriter {
+            io,
+            backlog: VecDeque::new(),
+            owns_connection: true,
+        }
+    }
+
+    /// Gives the writer up without ending the connection (a refused upgrade still answers).
+    pub(crate) fn release(mut self) {
+        self.owns_connection = false;
+    }
+
+    /// Frames waiting for the socket.
+    pub(crate) fn queued(&self) -> usize {
+        self.backlog.len()
+    }
+
+    /// Writes a frame now if the socket takes it, else queues the rest of it.
+    pub(crate) fn send(&mut self, frame: &WsFrame<'_>) -> Written {
+        let mut close = [0u8; 125];
+        let (op, payload): (u8, &[u8]) = match frame {
+            WsFrame::Text(data) => (OP_TEXT, data),
+            WsFrame::Binary(data) => (OP_BINARY, data),
+            WsFrame::Pong(data) => (OP_PONG, data),
+            WsFrame::Close(None) => (OP_CLOSE, &[]),
+            WsFrame::Close(Some((code, reason))) => {
+                // A control frame carries at most 125 bytes: the code and the reason's start.
+                let reason = &reason.as_bytes()[..reason.len().min(123)];
+                close[..2].copy_from_slice(&code.to_be_bytes());
+                close[2..2 + reason.len()].copy_from_slice(reason);
+                (OP_CLOSE, &close[..2 + reason.len()])
+            }
+        };
+        let (head, head_len) = frame_header(op, payload.len());
+        let head = &head[..head_len];
+        let mut written = 0;
+        if self.backlog.is_empty() {
+            match self
+                .io
+                .try_write_vectored(&[IoSlice::new(head), IoSlice::new(payload)])
+            {
+                Ok(n) if n == head.len() + payload.len() => return Written::Sent,
+                Ok(n) => written = n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return Written::Failed,
+            }
+        }
+        let mut rest = BytesMut::with_capacity(head.len() + payload.len());
+        rest.extend_from_slice(head);
+        rest.extend_from_slice(payload);
+        rest.advance(written);
+        self.backlog.push_back(rest.freeze());
+        Written::Queued
+    }
+
+    /// Writes the backlog as the socket accepts it; ready when it is empty.
+    pub(crate) fn poll_flush(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        loop {
+            if self.backlog.is_empty() {
+                // Give the queue's memory back: an idle connection holds no buffer.
+                self.backlog = VecDeque::new();
+                return Poll::Ready(Ok(()));
+            }
+            match self.io.poll_write_ready(cx) {
+                Poll::Ready(Ok(())) => {}
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+            let mut slices = [IoSlice::new(&[]); FLUSH_SLICES];
+            let count = self.backlog.len().min(FLUSH_SLICES);
+            for (slice, frame) in slices.iter_mut().zip(self.backlog.iter()) {
+                *slice = IoSlice::new(frame);
+            }
+            match self.io.try_write_vectored(&slices[..count]) {
+                Ok(0) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Ok(mut n) => {
+                    while let Some(front) = self.backlog.front_mut() {
+                        if n < front.len() {
+                            front.advance(n);
+                            break;
+                        }
+                        n -= front.len();
+                        self.backlog.pop_front();
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+        }
+    }
+}
+
+impl Drop for WsWriter {
+    /// The session is done with the connection: end it, which also ends its reader.
+    fn drop(&mut self) {
+        if self.owns_connection {
+            shutdown(&self.io);
+        }
+    }
+}
+
+fn shutdown(io: &TcpStream) {
+    // The peer may have gone already; there is nothing else to do then.
+    let _ = socket2::SockRef::from(io).shutdown(Shutdown::Both);
+}
+
+/// What became of frames handed to a [`Link`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pushed {
+    /// In the socket.
+    Sent,
+    /// Behind others that wait for the socket; a flush is under way.
+    Queued,
+    /// Waiting for the socket: whoever got this starts the session's flush.
+    StartFlush,
+    /// The backlog is full: the client does not read. The link takes nothing more.
+    Overflow,
+    /// The link is closed or the connection broken; nothing was sent.
+    Closed,
+}
+
+struct LinkState {
+    writer: WsWriter,
+    /// The session is draining the backlog.
+    flushing: bool,
+    /// Nothing more goes out (the session closed, or the backlog overflowed).
+    closed: bool,
+}
+
+impl LinkState {
+    fn push(&mut self, frame: &WsFrame<'_>, cap: usize) -> Pushed {
+        if self.closed {
+            return Pushed::Closed;
+        }
+        if self.writer.queued() >= cap {
+            self.closed = true;
+            return Pushed::Overflow;
+        }
+        match self.writer.send(frame) {
+            Written::Sent => Pushed::Sent,
+            Written::Failed => {
+                self.closed = true;
+                Pushed::Closed
+            }
+            Written::Queued if self.flushing => Pushed::Queued,
+            Written::Queued => {
+                self.flushing = true;
+                Pushed::StartFlush
+            }
+        }
+    }
+}
+
+/// The sending side of a websocket connection, shared by its session and the hub: whoever
+/// has frames for the client writes them to the socket at once, in order, under one lock;
+/// frames the socket does not take wait in a bounded backlog that the session drains.
+pub(crate) struct Link {
+    state: Mutex<LinkState>,
+    /// Frames the backlog may hold.
+    cap: usize,
+}
+
+impl Link {
+    pub(crate) fn new(writer: WsWriter, cap: usize) -> Arc<Self> {
+        Arc::new(Link {
+            state: Mutex::new(LinkState {
+                writer,
+                flushing: false,
+                closed: false,
+            }),
+            cap,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, LinkState> {
+        // A panic while writing leaves the state usable (at worst a frame is lost).
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends data frames, in order.
+    pub(crate) fn push(&self, frames: &[Frame]) -> Pushed {
+        let mut state = self.lock();
+        let mut outcome = Pushed::Sent;
+        for frame in frames {
+            let frame = match frame {
+                Frame::Text(text) => WsFrame::Text(text.as_bytes()),
+                Frame::Binary(data) => WsFrame::Binary(data),
+            };
+            match state.push(&frame, self.cap) {
+                Pushed::Sent => {}
+                Pushed::Queued if outcome == Pushed::Sent => outcome = Pushed::Queued,
+                Pushed::Queued => {}
+                Pushed::StartFlush => outcome = Pushed::StartFlush,
+                refused @ (Pushed::Overflow | Pushed::Closed) => return refused,
+            }
+        }
+        outcome
+    }
+
+    /// Sends one frame.
+    pub(crate) fn push_frame(&self, frame: &WsFrame<'_>) -> Pushed {
+        self.lock().push(frame, self.cap)
+    }
+
+    /// Sends a close frame; nothing goes out after it.
+    pub(crate) fn push_close(&self, reason: Option<(u16, &str)>) -> Pushed {
+        let mut state = self.lock();
+        let pushed = state.push(&WsFrame::Close(reason), self.cap);
+        state.closed = true;
+        pushed
+    }
+
+    /// Whether a flush is under way.
+    pub(crate) fn flushing(&self) -> bool {
+        self.lock().flushing
+    }
+
+    /// Drains the backlog; ready (and no longer flushing) once it is empty.
+    pub(crate) fn poll_flush(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut state = self.lock();
+        let polled = state.writer.poll_flush(cx);
+        if polled.is_ready() {
+            state.flushing = false;
+        }
+        polled
+    }
+
+    /// Ends the connection now, whatever still waits.
+    pub(crate) fn shutdown(&self) {
+        let mut state = self.lock();
+        state.closed = true;
+        shutdown(&state.writer.io);
+    }
+}
+
+/// A message received on a websocket.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum WsInbound {
+    Text(ByteString),
+    Binary(Bytes),
+    Ping(Bytes),
+    /// The client closed the connection (close frame, end of stream or a broken socket).
+    Closed,
+    /// A message over `maxPayload`.
+    TooBig,
+    /// A malformed frame (unmasked, bad opcode, text that is not UTF-8, ...).
+    Invalid,
+}
+
+impl WsInbound {
+    /// Whether this is the last item of the stream.
+    pub(crate) fn is_last(&self) -> bool {
+        matches!(
+            self,
+            WsInbound::Closed | WsInbound::TooBig | WsInbound::Invalid
+        )
+    }
+}
+
+/// The receiving side of a websocket connection: a stream of messages, continuations
+/// joined, ending after its first [`WsInbound::is_last`] item.
+pub(crate) struct WsReader {
+    io: Arc<TcpStream>,
+    /// Received bytes not decoded yet; without capacity while nothing waits.
+    buf: BytesMut,
+    codec: ws::Codec,
+    /// A fragmented message being joined: whether it is text, and its data so far.
+    partial: Option<(bool, BytesMut)>,
+    max: usize,
+    done: bool,
+}
+
+impl WsReader {
+    /// Reads `io`, starting with `early` (bytes that came with the handshake request).
+    pub(crate) fn new(io: Arc<TcpStream>, early: BytesMut, max_payload: usize) -> Self {
+        WsReader {
+            io,
+            buf: early,
+            codec: ws::Codec::new().max_size(max_payload),
+            partial: None,
+            max: max_payload,
+            done: false,
+        }
+    }
+
+    fn text(data: Bytes) -> WsInbound {
+        ByteString::try_from(data).map_or(WsInbound::Invalid, WsInbound::Text)
+    }
+
+    fn continuation(&mut self, item: ws::Item) -> Option<WsInbound> {
+        let (first, data, last) = match item {
+            ws::Item::FirstText(data) => (Some(true), data, false),
+            ws::Item::FirstBinary(data) => (Some(false), data, false),
+            ws::Item::Continue(data) => (None, data, false),
+            ws::Item::Last(data) => (None, data, true),
+        };
+        match (first, &mut self.partial) {
+            (Some(text), None) => self.partial = Some((text, BytesMut::from(&data[..]))),
+            (None, Some((_, joined))) => {
+                if joined.len() + data.len() > self.max {
+                    return Some(WsInbound::TooBig);
+                }
+                joined.extend_from_slice(&data);
+            }
+            _ => return Some(WsInbound::Invalid),
+        }
+        if !last {
+            return None;
+        }
+        let (text, joined) = self.partial.take()?;
+        let joined = joined.freeze();
+        Some(if text {
+            Self::text(joined)
+        } else {
+            WsInbound::Binary(joined)
+        })
+    }
+
+    fn on_frame(&mut self, frame: ws::Frame) -> Option<WsInbound> {
+        match frame {
+            ws::Frame::Text(data) if self.partial.is_none() => Some(Self::text(data)),
+            ws::Frame::Binary(data) if self.partial.is_none() => Some(WsInbound::Binary(data)),
+            ws::Frame::Text(_) | ws::Frame::Binary(_) => Some(WsInbound::Invalid),
+            ws::Frame::Continuation(item) => self.continuation(item),
+            ws::Frame::Ping(data) => Some(WsInbound::Ping(data)),
+            ws::Frame::Pong(_) => None,
+            ws::Frame::Close(_) => Some(WsInbound::Closed),
+        }
+    }
+
+    fn finish(&mut self, item: WsInbound) -> Poll<Option<WsInbound>> {
+        if item.is_last() {
+            self.done = true;
+            self.buf = BytesMut::new();
+            self.partial = None;
+        }
+        Poll::Ready(Some(item))
+    }
+}
+
+impl Stream for WsReader {
+    type Item = WsInbound;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<WsInbound>> {
+        let this = self.get_mut();
+        loop {
+            if this.done {
+                return Poll::Ready(None);
+            }
+            if !this.buf.is_empty() {
+                match this.codec.decode(&mut this.buf) {
+                    Ok(Some(frame)) => {
+                        if let Some(item) = this.on_frame(frame) {
+                            return this.finish(item);
+                        }
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(ws::ProtocolError::Overflow) => return this.finish(WsInbound::TooBig),
+                    Err(_) => return this.finish(WsInbound::Invalid),
+                }
+            }
+            if this.buf.is_empty() && this.buf.capacity() > 0 {
+                // Give the memory back: an idle connection holds no buffer.
+                this.buf = BytesMut::new();
+            }
+            match this.io.poll_read_ready(cx) {
+                Poll::Ready(Ok(())) => {}
+                Poll::Ready(Err(_)) => return this.finish(WsInbound::Closed),
+                Poll::Pending => return Poll::Pending,
+            }
+            let mut chunk = [0u8; READ_CHUNK];
+            match this.io.try_read(&mut chunk) {
+                Ok(0) => return this.finish(WsInbound::Closed),
+                Ok(n) => this.buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return this.finish(WsInbound::Closed),
+            }
+        }
+    }
+}
+
+// ---- the handshake ----------------------------------------------------------------------
+
+/// The upgrade service: answers a websocket request for one of `engines`' paths and hands
+/// the connection to its session, or refuses it with the engine's error body.
+pub(crate) async fn accept(
+    engines: Arc<[Arc<Engine>]>,
+    req: Request,
+    framed: Framed<TcpStream, h1::Codec>,
+) -> Result<(), actix_http::Error> {
+    let parts = framed.into_parts();
+    // Bytes a client sent right after its request belong to the websocket; the dispatcher's
+    // buffers themselves are dropped here.
+    let early = BytesMut::from(&parts.read_buf[..]);
+    let io = Arc::new(parts.io);
+    drop(parts.read_buf);
+    drop(parts.write_buf);
+
+    let path = req.path().trim_end_matches('/');
+    let Some(engine) = engines
+        .iter()
+        .find(|e| e.config.path.trim_end_matches('/') == path)
+    else {
+        refuse(&io, StatusCode::NOT_FOUND, "text/plain", "Not Found").await;
+        return Ok(());
+    };
+    if let Err(error) = admit(engine, io.clone(), early, &req).await {
+        let body = error.body();
+        refuse(&io, error.status(), "application/json", &body).await;
+    }
+    Ok(())
+}
+
+async fn admit(
+    engine: &Arc<Engine>,
+    io: Arc<TcpStream>,
+    early: BytesMut,
+    req: &Request,
+) -> Result<(), EngineError> {
+    let query = EngineQuery::parse(req.uri().query().unwrap_or_default())?;
+    if !query.websocket {
+        // A polling request that also asked for a websocket upgrade.
+        return Err(EngineError::BadRequest);
+    }
+    ws::verify_handshake(req.head()).map_err(|_| EngineError::BadRequest)?;
+    let accept_key = req
+        .head()
+        .headers()
+        .get(header::SEC_WEBSOCKET_KEY)
+        .map(|key| ws::hash_key(key.as_bytes()))
+        .ok_or(EngineError::BadRequest)?;
+    // Small frames go out at once (Engine.IO packets are small and latency matters).
+    let _ = io.set_nodelay(true);
+    let max = engine.config.max_payload;
+    match query.sid {
+        None => {
+            let token = handshake_token(req.head().headers());
+            switch_protocols(&io, &accept_key).await?;
+            let reader = WsReader::new(io.clone(), early, max);
+            Session::start_websocket(engine.clone(), token, WsWriter::new(io), reader);
+            Ok(())
+        }
+        Some(sid) => {
+            let session = engine.find(&sid).ok_or(EngineError::UnknownSid)?;
+            let attempt = match session.send(UpgradeStart(WsWriter::new(io.clone()))).await {
+                Ok(Ok(attempt)) => attempt,
+                Ok(Err(refused)) => {
+                    // Closing the connection with the writer would lose the answer.
+                    refused.writer.release();
+                    return Err(refused.error);
+                }
+                Err(_) => return Err(EngineError::UnknownSid),
+            };
+            switch_protocols(&io, &accept_key).await?;
+            spawn_upgrade_reader(session, attempt, WsReader::new(io, early, max));
+            Ok(())
+        }
+    }
+}
+
+/// Reads an upgrade's websocket and forwards what arrives to its session, which may live on
+/// another thread than this connection.
+fn spawn_upgrade_reader(session: Addr<Session>, attempt: u32, mut reader: WsReader) {
+    actix_rt::spawn(async move {
+        while let Some(item) = reader.next().await {
+            let last = item.is_last();
+            if session
+                .send(UpgradeInbound { attempt, item })
+                .await
+                .is_err()
+            {
+                return;
+            }
+            if last {
+                break;
+            }
+        }
+        session.do_send(UpgradeEnded { attempt });
+    });
+}
+
+async fn switch_protocols(io: &TcpStream, accept_key: &[u8]) -> Result<(), EngineError> {
+    let mut response = Vec::with_capacity(160);
+    response.extend_from_slice(
+        b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\nsec-websocket-accept: ",
+    );
+    response.extend_from_slice(accept_key);
+    response.extend_from_slice(b"\r\n\r\n");
+    // A client gone before the answer has nothing left to refuse.
+    write_all(io, &response)
+        .await
+        .map_err(|_| EngineError::BadRequest)
+}
+
+/// Answers with an HTTP error and closes the connection.
+async fn refuse(io: &TcpStream, status: StatusCode, content_type: &str, body: &str) {
+    let response = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or_default(),
+        body.len(),
+    );
+    let _ = write_all(io, response.as_bytes()).await;
+    shutdown(io);
+}
+
+async fn write_all(io: &TcpStream, mut data: &[u8]) -> io::Result<()> {
+    let write = async {
+        while !data.is_empty() {
+            io.writable().await?;
+            match io.try_write(data) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => data = &data[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    };
+    tokio::time::timeout(HANDSHAKE_WRITE_TIMEOUT, write)
+        .await
+        .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    const MASK: [u8; 4] = [0x37, 0xfa, 0x21, 0x3d];
+
+    /// A frame as a client sends it (masked).
+    fn client_frame(first: u8, payload: &[u8]) -> Vec<u8> {
+        let mut frame = vec![first];
+        match payload.len() {
+            len @ 0..=125 => frame.push(0x80 | u8::try_from(len).unwrap_or_default()),
+            len => {
+                frame.push(0x80 | 126);
+                frame.extend_from_slice(&u16::try_from(len).unwrap_or_default().to_be_bytes());
+            }
+        }
+        frame.extend_from_slice(&MASK);
+        frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ MASK[i % 4]));
+        frame
+    }
+
+    /// A connected pair: the server side (for the reader or writer) and the client side.
+    async fn pair() -> (Arc<TcpStream>, TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap())
+            .await
+            .unwrap();
+        let (server, _) = listener.accept().await.unwrap();
+        (Arc::new(server), client)
+    }
+
+    async fn reader_with(max: usize, bytes: &[u8]) -> (WsReader, TcpStream) {
+        let (server, mut client) = pair().await;
+        client.write_all(bytes).await.unwrap();
+        (WsReader::new(server, BytesMut::new(), max), client)
+    }
+
+    #[test]
+    fn headers_use_the_shortest_length_encoding() {
+        let (head, len) = frame_header(OP_TEXT, 5);
+        assert_eq!(&head[..len], &[0x81, 5]);
+        let (head, len) = frame_header(OP_BINARY, 125);
+        assert_eq!(&head[..len], &[0x82, 125]);
+        let (head, len) = frame_header(OP_TEXT, 126);
+        assert_eq!(&head[..len], &[0x81, 126, 0, 126]);
+        let (head, len) = frame_header(OP_TEXT, 65_535);
+        assert_eq!(&head[..len], &[0x81, 126, 0xff, 0xff]);
+        let (head, len) = frame_header(OP_TEXT, 65_536);
+        assert_eq!(&head[..len], &[0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0]);
+    }
+
+    #[tokio::test]
+    async fn the_reader_joins_fragments_around_control_frames() {
+        let mut bytes = client_frame(0x01, b"he");
+        bytes.extend(client_frame(0x89, b"p"));
+        bytes.extend(client_frame(0x00, b"ll"));
+        bytes.extend(client_frame(0x80, "o €".as_bytes()));
+        bytes.extend(client_frame(0x82, &[1, 2, 3]));
+        bytes.extend(client_frame(0x88, &[0x03, 0xe8]));
+        let (mut reader, _client) = reader_with(1_000, &bytes).await;
+        assert_eq!(
+            reader.next().await,
+            Some(WsInbound::Ping(Bytes::from_static(b"p")))
+        );
+        assert_eq!(
+            reader.next().await,
+            Some(WsInbound::Text(ByteString::from_static("hello €")))
+        );
+        assert_eq!(
+            reader.next().await,
+            Some(WsInbound::Binary(Bytes::from_static(&[1, 2, 3])))
+        );
+        assert_eq!(reader.next().await, Some(WsInbound::Closed));
+        assert_eq!(reader.next().await, None);
+    }
+
+    #[tokio::test]
+    async fn the_reader_starts_with_the_bytes_that_came_with_the_handshake() {
+        let (server, mut client) = pair().await;
+        let early = BytesMut::from(&client_frame(0x81, b"40")[..]);
+        let mut reader = WsReader::new(server, early, 1_000);
+        assert_eq!(
+            reader.next().await,
+            Some(WsInbound::Text(ByteString::from_static("40")))
+        );
+        client.shutdown().await.unwrap();
+        assert_eq!(reader.next().await, Some(WsInbound::Closed));
+        assert_eq!(reader.next().await, None);
+    }
+
+    #[tokio::test]
+    async fn the_reader_refuses_big_unmasked_and_malformed_messages() {
+        let (mut reader, _c) = reader_with(10, &client_frame(0x81, b"0123456789x")).await;
+        assert_eq!(reader.next().await, Some(WsInbound::TooBig));
+        assert_eq!(reader.next().await, None);
+
+        let mut joined = client_frame(0x01, b"012345");
+        joined.extend(client_frame(0x80, b"6789x"));
+        let (mut reader, _c) = reader_with(10, &joined).await;
+        assert_eq!(reader.next().await, Some(WsInbound::TooBig));
+
+        let (mut reader, _c) = reader_with(10, &[0x81, 0x02, b'4', b'0']).await;
+        assert_eq!(reader.next().await, Some(WsInbound::Invalid));
+
+        let (mut reader, _c) = reader_with(10, &client_frame(0x81, &[0xff, 0xfe])).await;
+        assert_eq!(reader.next().await, Some(WsInbound::Invalid));
+
+        let (mut reader, _c) = reader_with(10, &client_frame(0x80, b"x")).await;
+        assert_eq!(reader.next().await, Some(WsInbound::Invalid));
+    }
+
+    #[tokio::test]
+    async fn a_writer_queues_what_the_socket_refuses_and_drains_it_in_order() {
+        let (server, mut client) = pair().await;
+        let mut writer = WsWriter::new(server);
+        assert_eq!(writer.send(&WsFrame::Text(b"40")), Written::Sent);
+        let payload = vec![7u8; 70_000];
+        let mut frames = 1;
+        while writer.send(&WsFrame::Binary(&payload)) == Written::Sent {
+            frames += 1;
+            assert!(frames < 10_000, "the socket never filled up");
+        }
+        assert!(writer.queued() > 0);
+        assert_eq!(
+            writer.send(&WsFrame::Close(Some((1008, "bye")))),
+            Written::Queued
+        );
+        let expected = 4 + (frames - 1) * (10 + payload.len()) + (10 + payload.len()) + 7;
+        let reading = tokio::spawn(async move {
+            let mut received = Vec::new();
+            let mut chunk = vec![0u8; 1 << 16];
+            while received.len() < expected {
+                let n = client.read(&mut chunk).await.unwrap();
+                assert!(n > 0, "the connection ended early");
+                received.extend_from_slice(&chunk[..n]);
+            }
+            received
+        });
+        futures_util::future::poll_fn(|cx| writer.poll_flush(cx))
+            .await
+            .unwrap();
+        assert_eq!(writer.queued(), 0);
+        let received = reading.await.unwrap();
+        assert_eq!(received.len(), expected);
+        assert_eq!(&received[..4], &[0x81, 2, b'4', b'0']);
+        assert_eq!(&received[4..6], &[0x82, 127]);
+        assert_eq!(
+            &received[expected - 7..],
+            &[0x88, 5, 0x03, 0xf0, b'b', b'y', b'e']
+        );
+    }
+
+    #[tokio::test]
+    async fn a_full_link_overflows_and_then_takes_nothing() {
+        let (server, _client) = pair().await;
+        let link = Link::new(WsWriter::new(server), 2);
+        let big = Frame::Binary(Bytes::from(vec![1u8; 1 << 20]));
+        let mut outcomes = Vec::new();
+        loop {
+            let pushed = link.push(std::slice::from_ref(&big));
+            outcomes.push(pushed);
+            if pushed == Pushed::Overflow || outcomes.len() > 1_000 {
+                break;
+            }
+        }
+        assert_eq!(outcomes.last(), Some(&Pushed::Overflow));
+        assert!(outcomes.contains(&Pushed::StartFlush));
+        assert_eq!(
+            link.push(&[Frame::Text(ByteString::from_static("4x"))]),
+            Pushed::Closed
+        );
+    }
+}
