@@ -3,7 +3,8 @@
 // connection, the connection rate, and the delivery of broadcast events.
 //
 //	loadgen run -url ws://127.0.0.1:PORT -http http://127.0.0.1:PORT -pid PID -n N -label NAME -out FILE
-//	loadgen report OURS.json REFERENCE.json
+//	loadgen report OURS.json REFERENCE.json BARE.json
+//	loadgen bare-server                      (PORT from the environment)
 //
 // `run` is the coordinator: it spawns worker processes (`loadgen worker`, each below the
 // per-process file limit), waits until every client has joined the main namespace, reads the
@@ -13,6 +14,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -53,7 +55,7 @@ const (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: loadgen run|worker|report ...")
+		fmt.Fprintln(os.Stderr, "usage: loadgen run|worker|report|bare-server ...")
 		os.Exit(2)
 	}
 	var err error
@@ -64,6 +66,8 @@ func main() {
 		err = work(os.Args[2:])
 	case "report":
 		err = report(os.Args[2:])
+	case "bare-server":
+		err = bareServer(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -89,16 +93,11 @@ type roundReport struct {
 	LastMicro int64   `json:"last"`
 }
 
-type delivery struct {
-	round   int
-	latency int64
-	at      int64
-}
-
 func work(args []string) error {
 	fs := flag.NewFlagSet("worker", flag.ExitOnError)
 	url := fs.String("url", "", "ws://host:port")
 	n := fs.Int("n", 0, "clients")
+	rounds := fs.Int("rounds", 5, "broadcast rounds")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -107,14 +106,14 @@ func work(args []string) error {
 		WriteBufferSize:  clientBuffer,
 		HandshakeTimeout: connectTimeout,
 	}
-	deliveries := make(chan delivery, *n)
+	conns := make([]*websocket.Conn, *n)
 	var ready, failed atomic.Int64
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, dialConcurrency)
 	for i := 0; i < *n; i++ {
 		wg.Add(1)
 		slots <- struct{}{}
-		go func() {
+		go func(i int) {
 			defer wg.Done()
 			conn, err := open(&dialer, *url+enginePath)
 			<-slots
@@ -124,51 +123,85 @@ func work(args []string) error {
 				return
 			}
 			ready.Add(1)
-			go listen(conn, deliveries)
-		}()
+			conns[i] = conn
+		}(i)
 	}
 	wg.Wait()
+	expected := int(ready.Load())
+	book := newLedger(*rounds, *n, int64(expected))
+	for i, conn := range conns {
+		if conn != nil {
+			go listen(conn, i, book)
+		}
+	}
 	out := json.NewEncoder(os.Stdout)
-	if err := out.Encode(workerReady{Ready: int(ready.Load()), Failed: int(failed.Load())}); err != nil {
+	if err := out.Encode(workerReady{Ready: expected, Failed: int(failed.Load())}); err != nil {
 		return err
 	}
-	expected := int(ready.Load())
 	go func() {
 		// The coordinator closes our stdin when it is done.
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
 	}()
-	var current *roundReport
-	var deadline <-chan time.Time
-	for {
+	for round := 1; round <= *rounds; round++ {
 		select {
-		case d := <-deliveries:
-			if current == nil || current.Round != d.round {
-				if current != nil {
-					if err := out.Encode(current); err != nil {
-						return err
-					}
-				}
-				current = &roundReport{Round: d.round, Latencies: make([]int64, 0, expected)}
-				deadline = time.After(roundTimeout)
-			}
-			current.Latencies = append(current.Latencies, d.latency)
-			if d.at > current.LastMicro {
-				current.LastMicro = d.at
-			}
-			if len(current.Latencies) == expected {
-				if err := out.Encode(current); err != nil {
-					return err
-				}
-				current, deadline = nil, nil
-			}
-		case <-deadline:
-			if err := out.Encode(current); err != nil {
-				return err
-			}
-			current, deadline = nil, nil
+		case <-book.done[round]:
+		case <-time.After(roundTimeout):
+		}
+		if err := out.Encode(book.report(round)); err != nil {
+			return err
 		}
 	}
+	select {}
+}
+
+// ledger records, per round and per client, when its event arrived and how late, in slots
+// of its own: the clients' goroutines share no lock and no channel while a round runs.
+type ledger struct {
+	latency [][]int64
+	arrival [][]int64
+	count   []atomic.Int64
+	done    []chan struct{}
+	want    int64
+}
+
+func newLedger(rounds, clients int, want int64) *ledger {
+	l := &ledger{
+		latency: make([][]int64, rounds+1),
+		arrival: make([][]int64, rounds+1),
+		count:   make([]atomic.Int64, rounds+1),
+		done:    make([]chan struct{}, rounds+1),
+		want:    want,
+	}
+	for r := range l.done {
+		l.latency[r] = make([]int64, clients)
+		l.arrival[r] = make([]int64, clients)
+		l.done[r] = make(chan struct{})
+	}
+	return l
+}
+
+func (l *ledger) record(round, client int, latency, at int64) {
+	if round < 1 || round >= len(l.done) || l.arrival[round][client] != 0 {
+		return
+	}
+	l.latency[round][client] = latency
+	l.arrival[round][client] = at
+	if l.count[round].Add(1) == l.want {
+		close(l.done[round])
+	}
+}
+
+func (l *ledger) report(round int) roundReport {
+	r := roundReport{Round: round, Latencies: make([]int64, 0, l.want)}
+	for i, at := range l.arrival[round] {
+		if at == 0 {
+			continue
+		}
+		r.Latencies = append(r.Latencies, l.latency[round][i])
+		r.LastMicro = max(r.LastMicro, at)
+	}
+	return r
 }
 
 // open performs the Engine.IO websocket handshake and joins the main namespace.
@@ -207,33 +240,55 @@ func open(dialer *websocket.Dialer, url string) (*websocket.Conn, error) {
 	}
 }
 
-// listen answers pings and reports every tick: `42["tick",{"round":R,"t":MICROS}]`.
-func listen(conn *websocket.Conn, deliveries chan<- delivery) {
+// listen answers pings and records every tick: `42["tick",{"round":R,"t":MICROS}]`. It
+// reads into a buffer of its own and picks the two numbers out by hand: the load generator
+// shares the machine with the server, so it does as little per frame as it can.
+func listen(conn *websocket.Conn, client int, book *ledger) {
+	buf := make([]byte, 256)
 	for {
-		_, msg, err := conn.ReadMessage()
+		_, r, err := conn.NextReader()
 		if err != nil {
 			return
 		}
+		n, err := io.ReadFull(r, buf)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return
+		}
 		now := time.Now().UnixMicro()
-		text := string(msg)
-		if text == "2" {
+		msg := buf[:n]
+		if len(msg) == 1 && msg[0] == '2' {
 			if conn.WriteMessage(websocket.TextMessage, []byte("3")) != nil {
 				return
 			}
 			continue
 		}
-		if !strings.HasPrefix(text, tickPrefix) {
+		if !bytes.HasPrefix(msg, []byte(tickPrefix)) {
 			continue
 		}
-		var args []struct {
-			Round int   `json:"round"`
-			T     int64 `json:"t"`
+		round, okRound := numberAfter(msg, `"round":`)
+		sent, okSent := numberAfter(msg, `"t":`)
+		if okRound && okSent {
+			book.record(int(round), client, now-sent, now)
 		}
-		if json.Unmarshal([]byte("["+strings.TrimSuffix(text[len(tickPrefix):], "]")+"]"), &args) != nil || len(args) != 1 {
-			continue
-		}
-		deliveries <- delivery{round: args[0].Round, latency: now - args[0].T, at: now}
 	}
+}
+
+// numberAfter reads the non-negative integer that follows key in msg.
+func numberAfter(msg []byte, key string) (int64, bool) {
+	at := bytes.Index(msg, []byte(key))
+	if at < 0 {
+		return 0, false
+	}
+	var v int64
+	digits := 0
+	for _, c := range msg[at+len(key):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		v = v*10 + int64(c-'0')
+		digits++
+	}
+	return v, digits > 0
 }
 
 // ---- coordinator -----------------------------------------------------------------------
@@ -255,6 +310,9 @@ type Result struct {
 	LatencyP99Millis float64 `json:"latency_p99_ms"`
 	// Server CPU time (user + system) spent per broadcast round, all rounds averaged.
 	ServerCPUMillisPerRound float64 `json:"server_cpu_ms_per_round"`
+	// The same for the load generator's worker processes (receiving the frames), which share
+	// the machine's cores with the server.
+	LoadCPUMillisPerRound float64 `json:"load_cpu_ms_per_round"`
 }
 
 type worker struct {
@@ -288,7 +346,7 @@ func coordinate(args []string) error {
 	var workers []*worker
 	for left := *n; left > 0; left -= perWorker {
 		count := min(left, perWorker)
-		cmd := exec.Command(self, "worker", "-url", *url, "-n", strconv.Itoa(count))
+		cmd := exec.Command(self, "worker", "-url", *url, "-n", strconv.Itoa(count), "-rounds", strconv.Itoa(*rounds))
 		cmd.Stderr = os.Stderr
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
@@ -337,6 +395,10 @@ func coordinate(args []string) error {
 	if err != nil {
 		return err
 	}
+	loadBefore, err := workersCPUMillis(workers)
+	if err != nil {
+		return err
+	}
 	for round := 1; round <= *rounds; round++ {
 		time.Sleep(roundGap)
 		sent := time.Now().UnixMicro()
@@ -368,9 +430,14 @@ func coordinate(args []string) error {
 	if err != nil {
 		return err
 	}
+	loadAfter, err := workersCPUMillis(workers)
+	if err != nil {
+		return err
+	}
 	if *rounds > 0 {
 		// The gaps between rounds are idle: (almost) all of this is the broadcasts.
 		res.ServerCPUMillisPerRound = float64(cpuAfter-cpuBefore) / float64(*rounds)
+		res.LoadCPUMillisPerRound = float64(loadAfter-loadBefore) / float64(*rounds)
 	}
 	sort.Float64s(rates)
 	if len(rates) > 0 {
@@ -424,6 +491,19 @@ func cpuMillis(pid int) (int64, error) {
 }
 
 // rssKiB reads VmRSS of a process, in KiB.
+// workersCPUMillis is the CPU time the worker processes have used so far.
+func workersCPUMillis(workers []*worker) (int64, error) {
+	var total int64
+	for _, w := range workers {
+		ms, err := cpuMillis(w.cmd.Process.Pid)
+		if err != nil {
+			return 0, err
+		}
+		total += ms
+	}
+	return total, nil
+}
+
 func rssKiB(pid int) (int64, error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
@@ -440,10 +520,10 @@ func rssKiB(pid int) (int64, error) {
 // ---- report ------------------------------------------------------------------------------
 
 func report(args []string) error {
-	if len(args) != 2 {
-		return errors.New("usage: loadgen report OURS.json REFERENCE.json")
+	if len(args) != 3 {
+		return errors.New("usage: loadgen report OURS.json REFERENCE.json BARE.json")
 	}
-	var results [2]Result
+	var results [3]Result
 	for i, path := range args {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -453,23 +533,27 @@ func report(args []string) error {
 			return err
 		}
 	}
-	ours, ref := results[0], results[1]
-	fmt.Printf("%-34s %14s %14s %12s\n", "", ours.Label, ref.Label, "ours/ref")
-	row := func(name string, a, b float64, format string) {
-		ratio := "-"
-		if b != 0 {
-			ratio = fmt.Sprintf("%.2f", a/b)
+	ours, ref, bare := results[0], results[1], results[2]
+	fmt.Printf("%-38s %10s %10s %9s   %10s %9s\n", "", ours.Label, ref.Label, "ours/ref", bare.Label, "bare/ref")
+	row := func(name string, a, b, c float64, format string) {
+		ratio := func(x, y float64) string {
+			if y == 0 {
+				return "-"
+			}
+			return fmt.Sprintf("%.2f", x/y)
 		}
-		fmt.Printf("%-34s %14s %14s %12s\n", name, fmt.Sprintf(format, a), fmt.Sprintf(format, b), ratio)
+		fmt.Printf("%-38s %10s %10s %9s   %10s %9s\n", name,
+			fmt.Sprintf(format, a), fmt.Sprintf(format, b), ratio(a, b), fmt.Sprintf(format, c), ratio(c, b))
 	}
-	row("clients connected", float64(ours.Clients), float64(ref.Clients), "%.0f")
-	row("baseline RSS (KiB)", float64(ours.BaselineRSSKiB), float64(ref.BaselineRSSKiB), "%.0f")
-	row("RSS with idle clients (KiB)", float64(ours.IdleRSSKiB), float64(ref.IdleRSSKiB), "%.0f")
-	row("RSS per idle connection (bytes)", ours.RSSPerConnBytes, ref.RSSPerConnBytes, "%.0f")
-	row("connections per second", ours.ConnsPerSecond, ref.ConnsPerSecond, "%.0f")
-	row("broadcast frames per second", ours.FramesPerSecond, ref.FramesPerSecond, "%.0f")
-	row("delivery latency p50 (ms)", ours.LatencyP50Millis, ref.LatencyP50Millis, "%.1f")
-	row("delivery latency p99 (ms)", ours.LatencyP99Millis, ref.LatencyP99Millis, "%.1f")
-	row("server CPU per broadcast (ms)", ours.ServerCPUMillisPerRound, ref.ServerCPUMillisPerRound, "%.0f")
+	row("clients connected", float64(ours.Clients), float64(ref.Clients), float64(bare.Clients), "%.0f")
+	row("baseline RSS (KiB)", float64(ours.BaselineRSSKiB), float64(ref.BaselineRSSKiB), float64(bare.BaselineRSSKiB), "%.0f")
+	row("RSS with idle clients (KiB)", float64(ours.IdleRSSKiB), float64(ref.IdleRSSKiB), float64(bare.IdleRSSKiB), "%.0f")
+	row("RSS per idle connection (bytes)", ours.RSSPerConnBytes, ref.RSSPerConnBytes, bare.RSSPerConnBytes, "%.0f")
+	row("connections per second", ours.ConnsPerSecond, ref.ConnsPerSecond, bare.ConnsPerSecond, "%.0f")
+	row("broadcast frames per second", ours.FramesPerSecond, ref.FramesPerSecond, bare.FramesPerSecond, "%.0f")
+	row("delivery latency p50 (ms)", ours.LatencyP50Millis, ref.LatencyP50Millis, bare.LatencyP50Millis, "%.1f")
+	row("delivery latency p99 (ms)", ours.LatencyP99Millis, ref.LatencyP99Millis, bare.LatencyP99Millis, "%.1f")
+	row("server CPU per broadcast (ms)", ours.ServerCPUMillisPerRound, ref.ServerCPUMillisPerRound, bare.ServerCPUMillisPerRound, "%.0f")
+	row("load generator CPU per broadcast (ms)", ours.LoadCPUMillisPerRound, ref.LoadCPUMillisPerRound, bare.LoadCPUMillisPerRound, "%.0f")
 	return nil
 }
