@@ -67,7 +67,7 @@ async fn main() -> std::io::Result<()> {
     })
     .endpoint(endpoint)
     .h1_allow_half_closed(false)
-    .bind(("127.0.0.1", port))?;
+    .listen(std::net::TcpListener::bind(("127.0.0.1", port))?)?;
     println!("bench server listening on 127.0.0.1:{port}");
     server.await
 }

@@ -126,7 +126,7 @@ async fn main() -> std::io::Result<()> {
     .endpoint(endpoints[0].clone())
     .endpoint(endpoints[1].clone())
     .h1_allow_half_closed(false)
-    .bind(("127.0.0.1", port))?;
+    .listen(std::net::TcpListener::bind(("127.0.0.1", port))?)?;
     println!("conformance server listening on 127.0.0.1:{port}");
     server.await
 }

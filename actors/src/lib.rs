@@ -23,7 +23,7 @@
 //!         .configure(|cfg| realtime.configure(cfg))
 //! })
 //! .endpoint(realtime.endpoint())
-//! .bind(("127.0.0.1", 0))?
+//! .listen(std::net::TcpListener::bind(("127.0.0.1", 0))?)?
 //! .await?;
 //! realtime.emit_room("adminRoom", NewAppeal { post_id: "p".into(), post_title: "t".into() });
 //! # Ok(()) }

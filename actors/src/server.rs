@@ -4,7 +4,7 @@
 //! inside its HTTP dispatcher, with two 8 KB buffers and a channel per connection for the
 //! connection's whole life.)
 
-use std::{fmt, io, net, sync::Arc};
+use std::{fmt, io, net, sync::Arc, time::Duration};
 
 use actix_http::{body::MessageBody, HttpService, Request, Response};
 use actix_server::Server;
@@ -15,6 +15,11 @@ use actix_web::{
 };
 
 use crate::socketio::{engine::Engine, websocket};
+
+/// How long a client may take to send a request's head (actix-web's default).
+const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long closing a connection may take before it is dropped (actix-web's default).
+const CLIENT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// A realtime endpoint (Socket.IO or raw Engine.IO) whose websockets a [`HttpServer`]
 /// serves; from [`crate::Realtime::endpoint`] or [`crate::EngineIo::endpoint`].
@@ -101,6 +106,8 @@ impl<F> HttpServer<F> {
                     .into_factory()
                     .map_err(|err| err.into().error_response());
                 HttpService::build()
+                    .client_request_timeout(CLIENT_REQUEST_TIMEOUT)
+                    .client_disconnect_timeout(CLIENT_DISCONNECT_TIMEOUT)
                     .h1_allow_half_closed(allow_half_closed)
                     .local_addr(addr)
                     .upgrade(upgrade)
@@ -108,21 +115,5 @@ impl<F> HttpServer<F> {
                     .tcp()
             })
             .map(|builder| builder.run())
-    }
-
-    /// Binds `addr` and starts serving on it.
-    pub fn bind<I, S, B>(self, addr: impl net::ToSocketAddrs) -> io::Result<Server>
-    where
-        F: Fn() -> I + Send + Clone + 'static,
-        I: IntoServiceFactory<S, Request>,
-        S: ServiceFactory<Request, Config = AppConfig> + 'static,
-        S::Error: Into<Error> + 'static,
-        S::InitError: fmt::Debug,
-        S::Response: Into<Response<B>> + 'static,
-        <S::Service as Service<Request>>::Future: 'static,
-        S::Service: 'static,
-        B: MessageBody + 'static,
-    {
-        self.listen(net::TcpListener::bind(addr)?)
     }
 }
