@@ -652,15 +652,20 @@ impl Session {
             sio.server.hub.clone(),
         );
         let hub = sio.server.hub.clone();
-        sio.sockets.push(NsSocket {
-            socket: socket.clone(),
-            handler: handler.clone(),
-        });
         if let Some(timer) = sio.connect_timer.take() {
             ctx.cancel_future(timer);
         }
         // The CONNECT answer goes out before the hub may write to the socket.
         self.push_packet(ctx, &Packet::connected(&nsp, socket.public_id()));
+        if self.closing || self.torn_down {
+            // The connection broke while answering: the socket never existed.
+            return;
+        }
+        let Some(sio) = self.sio() else { return };
+        sio.sockets.push(NsSocket {
+            socket: socket.clone(),
+            handler: handler.clone(),
+        });
         hub.do_send(Register {
             socket: socket.id(),
             nsp,
