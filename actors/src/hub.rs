@@ -1,6 +1,8 @@
 //! The hub actor: which sockets are connected, which rooms they joined and which user they
-//! belong to; fans server events out to them. Sessions get events through bounded mailboxes:
-//! a full mailbox means a slow client, which is closed rather than waited for.
+//! belong to; fans server events out to them. An event for a websocket connection is written
+//! to its socket here (through the connection's `Link`); a connection that may still
+//! upgrade from long-polling gets it through its session's bounded mailbox. Either way a
+//! client that does not keep up (a full backlog or mailbox) is closed rather than waited for.
 
 use std::{
     collections::{HashMap, HashSet},
