@@ -305,3 +305,34 @@ async fn a_client_that_does_not_read_is_disconnected() {
         client.buf.clear();
     }
 }
+
+#[actix_rt::test]
+async fn a_closing_session_does_not_wait_forever_for_a_client_that_stopped_reading() {
+    let (realtime, port) = serve(RealtimeConfig::default());
+    let (mut client, _) = Client::open(port, "/socket.io/?EIO=4&transport=websocket").await;
+    client.text().await;
+    client.send_text("40").await;
+    client.text().await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+
+    // Enough to fill the socket buffers, not the backlog: frames wait for the client.
+    let title = "x".repeat(256 * 1024);
+    for _ in 0..64 {
+        realtime.emit_all(NewAppeal {
+            post_id: "p".into(),
+            post_title: title.clone(),
+        });
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(realtime.session_count(), 1);
+    // The client asks to close but reads nothing: the session ends after its grace.
+    client.send_text("1").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while realtime.session_count() > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the session still waits for its client"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -40,6 +40,8 @@ pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(10);
 pub const MAX_PENDING_ACKS: usize = 1_024;
 /// How long a polling session closed on purpose keeps its last frames for the next poll.
 pub const POLLING_CLOSE_GRACE: Duration = Duration::from_secs(5);
+/// How long a closing websocket session waits for its last frames to reach the socket.
+pub const CLOSE_FLUSH_GRACE: Duration = Duration::from_secs(5);
 const PROBE: &str = "probe";
 
 /// Frames ready for a session: one frame, or a packet with its attachments.
@@ -485,7 +487,12 @@ impl Session {
                     let pushed = ws.link.push_close(reason);
                     if pushed == Pushed::StartFlush {
                         ctx.spawn(WsFlush);
-                    } else if !ws.link.flushing() {
+                    }
+                    if ws.link.flushing() {
+                        // The last frames get a moment to go out, not more: a client that
+                        // stopped reading must not keep the session.
+                        ctx.run_later(CLOSE_FLUSH_GRACE, |_, ctx| ctx.stop());
+                    } else {
                         ctx.stop();
                     }
                 }
