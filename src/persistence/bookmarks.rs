@@ -3,7 +3,7 @@
 
 use mongodb::bson::oid::ObjectId;
 
-use super::likes::{self, MarkKind, Toggled};
+use super::likes::{self, MarkKind};
 use super::posts::Counter;
 use super::{Db, DbResult};
 
@@ -20,11 +20,6 @@ pub const BOOKMARK: MarkKind = MarkKind {
 /// The unique (userId, postId) index and the time indexes.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     likes::ensure_mark_indexes(db, BOOKMARK).await
-}
-
-/// Toggles the user's bookmark on the post (`None`: no such post).
-pub async fn toggle(db: &Db, user: ObjectId, post: ObjectId) -> DbResult<Option<Toggled>> {
-    likes::toggle_mark(db, BOOKMARK, user, post).await
 }
 
 /// Whether the user bookmarked the post.

@@ -167,11 +167,6 @@ pub async fn count_for_posts(db: &Db, kind: MarkKind, posts: &[ObjectId]) -> DbR
         .db_context("counting engagement marks")
 }
 
-/// Toggles the user's like on the post.
-pub async fn toggle(db: &Db, user: ObjectId, post: ObjectId) -> DbResult<Option<Toggled>> {
-    toggle_mark(db, LIKE, user, post).await
-}
-
 /// Whether the user likes the post.
 pub async fn exists(db: &Db, user: ObjectId, post: ObjectId) -> DbResult<bool> {
     has_mark(db, LIKE, user, post).await

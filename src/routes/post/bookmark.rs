@@ -2,16 +2,22 @@
 //! bookmark, safe under simultaneous toggles. A new bookmark tells the author.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::like::{ensure_may_engage, readable_post, tell_user};
-use super::MSG_POST_NOT_FOUND;
+use super::like::{toggle_mark, MarkToggle};
 use crate::auth::AuthUser;
-use crate::error::{ApiError, ApiResult};
-use crate::persistence::bookmarks;
+use crate::error::ApiResult;
+use crate::persistence::bookmarks::BOOKMARK;
 use crate::persistence::notifications::Kind;
-use crate::routes::user::activity::record_activity;
 use crate::state::AppState;
+
+const BOOKMARK_TOGGLE: MarkToggle = MarkToggle {
+    mark: BOOKMARK,
+    activity: "bookmark",
+    verb: "Bookmarked",
+    notification: Kind::Bookmark,
+    on_key: "bookmarked",
+    count_key: "bookmarksCount",
+};
 
 #[tracing::instrument(skip(state, me))]
 pub async fn bookmark(
@@ -19,28 +25,5 @@ pub async fn bookmark(
     me: AuthUser,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let post = readable_post(&state, &post_id, Some(&me)).await?;
-    if !bookmarks::exists(&state.db, me.user.id, post.id).await? {
-        ensure_may_engage(&state, &me, &post).await?;
-    }
-    let toggled = bookmarks::toggle(&state.db, me.user.id, post.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    if toggled.changed && toggled.on {
-        record_activity(
-            &state,
-            me.user.id,
-            "bookmark",
-            &format!("Bookmarked \"{}\"", post.title),
-            Some(post.id),
-            None,
-        )
-        .await;
-        tell_user(&state, &me, post.author, Kind::Bookmark, &post, "").await;
-    }
-    Ok(HttpResponse::Ok().json(json!({
-        "bookmarked": toggled.on,
-        "bookmarksCount": toggled.count.max(0),
-        "postId": post.id.to_hex(),
-    })))
+    toggle_mark(&state, &me, &post_id, &BOOKMARK_TOGGLE).await
 }

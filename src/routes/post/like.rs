@@ -11,9 +11,10 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
 use crate::notify::{notify, NotificationInput};
+use crate::persistence::blocks;
+use crate::persistence::likes::{self, MarkKind};
 use crate::persistence::notifications::Kind;
 use crate::persistence::posts::{self, Post};
-use crate::persistence::{blocks, likes};
 use crate::routes::block::MSG_BLOCKED_INTERACTION;
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;
@@ -58,34 +59,67 @@ pub async fn tell_user(
     }
 }
 
+/// What differs between the toggles of a per-(user, post) mark (like, bookmark).
+pub struct MarkToggle {
+    pub mark: MarkKind,
+    /// Activity type and the verb of its description (`Liked "Title"`).
+    pub activity: &'static str,
+    pub verb: &'static str,
+    /// Notification sent to the author when the mark is set.
+    pub notification: Kind,
+    /// Response keys: whether the mark is on, and the post's count.
+    pub on_key: &'static str,
+    pub count_key: &'static str,
+}
+
+/// Toggles the caller's mark on a post: readable post, a block refuses only adding, safe under
+/// simultaneous toggles; a new mark is recorded as activity and tells the author.
+pub async fn toggle_mark(
+    state: &AppState,
+    me: &AuthUser,
+    post_id: &str,
+    toggle: &MarkToggle,
+) -> ApiResult<HttpResponse> {
+    let post = readable_post(state, post_id, Some(me)).await?;
+    if !likes::has_mark(&state.db, toggle.mark, me.user.id, post.id).await? {
+        ensure_may_engage(state, me, &post).await?;
+    }
+    let toggled = likes::toggle_mark(&state.db, toggle.mark, me.user.id, post.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if toggled.changed && toggled.on {
+        record_activity(
+            state,
+            me.user.id,
+            toggle.activity,
+            &format!("{} \"{}\"", toggle.verb, post.title),
+            Some(post.id),
+            None,
+        )
+        .await;
+        tell_user(state, me, post.author, toggle.notification, &post, "").await;
+    }
+    let mut body = serde_json::Map::new();
+    body.insert(toggle.on_key.to_owned(), json!(toggled.on));
+    body.insert(toggle.count_key.to_owned(), json!(toggled.count.max(0)));
+    body.insert("postId".to_owned(), json!(post.id.to_hex()));
+    Ok(HttpResponse::Ok().json(body))
+}
+
+const LIKE_TOGGLE: MarkToggle = MarkToggle {
+    mark: likes::LIKE,
+    activity: "like",
+    verb: "Liked",
+    notification: Kind::Like,
+    on_key: "liked",
+    count_key: "likesCount",
+};
+
 #[tracing::instrument(skip(state, me))]
 pub async fn like(
     state: web::Data<AppState>,
     me: AuthUser,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let post = readable_post(&state, &post_id, Some(&me)).await?;
-    if !likes::exists(&state.db, me.user.id, post.id).await? {
-        ensure_may_engage(&state, &me, &post).await?;
-    }
-    let toggled = likes::toggle(&state.db, me.user.id, post.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    if toggled.changed && toggled.on {
-        record_activity(
-            &state,
-            me.user.id,
-            "like",
-            &format!("Liked \"{}\"", post.title),
-            Some(post.id),
-            None,
-        )
-        .await;
-        tell_user(&state, &me, post.author, Kind::Like, &post, "").await;
-    }
-    Ok(HttpResponse::Ok().json(json!({
-        "liked": toggled.on,
-        "likesCount": toggled.count.max(0),
-        "postId": post.id.to_hex(),
-    })))
+    toggle_mark(&state, &me, &post_id, &LIKE_TOGGLE).await
 }
