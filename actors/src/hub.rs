@@ -11,6 +11,7 @@ use std::{
 };
 
 use actix::{Actor, Addr, Context, Handler, Message};
+use bytes::Bytes;
 
 use crate::{
     events::ServerEvent,
@@ -19,7 +20,7 @@ use crate::{
         namespace::SocketId,
         session::{Deliver, DisconnectSocket, FlushLink, Outbound, Overflowed, Session},
         sio::ROOT_NAMESPACE,
-        websocket::{Link, Pushed},
+        websocket::{self, Link, Pushed},
     },
 };
 
@@ -260,10 +261,15 @@ fn parallelism() -> usize {
 /// broadcast is the system calls, one per recipient. Returns the links that need their
 /// session (a flush to start, an overflow to close).
 fn fan_out(links: &[(SocketId, &Link)], frames: &[Frame]) -> Vec<(SocketId, Pushed)> {
+    if links.is_empty() {
+        return Vec::new();
+    }
+    // Encoded once: every recipient gets the same bytes (server frames are not masked).
+    let encoded: Vec<Bytes> = frames.iter().map(websocket::encode).collect();
     let write = |chunk: &[(SocketId, &Link)]| -> Vec<(SocketId, Pushed)> {
         chunk
             .iter()
-            .filter_map(|(id, link)| match link.push(frames) {
+            .filter_map(|(id, link)| match link.push_encoded(&encoded) {
                 Pushed::Sent | Pushed::Queued | Pushed::Closed => None,
                 pushed @ (Pushed::StartFlush | Pushed::Overflow) => Some((*id, pushed)),
             })

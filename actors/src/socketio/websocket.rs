@@ -3,10 +3,11 @@
 //! actix-http hands a websocket request, with its stream, to [`accept`] (the upgrade service
 //! that [`crate::HttpServer`] installs); the HTTP dispatcher and its buffers are gone once the
 //! handshake is answered. From then on a connection holds its socket and the session state:
-//! frames are written straight to the socket with `writev` (an unmasked server frame is a
-//! short header plus the shared payload, so one encoded event serves every recipient), and a
-//! per-connection buffer exists only while a frame waits for the socket (writes) or while a
-//! frame has arrived in part (reads).
+//! frames are written straight to the socket (a session's own frames with `writev`, header on
+//! the stack and payload shared; a broadcast encoded once, header included, since unmasked
+//! server frames are the same bytes for every recipient), and a per-connection buffer exists
+//! only while a frame waits for the socket (writes) or while a frame has arrived in part
+//! (reads).
 
 use std::{
     collections::VecDeque,
@@ -77,6 +78,21 @@ pub(crate) enum WsFrame<'a> {
     Pong(&'a [u8]),
     /// A close frame, with a status code and reason when there is one to give.
     Close(Option<(u16, &'a str)>),
+    /// A whole frame, header included, from [`encode`]: one encoding serves every recipient.
+    Encoded(&'a Bytes),
+}
+
+/// The wire form of a data frame, header included.
+pub(crate) fn encode(frame: &Frame) -> Bytes {
+    let (op, payload): (u8, &[u8]) = match frame {
+        Frame::Text(text) => (OP_TEXT, text.as_bytes()),
+        Frame::Binary(data) => (OP_BINARY, data),
+    };
+    let (head, head_len) = frame_header(op, payload.len());
+    let mut encoded = BytesMut::with_capacity(head_len + payload.len());
+    encoded.extend_from_slice(&head[..head_len]);
+    encoded.extend_from_slice(payload);
+    encoded.freeze()
 }
 
 /// What became of a frame handed to [`WsWriter::send`].
@@ -122,6 +138,7 @@ impl WsWriter {
     pub(crate) fn send(&mut self, frame: &WsFrame<'_>) -> Written {
         let mut close = [0u8; 125];
         let (op, payload): (u8, &[u8]) = match frame {
+            WsFrame::Encoded(encoded) => return self.send_encoded(encoded),
             WsFrame::Text(data) => (OP_TEXT, data),
             WsFrame::Binary(data) => (OP_BINARY, data),
             WsFrame::Pong(data) => (OP_PONG, data),
@@ -153,6 +170,22 @@ impl WsWriter {
         rest.extend_from_slice(payload);
         rest.advance(written);
         self.backlog.push_back(rest.freeze());
+        Written::Queued
+    }
+
+    /// Writes an encoded frame: one `write`, and what the socket does not take is queued
+    /// without a copy.
+    fn send_encoded(&mut self, encoded: &Bytes) -> Written {
+        let mut written = 0;
+        if self.backlog.is_empty() {
+            match self.io.try_write(encoded) {
+                Ok(n) if n == encoded.len() => return Written::Sent,
+                Ok(n) => written = n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return Written::Failed,
+            }
+        }
+        self.backlog.push_back(encoded.slice(written..));
         Written::Queued
     }
 
@@ -282,13 +315,21 @@ impl Link {
 
     /// Sends data frames, in order.
     pub(crate) fn push(&self, frames: &[Frame]) -> Pushed {
+        self.push_all(frames.iter().map(|frame| match frame {
+            Frame::Text(text) => WsFrame::Text(text.as_bytes()),
+            Frame::Binary(data) => WsFrame::Binary(data),
+        }))
+    }
+
+    /// Sends frames from [`encode`], in order.
+    pub(crate) fn push_encoded(&self, frames: &[Bytes]) -> Pushed {
+        self.push_all(frames.iter().map(WsFrame::Encoded))
+    }
+
+    fn push_all<'f>(&self, frames: impl Iterator<Item = WsFrame<'f>>) -> Pushed {
         let mut state = self.lock();
         let mut outcome = Pushed::Sent;
         for frame in frames {
-            let frame = match frame {
-                Frame::Text(text) => WsFrame::Text(text.as_bytes()),
-                Frame::Binary(data) => WsFrame::Binary(data),
-            };
             match state.push(&frame, self.cap) {
                 Pushed::Sent => {}
                 Pushed::Queued if outcome == Pushed::Sent => outcome = Pushed::Queued,
@@ -742,7 +783,8 @@ mod tests {
     async fn a_writer_queues_what_the_socket_refuses_and_drains_it_in_order() {
         let (server, mut client) = pair().await;
         let mut writer = WsWriter::new(server);
-        assert_eq!(writer.send(&WsFrame::Text(b"40")), Written::Sent);
+        let encoded = encode(&Frame::Text(ByteString::from_static("40")));
+        assert_eq!(writer.send(&WsFrame::Encoded(&encoded)), Written::Sent);
         let payload = vec![7u8; 70_000];
         let mut frames = 1;
         while writer.send(&WsFrame::Binary(&payload)) == Written::Sent {
@@ -783,10 +825,10 @@ mod tests {
     async fn a_full_link_overflows_and_then_takes_nothing() {
         let (server, _client) = pair().await;
         let link = Link::new(WsWriter::new(server), 2);
-        let big = Frame::Binary(Bytes::from(vec![1u8; 1 << 20]));
+        let big = encode(&Frame::Binary(Bytes::from(vec![1u8; 1 << 20])));
         let mut outcomes = Vec::new();
         loop {
-            let pushed = link.push(std::slice::from_ref(&big));
+            let pushed = link.push_encoded(std::slice::from_ref(&big));
             outcomes.push(pushed);
             if pushed == Pushed::Overflow || outcomes.len() > 1_000 {
                 break;
