@@ -4,6 +4,8 @@
 // Test helpers fail the test loudly on unexpected input.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use actix_web::{App, HttpServer};
@@ -55,25 +57,27 @@ async fn spawn_server() -> SocketAddr {
 }
 
 fn request_text(method: &str, query: &str, body: &str) -> String {
-    format!(
-        "{method} {PATH}?EIO=4&transport=polling{query} HTTP/1.1\r\nHost: localhost\r\n\
-         Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
+    common::request_text(method, &polling_path(query), body)
 }
 
-/// One request on its own connection; returns the status and the body.
+fn polling_path(query: &str) -> String {
+    format!("{PATH}?EIO=4&transport=polling{query}")
+}
+
+/// One polling request on its own connection; returns the status and the body.
 async fn request(addr: SocketAddr, method: &str, query: &str, body: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    stream
-        .write_all(request_text(method, query, body).as_bytes())
+    common::http_request(addr, method, &polling_path(query), body).await
+}
+
+/// A poll sent on its own connection and given time to reach its handler; not answered yet.
+async fn pending_poll(addr: SocketAddr, query: &str) -> TcpStream {
+    let mut pending = TcpStream::connect(addr).await.unwrap();
+    pending
+        .write_all(request_text("GET", query, "").as_bytes())
         .await
         .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, body.to_owned())
+    sleep(IN_FLIGHT).await;
+    pending
 }
 
 async fn open_session(addr: SocketAddr) -> String {
@@ -89,12 +93,7 @@ async fn a_cancelled_poll_closes_the_session() {
     let sid = open_session(addr).await;
     let query = format!("&sid={sid}");
 
-    let mut pending = TcpStream::connect(addr).await.unwrap();
-    pending
-        .write_all(request_text("GET", &query, "").as_bytes())
-        .await
-        .unwrap();
-    sleep(IN_FLIGHT).await;
+    let pending = pending_poll(addr, &query).await;
     drop(pending);
 
     // The heartbeat would only end the session after 45 s: it has to be the cancelled poll.
@@ -116,12 +115,7 @@ async fn a_poll_answered_before_its_connection_closes_cancels_nothing() {
     let sid = open_session(addr).await;
     let query = format!("&sid={sid}");
 
-    let mut pending = TcpStream::connect(addr).await.unwrap();
-    pending
-        .write_all(request_text("GET", &query, "").as_bytes())
-        .await
-        .unwrap();
-    sleep(IN_FLIGHT).await;
+    let mut pending = pending_poll(addr, &query).await;
     assert_eq!(
         request(addr, "POST", &query, "4hi").await,
         (200, "ok".into())

@@ -5,9 +5,12 @@
 // Test helpers fail the test loudly on unexpected input.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::{net::TcpListener, sync::Arc, time::Duration};
 
 use actix_web::App;
+use common::{eventually, http_request};
 use futures_util::future::BoxFuture;
 use pressroom_actors::{
     events::NewAppeal, HttpServer, Identity, Realtime, RealtimeConfig, SocketAuth,
@@ -148,14 +151,6 @@ impl Client {
     }
 }
 
-async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    while !check() {
-        assert!(tokio::time::Instant::now() < deadline, "{what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[actix_rt::test]
 async fn a_websocket_is_handed_over_and_the_hub_writes_to_it() {
     let (realtime, port) = serve(RealtimeConfig::default());
@@ -195,7 +190,10 @@ async fn a_websocket_is_handed_over_and_the_hub_writes_to_it() {
 
     // A close packet ends the session and the connection.
     client.send_text("1").await;
-    eventually("the session ends", || realtime.session_count() == 0).await;
+    eventually("the session ends", PATIENCE, || {
+        realtime.session_count() == 0
+    })
+    .await;
     let (opcode, _) = client.frame().await;
     assert_eq!(opcode, 8, "a close frame");
     assert!(!client.fill().await, "the connection ends");
@@ -239,13 +237,11 @@ async fn websocket_requests_are_refused_with_the_engine_errors() {
 #[actix_rt::test]
 async fn a_second_websocket_for_an_upgraded_session_is_refused() {
     let (_realtime, port) = serve(RealtimeConfig::default());
-    let http = http_get(port, "/socket.io/?EIO=4&transport=polling").await;
-    let sid = http
-        .split(r#""sid":""#)
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .unwrap()
-        .to_owned();
+    let addr = ([127, 0, 0, 1], port).into();
+    let (status, open) = http_request(addr, "GET", "/socket.io/?EIO=4&transport=polling", "").await;
+    assert_eq!(status, 200, "{open}");
+    let open: serde_json::Value = serde_json::from_str(open.strip_prefix('0').unwrap()).unwrap();
+    let sid = open["sid"].as_str().unwrap();
     let upgrade = format!("/socket.io/?EIO=4&transport=websocket&sid={sid}");
     let (mut first, head) = Client::open(port, &upgrade).await;
     assert!(head.starts_with("HTTP/1.1 101"), "{head}");
@@ -259,17 +255,6 @@ async fn a_second_websocket_for_an_upgraded_session_is_refused() {
     assert_eq!(second.rest().await, r#"{"code":3,"message":"Bad request"}"#);
     // The first websocket carries the session on.
     first.send_text("41").await;
-}
-
-/// A plain HTTP GET; the response body.
-async fn http_get(port: u16, path_and_query: &str) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    let request =
-        format!("GET {path_and_query} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    response
 }
 
 #[actix_rt::test]
@@ -296,9 +281,11 @@ async fn a_client_that_does_not_read_is_disconnected() {
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    eventually("the session of a client that does not read ends", || {
-        realtime.session_count() == 0
-    })
+    eventually(
+        "the session of a client that does not read ends",
+        PATIENCE,
+        || realtime.session_count() == 0,
+    )
     .await;
     // What was sent before still arrives, then the connection ends.
     while client.fill().await {
@@ -327,12 +314,10 @@ async fn a_closing_session_does_not_wait_forever_for_a_client_that_stopped_readi
     assert_eq!(realtime.session_count(), 1);
     // The client asks to close but reads nothing: the session ends after its grace.
     client.send_text("1").await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while realtime.session_count() > 0 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the session still waits for its client"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    eventually(
+        "the session still waits for its client",
+        Duration::from_secs(10),
+        || realtime.session_count() == 0,
+    )
+    .await;
 }
