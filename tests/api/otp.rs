@@ -5,18 +5,22 @@ use serde_json::json;
 
 use crate::helpers::*;
 
+/// Submits `otp` as the user's email verification code.
+async fn submit_code(app: &TestApp, user: &TestUser, otp: &str) -> reqwest::Response {
+    app.post_json(
+        "/api/auth/verify-email",
+        &json!({ "userId": user.id, "otp": otp }),
+        None,
+    )
+    .await
+}
+
 #[actix_web::test]
 async fn a_mailed_code_verifies_the_account() {
     let app = spawn_app().await;
     let user = app.signup().await;
     let code = app.verification_code(&user).await;
-    let res = app
-        .post_json(
-            "/api/auth/verify-email",
-            &json!({ "userId": user.id, "otp": code }),
-            None,
-        )
-        .await;
+    let res = submit_code(&app, &user, &code).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(json_of(res).await["message"], "Email verified successfully");
     let check = json_of(app.get("/api/auth/check", Some(&user.token)).await).await;
@@ -93,35 +97,17 @@ async fn a_wrong_code_counts_and_the_fifth_wrong_try_kills_the_code() {
         "1 attempt left",
     ];
     for left in expected {
-        let res = app
-            .post_json(
-                "/api/auth/verify-email",
-                &json!({ "userId": user.id, "otp": wrong }),
-                None,
-            )
-            .await;
+        let res = submit_code(&app, &user, wrong).await;
         let msg = assert_error(res, StatusCode::BAD_REQUEST).await;
         assert!(msg.contains(left), "{msg} should say {left}");
     }
-    let res = app
-        .post_json(
-            "/api/auth/verify-email",
-            &json!({ "userId": user.id, "otp": wrong }),
-            None,
-        )
-        .await;
+    let res = submit_code(&app, &user, wrong).await;
     assert_eq!(
         assert_error(res, StatusCode::BAD_REQUEST).await,
         "Too many wrong attempts. Please request a new code."
     );
     // Even the right code is dead now.
-    let res = app
-        .post_json(
-            "/api/auth/verify-email",
-            &json!({ "userId": user.id, "otp": code }),
-            None,
-        )
-        .await;
+    let res = submit_code(&app, &user, &code).await;
     assert_eq!(
         assert_error(res, StatusCode::BAD_REQUEST).await,
         "No active code. Please request a new one."
@@ -138,21 +124,9 @@ async fn a_resend_replaces_the_old_code() {
     while second == first {
         second = app.verification_code(&user).await;
     }
-    let res = app
-        .post_json(
-            "/api/auth/verify-email",
-            &json!({ "userId": user.id, "otp": first }),
-            None,
-        )
-        .await;
+    let res = submit_code(&app, &user, &first).await;
     assert_error(res, StatusCode::BAD_REQUEST).await;
-    let res = app
-        .post_json(
-            "/api/auth/verify-email",
-            &json!({ "userId": user.id, "otp": second }),
-            None,
-        )
-        .await;
+    let res = submit_code(&app, &user, &second).await;
     assert_eq!(res.status(), StatusCode::OK);
 }
 
@@ -170,13 +144,7 @@ async fn an_expired_code_is_refused() {
         )
         .await
         .unwrap();
-    let res = app
-        .post_json(
-            "/api/auth/verify-email",
-            &json!({ "userId": user.id, "otp": code }),
-            None,
-        )
-        .await;
+    let res = submit_code(&app, &user, &code).await;
     assert_eq!(
         assert_error(res, StatusCode::BAD_REQUEST).await,
         "This code has expired. Please request a new one."
