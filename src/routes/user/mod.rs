@@ -25,53 +25,33 @@ pub fn iso(dt: mongodb::bson::DateTime) -> String {
     dt.try_to_rfc3339_string().unwrap_or_default()
 }
 
-/// A user as they see themselves.
+/// A user as they see themselves: the public profile and what only they may see.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnUser {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
+    #[serde(flatten)]
+    pub public: PublicUser,
     pub email: String,
-    pub avatar: Option<String>,
-    pub bio: Option<String>,
-    pub region: Option<String>,
-    pub website: Option<String>,
-    pub location: Option<String>,
-    pub role: &'static str,
     pub blocked: bool,
-    pub is_account_verified: bool,
-    pub total_posts: i64,
     pub is_eligible_for_subscription: bool,
     pub bypass_subscription_criteria: bool,
     pub milestone_override: MilestoneOverride,
     pub consent: Option<bool>,
     pub has_password: bool,
-    pub created_at: String,
     pub updated_at: String,
 }
 
 impl From<&User> for OwnUser {
     fn from(u: &User) -> Self {
         OwnUser {
-            id: u.id.to_hex(),
-            name: u.name.clone(),
+            public: PublicUser::from(u),
             email: u.email.clone(),
-            avatar: u.avatar.clone(),
-            bio: u.bio.clone(),
-            region: u.region.clone(),
-            website: u.website.clone(),
-            location: u.location.clone(),
-            role: u.role.as_str(),
             blocked: u.blocked,
-            is_account_verified: u.is_account_verified,
-            total_posts: u.total_posts,
             is_eligible_for_subscription: u.is_eligible_for_subscription,
             bypass_subscription_criteria: u.bypass_subscription_criteria,
             milestone_override: u.milestone_override.clone(),
             consent: u.consent,
             has_password: u.password_hash.is_some(),
-            created_at: iso(u.created_at),
             updated_at: iso(u.updated_at),
         }
     }
