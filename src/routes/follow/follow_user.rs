@@ -3,9 +3,8 @@
 //! (either way) 403.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::MSG_CANNOT_FOLLOW_SELF;
+use super::{follow_answer, MSG_CANNOT_FOLLOW_SELF};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
@@ -48,11 +47,5 @@ pub async fn follow(
         )
         .await;
     }
-    let followers = follows::follower_count(&state.db, other).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_FOLLOWED,
-        "isFollowing": true,
-        "userId": other.to_hex(),
-        "followersCount": followers,
-    })))
+    follow_answer(&state, other, MSG_FOLLOWED, true).await
 }

@@ -2,9 +2,8 @@
 //! stops following a user. Not following answers the same; oneself is a 400.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::MSG_CANNOT_UNFOLLOW_SELF;
+use super::{follow_answer, MSG_CANNOT_UNFOLLOW_SELF};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
@@ -35,11 +34,5 @@ pub async fn unfollow(
         )
         .await;
     }
-    let followers = follows::follower_count(&state.db, other).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_UNFOLLOWED,
-        "isFollowing": false,
-        "userId": other.to_hex(),
-        "followersCount": followers,
-    })))
+    follow_answer(&state, other, MSG_UNFOLLOWED, false).await
 }
