@@ -1,35 +1,22 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { FormError, FormField } from '@/components/form-field';
-import { errorCleared, login } from '../auth-slice';
+import { login } from '../auth-slice';
 import { GoogleSignInButton } from '../components/google-sign-in-button';
-import { redirectTarget } from '../redirect';
+import { useAuthForm } from '../use-auth-form';
 
 export default function LoginPage() {
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { isAuthenticated, loading, error } = useAppSelector((state) => state.auth);
+  const { dispatch, navigate, location, target, loading, error, redirectNow, submit } = useAuthForm();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const target = redirectTarget(location);
-  const submitting = useRef(false);
 
-  useEffect(() => {
-    dispatch(errorCleared());
-  }, [dispatch]);
-
-  if (isAuthenticated && !submitting.current) return <Navigate to={target} replace />;
+  if (redirectNow) return <Navigate to={target} replace />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (loading) return;
-    submitting.current = true;
-    const result = await dispatch(login({ email: email.trim(), password }));
-    submitting.current = false;
-    if (login.fulfilled.match(result)) navigate(target, { replace: true });
+    const result = await submit(() => dispatch(login({ email: email.trim(), password })));
+    if (result && login.fulfilled.match(result)) navigate(target, { replace: true });
   };
 
   return (

@@ -1,35 +1,25 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { FormError, FormField } from '@/components/form-field';
-import { errorCleared, signup } from '../auth-slice';
+import { signup } from '../auth-slice';
 import { GoogleSignInButton } from '../components/google-sign-in-button';
-import { redirectTarget } from '../redirect';
+import { useAuthForm } from '../use-auth-form';
 
 export default function SignupPage() {
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { isAuthenticated, loading, error } = useAppSelector((state) => state.auth);
+  const { dispatch, navigate, location, target, loading, error, redirectNow, submit } = useAuthForm();
   const [fullName, setFullName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const target = redirectTarget(location);
-  const submitting = useRef(false);
 
-  useEffect(() => {
-    dispatch(errorCleared());
-  }, [dispatch]);
-
-  if (isAuthenticated && !submitting.current) return <Navigate to={target} replace />;
+  if (redirectNow) return <Navigate to={target} replace />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (loading) return;
-    submitting.current = true;
-    const result = await dispatch(signup({ fullName: fullName.trim(), email: email.trim(), password, sendEmail: true }));
-    submitting.current = false;
+    const result = await submit(() =>
+      dispatch(signup({ fullName: fullName.trim(), email: email.trim(), password, sendEmail: true })),
+    );
+    if (!result) return;
     if (signup.fulfilled.match(result)) {
       // A new account verifies its email first, then continues where it came from.
       if (result.payload.isAccountVerified) navigate(target, { replace: true });
