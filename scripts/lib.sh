@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shared helpers for scripts/run, scripts/test and scripts/cli. Sourced, not executed.
-# Everything a fresh machine lacks is installed here: FerretDB (built from its Go module),
+# Everything a fresh machine lacks is installed here: FerretDB (built from its Go module), Redis,
 # the SMTP sink, npm packages, Chromium.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -75,6 +75,50 @@ start_ferretdb() {
   echo "$pid"
 }
 
+# Installs Debian packages with apt-get, as root or with sudo. The package lists are updated first,
+# once per hour at most (several installs in one run update once).
+apt_install() {
+  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  local marker="$PRESSROOM_CACHE/apt-lists-updated"
+  if [ -z "$(find "$marker" -mmin -60 2>/dev/null)" ]; then
+    $sudo apt-get update -qq >&2 || return 1
+    touch "$marker"
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >&2
+}
+
+# Prints the path of Debian's redis-server, installing it when missing.
+ensure_redis() {
+  local bin
+  bin="$(command -v redis-server 2>/dev/null || true)"
+  [ -z "$bin" ] && [ -x /usr/bin/redis-server ] && bin=/usr/bin/redis-server
+  if [ -z "$bin" ]; then
+    log "installing Redis from Debian"
+    apt_install redis-server || die "Redis could not be installed with apt-get"
+    bin=/usr/bin/redis-server
+  fi
+  echo "$bin"
+}
+
+# Starts Redis on 127.0.0.1:$1 with its files in $2; prints its pid. $3 is `persist` (append-only
+# file plus snapshots in $2, so the index survives restarts: scripts/run) or `ephemeral` (nothing
+# written: scripts/test). Anything else that needs Redis (a cluster of nodes, a benchmark) starts it
+# the same way and points REDIS_URL at it.
+start_redis() {
+  local port=$1 dir=$2 mode=${3:-ephemeral} bin
+  bin="$(ensure_redis)"
+  mkdir -p "$dir"
+  local persistence=(--save "" --appendonly no)
+  if [ "$mode" = persist ]; then
+    persistence=(--appendonly yes --appendfsync everysec --save "3600 1 300 100 60 10000")
+  fi
+  "$bin" --bind 127.0.0.1 --port "$port" --dir "$dir" --daemonize no --protected-mode yes \
+    --logfile "$dir/redis.log" "${persistence[@]}" >/dev/null 2>&1 &
+  local pid=$!
+  wait_for_port "$port" 30 || die "Redis did not start; see $dir/redis.log"
+  echo "$pid"
+}
+
 # Prints the path of a Python with aiosmtpd (a virtualenv under the cache).
 ensure_smtp_sink() {
   local venv="$PRESSROOM_CACHE/venv"
@@ -123,9 +167,7 @@ build_web() {
 ensure_chromium() {
   [ -x /usr/bin/chromium ] && return 0
   log "installing Chromium from Debian"
-  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >&2 \
-    || die "Chromium could not be installed with apt-get"
+  apt_install chromium || die "Chromium could not be installed with apt-get"
 }
 
 # Kills the given pids and their children.

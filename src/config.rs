@@ -58,6 +58,7 @@ pub enum ConfigError {
 pub struct Settings {
     pub server: ServerSettings,
     pub database: DatabaseSettings,
+    pub redis: RedisSettings,
     pub auth: AuthSettings,
     pub rate_limit: RateLimitSettings,
     pub mail: MailSettings,
@@ -104,6 +105,20 @@ pub struct DatabaseSettings {
     pub name: String,
     /// Server selection timeout in milliseconds.
     pub server_selection_timeout_ms: u64,
+}
+
+/// Redis: the read index (feeds, counts, post cards) and whatever else needs state shared across
+/// requests and nodes. One pool per process (`crate::redis_pool::Redis`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedisSettings {
+    /// Connection string (`redis://host:port/db`, `rediss://` for TLS); empty: no Redis, reads go
+    /// to the database. `REDIS_URL` overrides it.
+    pub url: SecretString,
+    /// Longest a command waits for Redis before the caller falls back to the database (ms).
+    pub timeout_ms: u64,
+    /// Connections in the pool (each is multiplexed).
+    pub pool_size: usize,
 }
 
 /// Authentication settings.
@@ -278,6 +293,9 @@ impl Settings {
                     builder = builder.set_override("database.uri", uri)?;
                 }
             }
+            if let Ok(url) = std::env::var("REDIS_URL") {
+                builder = builder.set_override("redis.url", url.trim())?;
+            }
         }
         let mut settings: Settings = builder.build()?.try_deserialize()?;
         settings.environment = Some(environment);
@@ -315,6 +333,20 @@ impl Settings {
         if self.rate_limit.window_seconds == 0 {
             return Err(ConfigError::Invalid(
                 "rate_limit.window_seconds must be positive".into(),
+            ));
+        }
+        let redis_url = self.redis.url.expose_secret().trim();
+        let known_scheme = ["redis://", "rediss://", "unix://"]
+            .iter()
+            .any(|scheme| redis_url.starts_with(scheme));
+        if !redis_url.is_empty() && !known_scheme {
+            return Err(ConfigError::Invalid(
+                "redis.url must start with redis://, rediss:// or unix:// (or be empty)".into(),
+            ));
+        }
+        if self.redis.timeout_ms == 0 || self.redis.pool_size == 0 {
+            return Err(ConfigError::Invalid(
+                "redis.timeout_ms and redis.pool_size must be positive".into(),
             ));
         }
         if self.server.body_limit < 1024 {

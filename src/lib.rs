@@ -17,6 +17,7 @@ pub mod notify;
 pub mod persistence;
 pub mod ratelimit;
 pub mod realtime;
+pub mod redis_pool;
 pub mod routes;
 pub mod startup;
 pub mod state;

@@ -18,6 +18,7 @@ use crate::extract::{json_error_handler, path_error_handler, query_error_handler
 use crate::mail::Mailer;
 use crate::persistence::{otps, revoked_tokens, Db};
 use crate::ratelimit::RateLimiter;
+use crate::redis_pool::Redis;
 use crate::routes;
 use crate::state::AppState;
 
@@ -37,6 +38,11 @@ impl Application {
         let db = Db::connect(&settings.database).await?;
         db.prepare_or_retry(STARTUP_PREPARE_WAIT).await;
         let state = web::Data::new(build_state(settings.clone(), db)?);
+        state.redis.spawn_monitor();
+        if state.redis.is_configured() {
+            // The first answer (or its absence) decides how the first requests are served.
+            let _ = state.redis.ping().await;
+        }
         spawn_housekeeping(state.clone());
         crate::jobs::spawn_content_jobs(state.clone());
 
@@ -78,6 +84,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         settings.auth.google_jwks_url.clone(),
     );
     let limiter = RateLimiter::new(settings.rate_limit.clone());
+    let redis = Redis::connect(&settings.redis, &settings.database.name)?;
     let trusted_proxies = settings.trusted_proxies();
     let (location_ctx, locations) = crate::live::actors::location_context();
     let realtime =
@@ -92,6 +99,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     Ok(AppState {
         settings,
         db,
+        redis,
         tokens,
         mailer,
         google,

@@ -10,11 +10,14 @@ use crate::config::Settings;
 use crate::mail::Mailer;
 use crate::persistence::Db;
 use crate::ratelimit::RateLimiter;
+use crate::redis_pool::Redis;
 use pressroom_actors::Realtime;
 
 pub struct AppState {
     pub settings: Settings,
     pub db: Db,
+    /// The one Redis pool of the process (`None` inside when Redis is not configured).
+    pub redis: Redis,
     pub tokens: TokenKeys,
     pub mailer: Arc<Mailer>,
     pub google: GoogleVerifier,

@@ -1,23 +1,44 @@
-//! `GET /health` → 200 {"status":"ok","db":"ok"}, or 503 {"status":"degraded","db":"down"}.
+//! `GET /health` → `{"status", "db", "redis"}`. The database decides the status code: 200 while
+//! it answers, 503 (`"db": "down"`) when it does not. Redis is reported beside it (`"ok"`,
+//! `"down"`, or `"disabled"` when none is configured); without it the server still answers every
+//! request, reading from the database, so a Redis outage alone is 200 with `"status":
+//! "degraded"`.
 
 use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
+use crate::redis_pool::RedisStatus;
 use crate::state::AppState;
 
 /// Longest the health check waits for the database.
 pub const HEALTH_DB_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub async fn health(state: web::Data<AppState>) -> HttpResponse {
-    let up = matches!(
-        tokio::time::timeout(HEALTH_DB_TIMEOUT, state.db.ping()).await,
-        Ok(Ok(()))
+    let (db, redis) = futures_util::join!(
+        tokio::time::timeout(HEALTH_DB_TIMEOUT, state.db.ping()),
+        async {
+            if state.redis.is_configured() {
+                let _ = state.redis.ping().await;
+            }
+            state.redis.status()
+        }
     );
-    if up {
-        HttpResponse::Ok().json(json!({ "status": "ok", "db": "ok" }))
+    let db_up = matches!(db, Ok(Ok(())));
+    let status = match (db_up, redis) {
+        (false, _) => "degraded",
+        (true, RedisStatus::Down) => "degraded",
+        (true, _) => "ok",
+    };
+    let body = json!({
+        "status": status,
+        "db": if db_up { "ok" } else { "down" },
+        "redis": redis.as_str(),
+    });
+    if db_up {
+        HttpResponse::Ok().json(body)
     } else {
-        HttpResponse::ServiceUnavailable().json(json!({ "status": "degraded", "db": "down" }))
+        HttpResponse::ServiceUnavailable().json(body)
     }
 }

@@ -12,7 +12,60 @@ async fn health_reports_ok_with_the_database_up() {
     let app = spawn_app().await;
     let res = app.get("/health", None).await;
     assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(json_of(res).await, json!({ "status": "ok", "db": "ok" }));
+    assert_eq!(
+        json_of(res).await,
+        json!({ "status": "ok", "db": "ok", "redis": "ok" })
+    );
+}
+
+#[actix_web::test]
+async fn health_says_redis_is_disabled_when_none_is_configured() {
+    let app = spawn_app_with(AppOptions {
+        without_redis: true,
+        ..Default::default()
+    })
+    .await;
+    let res = app.get("/health", None).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(res).await,
+        json!({ "status": "ok", "db": "ok", "redis": "disabled" })
+    );
+}
+
+#[actix_web::test]
+async fn redis_going_away_is_reported_without_failing_the_service() {
+    let app = spawn_app_with(AppOptions {
+        redis_proxy: true,
+        ..Default::default()
+    })
+    .await;
+    let proxy = app.redis_proxy.as_ref().unwrap();
+    proxy.set_up(false);
+    let res = app.get("/health", None).await;
+    assert_eq!(res.status(), StatusCode::OK, "the database still answers");
+    assert_eq!(
+        json_of(res).await,
+        json!({ "status": "degraded", "db": "ok", "redis": "down" })
+    );
+    // Requests are still served.
+    let user = app.signup().await;
+    assert_eq!(
+        app.login(&user.email, PASSWORD).await.status(),
+        StatusCode::OK
+    );
+
+    proxy.set_up(true);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let body = json_of(app.get("/health", None).await).await;
+        if body["redis"] == "ok" {
+            assert_eq!(body["status"], "ok");
+            break;
+        }
+        assert!(Instant::now() < deadline, "Redis did not come back: {body}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 #[actix_web::test]
@@ -65,6 +118,6 @@ async fn the_server_starts_while_the_database_is_down() {
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(
         json_of(res).await,
-        json!({ "status": "degraded", "db": "down" })
+        json!({ "status": "degraded", "db": "down", "redis": "ok" })
     );
 }

@@ -29,6 +29,10 @@ pub type Tweak = Box<dyn FnOnce(&mut Settings)>;
 pub struct AppOptions {
     /// Put a switchable TCP proxy between the app and the database.
     pub db_proxy: bool,
+    /// Put a switchable TCP proxy between the app and Redis.
+    pub redis_proxy: bool,
+    /// Run without Redis (reads go to the database).
+    pub without_redis: bool,
     /// JWKS address for Google sign-in.
     pub google_jwks_url: Option<String>,
     /// Change the settings before the app is built.
@@ -42,6 +46,7 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub maildir: PathBuf,
     pub proxy: Option<DbProxy>,
+    pub redis_proxy: Option<DbProxy>,
     pub settings: Settings,
 }
 
@@ -60,10 +65,21 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         Settings::load_from(&config_dir, Environment::Test, false).expect("settings");
     let db_name = format!("test_{}", uuid::Uuid::new_v4().simple());
 
+    let redis_url = required_env("PRESSROOM_TEST_REDIS_URL");
     let proxy = if options.db_proxy {
         Some(DbProxy::start(&db_uri).await)
     } else {
         None
+    };
+    let redis_proxy = if options.redis_proxy {
+        Some(DbProxy::start(&redis_url).await)
+    } else {
+        None
+    };
+    let app_redis_url = match (&redis_proxy, options.without_redis) {
+        (_, true) => String::new(),
+        (Some(p), false) => format!("redis://127.0.0.1:{}/", p.port),
+        (None, false) => redis_url.clone(),
     };
     let app_db_uri = match &proxy {
         Some(p) => format!("mongodb://127.0.0.1:{}/", p.port),
@@ -74,6 +90,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     settings.server.media_dir = std::env::temp_dir().join(&db_name).join("media");
     settings.database.uri = app_db_uri.into();
     settings.database.name = db_name.clone();
+    settings.redis.url = app_redis_url.into();
     settings.mail.transport = MailTransportKind::Smtp;
     settings.mail.smtp_host = "127.0.0.1".into();
     settings.mail.smtp_port = smtp_port;
@@ -108,6 +125,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         client,
         maildir,
         proxy,
+        redis_proxy,
         settings,
     }
 }
@@ -115,6 +133,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
 impl Drop for TestApp {
     fn drop(&mut self) {
         let uri = required_env("PRESSROOM_TEST_MONGODB_URI");
+        let redis_url = required_env("PRESSROOM_TEST_REDIS_URL");
         let name = self.db_name.clone();
         // The test's runtime is going away; drop the database from a runtime of our own.
         let _ = std::thread::spawn(move || {
@@ -128,9 +147,38 @@ impl Drop for TestApp {
                         tokio::time::timeout(Duration::from_secs(5), client.database(&name).drop())
                             .await;
                 }
+                let _ = tokio::time::timeout(
+                    Duration::from_secs(5),
+                    drop_redis_keys(&redis_url, &format!("{name}:")),
+                )
+                .await;
             });
         })
         .join();
+    }
+}
+
+/// Removes every Redis key of a test's namespace.
+async fn drop_redis_keys(url: &str, prefix: &str) {
+    use deadpool_redis::redis::{self, AsyncCommands};
+    let Ok(client) = redis::Client::open(url) else {
+        return;
+    };
+    let Ok(mut conn) = client.get_multiplexed_async_connection().await else {
+        return;
+    };
+    let keys: Vec<String> = {
+        let Ok(mut iter) = conn.scan_match::<_, String>(format!("{prefix}*")).await else {
+            return;
+        };
+        let mut keys = Vec::new();
+        while let Some(Ok(key)) = futures_util::StreamExt::next(&mut iter).await {
+            keys.push(key);
+        }
+        keys
+    };
+    for chunk in keys.chunks(500) {
+        let _: Result<(), _> = conn.unlink(chunk).await;
     }
 }
 
@@ -337,7 +385,7 @@ pub async fn assert_error(res: Response, status: StatusCode) -> String {
     body["message"].as_str().expect("error message").to_string()
 }
 
-/// A TCP proxy in front of the database that can be switched off (dropping every connection) and
+/// A TCP proxy in front of the database (or Redis) that can be switched off (dropping every connection) and
 /// back on.
 pub struct DbProxy {
     pub port: u16,
@@ -349,6 +397,7 @@ impl DbProxy {
     async fn start(db_uri: &str) -> DbProxy {
         let target = db_uri
             .trim_start_matches("mongodb://")
+            .trim_start_matches("redis://")
             .trim_end_matches('/')
             .to_string();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
