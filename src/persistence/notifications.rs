@@ -29,6 +29,37 @@ pub enum Kind {
     Appeal,
 }
 
+impl Kind {
+    /// Every kind, in the order of the specification.
+    pub const ALL: [Self; 7] = [
+        Self::Like,
+        Self::Bookmark,
+        Self::Comment,
+        Self::Reply,
+        Self::Admin,
+        Self::AdminReply,
+        Self::Appeal,
+    ];
+
+    /// The name stored and sent as `type`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Like => "like",
+            Self::Bookmark => "bookmark",
+            Self::Comment => "comment",
+            Self::Reply => "reply",
+            Self::Admin => "admin",
+            Self::AdminReply => "admin_reply",
+            Self::Appeal => "appeal",
+        }
+    }
+
+    /// Whether an administrator wrote it (the inbox's `type=admin`).
+    pub const fn is_from_admin(self) -> bool {
+        matches!(self, Self::Admin | Self::AdminReply)
+    }
+}
+
 /// A stored notification.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -97,14 +128,20 @@ pub async fn insert_many(db: &Db, notifications: &[Notification]) -> DbResult<()
     Ok(())
 }
 
-/// One page of a user's notifications, newest first, and how many they have in all.
+/// One page of a user's notifications of the given kinds (every kind when `kinds` is empty),
+/// newest first, and how many such notifications they have in all.
 pub async fn list_for_user(
     db: &Db,
     user: ObjectId,
+    kinds: &[Kind],
     skip: u64,
     limit: i64,
 ) -> DbResult<(Vec<Notification>, u64)> {
-    let filter = doc! { "userId": user };
+    let mut filter = doc! { "userId": user };
+    if !kinds.is_empty() {
+        let names: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+        filter.insert("type", doc! { "$in": names });
+    }
     let items = collection(db)
         .find(filter.clone())
         .sort(doc! { "createdAt": -1, "_id": -1 })

@@ -86,6 +86,77 @@ async fn lists_are_paged_twenty_at_a_time_newest_first() {
 }
 
 #[actix_web::test]
+async fn the_type_filter_pages_and_counts_on_the_server() {
+    // The inbox's type=admin / type=post views: a page of one kind must not come back empty
+    // while matching notifications sit on later pages of the unfiltered list.
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+    let post = crate::content::publish(&app, &author, "Filtered", "Some text to like").await;
+    let post_id = post["_id"].as_str().unwrap();
+    let res = app
+        .post_empty(&format!("/api/post/like/{post_id}"), Some(&reader.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // The like is older than a full page of administrator notices.
+    for i in 0..21 {
+        notice(&app, &admin, &author, &format!("n{i}")).await;
+    }
+    let list = |query: &'static str| {
+        let app = &app;
+        let token = author.token.clone();
+        async move {
+            let res = app
+                .get(
+                    &format!("/api/notification/notifications{query}"),
+                    Some(&token),
+                )
+                .await;
+            assert_eq!(res.status(), StatusCode::OK, "{query}");
+            json_of(res).await
+        }
+    };
+    let all = list("").await;
+    assert_eq!(all["total"], 22);
+    assert!(all["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|n| n["type"] == "admin"));
+
+    let posts = list("?type=post").await;
+    assert_eq!(posts["total"], 1);
+    assert_eq!(posts["totalPages"], 1);
+    assert_eq!(posts["notifications"][0]["type"], "like");
+    assert_eq!(
+        posts["unreadCount"], 22,
+        "the unread count is over every kind"
+    );
+    assert_eq!(list("?type=like").await["total"], 1);
+
+    let admins = list("?type=admin&page=2").await;
+    assert_eq!(admins["total"], 21);
+    assert_eq!(admins["notifications"].as_array().unwrap().len(), 1);
+    assert_eq!(admins["notifications"][0]["content"], "n0");
+    assert_eq!(list("?type=admin_reply").await["total"], 0);
+
+    for bad in ["?type=everything", "?type=Admin"] {
+        let res = app
+            .get(
+                &format!("/api/notification/notifications{bad}"),
+                Some(&author.token),
+            )
+            .await;
+        let message = assert_error(res, StatusCode::BAD_REQUEST).await;
+        assert!(
+            message.starts_with("type must be admin, post"),
+            "{bad}: {message}"
+        );
+    }
+}
+
+#[actix_web::test]
 async fn marking_read_one_and_all_lowers_the_count() {
     let app = spawn_app().await;
     let admin = app.admin().await;
