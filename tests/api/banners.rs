@@ -265,6 +265,12 @@ async fn bad_banner_input_is_refused_with_a_clear_message() {
             "Link must be",
         ),
         (
+            // Browsers read `/\host` as `//host`: another site.
+            json!({ "title": "t", "message": "m", "link": "/\\evil.example/" }),
+            StatusCode::BAD_REQUEST,
+            "Link must be",
+        ),
+        (
             json!({ "title": "t", "message": "m", "expiresAt": "soon" }),
             StatusCode::BAD_REQUEST,
             "expiresAt must be an ISO-8601",

@@ -52,7 +52,8 @@ fn required(raw: Option<String>, missing: &str, field: &str, max: usize) -> ApiR
     Ok(text)
 }
 
-/// A banner link: an http(s) address or a path inside the site.
+/// A banner link: an http(s) address or a path inside the site. Browsers read a backslash as a
+/// slash, so `/\host` would leave the site like `//host`: no backslashes at all.
 pub fn parse_link(raw: Option<String>) -> ApiResult<Option<String>> {
     let Some(link) = raw.map(|l| l.trim().to_string()).filter(|l| !l.is_empty()) else {
         return Ok(None);
@@ -61,6 +62,7 @@ pub fn parse_link(raw: Option<String>) -> ApiResult<Option<String>> {
     let ok =
         (lower.starts_with("https://") || lower.starts_with("http://") || link.starts_with('/'))
             && !link.starts_with("//")
+            && !link.contains('\\')
             && link.len() <= 2000
             && !link.chars().any(char::is_whitespace);
     if ok {
@@ -149,6 +151,8 @@ mod tests {
             "//evil.example",
             "ftp://x",
             "https://a b",
+            "/\\evil.example",
+            "/\\/evil.example",
         ] {
             assert!(parse_link(Some(bad.into())).is_err(), "case {bad}");
         }
