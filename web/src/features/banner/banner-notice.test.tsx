@@ -36,6 +36,22 @@ describe('BannerNotice', () => {
     expect(link).toHaveAttribute('rel', expect.stringContaining('noopener'));
   });
 
+  it.each(['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<b>x</b>', '//evil.example/', '/\\evil.example/', 'vbscript:x'])(
+    'renders no link for the unsafe address %s',
+    (link) => {
+      renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner({ link })], dismissedIds: [], error: null } } });
+      expect(screen.getByTestId('banner-notice')).toHaveTextContent('Heads up');
+      expect(screen.queryByRole('link')).not.toBeInTheDocument();
+    },
+  );
+
+  it.each([['http://example.com/a'], ['/post/hello']])('renders the safe address %s with rel="noopener noreferrer"', (link) => {
+    renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner({ link })], dismissedIds: [], error: null } } });
+    const anchor = screen.getByRole('link', { name: 'Learn more' });
+    expect(anchor).toHaveAttribute('href', link);
+    expect(anchor.getAttribute('rel')?.split(' ')).toEqual(expect.arrayContaining(['noopener', 'noreferrer']));
+  });
+
   it('Dismiss hides it and tells the server for signed-in users', async () => {
     mockApi.on('PATCH', '/bannerNotification/dismiss/b1', { body: {} });
     const { store } = renderWithProviders(<BannerNotice regions={[]} />, {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { safeHref } from '@/lib/safe-url';
 import { BANNER_KEY, storage } from '@/lib/storage';
 import { toast } from '@/lib/toast';
 import {
@@ -72,13 +73,15 @@ export function BannerNotice({ regions }: { regions: string[] }) {
   }, [banner]);
 
   if (!banner) return null;
+  // Only http(s) addresses and paths inside the site become a link (the server checks this too).
+  const link = safeHref(banner.link);
   return (
     <aside className="banner-notice" role="region" aria-label="Announcement" data-testid="banner-notice">
       <div className="banner-notice__body">
         <strong className="banner-notice__title">{banner.title}</strong>
         <span className="banner-notice__message">{banner.message}</span>
-        {banner.link ? (
-          <a href={banner.link} target="_blank" rel="noopener noreferrer" className="banner-notice__link">
+        {link ? (
+          <a href={link} target="_blank" rel="noopener noreferrer" className="banner-notice__link">
             Learn more
           </a>
         ) : null}
