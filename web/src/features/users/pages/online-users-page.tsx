@@ -1,19 +1,22 @@
-import { useEffect } from 'react';
+import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
 import { Page } from '@/components/page';
+import { useThrottledRefresh } from '@/components/use-throttled-refresh';
 import { selectOnlineCount } from '@/features/socket';
 import { fetchOnlineUsers, selectOnlineUsers } from '../users-slice';
+
+/** The list is refetched at most this often while the live count changes. */
+export const ONLINE_REFRESH_MS = 5000;
 
 export default function OnlineUsersPage() {
   const dispatch = useAppDispatch();
   const liveCount = useAppSelector(selectOnlineCount);
   const { users, guests, status, error } = useAppSelector(selectOnlineUsers);
 
-  useEffect(() => {
-    void dispatch(fetchOnlineUsers());
-  }, [dispatch, liveCount]);
+  const refresh = useCallback(() => void dispatch(fetchOnlineUsers()), [dispatch]);
+  useThrottledRefresh(refresh, liveCount, ONLINE_REFRESH_MS);
 
   return (
     <Page title="Online now">
