@@ -1,4 +1,4 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
 import { authReducer } from '@/features/auth/auth-slice';
 import { bannerReducer } from '@/features/banner';
 import { categoriesReducer } from '@/features/categories';
@@ -7,11 +7,13 @@ import { feedbackReducer } from '@/features/feedback';
 import { guestReducer } from '@/features/guest';
 import { locationReducer } from '@/features/location';
 import { notificationsReducer } from '@/features/notifications';
-import { postsReducer } from '@/features/posts';
+import { addPostsListeners, postsReducer } from '@/features/posts';
 import { searchReducer } from '@/features/search';
 import { createSocketMiddleware, socketReducer } from '@/features/socket';
 import { themeReducer } from '@/features/theme';
-import { usersReducer } from '@/features/users';
+import { addUsersListeners, usersReducer } from '@/features/users';
+import type { AppStartListening } from './listeners';
+import { sessionMiddleware } from './session-middleware';
 
 export const rootReducer = combineReducers({
   auth: authReducer,
@@ -32,10 +34,14 @@ export const rootReducer = combineReducers({
 export type RootState = ReturnType<typeof rootReducer>;
 
 export function setupStore(preloadedState?: Partial<RootState>) {
+  const listeners = createListenerMiddleware();
+  const startListening = listeners.startListening as AppStartListening;
+  addUsersListeners(startListening);
+  addPostsListeners(startListening);
   return configureStore({
     reducer: rootReducer,
     preloadedState: preloadedState as RootState | undefined,
-    middleware: (getDefault) => getDefault().concat(createSocketMiddleware()),
+    middleware: (getDefault) => getDefault().prepend(listeners.middleware).concat(sessionMiddleware, createSocketMiddleware()),
   });
 }
 

@@ -1,16 +1,16 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { scrollToTop } from '@/lib/browser';
-import { checkAuth } from '@/features/auth';
+import { accountVerificationChanged, checkAuth, useSessionCheckRetry } from '@/features/auth';
 import { useBannerSync } from '@/features/banner';
 import { saveConsent } from '@/features/consent';
 import { checkFeedbackPrompt } from '@/features/feedback';
 import { trackGuestVisit } from '@/features/guest';
-import { fetchIpLocation, useGeolocation } from '@/features/location';
-import { fetchUnreadCount, notificationsCleared } from '@/features/notifications';
+import { useGeolocation, useIpLocation } from '@/features/location';
+import { fetchUnreadCount } from '@/features/notifications';
 import { initUserSocket, socketConnectRequested, socketUserLeft, useConnectivityToasts } from '@/features/socket';
 import { useThemeEffects } from '@/features/theme';
-import { fetchCurrentUser, profileCleared } from '@/features/users';
+import { fetchCurrentUser } from '@/features/users';
 import { useAppDispatch, useAppSelector } from './hooks';
 
 /** Everything the app does once per session or per sign-in, wired in one place. */
@@ -25,10 +25,11 @@ export function useAppLifecycle(): void {
   useConnectivityToasts();
   useBannerSync();
   useGeolocation();
+  useIpLocation();
+  useSessionCheckRetry();
 
   useEffect(() => {
     void dispatch(checkAuth());
-    void dispatch(fetchIpLocation());
   }, [dispatch]);
 
   useEffect(() => {
@@ -49,13 +50,17 @@ export function useAppLifecycle(): void {
     if (!authInitialized) return;
     if (isAuthenticated && user) {
       void dispatch(initUserSocket({ userId: user._id, role }));
-      void dispatch(fetchCurrentUser());
+      // The profile also says whether the account is verified (perhaps in another tab since).
+      void dispatch(fetchCurrentUser()).then((result) => {
+        if (fetchCurrentUser.fulfilled.match(result) && typeof result.payload.isAccountVerified === 'boolean') {
+          dispatch(accountVerificationChanged(result.payload.isAccountVerified));
+        }
+      });
       void dispatch(fetchUnreadCount());
       void dispatch(checkFeedbackPrompt());
     } else {
+      // The previous user's data went with `session/userChanged` (app/session-middleware.ts).
       dispatch(socketUserLeft());
-      dispatch(profileCleared());
-      dispatch(notificationsCleared());
       void dispatch(trackGuestVisit());
     }
   }, [dispatch, authInitialized, isAuthenticated, user?._id, role]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -18,6 +18,8 @@ export interface SocketUser {
 let socket: Socket | null = null;
 let socketToken: string | null = null;
 let joinedUser: SocketUser | null = null;
+/** Events waiting for a connection, latest payload per event name. */
+const pending = new Map<string, unknown[]>();
 
 /** Options handed to `io()`: websocket first, then polling; token in the handshake. */
 export function socketOptions(token: string | null) {
@@ -65,6 +67,8 @@ function emitJoins(s: Socket, user: SocketUser) {
 
 /** Remembers the user and joins its rooms now (if connected) and after every reconnect. */
 export function joinUserRooms(user: SocketUser | null): void {
+  // What a user who left had queued is not sent for the next one.
+  if (joinedUser && joinedUser.userId !== user?.userId) pending.clear();
   joinedUser = user;
   if (socket?.connected && user) emitJoins(socket, user);
 }
@@ -74,8 +78,28 @@ export function rejoinRooms(): void {
   if (socket && joinedUser) emitJoins(socket, joinedUser);
 }
 
-export function emitEvent(event: string, ...args: unknown[]): boolean {
-  if (!socket?.connected) return false;
-  socket.emit(event, ...args);
-  return true;
+/**
+ * Sends an event now if the socket is connected, else keeps it (only the latest per event name)
+ * and sends it on the next connect. Returns whether it went out now.
+ */
+export function emitWhenConnected(event: string, ...args: unknown[]): boolean {
+  if (socket?.connected) {
+    pending.delete(event);
+    socket.emit(event, ...args);
+    return true;
+  }
+  pending.set(event, args);
+  return false;
+}
+
+/** Forgets every queued event (the app closed the socket on purpose). */
+export function clearPendingEmits(): void {
+  pending.clear();
+}
+
+/** Called by the middleware on every `connect`, after the rooms are joined. */
+export function flushPendingEmits(): void {
+  if (!socket?.connected) return;
+  for (const [event, args] of pending) socket.emit(event, ...args);
+  pending.clear();
 }

@@ -4,7 +4,6 @@ export const CONSENT_KEY = 'userCookieConsent';
 export const THEME_KEY = 'theme';
 export const GUEST_ID_KEY = 'guestId';
 export const BANNER_KEY = 'bannerNotification';
-export const DISMISSED_BANNERS_KEY = 'dismissedBannerIds';
 
 /** Local storage that never throws (private mode, disabled storage, quota). */
 export const storage = {
@@ -55,6 +54,13 @@ export const sessionStore = {
   set(key: string, value: string): void {
     try {
       window.sessionStorage.setItem(key, value);
+    } catch {
+      /* ignore */
+    }
+  },
+  remove(key: string): void {
+    try {
+      window.sessionStorage.removeItem(key);
     } catch {
       /* ignore */
     }

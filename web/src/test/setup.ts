@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { mockApi } from './mock-api';
 import { clearToasts } from '@/lib/toast';
-import { closeSocket, joinUserRooms } from '@/lib/socket';
+import { clearPendingEmits, closeSocket, joinUserRooms } from '@/lib/socket';
 import { resetPublicConfigCache } from '@/features/auth/api/auth-api';
 import { fakeSockets } from './fake-socket';
 
@@ -43,6 +43,7 @@ afterEach(() => {
   cleanup();
   clearToasts();
   joinUserRooms(null);
+  clearPendingEmits();
   closeSocket();
   fakeSockets.length = 0;
   resetPublicConfigCache();

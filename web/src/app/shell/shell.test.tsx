@@ -75,6 +75,29 @@ describe('the shell, logged out', () => {
     expect(await screen.findByText('Viewing as guest. Log in for full features.')).toBeInTheDocument();
   });
 
+  it('keeps the session when the check fails for another reason than a 401, and tries again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      mockAppStartup({ signedIn: true });
+      localStorage.setItem('jwt', 'token-1');
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      mockApi.on('GET', '/auth/check', { body: { ...testUser, token: 'token-1', isAccountVerified: true } });
+      mockApi.on('GET', '/auth/check', { status: 503, body: { message: 'Service unavailable' } }, { once: true });
+      renderApp('/about');
+      await ready();
+      await waitFor(() => expect(mockApi.calls('GET', '/auth/check')).toHaveLength(1));
+      await act(() => vi.advanceTimersByTimeAsync(100));
+      expect(screen.queryByText('Viewing as guest. Log in for full features.')).not.toBeInTheDocument();
+      expect(localStorage.getItem('jwt')).toBe('token-1');
+      await act(() => vi.advanceTimersByTimeAsync(3000));
+      expect(mockApi.calls('GET', '/auth/check')).toHaveLength(2);
+      expect(await screen.findByRole('link', { name: 'Write' })).toBeInTheDocument();
+      expect(screen.queryByText('Viewing as guest. Log in for full features.')).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('the theme toggle switches light/dark and remembers it', async () => {
     mockAppStartup();
     renderApp('/about');

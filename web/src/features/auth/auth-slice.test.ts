@@ -42,6 +42,7 @@ describe('auth state', () => {
       sessionExpired: false,
       isCheckingAuth: false,
       authInitialized: false,
+      sessionCheckFailed: false,
     });
   });
 
@@ -164,6 +165,25 @@ describe('auth state', () => {
       authInitialized: true,
       isCheckingAuth: false,
     });
+  });
+
+  it.each([
+    ['a 5xx', { status: 503, body: { message: 'Service unavailable' } }],
+    ['a network error', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('auth check failure by %s keeps the signed-in user and the token', async (_, reply) => {
+    localStorage.setItem('jwt', 'tok');
+    mockApi.on('GET', '/auth/check', reply as never);
+    const store = setupStore({ auth: signedIn() });
+    await store.dispatch(checkAuth());
+    expect(store.getState().auth).toMatchObject({
+      user: { _id: 'u1' },
+      isAuthenticated: true,
+      token: 'tok',
+      sessionExpired: false,
+      authInitialized: true,
+      isCheckingAuth: false,
+    });
+    expect(localStorage.getItem('jwt')).toBe('tok');
   });
 
   it('auth check for a guest (no stored token) does not set sessionExpired', async () => {

@@ -1,6 +1,6 @@
 /** Authentication state and transitions (seed 001 §3 "Auth state" and §4 "Authentication"). */
 import { createAsyncThunk, createSlice, isPending, type PayloadAction } from '@reduxjs/toolkit';
-import { errorMessage } from '@/lib/http';
+import { ApiError, errorMessage } from '@/lib/http';
 import { storage, TOKEN_KEY } from '@/lib/storage';
 import { authApi, FALLBACK, type Role, type SignupPayload } from './api/auth-api';
 
@@ -23,6 +23,11 @@ export interface AuthState {
   sessionExpired: boolean;
   isCheckingAuth: boolean;
   authInitialized: boolean;
+  /**
+   * The last session check failed without a 401 (network, time-out, 5xx): the session is kept
+   * and the check is tried again (`useSessionCheckRetry`).
+   */
+  sessionCheckFailed: boolean;
 }
 
 export function initialAuthState(): AuthState {
@@ -38,6 +43,7 @@ export function initialAuthState(): AuthState {
     sessionExpired: false,
     isCheckingAuth: false,
     authInitialized: false,
+    sessionCheckFailed: false,
   };
 }
 
@@ -48,10 +54,14 @@ export interface Session {
   isAccountVerified: boolean;
 }
 
-/** A failed auth check; `isGuest` marks a visitor who never had a session. */
+/**
+ * A failed auth check; `isGuest` marks a visitor who never had a session, `expired` a 401 (the
+ * only answer that ends a session; any other failure keeps it and is tried again).
+ */
 export interface CheckAuthError {
   message: string;
   isGuest: boolean;
+  expired: boolean;
 }
 
 function keepToken(session: Session): Session {
@@ -111,7 +121,7 @@ export const checkAuth = createAsyncThunk<Session, void, { rejectValue: CheckAut
   'auth/checkAuth',
   async (_, { rejectWithValue }) => {
     if (!storage.get(TOKEN_KEY)) {
-      return rejectWithValue({ message: 'No session', isGuest: true });
+      return rejectWithValue({ message: 'No session', isGuest: true, expired: false });
     }
     try {
       const r = await authApi.check();
@@ -121,7 +131,8 @@ export const checkAuth = createAsyncThunk<Session, void, { rejectValue: CheckAut
         isAccountVerified: Boolean(r.isAccountVerified),
       });
     } catch (e) {
-      return rejectWithValue({ message: errorMessage(e, FALLBACK.checkAuth), isGuest: false });
+      const expired = e instanceof ApiError && e.status === 401;
+      return rejectWithValue({ message: errorMessage(e, FALLBACK.checkAuth), isGuest: false, expired });
     }
   },
 );
@@ -178,6 +189,7 @@ function signedIn(state: AuthState, session: Session) {
   state.token = session.token;
   state.isAccountVerified = session.isAccountVerified;
   state.sessionExpired = false;
+  state.sessionCheckFailed = false;
   state.error = null;
 }
 
@@ -235,22 +247,33 @@ const authSlice = createSlice({
       })
       .addCase(checkAuth.rejected, (state, action) => {
         const isGuest = action.payload?.isGuest ?? false;
+        const expired = action.payload?.expired ?? false;
         state.loading = false;
         state.isCheckingAuth = false;
         state.authInitialized = true;
-        signedOut(state);
-        state.sessionExpired = !isGuest;
-        state.error = isGuest ? null : (action.payload?.message ?? FALLBACK.checkAuth);
+        if (isGuest || expired) {
+          signedOut(state);
+          state.sessionExpired = expired;
+          state.sessionCheckFailed = false;
+          state.error = isGuest ? null : (action.payload?.message ?? FALLBACK.checkAuth);
+          return;
+        }
+        // The server could not answer: whoever was signed in stays so, and the check is retried.
+        state.sessionCheckFailed = true;
+        state.sessionExpired = false;
+        state.error = action.payload?.message ?? FALLBACK.checkAuth;
       })
       .addCase(logout.fulfilled, (state) => {
         state.loading = false;
         signedOut(state);
         state.sessionExpired = false;
+        state.sessionCheckFailed = false;
       })
       .addCase(logout.rejected, (state) => {
         state.loading = false;
         signedOut(state);
         state.sessionExpired = false;
+        state.sessionCheckFailed = false;
       })
       .addCase(verifyEmail.fulfilled, (state, action) => {
         state.loading = false;

@@ -5,6 +5,7 @@
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { ApiError, errorMessage } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import { BANNER_KEY, storage } from '@/lib/storage';
 import type { BannerNotification } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
@@ -92,6 +93,10 @@ const bannerSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
+      // Dismissals are per user (`dismissedBy`): the next user's are fetched for them.
+      .addCase(sessionUserChanged, (state) => {
+        state.dismissedIds = [];
+      })
       .addCase(fetchBanners.fulfilled, (state, action) => {
         state.banners = action.payload.banners.filter((b) => b.isActive !== false);
         state.dismissedIds = [...new Set([...state.dismissedIds, ...action.payload.dismissedIds])];

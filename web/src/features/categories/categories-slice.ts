@@ -1,6 +1,12 @@
-/** Categories (seed 000 §3 "Category", §4 "Category status"). */
+/**
+ * Categories (seed 000 §3 "Category", §4 "Category status"). Every category and the signed-in
+ * user's selection are separate lists with separate statuses: one failing never marks the other
+ * failed, and a fetch of one is never skipped because of the other. The selection belongs to the
+ * user and goes when they do (`session/userChanged`).
+ */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { errorMessage, http } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import type { Category } from '@/types/entities';
 
 export const CATEGORY_FALLBACK = {
@@ -20,8 +26,13 @@ export interface CategoriesState {
   categories: Category[];
   userSelectedCategories: Category[];
   selectedCategory: Category | null;
+  /** Status of `categories` (every category). */
   status: CategoryStatus;
   error: string | null;
+  /** Status of `userSelectedCategories`, and the request whose answer it waits for. */
+  userSelectedStatus: CategoryStatus;
+  userSelectedError: string | null;
+  userSelectedRequestId: string | null;
   slugCheck: { loading: boolean; isAvailable: boolean | null };
 }
 
@@ -31,6 +42,9 @@ export const initialCategoriesState: CategoriesState = {
   selectedCategory: null,
   status: 'idle',
   error: null,
+  userSelectedStatus: 'idle',
+  userSelectedError: null,
+  userSelectedRequestId: null,
   slugCheck: { loading: false, isAvailable: null },
 };
 
@@ -68,8 +82,9 @@ export const fetchUserSelectedCategories = createAsyncThunk<Category[], void, Co
   },
   {
     condition: (_, { getState }) => {
-      const { userSelectedCategories, status } = getState().categories;
-      return !(userSelectedCategories.length > 0 && status !== 'failed');
+      const { userSelectedCategories, userSelectedStatus } = getState().categories;
+      if (userSelectedStatus === 'loading') return false;
+      return !(userSelectedCategories.length > 0 && userSelectedStatus !== 'failed');
     },
   },
 );
@@ -141,9 +156,6 @@ const categoriesSlice = createSlice({
     categorySelected(state, action: PayloadAction<Category | null>) {
       state.selectedCategory = action.payload;
     },
-    userCategoriesCleared(state) {
-      state.userSelectedCategories = [];
-    },
   },
   extraReducers: (builder) => {
     builder
@@ -155,13 +167,27 @@ const categoriesSlice = createSlice({
         state.status = 'succeeded';
         state.categories = action.payload;
       })
-      .addCase(fetchUserSelectedCategories.pending, (state) => {
-        state.status = 'loading';
-        state.error = null;
+      .addCase(fetchCategories.rejected, (state, action) => {
+        state.status = 'failed';
+        state.error = action.payload ?? CATEGORY_FALLBACK.fetch;
+      })
+      .addCase(fetchUserSelectedCategories.pending, (state, action) => {
+        state.userSelectedStatus = 'loading';
+        state.userSelectedError = null;
+        state.userSelectedRequestId = action.meta.requestId;
       })
       .addCase(fetchUserSelectedCategories.fulfilled, (state, action) => {
-        state.status = 'succeeded';
+        // An answer for a user who has since signed out (or an older request) is dropped.
+        if (state.userSelectedRequestId !== action.meta.requestId) return;
+        state.userSelectedRequestId = null;
+        state.userSelectedStatus = 'succeeded';
         state.userSelectedCategories = action.payload;
+      })
+      .addCase(fetchUserSelectedCategories.rejected, (state, action) => {
+        if (action.meta.condition || state.userSelectedRequestId !== action.meta.requestId) return;
+        state.userSelectedRequestId = null;
+        state.userSelectedStatus = 'failed';
+        state.userSelectedError = action.payload ?? CATEGORY_FALLBACK.fetchSelected;
       })
       .addCase(createCategory.fulfilled, (state, action) => {
         state.categories.push(action.payload);
@@ -178,6 +204,7 @@ const categoriesSlice = createSlice({
       })
       .addCase(assignCategories.fulfilled, (state, action) => {
         state.userSelectedCategories = action.payload;
+        state.userSelectedStatus = 'succeeded';
       })
       .addCase(checkSlug.pending, (state) => {
         state.slugCheck.loading = true;
@@ -188,14 +215,13 @@ const categoriesSlice = createSlice({
       .addCase(checkSlug.rejected, (state) => {
         state.slugCheck = { loading: false, isAvailable: false };
       })
-      .addMatcher(
-        (action) =>
-          [fetchCategories.rejected.type, fetchUserSelectedCategories.rejected.type].includes((action as { type: string }).type),
-        (state, action: PayloadAction<string | undefined>) => {
-          state.status = 'failed';
-          state.error = action.payload ?? CATEGORY_FALLBACK.fetch;
-        },
-      )
+      .addCase(sessionUserChanged, (state) => {
+        state.userSelectedCategories = [];
+        state.userSelectedStatus = 'idle';
+        state.userSelectedError = null;
+        state.userSelectedRequestId = null;
+        state.selectedCategory = null;
+      })
       .addMatcher(
         (action) =>
           [createCategory.rejected.type, updateCategory.rejected.type, deleteCategory.rejected.type, assignCategories.rejected.type].includes(
@@ -208,6 +234,6 @@ const categoriesSlice = createSlice({
   },
 });
 
-export const { categorySelected, userCategoriesCleared } = categoriesSlice.actions;
+export const { categorySelected } = categoriesSlice.actions;
 export const categoriesReducer = categoriesSlice.reducer;
 export const selectCategories = (state: State) => state.categories;

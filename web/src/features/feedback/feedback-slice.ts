@@ -1,6 +1,7 @@
 /** Feedback prompts and submission (seed 000 §3 "Feedback", §4 "Feedback"). */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import { errorMessage, http } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import { socketEvents } from '@/features/socket';
 
 export const FEEDBACK_FALLBACK = {
@@ -76,6 +77,7 @@ const feedbackSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
+      .addCase(sessionUserChanged, () => initialFeedbackState)
       .addCase(socketEvents.feedbackPromptReceived, (state, action) => {
         state.shouldPrompt = true;
         state.submitted = false;

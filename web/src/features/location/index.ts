@@ -2,3 +2,4 @@ export * from './location-slice';
 export { LocationBadge } from './components/location-badge';
 export { LocationErrorToast } from './components/location-error-toast';
 export { useGeolocation } from './use-geolocation';
+export { useIpLocation, IP_TRACK_RETRY_MS } from './use-ip-location';

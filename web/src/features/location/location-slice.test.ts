@@ -49,4 +49,16 @@ describe('locations', () => {
     expect(mockApi.calls('GET', '/user/ip-location')).toHaveLength(1);
     expect(store.getState().location.ipLocation?.country).toBe('India');
   });
+
+  it('a failed IP track resets tracked to false, so the next call tries again', async () => {
+    mockApi.on('GET', '/user/ip-location', { body: { location: { latitude: 1, longitude: 2, city: 'Pune', country: 'India', state: 'MH', pincode: '411001' } } });
+    mockApi.on('GET', '/user/ip-location', { status: 503, body: { message: 'Database unavailable' } }, { once: true });
+    const store = setupStore();
+    await store.dispatch(fetchIpLocation());
+    expect(store.getState().location).toMatchObject({ tracked: false, ipLocation: null, error: 'Database unavailable' });
+    await store.dispatch(fetchIpLocation());
+    expect(mockApi.calls('GET', '/user/ip-location')).toHaveLength(2);
+    expect(store.getState().location).toMatchObject({ tracked: true, error: null });
+    expect(store.getState().location.ipLocation?.city).toBe('Pune');
+  });
 });

@@ -1,6 +1,7 @@
 /** Locations (seed 000 §3 "User location", §4 "Locations", §7 realtime and geolocation). */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { errorMessage, http } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import type { UserLocation } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
 
@@ -113,13 +114,24 @@ const locationSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
+      // Follower locations and what the user saved are theirs; the visitor's IP location is not.
+      .addCase(sessionUserChanged, (state) => {
+        state.locations = [];
+        state.userLocations = [];
+        state.error = null;
+        state.geoError = null;
+      })
       .addCase(fetchIpLocation.pending, (state) => {
         state.tracked = true;
       })
       .addCase(fetchIpLocation.fulfilled, (state, action) => {
         state.ipLocation = action.payload;
+        state.error = null;
       })
+      // A failed IP track resets tracked to false (seed 000 §8), so a later call tries again.
       .addCase(fetchIpLocation.rejected, (state, action) => {
+        if (action.meta.condition) return;
+        state.tracked = false;
         state.error = action.payload ?? LOCATION_FALLBACK.ipLocation;
       })
       .addCase(saveLocation.fulfilled, (state, action) => {

@@ -1,11 +1,19 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { emitEvent } from '@/lib/socket';
+import { emitWhenConnected } from '@/lib/socket';
 import { sessionStore } from '@/lib/storage';
 import { GEOLOCATION_TIMEOUT_MS, GEOLOCATION_UNSUPPORTED, geolocationFailed, saveLocation } from './location-slice';
 
 export const LOCATION_DEBOUNCE_MS = 1000;
 const ASKED_KEY = 'geolocationRequested';
+
+/**
+ * Lets the next page load ask the browser again (the location error toast reloads the page
+ * for exactly that; the once-per-session flag would otherwise survive the reload).
+ */
+export function forgetGeolocationRequest(): void {
+  sessionStore.remove(ASKED_KEY);
+}
 
 /**
  * For signed-in users, asks the browser for the position once per browser session (high accuracy,
@@ -38,7 +46,8 @@ export function useGeolocation(): void {
         };
         void dispatch(saveLocation(location));
         timer = setTimeout(() => {
-          emitEvent('userLocationUpdate', { ...location, lat: location.coordinates.lat, lon: location.coordinates.lon });
+          // Sent now, or as soon as the socket connects if it is not connected at this moment.
+          emitWhenConnected('userLocationUpdate', { ...location, lat: location.coordinates.lat, lon: location.coordinates.lon });
         }, LOCATION_DEBOUNCE_MS);
       },
       (error) => dispatch(geolocationFailed(error.message || 'Unable to get your location.')),

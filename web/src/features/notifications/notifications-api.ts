@@ -15,11 +15,15 @@ export const NOTIFICATION_FALLBACK = {
   history: 'Failed to fetch user history',
 } as const;
 
+/** The inbox's filters (`/message-box?type=admin|post`), applied by the server. */
+export type InboxType = 'admin' | 'post';
+
 export const notificationsApi = {
-  list: (page: number) =>
+  list: (page: number, type?: InboxType | null) =>
     http.get<{ notifications?: UserNotification[]; total?: number }>('/notification/notifications', NOTIFICATION_FALLBACK.fetch, {
       page,
       limit: NOTIFICATIONS_PAGE_SIZE,
+      type: type ?? undefined,
     }),
   unreadCount: () => http.get<{ count?: number }>('/notification/unread-count', NOTIFICATION_FALLBACK.unread),
   markRead: (id: string) =>

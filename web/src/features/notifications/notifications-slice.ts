@@ -1,16 +1,30 @@
 /** The user's notifications (seed 000 §3 "User notification", §4 "Notifications", §5). */
 import { createAsyncThunk, createSlice, isPending } from '@reduxjs/toolkit';
 import { errorMessage } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import type { UserNotification } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
-import { NOTIFICATION_FALLBACK, notificationsApi } from './notifications-api';
+import { NOTIFICATION_FALLBACK, notificationsApi, type InboxType } from './notifications-api';
+import { isAdminType } from './notification-text';
 
 export const LIST_TRIM_ABOVE = 100;
 export const LIST_TRIM_TO = 50;
 export const INVALID_NOTIFICATION_ID = 'Invalid notification ID';
 export const USER_NOT_AUTHENTICATED = 'User not authenticated';
 
+/** The message box's list: one kind filter, filtered and paged by the server. */
+export interface InboxState {
+  type: InboxType | null;
+  list: UserNotification[];
+  page: number;
+  total: number;
+  status: 'idle' | 'loading' | 'succeeded' | 'failed';
+  error: string | null;
+  requestId: string | null;
+}
+
 export interface NotificationsState {
+  /** The dropdown's list (every kind). */
   list: UserNotification[];
   unreadCount: number;
   page: number;
@@ -18,6 +32,7 @@ export interface NotificationsState {
   userNotificationHistory: UserNotification[];
   loading: boolean;
   error: string | null;
+  inbox: InboxState;
 }
 
 export const initialNotificationsState: NotificationsState = {
@@ -28,7 +43,15 @@ export const initialNotificationsState: NotificationsState = {
   userNotificationHistory: [],
   loading: false,
   error: null,
+  inbox: { type: null, list: [], page: 1, total: 0, status: 'idle', error: null, requestId: null },
 };
+
+/** Whether a notification belongs in the inbox under a kind filter. */
+export function matchesInboxType(n: UserNotification, type: InboxType | null): boolean {
+  if (type === 'admin') return isAdminType(n.type);
+  if (type === 'post') return !isAdminType(n.type);
+  return true;
+}
 
 type ThunkConfig = { rejectValue: string; state: { auth: { isAuthenticated: boolean; user: { _id: string } | null } } };
 
@@ -45,6 +68,21 @@ export const fetchNotifications = createAsyncThunk<
   const page = (arg && arg.page) || 1;
   try {
     const r = await notificationsApi.list(page);
+    return { notifications: r?.notifications ?? [], total: r?.total ?? 0, page };
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.fetch));
+  }
+});
+
+/** A page of the message box under a kind filter; page 1 replaces, later pages append. */
+export const fetchInbox = createAsyncThunk<
+  { notifications: UserNotification[]; total: number; page: number },
+  { page?: number; type?: InboxType | null },
+  ThunkConfig
+>('notifications/fetchInbox', async ({ page = 1, type = null }, { getState, rejectWithValue }) => {
+  if (!getState().auth.isAuthenticated) return rejectWithValue(USER_NOT_AUTHENTICATED);
+  try {
+    const r = await notificationsApi.list(page, type);
     return { notifications: r?.notifications ?? [], total: r?.total ?? 0, page };
   } catch (e) {
     return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.fetch));
@@ -157,16 +195,21 @@ const countUnread = (list: UserNotification[]) => list.filter((n) => !n.read).le
 function addToFront(state: NotificationsState, notification: UserNotification) {
   state.list = [notification, ...state.list.filter((n) => n._id !== notification._id)];
   if (state.list.length > LIST_TRIM_ABOVE) state.list = state.list.slice(0, LIST_TRIM_TO);
+  const inbox = state.inbox;
+  if (inbox.status === 'succeeded' && matchesInboxType(notification, inbox.type)) {
+    const isNew = !inbox.list.some((n) => n._id === notification._id);
+    inbox.list = [notification, ...inbox.list.filter((n) => n._id !== notification._id)];
+    if (isNew) inbox.total += 1;
+  }
 }
 
 const notificationsSlice = createSlice({
   name: 'notifications',
   initialState: initialNotificationsState,
-  reducers: {
-    notificationsCleared: () => initialNotificationsState,
-  },
+  reducers: {},
   extraReducers: (builder) => {
     builder
+      .addCase(sessionUserChanged, () => initialNotificationsState)
       .addCase(fetchNotifications.fulfilled, (state, action) => {
         const { notifications, total, page } = action.payload;
         state.loading = false;
@@ -183,20 +226,55 @@ const notificationsSlice = createSlice({
         state.loading = false;
         state.unreadCount = action.payload;
       })
+      .addCase(fetchInbox.pending, (state, action) => {
+        const type = action.meta.arg.type ?? null;
+        state.inbox.requestId = action.meta.requestId;
+        state.inbox.status = 'loading';
+        state.inbox.error = null;
+        if (type !== state.inbox.type) {
+          state.inbox.type = type;
+          state.inbox.list = [];
+          state.inbox.total = 0;
+          state.inbox.page = 1;
+        }
+      })
+      .addCase(fetchInbox.fulfilled, (state, action) => {
+        if (state.inbox.requestId !== action.meta.requestId) return;
+        const { notifications, total, page } = action.payload;
+        const inbox = state.inbox;
+        inbox.requestId = null;
+        inbox.status = 'succeeded';
+        inbox.page = page;
+        inbox.total = total;
+        if (page <= 1) {
+          inbox.list = notifications;
+        } else {
+          const seen = new Set(inbox.list.map((n) => n._id));
+          inbox.list = [...inbox.list, ...notifications.filter((n) => !seen.has(n._id))];
+        }
+      })
+      .addCase(fetchInbox.rejected, (state, action) => {
+        if (state.inbox.requestId !== action.meta.requestId) return;
+        state.inbox.requestId = null;
+        state.inbox.status = 'failed';
+        state.inbox.error = action.payload ?? NOTIFICATION_FALLBACK.fetch;
+      })
       .addCase(markNotificationRead.fulfilled, (state, action) => {
         state.loading = false;
-        const item = state.list.find((n) => n._id === action.payload);
-        if (item) item.read = true;
+        for (const item of [...state.list, ...state.inbox.list]) if (item._id === action.payload) item.read = true;
         state.unreadCount = Math.max(0, state.unreadCount - 1);
       })
       .addCase(markAllNotificationsRead.fulfilled, (state) => {
         state.loading = false;
-        for (const n of state.list) n.read = true;
+        for (const n of [...state.list, ...state.inbox.list]) n.read = true;
         state.unreadCount = 0;
       })
       .addCase(deleteNotification.fulfilled, (state, action) => {
         state.loading = false;
         state.list = state.list.filter((n) => n._id !== action.payload);
+        const before = state.inbox.list.length;
+        state.inbox.list = state.inbox.list.filter((n) => n._id !== action.payload);
+        state.inbox.total = Math.max(0, state.inbox.total - (before - state.inbox.list.length));
         state.unreadCount = countUnread(state.list);
       })
       .addCase(sendAdminNotice.fulfilled, (state, action) => {
@@ -247,7 +325,7 @@ const notificationsSlice = createSlice({
       )
       .addMatcher(
         (action): action is { type: string; payload: string | undefined } =>
-          action.type.startsWith('notifications/') && action.type.endsWith('/rejected'),
+          action.type.startsWith('notifications/') && action.type.endsWith('/rejected') && action.type !== fetchInbox.rejected.type,
         (state, action) => {
           state.loading = false;
           state.error = action.payload ?? 'Request failed';
@@ -256,7 +334,6 @@ const notificationsSlice = createSlice({
   },
 });
 
-export const { notificationsCleared } = notificationsSlice.actions;
 export const notificationsReducer = notificationsSlice.reducer;
 
 export const selectNotifications = (state: { notifications: NotificationsState }) => state.notifications;

@@ -1,1 +1,2 @@
 export * from './posts-slice';
+export { addPostsListeners } from './posts-listeners';

@@ -4,6 +4,7 @@
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { errorMessage, http } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import type { Post, PostCounts } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
 
@@ -16,6 +17,38 @@ export const POST_FALLBACK = {
   counts: 'Failed to fetch post counts',
 } as const;
 
+export const COUNT_KEYS = ['allPostsCount', 'myPostsCount', 'followingPostsCount'] as const;
+
+/** The counts an event carries as numbers (any subset of the three keys). */
+export function countsIn(payload: Partial<Record<(typeof COUNT_KEYS)[number], unknown>>): Partial<PostCounts> {
+  const found: Partial<PostCounts> = {};
+  for (const key of COUNT_KEYS) {
+    const raw = payload?.[key];
+    const value = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : Number.NaN;
+    if (raw !== '' && Number.isFinite(value) && value >= 0) found[key] = value;
+  }
+  return found;
+}
+
+/** Every post count the viewer has: the public count, and their own and following for users. */
+export const fetchPostCounts = createAsyncThunk<Partial<PostCounts>, void, { rejectValue: string; state: { auth: { isAuthenticated: boolean } } }>(
+  'posts/fetchCounts',
+  async (_, { getState, rejectWithValue }) => {
+    const count = async (path: string) => Number((await http.get<{ count?: number }>(path, POST_FALLBACK.counts))?.count) || 0;
+    try {
+      if (!getState().auth.isAuthenticated) return { allPostsCount: await count('/post/count/all') };
+      const [allPostsCount, myPostsCount, followingPostsCount] = await Promise.all([
+        count('/post/count/all'),
+        count('/post/count/my'),
+        count('/post/count/following'),
+      ]);
+      return { allPostsCount, myPostsCount, followingPostsCount };
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, POST_FALLBACK.counts));
+    }
+  },
+);
+
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
 export interface PostsState {
@@ -25,6 +58,8 @@ export interface PostsState {
   publicStatus: Status;
   currentPost: Post | null;
   currentStatus: Status;
+  /** The request the open post waits for; answers to any other are stale and dropped. */
+  currentRequestId: string | null;
   counts: PostCounts;
   error: string | null;
 }
@@ -36,6 +71,7 @@ export const initialPostsState: PostsState = {
   publicStatus: 'idle',
   currentPost: null,
   currentStatus: 'idle',
+  currentRequestId: null,
   counts: { allPostsCount: 0, myPostsCount: 0, followingPostsCount: 0 },
   error: null,
 };
@@ -96,24 +132,36 @@ const postsSlice = createSlice({
         state.publicStatus = 'failed';
         state.error = action.payload ?? POST_FALLBACK.publicPosts;
       })
-      .addCase(fetchPost.pending, (state) => {
+      // Another user's own and following counts are not this one's.
+      .addCase(sessionUserChanged, (state) => {
+        state.counts.myPostsCount = 0;
+        state.counts.followingPostsCount = 0;
+      })
+      .addCase(fetchPost.pending, (state, action) => {
         state.currentStatus = 'loading';
+        state.currentRequestId = action.meta.requestId;
         state.error = null;
       })
       .addCase(fetchPost.fulfilled, (state, action) => {
+        if (state.currentRequestId !== action.meta.requestId) return;
+        state.currentRequestId = null;
         state.currentStatus = 'succeeded';
         state.currentPost = action.payload;
       })
       .addCase(fetchPost.rejected, (state, action) => {
+        if (state.currentRequestId !== action.meta.requestId) return;
+        state.currentRequestId = null;
         state.currentStatus = 'failed';
         state.currentPost = null;
         state.error = action.payload ?? POST_FALLBACK.post;
       })
+      // Sets the counts that are present and keeps the others; an event with none of them
+      // makes the posts listener refetch every count.
       .addCase(socketEvents.postCountsUpdated, (state, action) => {
-        for (const key of ['allPostsCount', 'myPostsCount', 'followingPostsCount'] as const) {
-          const value = Number(action.payload[key]);
-          if (action.payload[key] !== undefined && Number.isFinite(value)) state.counts[key] = value;
-        }
+        Object.assign(state.counts, countsIn(action.payload));
+      })
+      .addCase(fetchPostCounts.fulfilled, (state, action) => {
+        Object.assign(state.counts, action.payload);
       })
       .addCase(socketEvents.postBlockToggled, (state, action) => {
         const { postId, blocked } = action.payload;

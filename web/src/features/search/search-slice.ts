@@ -1,6 +1,7 @@
 /** Search as you type (dropdown) and the full results page (seed 000 §2 "Search box", §5 "Search"). */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import { errorMessage } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import type { Post, UserSummary } from '@/types/entities';
 import { SEARCH_FALLBACK, searchApi } from './search-api';
 
@@ -17,7 +18,16 @@ export interface SearchState {
   status: Status;
   error: string | null;
   /** Full results page. */
-  results: { query: string; posts: Post[]; total: number; page: number; status: Status; error: string | null };
+  results: {
+    query: string;
+    posts: Post[];
+    total: number;
+    page: number;
+    status: Status;
+    error: string | null;
+    /** The request the page waits for; answers to older queries are dropped. */
+    requestId?: string | null;
+  };
 }
 
 export const initialSearchState: SearchState = {
@@ -100,6 +110,8 @@ const searchSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
+      // A signed-in search also finds the user's own drafts and private posts.
+      .addCase(sessionUserChanged, () => initialSearchState)
       .addCase(runSearch.pending, (state, action) => {
         state.query = action.meta.arg.trim();
         state.status = 'loading';
@@ -119,6 +131,7 @@ const searchSlice = createSlice({
         state.error = action.payload ?? SEARCH_FALLBACK.posts;
       })
       .addCase(searchPosts.pending, (state, action) => {
+        state.results.requestId = action.meta.requestId;
         state.results.status = 'loading';
         state.results.error = null;
         if ((action.meta.arg.page ?? 1) <= 1) {
@@ -127,6 +140,8 @@ const searchSlice = createSlice({
         }
       })
       .addCase(searchPosts.fulfilled, (state, action) => {
+        if (state.results.requestId !== action.meta.requestId) return;
+        state.results.requestId = null;
         const { posts, total, page, query } = action.payload;
         state.results.status = 'succeeded';
         state.results.query = query;
@@ -136,6 +151,8 @@ const searchSlice = createSlice({
         state.results.posts = page <= 1 ? posts : [...state.results.posts, ...posts.filter((p) => !seen.has(p._id))];
       })
       .addCase(searchPosts.rejected, (state, action) => {
+        if (state.results.requestId !== action.meta.requestId) return;
+        state.results.requestId = null;
         state.results.status = 'failed';
         state.results.error = action.payload ?? SEARCH_FALLBACK.posts;
       });

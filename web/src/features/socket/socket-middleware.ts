@@ -5,7 +5,8 @@
  */
 import type { Middleware } from '@reduxjs/toolkit';
 import type { Socket } from 'socket.io-client';
-import { closeSocket, joinUserRooms, openSocket, rejoinRooms } from '@/lib/socket';
+import { clearPendingEmits, closeSocket, flushPendingEmits, joinUserRooms, openSocket, rejoinRooms } from '@/lib/socket';
+import { createKeyedBatch } from '@/lib/keyed-batch';
 import { toast } from '@/lib/toast';
 import type { BannerNotification, GuestVisit, PostCounts, UserLocation, UserNotification } from '@/types/entities';
 import { coerceCount, DEFAULT_FEEDBACK_PROMPT, socketEvents } from './socket-events';
@@ -18,6 +19,8 @@ import {
 } from './socket-slice';
 
 export const TOAST_RATE_LIMIT_MS = 10_000;
+/** Incoming location and guest-visit events are debounced by 1 second (seed 000 §7). */
+export const LIVE_EVENT_DEBOUNCE_MS = 1000;
 export const SOCKET_MESSAGES = {
   cannotConnect: "Can't connect to server. Please try again.",
   offline: 'Offline. Check your connection.',
@@ -42,12 +45,23 @@ export function createSocketMiddleware(): Middleware {
     let lastCannotConnectToast = Number.NEGATIVE_INFINITY;
     let lastLostToast = Number.NEGATIVE_INFINITY;
     let hadProblem = false;
+    const locations = createKeyedBatch<UserLocation>(
+      LIVE_EVENT_DEBOUNCE_MS,
+      (l) => String(l.userId),
+      (items) => items.forEach((l) => api.dispatch(socketEvents.userLocationUpdated(l))),
+    );
+    const guestVisits = createKeyedBatch<GuestVisit>(
+      LIVE_EVENT_DEBOUNCE_MS,
+      (v) => String(v.guestId),
+      (items) => items.forEach((v) => api.dispatch(socketEvents.guestVisitUpdated(v))),
+    );
 
     function attach(socket: Socket) {
       const dispatch = api.dispatch;
       socket.on('connect', () => {
         dispatch(socketActions.connected());
         rejoinRooms();
+        flushPendingEmits();
         if (hadProblem) toast.success(SOCKET_MESSAGES.connected);
         hadProblem = false;
       });
@@ -88,7 +102,7 @@ export function createSocketMiddleware(): Middleware {
         if (payload.userId) dispatch(socketEvents.userStatusChanged(payload));
       });
       socket.on('userLocationUpdate', (location: UserLocation) => {
-        dispatch(socketEvents.userLocationUpdated(location));
+        if (location && typeof location === 'object') locations.add(location);
       });
       socket.on('newAppeal', (a: unknown, b?: unknown) => {
         const payload =
@@ -99,9 +113,10 @@ export function createSocketMiddleware(): Middleware {
         toast.info(`New appeal for post: ${payload.postTitle}`);
       });
       socket.on('newBroadcastNotification', (banner: BannerNotification) => {
-        // Banners carry a title and a message; a broadcast notice (type admin, content) reaches
-        // each user as their own newNotification, so it is not shown as a banner.
-        if (banner && typeof banner === 'object' && banner._id && typeof banner.title === 'string') {
+        // Banners carry a title and a message; an administrator's broadcast notice (type admin,
+        // content, and for signed-in users the notification's own fields) reaches each user's
+        // bell as their own newNotification, so it is never shown as a banner.
+        if (banner && typeof banner === 'object' && banner._id && typeof banner.title === 'string' && typeof banner.message === 'string') {
           dispatch(socketEvents.broadcastReceived(banner));
         }
       });
@@ -126,7 +141,7 @@ export function createSocketMiddleware(): Middleware {
         dispatch(socketEvents.feedbackPromptReceived(message.trim() ? message : DEFAULT_FEEDBACK_PROMPT));
       });
       socket.on('postCountsUpdated', (counts: Partial<PostCounts>) => {
-        if (counts && typeof counts === 'object') dispatch(socketEvents.postCountsUpdated(counts));
+        dispatch(socketEvents.postCountsUpdated(counts && typeof counts === 'object' ? counts : {}));
       });
       socket.on('postBlockToggled', (a: unknown, b?: unknown) => {
         const payload =
@@ -136,7 +151,7 @@ export function createSocketMiddleware(): Middleware {
         if (payload.postId) dispatch(socketEvents.postBlockToggled(payload));
       });
       socket.on('guestVisitUpdate', (visit: GuestVisit) => {
-        if (visit && typeof visit === 'object') dispatch(socketEvents.guestVisitUpdated(visit));
+        if (visit && typeof visit === 'object') guestVisits.add(visit);
       });
     }
 
@@ -144,12 +159,19 @@ export function createSocketMiddleware(): Middleware {
       const result = next(action);
       if (socketConnectRequested.match(action)) {
         const { socket, created } = openSocket(action.payload.token);
-        if (created) attach(socket);
+        if (created) {
+          locations.clear();
+          guestVisits.clear();
+          attach(socket);
+        }
         else if (socket.connected) api.dispatch(socketActions.connected());
         // Reconnection gave up (5 attempts): a new request starts over.
         else if (!socket.active) socket.connect();
       } else if (socketDisconnectRequested.match(action)) {
         joinUserRooms(null);
+        clearPendingEmits();
+        locations.clear();
+        guestVisits.clear();
         closeSocket();
       } else if (initUserSocket.fulfilled.match(action)) {
         joinUserRooms(action.payload);

@@ -1,10 +1,12 @@
 import { setupStore } from '@/app/store';
 import { ADMIN_ROOM, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH } from '@/lib/socket';
 import { currentToasts, toast } from '@/lib/toast';
+import { mockApi } from '@/test/mock-api';
+import { guestAuth, signedInAuth } from '@/test/render';
 import { fakeSockets, lastFakeSocket } from '@/test/fake-socket';
 import { coerceCount } from './socket-events';
 import { SOCKET_MESSAGES } from './socket-middleware';
-import { initUserSocket, socketActions, socketConnectRequested, socketUserLeft, socketReducer, initialSocketState, USER_NOT_READY } from './socket-slice';
+import { initUserSocket, socketActions, socketConnectRequested, socketDisconnectRequested, socketUserLeft, socketReducer, initialSocketState, USER_NOT_READY } from './socket-slice';
 
 const toastTexts = () => currentToasts().map((t) => t.message);
 
@@ -212,6 +214,7 @@ describe('socket middleware', () => {
   });
 
   it('accepts the object payloads the server sends', () => {
+    vi.useFakeTimers();
     const store = setupStore({ users: { ...setupStore().getState().users, online: { users: [{ _id: 'u1', name: 'A' }], guests: 0, count: 1, status: 'succeeded', error: null } } });
     store.dispatch(socketConnectRequested({ token: null }));
     const socket = lastFakeSocket();
@@ -224,8 +227,10 @@ describe('socket middleware', () => {
     socket.fire('newAppeal', { postId: 'p1', postTitle: 'T' });
     expect(toastTexts()).toContain('New appeal for post: T');
     socket.fire('userLocationUpdate', { userId: 'u1', coordinates: { lat: 1.5, lon: -2 }, city: 'Pune', country: 'India', countryCode: 'IN', state: 'MH', pincode: '411001' });
-    expect(store.getState().location.locations[0]).toMatchObject({ userId: 'u1', city: 'Pune', coordinates: { lat: 1.5, lon: -2 } });
     socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 2, lastVisit: '2024-01-01T00:00:00Z' });
+    vi.advanceTimersByTime(1000);
+    vi.useRealTimers();
+    expect(store.getState().location.locations[0]).toMatchObject({ userId: 'u1', city: 'Pune', coordinates: { lat: 1.5, lon: -2 } });
     expect(store.getState().guest.visits).toHaveLength(1);
   });
 
@@ -245,5 +250,91 @@ describe('socket middleware', () => {
     store.dispatch(socketConnectRequested({ token: 'admin' }));
     lastFakeSocket().fire('newAppeal', 'p1', 'My Post');
     expect(toastTexts()).toContain('New appeal for post: My Post');
+  });
+});
+
+describe('incoming location and guest-visit events', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const at = (userId: string, lat: number) => ({ userId, coordinates: { lat, lon: 1 }, city: 'C', country: 'X', state: 'S', pincode: '1' });
+
+  it('are debounced by 1 second: the latest per user or guest is applied once', () => {
+    vi.useFakeTimers();
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: 'admin' }));
+    const socket = lastFakeSocket();
+    socket.fire('userLocationUpdate', at('u1', 1));
+    socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 1, lastVisit: '2024-01-01T00:00:00Z' });
+    vi.advanceTimersByTime(300);
+    socket.fire('userLocationUpdate', at('u1', 2));
+    socket.fire('userLocationUpdate', at('u2', 5));
+    socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 2, lastVisit: '2024-01-01T00:00:01Z' });
+    vi.advanceTimersByTime(600);
+    expect(store.getState().location.locations).toEqual([]);
+    expect(store.getState().guest.visits).toEqual([]);
+    vi.advanceTimersByTime(100);
+    expect(store.getState().location.locations.map((l) => [l.userId, l.coordinates.lat])).toEqual([
+      ['u2', 5],
+      ['u1', 2],
+    ]);
+    expect(store.getState().guest.visits.map((v) => v.visitCount)).toEqual([2]);
+  });
+
+  it('are dropped with the socket when it closes before the second is up', () => {
+    vi.useFakeTimers();
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: 'admin' }));
+    lastFakeSocket().fire('userLocationUpdate', at('u1', 1));
+    store.dispatch(socketDisconnectRequested());
+    vi.advanceTimersByTime(2000);
+    expect(store.getState().location.locations).toEqual([]);
+  });
+});
+
+describe('postCountsUpdated', () => {
+  it('sets the counts that are present and keeps the others', () => {
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: null }));
+    lastFakeSocket().fire('postCountsUpdated', { allPostsCount: 10, myPostsCount: 2, followingPostsCount: 4 });
+    lastFakeSocket().fire('postCountsUpdated', { allPostsCount: 11 });
+    expect(store.getState().posts.counts).toEqual({ allPostsCount: 11, myPostsCount: 2, followingPostsCount: 4 });
+    lastFakeSocket().fire('postCountsUpdated', { followingPostsCount: '5', myPostsCount: 'many' });
+    expect(store.getState().posts.counts).toEqual({ allPostsCount: 11, myPostsCount: 2, followingPostsCount: 5 });
+  });
+
+  it('refetches the counts when the event carries none of them', async () => {
+    mockApi.on('GET', '/post/count/all', { body: { count: 42 } });
+    mockApi.on('GET', '/post/count/my', { body: { count: 3 } });
+    mockApi.on('GET', '/post/count/following', { body: { count: 7 } });
+    const store = setupStore({ auth: signedInAuth() });
+    store.dispatch(socketConnectRequested({ token: 'token-1' }));
+    lastFakeSocket().fire('postCountsUpdated', {});
+    await vi.waitFor(() => expect(store.getState().posts.counts).toEqual({ allPostsCount: 42, myPostsCount: 3, followingPostsCount: 7 }));
+  });
+
+  it('refetches only the public count for a guest', async () => {
+    mockApi.on('GET', '/post/count/all', { body: { count: 9 } });
+    const store = setupStore({ auth: guestAuth() });
+    store.dispatch(socketConnectRequested({ token: null }));
+    lastFakeSocket().fire('postCountsUpdated');
+    await vi.waitFor(() => expect(store.getState().posts.counts.allPostsCount).toBe(9));
+    expect(mockApi.calls('GET', '/post/count/my')).toHaveLength(0);
+  });
+});
+
+describe('newBroadcastNotification', () => {
+  it('shows only banners (a title and a message) as banners, never an administrator notice', () => {
+    const store = setupStore({ auth: signedInAuth() });
+    store.dispatch(socketConnectRequested({ token: 'token-1' }));
+    const socket = lastFakeSocket();
+    socket.fire('newBroadcastNotification', { _id: 'n1', type: 'admin', broadcast: true, content: 'Maintenance tonight', read: false, createdAt: '2024-01-01T00:00:00Z' });
+    socket.fire('newBroadcastNotification', { type: 'admin', broadcast: true, content: 'No id either' });
+    socket.fire('newBroadcastNotification', { _id: 'b0', title: 'Only a title' });
+    expect(store.getState().banner.banners).toEqual([]);
+    expect(store.getState().notifications.list).toEqual([]);
+    socket.fire('newBroadcastNotification', { _id: 'b1', title: 'T', message: 'M' });
+    expect(store.getState().banner.banners.map((b) => b._id)).toEqual(['b1']);
   });
 });

@@ -1,1 +1,2 @@
 export * from './users-slice';
+export { addUsersListeners } from './users-listeners';

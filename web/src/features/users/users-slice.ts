@@ -1,6 +1,7 @@
 /** The own profile and online users (seed 000 §3 "User"). */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import { errorMessage, http } from '@/lib/http';
+import { sessionUserChanged } from '@/lib/session';
 import type { UserSummary } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
 
@@ -10,6 +11,9 @@ export const USER_FALLBACK = {
   updateUser: 'Failed to update user',
   online: 'Failed to fetch users',
 } as const;
+
+/** How long a user error stays (seed 000 §8 "a user error state clears after 3 seconds"). */
+export const USER_ERROR_CLEAR_MS = 3000;
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
@@ -73,16 +77,17 @@ const usersSlice = createSlice({
   name: 'users',
   initialState: initialUsersState,
   reducers: {
-    profileCleared(state) {
-      state.profile = null;
-      state.status = 'idle';
-    },
     userErrorCleared(state) {
       state.error = null;
     },
   },
   extraReducers: (builder) => {
     builder
+      .addCase(sessionUserChanged, (state) => {
+        state.profile = null;
+        state.status = 'idle';
+        state.error = null;
+      })
       .addCase(fetchCurrentUser.pending, (state) => {
         state.status = 'loading';
         state.error = null;
@@ -120,7 +125,7 @@ const usersSlice = createSlice({
   },
 });
 
-export const { profileCleared, userErrorCleared } = usersSlice.actions;
+export const { userErrorCleared } = usersSlice.actions;
 export const usersReducer = usersSlice.reducer;
 export const selectProfile = (state: { users: UsersState }) => state.users.profile;
 export const selectOnlineUsers = (state: { users: UsersState }) => state.users.online;

@@ -7,9 +7,10 @@ export const ADMIN_REQUIRED = 'Admin access required';
 
 /** Sends guests to /login and brings them back afterwards; `admin` also requires the admin role. */
 export function RequireAuth({ children, admin = false }: { children: ReactNode; admin?: boolean }) {
-  const { authInitialized, isAuthenticated, role } = useAppSelector((state) => state.auth);
+  const { authInitialized, isAuthenticated, role, sessionCheckFailed } = useAppSelector((state) => state.auth);
   const location = useLocation();
-  if (!authInitialized) return <LoadingOverlay />;
+  // While a failed session check is retried, the visitor may well be signed in: wait.
+  if (!authInitialized || (!isAuthenticated && sessionCheckFailed)) return <LoadingOverlay />;
   if (!isAuthenticated) {
     return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   }

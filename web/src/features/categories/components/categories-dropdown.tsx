@@ -20,7 +20,7 @@ export function CategoriesDropdown() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const { isAuthenticated, user } = useAppSelector((state) => state.auth);
-  const { categories, userSelectedCategories, status } = useAppSelector(selectCategories);
+  const { categories, userSelectedCategories, status: allStatus, userSelectedStatus } = useAppSelector(selectCategories);
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
@@ -37,6 +37,7 @@ export function CategoriesDropdown() {
   }, [open, isAuthenticated, dispatch]);
 
   const list = isAuthenticated ? userSelectedCategories : categories.slice(0, GUEST_CATEGORY_PREVIEW);
+  const status = isAuthenticated ? userSelectedStatus : allStatus;
   const choose = (category: Category) => {
     dispatch(categorySelected(category));
     setOpen(false);

@@ -1,8 +1,9 @@
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { reloadPage } from '@/lib/browser';
 import { geoErrorDismissed } from '../location-slice';
+import { forgetGeolocationRequest } from '../use-geolocation';
 
-/** The location error toast; dismissing it reloads the page so the browser can ask again. */
+/** The location error toast; dismissing it reloads the page, and the reloaded page asks the browser again. */
 export function LocationErrorToast() {
   const dispatch = useAppDispatch();
   const message = useAppSelector((state) => state.location.geoError);
@@ -15,6 +16,7 @@ export function LocationErrorToast() {
         className="button button--small"
         onClick={() => {
           dispatch(geoErrorDismissed());
+          forgetGeolocationRequest();
           reloadPage();
         }}
       >

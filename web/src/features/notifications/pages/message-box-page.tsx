@@ -4,42 +4,39 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
 import { Page } from '@/components/page';
 import { relativeTime } from '@/lib/format';
-import {
-  deleteNotification,
-  fetchNotifications,
-  markAllNotificationsRead,
-  markNotificationRead,
-  selectNotifications,
-} from '../notifications-slice';
-import { isAdminType, notificationText } from '../notification-text';
+import type { InboxType } from '../notifications-api';
+import { deleteNotification, fetchInbox, markAllNotificationsRead, markNotificationRead, selectNotifications } from '../notifications-slice';
+import { notificationText } from '../notification-text';
 
-/** The notification inbox; `type=admin|post` filters, `id` highlights one. */
+/** The notification inbox; `type=admin|post` filters (on the server, page by page), `id` highlights one. */
 export default function MessageBoxPage() {
   const dispatch = useAppDispatch();
   const [params] = useSearchParams();
-  const type = params.get('type');
+  const raw = params.get('type');
+  const type: InboxType | null = raw === 'admin' || raw === 'post' ? raw : null;
   const highlighted = params.get('id');
-  const { list, loading, error, total, page } = useAppSelector(selectNotifications);
+  const { inbox, loading: acting, error: actionError } = useAppSelector(selectNotifications);
+  const current = inbox.type === type ? inbox : { ...inbox, list: [], total: 0, status: 'loading' as const };
+  const { list, total, page, status, error } = current;
+  const loading = status === 'loading';
 
   useEffect(() => {
-    void dispatch(fetchNotifications({ page: 1 }));
-  }, [dispatch]);
-
-  const shown = list.filter((n) => (type === 'admin' ? isAdminType(n.type) : type === 'post' ? !isAdminType(n.type) : true));
+    void dispatch(fetchInbox({ page: 1, type }));
+  }, [dispatch, type]);
 
   return (
     <Page title="Messages">
       <div className="toolbar">
         <span className="muted">{type === 'admin' ? 'From administrators' : type === 'post' ? 'About your posts' : 'All notifications'}</span>
-        <button type="button" className="button button--small" disabled={loading || list.length === 0} onClick={() => void dispatch(markAllNotificationsRead())}>
+        <button type="button" className="button button--small" disabled={loading || acting || list.length === 0} onClick={() => void dispatch(markAllNotificationsRead())}>
           Mark All Read
         </button>
       </div>
-      {error ? <p className="form-error" role="alert">{error}</p> : null}
+      {error || actionError ? <p className="form-error" role="alert">{error ?? actionError}</p> : null}
       {loading && list.length === 0 ? <p>Loading...</p> : null}
-      {!loading && !error && shown.length === 0 ? <p className="muted">No notifications</p> : null}
+      {!loading && !error && list.length === 0 ? <p className="muted">No notifications</p> : null}
       <ul className="inbox">
-        {shown.map((n) => (
+        {list.map((n) => (
           <li key={n._id} className={`inbox__item ${n.read ? '' : 'inbox__item--unread'} ${highlighted === n._id ? 'inbox__item--highlight' : ''}`}>
             <Avatar name={n.sender?.name || 'User'} src={n.sender?.avatar} />
             <div className="inbox__body">
@@ -60,7 +57,7 @@ export default function MessageBoxPage() {
         ))}
       </ul>
       {list.length < total ? (
-        <button type="button" className="button button--ghost" disabled={loading} onClick={() => void dispatch(fetchNotifications({ page: page + 1 }))}>
+        <button type="button" className="button button--ghost" disabled={loading} onClick={() => void dispatch(fetchInbox({ page: page + 1, type }))}>
           Load more
         </button>
       ) : null}

@@ -8,7 +8,11 @@ export default function SearchPage() {
   const dispatch = useAppDispatch();
   const [params] = useSearchParams();
   const query = (params.get('query') ?? '').trim();
-  const { results } = useAppSelector(selectSearch);
+  const { results: stored } = useAppSelector(selectSearch);
+  // Results belong to one query: those of another (an earlier search) are never shown for this one.
+  const valid = query.length >= MIN_SEARCH_LENGTH;
+  const results =
+    valid && stored.query === query ? stored : { ...stored, posts: [], total: 0, error: null, status: valid ? ('loading' as const) : ('idle' as const) };
   const isAuthenticated = useAppSelector((state) => state.auth.isAuthenticated);
   const authInitialized = useAppSelector((state) => state.auth.authInitialized);
 
