@@ -1,22 +1,32 @@
 //! Outgoing mail through lettre: `.eml` files in development, SMTP elsewhere. Every message is
-//! recorded in the email log with its outcome.
+//! recorded in the email log with its outcome, and a failed one can be sent again
+//! ([`Mailer::resend`]).
+//!
+//! A delivery is tried up to `mail.max_attempts` times. A permanent refusal (an SMTP 5xx answer,
+//! an address that cannot be used) stops at once and marks the record `stopEmailAttempts`; a
+//! temporary one (a 4xx answer, a server that cannot be reached) leaves it open for an
+//! administrator's retry. `stopEmailAttempts` means "given up": a delivered message keeps it
+//! false (there is nothing left to try).
 
 use std::time::Duration;
 
-use lettre::message::{header::ContentType, Mailbox};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use mongodb::bson::oid::ObjectId;
 use secrecy::ExposeSecret;
 
 use crate::config::{MailSettings, MailTransportKind, SmtpSecurity};
-use crate::persistence::email_logs::{self, EmailLog};
+use crate::persistence::email_logs::{self, EmailLog, Outcome};
 use crate::persistence::{now, Db};
 
 /// Pause between attempts, multiplied by the attempt number.
 const RETRY_BACKOFF: Duration = Duration::from_millis(250);
 /// Longest a single SMTP exchange may take.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(10);
+/// Administrator retries after which a message that still fails is given up.
+pub const MAX_RETRIES: i32 = 5;
 
 enum Transport {
     File(AsyncFileTransport<Tokio1Executor>),
@@ -31,23 +41,89 @@ pub struct Mailer {
     db: Db,
 }
 
-/// What kind of message, as recorded in the email log.
-#[derive(Debug, Clone, Copy)]
+/// What kind of message, as recorded in the email log (`type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MailKind {
     VerifyOtp,
     ResetOtp,
     Welcome,
+    ContactReply,
+    ReportNotice,
+    DailyPost,
 }
 
 impl MailKind {
+    /// Every kind, for validating a `type` filter.
+    pub const ALL: [MailKind; 6] = [
+        MailKind::VerifyOtp,
+        MailKind::ResetOtp,
+        MailKind::Welcome,
+        MailKind::ContactReply,
+        MailKind::ReportNotice,
+        MailKind::DailyPost,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             MailKind::VerifyOtp => "verify_otp",
             MailKind::ResetOtp => "reset_otp",
             MailKind::Welcome => "welcome",
+            MailKind::ContactReply => "contact_reply",
+            MailKind::ReportNotice => "report_notice",
+            MailKind::DailyPost => "daily_post",
         }
     }
+
+    /// The kind named `raw` (as stored).
+    pub fn parse(raw: &str) -> Option<MailKind> {
+        MailKind::ALL.into_iter().find(|k| k.as_str() == raw.trim())
+    }
+
+    /// Whether the text carries a one-time code, and so is never stored.
+    pub fn carries_code(self) -> bool {
+        matches!(self, MailKind::VerifyOtp | MailKind::ResetOtp)
+    }
 }
+
+/// A message to send.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub kind: MailKind,
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    /// The account it is for, when there is one.
+    pub user_id: Option<ObjectId>,
+    /// A one-click unsubscribe address (RFC 8058 `List-Unsubscribe` headers).
+    pub unsubscribe_url: Option<String>,
+}
+
+impl Outgoing {
+    pub fn new(kind: MailKind, to: &str, subject: &str, body: String) -> Self {
+        Outgoing {
+            kind,
+            to: to.to_string(),
+            subject: subject.to_string(),
+            body,
+            user_id: None,
+            unsubscribe_url: None,
+        }
+    }
+
+    pub fn for_user(mut self, user: ObjectId) -> Self {
+        self.user_id = Some(user);
+        self
+    }
+}
+
+/// Why one delivery failed.
+struct Failure {
+    message: String,
+    permanent: bool,
+}
+
+const LIST_UNSUBSCRIBE: HeaderName = HeaderName::new_from_ascii_str("List-Unsubscribe");
+const LIST_UNSUBSCRIBE_POST: HeaderName = HeaderName::new_from_ascii_str("List-Unsubscribe-Post");
 
 impl Mailer {
     pub fn new(settings: &MailSettings, db: Db) -> anyhow::Result<Self> {
@@ -90,7 +166,7 @@ impl Mailer {
         })
     }
 
-    async fn deliver(&self, message: &Message) -> Result<(), String> {
+    async fn deliver(&self, message: &Message) -> Result<(), Failure> {
         match &self.transport {
             Transport::File(t) => t
                 .send(message.clone())
@@ -98,71 +174,171 @@ impl Mailer {
                 .map(|id| {
                     tracing::info!(file = %format!("{id}.eml"), "mail written to the outbox");
                 })
-                .map_err(|e| e.to_string()),
+                .map_err(|e| Failure {
+                    message: e.to_string(),
+                    permanent: false,
+                }),
             Transport::Smtp(t) => t
                 .send(message.clone())
                 .await
                 .map(|_| ())
-                .map_err(|e| e.to_string()),
+                .map_err(|e| Failure {
+                    permanent: e.is_permanent(),
+                    message: e.to_string(),
+                }),
         }
     }
 
-    /// Sends a plain-text message, retrying a few times, and records the outcome. Returns whether
-    /// it was delivered.
-    #[tracing::instrument(skip(self, body), fields(kind = kind.as_str()))]
-    pub async fn send(&self, kind: MailKind, to: &str, subject: &str, body: String) -> bool {
-        let mut log = EmailLog {
-            id: ObjectId::new(),
-            email: to.to_string(),
-            kind: kind.as_str().to_string(),
-            subject: subject.to_string(),
+    fn build(
+        &self,
+        to: &str,
+        subject: &str,
+        body: String,
+        unsubscribe: Option<&str>,
+    ) -> Result<Message, String> {
+        let mailbox = to.parse::<Mailbox>().map_err(|e| e.to_string())?;
+        let mut builder = Message::builder()
+            .from(self.from.clone())
+            .to(mailbox)
+            .subject(subject)
+            .header(ContentType::TEXT_PLAIN);
+        if let Some(url) = unsubscribe {
+            builder = builder
+                .raw_header(HeaderValue::new(LIST_UNSUBSCRIBE, format!("<{url}>")))
+                .raw_header(HeaderValue::new(
+                    LIST_UNSUBSCRIBE_POST,
+                    "List-Unsubscribe=One-Click".to_string(),
+                ));
+        }
+        builder.body(body).map_err(|e| e.to_string())
+    }
+
+    /// Builds and delivers a message, trying up to `max_attempts` times unless a refusal is
+    /// permanent.
+    async fn attempt(
+        &self,
+        to: &str,
+        subject: &str,
+        body: String,
+        unsubscribe: Option<&str>,
+    ) -> Outcome {
+        let message = match self.build(to, subject, body, unsubscribe) {
+            Ok(m) => m,
+            Err(e) => {
+                return Outcome {
+                    success: false,
+                    error: Some(e),
+                    attempts: 0,
+                    stop: true,
+                    at: now(),
+                }
+            }
+        };
+        let mut outcome = Outcome {
             success: false,
             error: None,
             attempts: 0,
-            stop_email_attempts: false,
-            created_at: now(),
+            stop: false,
+            at: now(),
         };
-        let message = to
-            .parse::<Mailbox>()
-            .map_err(|e| e.to_string())
-            .and_then(|mailbox| {
-                Message::builder()
-                    .from(self.from.clone())
-                    .to(mailbox)
-                    .subject(subject)
-                    .header(ContentType::TEXT_PLAIN)
-                    .body(body)
-                    .map_err(|e| e.to_string())
-            });
-        match message {
-            Err(e) => {
-                log.error = Some(e);
-                log.stop_email_attempts = true;
-            }
-            Ok(message) => {
-                for attempt in 1..=self.max_attempts {
-                    log.attempts = attempt as i32;
-                    match self.deliver(&message).await {
-                        Ok(()) => {
-                            log.success = true;
-                            log.error = None;
-                            break;
-                        }
-                        Err(e) => {
-                            tracing::warn!(attempt, error = %e, "mail delivery failed");
-                            log.error = Some(e);
-                            if attempt < self.max_attempts {
-                                tokio::time::sleep(RETRY_BACKOFF * attempt).await;
-                            }
-                        }
+        for attempt in 1..=self.max_attempts {
+            outcome.attempts = attempt as i32;
+            outcome.at = now();
+            match self.deliver(&message).await {
+                Ok(()) => {
+                    outcome.success = true;
+                    outcome.error = None;
+                    break;
+                }
+                Err(failure) => {
+                    tracing::warn!(attempt, permanent = failure.permanent, error = %failure.message, "mail delivery failed");
+                    outcome.error = Some(failure.message);
+                    if failure.permanent {
+                        outcome.stop = true;
+                        break;
+                    }
+                    if attempt < self.max_attempts {
+                        tokio::time::sleep(RETRY_BACKOFF * attempt).await;
                     }
                 }
-                log.stop_email_attempts = !log.success;
             }
         }
+        outcome
+    }
+
+    /// Sends a plain-text message and records the outcome. Returns whether it was delivered.
+    pub async fn send(&self, kind: MailKind, to: &str, subject: &str, body: String) -> bool {
+        self.send_mail(Outgoing::new(kind, to, subject, body))
+            .await
+            .success
+    }
+
+    /// Sends a message and records it (its text too, unless it carries a one-time code).
+    /// Returns the record.
+    #[tracing::instrument(skip(self, mail), fields(kind = mail.kind.as_str()))]
+    pub async fn send_mail(&self, mail: Outgoing) -> EmailLog {
+        let kept_body = (!mail.kind.carries_code()).then(|| mail.body.clone());
+        let outcome = self
+            .attempt(
+                &mail.to,
+                &mail.subject,
+                mail.body,
+                mail.unsubscribe_url.as_deref(),
+            )
+            .await;
+        let log = EmailLog {
+            id: ObjectId::new(),
+            email: mail.to,
+            kind: mail.kind.as_str().to_string(),
+            subject: mail.subject,
+            success: outcome.success,
+            error: outcome.error,
+            attempts: outcome.attempts,
+            stop_email_attempts: outcome.stop,
+            created_at: now(),
+            body: kept_body,
+            user_id: mail.user_id,
+            unsubscribe_url: mail.unsubscribe_url,
+            retries: 0,
+            last_attempt_at: Some(outcome.at),
+            sent_at: outcome.success.then_some(outcome.at),
+            retrying_at: None,
+        };
         if let Err(e) = email_logs::record(&self.db, &log).await {
             tracing::warn!(error = %e, "could not record an email log entry");
         }
-        log.success
+        log
+    }
+
+    /// Sends a claimed failed message again, with `body` (the stored text, or a new one with a
+    /// fresh code), and stores the outcome on its record. After [`MAX_RETRIES`] failed retries the
+    /// message is given up.
+    pub async fn resend(&self, log: &EmailLog, subject: &str, body: String) -> Outcome {
+        let mut outcome = self
+            .attempt(&log.email, subject, body, log.unsubscribe_url.as_deref())
+            .await;
+        if !outcome.success && log.retries + 1 >= MAX_RETRIES {
+            outcome.stop = true;
+        }
+        self.store_retry(log, outcome).await
+    }
+
+    /// Records that a claimed message is not sent again, for `reason`.
+    pub async fn give_up(&self, log: &EmailLog, reason: &str) -> Outcome {
+        let outcome = Outcome {
+            success: false,
+            error: Some(reason.to_string()),
+            attempts: 0,
+            stop: true,
+            at: now(),
+        };
+        self.store_retry(log, outcome).await
+    }
+
+    async fn store_retry(&self, log: &EmailLog, outcome: Outcome) -> Outcome {
+        if let Err(e) = email_logs::finish_retry(&self.db, log.id, &outcome).await {
+            tracing::warn!(error = %e, "could not record a retried email");
+        }
+        outcome
     }
 }

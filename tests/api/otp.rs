@@ -59,6 +59,7 @@ async fn signup_with_send_email_mails_a_code_and_logs_it() {
     assert_eq!(logs[0].kind, "verify_otp");
     assert_eq!(logs[0].attempts, 1);
     assert!(!logs[0].stop_email_attempts);
+    assert!(logs[0].body.is_none(), "a one-time code is never stored");
 }
 
 #[actix_web::test]

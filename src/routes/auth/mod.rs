@@ -19,6 +19,7 @@ use serde::Serialize;
 use crate::auth::otp;
 use crate::auth::COOKIE_NAME;
 use crate::error::{ApiError, ApiResult};
+use crate::mail::{MailKind, Outgoing};
 use crate::persistence::otps::{self, Otp, Purpose};
 use crate::persistence::users::User;
 use crate::state::AppState;
@@ -91,6 +92,19 @@ pub fn session_response(
 
 /// Creates (or replaces) the code for `purpose` and mails it. Returns whether the mail went out.
 pub async fn send_code(state: &AppState, purpose: Purpose, user: &User) -> ApiResult<bool> {
+    let (kind, subject, body) = issue_code(state, purpose, user).await?;
+    let mail = Outgoing::new(kind, &user.email, subject, body).for_user(user.id);
+    Ok(state.mailer.send_mail(mail).await.success)
+}
+
+/// Creates (or replaces) the code for `purpose` and writes the message that carries it: its
+/// kind, subject and text. A code is stored only as a hash, so a message that failed is sent
+/// again with a new code from here.
+pub async fn issue_code(
+    state: &AppState,
+    purpose: Purpose,
+    user: &User,
+) -> ApiResult<(MailKind, &'static str, String)> {
     let code = otp::generate();
     let key = otps::key(purpose, user.id);
     let now = Utc::now();
@@ -104,9 +118,9 @@ pub async fn send_code(state: &AppState, purpose: Purpose, user: &User) -> ApiRe
         created_at: mongodb::bson::DateTime::from_chrono(now),
     };
     otps::replace(&state.db, &record).await?;
-    let (kind, subject, body) = match purpose {
+    Ok(match purpose {
         Purpose::VerifyEmail => (
-            crate::mail::MailKind::VerifyOtp,
+            MailKind::VerifyOtp,
             "Your Pressroom verification code",
             format!(
                 "Hello {},\n\nYour verification code is {code}.\nIt expires in {ttl} minutes.\n\nIf you did not create a Pressroom account, you can ignore this message.\n",
@@ -114,15 +128,14 @@ pub async fn send_code(state: &AppState, purpose: Purpose, user: &User) -> ApiRe
             ),
         ),
         Purpose::ResetPassword => (
-            crate::mail::MailKind::ResetOtp,
+            MailKind::ResetOtp,
             "Your Pressroom password reset code",
             format!(
                 "Hello {},\n\nYour password reset code is {code}.\nIt expires in {ttl} minutes.\n\nIf you did not ask to reset your password, you can ignore this message; your password stays as it is.\n",
                 user.name
             ),
         ),
-    };
-    Ok(state.mailer.send(kind, &user.email, subject, body).await)
+    })
 }
 
 /// Checks a code for `purpose`; a wrong code counts a try, the last allowed wrong try kills it.
