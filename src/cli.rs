@@ -81,7 +81,17 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         } => users::set_role(&db, user.id, Role::Admin).await?,
         Command::Admin {
             action: AdminAction::Revoke { .. },
-        } => users::set_role(&db, user.id, Role::User).await?,
+        } => {
+            if user.role == Role::Admin
+                && users::count_active_admins(&db, Some(user.id)).await? == 0
+            {
+                anyhow::bail!(
+                    "{} is the last administrator; grant someone else first",
+                    user.email
+                );
+            }
+            users::set_role(&db, user.id, Role::User).await?
+        }
         Command::User {
             action: UserAction::Block { .. },
         } => users::set_blocked(&db, user.id, true).await?,

@@ -93,6 +93,8 @@ pub struct ServerSettings {
     pub media_dir: PathBuf,
     /// HTTP worker threads (0 = one per core).
     pub workers: usize,
+    /// The site's address as readers reach it, for links in emails (no trailing slash).
+    pub public_url: String,
 }
 
 /// MongoDB settings.
@@ -152,6 +154,12 @@ pub struct RateLimitSettings {
     pub otp_send_per_address: u32,
     pub otp_check_per_account: u32,
     pub otp_check_per_address: u32,
+    /// Contact messages per sender email address.
+    pub contact_per_email: u32,
+    /// Contact messages per client address.
+    pub contact_per_address: u32,
+    /// Post reports per account.
+    pub report_per_account: u32,
 }
 
 /// Outgoing mail.
@@ -354,6 +362,13 @@ impl Settings {
                 "server.body_limit must be at least 1024 bytes".into(),
             ));
         }
+        if !(self.server.public_url.starts_with("http://")
+            || self.server.public_url.starts_with("https://"))
+        {
+            return Err(ConfigError::Invalid(
+                "server.public_url must be an http(s) address".into(),
+            ));
+        }
         for proxy in &self.server.trusted_proxies {
             proxy.parse::<std::net::IpAddr>().map_err(|_| {
                 ConfigError::Invalid(format!(
@@ -362,6 +377,11 @@ impl Settings {
             })?;
         }
         Ok(())
+    }
+
+    /// An absolute address on the site for `path` (starting with `/`).
+    pub fn public_link(&self, path: &str) -> String {
+        format!("{}{path}", self.server.public_url.trim_end_matches('/'))
     }
 
     /// The trusted proxy addresses, parsed.

@@ -37,6 +37,10 @@ pub enum ApiError {
     /// 429 with the seconds after which a retry may succeed.
     #[error("{message}")]
     RateLimited { message: String, retry_after: u64 },
+    /// 503 with a message for the client: an outside service (the mail server) refused or
+    /// failed, and the message says what became of the request.
+    #[error("{0}")]
+    MailFailed(String),
     /// 503: a dependency (the database, the mail server) is down.
     #[error("dependency unavailable: {0}")]
     Unavailable(#[source] anyhow::Error),
@@ -96,6 +100,7 @@ impl ApiError {
             ApiError::Conflict(_) => "conflict",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::MailFailed(_) => "mail_failed",
             ApiError::Unavailable(_) => "service_unavailable",
             ApiError::Internal(_) => "internal_error",
         }
@@ -120,7 +125,7 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::MailFailed(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

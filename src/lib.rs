@@ -1,6 +1,8 @@
 //! Pressroom server library: configuration, HTTP routes, persistence and the glue to the live
 //! actors.
 
+pub mod accounts;
+pub mod audit;
 pub mod auth;
 pub mod cli;
 pub mod config;

@@ -6,10 +6,18 @@ use pressroom_actors::events::{
     BroadcastNotificationDismissed, GuestVisitUpdate, NewBroadcastNotification, NewNotification,
     ShowFeedbackPrompt, UpdateUnreadCount, UserLocationUpdate,
 };
+use pressroom_actors::events::{
+    ContactMessageReplied, NewContactMessage, NewReport, ReportAcknowledged, ReportReviewed,
+};
 use pressroom_actors::events::{NewAppeal, PostBlockToggled, PostCountsUpdated};
+use std::collections::HashSet;
+
+use actix_web::web;
+use mongodb::bson::oid::ObjectId;
 use pressroom_actors::Realtime;
-use serde_json::json;
 use serde_json::Value;
+
+use crate::persistence::graph;
 
 use crate::state::AppState;
 
@@ -21,10 +29,138 @@ pub mod locations;
 /// Room of the administrators.
 pub const ADMIN_ROOM: &str = "adminRoom";
 
-/// Posts were created, deleted, blocked or unblocked: everyone's counts may have changed, so every
-/// client refetches the counts it shows.
-pub fn post_counts_updated(state: &AppState) {
-    state.realtime.emit_all(PostCountsUpdated(json!({})));
+/// A post of `author` was created, published, unpublished, blocked, unblocked or deleted: send
+/// each receiver the counts it needs (`postCountsUpdated`, see its definition). Every client gets
+/// the public `allPostsCount`; the author's tabs get their three counts; when `feeds_changed` (the
+/// post entered or left the public lists, and so the author's followers' following feeds), each
+/// follower online gets their `followingPostsCount`. Counting runs on its own task, after the
+/// change is stored; a failure is logged (clients still fetch counts when they load a page).
+pub fn post_counts_updated(state: &web::Data<AppState>, author: ObjectId, feeds_changed: bool) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        if let Err(e) = send_post_counts(&state, author, feeds_changed).await {
+            tracing::warn!(error = %e, "could not send post counts");
+        }
+    });
+}
+
+/// An account was removed with its posts: everyone gets the public count, and its former
+/// `followers` online their following count.
+pub fn account_posts_removed(state: &web::Data<AppState>, followers: Vec<ObjectId>) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        let sent = async {
+            send_public_post_count(&state).await?;
+            send_following_counts(&state, followers).await
+        };
+        if let Err(e) = sent.await {
+            tracing::warn!(error = %e, "could not send post counts");
+        }
+    });
+}
+
+async fn send_public_post_count(state: &AppState) -> crate::error::ApiResult<()> {
+    let public = crate::routes::post::count::all_posts_count(&state.db, None).await?;
+    state.realtime.emit_all(PostCountsUpdated {
+        all_posts_count: Some(public),
+        ..PostCountsUpdated::default()
+    });
+    Ok(())
+}
+
+async fn send_post_counts(
+    state: &AppState,
+    author: ObjectId,
+    feeds_changed: bool,
+) -> crate::error::ApiResult<()> {
+    use crate::routes::post::count::{all_posts_count, following_posts_count, my_posts_count};
+    let db = &state.db;
+    send_public_post_count(state).await?;
+    state.realtime.emit_user(
+        &author.to_hex(),
+        PostCountsUpdated {
+            all_posts_count: Some(all_posts_count(db, Some(author)).await?),
+            my_posts_count: Some(my_posts_count(db, author).await?),
+            following_posts_count: Some(following_posts_count(db, author).await?),
+        },
+    );
+    if feeds_changed {
+        send_following_counts(state, graph::followers(db, author).await?).await?;
+    }
+    Ok(())
+}
+
+/// Sends each of `users` who is online their following feed's count.
+async fn send_following_counts(
+    state: &AppState,
+    users: Vec<ObjectId>,
+) -> crate::error::ApiResult<()> {
+    use crate::routes::post::count::following_posts_count;
+    let db = &state.db;
+    let online: HashSet<String> = state.realtime.online().await.user_ids.into_iter().collect();
+    for follower in users {
+        let id = follower.to_hex();
+        if !online.contains(&id) {
+            continue;
+        }
+        state.realtime.emit_user(
+            &id,
+            PostCountsUpdated {
+                following_posts_count: Some(following_posts_count(db, follower).await?),
+                ..PostCountsUpdated::default()
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Someone wrote through the contact form: administrators add it to their list.
+pub fn new_contact_message(state: &AppState, message: Value) {
+    state
+        .realtime
+        .emit_room(ADMIN_ROOM, NewContactMessage(message));
+}
+
+/// An administrator answered a contact message: every administrator's list marks it.
+pub fn contact_message_replied(state: &AppState, id: &str, at: &str, by: &str) {
+    state.realtime.emit_room(
+        ADMIN_ROOM,
+        ContactMessageReplied {
+            message_id: id.to_string(),
+            is_handled: true,
+            replied_at: at.to_string(),
+            replied_by: by.to_string(),
+        },
+    );
+}
+
+/// A user reported a post: administrators add it to their list.
+pub fn new_report(state: &AppState, report: Value) {
+    state.realtime.emit_room(ADMIN_ROOM, NewReport(report));
+}
+
+/// An administrator reviewed a report: every administrator's list marks it.
+pub fn report_reviewed(state: &AppState, id: &str, forwarded: bool) {
+    state.realtime.emit_room(
+        ADMIN_ROOM,
+        ReportReviewed {
+            report_id: id.to_string(),
+            is_reviewed: true,
+            forwarded_to_author: forwarded,
+        },
+    );
+}
+
+/// The reported post's author acknowledged a report: administrators' lists mark it.
+pub fn report_acknowledged(state: &AppState, id: &str, at: &str) {
+    state.realtime.emit_room(
+        ADMIN_ROOM,
+        ReportAcknowledged {
+            report_id: id.to_string(),
+            is_acknowledged: true,
+            acknowledged_at: at.to_string(),
+        },
+    );
 }
 
 /// The author of a blocked post appealed: administrators hear of it.
@@ -64,16 +200,18 @@ pub fn unread_count_changed(state: &AppState, user_id: &str, count: u64) {
         .emit_user(user_id, UpdateUnreadCount { count });
 }
 
-/// An administrator created a banner: everyone, guests included, may show it (each client checks
-/// the region).
-/// An administrator broadcast a notice to every user: besides each user's own stored item
-/// (`newNotification`), every open client hears `newBroadcastNotification` with the notice
-/// (`{type: "admin", content, sender, createdAt, broadcast: true}`; banners carry `title` and
-/// `message` instead, which is how clients tell the two apart).
-pub fn notice_broadcast(state: &AppState, notice: Value) {
-    state.realtime.emit_all(NewBroadcastNotification(notice));
+/// An administrator broadcast a notice to every user: besides `newNotification`, each
+/// signed-in addressee's tabs hear `newBroadcastNotification` with their own stored item (its
+/// `_id` and fields, `type: "admin"`, `broadcast: true`). Guests hear nothing of it. Banners
+/// carry `title` and `message` instead, which is how clients tell the two apart.
+pub fn notice_broadcast(state: &AppState, user_id: &str, notice: Value) {
+    state
+        .realtime
+        .emit_user(user_id, NewBroadcastNotification(notice));
 }
 
+/// An administrator created a banner: everyone, guests included, may show it (each client checks
+/// the region).
 pub fn banner_created(state: &AppState, banner: Value) {
     state.realtime.emit_all(NewBroadcastNotification(banner));
 }

@@ -70,19 +70,23 @@ async fn build(state: &AppState, input: NotificationInput) -> ApiResult<Notifica
     })
 }
 
+/// Whether a notification is part of moderation: administrators' notices, the answers to them
+/// and appeals to administrators. A block between the two users never silences these.
+pub fn is_moderation(kind: Kind) -> bool {
+    matches!(kind, Kind::Admin | Kind::AdminReply | Kind::Appeal)
+}
+
 /// Stores a notification and pushes it with the new unread count to the addressee's tabs.
-/// Returns `None` (nothing stored) when the sender is the addressee or when either blocked the
-/// other; administrator notices are exempt from both (an administrator may note something to
-/// themselves, and a block does not silence moderation).
+/// Returns `None` (nothing stored) when the sender is the addressee (administrator notices
+/// excepted: an administrator may note something to themselves) or when either blocked the
+/// other (moderation excepted: see [`is_moderation`]).
 pub async fn notify(state: &AppState, input: NotificationInput) -> ApiResult<Option<Notification>> {
     if let Some(sender) = input.sender_id {
-        let self_allowed = matches!(input.kind, Kind::Admin);
-        if sender == input.user_id && !self_allowed {
+        if sender == input.user_id && input.kind != Kind::Admin {
             return Ok(None);
         }
-        // Administrators' notices are moderation: a block does not silence them.
         if sender != input.user_id
-            && !self_allowed
+            && !is_moderation(input.kind)
             && notifications::blocked_between(&state.db, input.user_id, sender).await?
         {
             return Ok(None);

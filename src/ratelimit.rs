@@ -20,6 +20,9 @@ pub enum Kind {
     OtpSendAddress,
     OtpCheckAccount,
     OtpCheckAddress,
+    ContactEmail,
+    ContactAddress,
+    ReportAccount,
 }
 
 pub struct RateLimiter {
@@ -46,6 +49,9 @@ impl RateLimiter {
             Kind::OtpSendAddress => l.otp_send_per_address,
             Kind::OtpCheckAccount => l.otp_check_per_account,
             Kind::OtpCheckAddress => l.otp_check_per_address,
+            Kind::ContactEmail => l.contact_per_email,
+            Kind::ContactAddress => l.contact_per_address,
+            Kind::ReportAccount => l.report_per_account,
         }
     }
 
@@ -101,6 +107,9 @@ mod tests {
             otp_send_per_address: n,
             otp_check_per_account: n,
             otp_check_per_address: n,
+            contact_per_email: n,
+            contact_per_address: n,
+            report_per_account: n,
         })
     }
 

@@ -229,12 +229,25 @@ impl Event for BroadcastNotificationDeletedAll {
     }
 }
 
-document_event!(
-    /// `postCountsUpdated`: post counts changed (`allPostsCount`, `myPostsCount`,
-    /// `followingPostsCount` as known to the emitter).
-    PostCountsUpdated,
-    "postCountsUpdated"
-);
+/// `postCountsUpdated`: post counts changed. One object carrying any subset of the numeric keys
+/// `allPostsCount`, `myPostsCount` and `followingPostsCount` (seed 000 §3 "Post counts"): every
+/// client receives `allPostsCount`; the author's sockets also receive `myPostsCount` and
+/// `followingPostsCount`; each follower of the author whose following feed changed receives
+/// `followingPostsCount` for them. A client keeps the counts it does not receive.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PostCountsUpdated {
+    /// Posts of the public feed (`GET /post/count/all`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_posts_count: Option<u64>,
+    /// The receiver's own posts (`GET /post/count/my`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub my_posts_count: Option<u64>,
+    /// The receiver's following feed (`GET /post/count/following`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub following_posts_count: Option<u64>,
+}
+object_event!(PostCountsUpdated, "postCountsUpdated");
 
 /// `postBlockToggled(postId, blocked)`: an administrator blocked or unblocked a post.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -260,6 +273,68 @@ pub struct GuestVisitUpdate {
 }
 object_event!(GuestVisitUpdate, "guestVisitUpdate");
 
+// Administrator events (seed 001 §4 "Administration": "Realtime events add a new contact message
+// or report at the front of the list (capped at 10), mark a report reviewed or acknowledged, and
+// mark a contact message replied"). The seed does not name them; these are the names. Each goes
+// to `adminRoom` only.
+
+document_event!(
+    /// `newContactMessage`: someone wrote through the contact form; the stored message
+    /// (`{_id, name, email, subject, message, isHandled, createdAt}`), to administrators.
+    NewContactMessage,
+    "newContactMessage"
+);
+
+/// `contactMessageReplied`: an administrator answered a contact message by email, to
+/// administrators.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactMessageReplied {
+    /// The contact message.
+    pub message_id: String,
+    /// Always true: a reply marks the message handled.
+    pub is_handled: bool,
+    /// When the reply was sent (RFC 3339).
+    pub replied_at: String,
+    /// The administrator who replied.
+    pub replied_by: String,
+}
+object_event!(ContactMessageReplied, "contactMessageReplied");
+
+document_event!(
+    /// `newReport`: a signed-in user reported a post; the report as the admin list shows it
+    /// (`{_id, post, reporter, author, reason, details, isReviewed, forwardedToAuthor,
+    /// isAcknowledged, createdAt}`), to administrators.
+    NewReport,
+    "newReport"
+);
+
+/// `reportReviewed`: an administrator reviewed a report, to administrators.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportReviewed {
+    /// The report.
+    pub report_id: String,
+    /// Always true.
+    pub is_reviewed: bool,
+    /// Whether the post's author was told.
+    pub forwarded_to_author: bool,
+}
+object_event!(ReportReviewed, "reportReviewed");
+
+/// `reportAcknowledged`: the reported post's author acknowledged a report, to administrators.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportAcknowledged {
+    /// The report.
+    pub report_id: String,
+    /// Always true.
+    pub is_acknowledged: bool,
+    /// When (RFC 3339).
+    pub acknowledged_at: String,
+}
+object_event!(ReportAcknowledged, "reportAcknowledged");
+
 /// Text of a feedback prompt when the server gives none.
 pub const DEFAULT_FEEDBACK_PROMPT: &str = "We'd love your feedback!";
 
@@ -280,7 +355,7 @@ impl Default for ShowFeedbackPrompt {
 positional_event!(ShowFeedbackPrompt, "showFeedbackPrompt", message);
 
 /// Names of all server events, for documentation and tests.
-pub const ALL_EVENTS: [&str; 14] = [
+pub const ALL_EVENTS: [&str; 19] = [
     OnlineUsersCount::NAME,
     NewNotification::NAME,
     UpdateUnreadCount::NAME,
@@ -295,6 +370,20 @@ pub const ALL_EVENTS: [&str; 14] = [
     PostBlockToggled::NAME,
     GuestVisitUpdate::NAME,
     ShowFeedbackPrompt::NAME,
+    NewContactMessage::NAME,
+    ContactMessageReplied::NAME,
+    NewReport::NAME,
+    ReportReviewed::NAME,
+    ReportAcknowledged::NAME,
+];
+
+/// Events that go to `adminRoom` only.
+pub const ADMIN_EVENTS: [&str; 5] = [
+    NewContactMessage::NAME,
+    ContactMessageReplied::NAME,
+    NewReport::NAME,
+    ReportReviewed::NAME,
+    ReportAcknowledged::NAME,
 ];
 
 #[cfg(test)]
@@ -376,7 +465,11 @@ mod tests {
                 r#"42["broadcastNotificationDeletedAll"]"#,
             ),
             (
-                PostCountsUpdated(json!({"allPostsCount": 4})).into(),
+                PostCountsUpdated {
+                    all_posts_count: Some(4),
+                    ..PostCountsUpdated::default()
+                }
+                .into(),
                 r#"42["postCountsUpdated",{"allPostsCount":4}]"#,
             ),
             (
@@ -399,6 +492,42 @@ mod tests {
             (
                 ShowFeedbackPrompt::default().into(),
                 r#"42["showFeedbackPrompt","We'd love your feedback!"]"#,
+            ),
+            (
+                NewContactMessage(json!({"_id": "c1", "isHandled": false})).into(),
+                r#"42["newContactMessage",{"_id":"c1","isHandled":false}]"#,
+            ),
+            (
+                ContactMessageReplied {
+                    message_id: "c1".into(),
+                    is_handled: true,
+                    replied_at: "2024-01-01T00:00:00Z".into(),
+                    replied_by: "a1".into(),
+                }
+                .into(),
+                r#"42["contactMessageReplied",{"messageId":"c1","isHandled":true,"repliedAt":"2024-01-01T00:00:00Z","repliedBy":"a1"}]"#,
+            ),
+            (
+                NewReport(json!({"_id": "r1", "reason": "spam"})).into(),
+                r#"42["newReport",{"_id":"r1","reason":"spam"}]"#,
+            ),
+            (
+                ReportReviewed {
+                    report_id: "r1".into(),
+                    is_reviewed: true,
+                    forwarded_to_author: true,
+                }
+                .into(),
+                r#"42["reportReviewed",{"reportId":"r1","isReviewed":true,"forwardedToAuthor":true}]"#,
+            ),
+            (
+                ReportAcknowledged {
+                    report_id: "r1".into(),
+                    is_acknowledged: true,
+                    acknowledged_at: "2024-01-01T00:00:00Z".into(),
+                }
+                .into(),
+                r#"42["reportAcknowledged",{"reportId":"r1","isAcknowledged":true,"acknowledgedAt":"2024-01-01T00:00:00Z"}]"#,
             ),
         ];
         assert_eq!(cases.len(), ALL_EVENTS.len());

@@ -12,14 +12,12 @@ use crate::state::AppState;
 pub const SCHEDULE_CHECK_INTERVAL: Duration = Duration::from_secs(5);
 
 /// Publishes every due post; returns how many were published.
-pub async fn publish_due(state: &AppState) -> DbResult<usize> {
+pub async fn publish_due(state: &web::Data<AppState>) -> DbResult<usize> {
     let published = posts::publish_due(&state.db, now()).await?;
     for post in &published {
         user_directory::add_to_total_posts(&state.db, post.author, 1).await?;
         tracing::info!(post = %post.id, "scheduled post published");
-    }
-    if !published.is_empty() {
-        live::post_counts_updated(state);
+        live::post_counts_updated(state, post.author, post.is_listable());
     }
     Ok(published.len())
 }

@@ -22,6 +22,13 @@ pub struct LiveActors {
     pub geodata: Arc<GeoData>,
 }
 
+impl LiveActors {
+    /// Drops a removed account's location from memory.
+    pub fn forget_location(&self, user: mongodb::bson::oid::ObjectId) {
+        self.locations.do_send(super::locations::Forget { user });
+    }
+}
+
 /// A location actor's address before it runs, so the socket handlers can hold it while the
 /// realtime server the actor needs is started.
 pub fn location_context() -> (actix::Context<LocationActor>, Addr<LocationActor>) {

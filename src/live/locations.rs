@@ -101,6 +101,22 @@ impl Handler<Update> for LocationActor {
     }
 }
 
+/// Sent when an account is removed: its location leaves memory and a pending update is dropped.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Forget {
+    pub user: ObjectId,
+}
+
+impl Handler<Forget> for LocationActor {
+    type Result = ();
+
+    fn handle(&mut self, msg: Forget, _: &mut Context<Self>) {
+        self.latest.retain(|l| l.user_id != msg.user);
+        self.pending.remove(&msg.user);
+    }
+}
+
 /// Asks for the newest locations in memory (newest first).
 #[derive(Message)]
 #[rtype(result = "Vec<UserLocation>")]

@@ -98,6 +98,18 @@ pub async fn list_active(db: &Db) -> DbResult<Vec<Banner>> {
         .db_context("reading active banners")
 }
 
+/// Every banner, active or not, newest first (the administrators' unfiltered list).
+pub async fn list_all(db: &Db) -> DbResult<Vec<Banner>> {
+    collection(db)
+        .find(doc! {})
+        .sort(doc! { "timestamp": -1, "_id": -1 })
+        .await
+        .db_context("listing banners")?
+        .try_collect()
+        .await
+        .db_context("reading banners")
+}
+
 /// Adds `user` to a banner's dismissals; `None` when there is no such banner.
 pub async fn dismiss(db: &Db, id: ObjectId, user: ObjectId) -> DbResult<Option<Banner>> {
     collection(db)

@@ -116,6 +116,18 @@ pub async fn list_for_post(db: &Db, post: ObjectId) -> DbResult<Vec<Comment>> {
         .db_context("reading comments")
 }
 
+/// Every comment a user wrote, oldest first (an account's removal).
+pub async fn by_user(db: &Db, user: ObjectId) -> DbResult<Vec<Comment>> {
+    collection(db)
+        .find(doc! { "user": user })
+        .sort(doc! { "createdAt": 1, "_id": 1 })
+        .await
+        .db_context("listing a user's comments")?
+        .try_collect()
+        .await
+        .db_context("reading a user's comments")
+}
+
 /// Replaces the text and marks the comment edited; returns it (`None`: gone).
 pub async fn edit(db: &Db, id: ObjectId, content: &str) -> DbResult<Option<Comment>> {
     collection(db)

@@ -33,6 +33,14 @@ pub async fn followed(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
     ids(db, FOLLOWS, doc! { "followerId": user }, "followeeId").await
 }
 
+/// The users who follow `user`, sorted.
+pub async fn followers(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    let mut ids = ids(db, FOLLOWS, doc! { "followeeId": user }, "followerId").await?;
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
+
 /// The users whose content `user` must not see: those they blocked and those who blocked them.
 pub async fn hidden_from(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
     let mut hidden = ids(db, BLOCKS, doc! { "blockerId": user }, "blockedId").await?;

@@ -5,15 +5,13 @@
 
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
-use mongodb::bson::{doc, DateTime, Document};
+use mongodb::bson::{doc, DateTime};
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
 use super::{index, is_duplicate_key, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "user_locations";
-/// The engagement API's follow edges (read only here).
-pub const FOLLOWS: &str = "follows";
 
 /// Where a location came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,21 +129,5 @@ pub async fn find_for_users(db: &Db, users: &[ObjectId]) -> DbResult<Vec<UserLoc
 
 /// The users who follow `user`.
 pub async fn followers_of(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
-    let docs: Vec<Document> = db
-        .database()
-        .collection::<Document>(FOLLOWS)
-        .find(doc! { "followeeId": user })
-        .projection(doc! { "followerId": 1 })
-        .await
-        .db_context("loading followers")?
-        .try_collect()
-        .await
-        .db_context("reading followers")?;
-    let mut ids: Vec<ObjectId> = docs
-        .iter()
-        .filter_map(|d| d.get_object_id("followerId").ok())
-        .collect();
-    ids.sort();
-    ids.dedup();
-    Ok(ids)
+    super::graph::followers(db, user).await
 }

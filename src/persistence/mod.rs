@@ -1,13 +1,16 @@
 //! MongoDB access: one client per process, one module per collection, idempotent indexes and
 //! numbered migrations at startup.
 
+pub mod account_records;
 pub mod achievements;
 pub mod activity;
+pub mod audit_log;
 pub mod banners;
 pub mod blocks;
 pub mod bookmarks;
 pub mod categories;
 pub mod comments;
+pub mod contact_messages;
 pub mod email_logs;
 pub mod feedback;
 pub mod follows;
@@ -23,6 +26,7 @@ pub mod otps;
 pub mod post_appeals;
 pub mod posts;
 pub mod reading_time;
+pub mod reports;
 pub mod revoked_tokens;
 pub mod shares;
 pub mod user_directory;
@@ -156,6 +160,9 @@ impl Db {
         follows::ensure_indexes(self).await?;
         blocks::ensure_indexes(self).await?;
         activity::ensure_indexes(self).await?;
+        audit_log::ensure_indexes(self).await?;
+        contact_messages::ensure_indexes(self).await?;
+        reports::ensure_indexes(self).await?;
         migrations::run(self).await?;
         Ok(())
     }

@@ -16,7 +16,7 @@ pub const COLLECTION: &str = "posts";
 /// What a duplicate slug is reported as.
 pub const DUPLICATE_SLUG: &str = "A post with this slug";
 /// Collections holding per-post engagement, removed with the post: (collection, post field).
-pub const DEPENDENT_RECORDS: [(&str, &str); 10] = [
+pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
     ("likes", "postId"),
     ("bookmarks", "postId"),
     ("comments", "postId"),
@@ -27,6 +27,8 @@ pub const DEPENDENT_RECORDS: [(&str, &str); 10] = [
     ("reading_times", "postId"),
     ("poll_votes", "postId"),
     ("comment_reactions", "postId"),
+    ("reports", "postId"),
+    ("report_locks", "postId"),
 ];
 /// How many posts sharing one timestamp a page may carry beyond its limit to stay gap-free when
 /// the client sends only `after` (see `list`).
@@ -202,6 +204,16 @@ pub fn listable() -> Document {
     doc! { "status": PostStatus::Published.as_str(), "visibility": Visibility::Public.as_str(), "blocked": false }
 }
 
+impl Post {
+    /// Whether the post matches [`listable`]: it shows in public lists, search and the
+    /// following feeds.
+    pub fn is_listable(&self) -> bool {
+        self.status == PostStatus::Published
+            && self.visibility == Visibility::Public
+            && !self.blocked
+    }
+}
+
 /// Inserts a post; a taken slug is `DbError::Duplicate`.
 pub async fn insert(db: &Db, post: &Post) -> DbResult<()> {
     match collection(db).insert_one(post).await {
@@ -365,6 +377,29 @@ pub async fn list(
         None => doc! { "createdAt": { "$lt": after } },
     };
     find(db, and(filter, cond), sort.sort_doc(), 0, page.limit).await
+}
+
+/// One page of every post matching `filter` in `sort` order (any status, blocked too), without
+/// their blocks, and how many match: the administrators' list.
+pub async fn page_without_blocks(
+    db: &Db,
+    filter: Document,
+    sort: Document,
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<Post>, u64)> {
+    let found = collection(db)
+        .find(filter.clone())
+        .projection(doc! { "blocks": 0, "searchText": 0 })
+        .sort(sort)
+        .skip(skip)
+        .limit(limit)
+        .await
+        .db_context("listing posts")?
+        .try_collect()
+        .await
+        .db_context("reading posts")?;
+    Ok((found, count(db, filter).await?))
 }
 
 /// How many posts match.

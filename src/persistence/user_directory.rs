@@ -106,6 +106,24 @@ pub async fn search(db: &Db, pattern: &str, exact_email: &str) -> DbResult<Vec<F
         .collect())
 }
 
+/// Ids of the users whose name contains the text (`pattern`: an escaped regular expression),
+/// at most `limit`: the authors a post search by author name looks for.
+pub async fn ids_by_name(db: &Db, pattern: &str, limit: i64) -> DbResult<Vec<ObjectId>> {
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "name": { "$regex": pattern, "$options": "i" } })
+        .projection(doc! { "_id": 1 })
+        .limit(limit)
+        .await
+        .db_context("finding users by name")?
+        .try_collect()
+        .await
+        .db_context("reading users")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("_id").ok())
+        .collect())
+}
+
 /// Adds `delta` to a user's published post count (never below zero).
 pub async fn add_to_total_posts(db: &Db, user: ObjectId, delta: i64) -> DbResult<()> {
     if delta == 0 {

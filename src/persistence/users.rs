@@ -263,6 +263,71 @@ pub async fn set_role(db: &Db, id: ObjectId, role: Role) -> DbResult<Option<User
     .await
 }
 
+/// Changes the block state only if it is still `from`; blocking ends every outstanding session.
+/// `None`: no such user, or someone changed it meanwhile.
+pub async fn toggle_blocked(db: &Db, id: ObjectId, from: bool) -> DbResult<Option<User>> {
+    let mut update = doc! { "$set": { "blocked": !from, "updatedAt": now() } };
+    if !from {
+        update.insert("$inc", doc! { "tokenVersion": 1_i64 });
+    }
+    collection(db)
+        .find_one_and_update(doc! { "_id": id, "blocked": from }, update)
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("blocking a user")
+}
+
+/// Changes the role only if it is still `from`. `None`: no such user, or someone changed it
+/// meanwhile.
+pub async fn change_role(db: &Db, id: ObjectId, from: Role, to: Role) -> DbResult<Option<User>> {
+    collection(db)
+        .find_one_and_update(
+            doc! { "_id": id, "role": from.as_str() },
+            doc! { "$set": { "role": to.as_str(), "updatedAt": now() } },
+        )
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("changing a user's role")
+}
+
+/// Administrators who are not blocked, leaving out `except`.
+pub async fn count_active_admins(db: &Db, except: Option<ObjectId>) -> DbResult<u64> {
+    let mut filter = doc! { "role": Role::Admin.as_str(), "blocked": { "$ne": true } };
+    if let Some(id) = except {
+        filter.insert("_id", doc! { "$ne": id });
+    }
+    collection(db)
+        .count_documents(filter)
+        .await
+        .db_context("counting administrators")
+}
+
+/// One page of the users matching `filter` in `sort` order, and how many match.
+pub async fn page(
+    db: &Db,
+    filter: Document,
+    sort: Document,
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<User>, u64)> {
+    use futures_util::TryStreamExt;
+    let users = collection(db)
+        .find(filter.clone())
+        .sort(sort)
+        .skip(skip)
+        .limit(limit)
+        .await
+        .db_context("listing users")?
+        .try_collect()
+        .await
+        .db_context("reading users")?;
+    let total = collection(db)
+        .count_documents(filter)
+        .await
+        .db_context("counting users")?;
+    Ok((users, total))
+}
+
 /// Records the cookie consent choice.
 pub async fn set_consent(db: &Db, id: ObjectId, consent: bool) -> DbResult<Option<User>> {
     update_returning(

@@ -117,6 +117,20 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(
                             "/activity/{id}",
                             web::get().to(user::activity::get_activity),
+                        )
+                        // User management (seed 000 §7), served by the admin implementation.
+                        .route("/get-all-user", web::get().to(admin::users::list::list))
+                        .route(
+                            "/delete-user",
+                            web::delete().to(admin::users::delete::delete_by_body),
+                        )
+                        .route(
+                            "/toggle-block/{id}",
+                            web::patch().to(admin::users::block::toggle_block),
+                        )
+                        .route(
+                            "/toggle-role/{id}",
+                            web::patch().to(admin::users::role::toggle_role),
                         ),
                 )
                 .service(
@@ -279,9 +293,55 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .service(
                     web::scope("/admin")
+                        .route("/users", web::get().to(admin::users::list::list))
+                        .route(
+                            "/users/block/{id}",
+                            web::patch().to(admin::users::block::toggle_block),
+                        )
+                        .route(
+                            "/users/role/{id}",
+                            web::patch().to(admin::users::role::toggle_role),
+                        )
+                        .route(
+                            "/users/{id}",
+                            web::delete().to(admin::users::delete::delete_by_path),
+                        )
+                        .route("/posts", web::get().to(admin::posts::list::list))
                         .route(
                             "/posts/block/{id}",
                             web::patch().to(admin::block_post::block_post),
+                        )
+                        .route(
+                            "/posts/{id}",
+                            web::delete().to(admin::posts::delete::delete),
+                        )
+                        .route("/audit-log", web::get().to(admin::audit_log::audit_log))
+                        .route("/contact", web::post().to(admin::contact::create::create))
+                        .route(
+                            "/contact-messages",
+                            web::get().to(admin::contact::list::list),
+                        )
+                        .route(
+                            "/contact-messages/{id}/handled",
+                            web::patch().to(admin::contact::handled::toggle_handled),
+                        )
+                        .route(
+                            "/reply-contact/{id}",
+                            web::post().to(admin::contact::reply::reply),
+                        )
+                        .route("/reports", web::post().to(admin::reports::create::create))
+                        .route("/reports", web::get().to(admin::reports::list::list))
+                        .route(
+                            "/reports/{id}",
+                            web::patch().to(admin::reports::review::review),
+                        )
+                        .route(
+                            "/replies/send-notification",
+                            web::post().to(admin::reports::send_notification::send_notification),
+                        )
+                        .route(
+                            "/acknowledge-report/{id}",
+                            web::post().to(admin::reports::acknowledge::acknowledge),
                         )
                         .route(
                             "/reading-time",

@@ -329,3 +329,72 @@ async fn bad_banner_input_is_refused_with_a_clear_message() {
         .await;
     assert_error(res, StatusCode::UNAUTHORIZED).await;
 }
+
+#[actix_web::test]
+async fn administrators_list_every_banner_with_all_true_and_others_may_not() {
+    let app = spawn_live_app().await;
+    let admin = app.admin().await;
+    let user = app.signup().await;
+    create(&app, &admin, json!({ "title": "Everyone", "message": "m" })).await;
+    create(
+        &app,
+        &admin,
+        json!({ "title": "Berlin only", "message": "m", "region": "DE" }),
+    )
+    .await;
+    let off = create(
+        &app,
+        &admin,
+        json!({ "title": "Switched off", "message": "m" }),
+    )
+    .await;
+    let res = app
+        .patch_json(
+            &format!(
+                "/api/bannerNotification/deactivate/{}",
+                off["_id"].as_str().unwrap()
+            ),
+            &json!({}),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+
+    // From Mumbai, the ordinary list hides the German banner, also from an administrator.
+    assert_eq!(
+        seen(&app, Some(&admin.token), IP_MUMBAI).await,
+        ["Everyone"]
+    );
+    let res = app
+        .request_from(
+            Method::GET,
+            "/api/bannerNotification/get-Notification?all=true",
+            Some(&admin.token),
+            IP_MUMBAI,
+            None,
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let all: Vec<String> = json_of(res).await["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["title"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(all, ["Switched off", "Berlin only", "Everyone"]);
+
+    let res = app
+        .get(
+            "/api/bannerNotification/get-Notification?all=true",
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::FORBIDDEN).await,
+        "Admin access required"
+    );
+    let res = app
+        .get("/api/bannerNotification/get-Notification?all=true", None)
+        .await;
+    assert_error(res, StatusCode::UNAUTHORIZED).await;
+}

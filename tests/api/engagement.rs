@@ -580,7 +580,43 @@ async fn reading_time_accumulates_per_reader_and_rejects_nonsense() {
         assert!(msg.contains("duration"), "case '{case}': {msg}");
     }
 
-    // The admin tracker records the caller's time too.
+    // Seed 000 §5: "postId must be a string, else 'Invalid postId'".
+    let res = app
+        .post_json(
+            "/api/post/time-spent/not-an-id",
+            &json!({ "duration": 5 }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Invalid postId"
+    );
+    let res = app
+        .post_json(
+            "/api/admin/reading-time",
+            &json!({ "postId": "nope", "timeSpent": 5 }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Invalid postId"
+    );
+
+    // The admin tracker is for administrators only, as its path says.
+    let res = app
+        .post_json(
+            "/api/admin/reading-time",
+            &json!({ "postId": id, "timeSpent": 20 }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::FORBIDDEN).await,
+        "Admin access required"
+    );
+    // It records the administrator's time.
     let body = post_ok(
         &app,
         "/api/admin/reading-time",

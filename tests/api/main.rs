@@ -4,6 +4,9 @@
 
 mod achievements;
 mod activity;
+mod admin_contact_reports;
+mod admin_posts;
+mod admin_users;
 mod analytics;
 mod auth;
 mod banners;

@@ -475,12 +475,14 @@ async fn a_reply_goes_back_to_the_sender_and_the_admin_sees_the_history() {
 }
 
 #[actix_web::test]
-async fn no_reply_reaches_someone_the_replier_blocked() {
+async fn a_reply_to_a_notice_reaches_the_administrator_across_a_block() {
+    // Moderation is never silenced by a block, in either direction.
     let app = spawn_app().await;
     let admin = app.admin().await;
     let user = app.signup().await;
     let item = notice(&app, &admin, &user, "hello").await;
     app.block_directly(&user, &admin).await;
+    app.block_directly(&admin, &user).await;
     let res = app
         .post_json(
             "/api/notification/reply",
@@ -488,6 +490,67 @@ async fn no_reply_reaches_someone_the_replier_blocked() {
             Some(&user.token),
         )
         .await;
-    assert_error(res, StatusCode::FORBIDDEN).await;
-    assert_eq!(unread(&app, &admin).await, 0);
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(unread(&app, &admin).await, 1);
+}
+
+#[actix_web::test]
+async fn only_an_administrators_notice_can_be_replied_to() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+    let post = crate::content::publish(&app, &author, "Likeable", "x").await;
+    let res = app
+        .post_empty(
+            &format!("/api/post/like/{}", post["_id"].as_str().unwrap()),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let list = json_of(
+        app.get("/api/notification/notifications", Some(&author.token))
+            .await,
+    )
+    .await;
+    let like = &list["notifications"][0];
+    assert_eq!(like["type"], "like");
+    let res = app
+        .post_json(
+            "/api/notification/reply",
+            &json!({ "notificationId": like["_id"], "content": "thanks" }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Only notices from an administrator can be replied to"
+    );
+    assert_eq!(unread(&app, &reader).await, 0);
+}
+
+#[actix_web::test]
+async fn an_appeal_reaches_administrators_even_when_they_blocked_each_other() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let author = app.signup().await;
+    let post = crate::content::publish(&app, &author, "Blocked one", "x").await;
+    let id = post["_id"].as_str().unwrap();
+    crate::content::set_blocked(&app, id, true).await;
+    app.block_directly(&admin, &author).await;
+    app.block_directly(&author, &admin).await;
+    let res = app
+        .post_json(
+            &format!("/api/post/appeal/{id}"),
+            &json!({ "message": "Please look again" }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let list = json_of(
+        app.get("/api/notification/notifications", Some(&admin.token))
+            .await,
+    )
+    .await;
+    assert_eq!(list["notifications"][0]["type"], "appeal");
+    assert_eq!(list["notifications"][0]["content"], "Please look again");
 }

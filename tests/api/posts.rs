@@ -784,3 +784,69 @@ async fn a_scheduled_post_publishes_itself() {
     let me = get_ok(&app, "/api/user/get-user", Some(&author.token)).await;
     assert_eq!(me["data"]["totalPosts"], 1);
 }
+
+#[actix_web::test]
+async fn an_administrator_edits_and_deletes_someone_elses_draft_and_scheduled_post() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let other = app.signup().await;
+    let admin = admin(&app).await;
+    let at = chrono::Utc::now() + chrono::Duration::days(2);
+    let draft = create_post(
+        &app,
+        &author.token,
+        with(post_body("Unfinished", "x"), json!({ "status": "draft" })),
+    )
+    .await;
+    let scheduled = create_post(
+        &app,
+        &author.token,
+        with(
+            post_body("Next week", "x"),
+            json!({ "status": "scheduled", "publishAt": at.to_rfc3339() }),
+        ),
+    )
+    .await;
+    for post in [&draft, &scheduled] {
+        let path = format!("/api/post/update/{}", post["slug"].as_str().unwrap());
+        // Someone who cannot see it learns nothing: 404, as for a missing post.
+        let res = app
+            .patch_json(&path, &json!({ "title": "Mine now" }), Some(&other.token))
+            .await;
+        assert_eq!(
+            assert_error(res, StatusCode::NOT_FOUND).await,
+            "Post not found"
+        );
+        let res = app
+            .patch_json(
+                &path,
+                &json!({ "title": "Edited by staff" }),
+                Some(&admin.token),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let body = json_of(res).await;
+        assert_eq!(body["post"]["title"], "Edited by staff");
+        assert_eq!(body["post"]["status"], post["status"]);
+
+        let id = post["_id"].as_str().unwrap();
+        let res = delete(&app, &format!("/api/post/delete/{id}"), Some(&other.token)).await;
+        assert_error(res, StatusCode::NOT_FOUND).await;
+        let res = delete(&app, &format!("/api/post/delete/{id}"), Some(&admin.token)).await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    let count = get_ok(&app, "/api/post/count/my", Some(&author.token)).await;
+    assert_eq!(count["count"], 0);
+    // Both were administrator actions on someone else's post: they are in the audit log.
+    let log = get_ok(&app, "/api/admin/audit-log?limit=10", Some(&admin.token)).await;
+    let actions: Vec<&str> = log["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions,
+        ["post.delete", "post.update", "post.delete", "post.update"]
+    );
+}

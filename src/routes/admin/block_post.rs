@@ -6,6 +6,7 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
+use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
@@ -28,16 +29,21 @@ pub async fn block_post(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     let blocked = !post.blocked;
-    posts::set_blocked(&state.db, id, blocked)
+    let updated = posts::set_blocked(&state.db, id, blocked)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     live::post_block_toggled(&state, &id.to_hex(), blocked);
-    live::post_counts_updated(&state);
-    let message = if blocked {
-        MSG_POST_BLOCKED
+    live::post_counts_updated(
+        &state,
+        updated.author,
+        post.is_listable() != updated.is_listable(),
+    );
+    let (message, action) = if blocked {
+        (MSG_POST_BLOCKED, Action::PostBlock)
     } else {
-        MSG_POST_RESTORED
+        (MSG_POST_RESTORED, Action::PostUnblock)
     };
+    audit::record(&state, &admin.0, action, Target::post(&updated), json!({})).await;
     Ok(HttpResponse::Ok()
         .json(json!({ "message": message, "blocked": blocked, "postId": id.to_hex() })))
 }

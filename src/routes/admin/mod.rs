@@ -1,5 +1,156 @@
-//! `/api/admin/*`: administrator tools.
+//! `/api/admin/*` (and the administrator routes of `/api/user/*` and `/api/dailyMail/*`):
+//! administrator tools (seed 001 §7 "Administration", seed 000 §7 "Users"). Shared here: how
+//! admin lists read `page`, `limit` and the sort (seed 001 §9: page 1, page size 10).
 
+pub mod audit_log;
 pub mod block_post;
+pub mod contact;
+pub mod posts;
 pub mod reading_details;
 pub mod reading_time;
+pub mod reports;
+pub mod users;
+
+use serde::Deserialize;
+
+use crate::error::{ApiError, ApiResult};
+
+/// Default page size of administrator lists (seed 001 §9).
+pub const DEFAULT_LIMIT: i64 = 10;
+/// Largest page of an administrator list.
+pub const MAX_LIMIT: i64 = 100;
+
+/// `page` (from 1) and `limit` as sent; checked by [`PageParams::resolve`].
+#[derive(Debug, Default, Deserialize)]
+pub struct PageParams {
+    #[serde(default)]
+    pub page: Option<String>,
+    #[serde(default)]
+    pub limit: Option<String>,
+}
+
+/// A checked page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    pub page: u64,
+    pub limit: i64,
+    pub skip: u64,
+}
+
+impl Paging {
+    /// Pages needed for `total` items (at least 1, so an empty list is "page 1 of 1").
+    pub fn total_pages(&self, total: u64) -> u64 {
+        total.div_ceil(self.limit as u64).max(1)
+    }
+}
+
+/// A query value, treating "", "null" and "undefined" as absent.
+pub fn present(raw: Option<&str>) -> Option<&str> {
+    raw.map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
+}
+
+impl PageParams {
+    /// Page 1 and [`DEFAULT_LIMIT`] unless given; a bad value is a 400 naming it.
+    pub fn resolve(&self) -> ApiResult<Paging> {
+        let page = match present(self.page.as_deref()) {
+            None => 1,
+            Some(raw) => raw
+                .parse::<u64>()
+                .ok()
+                .filter(|p| (1..=1_000_000).contains(p))
+                .ok_or_else(|| ApiError::bad_request("page must be a positive whole number"))?,
+        };
+        let limit = match present(self.limit.as_deref()) {
+            None => DEFAULT_LIMIT,
+            Some(raw) => raw
+                .parse::<i64>()
+                .ok()
+                .filter(|l| *l >= 1)
+                .ok_or_else(|| ApiError::bad_request("limit must be a positive whole number"))?
+                .min(MAX_LIMIT),
+        };
+        Ok(Paging {
+            page,
+            limit,
+            skip: (page - 1).saturating_mul(limit as u64),
+        })
+    }
+}
+
+/// `sortOrder`: `asc` (1) or `desc` (-1), `default` when absent.
+pub fn sort_order(raw: Option<&str>, default: i32) -> ApiResult<i32> {
+    match present(raw).map(str::to_lowercase).as_deref() {
+        None => Ok(default),
+        Some("asc" | "ascending" | "1") => Ok(1),
+        Some("desc" | "descending" | "-1") => Ok(-1),
+        Some(_) => Err(ApiError::bad_request("sortOrder must be asc or desc")),
+    }
+}
+
+/// `sortField`: one of `allowed` (name as sent, stored field), `default` when absent.
+pub fn sort_field(
+    raw: Option<&str>,
+    allowed: &[(&str, &'static str)],
+    default: &'static str,
+) -> ApiResult<&'static str> {
+    let Some(raw) = present(raw) else {
+        return Ok(default);
+    };
+    allowed
+        .iter()
+        .find(|(name, _)| *name == raw)
+        .map(|(_, field)| *field)
+        .ok_or_else(|| {
+            let names: Vec<&str> = allowed.iter().map(|(n, _)| *n).collect();
+            ApiError::bad_request(format!("sortField must be one of {}", names.join(", ")))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(page: Option<&str>, limit: Option<&str>) -> PageParams {
+        PageParams {
+            page: page.map(str::to_string),
+            limit: limit.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn pages_default_to_the_first_ten() {
+        let p = params(None, Some("undefined")).resolve().unwrap();
+        assert_eq!((p.page, p.limit, p.skip), (1, 10, 0));
+        let p = params(Some("3"), Some("500")).resolve().unwrap();
+        assert_eq!((p.page, p.limit, p.skip), (3, 100, 200));
+        assert_eq!(p.total_pages(0), 1);
+        assert_eq!(p.total_pages(201), 3);
+    }
+
+    #[test]
+    fn bad_pages_are_named() {
+        for (page, limit, word) in [
+            (Some("0"), None, "page"),
+            (Some("x"), None, "page"),
+            (None, Some("-1"), "limit"),
+            (None, Some("1.5"), "limit"),
+        ] {
+            let err = params(page, limit).resolve().unwrap_err().to_string();
+            assert!(err.contains(word), "{page:?} {limit:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn sorts_take_only_known_fields() {
+        let allowed = [("title", "title"), ("likes", "likesCount")];
+        assert_eq!(sort_field(None, &allowed, "title").unwrap(), "title");
+        assert_eq!(
+            sort_field(Some("likes"), &allowed, "title").unwrap(),
+            "likesCount"
+        );
+        assert!(sort_field(Some("$where"), &allowed, "title").is_err());
+        assert_eq!(sort_order(Some("DESC"), 1).unwrap(), -1);
+        assert!(sort_order(Some("sideways"), 1).is_err());
+    }
+}

@@ -1,17 +1,20 @@
 //! `POST /api/admin/reading-time` {postId, timeSpent} → {message, postId, totalTimeSpent}: the
-//! reading-time report the admin dashboard's tracker sends. It records `timeSpent` seconds (the
-//! same bounds as `time-spent`) for the signed-in caller on a post they may read, into the same
-//! records `reading-details` and the analytics read.
+//! reading-time report the admin dashboard's tracker sends (administrators only, as the path
+//! says; others 403). It records `timeSpent` seconds (the same bounds as `time-spent`) for the
+//! calling administrator on a post they may read, into the same records `reading-details` and
+//! the analytics read.
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::auth::AuthUser;
+use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::routes::post::like::readable_post;
-use crate::routes::post::time_spent::{add_reading_time, parse_seconds, MSG_TIME_RECORDED};
+use crate::routes::post::time_spent::{
+    add_reading_time, parse_post_id, parse_seconds, MSG_TIME_RECORDED,
+};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -26,7 +29,7 @@ pub struct ReadingTimeBody {
 #[tracing::instrument(skip(state, me, req, body))]
 pub async fn reading_time(
     state: web::Data<AppState>,
-    me: AuthUser,
+    AdminUser(me): AdminUser,
     req: HttpRequest,
     body: ApiJson<ReadingTimeBody>,
 ) -> ApiResult<HttpResponse> {
@@ -37,6 +40,7 @@ pub async fn reading_time(
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .ok_or_else(|| ApiError::bad_request("postId is required"))?;
+    parse_post_id(post_id)?;
     let seconds = parse_seconds(body.time_spent.as_ref(), "timeSpent")?;
     let post = readable_post(&state, post_id, Some(&me)).await?;
     let total = add_reading_time(&state, &req, Some(&me), &post, seconds, None).await?;

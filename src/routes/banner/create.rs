@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{view, Viewer};
+use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
@@ -131,6 +132,14 @@ pub async fn create(
     banners::insert(&state.db, &banner).await?;
     state.live.banners.do_send(Created(banner.clone()));
     live::banner_created(&state, view(&banner, Viewer::Guest));
+    audit::record(
+        &state,
+        &me,
+        Action::BannerCreate,
+        Target::new("banner", banner.id.to_hex(), banner.title.clone()),
+        json!({ "region": banner.region }),
+    )
+    .await;
     Ok(HttpResponse::Created().json(json!({
         "message": MSG_CREATED,
         "notification": view(&banner, Viewer::Admin),

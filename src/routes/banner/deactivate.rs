@@ -5,6 +5,7 @@ use actix_web::{web, HttpResponse};
 use serde_json::json;
 
 use super::{banner_id, view, Viewer, MSG_NOT_FOUND};
+use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::live::{self, banners::Deactivated};
@@ -13,10 +14,10 @@ use crate::state::AppState;
 
 pub const MSG_DEACTIVATED: &str = "Notification deactivated";
 
-#[tracing::instrument(skip(state, _admin))]
+#[tracing::instrument(skip(state, admin))]
 pub async fn deactivate(
     state: web::Data<AppState>,
-    _admin: AdminUser,
+    admin: AdminUser,
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = banner_id(&id)?;
@@ -25,6 +26,15 @@ pub async fn deactivate(
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     state.live.banners.do_send(Deactivated(id));
     live::banner_deactivated(&state.realtime, &id.to_hex());
+    let target = Target::new("banner", id.to_hex(), banner.title.clone());
+    audit::record(
+        &state,
+        &admin.0,
+        Action::BannerDeactivate,
+        target,
+        json!({}),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": MSG_DEACTIVATED,
         "data": view(&banner, Viewer::Admin),

@@ -4,6 +4,7 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
+use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::categories::{self, NewCategory};
@@ -78,7 +79,7 @@ pub const DEFAULT_CATEGORIES: [(&str, &str, &str); 16] = [
 ];
 
 #[tracing::instrument(skip_all)]
-pub async fn seed(state: web::Data<AppState>, _admin: AdminUser) -> ApiResult<HttpResponse> {
+pub async fn seed(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
     let mut added = 0;
     for (name, slug, description) in DEFAULT_CATEGORIES {
         let new = NewCategory {
@@ -96,5 +97,14 @@ pub async fn seed(state: web::Data<AppState>, _admin: AdminUser) -> ApiResult<Ht
     } else {
         format!("Seeded {added} default categories")
     };
+    let details = json!({ "added": added });
+    audit::record(
+        &state,
+        &admin.0,
+        Action::CategorySeed,
+        Target::site(),
+        details,
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({ "message": message, "added": added })))
 }

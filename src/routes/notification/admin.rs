@@ -10,6 +10,7 @@ use super::{
     check_length, navigate_to, present, view, MSG_INVALID_USER, MSG_MISSING_USER_OR_CONTENT,
     MSG_USER_NOT_FOUND,
 };
+use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
@@ -43,7 +44,7 @@ pub async fn admin(
     let navigate_to = navigate_to(body.navigate_to.as_deref())?;
     let user = ObjectId::parse_str(&user)
         .map_err(|_| ApiError::invalid("invalid_id", MSG_INVALID_USER))?;
-    users::find_by_id(&state.db, user)
+    let addressee = users::find_by_id(&state.db, user)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))?;
     let mut input = NotificationInput::new(user, Some(me.user.id), Kind::Admin, &content);
@@ -51,6 +52,15 @@ pub async fn admin(
     let notification = notify(&state, input).await?.ok_or_else(|| {
         ApiError::internal(anyhow::anyhow!("an administrator notice was suppressed"))
     })?;
+    let details = json!({ "content": notification.content });
+    audit::record(
+        &state,
+        &me,
+        Action::NoticeSend,
+        Target::user(&addressee),
+        details,
+    )
+    .await;
     Ok(HttpResponse::Created().json(json!({
         "message": MSG_SENT,
         "notification": view(&notification),

@@ -1,13 +1,16 @@
 //! `POST /api/notification/broadcast` {content} (administrators) → 201 {message, count}: a notice
 //! to every user (not blocked, not the sender). Each is stored; the users online now get their own
-//! `newNotification` and `updateUnreadCount` at once, the others find it when they next look.
+//! `newNotification` and `updateUnreadCount` at once, and `newBroadcastNotification` with the
+//! same stored item (its `_id` and every field, plus `broadcast: true`); the others find it when
+//! they next look. Guests hear nothing of it.
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{check_length, present, MSG_CONTENT_REQUIRED};
+use super::{check_length, present, view, MSG_CONTENT_REQUIRED};
+use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
@@ -57,17 +60,18 @@ pub async fn broadcast(
         .filter(|n| online.contains(&n.user_id.to_hex()))
     {
         push(&state, item).await;
+        let mut notice = view(item);
+        notice["broadcast"] = json!(true);
+        crate::live::notice_broadcast(&state, &item.user_id.to_hex(), notice);
     }
-    crate::live::notice_broadcast(
+    audit::record(
         &state,
-        json!({
-            "type": "admin",
-            "broadcast": true,
-            "content": content,
-            "sender": { "_id": me.user.id.to_hex(), "name": me.user.name, "avatar": me.user.avatar },
-            "createdAt": crate::routes::user::iso(at),
-        }),
-    );
+        &me,
+        Action::NoticeBroadcast,
+        Target::site(),
+        json!({ "content": content, "recipients": items.len() }),
+    )
+    .await;
     Ok(HttpResponse::Created().json(json!({
         "message": format!("Notification sent to {} users", items.len()),
         "count": items.len(),

@@ -1,5 +1,6 @@
 //! `POST /api/notification/reply` {notificationId, content} → 201 {notification}: the addressee
-//! of a notification answers its sender (an `admin_reply`, pushed to the sender's tabs).
+//! of an administrator's notice answers the administrator who sent it (an `admin_reply`, pushed
+//! to the sender's tabs). Only `admin` notices can be answered; anything else is a 400.
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
@@ -18,6 +19,7 @@ use crate::state::AppState;
 
 pub const MSG_NO_SENDER: &str = "This notification has no sender to reply to";
 pub const MSG_REPLY_BLOCKED: &str = "You cannot reply to this user";
+pub const MSG_ONLY_ADMIN_NOTICES: &str = "Only notices from an administrator can be replied to";
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -45,6 +47,9 @@ pub async fn reply(
     let original = notifications::find_owned(&state.db, id, me.user.id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
+    if original.kind != Kind::Admin {
+        return Err(ApiError::bad_request(MSG_ONLY_ADMIN_NOTICES));
+    }
     let sender = original
         .sender_id
         .filter(|s| *s != me.user.id)

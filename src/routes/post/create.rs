@@ -141,7 +141,7 @@ pub async fn create(
     if published {
         user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;
     }
-    live::post_counts_updated(&state);
+    live::post_counts_updated(&state, me.user.id, post.is_listable());
     let view = render_one(&state.db, post).await?;
     Ok(HttpResponse::Created().json(json!({ "post": view })))
 }

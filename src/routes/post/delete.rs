@@ -1,19 +1,49 @@
-//! `DELETE /api/post/delete/{postId}` → {message}: the author or an administrator (others 403).
-//! The post's likes, bookmarks, comments, appeals and media uses go with it.
+//! `DELETE /api/post/delete/{postId}` → {message, postId}: the author or an administrator (others
+//! 403; a post the caller cannot read 404). [`delete_post`] is the one way a post is deleted: the
+//! author's delete, the administrators' (`DELETE /api/admin/posts/{id}`) and the removal of an
+//! account all go through it.
 
 use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
 use serde_json::json;
 
-use super::{may_manage, visible_to, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
+use super::{managed_post, MSG_POST_NOT_FOUND};
+use crate::audit;
 use crate::auth::AuthUser;
 use crate::domain::post::PostStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
 use crate::live;
-use crate::persistence::{media, post_appeals, posts, user_directory};
+use crate::persistence::posts::{self, Post};
+use crate::persistence::{media, post_appeals, user_directory};
 use crate::state::AppState;
 
 pub const MSG_POST_DELETED: &str = "Post deleted successfully";
+
+/// Deletes a post with everything that belongs to it (engagement records, comments, appeals,
+/// reports, media uses), keeps its author's published count right, and sends everyone the new
+/// post counts. Returns the deleted post (`None`: it was already gone).
+pub async fn delete_post(state: &web::Data<AppState>, id: ObjectId) -> ApiResult<Option<Post>> {
+    let deleted = delete_post_quietly(state, id).await?;
+    if let Some(post) = &deleted {
+        live::post_counts_updated(state, post.author, post.is_listable());
+    }
+    Ok(deleted)
+}
+
+/// [`delete_post`] without the post-counts announcement, for callers that delete many posts at
+/// once (an account's removal) and announce once at the end.
+pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Option<Post>> {
+    let Some(deleted) = posts::delete(&state.db, id).await? else {
+        return Ok(None);
+    };
+    if deleted.status == PostStatus::Published {
+        user_directory::add_to_total_posts(&state.db, deleted.author, -1).await?;
+    }
+    post_appeals::delete_for_post(&state.db, id).await?;
+    media::release_unused(&state.db, &state.settings.server.media_dir, id, &[]).await?;
+    Ok(Some(deleted))
+}
 
 #[tracing::instrument(skip(state, me))]
 pub async fn delete(
@@ -22,21 +52,19 @@ pub async fn delete(
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = object_id(&post_id, "post id")?;
-    let post = posts::find_by_id(&state.db, id)
-        .await?
-        .filter(|p| visible_to(p, Some(&me)))
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    if !may_manage(&post, &me) {
-        return Err(ApiError::forbidden(MSG_NOT_POST_OWNER));
-    }
-    let deleted = posts::delete(&state.db, id)
+    let post = managed_post(posts::find_by_id(&state.db, id).await?, &me)?;
+    delete_post(&state, id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    if deleted.status == PostStatus::Published {
-        user_directory::add_to_total_posts(&state.db, deleted.author, -1).await?;
+    if post.author != me.user.id {
+        audit::record(
+            &state,
+            &me,
+            audit::Action::PostDelete,
+            audit::Target::post(&post),
+            json!({ "route": "post/delete" }),
+        )
+        .await;
     }
-    post_appeals::delete_for_post(&state.db, id).await?;
-    media::release_unused(&state.db, &state.settings.server.media_dir, id, &[]).await?;
-    live::post_counts_updated(&state);
     Ok(HttpResponse::Ok().json(json!({ "message": MSG_POST_DELETED, "postId": id.to_hex() })))
 }

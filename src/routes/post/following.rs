@@ -3,9 +3,10 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
+use mongodb::bson::oid::ObjectId;
 use serde_json::json;
 
-use super::{list_filter, page_of, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
+use super::{list_filter_for, page_of, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::SortKind;
@@ -14,9 +15,14 @@ use crate::state::AppState;
 
 /// The filter of the following feed.
 pub async fn following_filter(db: &Db, me: &AuthUser) -> ApiResult<mongodb::bson::Document> {
-    let mut authors = graph::followed(db, me.user.id).await?;
-    authors.push(me.user.id);
-    list_filter(db, Some(me), false, doc! { "author": { "$in": authors } }).await
+    following_filter_for(db, me.user.id).await
+}
+
+/// The filter of `user`'s following feed.
+pub async fn following_filter_for(db: &Db, user: ObjectId) -> ApiResult<mongodb::bson::Document> {
+    let mut authors = graph::followed(db, user).await?;
+    authors.push(user);
+    list_filter_for(db, Some(user), false, doc! { "author": { "$in": authors } }).await
 }
 
 #[tracing::instrument(skip(state, viewer))]

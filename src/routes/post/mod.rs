@@ -240,6 +240,18 @@ pub fn may_manage(post: &Post, me: &AuthUser) -> bool {
     me.user.id == post.author || me.is_admin()
 }
 
+/// A post the caller asks to change or delete. Permission is checked before visibility: the
+/// author and administrators manage it whatever its status (a draft or a scheduled post of
+/// someone else included); anyone else gets 403 when they can read it and 404 when they cannot,
+/// so hidden posts stay indistinguishable from missing ones.
+pub fn managed_post(found: Option<Post>, me: &AuthUser) -> ApiResult<Post> {
+    match found {
+        Some(post) if may_manage(&post, me) => Ok(post),
+        Some(post) if visible_to(&post, Some(me)) => Err(ApiError::forbidden(MSG_NOT_POST_OWNER)),
+        _ => Err(ApiError::not_found(MSG_POST_NOT_FOUND)),
+    }
+}
+
 /// The filter of posts a viewer may find in a list: the listable ones (minus authors hidden by a
 /// block between them and the viewer), plus, where `include_own`, every post of the viewer.
 pub async fn list_filter(
@@ -248,15 +260,25 @@ pub async fn list_filter(
     include_own: bool,
     extra: Document,
 ) -> ApiResult<Document> {
+    list_filter_for(db, viewer.map(|v| v.user.id), include_own, extra).await
+}
+
+/// [`list_filter`] for a viewer known by id.
+pub async fn list_filter_for(
+    db: &Db,
+    viewer: Option<ObjectId>,
+    include_own: bool,
+    extra: Document,
+) -> ApiResult<Document> {
     let mut parts = vec![extra];
     match viewer {
         Some(me) => {
             if include_own {
-                parts.push(doc! { "$or": [posts::listable(), { "author": me.user.id }] });
+                parts.push(doc! { "$or": [posts::listable(), { "author": me }] });
             } else {
                 parts.push(posts::listable());
             }
-            let hidden = graph::hidden_from(db, me.user.id).await?;
+            let hidden = graph::hidden_from(db, me).await?;
             if !hidden.is_empty() {
                 parts.push(doc! { "author": { "$nin": hidden } });
             }

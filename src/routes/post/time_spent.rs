@@ -19,6 +19,14 @@ use crate::state::AppState;
 /// Longest reading time one report may add: four hours.
 pub const MAX_READING_SECONDS: f64 = 4.0 * 60.0 * 60.0;
 pub const MSG_TIME_RECORDED: &str = "Reading time recorded";
+/// Seed 000 §5: "Submitting reading time: postId must be a string, else 'Invalid postId'".
+pub const MSG_INVALID_POST_ID: &str = "Invalid postId";
+
+/// The post id a reading-time report names; anything but an id is 400 'Invalid postId'.
+pub fn parse_post_id(raw: &str) -> ApiResult<mongodb::bson::oid::ObjectId> {
+    mongodb::bson::oid::ObjectId::parse_str(raw.trim())
+        .map_err(|_| ApiError::invalid("invalid_id", MSG_INVALID_POST_ID))
+}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -71,6 +79,7 @@ pub async fn time_spent(
     post_id: web::Path<String>,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
+    parse_post_id(&post_id)?;
     let body: TimeSpentBody = optional_body(&body)?;
     let seconds = parse_seconds(body.duration.as_ref(), "duration")?;
     let me = viewer.0.as_ref();

@@ -12,7 +12,8 @@ use super::input::{
     parse_thumbnail, parse_title, parse_visibility, requested_status, search_text, tags_of,
     PendingImages, PostBody,
 };
-use super::{may_manage, render_one, visible_to, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
+use super::{managed_post, render_one, MSG_POST_NOT_FOUND};
+use crate::audit::{self, Action, Target};
 use crate::auth::AuthUser;
 use crate::domain::blocks::{
     carry_poll_votes, check_upload_rules, contains_blob_url, reading_time_minutes, MSG_BLOB_URL,
@@ -34,13 +35,7 @@ pub async fn update(
     body: ApiJson<PostBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let current = posts::find_by_slug(&state.db, slug.trim())
-        .await?
-        .filter(|p| visible_to(p, Some(&me)))
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    if !may_manage(&current, &me) {
-        return Err(ApiError::forbidden(MSG_NOT_POST_OWNER));
-    }
+    let current = managed_post(posts::find_by_slug(&state.db, slug.trim()).await?, &me)?;
     if let Some(raw) = &body.blocks {
         check_upload_rules(raw, body.thumbnail.as_ref())?;
     } else if body.thumbnail.as_ref().is_some_and(contains_blob_url) {
@@ -165,9 +160,6 @@ pub async fn update(
         _ => 0,
     };
     user_directory::add_to_total_posts(&state.db, before.author, delta).await?;
-    if delta != 0 || visibility.is_some_and(|v| v != before.visibility) {
-        live::post_counts_updated(&state);
-    }
     media::release_unused(
         &state.db,
         &state.settings.server.media_dir,
@@ -178,6 +170,19 @@ pub async fn update(
     let post = posts::find_by_id(&state.db, current.id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if before.is_listable() != post.is_listable() {
+        live::post_counts_updated(&state, post.author, true);
+    }
+    if post.author != me.user.id {
+        audit::record(
+            &state,
+            &me,
+            Action::PostUpdate,
+            Target::post(&post),
+            json!({}),
+        )
+        .await;
+    }
     let view = render_one(&state.db, post).await?;
     Ok(HttpResponse::Ok().json(json!({ "message": MSG_POST_UPDATED, "post": view })))
 }

@@ -7,6 +7,7 @@ use pressroom_actors::events::DEFAULT_FEEDBACK_PROMPT;
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, parse_json};
@@ -22,10 +23,10 @@ pub struct ManualBody {
     message: Option<String>,
 }
 
-#[tracing::instrument(skip(state, _admin, body))]
+#[tracing::instrument(skip(state, admin, body))]
 pub async fn feedback_manual(
     state: web::Data<AppState>,
-    _admin: AdminUser,
+    admin: AdminUser,
     user_id: web::Path<String>,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
@@ -45,10 +46,19 @@ pub async fn feedback_manual(
             "Message must be at most {MAX_PROMPT_LEN} characters"
         )));
     }
-    users::find_by_id(&state.db, user)
+    let target = users::find_by_id(&state.db, user)
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
     live::feedback_prompt(&state, &user.to_hex(), &message);
+    let details = json!({ "message": message });
+    audit::record(
+        &state,
+        &admin.0,
+        Action::FeedbackPrompt,
+        Target::user(&target),
+        details,
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "success": true,
         "message": MSG_PROMPT_SENT,

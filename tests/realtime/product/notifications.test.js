@@ -79,36 +79,43 @@ test("marking read, marking all read and deleting in one tab update the count in
   }
 });
 
-test("a broadcast reaches every connected user with their own item, not the sender", async () => {
+test("a broadcast reaches every connected user with their own item, not the sender, and never a guest", async () => {
   const boss = await admin();
   const a = await signup();
   const b = await signup();
   const sa = await connect({ token: a.token, transports: ["websocket"] });
   const sb = await connect({ token: b.token, transports: ["websocket"] });
   const sboss = await connect({ token: boss.token, transports: ["websocket"] });
+  const guest = await connect({ transports: ["websocket"] });
   try {
     const bossSaw = record(sboss, "newNotification");
-    const guest = await connect({ transports: ["websocket"] });
+    const bossAnnounced = record(sboss, "newBroadcastNotification");
+    const guestAnnounced = record(guest, "newBroadcastNotification");
     const content = `Maintenance ${Date.now()}`;
     const got = [sa, sb].map((s) => waitFor(s, "newNotification", (n) => n.content === content));
-    const announced = [sa, guest].map((s) => waitFor(s, "newBroadcastNotification", (n) => n.content === content));
+    const announced = [sa, sb].map((s) => waitFor(s, "newBroadcastNotification", (n) => n.content === content));
     const res = await api("POST", "/notification/broadcast", { content }, boss.token);
     assert.equal(res.status, 201);
     const [[na], [nb]] = await Promise.all(got);
     assert.equal(na.user, a.id);
     assert.equal(nb.user, b.id);
-    const [[toUser], [toGuest]] = await Promise.all(announced);
-    for (const n of [toUser, toGuest]) {
+    const [[toA], [toB]] = await Promise.all(announced);
+    // The announcement is each user's own stored notification: same _id, same fields.
+    assert.deepEqual({ ...toA, broadcast: undefined }, { ...na, broadcast: undefined });
+    assert.equal(toB._id, nb._id);
+    for (const n of [toA, toB]) {
       assert.equal(n.type, "admin");
       assert.equal(n.broadcast, true);
       assert.equal(n.sender.name, "Admin");
       assert.equal(n.title, undefined, "a notice is not a banner");
     }
-    guest.close();
     await sleep(300);
     assert.equal(bossSaw.seen.filter(([n]) => n.content === content).length, 0);
+    const about = (seen) => seen.filter(([n]) => n?.content === content).length;
+    assert.equal(about(bossAnnounced.seen), 0, "the sender is not an addressee");
+    assert.equal(about(guestAnnounced.seen), 0, "guests hear nothing of a notice");
   } finally {
-    for (const s of [sa, sb, sboss]) s.close();
+    for (const s of [sa, sb, sboss, guest]) s.close();
   }
 });
 

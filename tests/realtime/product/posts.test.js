@@ -76,3 +76,46 @@ test("an administrator's block reaches everyone as postBlockToggled, and the aut
     guest.close();
   }
 });
+
+test("postCountsUpdated carries what each receiver needs: everyone the public count, the author their three, a follower their following count", async () => {
+  const author = await signup("Counted Author");
+  const follower = await signup("Follower");
+  const res = await api("POST", `/follow/${author.id}`, undefined, follower.token);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const authorSocket = await connect({ token: author.token, transports: ["websocket"] });
+  const followerSocket = await connect({ token: follower.token, transports: ["websocket"] });
+  const guest = await connect({ transports: ["websocket"] });
+  try {
+    await createPost(author.token, "Counted");
+    const expected = async (path, token) => (await api("GET", `/post/count/${path}`, undefined, token)).body.count;
+    const all = await expected("all");
+    const [toGuest] = await waitFor(guest, "postCountsUpdated", (c) => c.allPostsCount === all);
+    assert.deepEqual(Object.keys(toGuest), ["allPostsCount"]);
+    const [toAuthor] = await waitFor(authorSocket, "postCountsUpdated", (c) => c.myPostsCount !== undefined);
+    assert.deepEqual(toAuthor, {
+      allPostsCount: await expected("all", author.token),
+      myPostsCount: await expected("my", author.token),
+      followingPostsCount: await expected("following", author.token),
+    });
+    assert.equal(toAuthor.myPostsCount, 1);
+    const [toFollower] = await waitFor(followerSocket, "postCountsUpdated", (c) => c.followingPostsCount !== undefined);
+    assert.deepEqual(toFollower, { followingPostsCount: await expected("following", follower.token) });
+    assert.equal(toFollower.followingPostsCount, 1);
+
+    // A draft changes nobody's following feed: the follower hears only the public count.
+    const heard = record(followerSocket, "postCountsUpdated");
+    const draft = await api(
+      "POST",
+      "/post/post-create",
+      { title: "Draft", status: "draft", blocks: [{ id: "p1", type: "paragraph", data: { text: "x" } }] },
+      author.token,
+    );
+    assert.equal(draft.status, 201);
+    const [mine] = await waitFor(authorSocket, "postCountsUpdated", (c) => c.myPostsCount === 2);
+    assert.equal(mine.followingPostsCount, 1);
+    await sleep(300);
+    assert.equal(heard.seen.filter(([c]) => c.followingPostsCount !== undefined).length, 0);
+  } finally {
+    for (const s of [authorSocket, followerSocket, guest]) s.close();
+  }
+});

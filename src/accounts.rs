@@ -1,0 +1,141 @@
+//! Removing an account (the administrators' user deletion, both API families). The account's
+//! sessions end first; then its posts go through the one post deletion, its engagement is
+//! removed with the counters it fed recounted, the records listed in
+//! `persistence::account_records` are deleted or anonymised, and the user document goes last,
+//! so a removal that fails half-way can simply be run again.
+
+use std::collections::BTreeSet;
+
+use actix_web::web;
+use mongodb::bson::doc;
+use mongodb::bson::oid::ObjectId;
+use serde::Serialize;
+
+use crate::error::ApiResult;
+use crate::persistence::account_records::{self, DELETED_WITH_ACCOUNT, KEPT_ANONYMISED};
+use crate::persistence::likes::{self, MarkKind};
+use crate::persistence::users::{self, User};
+use crate::persistence::{bookmarks, comments, email_logs, graph, now, posts, votes};
+use crate::routes::post::delete::delete_post_quietly;
+use crate::state::AppState;
+use crate::{live, notify};
+
+/// What a removal took with it.
+#[derive(Debug, Default, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Removal {
+    pub posts: u64,
+    pub comments: u64,
+    pub likes: u64,
+    pub bookmarks: u64,
+    pub votes: u64,
+    pub other_records: u64,
+    pub anonymised_records: u64,
+}
+
+/// Removes `user` and everything that is theirs; `by` is the administrator doing it. The
+/// caller has checked that `user` may be removed (not the caller, not the last administrator).
+pub async fn remove_account(
+    state: &web::Data<AppState>,
+    user: &User,
+    by: ObjectId,
+) -> ApiResult<Removal> {
+    let db = &state.db;
+    let id = user.id;
+    let mut removal = Removal::default();
+
+    // No session of theirs outlives this request, even if a later step fails.
+    users::set_blocked(db, id, true).await?;
+    live::sessions_ended(state, &id.to_hex());
+    let followers = graph::followers(db, id).await?;
+
+    for post in account_records::ids_in(db, posts::COLLECTION, doc! { "author": id }, "_id").await?
+    {
+        if delete_post_quietly(state, post).await?.is_some() {
+            removal.posts += 1;
+        }
+    }
+
+    // Their comments on other posts, with the replies under them.
+    for comment in comments::by_user(db, id).await? {
+        removal.comments += comments::delete_with_replies(db, &comment).await?;
+    }
+
+    removal.likes = remove_marks(db, likes::LIKE, id).await?;
+    removal.bookmarks = remove_marks(db, bookmarks::BOOKMARK, id).await?;
+    removal.votes = remove_votes(state, id).await?;
+
+    // Notifications they caused go too; their addressees' badges follow.
+    let told = account_records::ids_in(
+        db,
+        "notifications",
+        doc! { "senderId": id, "userId": { "$ne": id } },
+        "userId",
+    )
+    .await?;
+    removal.other_records +=
+        account_records::delete_in(db, "notifications", doc! { "senderId": id }).await?;
+    for addressee in told {
+        notify::push_unread_count(state, addressee).await;
+    }
+
+    for (collection, field) in DELETED_WITH_ACCOUNT {
+        removal.other_records +=
+            account_records::delete_in(db, collection, doc! { *field: id }).await?;
+    }
+    removal.other_records += email_logs::delete_for_email(db, &user.email).await?;
+    for (collection, field, personal) in KEPT_ANONYMISED {
+        removal.anonymised_records +=
+            account_records::anonymise_in(db, collection, field, id, personal).await?;
+    }
+    state.live.forget_location(id);
+
+    account_records::bury(db, id, by, now()).await?;
+    users::delete(db, id).await?;
+    live::account_posts_removed(state, followers);
+    Ok(removal)
+}
+
+/// Deletes the user's marks of one kind and recounts the posts they were on.
+async fn remove_marks(
+    db: &crate::persistence::Db,
+    kind: MarkKind,
+    user: ObjectId,
+) -> ApiResult<u64> {
+    let filter = doc! { "userId": user };
+    let marked = account_records::ids_in(db, kind.collection, filter.clone(), "postId").await?;
+    let removed = account_records::delete_in(db, kind.collection, filter).await?;
+    for post in marked {
+        posts::sync_counter(
+            db,
+            post,
+            kind.counter,
+            kind.collection,
+            doc! { "postId": post },
+        )
+        .await?;
+    }
+    Ok(removed)
+}
+
+/// Deletes the user's poll votes and recounts the polls they were in.
+async fn remove_votes(state: &AppState, user: ObjectId) -> ApiResult<u64> {
+    let db = &state.db;
+    let filter = doc! { "userId": user };
+    let polls: BTreeSet<(ObjectId, String)> =
+        account_records::find_in(db, votes::COLLECTION, filter.clone())
+            .await?
+            .iter()
+            .filter_map(|d| {
+                Some((
+                    d.get_object_id("postId").ok()?,
+                    d.get_str("blockId").ok()?.to_string(),
+                ))
+            })
+            .collect();
+    let removed = account_records::delete_in(db, votes::COLLECTION, filter).await?;
+    for (post, block) in polls {
+        votes::sync_counts(db, post, &block).await?;
+    }
+    Ok(removed)
+}

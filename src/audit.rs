@@ -1,0 +1,147 @@
+//! The audit log of administrator actions: every administrator route records what it did with
+//! [`record`], after the action succeeded. Entries are append-only; `GET /api/admin/audit-log`
+//! lists them.
+
+use mongodb::bson::oid::ObjectId;
+use serde_json::Value;
+
+use crate::auth::AuthUser;
+use crate::persistence::audit_log::{self, AuditEntry};
+use crate::persistence::now;
+use crate::persistence::posts::Post;
+use crate::persistence::users::User;
+use crate::state::AppState;
+
+/// What an administrator did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    UserBlock,
+    UserUnblock,
+    UserPromote,
+    UserDemote,
+    UserDelete,
+    PostBlock,
+    PostUnblock,
+    PostUpdate,
+    PostDelete,
+    ContactHandled,
+    ContactReply,
+    ReportReview,
+    ReportNotice,
+    EmailRetry,
+    DataExport,
+    NoticeSend,
+    NoticeBroadcast,
+    BannerCreate,
+    BannerDeactivate,
+    BannerDeleteAll,
+    FeedbackPrompt,
+    CategorySeed,
+}
+
+impl Action {
+    /// The stored name, `resource.verb`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::UserBlock => "user.block",
+            Action::UserUnblock => "user.unblock",
+            Action::UserPromote => "user.promote",
+            Action::UserDemote => "user.demote",
+            Action::UserDelete => "user.delete",
+            Action::PostBlock => "post.block",
+            Action::PostUnblock => "post.unblock",
+            Action::PostUpdate => "post.update",
+            Action::PostDelete => "post.delete",
+            Action::ContactHandled => "contact.handled",
+            Action::ContactReply => "contact.reply",
+            Action::ReportReview => "report.review",
+            Action::ReportNotice => "report.notice",
+            Action::EmailRetry => "email.retry",
+            Action::DataExport => "data.export",
+            Action::NoticeSend => "notice.send",
+            Action::NoticeBroadcast => "notice.broadcast",
+            Action::BannerCreate => "banner.create",
+            Action::BannerDeactivate => "banner.deactivate",
+            Action::BannerDeleteAll => "banner.delete_all",
+            Action::FeedbackPrompt => "feedback.prompt",
+            Action::CategorySeed => "category.seed",
+        }
+    }
+}
+
+/// What an action was done to.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub kind: &'static str,
+    pub id: Option<String>,
+    pub label: Option<String>,
+}
+
+impl Target {
+    /// A target by kind and id, with a readable label.
+    pub fn new(kind: &'static str, id: impl Into<String>, label: impl Into<String>) -> Self {
+        Target {
+            kind,
+            id: Some(id.into()),
+            label: Some(label.into()),
+        }
+    }
+
+    /// A user, labelled by email.
+    pub fn user(user: &User) -> Self {
+        Target::new("user", user.id.to_hex(), user.email.clone())
+    }
+
+    /// A post, labelled by title.
+    pub fn post(post: &Post) -> Self {
+        Target::new("post", post.id.to_hex(), post.title.clone())
+    }
+
+    /// A thing known by id only.
+    pub fn id(kind: &'static str, id: ObjectId) -> Self {
+        Target {
+            kind,
+            id: Some(id.to_hex()),
+            label: None,
+        }
+    }
+
+    /// The site as a whole (exports, broadcasts, retries).
+    pub fn site() -> Self {
+        Target {
+            kind: "site",
+            id: None,
+            label: None,
+        }
+    }
+}
+
+/// Records that `admin` did `action` to `target`. The action already happened, so a failure to
+/// record is logged (at error level) rather than undoing it or failing the request.
+pub async fn record(
+    state: &AppState,
+    admin: &AuthUser,
+    action: Action,
+    target: Target,
+    details: Value,
+) {
+    let details = match mongodb::bson::to_document(&details) {
+        Ok(d) => d,
+        Err(_) => mongodb::bson::doc! { "value": details.to_string() },
+    };
+    let entry = AuditEntry {
+        id: ObjectId::new(),
+        actor_id: admin.user.id,
+        actor_name: admin.user.name.clone(),
+        actor_email: admin.user.email.clone(),
+        action: action.as_str().to_string(),
+        target_type: target.kind.to_string(),
+        target_id: target.id,
+        target_label: target.label,
+        details,
+        created_at: now(),
+    };
+    if let Err(e) = audit_log::insert(&state.db, &entry).await {
+        tracing::error!(error = %e, action = action.as_str(), "could not record an administrator action");
+    }
+}

@@ -1,0 +1,79 @@
+//! `DELETE /api/user/delete-user` {userId} (seed 000) and `DELETE /api/admin/users/{id}`
+//! (seed 001), administrators only → {message, userId, removed}: removes an account with its
+//! posts, comments and every record of theirs (see `crate::accounts`). An administrator is
+//! demoted first, under the last-administrator rule.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{demote, target_of, user_id, MSG_LAST_ADMIN_DELETE};
+use crate::accounts::remove_account;
+use crate::audit::{self, Action, Target};
+use crate::auth::{AdminUser, AuthUser};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::persistence::users::Role;
+use crate::state::AppState;
+
+pub const MSG_DELETED: &str = "User deleted successfully";
+pub const MSG_NOT_YOURSELF: &str = "You cannot delete your own account";
+pub const MSG_USER_ID_REQUIRED: &str = "userId is required";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteUserBody {
+    #[serde(default)]
+    user_id: Option<String>,
+}
+
+/// `DELETE /api/admin/users/{id}`.
+#[tracing::instrument(skip(state, admin), fields(admin = %admin.0.id_hex()))]
+pub async fn delete_by_path(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    delete_user(&state, &admin.0, user_id(&id)?).await
+}
+
+/// `DELETE /api/user/delete-user` {userId}.
+#[tracing::instrument(skip(state, admin, body), fields(admin = %admin.0.id_hex()))]
+pub async fn delete_by_body(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    body: ApiJson<DeleteUserBody>,
+) -> ApiResult<HttpResponse> {
+    let raw = body
+        .into_inner()
+        .user_id
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| ApiError::bad_request(MSG_USER_ID_REQUIRED))?;
+    delete_user(&state, &admin.0, user_id(&raw)?).await
+}
+
+async fn delete_user(
+    state: &web::Data<AppState>,
+    admin: &AuthUser,
+    id: ObjectId,
+) -> ApiResult<HttpResponse> {
+    let target = target_of(state, admin, id, MSG_NOT_YOURSELF).await?;
+    if target.role == Role::Admin {
+        demote(state, &target, MSG_LAST_ADMIN_DELETE).await?;
+    }
+    let removed = remove_account(state, &target, admin.user.id).await?;
+    audit::record(
+        state,
+        admin,
+        Action::UserDelete,
+        Target::user(&target),
+        serde_json::to_value(&removed).unwrap_or_default(),
+    )
+    .await;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_DELETED,
+        "userId": id.to_hex(),
+        "removed": removed,
+    })))
+}

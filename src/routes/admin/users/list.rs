@@ -1,0 +1,75 @@
+//! `GET /api/user/get-all-user?page&limit&search&sortField&sortOrder` (seed 000) and
+//! `GET /api/admin/users?page&limit` (seed 001), administrators only →
+//! {users, total, totalUsers, totalPages, page, limit}. Both families get both total keys.
+//! Defaults: page 1, 10 per page, sorted by name ascending; `search` matches name or email
+//! (case-insensitive, literal); `sortField` is one of name, email, createdAt, role, totalPosts,
+//! blocked.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::{doc, Document};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::admin_view;
+use crate::auth::AdminUser;
+use crate::domain::search::SearchQuery;
+use crate::error::ApiResult;
+use crate::persistence::users;
+use crate::routes::admin::{sort_field, sort_order, PageParams};
+use crate::state::AppState;
+
+/// Sortable fields: name as sent, stored field.
+pub const SORT_FIELDS: &[(&str, &str)] = &[
+    ("name", "name"),
+    ("email", "email"),
+    ("createdAt", "createdAt"),
+    ("role", "role"),
+    ("totalPosts", "totalPosts"),
+    ("blocked", "blocked"),
+];
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserListQuery {
+    #[serde(flatten)]
+    pub paging: PageParams,
+    #[serde(default)]
+    pub search: Option<String>,
+    #[serde(default)]
+    pub sort_field: Option<String>,
+    #[serde(default)]
+    pub sort_order: Option<String>,
+}
+
+#[tracing::instrument(skip(state, _admin))]
+pub async fn list(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    query: web::Query<UserListQuery>,
+) -> ApiResult<HttpResponse> {
+    let paging = query.paging.resolve()?;
+    let field = sort_field(query.sort_field.as_deref(), SORT_FIELDS, "name")?;
+    let order = sort_order(query.sort_order.as_deref(), 1)?;
+    let mut filter = Document::new();
+    if let Some(search) = SearchQuery::filter(query.search.as_deref())? {
+        let pattern = search.literal_pattern();
+        filter.insert(
+            "$or",
+            vec![
+                doc! { "name": { "$regex": &pattern, "$options": "i" } },
+                doc! { "email": { "$regex": &pattern, "$options": "i" } },
+            ],
+        );
+    }
+    let sort = doc! { field: order, "_id": order };
+    let (found, total) = users::page(&state.db, filter, sort, paging.skip, paging.limit).await?;
+    let items: Vec<_> = found.iter().map(admin_view).collect();
+    Ok(HttpResponse::Ok().json(json!({
+        "users": items,
+        "total": total,
+        "totalUsers": total,
+        "totalPages": paging.total_pages(total),
+        "page": paging.page,
+        "limit": paging.limit,
+    })))
+}
