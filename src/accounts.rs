@@ -106,14 +106,7 @@ async fn remove_marks(
     let marked = account_records::ids_in(db, kind.collection, filter.clone(), "postId").await?;
     let removed = account_records::delete_in(db, kind.collection, filter).await?;
     for post in marked {
-        posts::sync_counter(
-            db,
-            post,
-            kind.counter,
-            kind.collection,
-            doc! { "postId": post },
-        )
-        .await?;
+        likes::recount(db, kind, post).await?;
     }
     Ok(removed)
 }

@@ -1,7 +1,6 @@
 //! The `audit_log` collection: one record per administrator action (who, what, target, when,
 //! details), never changed or removed by the application.
 
-use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
 use mongodb::Collection;
@@ -70,19 +69,5 @@ pub async fn page(
     skip: u64,
     limit: i64,
 ) -> DbResult<(Vec<AuditEntry>, u64)> {
-    let entries = collection(db)
-        .find(filter.clone())
-        .sort(doc! { "createdAt": -1, "_id": -1 })
-        .skip(skip)
-        .limit(limit)
-        .await
-        .db_context("listing the audit log")?
-        .try_collect()
-        .await
-        .db_context("reading the audit log")?;
-    let total = collection(db)
-        .count_documents(filter)
-        .await
-        .db_context("counting the audit log")?;
-    Ok((entries, total))
+    super::newest_page(&collection(db), filter, skip, limit).await
 }

@@ -1,7 +1,6 @@
 //! The `contact_messages` collection: what visitors write through the contact form, and the
 //! administrators' handling of it (handled flag, the reply sent by email).
 
-use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime};
 use mongodb::options::ReturnDocument;
@@ -82,21 +81,7 @@ pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<ContactMessage
 
 /// One page, newest first, and how many there are.
 pub async fn page(db: &Db, skip: u64, limit: i64) -> DbResult<(Vec<ContactMessage>, u64)> {
-    let found = collection(db)
-        .find(doc! {})
-        .sort(doc! { "createdAt": -1, "_id": -1 })
-        .skip(skip)
-        .limit(limit)
-        .await
-        .db_context("listing contact messages")?
-        .try_collect()
-        .await
-        .db_context("reading contact messages")?;
-    let total = collection(db)
-        .count_documents(doc! {})
-        .await
-        .db_context("counting contact messages")?;
-    Ok((found, total))
+    super::newest_page(&collection(db), doc! {}, skip, limit).await
 }
 
 /// Flips the handled flag if it is still `from`; `None`: no such message, or changed meanwhile.

@@ -114,22 +114,7 @@ pub async fn page(
     skip: u64,
     limit: i64,
 ) -> DbResult<(Vec<EmailLog>, u64)> {
-    let filter = filter_of(email, kind);
-    let logs = collection(db)
-        .find(filter.clone())
-        .sort(doc! { "createdAt": -1, "_id": -1 })
-        .skip(skip)
-        .limit(limit)
-        .await
-        .db_context("listing email logs")?
-        .try_collect()
-        .await
-        .db_context("reading email logs")?;
-    let total = collection(db)
-        .count_documents(filter)
-        .await
-        .db_context("counting email logs")?;
-    Ok((logs, total))
+    super::newest_page(&collection(db), filter_of(email, kind), skip, limit).await
 }
 
 /// The most recent records for an address, newest first.

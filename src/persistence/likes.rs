@@ -62,6 +62,18 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     ensure_mark_indexes(db, LIKE).await
 }
 
+/// Sets the post's counter of this kind to the number of its marks (`None`: no such post).
+pub async fn recount(db: &Db, kind: MarkKind, post: ObjectId) -> DbResult<Option<i64>> {
+    posts::sync_counter(
+        db,
+        post,
+        kind.counter,
+        kind.collection,
+        doc! { "postId": post },
+    )
+    .await
+}
+
 /// Adds the mark if it is absent, removes it if present, and recounts the post's counter.
 /// `None`: the post no longer exists.
 pub async fn toggle_mark(
@@ -90,14 +102,7 @@ pub async fn toggle_mark(
             Err(e) => return Err(e).db_context("adding an engagement mark"),
         }
     };
-    let count = posts::sync_counter(
-        db,
-        post,
-        kind.counter,
-        kind.collection,
-        doc! { "postId": post },
-    )
-    .await?;
+    let count = recount(db, kind, post).await?;
     let Some(count) = count else {
         // The post went away meanwhile: leave nothing behind.
         marks(db, kind)

@@ -242,6 +242,62 @@ pub async fn creation_times(
         .collect())
 }
 
+/// One page of the documents of `records` matching `filter` in `sort` order (with
+/// `projection`, when given), and how many match: the numbered pages of the lists.
+pub async fn page_of<T>(
+    records: &mongodb::Collection<T>,
+    filter: mongodb::bson::Document,
+    sort: mongodb::bson::Document,
+    projection: Option<mongodb::bson::Document>,
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<T>, u64)>
+where
+    T: serde::de::DeserializeOwned + Send + Sync,
+{
+    use futures_util::TryStreamExt;
+    let mut find = records
+        .find(filter.clone())
+        .sort(sort)
+        .skip(skip)
+        .limit(limit);
+    if let Some(projection) = projection {
+        find = find.projection(projection);
+    }
+    let found = find
+        .await
+        .db_context("listing a page")?
+        .try_collect()
+        .await
+        .db_context("reading a page")?;
+    let total = records
+        .count_documents(filter)
+        .await
+        .db_context("counting a list")?;
+    Ok((found, total))
+}
+
+/// [`page_of`], newest first (`createdAt`, then `_id`).
+pub async fn newest_page<T>(
+    records: &mongodb::Collection<T>,
+    filter: mongodb::bson::Document,
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<T>, u64)>
+where
+    T: serde::de::DeserializeOwned + Send + Sync,
+{
+    page_of(
+        records,
+        filter,
+        doc! { "createdAt": -1, "_id": -1 },
+        None,
+        skip,
+        limit,
+    )
+    .await
+}
+
 /// An index on `keys` named `name`.
 pub fn index(keys: mongodb::bson::Document, name: &str) -> mongodb::IndexModel {
     mongodb::IndexModel::builder()

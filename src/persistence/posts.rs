@@ -388,18 +388,8 @@ pub async fn page_without_blocks(
     skip: u64,
     limit: i64,
 ) -> DbResult<(Vec<Post>, u64)> {
-    let found = collection(db)
-        .find(filter.clone())
-        .projection(doc! { "blocks": 0, "searchText": 0 })
-        .sort(sort)
-        .skip(skip)
-        .limit(limit)
-        .await
-        .db_context("listing posts")?
-        .try_collect()
-        .await
-        .db_context("reading posts")?;
-    Ok((found, count(db, filter).await?))
+    let projection = doc! { "blocks": 0, "searchText": 0 };
+    super::page_of(&collection(db), filter, sort, Some(projection), skip, limit).await
 }
 
 /// How many posts match.

@@ -3,7 +3,6 @@
 //! user and post is guarded by `report_locks`, whose `_id` is `{reporterId}:{postId}` (an `_id`
 //! insert is atomic on every MongoDB-compatible store; partial unique indexes are not).
 
-use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
 use mongodb::options::ReturnDocument;
@@ -116,21 +115,7 @@ pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<Report>> {
 
 /// One page, newest first, and how many there are.
 pub async fn page(db: &Db, skip: u64, limit: i64) -> DbResult<(Vec<Report>, u64)> {
-    let found = collection(db)
-        .find(doc! {})
-        .sort(doc! { "createdAt": -1, "_id": -1 })
-        .skip(skip)
-        .limit(limit)
-        .await
-        .db_context("listing reports")?
-        .try_collect()
-        .await
-        .db_context("reading reports")?;
-    let total = collection(db)
-        .count_documents(doc! {})
-        .await
-        .db_context("counting reports")?;
-    Ok((found, total))
+    super::newest_page(&collection(db), doc! {}, skip, limit).await
 }
 
 /// Marks a report reviewed (and forwarded, when `forward`); the reporter may report the post

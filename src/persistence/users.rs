@@ -310,22 +310,7 @@ pub async fn page(
     skip: u64,
     limit: i64,
 ) -> DbResult<(Vec<User>, u64)> {
-    use futures_util::TryStreamExt;
-    let users = collection(db)
-        .find(filter.clone())
-        .sort(sort)
-        .skip(skip)
-        .limit(limit)
-        .await
-        .db_context("listing users")?
-        .try_collect()
-        .await
-        .db_context("reading users")?;
-    let total = collection(db)
-        .count_documents(filter)
-        .await
-        .db_context("counting users")?;
-    Ok((users, total))
+    super::page_of(&collection(db), filter, sort, None, skip, limit).await
 }
 
 /// Records the cookie consent choice.

@@ -11,9 +11,12 @@ pub mod reading_time;
 pub mod reports;
 pub mod users;
 
+use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 
+use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::{page_limit, page_number};
 
 /// Default page size of administrator lists (seed 001 §9).
 pub const DEFAULT_LIMIT: i64 = 10;
@@ -44,37 +47,52 @@ impl Paging {
     }
 }
 
-/// A query value, treating "", "null" and "undefined" as absent.
-pub fn present(raw: Option<&str>) -> Option<&str> {
-    raw.map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
-}
+pub use crate::extract::present_param as present;
 
 impl PageParams {
     /// Page 1 and [`DEFAULT_LIMIT`] unless given; a bad value is a 400 naming it.
     pub fn resolve(&self) -> ApiResult<Paging> {
-        let page = match present(self.page.as_deref()) {
-            None => 1,
-            Some(raw) => raw
-                .parse::<u64>()
-                .ok()
-                .filter(|p| (1..=1_000_000).contains(p))
-                .ok_or_else(|| ApiError::bad_request("page must be a positive whole number"))?,
-        };
-        let limit = match present(self.limit.as_deref()) {
-            None => DEFAULT_LIMIT,
-            Some(raw) => raw
-                .parse::<i64>()
-                .ok()
-                .filter(|l| *l >= 1)
-                .ok_or_else(|| ApiError::bad_request("limit must be a positive whole number"))?
-                .min(MAX_LIMIT),
-        };
+        let page = page_number(self.page.as_deref(), 1_000_000)?;
+        let limit = page_limit(self.limit.as_deref(), DEFAULT_LIMIT, MAX_LIMIT)?;
         Ok(Paging {
             page,
             limit,
             skip: (page - 1).saturating_mul(limit as u64),
         })
+    }
+}
+
+/// The query of a searchable, sortable administrator list: `page`, `limit`, `search`,
+/// `sortField`, `sortOrder`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    #[serde(flatten)]
+    pub paging: PageParams,
+    #[serde(default)]
+    pub search: Option<String>,
+    #[serde(default)]
+    pub sort_field: Option<String>,
+    #[serde(default)]
+    pub sort_order: Option<String>,
+}
+
+impl ListParams {
+    /// The sort: `sortField` among `allowed` (`default` when absent), ascending unless
+    /// `sortOrder` says otherwise, then `_id` the same way so pages never overlap.
+    pub fn sort(
+        &self,
+        allowed: &[(&str, &'static str)],
+        default: &'static str,
+    ) -> ApiResult<Document> {
+        let field = sort_field(self.sort_field.as_deref(), allowed, default)?;
+        let order = sort_order(self.sort_order.as_deref(), 1)?;
+        Ok(doc! { field: order, "_id": order })
+    }
+
+    /// `search` as an escaped, literal regular expression (`None` when empty).
+    pub fn search_pattern(&self) -> ApiResult<Option<String>> {
+        Ok(SearchQuery::filter(self.search.as_deref())?.map(|q| q.literal_pattern()))
     }
 }
 

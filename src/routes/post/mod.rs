@@ -38,7 +38,7 @@ use crate::auth::AuthUser;
 use crate::domain::blocks::{plain_text_of, Block};
 use crate::domain::post::{PostStatus, PostType, Visibility};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
+use crate::extract::{object_id, page_limit, page_number, present_param};
 use crate::persistence::posts::{self, PageRequest, Post};
 use crate::persistence::{categories, graph, user_directory, Db};
 use crate::routes::user::iso;
@@ -323,9 +323,7 @@ pub struct ListQuery {
 
 /// A parameter's text, treating "", "null" and "undefined" as absent.
 fn present(v: &Option<String>) -> Option<&str> {
-    v.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
+    present_param(v.as_deref())
 }
 
 /// Parses a cursor timestamp: ISO-8601, or milliseconds since the epoch.
@@ -345,23 +343,8 @@ pub fn parse_after(raw: &str) -> ApiResult<DateTime> {
 impl ListQuery {
     /// The page asked for: `page` (from 1) or the `after` cursor, and a limit capped at 50.
     pub fn page_request(&self, default_limit: i64) -> ApiResult<(PageRequest, u64)> {
-        let limit = match present(&self.limit) {
-            None => default_limit,
-            Some(raw) => raw
-                .parse::<i64>()
-                .ok()
-                .filter(|l| *l >= 1)
-                .ok_or_else(|| ApiError::bad_request("limit must be a positive whole number"))?
-                .min(MAX_LIMIT),
-        };
-        let page = match present(&self.page) {
-            None => 1,
-            Some(raw) => raw
-                .parse::<u64>()
-                .ok()
-                .filter(|p| *p >= 1 && *p <= 100_000)
-                .ok_or_else(|| ApiError::bad_request("page must be a positive whole number"))?,
-        };
+        let limit = page_limit(self.limit.as_deref(), default_limit, MAX_LIMIT)?;
+        let page = page_number(self.page.as_deref(), 100_000)?;
         let after = present(&self.after).map(parse_after).transpose()?;
         let after_id = present(&self.after_id)
             .map(|id| object_id(id, "afterId"))

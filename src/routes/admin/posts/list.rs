@@ -8,15 +8,13 @@ use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::{doc, Document};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
-use crate::domain::search::SearchQuery;
 use crate::error::ApiResult;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::user_directory;
-use crate::routes::admin::{sort_field, sort_order, PageParams};
+use crate::routes::admin::ListParams;
 use crate::routes::post::DELETED_AUTHOR;
 use crate::routes::user::iso;
 use crate::state::AppState;
@@ -30,19 +28,6 @@ pub const SORT_FIELDS: &[(&str, &str)] = &[
 ];
 /// Most authors a search by author name considers.
 const MAX_NAME_MATCHES: i64 = 1000;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AdminPostQuery {
-    #[serde(flatten)]
-    pub paging: PageParams,
-    #[serde(default)]
-    pub search: Option<String>,
-    #[serde(default)]
-    pub sort_field: Option<String>,
-    #[serde(default)]
-    pub sort_order: Option<String>,
-}
 
 /// A post as the administrators' list shows it.
 fn view(p: &Post, author: Option<&user_directory::AuthorCard>) -> Value {
@@ -71,14 +56,12 @@ fn view(p: &Post, author: Option<&user_directory::AuthorCard>) -> Value {
 pub async fn list(
     state: web::Data<AppState>,
     _admin: AdminUser,
-    query: web::Query<AdminPostQuery>,
+    query: web::Query<ListParams>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.paging.resolve()?;
-    let field = sort_field(query.sort_field.as_deref(), SORT_FIELDS, "title")?;
-    let order = sort_order(query.sort_order.as_deref(), 1)?;
+    let sort = query.sort(SORT_FIELDS, "title")?;
     let mut filter = Document::new();
-    if let Some(search) = SearchQuery::filter(query.search.as_deref())? {
-        let pattern = search.literal_pattern();
+    if let Some(pattern) = query.search_pattern()? {
         let authors = user_directory::ids_by_name(&state.db, &pattern, MAX_NAME_MATCHES).await?;
         filter.insert(
             "$or",
@@ -88,7 +71,6 @@ pub async fn list(
             ],
         );
     }
-    let sort = doc! { field: order, "_id": order };
     let (found, total) =
         posts::page_without_blocks(&state.db, filter, sort, paging.skip, paging.limit).await?;
     let mut author_ids: Vec<_> = found.iter().map(|p| p.author).collect();

@@ -7,15 +7,13 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::{doc, Document};
-use serde::Deserialize;
 use serde_json::json;
 
 use super::admin_view;
 use crate::auth::AdminUser;
-use crate::domain::search::SearchQuery;
 use crate::error::ApiResult;
 use crate::persistence::users;
-use crate::routes::admin::{sort_field, sort_order, PageParams};
+use crate::routes::admin::ListParams;
 use crate::state::AppState;
 
 /// Sortable fields: name as sent, stored field.
@@ -28,31 +26,16 @@ pub const SORT_FIELDS: &[(&str, &str)] = &[
     ("blocked", "blocked"),
 ];
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UserListQuery {
-    #[serde(flatten)]
-    pub paging: PageParams,
-    #[serde(default)]
-    pub search: Option<String>,
-    #[serde(default)]
-    pub sort_field: Option<String>,
-    #[serde(default)]
-    pub sort_order: Option<String>,
-}
-
 #[tracing::instrument(skip(state, _admin))]
 pub async fn list(
     state: web::Data<AppState>,
     _admin: AdminUser,
-    query: web::Query<UserListQuery>,
+    query: web::Query<ListParams>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.paging.resolve()?;
-    let field = sort_field(query.sort_field.as_deref(), SORT_FIELDS, "name")?;
-    let order = sort_order(query.sort_order.as_deref(), 1)?;
+    let sort = query.sort(SORT_FIELDS, "name")?;
     let mut filter = Document::new();
-    if let Some(search) = SearchQuery::filter(query.search.as_deref())? {
-        let pattern = search.literal_pattern();
+    if let Some(pattern) = query.search_pattern()? {
         filter.insert(
             "$or",
             vec![
@@ -61,7 +44,6 @@ pub async fn list(
             ],
         );
     }
-    let sort = doc! { field: order, "_id": order };
     let (found, total) = users::page(&state.db, filter, sort, paging.skip, paging.limit).await?;
     let items: Vec<_> = found.iter().map(admin_view).collect();
     Ok(HttpResponse::Ok().json(json!({
