@@ -131,11 +131,13 @@ ensure_smtp_sink() {
 }
 
 # Starts an SMTP sink on port $1 that stores every message in the Maildir $2; prints its pid.
+# It is aiosmtpd's Maildir handler with refusals on demand for delivery-failure tests
+# (scripts/smtp_sink.py: recipients named refuse-once-4xx..., refuse-once-5xx..., refuse-always...).
 start_smtp_sink() {
   local port=$1 maildir=$2 py
   py="$(ensure_smtp_sink)"
   mkdir -p "$maildir/tmp" "$maildir/new" "$maildir/cur"
-  "$py" -m aiosmtpd -n -l "127.0.0.1:$port" -c aiosmtpd.handlers.Mailbox "$maildir" >"$maildir.log" 2>&1 &
+  PYTHONPATH="$ROOT/scripts" "$py" -m aiosmtpd -n -l "127.0.0.1:$port" -c smtp_sink.RefusingMailbox "$maildir" >"$maildir.log" 2>&1 &
   local pid=$!
   wait_for_port "$port" 30 || die "the SMTP sink did not start; see $maildir.log"
   echo "$pid"

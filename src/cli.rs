@@ -3,6 +3,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::config::Settings;
+use crate::jobs::daily_mail::DailyMailer;
+use crate::mail::Mailer;
 use crate::persistence::users::{self, Role};
 use crate::persistence::Db;
 
@@ -30,6 +32,22 @@ pub enum Command {
         #[command(subcommand)]
         action: UserAction,
     },
+    /// Send mail by hand.
+    Mail {
+        #[command(subcommand)]
+        action: MailAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MailAction {
+    /// Send the daily post email of a day (it lists the posts of the day before) to everyone
+    /// who has not had it yet.
+    Daily {
+        /// The day, YYYY-MM-DD (UTC); today when left out.
+        #[arg(long)]
+        date: Option<String>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -54,6 +72,12 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
     db.ping().await.map_err(|e| {
         anyhow::anyhow!("the database at the configured address is not reachable: {e}")
     })?;
+    if let Command::Mail {
+        action: MailAction::Daily { date },
+    } = &command
+    {
+        return send_daily_mail(settings, db, date.as_deref()).await;
+    }
     let (email, outcome) = match &command {
         Command::Admin {
             action: AdminAction::Grant { email },
@@ -67,7 +91,9 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::User {
             action: UserAction::Unblock { email },
         } => (email.clone(), "is unblocked"),
-        Command::Serve => anyhow::bail!("serve is not an administrative command"),
+        Command::Serve | Command::Mail { .. } => {
+            anyhow::bail!("serve is not an administrative command")
+        }
     };
     let user = users::find_by_email(&db, &email).await?.ok_or_else(|| {
         anyhow::anyhow!(
@@ -98,7 +124,36 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::User {
             action: UserAction::Unblock { .. },
         } => users::set_blocked(&db, user.id, false).await?,
-        Command::Serve => None,
+        Command::Serve | Command::Mail { .. } => None,
     };
     Ok(format!("{} {outcome}", user.email))
+}
+
+/// `mail daily [--date YYYY-MM-DD]`: runs the daily post email by hand.
+async fn send_daily_mail(
+    settings: &Settings,
+    db: Db,
+    date: Option<&str>,
+) -> anyhow::Result<String> {
+    let date = match date {
+        Some(raw) => chrono::NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
+            .map_err(|_| anyhow::anyhow!("--date must be a date like 2024-05-31, not '{raw}'"))?,
+        None => chrono::Utc::now().date_naive(),
+    };
+    // The one index the run relies on, in case the server never prepared this database.
+    crate::persistence::daily_mail::ensure_indexes(&db).await?;
+    let mailer = Mailer::new(&settings.mail, db.clone())?;
+    let job = DailyMailer {
+        db: &db,
+        mailer: &mailer,
+        settings,
+    };
+    let s = job.run(date, true).await?;
+    Ok(match s.outcome.as_str() {
+        "busy" => format!("the daily post email of {date} is being sent by another process"),
+        _ => format!(
+            "daily post email of {date}: {} sent, {} failed, {} with nothing new, {} had it already ({} recipients)",
+            s.sent, s.failed, s.nothing_new, s.already_claimed, s.recipients
+        ),
+    })
 }

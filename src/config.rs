@@ -65,6 +65,7 @@ pub struct Settings {
     pub realtime: RealtimeSettings,
     pub geoip: GeoIpSettings,
     pub geojson: GeoJsonSettings,
+    pub daily_mail: DailyMailSettings,
     pub log: LogSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
@@ -246,6 +247,18 @@ pub struct GeoJsonSettings {
     pub directory: PathBuf,
 }
 
+/// The daily post email.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DailyMailSettings {
+    /// Whether the server sends it by itself each day.
+    pub enabled: bool,
+    /// The hour (0-23, UTC) from which it is sent.
+    pub hour_utc: u32,
+    /// Most posts listed in one email (the rest are counted).
+    pub max_posts: usize,
+}
+
 /// Logging.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -360,6 +373,11 @@ impl Settings {
         if self.server.body_limit < 1024 {
             return Err(ConfigError::Invalid(
                 "server.body_limit must be at least 1024 bytes".into(),
+            ));
+        }
+        if self.daily_mail.hour_utc > 23 || self.daily_mail.max_posts == 0 {
+            return Err(ConfigError::Invalid(
+                "daily_mail.hour_utc must be 0 to 23 and daily_mail.max_posts positive".into(),
             ));
         }
         if !(self.server.public_url.starts_with("http://")

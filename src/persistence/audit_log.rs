@@ -42,14 +42,16 @@ fn collection(db: &Db) -> Collection<AuditEntry> {
 
 /// Newest first, per actor and per target.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             index(doc! { "createdAt": -1, "_id": -1 }, "created"),
             index(doc! { "actorId": 1, "createdAt": -1 }, "actor_created"),
             index(doc! { "targetId": 1, "createdAt": -1 }, "target_created"),
-        ])
-        .await
-        .db_context("creating audit log indexes")?;
+        ],
+        "creating audit log indexes",
+    )
+    .await?;
     Ok(())
 }
 

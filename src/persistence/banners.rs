@@ -62,10 +62,7 @@ fn collection(db: &Db) -> Collection<Banner> {
 /// Active banners are loaded at start.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let active = index(doc! { "isActive": 1, "timestamp": -1 }, "active_timestamp");
-    collection(db)
-        .create_indexes([active])
-        .await
-        .db_context("creating banner indexes")?;
+    super::create_indexes(&collection(db), [active], "creating banner indexes").await?;
     Ok(())
 }
 

@@ -21,10 +21,7 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         "blocker_blocked_unique",
     );
     let reverse = index(doc! { "blockedId": 1 }, "blocked");
-    collection(db)
-        .create_indexes([unique, reverse])
-        .await
-        .db_context("creating block indexes")?;
+    super::create_indexes(&collection(db), [unique, reverse], "creating block indexes").await?;
     Ok(())
 }
 

@@ -71,15 +71,19 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let slug = unique_index(doc! { "slug": 1 }, "slug_unique");
     let name = index(doc! { "name": 1 }, "name");
     let creator = index(doc! { "createdBy": 1 }, "created_by");
-    collection(db)
-        .create_indexes([slug, name, creator])
-        .await
-        .db_context("creating category indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [slug, name, creator],
+        "creating category indexes",
+    )
+    .await?;
     let by_category = index(doc! { "categoryIds": 1 }, "category_ids");
-    selections(db)
-        .create_indexes([by_category])
-        .await
-        .db_context("creating category selection indexes")?;
+    super::create_indexes(
+        &selections(db),
+        [by_category],
+        "creating category selection indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -65,24 +65,28 @@ pub async fn sync_count(db: &Db, post: ObjectId) -> DbResult<Option<i64>> {
 
 /// A post's comments by time, subtrees by ancestor, a user's comments by time.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             index(doc! { "post": 1, "createdAt": 1 }, "post_created"),
             index(doc! { "ancestors": 1 }, "ancestors"),
             index(doc! { "user": 1, "createdAt": -1 }, "user_created"),
-        ])
-        .await
-        .db_context("creating comment indexes")?;
-    reactions(db)
-        .create_indexes([
+        ],
+        "creating comment indexes",
+    )
+    .await?;
+    super::create_indexes(
+        &reactions(db),
+        [
             unique_index(
                 doc! { "commentId": 1, "userId": 1, "type": 1 },
                 "comment_user_type_unique",
             ),
             index(doc! { "postId": 1 }, "post"),
-        ])
-        .await
-        .db_context("creating reaction indexes")?;
+        ],
+        "creating reaction indexes",
+    )
+    .await?;
     Ok(())
 }
 

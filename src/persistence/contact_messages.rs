@@ -52,13 +52,15 @@ fn collection(db: &Db) -> Collection<ContactMessage> {
 
 /// Newest first.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             index(doc! { "createdAt": -1, "_id": -1 }, "created"),
             index(doc! { "email": 1, "createdAt": -1 }, "email_created"),
-        ])
-        .await
-        .db_context("creating contact message indexes")?;
+        ],
+        "creating contact message indexes",
+    )
+    .await?;
     Ok(())
 }
 

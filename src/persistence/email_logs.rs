@@ -78,10 +78,12 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         doc! { "type": 1, "success": 1, "stopEmailAttempts": 1 },
         "type_failed",
     );
-    collection(db)
-        .create_indexes([by_email, by_type, failed])
-        .await
-        .db_context("creating email log indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [by_email, by_type, failed],
+        "creating email log indexes",
+    )
+    .await?;
     Ok(())
 }
 
@@ -190,6 +192,26 @@ pub async fn finish_retry(db: &Db, id: ObjectId, outcome: &Outcome) -> DbResult<
         .return_document(ReturnDocument::After)
         .await
         .db_context("recording a retried email")
+}
+
+/// One record.
+pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<EmailLog>> {
+    collection(db)
+        .find_one(doc! { "_id": id })
+        .await
+        .db_context("loading an email log record")
+}
+
+/// Releases a retry's claim without recording an attempt (the retry failed before sending).
+pub async fn release_claim(db: &Db, id: ObjectId) -> DbResult<()> {
+    collection(db)
+        .update_one(
+            doc! { "_id": id },
+            doc! { "$set": { "retryingAt": Bson::Null } },
+        )
+        .await
+        .db_context("releasing a retry claim")?;
+    Ok(())
 }
 
 /// Deletes the records of an address (the account's removal); returns how many.

@@ -45,10 +45,12 @@ fn prompts(db: &Db) -> Collection<Prompted> {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let by_user = index(doc! { "userId": 1, "createdAt": -1 }, "user_created");
     let recent = index(doc! { "createdAt": -1 }, "created");
-    collection(db)
-        .create_indexes([by_user, recent])
-        .await
-        .db_context("creating feedback indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [by_user, recent],
+        "creating feedback indexes",
+    )
+    .await?;
     Ok(())
 }
 

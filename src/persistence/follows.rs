@@ -33,10 +33,12 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         doc! { "followeeId": 1, "createdAt": -1 },
         "followee_created",
     );
-    collection(db)
-        .create_indexes([unique, followers])
-        .await
-        .db_context("creating follow indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [unique, followers],
+        "creating follow indexes",
+    )
+    .await?;
     Ok(())
 }
 

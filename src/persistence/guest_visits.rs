@@ -28,10 +28,7 @@ fn collection(db: &Db) -> Collection<GuestVisit> {
 /// Recent guests first.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let recent = index(doc! { "lastVisit": -1 }, "last_visit");
-    collection(db)
-        .create_indexes([recent])
-        .await
-        .db_context("creating guest visit indexes")?;
+    super::create_indexes(&collection(db), [recent], "creating guest visit indexes").await?;
     Ok(())
 }
 

@@ -50,10 +50,12 @@ pub async fn ensure_mark_indexes(db: &Db, kind: MarkKind) -> DbResult<()> {
     let unique = unique_index(doc! { "userId": 1, "postId": 1 }, "user_post_unique");
     let by_post = index(doc! { "postId": 1, "createdAt": -1 }, "post_created");
     let by_user = index(doc! { "userId": 1, "createdAt": -1 }, "user_created");
-    marks(db, kind)
-        .create_indexes([unique, by_post, by_user])
-        .await
-        .db_context("creating engagement mark indexes")?;
+    super::create_indexes(
+        &marks(db, kind),
+        [unique, by_post, by_user],
+        "creating engagement mark indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -54,10 +54,7 @@ fn collection(db: &Db) -> Collection<UserLocation> {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let user = unique_index(doc! { "userId": 1 }, "user_unique");
     let recent = index(doc! { "timestamp": -1 }, "timestamp");
-    collection(db)
-        .create_indexes([user, recent])
-        .await
-        .db_context("creating location indexes")?;
+    super::create_indexes(&collection(db), [user, recent], "creating location indexes").await?;
     Ok(())
 }
 

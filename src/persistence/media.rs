@@ -43,10 +43,12 @@ fn ref_id(post_id: ObjectId, file: &str) -> String {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let by_file = index(doc! { "file": 1 }, "file");
     let by_post = index(doc! { "postId": 1 }, "post");
-    collection(db)
-        .create_indexes([by_file, by_post])
-        .await
-        .db_context("creating media indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [by_file, by_post],
+        "creating media indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -11,6 +11,7 @@ pub mod bookmarks;
 pub mod categories;
 pub mod comments;
 pub mod contact_messages;
+pub mod daily_mail;
 pub mod email_logs;
 pub mod feedback;
 pub mod follows;
@@ -162,6 +163,7 @@ impl Db {
         activity::ensure_indexes(self).await?;
         audit_log::ensure_indexes(self).await?;
         contact_messages::ensure_indexes(self).await?;
+        daily_mail::ensure_indexes(self).await?;
         reports::ensure_indexes(self).await?;
         migrations::run(self).await?;
         Ok(())
@@ -296,6 +298,21 @@ where
         limit,
     )
     .await
+}
+
+/// Creates `models` on `records`, one command per index. Idempotent on MongoDB and FerretDB
+/// alike: FerretDB v1 drops the connection when a single `createIndexes` command names several
+/// indexes that all exist already (every start of a server on a prepared database), which left
+/// `prepare` failing, and its migrations unapplied, after a restart.
+pub async fn create_indexes<T: Send + Sync>(
+    records: &mongodb::Collection<T>,
+    models: impl IntoIterator<Item = mongodb::IndexModel>,
+    what: &'static str,
+) -> DbResult<()> {
+    for model in models {
+        records.create_index(model).await.db_context(what)?;
+    }
+    Ok(())
 }
 
 /// An index on `keys` named `name`.

@@ -100,10 +100,12 @@ fn collection(db: &Db) -> Collection<Notification> {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let by_user = index(doc! { "userId": 1, "createdAt": -1 }, "user_created");
     let unread = index(doc! { "userId": 1, "read": 1 }, "user_read");
-    collection(db)
-        .create_indexes([by_user, unread])
-        .await
-        .db_context("creating notification indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [by_user, unread],
+        "creating notification indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -42,10 +42,7 @@ fn collection(db: &Db) -> Collection<Appeal> {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let by_post = index(doc! { "postId": 1, "status": 1 }, "post_status");
     let queue = index(doc! { "status": 1, "createdAt": -1 }, "status_created");
-    collection(db)
-        .create_indexes([by_post, queue])
-        .await
-        .db_context("creating appeal indexes")?;
+    super::create_indexes(&collection(db), [by_post, queue], "creating appeal indexes").await?;
     Ok(())
 }
 

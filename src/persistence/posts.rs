@@ -192,10 +192,7 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         ),
         index(doc! { "status": 1, "publishAt": 1 }, "scheduled_due"),
     ];
-    collection(db)
-        .create_indexes(models)
-        .await
-        .db_context("creating post indexes")?;
+    super::create_indexes(&collection(db), models, "creating post indexes").await?;
     Ok(())
 }
 
@@ -390,6 +387,25 @@ pub async fn page_without_blocks(
 ) -> DbResult<(Vec<Post>, u64)> {
     let projection = doc! { "blocks": 0, "searchText": 0 };
     super::page_of(&collection(db), filter, sort, Some(projection), skip, limit).await
+}
+
+/// The listable posts created in `[from, to)`, newest first, without their blocks, at most
+/// `limit` (the daily post email's candidates).
+pub async fn listable_between(
+    db: &Db,
+    from: DateTime,
+    to: DateTime,
+    limit: i64,
+) -> DbResult<Vec<Post>> {
+    let mut filter = listable();
+    filter.insert("createdAt", doc! { "$gte": from, "$lt": to });
+    let projection = doc! { "blocks": 0, "searchText": 0 };
+    let sort = doc! { "createdAt": -1, "_id": -1 };
+    Ok(
+        super::page_of(&collection(db), filter, sort, Some(projection), 0, limit)
+            .await?
+            .0,
+    )
 }
 
 /// How many posts match.

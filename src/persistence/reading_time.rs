@@ -39,10 +39,12 @@ pub struct DayTime {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let by_reader = index(doc! { "postId": 1, "reader": 1 }, "post_reader");
     let by_time = index(doc! { "postId": 1, "createdAt": -1 }, "post_created");
-    collection(db)
-        .create_indexes([by_reader, by_time])
-        .await
-        .db_context("creating reading time indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [by_reader, by_time],
+        "creating reading time indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -66,18 +66,22 @@ fn lock_key(reporter: ObjectId, post: ObjectId) -> String {
 
 /// Newest first; per post (deleted with it).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             index(doc! { "createdAt": -1, "_id": -1 }, "created"),
             index(doc! { "postId": 1 }, "post"),
             index(doc! { "reporterId": 1 }, "reporter"),
-        ])
-        .await
-        .db_context("creating report indexes")?;
-    locks(db)
-        .create_indexes([index(doc! { "postId": 1 }, "post")])
-        .await
-        .db_context("creating report lock indexes")?;
+        ],
+        "creating report indexes",
+    )
+    .await?;
+    super::create_indexes(
+        &locks(db),
+        [index(doc! { "postId": 1 }, "post")],
+        "creating report lock indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -80,6 +80,9 @@ pub struct User {
     pub bypass_subscription_criteria: bool,
     #[serde(default)]
     pub milestone_override: MilestoneOverride,
+    /// The user does not want the daily post email (unsubscribed by its link or in settings).
+    #[serde(default)]
+    pub daily_post_opt_out: bool,
     pub created_at: DateTime,
     pub updated_at: DateTime,
 }
@@ -102,6 +105,8 @@ pub struct ProfileChanges {
     pub region: Option<Option<String>>,
     pub website: Option<Option<String>>,
     pub location: Option<Option<String>>,
+    /// Whether the user wants the daily post email.
+    pub daily_post_email: Option<bool>,
 }
 
 fn collection(db: &Db) -> Collection<User> {
@@ -117,10 +122,7 @@ pub fn normalize_email(email: &str) -> String {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let email = unique_index(doc! { "email": 1 }, "email_unique");
     let created = index(doc! { "createdAt": -1 }, "created_at");
-    collection(db)
-        .create_indexes([email, created])
-        .await
-        .db_context("creating user indexes")?;
+    super::create_indexes(&collection(db), [email, created], "creating user indexes").await?;
     Ok(())
 }
 
@@ -147,6 +149,7 @@ pub async fn create(db: &Db, new: NewUser) -> DbResult<User> {
         is_eligible_for_subscription: false,
         bypass_subscription_criteria: false,
         milestone_override: MilestoneOverride::default(),
+        daily_post_opt_out: false,
         created_at: at,
         updated_at: at,
     };
@@ -217,6 +220,9 @@ pub async fn update_profile(
         if let Some(value) = value {
             set.insert(field, value);
         }
+    }
+    if let Some(wanted) = changes.daily_post_email {
+        set.insert("dailyPostOptOut", !wanted);
     }
     update_returning(db, id, doc! { "$set": set }).await
 }
@@ -311,6 +317,47 @@ pub async fn page(
     limit: i64,
 ) -> DbResult<(Vec<User>, u64)> {
     super::page_of(&collection(db), filter, sort, None, skip, limit).await
+}
+
+/// The next `limit` users (by id, after `after`) who receive the daily post email: verified, not
+/// blocked, not unsubscribed.
+pub async fn daily_post_recipients(
+    db: &Db,
+    after: Option<ObjectId>,
+    limit: i64,
+) -> DbResult<Vec<User>> {
+    use futures_util::TryStreamExt;
+    let mut filter = doc! {
+        "isAccountVerified": true,
+        "blocked": { "$ne": true },
+        "dailyPostOptOut": { "$ne": true },
+    };
+    if let Some(after) = after {
+        filter.insert("_id", doc! { "$gt": after });
+    }
+    collection(db)
+        .find(filter)
+        .sort(doc! { "_id": 1 })
+        .limit(limit)
+        .await
+        .db_context("listing daily email recipients")?
+        .try_collect()
+        .await
+        .db_context("reading daily email recipients")
+}
+
+/// Stops (or restarts) the daily post email for a user; `None`: no such user.
+pub async fn set_daily_post_opt_out(
+    db: &Db,
+    id: ObjectId,
+    opt_out: bool,
+) -> DbResult<Option<User>> {
+    update_returning(
+        db,
+        id,
+        doc! { "$set": { "dailyPostOptOut": opt_out, "updatedAt": now() } },
+    )
+    .await
 }
 
 /// Records the cookie consent choice.

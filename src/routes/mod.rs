@@ -7,6 +7,7 @@ pub mod banner;
 pub mod block;
 pub mod category;
 pub mod comment;
+pub mod daily_mail;
 pub mod follow;
 pub mod geojson;
 pub mod health;
@@ -344,6 +345,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             web::post().to(admin::reports::acknowledge::acknowledge),
                         )
                         .route(
+                            "/email-status",
+                            web::get().to(admin::email::statuses::email_status),
+                        )
+                        .route(
+                            "/all-email-statuses",
+                            web::get().to(admin::email::statuses::all_email_statuses),
+                        )
+                        .route(
+                            "/retry-failed-emails",
+                            web::post().to(admin::email::retry::retry_failed_emails),
+                        )
+                        .route(
                             "/reading-time",
                             web::post().to(admin::reading_time::reading_time),
                         )
@@ -410,6 +423,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(
                             "/delete-all",
                             web::delete().to(banner::delete_all::delete_all),
+                        ),
+                )
+                .service(
+                    web::scope("/dailyMail")
+                        .route(
+                            "/daily-post-report",
+                            web::get().to(daily_mail::report::report),
+                        )
+                        .route(
+                            "/unsubscribe",
+                            web::get().to(daily_mail::unsubscribe::unsubscribe),
+                        )
+                        .route(
+                            "/unsubscribe",
+                            web::post().to(daily_mail::unsubscribe::unsubscribe),
                         ),
                 )
                 .service(

@@ -121,3 +121,13 @@ async fn the_server_starts_while_the_database_is_down() {
         json!({ "status": "degraded", "db": "down", "redis": "ok" })
     );
 }
+
+#[actix_web::test]
+async fn preparing_a_prepared_database_again_succeeds() {
+    // What every restart of a server does: the indexes exist, and the migrations still run.
+    let app = spawn_app().await;
+    app.wait_for_index("daily_mail_logs", "date_user_unique")
+        .await;
+    app.db.prepare().await.expect("a second prepare");
+    app.db.prepare().await.expect("a third prepare");
+}

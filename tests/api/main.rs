@@ -5,6 +5,7 @@
 mod achievements;
 mod activity;
 mod admin_contact_reports;
+mod admin_email;
 mod admin_posts;
 mod admin_users;
 mod analytics;
@@ -14,6 +15,7 @@ mod blocks;
 mod categories;
 mod comments;
 mod content;
+mod daily_mail;
 mod engagement;
 mod errors;
 mod feedback;

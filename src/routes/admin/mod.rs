@@ -1,10 +1,11 @@
-//! `/api/admin/*` (and the administrator routes of `/api/user/*` and `/api/dailyMail/*`):
+//! `/api/admin/*` (and the administrator routes of `/api/user/*`):
 //! administrator tools (seed 001 §7 "Administration", seed 000 §7 "Users"). Shared here: how
 //! admin lists read `page`, `limit` and the sort (seed 001 §9: page 1, page size 10).
 
 pub mod audit_log;
 pub mod block_post;
 pub mod contact;
+pub mod email;
 pub mod posts;
 pub mod reading_details;
 pub mod reading_time;

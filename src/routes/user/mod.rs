@@ -37,6 +37,8 @@ pub struct OwnUser {
     pub bypass_subscription_criteria: bool,
     pub milestone_override: MilestoneOverride,
     pub consent: Option<bool>,
+    /// Whether the user receives the daily post email.
+    pub daily_post_email: bool,
     pub has_password: bool,
     pub updated_at: String,
 }
@@ -51,6 +53,7 @@ impl From<&User> for OwnUser {
             bypass_subscription_criteria: u.bypass_subscription_criteria,
             milestone_override: u.milestone_override.clone(),
             consent: u.consent,
+            daily_post_email: !u.daily_post_opt_out,
             has_password: u.password_hash.is_some(),
             updated_at: iso(u.updated_at),
         }

@@ -1,4 +1,5 @@
-//! `PATCH /api/user/update-user` → {data}: profile fields only. Anything else in the body (role,
+//! `PATCH /api/user/update-user` → {data}: profile fields (and `dailyPostEmail`, whether to
+//! receive the daily post email) only. Anything else in the body (role,
 //! blocked, isAccountVerified, email, counters...) is refused with a 400 naming the field.
 
 use actix_web::{web, HttpResponse};
@@ -33,6 +34,9 @@ pub struct UpdateUserBody {
     website: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     location: Option<Option<String>>,
+    /// Whether to receive the daily post email.
+    #[serde(default)]
+    daily_post_email: Option<bool>,
 }
 
 /// Distinguishes an explicit `null` (Some(None)) from an absent field (None).
@@ -99,6 +103,7 @@ pub async fn update_user(
         region: text("region", body.region, MAX_SHORT_FIELD_LEN)?,
         website: url("website", body.website)?,
         location: text("location", body.location, MAX_SHORT_FIELD_LEN)?,
+        daily_post_email: body.daily_post_email,
     };
     let user = users::update_profile(&state.db, me.user.id, changes)
         .await?
