@@ -400,11 +400,42 @@ fn parse_image(data: &Map<String, Value>) -> Check<Value> {
     }))
 }
 
+/// The embed providers a post may frame, with the addresses their players live at (the web app
+/// shows the same ones, `web/src/lib/embeds.ts`). A CodePen player is a `/embed/` address.
+pub const EMBED_PROVIDERS: [(&str, &[&str]); 3] = [
+    (
+        "youtube",
+        &[
+            "https://www.youtube.com/embed/",
+            "https://www.youtube-nocookie.com/embed/",
+        ],
+    ),
+    ("vimeo", &["https://player.vimeo.com/video/"]),
+    ("codepen", &["https://codepen.io/"]),
+];
+
+/// Whether `embed` is a player address of `service`.
+pub fn is_allowed_embed(service: &str, embed: &str) -> bool {
+    EMBED_PROVIDERS
+        .iter()
+        .find(|(name, _)| *name == service)
+        .is_some_and(|(_, prefixes)| prefixes.iter().any(|p| embed.starts_with(p)))
+        && (service != "codepen" || embed.contains("/embed/"))
+}
+
 fn parse_embed(data: &Map<String, Value>) -> Check<Value> {
     let service = match data.get("service") {
         Some(Value::String(s)) if !s.trim().is_empty() && s.len() <= 50 => s.trim().to_string(),
         _ => return Err(problem("service is required")),
     };
+    if !EMBED_PROVIDERS.iter().any(|(name, _)| *name == service) {
+        let names: Vec<&str> = EMBED_PROVIDERS.iter().map(|(name, _)| *name).collect();
+        return Err(problem(format!(
+            "embeds from '{}' are not allowed; allowed: {}",
+            truncate(&service, 50),
+            names.join(", ")
+        )));
+    }
     let source = match data.get("source") {
         Some(Value::String(s)) if is_web_url(s.trim()) => s.trim().to_string(),
         _ => return Err(problem("source must be an http(s) address")),
@@ -415,6 +446,9 @@ fn parse_embed(data: &Map<String, Value>) -> Check<Value> {
         }
         _ => return Err(problem("embed must be an https address")),
     };
+    if !is_allowed_embed(&service, &embed) {
+        return Err(problem(format!("embed must be a {service} player address")));
+    }
     let dimension = |field: &str| -> Check<Value> {
         match data.get(field) {
             None | Some(Value::Null) => Ok(Value::Null),
@@ -688,6 +722,38 @@ mod tests {
     }
 
     #[test]
+    fn only_allowed_embed_providers_and_their_players_pass() {
+        let embed = |service: &str, address: &str| {
+            parse(json!([{"id": "e", "type": "embed", "data": {
+                "service": service, "source": "https://example.com/x", "embed": address
+            }}]))
+        };
+        assert!(embed("youtube", "https://www.youtube.com/embed/abc").is_ok());
+        assert!(embed("vimeo", "https://player.vimeo.com/video/1").is_ok());
+        assert!(embed("codepen", "https://codepen.io/team/embed/preview/x").is_ok());
+        for (service, address, message) in [
+            (
+                "twitter",
+                "https://twitframe.com/show?url=x",
+                "embeds from 'twitter' are not allowed",
+            ),
+            (
+                "youtube",
+                "https://evil.example/embed/x",
+                "embed must be a youtube player address",
+            ),
+            (
+                "codepen",
+                "https://codepen.io/team/pen/x",
+                "embed must be a codepen player address",
+            ),
+        ] {
+            let err = embed(service, address).unwrap_err();
+            assert!(err.contains(message), "case {service} {address}: {err}");
+        }
+    }
+
+    #[test]
     fn bad_blocks_are_refused_naming_the_block() {
         let cases = [
             (
@@ -793,5 +859,88 @@ mod tests {
         let short =
             parse(json!([{"id": "p", "type": "paragraph", "data": {"text": "hi"}}])).unwrap();
         assert_eq!(reading_time_minutes(&short), 1);
+    }
+}
+
+/// How blocks are kept in the database. FerretDB v1 refuses nested arrays ("nested arrays are
+/// not supported"), so a table's `content` (rows of cells) is stored as `[{cells: [...]}]` and
+/// read back as rows; every other block is stored as it is. Reading also accepts rows stored as
+/// plain arrays (a MongoDB deployment may hold them).
+pub mod storage {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::{json, Value};
+
+    use super::Block;
+
+    const CELLS: &str = "cells";
+
+    fn to_stored(block: &Block) -> Block {
+        if block.kind != "table" {
+            return block.clone();
+        }
+        let mut stored = block.clone();
+        if let Some(rows) = stored.data.get_mut("content").and_then(Value::as_array_mut) {
+            for row in rows.iter_mut() {
+                if row.is_array() {
+                    *row = json!({ CELLS: row.take() });
+                }
+            }
+        }
+        stored
+    }
+
+    fn from_stored(mut block: Block) -> Block {
+        if block.kind != "table" {
+            return block;
+        }
+        if let Some(rows) = block.data.get_mut("content").and_then(Value::as_array_mut) {
+            for row in rows.iter_mut() {
+                if let Some(cells) = row.get_mut(CELLS).map(Value::take) {
+                    *row = cells;
+                }
+            }
+        }
+        block
+    }
+
+    /// The blocks as stored (for `$set` updates that bypass the post's own serialisation).
+    pub fn stored(blocks: &[Block]) -> Vec<Block> {
+        blocks.iter().map(to_stored).collect()
+    }
+
+    /// `#[serde(with = "...")]` for a post's `blocks`.
+    pub fn serialize<S: Serializer>(blocks: &[Block], serializer: S) -> Result<S::Ok, S::Error> {
+        stored(blocks).serialize(serializer)
+    }
+
+    /// `#[serde(with = "...")]` for a post's `blocks`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Block>, D::Error> {
+        Ok(Vec::<Block>::deserialize(deserializer)?
+            .into_iter()
+            .map(from_stored)
+            .collect())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn a_table_is_stored_without_nested_arrays_and_read_back_as_rows() {
+            let table = Block {
+                id: "t1".into(),
+                kind: "table".into(),
+                data: json!({ "withHeadings": true, "content": [["a", "b"], ["c", "d"]] }),
+            };
+            let stored = stored(std::slice::from_ref(&table));
+            assert_eq!(
+                stored[0].data["content"],
+                json!([{ "cells": ["a", "b"] }, { "cells": ["c", "d"] }])
+            );
+            let back = from_stored(stored[0].clone());
+            assert_eq!(back, table);
+            // Rows stored as plain arrays read as they are.
+            assert_eq!(from_stored(table.clone()), table);
+        }
     }
 }

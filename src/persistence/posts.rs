@@ -42,7 +42,8 @@ pub struct Post {
     pub id: ObjectId,
     pub slug: String,
     pub title: String,
-    #[serde(default)]
+    /// Kept in the database in the shape `blocks::storage` gives them (tables without nested arrays).
+    #[serde(default, with = "crate::domain::blocks::storage")]
     pub blocks: Vec<Block>,
     #[serde(default)]
     pub thumbnail: Option<String>,

@@ -850,3 +850,109 @@ async fn an_administrator_edits_and_deletes_someone_elses_draft_and_scheduled_po
         ["post.delete", "post.update", "post.delete", "post.update"]
     );
 }
+
+#[actix_web::test]
+async fn every_block_type_comes_back_as_it_was_sent_tables_included() {
+    // The store (FerretDB) refuses nested arrays: a table's rows must still come back as rows,
+    // on create and on edit.
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let blocks = json!([
+        {"id": "p1", "type": "paragraph", "data": {"text": "Hello <b>world</b>"}},
+        {"id": "h1", "type": "header", "data": {"text": "Title", "level": 3}},
+        {"id": "l1", "type": "list", "data": {"style": "ordered", "items": [{"content": "a", "meta": {}, "items": []}]}},
+        {"id": "q1", "type": "quote", "data": {"text": "q", "caption": "c", "alignment": "left"}},
+        {"id": "c1", "type": "code", "data": {"code": "let x = 1;"}},
+        {"id": "d1", "type": "delimiter", "data": {}},
+        {"id": "e1", "type": "embed", "data": {"service": "youtube", "source": "https://youtu.be/x", "embed": "https://www.youtube.com/embed/x", "width": 580, "height": 320, "caption": ""}},
+        {"id": "t1", "type": "table", "data": {"withHeadings": true, "content": [["Name", "Score"], ["Ada", "10"]]}},
+        {"id": "k1", "type": "checklist", "data": {"items": [{"text": "x", "checked": true}]}},
+        {"id": "v1", "type": "poll", "data": {"question": "Best?", "options": [{"text": "A"}, {"text": "B"}], "multiple": false}},
+    ]);
+    let created = crate::content::create_post(
+        &app,
+        &author.token,
+        json!({ "title": "Every block", "blocks": blocks }),
+    )
+    .await;
+    let slug = created["slug"].as_str().unwrap().to_string();
+    let read =
+        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token)).await;
+    let stored = read["post"]["blocks"].as_array().unwrap().clone();
+    assert_eq!(stored.len(), 10);
+    assert_eq!(
+        stored[7]["data"]["content"],
+        json!([["Name", "Score"], ["Ada", "10"]])
+    );
+    assert_eq!(stored[7]["data"]["withHeadings"], true);
+    assert_eq!(
+        stored[6]["data"]["embed"],
+        "https://www.youtube.com/embed/x"
+    );
+    assert_eq!(stored[1]["data"]["level"], 3);
+
+    let mut edited = stored.clone();
+    edited[7]["data"]["content"] = json!([["Name", "Score"], ["Ada", "11"], ["Grace", "12"]]);
+    let res = app
+        .patch_json(
+            &format!("/api/post/update/{slug}"),
+            &json!({ "blocks": edited }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(res).await["post"]["blocks"][7]["data"]["content"][2],
+        json!(["Grace", "12"])
+    );
+    let read =
+        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token)).await;
+    assert_eq!(
+        read["post"]["blocks"][7]["data"]["content"],
+        json!([["Name", "Score"], ["Ada", "11"], ["Grace", "12"]])
+    );
+    // Lists read the table back too.
+    let latest = crate::content::get_ok(&app, "/api/post/latest-post/latest", None).await;
+    assert_eq!(latest["posts"][0]["slug"], slug.as_str());
+}
+
+#[actix_web::test]
+async fn a_reader_sees_their_poll_choice_when_they_read_the_post_again() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+    let post = crate::content::create_post(
+        &app,
+        &author.token,
+        json!({ "title": "Poll", "blocks": [
+            {"id": "one", "type": "poll", "data": {"question": "Pick", "options": [{"text": "A"}, {"text": "B"}]}},
+            {"id": "many", "type": "poll", "data": {"question": "Pick some", "options": [{"text": "A"}, {"text": "B"}, {"text": "C"}], "multiple": true}},
+        ] }),
+    )
+    .await;
+    let id = post["_id"].as_str().unwrap();
+    let slug = post["slug"].as_str().unwrap();
+    for (block, option) in [("one", 1), ("many", 0), ("many", 2)] {
+        let res = app
+            .post_json(
+                "/api/post/vote",
+                &json!({ "postId": id, "blockId": block, "optionIndex": option }),
+                Some(&reader.token),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK, "{block} {option}");
+    }
+    let read =
+        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&reader.token)).await;
+    let blocks = &read["post"]["blocks"];
+    assert_eq!(blocks[0]["data"]["userVote"], 1);
+    assert_eq!(blocks[0]["data"]["userVotes"], json!([1]));
+    assert_eq!(blocks[1]["data"]["userVote"], Value::Null);
+    assert_eq!(blocks[1]["data"]["userVotes"], json!([0, 2]));
+    // Someone else sees their own (no) choice; a guest sees none at all.
+    let other =
+        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token)).await;
+    assert_eq!(other["post"]["blocks"][0]["data"]["userVotes"], json!([]));
+    let guest = crate::content::get_ok(&app, &format!("/api/public/post/{slug}"), None).await;
+    assert!(guest["post"]["blocks"][0]["data"].get("userVote").is_none());
+}

@@ -140,7 +140,8 @@ pub async fn update(
     if let Some(b) = &blocks {
         set.insert(
             "blocks",
-            mongodb::bson::to_bson(b).map_err(ApiError::internal)?,
+            mongodb::bson::to_bson(&crate::domain::blocks::storage::stored(b))
+                .map_err(ApiError::internal)?,
         );
     }
     if let Some(t) = &tags {
