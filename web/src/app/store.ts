@@ -2,12 +2,16 @@ import { combineReducers, configureStore, createListenerMiddleware } from '@redu
 import { authReducer } from '@/features/auth/auth-slice';
 import { bannerReducer } from '@/features/banner';
 import { categoriesReducer } from '@/features/categories';
+import { commentsReducer } from '@/features/comments/comments-slice';
+import { addEngagementListeners } from '@/features/engagement/engagement-listeners';
+import { interactionsReducer } from '@/features/engagement/interactions-slice';
+import { followsReducer } from '@/features/follows/follows-slice';
 import { consentReducer } from '@/features/consent';
 import { feedbackReducer } from '@/features/feedback';
 import { guestReducer } from '@/features/guest';
 import { locationReducer } from '@/features/location';
 import { notificationsReducer } from '@/features/notifications';
-import { addPostsListeners, postsReducer } from '@/features/posts';
+import { addPostsListeners, postsReducer, suggestedReducer } from '@/features/posts';
 import { searchReducer } from '@/features/search';
 import { createSocketMiddleware, socketReducer } from '@/features/socket';
 import { themeReducer } from '@/features/theme';
@@ -26,6 +30,10 @@ export const rootReducer = combineReducers({
   search: searchReducer,
   categories: categoriesReducer,
   posts: postsReducer,
+  interactions: interactionsReducer,
+  comments: commentsReducer,
+  suggested: suggestedReducer,
+  follows: followsReducer,
   users: usersReducer,
   location: locationReducer,
   guest: guestReducer,
@@ -38,6 +46,7 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   const startListening = listeners.startListening as AppStartListening;
   addUsersListeners(startListening);
   addPostsListeners(startListening);
+  addEngagementListeners(startListening);
   return configureStore({
     reducer: rootReducer,
     preloadedState: preloadedState as RootState | undefined,

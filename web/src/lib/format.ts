@@ -35,3 +35,23 @@ export function flagEmoji(countryCode: string | null | undefined): string {
   if (!countryCode || !/^[a-z]{2}$/i.test(countryCode)) return '';
   return String.fromCodePoint(...[...countryCode.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
+
+/** "3 min read" from the server's whole-minute estimate (at least 1). */
+export function readingTimeLabel(minutes: number | null | undefined): string {
+  const n = Math.max(1, Math.round(Number(minutes) || 1));
+  return `${n} min read`;
+}
+
+/** A date in the reader's time zone, e.g. "12 Mar 2025". */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** 1234 → "1.2K", for counters. */
+export function compactCount(value: number | null | undefined): string {
+  const n = Math.max(0, Number(value) || 0);
+  return new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+}

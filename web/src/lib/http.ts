@@ -31,6 +31,8 @@ export interface RequestOptions {
   /** Spec fallback used when the server gives no `message`. */
   fallback: string;
   timeoutMs?: number;
+  /** Lets the request outlive the page (reading time sent as the reader leaves). */
+  keepalive?: boolean;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -51,7 +53,7 @@ function messageOf(data: unknown): string | undefined {
 }
 
 export async function request<T>(path: string, options: RequestOptions): Promise<T> {
-  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS } = options;
+  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = storage.get(TOKEN_KEY);
@@ -67,6 +69,7 @@ export async function request<T>(path: string, options: RequestOptions): Promise
       credentials: 'include',
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
+      ...(keepalive ? { keepalive: true } : {}),
     });
   } catch (cause) {
     throw new ApiError(fallback, 0, controller.signal.aborted ? 'timeout' : 'network', cause);

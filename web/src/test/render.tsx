@@ -93,6 +93,9 @@ export function mockAppStartup({ signedIn = false }: { signedIn?: boolean } = {}
   mockApi.on('GET', '/bannerNotification/get-Notification', { body: { notifications: [] } });
   mockApi.on('GET', '/config/public', { body: { googleClientId: null } });
   mockApi.on('GET', '/public/posts', { body: { posts: [], total: 0, page: 1 } });
+  mockApi.on('GET', '/post/latest-post/latest', { body: { posts: [], total: 0 } });
+  mockApi.on('GET', '/post/trending-post/trending', { body: { posts: [], total: 0 } });
+  mockApi.on('GET', /^\/api\/post\/count\//, { body: { count: 0 } });
   mockApi.on('POST', '/public/guest/visit', notFound);
   if (signedIn) {
     mockApi.on('GET', '/user/get-user', { body: { data: { ...testUser, region: 'global' } } });
@@ -100,5 +103,7 @@ export function mockAppStartup({ signedIn = false }: { signedIn?: boolean } = {}
     mockApi.on('GET', '/user/feedback/check', { body: { shouldPrompt: false } });
     mockApi.on('POST', '/user/consent', { body: { message: 'ok' } });
     mockApi.on('GET', /^\/api\/bannerNotification\/dismissed\//, { body: { dismissed: false } });
+    mockApi.on('GET', '/post/get-post/bookmarks', { body: { posts: [] } });
+    mockApi.on('GET', '/category/user-selected', { body: { categories: [] } });
   }
 }

@@ -27,17 +27,58 @@ export interface BannerNotification {
   timestamp?: string | null;
 }
 
+/** One Editor.js block as the server stores it (seed 000 §3 "blocks"). */
+export interface Block {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface PostAuthor {
+  _id: string;
+  name: string;
+  avatar?: string | null;
+}
+
+export interface CategoryRef {
+  _id: string;
+  name: string;
+  slug: string;
+}
+
+export type PostType = 'Article' | 'Blog';
+export type Visibility = 'Public' | 'Private' | 'Unlisted';
+export type PostStatus = 'draft' | 'published' | 'scheduled';
+
 export interface Post {
   _id: string;
   slug: string;
   title: string;
-  blocks?: unknown[];
+  blocks?: Block[];
   thumbnail?: string | null;
+  excerpt?: string;
   createdAt?: string;
+  updatedAt?: string;
   blocked?: boolean;
-  author?: { _id?: string; name?: string; avatar?: string | null } | string | null;
+  author?: PostAuthor | null;
+  category?: CategoryRef | null;
   tags?: string[];
-  category?: unknown;
+  postType?: PostType;
+  visibility?: Visibility;
+  isFeatured?: boolean;
+  isPinned?: boolean;
+  isPublished?: boolean;
+  language?: string;
+  status?: PostStatus;
+  publishAt?: string | null;
+  publishedAt?: string | null;
+  likesCount?: number;
+  bookmarksCount?: number;
+  views?: number;
+  shareCount?: number;
+  commentsCount?: number;
+  /** Whole minutes (server estimate). */
+  readingTime?: number;
 }
 
 export interface UserSummary {

@@ -1,21 +1,135 @@
 /**
- * Posts: for now the public feed of the main page, the open post, post counts and the realtime
- * block flag (seed 000 §3 "Post", §4 "Posts"). The editor and the other lists arrive with the post work.
+ * Posts (seed 000 §3 "Post", §4 "Posts", §7 "Posts"): the lists kept per view (posts,
+ * publicPosts, followingPosts, latestPosts, trendingPosts, searchPosts), the open post, the
+ * counts, the search query and sort option, and reading tracking. Lists append page by page and
+ * de-duplicate by `_id`; a list remembers what it was loaded for (a tag, a category, a query) and
+ * starts over when that changes.
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage, http, request } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import type { Post, PostCounts } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
 
-export const PUBLIC_PAGE_SIZE = 12;
+export const POST_PAGE_SIZE = 12;
+export const FOLLOWING_PAGE_SIZE = 50;
+/** Kept for the public list's page size (seed 000 §9: 12 for the public list). */
+export const PUBLIC_PAGE_SIZE = POST_PAGE_SIZE;
+
 export const POST_FALLBACK = {
+  following: 'Failed to fetch following posts',
   publicPosts: 'Failed to fetch public posts',
+  create: 'Failed to create post',
+  posts: 'Failed to fetch posts',
+  latest: 'Failed to load latest posts',
+  trending: 'Failed to load trending posts',
+  search: 'Failed to load search results',
+  publicSearch: 'Failed to search public posts',
   post: 'Failed to fetch post',
+  update: 'Failed to update post',
+  delete: 'Failed to delete post',
+  readingTime: 'Failed to submit reading time',
+  appeal: 'Failed to send appeal',
+  counts: 'Failed to fetch post counts',
   notFound: 'Post not found',
   invalidSlug: 'Invalid post slug',
-  counts: 'Failed to fetch post counts',
+  invalidPostId: 'Invalid postId',
+  signInRequired: 'You must be signed in to access this feature.',
+  blocksRequired: 'Blocks are required',
+  blobUrl: 'Upload failed: Please convert Blob URLs to base64 or upload images properly.',
 } as const;
+
+export type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
+export type ListKey = 'posts' | 'publicPosts' | 'followingPosts' | 'latestPosts' | 'trendingPosts' | 'searchPosts';
+export const LIST_KEYS: ListKey[] = ['posts', 'publicPosts', 'followingPosts', 'latestPosts', 'trendingPosts', 'searchPosts'];
+
+/** What a list is loaded for: a tag or category (publicPosts), a query (searchPosts), authors (posts). */
+export interface ListFilter {
+  tag?: string;
+  category?: string;
+  query?: string;
+  authorId?: string;
+}
+
+export interface PostList {
+  items: Post[];
+  total: number;
+  status: Status;
+  error: string | null;
+  /** The filter the items belong to, as a stable string. */
+  filterKey: string;
+  /** Pages loaded (for the page-numbered endpoints). */
+  page: number;
+  hasMore: boolean;
+  requestId: string | null;
+}
+
+export type SortOption = 'newest' | 'oldest' | 'popular';
+
+export interface ReadingTracking {
+  postId: string | null;
+  startTime: number | null;
+  isTracking: boolean;
+}
+
+export interface PostsState {
+  lists: Record<ListKey, PostList>;
+  currentPost: Post | null;
+  currentStatus: Status;
+  /** The request the open post waits for; answers to any other are stale and dropped. */
+  currentRequestId: string | null;
+  counts: PostCounts;
+  searchQuery: string;
+  sort: SortOption;
+  tracking: ReadingTracking;
+  /** Set by a successful update (seed 000 §4), cleared when the editor opens again. */
+  updateSuccess: boolean;
+  saving: boolean;
+  saveError: string | null;
+  error: string | null;
+}
+
+export const emptyList = (): PostList => ({
+  items: [],
+  total: 0,
+  status: 'idle',
+  error: null,
+  filterKey: '',
+  page: 0,
+  hasMore: false,
+  requestId: null,
+});
+
+export function initialPostsState(): PostsState {
+  return {
+    lists: {
+      posts: emptyList(),
+      publicPosts: emptyList(),
+      followingPosts: emptyList(),
+      latestPosts: emptyList(),
+      trendingPosts: emptyList(),
+      searchPosts: emptyList(),
+    },
+    currentPost: null,
+    currentStatus: 'idle',
+    currentRequestId: null,
+    counts: { allPostsCount: 0, myPostsCount: 0, followingPostsCount: 0 },
+    searchQuery: '',
+    sort: 'newest',
+    tracking: { postId: null, startTime: null, isTracking: false },
+    updateSuccess: false,
+    saving: false,
+    saveError: null,
+    error: null,
+  };
+}
+
+export const filterKeyOf = (filter: ListFilter = {}): string =>
+  JSON.stringify([filter.tag ?? '', filter.category ?? '', filter.query ?? '', filter.authorId ?? '']);
+
+type AuthView = { auth: { isAuthenticated: boolean; user?: { _id: string; role?: string } | null; role?: string | null } };
+type RootLike = AuthView & { posts: PostsState };
+type Config = { rejectValue: string; state: RootLike };
 
 export const COUNT_KEYS = ['allPostsCount', 'myPostsCount', 'followingPostsCount'] as const;
 
@@ -31,111 +145,322 @@ export function countsIn(payload: Partial<Record<(typeof COUNT_KEYS)[number], un
 }
 
 /** Every post count the viewer has: the public count, and their own and following for users. */
-export const fetchPostCounts = createAsyncThunk<Partial<PostCounts>, void, { rejectValue: string; state: { auth: { isAuthenticated: boolean } } }>(
-  'posts/fetchCounts',
-  async (_, { getState, rejectWithValue }) => {
-    const count = async (path: string) => Number((await http.get<{ count?: number }>(path, POST_FALLBACK.counts))?.count) || 0;
-    try {
-      if (!getState().auth.isAuthenticated) return { allPostsCount: await count('/post/count/all') };
-      const [allPostsCount, myPostsCount, followingPostsCount] = await Promise.all([
-        count('/post/count/all'),
-        count('/post/count/my'),
-        count('/post/count/following'),
-      ]);
-      return { allPostsCount, myPostsCount, followingPostsCount };
-    } catch (e) {
-      return rejectWithValue(errorMessage(e, POST_FALLBACK.counts));
-    }
-  },
-);
+export const fetchPostCounts = createAsyncThunk<Partial<PostCounts>, void, Config>('posts/fetchCounts', async (_, { getState, rejectWithValue }) => {
+  const count = async (path: string) => Number((await http.get<{ count?: number }>(path, POST_FALLBACK.counts))?.count) || 0;
+  try {
+    if (!getState().auth.isAuthenticated) return { allPostsCount: await count('/post/count/all') };
+    const [allPostsCount, myPostsCount, followingPostsCount] = await Promise.all([
+      count('/post/count/all'),
+      count('/post/count/my'),
+      count('/post/count/following'),
+    ]);
+    return { allPostsCount, myPostsCount, followingPostsCount };
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, POST_FALLBACK.counts));
+  }
+});
 
-type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
-
-export interface PostsState {
-  publicPosts: Post[];
-  publicTotal: number;
-  publicPage: number;
-  publicStatus: Status;
-  currentPost: Post | null;
-  currentStatus: Status;
-  /** The request the open post waits for; answers to any other are stale and dropped. */
-  currentRequestId: string | null;
-  counts: PostCounts;
-  error: string | null;
+interface ListPage {
+  posts: Post[];
+  total: number;
 }
 
-export const initialPostsState: PostsState = {
-  publicPosts: [],
-  publicTotal: 0,
-  publicPage: 0,
-  publicStatus: 'idle',
-  currentPost: null,
-  currentStatus: 'idle',
-  currentRequestId: null,
-  counts: { allPostsCount: 0, myPostsCount: 0, followingPostsCount: 0 },
-  error: null,
-};
+interface Endpoint {
+  path: string;
+  fallback: string;
+  signedInOnly?: boolean;
+  /** Numbered pages instead of the `after` cursor. */
+  paged?: boolean;
+  limit: number;
+  query: (filter: ListFilter) => Record<string, string | undefined>;
+}
 
-export const fetchPublicPosts = createAsyncThunk<{ posts: Post[]; total: number; page: number }, { page: number }, { rejectValue: string }>(
-  'posts/fetchPublic',
-  async ({ page }, { rejectWithValue }) => {
-    try {
-      const r = await http.get<{ posts?: Post[]; total?: number; page?: number }>('/public/posts', POST_FALLBACK.publicPosts, {
-        page,
-        limit: PUBLIC_PAGE_SIZE,
-      });
-      return { posts: r?.posts ?? [], total: r?.total ?? 0, page: r?.page ?? page };
-    } catch (e) {
-      return rejectWithValue(errorMessage(e, POST_FALLBACK.publicPosts));
+function endpointOf(list: ListKey, signedIn: boolean): Endpoint {
+  switch (list) {
+    case 'latestPosts':
+      return { path: '/post/latest-post/latest', fallback: POST_FALLBACK.latest, limit: POST_PAGE_SIZE, query: () => ({}) };
+    case 'trendingPosts':
+      return { path: '/post/trending-post/trending', fallback: POST_FALLBACK.trending, limit: POST_PAGE_SIZE, query: () => ({}) };
+    case 'followingPosts':
+      return { path: '/post/following', fallback: POST_FALLBACK.following, limit: FOLLOWING_PAGE_SIZE, paged: true, signedInOnly: true, query: () => ({}) };
+    case 'posts':
+      return { path: '/post/all-post', fallback: POST_FALLBACK.posts, limit: POST_PAGE_SIZE, signedInOnly: true, query: (f) => ({ authorId: f.authorId }) };
+    case 'publicPosts':
+      return { path: '/post/public/posts', fallback: POST_FALLBACK.publicPosts, limit: POST_PAGE_SIZE, query: (f) => ({ tag: f.tag, category: f.category }) };
+    case 'searchPosts':
+      return signedIn
+        ? { path: '/post/search-post/search', fallback: POST_FALLBACK.search, limit: POST_PAGE_SIZE, query: (f) => ({ query: f.query }) }
+        : { path: '/public/search-posts', fallback: POST_FALLBACK.publicSearch, limit: POST_PAGE_SIZE, paged: true, query: (f) => ({ query: f.query }) };
+  }
+}
+
+export interface FetchListArg {
+  list: ListKey;
+  filter?: ListFilter;
+  /** Load the next page; otherwise load the first page again. */
+  more?: boolean;
+}
+
+/**
+ * A page of a list: the first page (replacing the list when its filter changed, refreshing it
+ * otherwise) or the next one (`after` = createdAt of the last post received, with `afterId`
+ * for an exact keyset; numbered pages for the following feed and guest search).
+ */
+export const fetchPostList = createAsyncThunk<ListPage & { page: number }, FetchListArg, Config>(
+  'posts/fetchList',
+  async ({ list, filter = {}, more = false }, { getState, rejectWithValue }) => {
+    const state = getState();
+    const endpoint = endpointOf(list, state.auth.isAuthenticated);
+    if (endpoint.signedInOnly && !state.auth.isAuthenticated) return rejectWithValue(POST_FALLBACK.signInRequired);
+    const current = state.posts.lists[list];
+    const page = more ? current.page + 1 : 1;
+    const last = more ? current.items[current.items.length - 1] : undefined;
+    const query: Record<string, string | number | undefined> = { limit: endpoint.limit, ...endpoint.query(filter) };
+    if (endpoint.paged) query.page = page;
+    else if (last) {
+      query.after = last.createdAt;
+      query.afterId = last._id;
     }
+    try {
+      const r = await http.get<{ posts?: Post[]; total?: number }>(endpoint.path, endpoint.fallback, query);
+      return { posts: r?.posts ?? [], total: Number(r?.total) || 0, page };
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, endpoint.fallback));
+    }
+  },
+  {
+    condition: ({ list, filter, more }, { getState }) => {
+      if (!more) return true;
+      const current = getState().posts.lists[list];
+      return current.status !== 'loading' && current.hasMore && current.filterKey === filterKeyOf(filter);
+    },
   },
 );
 
-export const fetchPost = createAsyncThunk<Post, { slug: string }, { rejectValue: string; state: { auth: { isAuthenticated: boolean } } }>(
-  'posts/fetchOne',
-  async ({ slug }, { getState, rejectWithValue }) => {
-    if (typeof slug !== 'string' || slug.trim() === '') return rejectWithValue(POST_FALLBACK.invalidSlug);
-    const path = getState().auth.isAuthenticated ? `/post/${encodeURIComponent(slug)}` : `/public/post/${encodeURIComponent(slug)}`;
+export const fetchPost = createAsyncThunk<Post, { slug: string }, Config>('posts/fetchOne', async ({ slug }, { getState, rejectWithValue }) => {
+  if (typeof slug !== 'string' || slug.trim() === '') return rejectWithValue(POST_FALLBACK.invalidSlug);
+  const path = getState().auth.isAuthenticated ? `/post/${encodeURIComponent(slug)}` : `/public/post/${encodeURIComponent(slug)}`;
+  try {
+    const r = await http.get<{ post?: Post }>(path, POST_FALLBACK.post);
+    if (!r?.post) return rejectWithValue(POST_FALLBACK.notFound);
+    return r.post;
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, POST_FALLBACK.post));
+  }
+});
+
+/** What the editor sends: the post body of post-create and update (server-owned keys are ignored). */
+export interface PostInput {
+  title: string;
+  blocks: unknown[];
+  thumbnail?: string | null;
+  category?: string | null;
+  tags?: string[];
+  postType?: string;
+  visibility?: string;
+  language?: string;
+  isFeatured?: boolean;
+  isPinned?: boolean;
+  status?: 'draft' | 'published' | 'scheduled';
+  publishAt?: string | null;
+}
+
+const BLOB = /(^|["'(=\s])blob:/i;
+
+/** The client's own checks before a save (the server makes the same ones). */
+export function checkPostInput(input: Pick<PostInput, 'blocks' | 'thumbnail'>): string | null {
+  if (!Array.isArray(input.blocks) || input.blocks.length === 0) return POST_FALLBACK.blocksRequired;
+  if ((input.thumbnail && BLOB.test(input.thumbnail)) || BLOB.test(JSON.stringify(input.blocks))) return POST_FALLBACK.blobUrl;
+  return null;
+}
+
+export const createPost = createAsyncThunk<Post, PostInput, Config>('posts/create', async (input, { rejectWithValue }) => {
+  const problem = checkPostInput(input);
+  if (problem) return rejectWithValue(problem);
+  try {
+    const r = await http.post<{ post: Post }>('/post/post-create', input, POST_FALLBACK.create);
+    return r.post;
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, POST_FALLBACK.create));
+  }
+});
+
+export const updatePost = createAsyncThunk<Post, { slug: string; changes: Partial<PostInput> }, Config>(
+  'posts/update',
+  async ({ slug, changes }, { rejectWithValue }) => {
+    if (changes.blocks !== undefined || changes.thumbnail !== undefined) {
+      const problem = checkPostInput({ blocks: changes.blocks ?? [{}], thumbnail: changes.thumbnail });
+      if (problem) return rejectWithValue(problem);
+    }
     try {
-      const r = await http.get<{ post?: Post }>(path, POST_FALLBACK.post);
-      if (!r?.post) return rejectWithValue(POST_FALLBACK.notFound);
+      const r = await http.patch<{ post: Post; message?: string }>(`/post/update/${encodeURIComponent(slug)}`, changes, POST_FALLBACK.update);
       return r.post;
     } catch (e) {
-      return rejectWithValue(errorMessage(e, POST_FALLBACK.post));
+      return rejectWithValue(errorMessage(e, POST_FALLBACK.update));
     }
   },
 );
+
+export const deletePost = createAsyncThunk<string, string, Config>('posts/delete', async (postId, { rejectWithValue }) => {
+  try {
+    await http.delete(`/post/delete/${encodeURIComponent(postId)}`, POST_FALLBACK.delete);
+    return postId;
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, POST_FALLBACK.delete));
+  }
+});
+
+/** Reading time in seconds for a post (seed 000 §5: postId must be a string, else 'Invalid postId'). */
+export const submitReadingTime = createAsyncThunk<
+  { postId: string; duration: number; updatedAt: string | null },
+  { postId: unknown; seconds: number },
+  Config
+>('posts/submitReadingTime', async ({ postId, seconds }, { rejectWithValue }) => {
+  if (typeof postId !== 'string' || postId === '') return rejectWithValue(POST_FALLBACK.invalidPostId);
+  try {
+    // keepalive: the report is usually sent as the reader leaves, perhaps closing the tab.
+    const r = await request<{ duration?: number; updatedAt?: string }>(`/post/time-spent/${encodeURIComponent(postId)}`, {
+      method: 'POST',
+      body: { duration: Math.max(1, Math.round(seconds)) },
+      fallback: POST_FALLBACK.readingTime,
+      keepalive: true,
+    });
+    return { postId, duration: Number(r?.duration) || 0, updatedAt: r?.updatedAt ?? null };
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, POST_FALLBACK.readingTime));
+  }
+});
+
+export const sendAppeal = createAsyncThunk<string, { postId: string; message: string }, Config>(
+  'posts/appeal',
+  async ({ postId, message }, { rejectWithValue }) => {
+    try {
+      const r = await http.post<{ message?: string }>(`/post/appeal/${encodeURIComponent(postId)}`, { message }, POST_FALLBACK.appeal);
+      return r?.message ?? 'Appeal sent';
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, POST_FALLBACK.appeal));
+    }
+  },
+);
+
+function appendUnique(items: Post[], more: Post[]): Post[] {
+  const seen = new Set(items.map((p) => p._id));
+  const out = [...items];
+  for (const p of more) {
+    if (!seen.has(p._id)) {
+      seen.add(p._id);
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+function eachList(state: PostsState, fn: (list: PostList) => void) {
+  for (const key of LIST_KEYS) fn(state.lists[key]);
+}
+
+function removeEverywhere(state: PostsState, postId: string) {
+  eachList(state, (list) => {
+    const before = list.items.length;
+    list.items = list.items.filter((p) => p._id !== postId);
+    if (list.items.length !== before) list.total = Math.max(0, list.total - 1);
+  });
+  if (state.currentPost?._id === postId) state.currentPost = null;
+}
+
+function putFirst(list: PostList, post: Post) {
+  const had = list.items.some((p) => p._id === post._id);
+  list.items = [post, ...list.items.filter((p) => p._id !== post._id)];
+  if (!had) list.total += 1;
+}
 
 const postsSlice = createSlice({
   name: 'posts',
   initialState: initialPostsState,
   reducers: {
+    /** The blocked flag of the open post, set locally (seed 000 §4). */
     currentPostBlockedSet(state, action: PayloadAction<boolean>) {
       if (state.currentPost) state.currentPost.blocked = action.payload;
+    },
+    /** The post was blocked and the viewer may no longer see it: it leaves every list and the page. */
+    postHiddenFromViewer(state, action: PayloadAction<string>) {
+      const open = state.currentPost?._id === action.payload;
+      removeEverywhere(state, action.payload);
+      if (open) {
+        state.currentStatus = 'failed';
+        state.error = POST_FALLBACK.notFound;
+      }
+    },
+    searchQueryChanged(state, action: PayloadAction<string>) {
+      state.searchQuery = action.payload;
+    },
+    sortChanged(state, action: PayloadAction<SortOption>) {
+      state.sort = action.payload;
+    },
+    /** Start sets isTracking with postId and time (seed 000 §4). */
+    readingStarted(state, action: PayloadAction<{ postId: string; at: number }>) {
+      state.tracking = { postId: action.payload.postId, startTime: action.payload.at, isTracking: true };
+    },
+    /** Stop clears it. */
+    readingStopped(state) {
+      state.tracking = { postId: null, startTime: null, isTracking: false };
+    },
+    editorOpened(state) {
+      state.updateSuccess = false;
+      state.saveError = null;
+    },
+    /** Counts of the interaction bar, mirrored into every copy of the post. */
+    postCountersChanged(state, action: PayloadAction<{ postId: string; changes: Partial<Post> }>) {
+      const apply = (p: Post) => {
+        if (p._id === action.payload.postId) Object.assign(p, action.payload.changes);
+      };
+      eachList(state, (list) => list.items.forEach(apply));
+      if (state.currentPost) apply(state.currentPost);
     },
   },
   extraReducers: (builder) => {
     builder
-      .addCase(fetchPublicPosts.pending, (state) => {
-        state.publicStatus = 'loading';
-        state.error = null;
-      })
-      .addCase(fetchPublicPosts.fulfilled, (state, action) => {
-        const { posts, total, page } = action.payload;
-        const seen = new Set(page <= 1 ? [] : state.publicPosts.map((p) => p._id));
-        state.publicPosts = [...(page <= 1 ? [] : state.publicPosts), ...posts.filter((p) => !seen.has(p._id))];
-        state.publicTotal = total;
-        state.publicPage = page;
-        state.publicStatus = 'succeeded';
-      })
-      .addCase(fetchPublicPosts.rejected, (state, action) => {
-        state.publicStatus = 'failed';
-        state.error = action.payload ?? POST_FALLBACK.publicPosts;
-      })
-      // Another user's own and following counts are not this one's.
+      // Lists and the open post depend on who is looking (drafts, private posts, blocks), and
+      // the own and following counts are the user's.
       .addCase(sessionUserChanged, (state) => {
+        const fresh = initialPostsState();
+        state.lists = fresh.lists;
+        state.currentPost = null;
+        state.currentStatus = 'idle';
+        state.currentRequestId = null;
         state.counts.myPostsCount = 0;
         state.counts.followingPostsCount = 0;
+        state.tracking = fresh.tracking;
+      })
+      .addCase(fetchPostList.pending, (state, action) => {
+        const { list: key, filter, more } = action.meta.arg;
+        const list = state.lists[key];
+        const filterKey = filterKeyOf(filter);
+        if (!more && list.filterKey !== filterKey) {
+          state.lists[key] = { ...emptyList(), filterKey };
+        }
+        state.lists[key].status = 'loading';
+        state.lists[key].error = null;
+        state.lists[key].requestId = action.meta.requestId;
+      })
+      .addCase(fetchPostList.fulfilled, (state, action) => {
+        const { list: key, more } = action.meta.arg;
+        const list = state.lists[key];
+        if (list.requestId !== action.meta.requestId) return;
+        const { posts, total, page } = action.payload;
+        list.requestId = null;
+        list.status = 'succeeded';
+        list.items = more ? appendUnique(list.items, posts) : appendUnique([], posts);
+        list.total = Math.max(total, list.items.length);
+        list.page = page;
+        list.hasMore = posts.length > 0 && list.items.length < total;
+      })
+      .addCase(fetchPostList.rejected, (state, action) => {
+        const list = state.lists[action.meta.arg.list];
+        if (action.meta.condition || list.requestId !== action.meta.requestId) return;
+        list.requestId = null;
+        list.status = 'failed';
+        list.error = action.payload ?? POST_FALLBACK.posts;
       })
       .addCase(fetchPost.pending, (state, action) => {
         state.currentStatus = 'loading';
@@ -148,12 +473,57 @@ const postsSlice = createSlice({
         state.currentStatus = 'succeeded';
         state.currentPost = action.payload;
       })
+      // A failed single-post fetch clears currentPost.
       .addCase(fetchPost.rejected, (state, action) => {
         if (state.currentRequestId !== action.meta.requestId) return;
         state.currentRequestId = null;
         state.currentStatus = 'failed';
         state.currentPost = null;
         state.error = action.payload ?? POST_FALLBACK.post;
+      })
+      .addCase(createPost.pending, (state) => {
+        state.saving = true;
+        state.saveError = null;
+      })
+      // Creating a post puts it at the front of posts and followingPosts.
+      .addCase(createPost.fulfilled, (state, action) => {
+        state.saving = false;
+        putFirst(state.lists.posts, action.payload);
+        putFirst(state.lists.followingPosts, action.payload);
+      })
+      .addCase(createPost.rejected, (state, action) => {
+        state.saving = false;
+        state.saveError = action.payload ?? POST_FALLBACK.create;
+      })
+      .addCase(updatePost.pending, (state) => {
+        state.saving = true;
+        state.saveError = null;
+        state.updateSuccess = false;
+      })
+      // Updating merges by slug into every list and into currentPost and sets updateSuccess.
+      .addCase(updatePost.fulfilled, (state, action) => {
+        const post = action.payload;
+        state.saving = false;
+        state.updateSuccess = true;
+        eachList(state, (list) => {
+          list.items = list.items.map((p) => (p.slug === post.slug ? { ...p, ...post } : p));
+        });
+        if (state.currentPost?.slug === post.slug) state.currentPost = { ...state.currentPost, ...post };
+      })
+      .addCase(updatePost.rejected, (state, action) => {
+        state.saving = false;
+        state.saveError = action.payload ?? POST_FALLBACK.update;
+      })
+      // Deleting removes it from all lists and clears currentPost if it matches.
+      .addCase(deletePost.fulfilled, (state, action) => {
+        removeEverywhere(state, action.payload);
+      })
+      .addCase(deletePost.rejected, (state, action) => {
+        state.error = action.payload ?? POST_FALLBACK.delete;
+      })
+      // A successful time submission clears the tracking.
+      .addCase(submitReadingTime.fulfilled, (state, action) => {
+        if (state.tracking.postId === action.payload.postId) state.tracking = { postId: null, startTime: null, isTracking: false };
       })
       // Sets the counts that are present and keeps the others; an event with none of them
       // makes the posts listener refetch every count.
@@ -166,11 +536,25 @@ const postsSlice = createSlice({
       .addCase(socketEvents.postBlockToggled, (state, action) => {
         const { postId, blocked } = action.payload;
         if (state.currentPost?._id === postId) state.currentPost.blocked = blocked;
-        for (const p of state.publicPosts) if (p._id === postId) p.blocked = blocked;
+        eachList(state, (list) => list.items.forEach((p) => p._id === postId && (p.blocked = blocked)));
       });
   },
 });
 
-export const { currentPostBlockedSet } = postsSlice.actions;
+export const {
+  currentPostBlockedSet,
+  postHiddenFromViewer,
+  searchQueryChanged,
+  sortChanged,
+  readingStarted,
+  readingStopped,
+  editorOpened,
+  postCountersChanged,
+} = postsSlice.actions;
 export const postsReducer = postsSlice.reducer;
-export const selectPosts = (state: { posts: PostsState }) => state.posts;
+
+type WithPosts = { posts: PostsState };
+export const selectPosts = (state: WithPosts) => state.posts;
+export const selectPostList = (state: WithPosts, key: ListKey) => state.posts.lists[key];
+export const selectCurrentPost = (state: WithPosts) => state.posts.currentPost;
+export const selectPostCounts = (state: WithPosts) => state.posts.counts;

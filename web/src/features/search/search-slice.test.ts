@@ -1,7 +1,7 @@
 import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
 import { signedInAuth } from '@/test/render';
-import { runSearch, searchCleared, searchPosts } from './search-slice';
+import { runSearch, searchCleared } from './search-slice';
 
 describe('search', () => {
   it('needs at least 3 characters', async () => {
@@ -49,15 +49,4 @@ describe('search', () => {
     expect(store.getState().search).toMatchObject({ status: 'failed', error: 'Failed to search public posts' });
   });
 
-  it('the results page appends later pages without duplicates', async () => {
-    mockApi.on('GET', '/public/search-posts', (req) =>
-      req.url.searchParams.get('page') === '1'
-        ? { body: { posts: [{ _id: '1', slug: 'a', title: 'A' }, { _id: '2', slug: 'b', title: 'B' }], total: 3 } }
-        : { body: { posts: [{ _id: '2', slug: 'b', title: 'B' }, { _id: '3', slug: 'c', title: 'C' }], total: 3 } },
-    );
-    const store = setupStore();
-    await store.dispatch(searchPosts({ query: 'abc', page: 1 }));
-    await store.dispatch(searchPosts({ query: 'abc', page: 2 }));
-    expect(store.getState().search.results.posts.map((p) => p._id)).toEqual(['1', '2', '3']);
-  });
 });

@@ -1,4 +1,7 @@
-/** Search as you type (dropdown) and the full results page (seed 000 §2 "Search box", §5 "Search"). */
+/**
+ * Search as you type: the dropdown's users and posts (seed 000 §2 "Search box", §5 "Search"). The
+ * results page shows the same users and the posts list `searchPosts` of the posts feature.
+ */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import { errorMessage } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
@@ -17,17 +20,6 @@ export interface SearchState {
   posts: Post[];
   status: Status;
   error: string | null;
-  /** Full results page. */
-  results: {
-    query: string;
-    posts: Post[];
-    total: number;
-    page: number;
-    status: Status;
-    error: string | null;
-    /** The request the page waits for; answers to older queries are dropped. */
-    requestId?: string | null;
-  };
 }
 
 export const initialSearchState: SearchState = {
@@ -36,7 +28,6 @@ export const initialSearchState: SearchState = {
   posts: [],
   status: 'idle',
   error: null,
-  results: { query: '', posts: [], total: 0, page: 1, status: 'idle', error: null },
 };
 
 type State = { search: SearchState; auth: { isAuthenticated: boolean } };
@@ -74,28 +65,6 @@ export const runSearch = createAsyncThunk<
   },
 );
 
-/** The /search page: page 1 replaces, later pages append without duplicates. */
-export const searchPosts = createAsyncThunk<
-  { query: string; posts: Post[]; total: number; page: number },
-  { query: string; page?: number },
-  { state: State; rejectValue: string }
->('search/posts', async ({ query, page = 1 }, { getState, rejectWithValue }) => {
-  const q = query.trim();
-  try {
-    const state = getState();
-    let result;
-    if (state.auth.isAuthenticated) {
-      const last = page > 1 ? state.search.results.posts[state.search.results.posts.length - 1] : undefined;
-      result = await searchApi.posts(q, last?.createdAt);
-    } else {
-      result = await searchApi.publicPosts(q, page);
-    }
-    return { query: q, posts: result.posts, total: result.total, page };
-  } catch (e) {
-    return rejectWithValue(errorMessage(e, SEARCH_FALLBACK.posts));
-  }
-});
-
 const searchSlice = createSlice({
   name: 'search',
   initialState: initialSearchState,
@@ -129,32 +98,6 @@ const searchSlice = createSlice({
         state.users = [];
         state.posts = [];
         state.error = action.payload ?? SEARCH_FALLBACK.posts;
-      })
-      .addCase(searchPosts.pending, (state, action) => {
-        state.results.requestId = action.meta.requestId;
-        state.results.status = 'loading';
-        state.results.error = null;
-        if ((action.meta.arg.page ?? 1) <= 1) {
-          state.results.query = action.meta.arg.query.trim();
-          state.results.posts = [];
-        }
-      })
-      .addCase(searchPosts.fulfilled, (state, action) => {
-        if (state.results.requestId !== action.meta.requestId) return;
-        state.results.requestId = null;
-        const { posts, total, page, query } = action.payload;
-        state.results.status = 'succeeded';
-        state.results.query = query;
-        state.results.total = total;
-        state.results.page = page;
-        const seen = new Set(state.results.posts.map((p) => p._id));
-        state.results.posts = page <= 1 ? posts : [...state.results.posts, ...posts.filter((p) => !seen.has(p._id))];
-      })
-      .addCase(searchPosts.rejected, (state, action) => {
-        if (state.results.requestId !== action.meta.requestId) return;
-        state.results.requestId = null;
-        state.results.status = 'failed';
-        state.results.error = action.payload ?? SEARCH_FALLBACK.posts;
       });
   },
 });

@@ -234,15 +234,30 @@ describe('socket middleware', () => {
     expect(store.getState().guest.visits).toHaveLength(1);
   });
 
-  it('updates the open post on postBlockToggled', () => {
+  it("updates the open post on postBlockToggled for its author", () => {
     const store = setupStore({
-      posts: { ...setupStore().getState().posts, currentPost: { _id: 'p1', slug: 's', title: 'T', blocked: false } },
+      auth: signedInAuth(),
+      posts: { ...setupStore().getState().posts, currentPost: { _id: 'p1', slug: 's', title: 'T', blocked: false, author: { _id: 'u1', name: 'Ada' } } },
     });
     store.dispatch(socketConnectRequested({ token: null }));
     lastFakeSocket().fire('postBlockToggled', 'p1', true);
     expect(store.getState().posts.currentPost?.blocked).toBe(true);
     lastFakeSocket().fire('postBlockToggled', { postId: 'p1', blocked: false });
     expect(store.getState().posts.currentPost?.blocked).toBe(false);
+  });
+
+  it('takes a blocked post away from a reader who may no longer see it', () => {
+    const post = { _id: 'p1', slug: 's', title: 'T', blocked: false, author: { _id: 'someone', name: 'Sam' } };
+    const base = setupStore().getState().posts;
+    const store = setupStore({
+      auth: signedInAuth(),
+      posts: { ...base, currentPost: post, currentStatus: 'succeeded', lists: { ...base.lists, latestPosts: { ...base.lists.latestPosts, items: [post], total: 1 } } },
+    });
+    store.dispatch(socketConnectRequested({ token: null }));
+    lastFakeSocket().fire('postBlockToggled', 'p1', true);
+    expect(store.getState().posts.currentPost).toBeNull();
+    expect(store.getState().posts.error).toBe('Post not found');
+    expect(store.getState().posts.lists.latestPosts.items).toEqual([]);
   });
 
   it("announces a new appeal to administrators as 'New appeal for post: {title}'", () => {

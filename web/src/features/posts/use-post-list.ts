@@ -1,0 +1,42 @@
+import { useCallback, useEffect } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { fetchPostList, filterKeyOf, type ListFilter, type ListKey } from './posts-slice';
+
+/**
+ * One of the post lists for a screen: loads (or refreshes) its first page when the screen opens,
+ * when the filter changes and when the viewer changes; gives the next page and a retry.
+ */
+export function usePostList(list: ListKey, filter: ListFilter = {}, { enabled = true }: { enabled?: boolean } = {}) {
+  const dispatch = useAppDispatch();
+  const authInitialized = useAppSelector((state) => state.auth.authInitialized);
+  const userId = useAppSelector((state) => state.auth.user?._id ?? null);
+  const state = useAppSelector((s) => s.posts.lists[list]);
+  const key = filterKeyOf(filter);
+  const ready = enabled && authInitialized;
+
+  const load = useCallback(() => {
+    void dispatch(fetchPostList({ list, filter: filterOf(key) }));
+  }, [dispatch, list, key]);
+
+  useEffect(() => {
+    if (ready) load();
+  }, [ready, load, userId]);
+
+  const loadMore = useCallback(() => {
+    void dispatch(fetchPostList({ list, filter: filterOf(key), more: true }));
+  }, [dispatch, list, key]);
+
+  // A list shows only what belongs to this filter (another filter's items wait to be replaced).
+  const feed = state.filterKey === key ? state : { ...state, items: [], status: ready ? ('loading' as const) : state.status, hasMore: false };
+  return { feed, loadMore, retry: load };
+}
+
+function filterOf(key: string): ListFilter {
+  const [tag, category, query, authorId] = JSON.parse(key) as string[];
+  return {
+    ...(tag ? { tag } : {}),
+    ...(category ? { category } : {}),
+    ...(query ? { query } : {}),
+    ...(authorId ? { authorId } : {}),
+  };
+}
