@@ -8,18 +8,18 @@ import { BareLayout, ShellLayout } from './shell/shell-layout';
 
 const HomePage = lazyPage(() => import('@/features/posts/pages/home-page'));
 const PostPage = lazyPage(() => import('@/features/posts/pages/post-page'));
-const postPlaceholders = () => import('@/features/posts/pages/placeholders');
-const CreatePostPage = lazyNamed(postPlaceholders, 'CreatePostPage');
-const EditPostPage = lazyNamed(postPlaceholders, 'EditPostPage');
-const DeletePostPage = lazyNamed(postPlaceholders, 'DeletePostPage');
-const CategoryPage = lazyNamed(postPlaceholders, 'CategoryPage');
-const TagPage = lazyNamed(postPlaceholders, 'TagPage');
-const BookmarkPage = lazyNamed(postPlaceholders, 'BookmarkPage');
+// The editor (Editor.js and its tools) loads only on these three routes.
+const CreatePostPage = lazyPage(() => import('@/features/editor/pages/create-post-page'));
+const EditPostPage = lazyPage(() => import('@/features/editor/pages/edit-post-page'));
+const DeletePostPage = lazyPage(() => import('@/features/editor/pages/delete-post-page'));
+const CategoryPage = lazyPage(() => import('@/features/posts/pages/category-page'));
+const TagPage = lazyPage(() => import('@/features/posts/pages/tag-page'));
+const BookmarkPage = lazyPage(() => import('@/features/engagement/pages/bookmark-page'));
 const SearchPage = lazyPage(() => import('@/features/search/pages/search-page'));
 const adminPages = () => import('@/features/admin/pages/placeholders');
 const AdminPage = lazyNamed(adminPages, 'AdminPage');
 const AcknowledgePage = lazyNamed(adminPages, 'AcknowledgePage');
-const SelectCategoryPage = lazyNamed(adminPages, 'SelectCategoryPage');
+const SelectCategoryPage = lazyPage(() => import('@/features/categories/pages/select-category-page'));
 const AboutPage = lazyPage(() => import('@/features/info/pages/about-page'));
 const ContactPage = lazyPage(() => import('@/features/info/pages/contact-page'));
 const PrivacyPage = lazyPage(() => import('@/features/info/pages/privacy-page'));

@@ -1,13 +1,16 @@
 import { useEffect, type ReactNode } from 'react';
 
-/** Page frame: sets the document title and renders a heading. */
-export function Page({ title, children, wide }: { title: string; children?: ReactNode; wide?: boolean }) {
+/**
+ * Page frame: sets the document title and renders a heading (`bare`: the content brings its own
+ * h1, as a post does).
+ */
+export function Page({ title, children, wide, bare }: { title: string; children?: ReactNode; wide?: boolean; bare?: boolean }) {
   useEffect(() => {
     document.title = `${title} · Pressroom`;
   }, [title]);
   return (
     <section className={`page ${wide ? 'page--wide' : ''}`}>
-      <h1 className="page__title">{title}</h1>
+      {bare ? null : <h1 className="page__title">{title}</h1>}
       {children}
     </section>
   );

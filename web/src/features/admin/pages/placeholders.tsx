@@ -14,7 +14,3 @@ export function AcknowledgePage() {
   const { reportId } = useParams();
   return <PlaceholderPage title="Acknowledge report" description={`Acknowledgement of report ${reportId} appears here.`} />;
 }
-
-export function SelectCategoryPage() {
-  return <PlaceholderPage title="Choose your categories" description="Pick the categories you want to follow; your feed and the Categories menu use them." />;
-}

@@ -21,9 +21,11 @@ export default function SignupPage() {
     );
     if (!result) return;
     if (signup.fulfilled.match(result)) {
-      // A new account verifies its email first, then continues where it came from.
-      if (result.payload.isAccountVerified) navigate(target, { replace: true });
-      else navigate('/verify', { replace: true, state: { from: target, codeSent: true } });
+      // A new account verifies its email first, then continues where it came from; one that
+      // came from nowhere in particular first picks the categories it likes (/select-category).
+      const next = target === '/' ? '/select-category' : target;
+      if (result.payload.isAccountVerified) navigate(next, { replace: true });
+      else navigate('/verify', { replace: true, state: { from: next, codeSent: true } });
     }
   };
 

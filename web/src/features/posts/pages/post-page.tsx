@@ -1,39 +1,221 @@
-import { useEffect } from 'react';
-import { useParams } from 'react-router-dom';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { Avatar } from '@/components/avatar';
+import { PostBlocks } from '@/components/blocks/post-blocks';
 import { Page } from '@/components/page';
-import { fetchPost, selectPosts } from '../posts-slice';
+import { PostCard } from '@/components/post-card';
+import { CategoryPill, TagList } from '@/components/post-meta';
+import { CommentsSection, selectPostComments } from '@/features/comments';
+import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
+import { FollowButton } from '@/features/follows';
+import { errorMessage, http } from '@/lib/http';
+import { formatDate, readingTimeLabel } from '@/lib/format';
+import { toast } from '@/lib/toast';
+import type { Post } from '@/types/entities';
+import { currentPostBlockedSet, fetchPost, POST_FALLBACK, selectPosts, sendAppeal } from '../posts-slice';
+import { fetchSuggestedPosts, selectSuggested } from '../suggested-slice';
 
-/** Displays a post; the block renderer arrives with the post work. */
+export const BLOCKED_NOTICE = 'This post has been blocked by an administrator.';
+export const APPEAL_MAX = 2000;
+
+/** The author of a blocked post asks an administrator to lift the block. */
+function AppealForm({ postId }: { postId: string }) {
+  const dispatch = useAppDispatch();
+  const [message, setMessage] = useState('');
+  const [state, setState] = useState<{ sending: boolean; sent: string | null; error: string | null }>({ sending: false, sent: null, error: null });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const text = message.trim();
+    if (!text) return;
+    setState({ sending: true, sent: null, error: null });
+    const result = await dispatch(sendAppeal({ postId, message: text }));
+    if (sendAppeal.fulfilled.match(result)) setState({ sending: false, sent: result.payload, error: null });
+    else setState({ sending: false, sent: null, error: result.payload ?? POST_FALLBACK.appeal });
+  };
+  if (state.sent) {
+    return (
+      <p className="form-status" role="status">
+        Your appeal was sent to the administrators.
+      </p>
+    );
+  }
+  return (
+    <form className="form appeal-form" onSubmit={(e) => void submit(e)}>
+      <label htmlFor="appeal-message">Appeal the block</label>
+      <textarea id="appeal-message" rows={3} maxLength={APPEAL_MAX} value={message} onChange={(e) => setMessage(e.target.value)} />
+      {state.error ? (
+        <p className="form-error" role="alert">
+          {state.error}
+        </p>
+      ) : null}
+      <div className="form-actions form-actions--start">
+        <button type="submit" className="button button--small" disabled={state.sending || !message.trim()}>
+          {state.sending ? 'Sending...' : 'Appeal'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Administrators block or unblock the open post from here too. */
+function AdminBlockButton({ post }: { post: Post }) {
+  const dispatch = useAppDispatch();
+  const [busy, setBusy] = useState(false);
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      const r = await http.patch<{ blocked?: boolean; message?: string }>(`/admin/posts/block/${encodeURIComponent(post._id)}`, {}, 'Failed to toggle block post');
+      const blocked = typeof r?.blocked === 'boolean' ? r.blocked : /blocked/i.test(r?.message ?? '') && !/unblocked/i.test(r?.message ?? '');
+      dispatch(currentPostBlockedSet(blocked));
+    } catch (e) {
+      toast.error(errorMessage(e, 'Failed to toggle block post'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" className="button button--small button--ghost" disabled={busy} onClick={() => void toggle()}>
+      {post.blocked ? 'Unblock post' : 'Block post'}
+    </button>
+  );
+}
+
+function SuggestedPosts({ post }: { post: Post }) {
+  const dispatch = useAppDispatch();
+  const { posts, status, forPost, error } = useAppSelector(selectSuggested);
+  useEffect(() => {
+    void dispatch(fetchSuggestedPosts({ postId: post._id, category: post.category?._id ?? null }));
+  }, [dispatch, post._id, post.category?._id]);
+  if (forPost !== post._id) return null;
+  if (status === 'failed') {
+    return (
+      <p className="muted" role="status">
+        {error}
+      </p>
+    );
+  }
+  if (posts.length === 0) return null;
+  return (
+    <section className="suggested" aria-labelledby="suggested-title">
+      <h2 id="suggested-title">Read next</h2>
+      <ul className="post-grid">
+        {posts.map((p) => (
+          <li key={p._id}>
+            <PostCard post={p} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PostView({ post }: { post: Post }) {
+  const dispatch = useAppDispatch();
+  const { user, role } = useAppSelector((state) => state.auth);
+  const commentCount = useAppSelector((state) => {
+    const c = selectPostComments(state, post._id);
+    return c.status === 'idle' ? (post.commentsCount ?? 0) : c.count;
+  });
+  const isAuthor = Boolean(user && post.author && user._id === post.author._id);
+  const isAdmin = role === 'admin';
+  const counted = useRef<string | null>(null);
+
+  useReadingTracker(post._id);
+
+  // A view is counted once per visit of the page.
+  useEffect(() => {
+    if (counted.current === post.slug) return;
+    counted.current = post.slug;
+    void dispatch(trackView({ slug: post.slug }));
+  }, [dispatch, post.slug]);
+
+  const published = post.publishedAt ?? post.createdAt;
+  return (
+    <article className="post" aria-labelledby="post-title">
+      <header className="post__header">
+        <div className="post__top">
+          <CategoryPill category={post.category} />
+          {post.status && post.status !== 'published' ? <span className="badge-inline">{post.status}</span> : null}
+          {post.visibility && post.visibility !== 'Public' ? <span className="badge-inline">{post.visibility}</span> : null}
+        </div>
+        <h1 id="post-title" className="post__title">
+          {post.title}
+        </h1>
+        <div className="post__byline">
+          {post.author ? (
+            <Link to={`/author-profile/${post.author._id}`} className="post__author">
+              <Avatar name={post.author.name} src={post.author.avatar} size={40} />
+              <span>{post.author.name}</span>
+            </Link>
+          ) : null}
+          {post.author ? <FollowButton person={post.author} /> : null}
+          <span className="muted">
+            {published ? <time dateTime={published}>{formatDate(published)}</time> : null} · {readingTimeLabel(post.readingTime)}
+          </span>
+        </div>
+        <TagList tags={post.tags} />
+        {isAuthor || isAdmin ? (
+          <div className="post__owner-actions">
+            {isAuthor ? (
+              <>
+                <Link to={`/edit-post/${encodeURIComponent(post.slug)}`} className="button button--small button--ghost">
+                  Edit
+                </Link>
+                <Link to={`/delete-post/${encodeURIComponent(post._id)}`} className="button button--small button--ghost">
+                  Delete
+                </Link>
+              </>
+            ) : null}
+            {isAdmin ? <AdminBlockButton post={post} /> : null}
+          </div>
+        ) : null}
+      </header>
+      {post.blocked ? (
+        <div className="notice notice--warning" role="status">
+          <p>{BLOCKED_NOTICE}</p>
+          {isAuthor ? <AppealForm postId={post._id} /> : null}
+        </div>
+      ) : null}
+      {post.thumbnail ? <img src={post.thumbnail} alt="" className="post__thumb" /> : null}
+      <PostBlocks blocks={post.blocks ?? []} renderPoll={(block) => <PollBlock postId={post._id} block={block} />} />
+      <EngagementBar post={post} commentCount={commentCount} />
+      <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
+      <SuggestedPosts post={post} />
+    </article>
+  );
+}
+
+/** Displays a post with every block type, its engagement, comments and suggestions. */
 export default function PostPage() {
   const { slug = '' } = useParams();
   const dispatch = useAppDispatch();
-  const authInitialized = useAppSelector((state) => state.auth.authInitialized);
+  const { authInitialized, user } = useAppSelector((state) => state.auth);
   const { currentPost, currentStatus, error } = useAppSelector(selectPosts);
 
+  // Read again when the viewer changes: what they may see differs.
   useEffect(() => {
     if (authInitialized) void dispatch(fetchPost({ slug }));
-  }, [dispatch, slug, authInitialized]);
+  }, [dispatch, slug, authInitialized, user?._id]);
 
-  if (currentStatus === 'failed') {
+  if (currentStatus === 'failed' && (!currentPost || currentPost.slug !== slug)) {
     return (
-      <Page title="Post">
-        <p role="alert">{error}</p>
+      <Page title="Post not available">
+        <p role="alert">{error ?? POST_FALLBACK.post}</p>
+        <Link to="/">Back to the main page</Link>
       </Page>
     );
   }
   if (!currentPost || currentPost.slug !== slug) {
     return (
       <Page title="Post">
-        <p>Loading...</p>
+        <p role="status">Loading...</p>
       </Page>
     );
   }
   return (
-    <Page title={currentPost.title}>
-      {currentPost.blocked ? <p className="notice notice--warning">This post has been blocked by an administrator.</p> : null}
-      {currentPost.thumbnail ? <img src={currentPost.thumbnail} alt="" className="post__thumb" /> : null}
-      <p className="muted">{(currentPost.blocks ?? []).length} content blocks.</p>
+    <Page title={currentPost.title} bare>
+      <PostView post={currentPost} />
     </Page>
   );
 }

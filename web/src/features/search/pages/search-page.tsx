@@ -1,49 +1,54 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { Avatar } from '@/components/avatar';
 import { Page } from '@/components/page';
-import { MIN_SEARCH_LENGTH, searchPosts, selectSearch } from '../search-slice';
+import { PostFeed } from '@/components/post-feed';
+import { usePostList } from '@/features/posts';
+import { MIN_SEARCH_LENGTH, runSearch, selectSearch } from '../search-slice';
 
+/** Full search results: matching users first (as in the dropdown), then posts page by page. */
 export default function SearchPage() {
   const dispatch = useAppDispatch();
   const [params] = useSearchParams();
   const query = (params.get('query') ?? '').trim();
-  const { results: stored } = useAppSelector(selectSearch);
-  // Results belong to one query: those of another (an earlier search) are never shown for this one.
   const valid = query.length >= MIN_SEARCH_LENGTH;
-  const results =
-    valid && stored.query === query ? stored : { ...stored, posts: [], total: 0, error: null, status: valid ? ('loading' as const) : ('idle' as const) };
-  const isAuthenticated = useAppSelector((state) => state.auth.isAuthenticated);
   const authInitialized = useAppSelector((state) => state.auth.authInitialized);
+  const search = useAppSelector(selectSearch);
+  const { feed, loadMore, retry } = usePostList('searchPosts', { query }, { enabled: valid });
+  // Users belong to one query: those of another search are never shown for this one.
+  const users = valid && search.query === query && search.status === 'succeeded' ? search.users : [];
 
   useEffect(() => {
-    if (authInitialized && query.length >= MIN_SEARCH_LENGTH) void dispatch(searchPosts({ query, page: 1 }));
-  }, [dispatch, query, authInitialized, isAuthenticated]);
+    if (authInitialized && valid) void dispatch(runSearch(query));
+  }, [dispatch, query, valid, authInitialized]);
 
   return (
-    <Page title={query ? `Results for “${query}”` : 'Search'}>
-      {query.length < MIN_SEARCH_LENGTH ? <p className="muted">Type at least 3 characters to search.</p> : null}
-      {results.status === 'failed' ? <p className="form-error" role="alert">Error: {results.error}</p> : null}
-      {results.status === 'loading' && results.posts.length === 0 ? <p>Loading...</p> : null}
-      {results.status === 'succeeded' && results.posts.length === 0 ? <p className="muted">No results found</p> : null}
-      <ul className="post-list">
-        {results.posts.map((p) => (
-          <li key={p._id} className="post-card">
-            <Link to={`/post/${p.slug}`} className="post-card__title">
-              {p.title}
-            </Link>
-          </li>
-        ))}
-      </ul>
-      {results.posts.length > 0 && results.posts.length < results.total ? (
-        <button
-          type="button"
-          className="button button--ghost"
-          disabled={results.status === 'loading'}
-          onClick={() => void dispatch(searchPosts({ query, page: results.page + 1 }))}
-        >
-          Load more
-        </button>
+    <Page title={query ? `Results for “${query}”` : 'Search'} wide>
+      {!valid ? <p className="muted">Type at least 3 characters to search.</p> : null}
+      {users.length > 0 ? (
+        <section aria-label="People" className="search-people">
+          <h2 className="section-title">People</h2>
+          <ul className="user-list">
+            {users.map((u) => (
+              <li key={u._id} className="user-list__item">
+                <Avatar name={u.name} src={u.avatar} size={40} />
+                <div>
+                  <Link to={`/author-profile/${u._id}`}>{u.name}</Link>
+                  <div className="muted small">
+                    {u.email ? `${u.email} · ` : ''}Posts: {u.totalPosts ?? 0}
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {valid ? (
+        <>
+          <h2 className="section-title">Posts</h2>
+          <PostFeed feed={feed} onLoadMore={loadMore} onRetry={retry} label="Matching posts" empty="No results found" />
+        </>
       ) : null}
     </Page>
   );

@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import type { Post } from '@/types/entities';
+import { PostCard } from './post-card';
+import { useInfiniteScroll } from './use-infinite-scroll';
+
+export interface FeedState {
+  items: Post[];
+  status: 'idle' | 'loading' | 'succeeded' | 'failed';
+  error: string | null;
+  hasMore: boolean;
+}
+
+interface PostFeedProps {
+  feed: FeedState;
+  /** Loads the next page (as the reader nears the end, or with the Load more button). */
+  onLoadMore?: () => void;
+  onRetry?: () => void;
+  empty: ReactNode;
+  label: string;
+  actions?: (post: Post) => ReactNode;
+}
+
+/** A list of post cards with its loading, empty and error states, loaded page by page. */
+export function PostFeed({ feed, onLoadMore, onRetry, empty, label, actions }: PostFeedProps) {
+  const { items, status, error, hasMore } = feed;
+  const canLoadMore = Boolean(onLoadMore) && hasMore && status !== 'loading' && status !== 'failed';
+  const sentinel = useInfiniteScroll<HTMLDivElement>(() => onLoadMore?.(), canLoadMore);
+  return (
+    <section className="post-feed" aria-label={label} aria-busy={status === 'loading'}>
+      {status === 'failed' ? (
+        <div className="feed-state feed-state--error" role="alert">
+          <span>{error}</span>
+          {onRetry ? (
+            <button type="button" className="button button--small button--ghost" onClick={onRetry}>
+              Try again
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {status === 'succeeded' && items.length === 0 ? <div className="feed-state muted">{empty}</div> : null}
+      {items.length > 0 ? (
+        <ul className="post-grid">
+          {items.map((post) => (
+            <li key={post._id}>
+              <PostCard post={post} actions={actions?.(post)} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {status === 'loading' ? (
+        <p className="feed-state muted" role="status">
+          Loading...
+        </p>
+      ) : null}
+      {canLoadMore ? (
+        <div ref={sentinel} className="feed-more">
+          <button type="button" className="button button--ghost" onClick={onLoadMore}>
+            Load more
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

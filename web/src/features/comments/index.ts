@@ -1,0 +1,2 @@
+export * from './comments-slice';
+export { CommentsSection } from './components/comments-section';

@@ -1,0 +1,232 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useBlocker, useNavigate } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { createPost, editorOpened, POST_FALLBACK, updatePost, type PostInput } from '@/features/posts';
+import { formatBytes, isBlobUrl, MAX_REQUEST_BYTES } from '@/lib/image-file';
+import { relativeTime } from '@/lib/format';
+import type { Block, CategoryRef } from '@/types/entities';
+import { clearDraft, readDraft, writeDraft, type PostDetails, type PostDraft } from '../post-draft';
+import { localToUtc, pollProblem, type PollData } from '../tools/poll-tool';
+import { BlockEditor, type BlockEditorHandle } from './block-editor';
+import { PostDetailsForm, type FieldErrors } from './post-details-form';
+
+export const LEAVE_WARNING = 'You have unsaved changes. Leave this page and keep them only as a local draft?';
+const DRAFT_SAVE_DELAY_MS = 600;
+
+/** Where a server error belongs: next to the field that caused it. */
+export function placeError(message: string, status: number | null): FieldErrors {
+  const lower = message.toLowerCase();
+  if (status === 413 || lower.includes('too large')) {
+    return { blocks: `${message} Images may be up to 5 MB each, and a post up to 8 MB in all.` };
+  }
+  if (lower.startsWith('block') || message === POST_FALLBACK.blocksRequired || message === POST_FALLBACK.blobUrl) return { blocks: message };
+  if (lower.includes('thumbnail')) return { thumbnail: message };
+  if (lower.includes('title')) return { title: message };
+  if (lower.includes('categor')) return { category: message };
+  if (lower.includes('tag')) return { tags: message };
+  if (lower.includes('publishat') || lower.includes('schedul')) return { schedule: message };
+  return { general: message };
+}
+
+/** Checks the blocks and details before a save; errors by field. */
+export function checkBeforeSave(details: PostDetails, blocks: Block[], now = Date.now()): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!details.title.trim()) errors.title = 'A post needs a title.';
+  if (blocks.length === 0) errors.blocks = POST_FALLBACK.blocksRequired;
+  const polls = blocks.filter((b) => b.type === 'poll');
+  polls.forEach((block, i) => {
+    const problem = pollProblem(block.data as unknown as PollData, now);
+    if (problem && !errors.blocks) errors.blocks = `Poll ${i + 1} (“${String(block.data.question ?? '')}”): ${problem}`;
+  });
+  if (isBlobUrl(details.thumbnail) || JSON.stringify(blocks).includes('"blob:')) errors.blocks = POST_FALLBACK.blobUrl;
+  if (details.status === 'scheduled') {
+    const at = localToUtc(details.publishAt);
+    if (!at) errors.schedule = 'Choose the date and time to publish.';
+    else if (new Date(at).getTime() <= now) errors.schedule = 'The publishing time must be in the future.';
+  }
+  return errors;
+}
+
+export function toInput(details: PostDetails, blocks: Block[]): PostInput {
+  return {
+    title: details.title.trim(),
+    blocks,
+    thumbnail: details.thumbnail,
+    category: details.category,
+    tags: details.tags,
+    postType: details.postType,
+    visibility: details.visibility,
+    language: details.language || 'en',
+    isFeatured: details.isFeatured,
+    isPinned: details.isPinned,
+    status: details.status,
+    publishAt: details.status === 'scheduled' ? localToUtc(details.publishAt) : null,
+  };
+}
+
+interface PostEditorProps {
+  /** `new`, or the slug of the post being edited (also the local draft's name). */
+  draftName: string;
+  initialDetails: PostDetails;
+  initialBlocks: Block[];
+  /** When the post was last saved on the server (an offered draft must be newer). */
+  serverUpdatedAt?: string;
+  slug?: string;
+  currentCategory?: CategoryRef | null;
+  heading: string;
+}
+
+/** The writing screen: Editor.js beside the post's details; drafts kept locally; errors where they belong. */
+export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpdatedAt, slug, currentCategory, heading }: PostEditorProps) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const isAdmin = useAppSelector((state) => state.auth.role === 'admin');
+  const saving = useAppSelector((state) => state.posts.saving);
+  const editorRef = useRef<BlockEditorHandle>(null);
+  const [details, setDetails] = useState<PostDetails>(initialDetails);
+  const [blocks, setBlocks] = useState<Block[]>(initialBlocks);
+  const [editorKey, setEditorKey] = useState(0);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [dirty, setDirty] = useState(false);
+  // Set just before the editor itself navigates away after a save (state would come too late).
+  const leaving = useRef(false);
+  const [offered, setOffered] = useState<PostDraft | null>(() => {
+    const draft = readDraft(draftName);
+    if (!draft) return null;
+    if (serverUpdatedAt && draft.savedAt <= new Date(serverUpdatedAt).getTime()) return null;
+    return draft;
+  });
+  const detailsRef = useRef(details);
+  detailsRef.current = details;
+
+  useEffect(() => {
+    dispatch(editorOpened());
+  }, [dispatch]);
+
+  // Nothing typed is lost: the content goes to local storage shortly after each change.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const scheduleDraft = useCallback(() => {
+    setDirty(true);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(async () => {
+      const saved = (await editorRef.current?.save()) ?? [];
+      writeDraft(draftName, { details: detailsRef.current, blocks: saved });
+    }, DRAFT_SAVE_DELAY_MS);
+  }, [draftName]);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+
+  const change = (changes: Partial<PostDetails>) => {
+    setDetails((d) => ({ ...d, ...changes }));
+    scheduleDraft();
+  };
+
+  // Leaving with unsaved changes asks first (in the app and when closing the tab).
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm(LEAVE_WARNING)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = LEAVE_WARNING;
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const restore = (draft: PostDraft) => {
+    setDetails(draft.details);
+    setBlocks(draft.blocks);
+    setEditorKey((k) => k + 1);
+    setOffered(null);
+    setDirty(true);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const saved = (await editorRef.current?.save()) ?? [];
+    writeDraft(draftName, { details, blocks: saved });
+    const found = checkBeforeSave(details, saved);
+    const input = toInput(details, saved);
+    const size = new Blob([JSON.stringify(input)]).size;
+    if (size > MAX_REQUEST_BYTES && !found.blocks) {
+      found.blocks = `This post is ${formatBytes(size)}; a post may be up to ${formatBytes(MAX_REQUEST_BYTES)} with its images. Use smaller images.`;
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const result = slug ? await dispatch(updatePost({ slug, changes: input })) : await dispatch(createPost(input));
+    if (createPost.fulfilled.match(result) || updatePost.fulfilled.match(result)) {
+      clearDraft(draftName);
+      setDirty(false);
+      leaving.current = true;
+      navigate(`/post/${encodeURIComponent(result.payload.slug)}`, { replace: !slug });
+      return;
+    }
+    const message = (result.payload as string | undefined) ?? (slug ? POST_FALLBACK.update : POST_FALLBACK.create);
+    const status = /413|too large/i.test(message) ? 413 : null;
+    setErrors(placeError(message, status));
+  };
+
+  const action = details.status === 'draft' ? 'Save draft' : details.status === 'scheduled' ? 'Schedule' : slug ? 'Save and publish' : 'Publish';
+  return (
+    <form className="editor-layout" onSubmit={(e) => void submit(e)} noValidate>
+      <div className="editor-main">
+        <h1 className="page__title" id="editor-title">
+          {heading}
+        </h1>
+        {offered ? (
+          <div className="notice notice--info" role="status">
+            <span>A draft you were writing {relativeTime(offered.savedAt)} was kept in this browser.</span>
+            <div className="form-actions form-actions--start">
+              <button type="button" className="button button--small" onClick={() => restore(offered)}>
+                Restore draft
+              </button>
+              <button
+                type="button"
+                className="button button--small button--ghost"
+                onClick={() => {
+                  clearDraft(draftName);
+                  setOffered(null);
+                }}
+              >
+                Discard it
+              </button>
+            </div>
+          </div>
+        ) : null}
+        <p id="editor-content-label" className="field__label">
+          Content
+        </p>
+        {errors.blocks ? (
+          <p id="editor-blocks-error" className="form-error" role="alert">
+            {errors.blocks}
+          </p>
+        ) : null}
+        <BlockEditor
+          key={editorKey}
+          ref={editorRef}
+          initialBlocks={blocks}
+          onChange={scheduleDraft}
+          labelledBy="editor-content-label"
+          describedBy={errors.blocks ? 'editor-blocks-error' : undefined}
+        />
+      </div>
+      <aside className="editor-side" aria-label="Post details">
+        <PostDetailsForm details={details} onChange={change} errors={errors} isAdmin={isAdmin} currentCategory={currentCategory} />
+        {errors.general ? (
+          <p className="form-error" role="alert">
+            {errors.general}
+          </p>
+        ) : null}
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={saving}>
+            {saving ? 'Saving...' : action}
+          </button>
+        </div>
+      </aside>
+    </form>
+  );
+}

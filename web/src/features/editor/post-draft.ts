@@ -1,0 +1,87 @@
+/**
+ * The post being written, kept in local storage while editing (nothing typed is lost on a reload
+ * or a failed save) and offered back when the editor opens again.
+ */
+import { storage } from '@/lib/storage';
+import type { Block } from '@/types/entities';
+
+export const DRAFT_KEY_PREFIX = 'postDraft:';
+
+export interface PostDetails {
+  title: string;
+  thumbnail: string | null;
+  category: string | null;
+  tags: string[];
+  postType: 'Article' | 'Blog';
+  visibility: 'Public' | 'Private' | 'Unlisted';
+  language: string;
+  isFeatured: boolean;
+  isPinned: boolean;
+  /** What saving does: keep a draft, publish now, or publish at `publishAt`. */
+  status: 'draft' | 'published' | 'scheduled';
+  /** `datetime-local` value in the writer's time zone. */
+  publishAt: string;
+}
+
+export interface PostDraft {
+  details: PostDetails;
+  blocks: Block[];
+  savedAt: number;
+}
+
+export const MAX_TAGS = 10;
+export const MAX_TAG_LENGTH = 40;
+
+export function emptyDetails(): PostDetails {
+  return {
+    title: '',
+    thumbnail: null,
+    category: null,
+    tags: [],
+    postType: 'Article',
+    visibility: 'Public',
+    language: 'en',
+    isFeatured: false,
+    isPinned: false,
+    status: 'published',
+    publishAt: '',
+  };
+}
+
+/** `new` for a new post, the slug for an edit. */
+export const draftKey = (which: string) => `${DRAFT_KEY_PREFIX}${which}`;
+
+export function readDraft(which: string): PostDraft | null {
+  const draft = storage.getJson<PostDraft>(draftKey(which));
+  if (!draft || typeof draft !== 'object' || !draft.details || !Array.isArray(draft.blocks)) return null;
+  return { ...draft, details: { ...emptyDetails(), ...draft.details } };
+}
+
+export function writeDraft(which: string, draft: Omit<PostDraft, 'savedAt'>): void {
+  storage.setJson(draftKey(which), { ...draft, savedAt: Date.now() });
+}
+
+export function clearDraft(which: string): void {
+  storage.remove(draftKey(which));
+}
+
+/** Tags: trimmed, a leading # dropped, lowercase, de-duplicated, at most 10 of at most 40 characters. */
+export function addTags(current: string[], raw: string): { tags: string[]; problem: string | null } {
+  const tags = [...current];
+  let problem: string | null = null;
+  for (const part of raw.split(',')) {
+    const tag = part.trim().replace(/^#+/, '').replace(/\s+/g, ' ').toLowerCase();
+    if (!tag) continue;
+    if (tag.length > MAX_TAG_LENGTH) {
+      problem = `A tag may be at most ${MAX_TAG_LENGTH} characters.`;
+      continue;
+    }
+    if (tags.includes(tag)) continue;
+    if (tags.length >= MAX_TAGS) {
+      problem = `A post may have at most ${MAX_TAGS} tags.`;
+      break;
+    }
+    tags.push(tag);
+  }
+  return { tags, problem };
+}

@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { toast } from '@/lib/toast';
+import { fetchFollowStatus, followUser, selectFollowStatus, unfollowUser, type FollowPerson } from '../follows-slice';
+
+/** Follow / Unfollow for a signed-in reader; nothing for guests or for oneself. */
+export function FollowButton({ person }: { person: FollowPerson }) {
+  const dispatch = useAppDispatch();
+  const me = useAppSelector((state) => state.auth.user?._id ?? null);
+  const status = useAppSelector((state) => selectFollowStatus(state, person._id));
+  const visible = me !== null && me !== person._id;
+
+  useEffect(() => {
+    if (visible) void dispatch(fetchFollowStatus(person._id));
+  }, [dispatch, visible, person._id]);
+
+  if (!visible) return null;
+  const following = status?.isFollowing ?? false;
+  const act = async () => {
+    const result = following ? await dispatch(unfollowUser({ userId: person._id })) : await dispatch(followUser({ user: person }));
+    if (result.meta.requestStatus === 'rejected') toast.error(String(result.payload ?? 'Something went wrong'));
+  };
+  return (
+    <button
+      type="button"
+      className={`button button--small ${following ? 'button--ghost' : ''}`}
+      aria-pressed={following}
+      disabled={status?.pending}
+      onClick={() => void act()}
+    >
+      {following ? 'Unfollow' : 'Follow'}
+      <span className="visually-hidden"> {person.name}</span>
+    </button>
+  );
+}

@@ -1,0 +1,2 @@
+export * from './follows-slice';
+export { FollowButton } from './components/follow-button';
