@@ -428,14 +428,6 @@ fn parse_embed(data: &Map<String, Value>) -> Check<Value> {
         Some(Value::String(s)) if !s.trim().is_empty() && s.len() <= 50 => s.trim().to_string(),
         _ => return Err(problem("service is required")),
     };
-    if !EMBED_PROVIDERS.iter().any(|(name, _)| *name == service) {
-        let names: Vec<&str> = EMBED_PROVIDERS.iter().map(|(name, _)| *name).collect();
-        return Err(problem(format!(
-            "embeds from '{}' are not allowed; allowed: {}",
-            truncate(&service, 50),
-            names.join(", ")
-        )));
-    }
     let source = match data.get("source") {
         Some(Value::String(s)) if is_web_url(s.trim()) => s.trim().to_string(),
         _ => return Err(problem("source must be an http(s) address")),
@@ -446,6 +438,14 @@ fn parse_embed(data: &Map<String, Value>) -> Check<Value> {
         }
         _ => return Err(problem("embed must be an https address")),
     };
+    if !EMBED_PROVIDERS.iter().any(|(name, _)| *name == service) {
+        let names: Vec<&str> = EMBED_PROVIDERS.iter().map(|(name, _)| *name).collect();
+        return Err(problem(format!(
+            "embeds from '{}' are not allowed; allowed: {}",
+            truncate(&service, 50),
+            names.join(", ")
+        )));
+    }
     if !is_allowed_embed(&service, &embed) {
         return Err(problem(format!("embed must be a {service} player address")));
     }
