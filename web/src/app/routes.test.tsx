@@ -134,8 +134,9 @@ describe('routes', () => {
       preloadedState: { auth: signedInAuth({ user: { _id: 'a1', name: 'Ad Min', email: 'a@x', role: 'admin' }, role: 'admin' }) },
     });
     await screen.findByRole('banner');
-    await waitFor(() => expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument());
-    await screen.findByRole('heading', { level: 1 });
+    // The editor's module is large: give a lazy page time to load.
+    await waitFor(() => expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument(), { timeout: 10_000 });
+    await screen.findByRole('heading', { level: 1 }, { timeout: 10_000 });
     expect(router.state.location.pathname).toBe(path);
     expect(Boolean(screen.queryByTestId('secondary-bar'))).toBe(shown);
   });

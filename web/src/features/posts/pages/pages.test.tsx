@@ -120,6 +120,8 @@ describe('the post page', () => {
     mockApi.on('GET', '/post/bookmark-status/m', { body: { liked: false, bookmarked: false, likesCount: 0, bookmarksCount: 0 } });
     mockApi.on('POST', '/post/view/slug-m', { body: { views: 1 } });
     mockApi.on('POST', '/post/appeal/m', { status: 500 });
+    // The reading time goes out when the page closes, if the test took a second or more.
+    mockApi.on('POST', '/post/time-spent/m', { body: { duration: 1 } });
     renderApp('/post/slug-m', { preloadedState: { auth: signedInAuth() } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Post m' })).toBeInTheDocument();
     expect(screen.getByText('This post has been blocked by an administrator.')).toBeInTheDocument();
@@ -145,6 +147,7 @@ describe('the post page', () => {
     mockApi.on('GET', '/post/bookmark-status/a', { body: { liked: false, bookmarked: false, likesCount: 2, bookmarksCount: 0 } });
     mockApi.on('GET', '/follow/status/u9', { body: { isFollowing: false } });
     mockApi.on('POST', '/post/view/slug-a', { body: { views: 3 } });
+    mockApi.on('POST', '/post/time-spent/a', { body: { duration: 1 } });
     mockApi.on('POST', '/comment/add-comment/a', { status: 201, body: { comment: { _id: 'c3', post: 'a', content: 'Mine', user: testUser._id, userData: { _id: testUser._id, name: testUser.name }, createdAt: '2024-01-03T00:00:00Z', replies: [] } } });
     renderApp('/post/slug-a', { preloadedState: { auth: signedInAuth() } });
     await screen.findByText('First');
