@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::{index, is_duplicate_key, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "guest_visits";
+/// One record per counted visit `{guestId, createdAt}`, for the site analytics by date range.
+pub const EVENTS: &str = "guest_visit_events";
 
 /// A guest's visits.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -29,11 +31,19 @@ fn collection(db: &Db) -> Collection<GuestVisit> {
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let recent = index(doc! { "lastVisit": -1 }, "last_visit");
     super::create_indexes(&collection(db), [recent], "creating guest visit indexes").await?;
+    let events = db.database().collection::<mongodb::bson::Document>(EVENTS);
+    let by_time = index(doc! { "createdAt": -1 }, "created");
+    super::create_indexes(&events, [by_time], "creating guest visit event indexes").await?;
     Ok(())
 }
 
 /// Counts one visit of `guest_id` at `at` and returns the updated record.
 pub async fn record_visit(db: &Db, guest_id: &str, at: DateTime) -> DbResult<Option<GuestVisit>> {
+    db.database()
+        .collection::<mongodb::bson::Document>(EVENTS)
+        .insert_one(doc! { "guestId": guest_id, "createdAt": at })
+        .await
+        .db_context("recording a guest visit")?;
     let update = doc! {
         "$inc": { "visitCount": 1_i64 },
         "$set": { "lastVisit": at },

@@ -30,6 +30,7 @@ pub mod reading_time;
 pub mod reports;
 pub mod revoked_tokens;
 pub mod shares;
+pub mod site_analytics;
 pub mod user_directory;
 pub mod users;
 pub mod views;

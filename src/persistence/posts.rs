@@ -409,6 +409,25 @@ pub async fn listable_between(
     )
 }
 
+/// The posts with these ids (those that still exist), without their blocks, read
+/// `CHUNK` ids per query.
+pub async fn find_many_without_blocks(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<Post>> {
+    const CHUNK: usize = 1000;
+    let mut found = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(CHUNK) {
+        let page: Vec<Post> = collection(db)
+            .find(doc! { "_id": { "$in": chunk } })
+            .projection(doc! { "blocks": 0, "searchText": 0 })
+            .await
+            .db_context("loading posts")?
+            .try_collect()
+            .await
+            .db_context("reading posts")?;
+        found.extend(page);
+    }
+    Ok(found)
+}
+
 /// How many posts match.
 pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
     collection(db)

@@ -344,6 +344,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/acknowledge-report/{id}",
                             web::post().to(admin::reports::acknowledge::acknowledge),
                         )
+                        .route("/analytics", web::get().to(admin::analytics::analytics))
+                        .route("/download-csv", web::get().to(admin::export::download))
                         .route(
                             "/email-status",
                             web::get().to(admin::email::statuses::email_status),

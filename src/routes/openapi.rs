@@ -114,6 +114,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("PATCH", "/api/admin/reports/{id}"),
     ("POST", "/api/admin/replies/send-notification"),
     ("POST", "/api/admin/acknowledge-report/{id}"),
+    ("GET", "/api/admin/analytics"),
+    ("GET", "/api/admin/download-csv"),
     ("GET", "/api/admin/email-status"),
     ("GET", "/api/admin/all-email-statuses"),
     ("POST", "/api/admin/retry-failed-emails"),

@@ -4,9 +4,11 @@
 
 mod achievements;
 mod activity;
+mod admin_access;
 mod admin_contact_reports;
 mod admin_email;
 mod admin_posts;
+mod admin_reports_data;
 mod admin_users;
 mod analytics;
 mod auth;

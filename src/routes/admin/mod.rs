@@ -2,10 +2,12 @@
 //! administrator tools (seed 001 §7 "Administration", seed 000 §7 "Users"). Shared here: how
 //! admin lists read `page`, `limit` and the sort (seed 001 §9: page 1, page size 10).
 
+pub mod analytics;
 pub mod audit_log;
 pub mod block_post;
 pub mod contact;
 pub mod email;
+pub mod export;
 pub mod posts;
 pub mod reading_details;
 pub mod reading_time;
