@@ -8,6 +8,8 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/pressroom-target}"
 PRESSROOM_CACHE="${PRESSROOM_CACHE:-$HOME/.cache/pressroom}"
 FERRETDB_VERSION="v1.24.2"
 FERRETDB_MODULE="github.com/FerretDB/FerretDB"
+STRIPE_MOCK_VERSION="v0.203.0"
+STRIPE_MOCK_MODULE="github.com/stripe/stripe-mock"
 mkdir -p "$PRESSROOM_CACHE"
 
 log() { printf '\033[1m[pressroom]\033[0m %s\n' "$*" >&2; }
@@ -72,6 +74,34 @@ start_ferretdb() {
     >"$dir/ferretdb.log" 2>&1 &
   local pid=$!
   wait_for_port "$port" 60 || die "FerretDB did not start; see $dir/ferretdb.log"
+  echo "$pid"
+}
+
+# Prints the path of the official stripe-mock (the Stripe API's mock server, which checks every
+# request against Stripe's OpenAPI description), installing it with `go install` when missing.
+ensure_stripe_mock() {
+  local candidate
+  for candidate in "${STRIPE_MOCK_BIN:-}" "$(command -v stripe-mock 2>/dev/null || true)" "$HOME/go/bin/stripe-mock"; do
+    if [ -n "$candidate" ] && [ -x "$candidate" ]; then
+      echo "$candidate"; return 0
+    fi
+  done
+  command -v go >/dev/null 2>&1 || die "Go is needed to install stripe-mock; install Go 1.22 or newer."
+  log "installing stripe-mock $STRIPE_MOCK_VERSION (first run only)"
+  GOBIN="$HOME/go/bin" go install "$STRIPE_MOCK_MODULE@$STRIPE_MOCK_VERSION" >&2 \
+    || die "stripe-mock could not be installed (see the Go output above)."
+  echo "$HOME/go/bin/stripe-mock"
+}
+
+# Starts stripe-mock on 127.0.0.1:$1 (HTTP; its HTTPS side on a port of its choosing) with its log
+# in $2; prints its pid. The Stripe adapter's tests point `payments.stripe_api_base` at it.
+start_stripe_mock() {
+  local port=$1 dir=$2 bin
+  bin="$(ensure_stripe_mock)"
+  mkdir -p "$dir"
+  "$bin" -http-addr "127.0.0.1:$port" -https-addr "127.0.0.1:0" >"$dir/stripe-mock.log" 2>&1 &
+  local pid=$!
+  wait_for_port "$port" 30 || die "stripe-mock did not start; see $dir/stripe-mock.log"
   echo "$pid"
 }
 

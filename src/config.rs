@@ -8,6 +8,9 @@ use serde::Deserialize;
 
 /// The signing secret shipped in `config/default.toml`; refused in production.
 pub const DEFAULT_JWT_SECRET: &str = "pressroom-development-secret-change-me";
+/// The bank-details encryption key shipped in `config/default.toml` (base64 of 32 bytes); refused
+/// in production.
+pub const DEFAULT_BANK_KEY: &str = "cHJlc3Nyb29tLWRldmVsb3BtZW50LWJhbmsta2V5ISE=";
 
 /// Where the server runs: selects `config/<environment>.toml`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +69,7 @@ pub struct Settings {
     pub geoip: GeoIpSettings,
     pub geojson: GeoJsonSettings,
     pub daily_mail: DailyMailSettings,
+    pub payments: PaymentSettings,
     pub log: LogSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
@@ -259,6 +263,114 @@ pub struct DailyMailSettings {
     pub max_posts: usize,
 }
 
+/// Money: the payment provider, fees, windows and the bank-details key.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentSettings {
+    /// `local` (test mode: payments succeed at once, nothing real moves) or `stripe`.
+    pub provider: PaymentProviderKind,
+    /// Lets `local` run in production (a demonstration site); refused otherwise.
+    pub allow_local_in_production: bool,
+    /// Currencies plans may be priced in (ISO 4217, lowercase).
+    pub currencies: Vec<String>,
+    /// The platform's share of every charge, in percent (0 to 100).
+    pub platform_fee_percent: f64,
+    /// Smallest balance paid out, in minor units of its currency.
+    pub min_payout: i64,
+    /// Days after a charge during which its subscription may be refunded.
+    pub refund_window_days: i64,
+    /// Days a subscription whose renewal failed keeps access (past_due) before it ends.
+    pub grace_days: i64,
+    /// Readers are reminded when their renewal is due within this many days.
+    pub reminder_days: i64,
+    /// How often the renewal and reminder job runs, in seconds.
+    pub job_interval_seconds: u64,
+    /// Stripe secret key (`sk_test_...` or `sk_live_...`).
+    pub stripe_secret_key: SecretString,
+    /// Stripe API address (the official stripe-mock in tests).
+    pub stripe_api_base: String,
+    /// Secret that signs Stripe webhook events (`whsec_...`).
+    pub stripe_webhook_secret: SecretString,
+    /// How old a signed webhook event may be, in seconds.
+    pub webhook_tolerance_seconds: i64,
+    /// AES-256-GCM key for bank account numbers at rest: base64 of 32 bytes.
+    pub bank_encryption_key: SecretString,
+}
+
+/// Which payment provider moves the money.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PaymentProviderKind {
+    Local,
+    Stripe,
+}
+
+impl PaymentSettings {
+    /// Refuses settings that would lose or fake money.
+    fn check(&self, environment: Environment) -> Result<(), ConfigError> {
+        let production = environment == Environment::Production;
+        if production
+            && self.provider == PaymentProviderKind::Local
+            && !self.allow_local_in_production
+        {
+            return Err(ConfigError::Invalid(
+                "payments.provider is local (test mode) in production; set PRESSROOM__PAYMENTS__PROVIDER=stripe, or PRESSROOM__PAYMENTS__ALLOW_LOCAL_IN_PRODUCTION=true for a demonstration site".into(),
+            ));
+        }
+        let key = self.bank_encryption_key.expose_secret();
+        if production && key == DEFAULT_BANK_KEY {
+            return Err(ConfigError::Invalid(
+                "payments.bank_encryption_key still has its default value; set PRESSROOM__PAYMENTS__BANK_ENCRYPTION_KEY to the base64 of 32 random bytes before running in production".into(),
+            ));
+        }
+        crate::payments::cipher::BankCipher::from_base64(key)
+            .map_err(|e| ConfigError::Invalid(format!("payments.bank_encryption_key: {e}")))?;
+        if self.provider == PaymentProviderKind::Stripe {
+            let secret = self.stripe_secret_key.expose_secret();
+            if !(secret.starts_with("sk_test_")
+                || secret.starts_with("sk_live_")
+                || secret.starts_with("rk_"))
+            {
+                return Err(ConfigError::Invalid(
+                    "payments.stripe_secret_key must be a Stripe secret key (sk_test_... or sk_live_...)".into(),
+                ));
+            }
+            if self.stripe_webhook_secret.expose_secret().is_empty() {
+                return Err(ConfigError::Invalid(
+                    "payments.stripe_webhook_secret must be set when the provider is stripe".into(),
+                ));
+            }
+        }
+        if !(0.0..=100.0).contains(&self.platform_fee_percent) {
+            return Err(ConfigError::Invalid(
+                "payments.platform_fee_percent must be between 0 and 100".into(),
+            ));
+        }
+        if self.currencies.is_empty()
+            || self
+                .currencies
+                .iter()
+                .any(|c| c.len() != 3 || !c.bytes().all(|b| b.is_ascii_lowercase()))
+        {
+            return Err(ConfigError::Invalid(
+                "payments.currencies must list lowercase three-letter currency codes".into(),
+            ));
+        }
+        if self.min_payout < 1
+            || self.refund_window_days < 0
+            || self.grace_days < 0
+            || self.reminder_days < 1
+            || self.job_interval_seconds == 0
+            || self.webhook_tolerance_seconds < 1
+        {
+            return Err(ConfigError::Invalid(
+                "payments: min_payout, reminder_days, job_interval_seconds and webhook_tolerance_seconds must be positive; refund_window_days and grace_days not negative".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Logging.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -307,6 +419,7 @@ impl Settings {
                     .list_separator(",")
                     .with_list_parse_key("server.trusted_proxies")
                     .with_list_parse_key("realtime.cors_origins")
+                    .with_list_parse_key("payments.currencies")
                     .try_parsing(true),
             );
             if let Ok(uri) = std::env::var("MONGODB_URI") {
@@ -387,6 +500,7 @@ impl Settings {
                 "server.public_url must be an http(s) address".into(),
             ));
         }
+        self.payments.check(self.environment())?;
         for proxy in &self.server.trusted_proxies {
             proxy.parse::<std::net::IpAddr>().map_err(|_| {
                 ConfigError::Invalid(format!(
@@ -445,6 +559,33 @@ mod tests {
         let err = Settings::load_from(&tmp, Environment::Development, false).unwrap_err();
         assert!(err.to_string().contains("no_such_key"), "{err}");
         std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    #[test]
+    fn production_refuses_local_payments_and_the_default_bank_key_unless_allowed() {
+        let mut s = Settings::load_from(&dir(), Environment::Development, false).unwrap();
+        s.environment = Some(Environment::Production);
+        s.auth.jwt_secret = "a-long-production-secret-value".to_string().into();
+        let err = s.check().unwrap_err().to_string();
+        assert!(err.contains("payments.provider is local"), "{err}");
+        s.payments.allow_local_in_production = true;
+        let err = s.check().unwrap_err().to_string();
+        assert!(err.contains("bank_encryption_key"), "{err}");
+        s.payments.bank_encryption_key = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+            .to_string()
+            .into();
+        assert!(s.check().is_ok());
+    }
+
+    #[test]
+    fn the_stripe_provider_needs_a_secret_key_and_a_webhook_secret() {
+        let mut s = Settings::load_from(&dir(), Environment::Development, false).unwrap();
+        s.payments.provider = PaymentProviderKind::Stripe;
+        assert!(s.check().is_err());
+        s.payments.stripe_secret_key = "sk_test_123".to_string().into();
+        assert!(s.check().unwrap_err().to_string().contains("webhook"));
+        s.payments.stripe_webhook_secret = "whsec_test".to_string().into();
+        assert!(s.check().is_ok());
     }
 
     #[test]

@@ -31,6 +31,9 @@ pub enum ApiError {
     /// 409: conflicts with existing state.
     #[error("{0}")]
     Conflict(String),
+    /// 402: the payment method was declined.
+    #[error("{0}")]
+    PaymentRequired(String),
     /// 413.
     #[error("{0}")]
     PayloadTooLarge(String),
@@ -41,6 +44,14 @@ pub enum ApiError {
     /// failed, and the message says what became of the request.
     #[error("{0}")]
     MailFailed(String),
+    /// 502: the payment provider could not be reached or failed; the message says what the
+    /// client should know (the cause is logged).
+    #[error("{message}")]
+    BadGateway {
+        message: String,
+        #[source]
+        cause: anyhow::Error,
+    },
     /// 503: a dependency (the database, the mail server) is down.
     #[error("dependency unavailable: {0}")]
     Unavailable(#[source] anyhow::Error),
@@ -98,7 +109,9 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::Conflict(_) => "conflict",
+            ApiError::PaymentRequired(_) => "payment_declined",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::BadGateway { .. } => "payment_provider_unavailable",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::MailFailed(_) => "mail_failed",
             ApiError::Unavailable(_) => "service_unavailable",
@@ -123,7 +136,9 @@ impl ResponseError for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::BadGateway { .. } => StatusCode::BAD_GATEWAY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) | ApiError::MailFailed(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -135,6 +150,9 @@ impl ResponseError for ApiError {
             ApiError::Internal(e) => tracing::error!(error = ?e, "request failed"),
             ApiError::Unavailable(e) => {
                 tracing::warn!(error = %format!("{e:#}"), "dependency unavailable")
+            }
+            ApiError::BadGateway { cause, .. } => {
+                tracing::warn!(error = %format!("{cause:#}"), "payment provider failed")
             }
             _ => {}
         }

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod billing;
 pub mod cli;
 pub mod config;
 pub mod domain;
@@ -16,6 +17,7 @@ pub mod mail;
 pub mod middleware;
 pub mod net;
 pub mod notify;
+pub mod payments;
 pub mod persistence;
 pub mod ratelimit;
 pub mod realtime;

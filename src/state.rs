@@ -27,4 +27,8 @@ pub struct AppState {
     pub realtime: Realtime,
     /// Banner, location and guest-visit actors; IP and map data.
     pub live: crate::live::actors::LiveActors,
+    /// The payment provider (`payments.provider`).
+    pub payments: crate::payments::Provider,
+    /// Seals bank account numbers at rest.
+    pub bank_cipher: crate::payments::cipher::BankCipher,
 }
