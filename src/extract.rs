@@ -135,6 +135,78 @@ pub fn page_limit(raw: Option<&str>, default: i64, max: i64) -> Result<i64, ApiE
     }
 }
 
+/// A JSON object body whose fields are checked one by one (money routes): keys outside `allowed`
+/// are refused with a message naming them, so a misspelt or server-owned field is never ignored
+/// silently.
+#[derive(Debug, Default)]
+pub struct Fields(pub serde_json::Map<String, serde_json::Value>);
+
+impl Fields {
+    /// The body (from `ApiJson<Value>`) as an object of known keys.
+    pub fn from_value(value: serde_json::Value, allowed: &[&str]) -> Result<Self, ApiError> {
+        let serde_json::Value::Object(map) = value else {
+            return Err(ApiError::invalid(
+                "invalid_json",
+                "Request body must be a JSON object",
+            ));
+        };
+        if let Some(unknown) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(ApiError::bad_request(format!(
+                "Unknown field '{unknown}' (allowed: {})",
+                allowed.join(", ")
+            )));
+        }
+        Ok(Fields(map))
+    }
+
+    /// A field that is present and not null.
+    pub fn get(&self, key: &str) -> Option<&serde_json::Value> {
+        self.0.get(key).filter(|v| !v.is_null())
+    }
+
+    /// A text field: `None` when absent, null, empty, or the texts `null`/`undefined`; a value of
+    /// another type is a 400 naming the field.
+    pub fn text(&self, key: &str) -> Result<Option<String>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(serde_json::Value::String(s)) => {
+                let t = s.trim();
+                if t.is_empty() || t == "null" || t == "undefined" {
+                    Ok(None)
+                } else {
+                    Ok(Some(t.to_string()))
+                }
+            }
+            Some(_) => Err(ApiError::bad_request(format!("{key} must be a string"))),
+        }
+    }
+
+    /// A boolean field (`true`/`false`); another type is a 400 naming the field.
+    pub fn boolean(&self, key: &str) -> Result<Option<bool>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(serde_json::Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(ApiError::bad_request(format!(
+                "{key} must be true or false"
+            ))),
+        }
+    }
+}
+
+/// An id that must be given: empty, `null` and `undefined` are as bad as a malformed one, and
+/// both answer `message`.
+pub fn required_id(
+    raw: Option<&str>,
+    message: &str,
+) -> Result<mongodb::bson::oid::ObjectId, ApiError> {
+    let raw = raw.map(str::trim).unwrap_or("");
+    if raw.is_empty() || raw == "null" || raw == "undefined" {
+        return Err(ApiError::invalid("invalid_id", message));
+    }
+    mongodb::bson::oid::ObjectId::parse_str(raw)
+        .map_err(|_| ApiError::invalid("invalid_id", message))
+}
+
 /// Parses a hex ObjectId from a path or body, with a message naming what it is.
 pub fn object_id(raw: &str, what: &str) -> Result<mongodb::bson::oid::ObjectId, ApiError> {
     mongodb::bson::oid::ObjectId::parse_str(raw.trim())

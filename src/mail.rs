@@ -50,17 +50,19 @@ pub enum MailKind {
     ContactReply,
     ReportNotice,
     DailyPost,
+    RenewalReminder,
 }
 
 impl MailKind {
     /// Every kind, for validating a `type` filter.
-    pub const ALL: [MailKind; 6] = [
+    pub const ALL: [MailKind; 7] = [
         MailKind::VerifyOtp,
         MailKind::ResetOtp,
         MailKind::Welcome,
         MailKind::ContactReply,
         MailKind::ReportNotice,
         MailKind::DailyPost,
+        MailKind::RenewalReminder,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -71,6 +73,7 @@ impl MailKind {
             MailKind::ContactReply => "contact_reply",
             MailKind::ReportNotice => "report_notice",
             MailKind::DailyPost => "daily_post",
+            MailKind::RenewalReminder => "renewal_reminder",
         }
     }
 

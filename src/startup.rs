@@ -45,6 +45,7 @@ impl Application {
         }
         spawn_housekeeping(state.clone());
         crate::jobs::spawn_content_jobs(state.clone());
+        crate::jobs::billing::spawn(state.clone());
 
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))?;
         let port = listener.local_addr()?.port();
@@ -96,7 +97,14 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         crate::geoip::GeoIp::open(&settings.geoip.database_path),
         crate::routes::geojson::GeoData::new(settings.geojson.directory.clone()),
     );
+    let payments = crate::payments::build(&settings.payments, db.clone())?;
+    let bank_cipher = crate::payments::cipher::BankCipher::from_base64(
+        secrecy::ExposeSecret::expose_secret(&settings.payments.bank_encryption_key),
+    )
+    .map_err(|e| anyhow::anyhow!("payments.bank_encryption_key: {e}"))?;
     Ok(AppState {
+        payments,
+        bank_cipher,
         settings,
         db,
         redis,

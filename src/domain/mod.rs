@@ -1,8 +1,10 @@
 //! Domain values parsed at the edge: once built, they are valid.
 
 pub mod blocks;
+pub mod eligibility;
 pub mod email;
 pub mod image;
+pub mod money;
 pub mod name;
 pub mod post;
 pub mod sanitize;

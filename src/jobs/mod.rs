@@ -1,5 +1,6 @@
 //! Background jobs started once by `Application::build`.
 
+pub mod billing;
 pub mod daily_mail;
 pub mod scheduled;
 pub mod trending;

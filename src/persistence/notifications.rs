@@ -27,11 +27,13 @@ pub enum Kind {
     Admin,
     AdminReply,
     Appeal,
+    /// A subscription event for an author (a new subscriber, a cancellation, a refund).
+    Subscription,
 }
 
 impl Kind {
     /// Every kind, in the order of the specification.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Like,
         Self::Bookmark,
         Self::Comment,
@@ -39,6 +41,7 @@ impl Kind {
         Self::Admin,
         Self::AdminReply,
         Self::Appeal,
+        Self::Subscription,
     ];
 
     /// The name stored and sent as `type`.
@@ -51,6 +54,7 @@ impl Kind {
             Self::Admin => "admin",
             Self::AdminReply => "admin_reply",
             Self::Appeal => "appeal",
+            Self::Subscription => "subscription",
         }
     }
 

@@ -370,6 +370,46 @@ pub async fn set_consent(db: &Db, id: ObjectId, consent: bool) -> DbResult<Optio
     .await
 }
 
+/// Sets the subscription switches an administrator controls (and the stored verdict);
+/// `None` leaves one as it is.
+pub async fn set_subscription_flags(
+    db: &Db,
+    id: ObjectId,
+    is_eligible: Option<bool>,
+    bypass: Option<bool>,
+) -> DbResult<Option<User>> {
+    let mut set = doc! { "updatedAt": now() };
+    if let Some(v) = is_eligible {
+        set.insert("isEligibleForSubscription", v);
+    }
+    if let Some(v) = bypass {
+        set.insert("bypassSubscriptionCriteria", v);
+    }
+    update_returning(db, id, doc! { "$set": set }).await
+}
+
+/// Replaces a user's milestone override (all four null resets it).
+pub async fn set_milestone_override(
+    db: &Db,
+    id: ObjectId,
+    o: &MilestoneOverride,
+) -> DbResult<Option<User>> {
+    update_returning(
+        db,
+        id,
+        doc! { "$set": {
+            "milestoneOverride": {
+                "followerCount": o.follower_count,
+                "postCount": o.post_count,
+                "engagementRate": o.engagement_rate,
+                "accountAgeDays": o.account_age_days,
+            },
+            "updatedAt": now(),
+        } },
+    )
+    .await
+}
+
 /// Deletes a user.
 pub async fn delete(db: &Db, id: ObjectId) -> DbResult<bool> {
     let res = collection(db)

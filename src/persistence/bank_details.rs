@@ -1,0 +1,118 @@
+//! The `bank_details` collection: one payout destination per user. The account number is stored
+//! only sealed (AES-256-GCM, `payments::cipher`) beside its last four digits; `paymentId` is the
+//! provider's id of the destination.
+
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime, Document};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
+use serde::{Deserialize, Serialize};
+
+use super::{is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
+
+pub const COLLECTION: &str = "bank_details";
+
+/// Who to contact about payouts.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactData {
+    pub name: String,
+    pub email: String,
+    /// A phone number.
+    pub contact: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BankDetails {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    pub user_id: ObjectId,
+    pub payment_id: String,
+    pub account_holder_name: String,
+    /// `v1:<nonce>:<ciphertext>`; never leaves the server.
+    pub account_number_encrypted: String,
+    pub account_last4: String,
+    /// IFSC code or routing number.
+    pub bank_code: String,
+    pub bank_name: String,
+    /// ISO country of the bank, from the code's form.
+    pub country: String,
+    pub contact_data: ContactData,
+    pub mode: String,
+    pub created_at: DateTime,
+    pub updated_at: DateTime,
+}
+
+fn collection(db: &Db) -> Collection<BankDetails> {
+    db.database().collection(COLLECTION)
+}
+
+/// One record per user; unique payment id.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    collection(db)
+        .create_indexes([
+            unique_index(doc! { "userId": 1 }, "user_unique"),
+            unique_index(doc! { "paymentId": 1 }, "payment_id_unique"),
+        ])
+        .await
+        .db_context("creating bank details indexes")?;
+    Ok(())
+}
+
+/// Inserts a user's bank details; a second record for the user is `Duplicate`.
+pub async fn insert(db: &Db, details: &BankDetails) -> DbResult<()> {
+    match collection(db).insert_one(details).await {
+        Ok(_) => Ok(()),
+        Err(e) if is_duplicate_key(&e) => Err(DbError::Duplicate("Bank details for this user")),
+        Err(e) => Err(e).db_context("inserting bank details"),
+    }
+}
+
+/// A user's bank details.
+pub async fn find_by_user(db: &Db, user: ObjectId) -> DbResult<Option<BankDetails>> {
+    collection(db)
+        .find_one(doc! { "userId": user })
+        .await
+        .db_context("loading bank details")
+}
+
+/// Bank details by their payment id.
+pub async fn find_by_payment_id(db: &Db, payment_id: &str) -> DbResult<Option<BankDetails>> {
+    collection(db)
+        .find_one(doc! { "paymentId": payment_id })
+        .await
+        .db_context("loading bank details")
+}
+
+/// The users among `users` who have bank details.
+pub async fn users_with_details(db: &Db, users: &[ObjectId]) -> DbResult<Vec<ObjectId>> {
+    use futures_util::TryStreamExt;
+    let found: Vec<BankDetails> = collection(db)
+        .find(doc! { "userId": { "$in": users } })
+        .await
+        .db_context("listing bank details")?
+        .try_collect()
+        .await
+        .db_context("reading bank details")?;
+    Ok(found.into_iter().map(|d| d.user_id).collect())
+}
+
+/// Applies `set`; returns the record after it.
+pub async fn update(db: &Db, id: ObjectId, mut set: Document) -> DbResult<Option<BankDetails>> {
+    set.insert("updatedAt", now());
+    collection(db)
+        .find_one_and_update(doc! { "_id": id }, doc! { "$set": set })
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("updating bank details")
+}
+
+/// Deletes a record.
+pub async fn delete(db: &Db, id: ObjectId) -> DbResult<bool> {
+    let res = collection(db)
+        .delete_one(doc! { "_id": id })
+        .await
+        .db_context("deleting bank details")?;
+    Ok(res.deleted_count == 1)
+}

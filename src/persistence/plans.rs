@@ -1,0 +1,135 @@
+//! The `plans` collection: authors' subscription plans. Plans are never removed: a deleted plan
+//! is marked `isDeleted` (its subscribers keep access to the end of their period).
+
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, DateTime, Document};
+use mongodb::options::ReturnDocument;
+use mongodb::Collection;
+use serde::{Deserialize, Serialize};
+
+use super::{index, Db, DbContext, DbResult};
+use crate::domain::money::Interval;
+
+pub const COLLECTION: &str = "plans";
+
+/// Whether a plan takes new subscribers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanStatus {
+    Active,
+    Inactive,
+}
+
+impl PlanStatus {
+    pub fn parse(raw: &serde_json::Value) -> Result<Self, crate::error::ApiError> {
+        match raw.as_str().map(|s| s.trim().to_lowercase()).as_deref() {
+            Some("active") => Ok(PlanStatus::Active),
+            Some("inactive") => Ok(PlanStatus::Inactive),
+            _ => Err(crate::error::ApiError::bad_request(
+                "status must be active or inactive",
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanStatus::Active => "active",
+            PlanStatus::Inactive => "inactive",
+        }
+    }
+}
+
+/// A stored plan. `price` is in minor units of `currency`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    pub author_id: ObjectId,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub price: i64,
+    pub currency: String,
+    pub interval: Interval,
+    #[serde(default)]
+    pub benefits: Vec<String>,
+    pub status: PlanStatus,
+    #[serde(default)]
+    pub is_deleted: bool,
+    #[serde(default)]
+    pub deleted_at: Option<DateTime>,
+    pub created_at: DateTime,
+    pub updated_at: DateTime,
+}
+
+fn collection(db: &Db) -> Collection<Plan> {
+    db.database().collection(COLLECTION)
+}
+
+/// Per author, newest first; all plans newest first.
+pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
+    collection(db)
+        .create_indexes([
+            index(doc! { "authorId": 1, "createdAt": -1 }, "author_created"),
+            index(doc! { "createdAt": -1, "_id": -1 }, "created"),
+        ])
+        .await
+        .db_context("creating plan indexes")?;
+    Ok(())
+}
+
+/// Inserts a plan.
+pub async fn insert(db: &Db, plan: &Plan) -> DbResult<()> {
+    collection(db)
+        .insert_one(plan)
+        .await
+        .db_context("inserting a plan")?;
+    Ok(())
+}
+
+/// A plan by id (deleted ones too).
+pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<Plan>> {
+    collection(db)
+        .find_one(doc! { "_id": id })
+        .await
+        .db_context("loading a plan")
+}
+
+/// Plans matching `filter`, newest first.
+async fn find(db: &Db, filter: Document) -> DbResult<Vec<Plan>> {
+    let mut plans: Vec<Plan> = collection(db)
+        .find(filter)
+        .await
+        .db_context("listing plans")?
+        .try_collect()
+        .await
+        .db_context("reading plans")?;
+    plans.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+    Ok(plans)
+}
+
+/// An author's plans, deleted ones only when asked.
+pub async fn by_author(db: &Db, author: ObjectId, include_deleted: bool) -> DbResult<Vec<Plan>> {
+    let mut filter = doc! { "authorId": author };
+    if !include_deleted {
+        filter.insert("isDeleted", doc! { "$ne": true });
+    }
+    find(db, filter).await
+}
+
+/// Every plan, newest first (the administrators' list).
+pub async fn all(db: &Db) -> DbResult<Vec<Plan>> {
+    find(db, doc! {}).await
+}
+
+/// Applies `set` and returns the plan after it.
+pub async fn update(db: &Db, id: ObjectId, mut set: Document) -> DbResult<Option<Plan>> {
+    set.insert("updatedAt", super::now());
+    collection(db)
+        .find_one_and_update(doc! { "_id": id }, doc! { "$set": set })
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("updating a plan")
+}
