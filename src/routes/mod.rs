@@ -8,15 +8,18 @@ pub mod block;
 pub mod category;
 pub mod comment;
 pub mod daily_mail;
+pub mod earning;
 pub mod follow;
 pub mod geojson;
 pub mod health;
 pub mod media;
 pub mod notification;
 pub mod openapi;
+pub mod payment;
 pub mod post;
 pub mod public;
 pub mod public_config;
+pub mod subscription;
 pub mod user;
 pub mod web_app;
 
@@ -293,6 +296,43 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         ),
                 )
                 .service(
+                    // Before `/admin`, whose scope would otherwise answer 404 for these.
+                    web::scope("/admin/subscriptions")
+                        .route("/plans", web::get().to(admin::subscriptions::plans::list))
+                        .route(
+                            "/eligibility/toggle",
+                            web::post().to(admin::subscriptions::eligibility::toggle),
+                        )
+                        .route(
+                            "/criteria",
+                            web::patch().to(admin::subscriptions::criteria::update),
+                        )
+                        .route(
+                            "/eligibility/{userId}",
+                            web::get().to(admin::subscriptions::eligibility::check),
+                        )
+                        .route(
+                            "/plan/status",
+                            web::patch().to(admin::subscriptions::plans::set_status),
+                        )
+                        .route(
+                            "/grant",
+                            web::post().to(admin::subscriptions::eligibility::grant),
+                        )
+                        .route(
+                            "/user-override/{userId}",
+                            web::patch().to(admin::subscriptions::eligibility::user_override),
+                        )
+                        .route(
+                            "/user-milestone/{userId}",
+                            web::patch().to(admin::subscriptions::milestones::set_override),
+                        )
+                        .route(
+                            "/user-milestone-reset/{userId}",
+                            web::patch().to(admin::subscriptions::milestones::reset),
+                        ),
+                )
+                .service(
                     web::scope("/admin")
                         .route("/users", web::get().to(admin::users::list::list))
                         .route(
@@ -441,6 +481,83 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/unsubscribe",
                             web::post().to(daily_mail::unsubscribe::unsubscribe),
                         ),
+                )
+                .service(
+                    web::scope("/subscription")
+                        .route("/plans", web::post().to(subscription::plans::create))
+                        .route(
+                            "/plans/author/{authorId}",
+                            web::get().to(subscription::lists::author_plans),
+                        )
+                        .route("/plans/{id}", web::patch().to(subscription::plans::update))
+                        .route("/plans/{id}", web::delete().to(subscription::plans::delete))
+                        .route(
+                            "/plans/{id}/activate",
+                            web::post().to(subscription::plans::activate),
+                        )
+                        .route(
+                            "/plans/{id}/analytics",
+                            web::get().to(subscription::analytics::analytics),
+                        )
+                        .route(
+                            "/subscribe",
+                            web::post().to(subscription::subscribe::subscribe),
+                        )
+                        .route(
+                            "/subscriptions/{id}/cancel",
+                            web::patch().to(subscription::cancel::cancel),
+                        )
+                        .route(
+                            "/subscriptions/{id}/refund",
+                            web::patch().to(subscription::refund::refund),
+                        )
+                        .route("/status", web::post().to(subscription::status::status))
+                        .route(
+                            "/reminders",
+                            web::post().to(subscription::reminders::reminders),
+                        )
+                        .route("/my-plans", web::get().to(subscription::lists::my_plans))
+                        .route(
+                            "/unsubscribe/author",
+                            web::post().to(subscription::unsubscribe_author::unsubscribe_author),
+                        )
+                        .route(
+                            "/author/{authorId}/subscriptions",
+                            web::get().to(subscription::lists::author_subscriptions),
+                        )
+                        .route(
+                            "/my-subscriptions",
+                            web::get().to(subscription::lists::my_subscriptions),
+                        )
+                        .route(
+                            "/check-eligibility",
+                            web::get().to(subscription::check_eligibility::check_eligibility),
+                        ),
+                )
+                .service(
+                    web::scope("/earning")
+                        .route(
+                            "/admin/earnings",
+                            web::get().to(earning::earnings::earnings),
+                        )
+                        .route("/admin/payouts", web::post().to(earning::payouts::payouts)),
+                )
+                .service(
+                    web::scope("/payment")
+                        .route(
+                            "/bank-details",
+                            web::post().to(payment::bank_details::create),
+                        )
+                        .route("/bank-details", web::get().to(payment::bank_details::get))
+                        .route(
+                            "/bank-details/{id}",
+                            web::patch().to(payment::bank_details::update),
+                        )
+                        .route(
+                            "/bank-details/{id}",
+                            web::delete().to(payment::bank_details::delete),
+                        )
+                        .route("/webhook", web::post().to(payment::webhook::webhook)),
                 )
                 .service(
                     web::scope("/geojson")

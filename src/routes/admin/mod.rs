@@ -12,6 +12,7 @@ pub mod posts;
 pub mod reading_details;
 pub mod reading_time;
 pub mod reports;
+pub mod subscriptions;
 pub mod users;
 
 use mongodb::bson::{doc, Document};

@@ -1,0 +1,105 @@
+//! A user's eligibility, for administrators:
+//! - `GET /api/admin/subscriptions/eligibility/{userId}` → the assessment;
+//! - `POST /api/admin/subscriptions/eligibility/toggle {userId, enable}`: the administrator's
+//!   decision stands instead of the criteria (`bypassSubscriptionCriteria` on,
+//!   `isEligibleForSubscription` = enable);
+//! - `POST /api/admin/subscriptions/grant {userId, grant}`: `grant: true` makes the user
+//!   eligible whatever the criteria; `false` hands the decision back to the criteria;
+//! - `PATCH /api/admin/subscriptions/user-override/{userId} {isEligibleForSubscription,
+//!   bypassSubscriptionCriteria}`: sets either switch directly.
+
+use actix_web::{web, HttpResponse};
+use serde_json::Value;
+
+use super::{answer, load_user};
+use crate::auth::AdminUser;
+use crate::billing::eligibility::assess;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, Fields};
+use crate::persistence::users;
+use crate::state::AppState;
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn check(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let user = load_user(&state, Some(&path)).await?;
+    Ok(HttpResponse::Ok().json(assess(&state, user).await?.to_json()))
+}
+
+fn required_bool(f: &Fields, key: &str) -> ApiResult<bool> {
+    f.boolean(key)?
+        .ok_or_else(|| ApiError::bad_request(format!("{key} must be true or false")))
+}
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn toggle(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(body.into_inner(), &["userId", "enable"])?;
+    let enable = required_bool(&f, "enable")?;
+    let user = load_user(&state, f.text("userId")?.as_deref()).await?;
+    let user = users::set_subscription_flags(&state.db, user.id, Some(enable), Some(true))
+        .await?
+        .ok_or_else(|| ApiError::not_found(super::MSG_USER_NOT_FOUND))?;
+    let message = if enable {
+        "Subscription eligibility enabled"
+    } else {
+        "Subscription eligibility disabled"
+    };
+    Ok(HttpResponse::Ok().json(answer(&state, message, user).await?))
+}
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn grant(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(body.into_inner(), &["userId", "grant"])?;
+    let grant = required_bool(&f, "grant")?;
+    let user = load_user(&state, f.text("userId")?.as_deref()).await?;
+    let (eligible, bypass) = if grant {
+        (Some(true), true)
+    } else {
+        (None, false)
+    };
+    let user = users::set_subscription_flags(&state.db, user.id, eligible, Some(bypass))
+        .await?
+        .ok_or_else(|| ApiError::not_found(super::MSG_USER_NOT_FOUND))?;
+    let message = if grant {
+        "Subscription access granted"
+    } else {
+        "Subscription access revoked: the criteria decide again"
+    };
+    Ok(HttpResponse::Ok().json(answer(&state, message, user).await?))
+}
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn user_override(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    path: web::Path<String>,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(
+        body.into_inner(),
+        &["isEligibleForSubscription", "bypassSubscriptionCriteria"],
+    )?;
+    let eligible = f.boolean("isEligibleForSubscription")?;
+    let bypass = f.boolean("bypassSubscriptionCriteria")?;
+    if eligible.is_none() && bypass.is_none() {
+        return Err(ApiError::bad_request(
+            "Send isEligibleForSubscription and/or bypassSubscriptionCriteria (true or false)",
+        ));
+    }
+    let user = load_user(&state, Some(&path)).await?;
+    let user = users::set_subscription_flags(&state.db, user.id, eligible, bypass)
+        .await?
+        .ok_or_else(|| ApiError::not_found(super::MSG_USER_NOT_FOUND))?;
+    Ok(HttpResponse::Ok().json(answer(&state, "Eligibility override saved", user).await?))
+}

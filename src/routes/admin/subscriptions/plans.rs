@@ -1,0 +1,123 @@
+//! `GET /api/admin/subscriptions/plans?page&limit&status&includeDeleted` → `{plans, count,
+//! total, page, totalPages}` (every author's plans, newest first, 10 a page) and `PATCH
+//! /api/admin/subscriptions/plan/status {planId, status}` → `{message, plan}`.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::doc;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::auth::AdminUser;
+use crate::billing::mode;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, Fields};
+use crate::persistence::plans::{self, PlanStatus};
+use crate::routes::subscription::{load_plan, plan_view, plan_views};
+use crate::state::AppState;
+
+/// Default and largest page sizes.
+pub const DEFAULT_LIMIT: usize = 10;
+pub const MAX_LIMIT: usize = 100;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanQuery {
+    #[serde(default)]
+    pub page: Option<String>,
+    #[serde(default)]
+    pub limit: Option<String>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub include_deleted: Option<String>,
+}
+
+pub fn positive(raw: &Option<String>, name: &str, default: usize, max: usize) -> ApiResult<usize> {
+    match raw.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(default),
+        Some(s) => s
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .map(|n| n.min(max))
+            .ok_or_else(|| {
+                ApiError::bad_request(format!("{name} must be a positive whole number"))
+            }),
+    }
+}
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn list(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    query: web::Query<PlanQuery>,
+) -> ApiResult<HttpResponse> {
+    let page = positive(&query.page, "page", 1, 100_000)?;
+    let limit = positive(&query.limit, "limit", DEFAULT_LIMIT, MAX_LIMIT)?;
+    let status = match query
+        .status
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        None => None,
+        Some(s) => Some(PlanStatus::parse(&Value::String(s.into()))?),
+    };
+    let include_deleted = match query.include_deleted.as_deref().map(str::trim) {
+        None | Some("") | Some("true") => true,
+        Some("false") => false,
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "includeDeleted must be true or false",
+            ))
+        }
+    };
+    let all: Vec<_> = plans::all(&state.db)
+        .await?
+        .into_iter()
+        .filter(|p| status.is_none_or(|s| p.status == s))
+        .filter(|p| include_deleted || !p.is_deleted)
+        .collect();
+    let total = all.len();
+    let shown: Vec<_> = all
+        .into_iter()
+        .skip((page - 1) * limit)
+        .take(limit)
+        .collect();
+    let views = plan_views(&state.db, &shown, mode(&state)).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "plans": views,
+        "count": views.len(),
+        "total": total,
+        "page": page,
+        "totalPages": total.div_ceil(limit),
+        "mode": mode(&state),
+    })))
+}
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn set_status(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(body.into_inner(), &["planId", "status"])?;
+    let status = PlanStatus::parse(f.get("status").unwrap_or(&Value::Null))?;
+    let plan_id = f.text("planId")?.ok_or_else(|| {
+        ApiError::bad_request(crate::routes::subscription::subscribe::MSG_MISSING_PLAN_ID)
+    })?;
+    let plan = load_plan(&state.db, &plan_id).await?;
+    if plan.is_deleted {
+        return Err(ApiError::conflict(
+            crate::routes::subscription::plans::MSG_DELETED_PLAN,
+        ));
+    }
+    let plan = plans::update(&state.db, plan.id, doc! { "status": status.as_str() })
+        .await?
+        .ok_or_else(|| ApiError::not_found(crate::routes::subscription::MSG_PLAN_NOT_FOUND))?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": format!("Plan {}", if status == PlanStatus::Active { "activated" } else { "deactivated" }),
+        "plan": plan_view(&plan, mode(&state), None),
+        "mode": mode(&state),
+    })))
+}

@@ -1,0 +1,74 @@
+//! `POST /api/earning/admin/payouts {users}` (administrators) → `{message, results, paid,
+//! skipped, failed}`: pays each listed author (ids, or objects with `userId`/`_id`) their
+//! available balance at or above `payments.min_payout`, one result per author and currency
+//! (`paid`, `skipped` with the reason, `failed` with the error). Sending the same request again,
+//! or two administrators at once, pays once (see `billing::payouts`).
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+use serde_json::{json, Value};
+
+use crate::auth::AdminUser;
+use crate::billing::{mode, payouts::pay_author};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, Fields};
+use crate::state::AppState;
+
+/// Most authors one request may pay.
+pub const MAX_USERS: usize = 100;
+pub const MSG_USERS_REQUIRED: &str = "users must list the ids of the authors to pay";
+
+fn parse_users(raw: Option<&Value>) -> ApiResult<Vec<ObjectId>> {
+    let list = raw
+        .and_then(Value::as_array)
+        .filter(|l| !l.is_empty())
+        .ok_or_else(|| ApiError::bad_request(MSG_USERS_REQUIRED))?;
+    if list.len() > MAX_USERS {
+        return Err(ApiError::bad_request(format!(
+            "At most {MAX_USERS} authors can be paid in one request"
+        )));
+    }
+    let mut ids = Vec::new();
+    for item in list {
+        let text = match item {
+            Value::String(s) => Some(s.as_str()),
+            Value::Object(o) => o
+                .get("userId")
+                .or_else(|| o.get("_id"))
+                .and_then(Value::as_str),
+            _ => None,
+        };
+        let id = text
+            .and_then(|t| ObjectId::parse_str(t.trim()).ok())
+            .ok_or_else(|| {
+                ApiError::invalid("invalid_id", format!("Invalid user ID in users: {item}"))
+            })?;
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    Ok(ids)
+}
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn payouts(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(body.into_inner(), &["users"])?;
+    let users = parse_users(f.get("users"))?;
+    let mut results = Vec::new();
+    for user in users {
+        results.extend(pay_author(&state, user, admin.0.user.id).await?);
+    }
+    let count = |status: &str| results.iter().filter(|r| r.status == status).count();
+    Ok(HttpResponse::Ok().json(json!({
+        "message": "Payouts processed",
+        "paid": count("paid"),
+        "skipped": count("skipped"),
+        "failed": count("failed"),
+        "results": results,
+        "mode": mode(&state),
+    })))
+}

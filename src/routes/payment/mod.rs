@@ -1,0 +1,4 @@
+//! `/api/payment/*`: bank details (payout destinations) and the provider's webhook.
+
+pub mod bank_details;
+pub mod webhook;

@@ -1,0 +1,30 @@
+//! `PATCH /api/subscription/subscriptions/{id}/cancel` (the subscriber or an administrator) →
+//! `{message: 'Subscription cancelled successfully', subscription}`: no more renewals, access
+//! until the paid period ends.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use super::{load_own_subscription, subscription_views};
+use crate::auth::AuthUser;
+use crate::billing::{lifecycle, mode};
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+pub const MSG_CANCELLED: &str = "Subscription cancelled successfully";
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn cancel(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let sub = load_own_subscription(&state.db, &path, &me).await?;
+    let sub = lifecycle::cancel(&state, &sub, me.user.id).await?;
+    let view = subscription_views(&state.db, std::slice::from_ref(&sub)).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_CANCELLED,
+        "subscription": view.into_iter().next(),
+        "mode": mode(&state),
+    })))
+}

@@ -1,0 +1,134 @@
+//! Reading plans and subscriptions:
+//! - `GET /api/subscription/plans/author/{authorId}` → {plans, count}: an author's active plans
+//!   (public);
+//! - `GET /api/subscription/my-plans?includeDeleted=true` → {plans, count}: the caller's plans
+//!   with their active subscriber counts (deleted ones only when asked);
+//! - `GET /api/subscription/my-subscriptions?includeEnded=true` → {plans, count}: the caller's
+//!   subscriptions (running ones; ended ones only when asked);
+//! - `GET /api/subscription/author/{authorId}/subscriptions` → {subscriptions, count}: every
+//!   subscription to an author's plans, for the author and administrators.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::doc;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{plan_views, subscription_views};
+use crate::auth::{AuthUser, MaybeUser};
+use crate::billing::mode;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::required_id;
+use crate::persistence::plans::{self, PlanStatus};
+use crate::persistence::subscriptions::{self, access_filter};
+use crate::persistence::{now, users};
+use crate::state::AppState;
+
+pub const MSG_INVALID_AUTHOR_ID: &str = "Invalid author ID";
+pub const MSG_AUTHOR_NOT_FOUND: &str = "Author not found";
+
+/// Optional switches of the lists.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListSwitches {
+    #[serde(default)]
+    pub include_deleted: Option<String>,
+    #[serde(default)]
+    pub include_ended: Option<String>,
+}
+
+fn switch(raw: &Option<String>, name: &str) -> ApiResult<bool> {
+    match raw.as_deref().map(str::trim) {
+        None | Some("") | Some("false") | Some("0") => Ok(false),
+        Some("true") | Some("1") => Ok(true),
+        Some(_) => Err(ApiError::bad_request(format!(
+            "{name} must be true or false"
+        ))),
+    }
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn author_plans(
+    state: web::Data<AppState>,
+    _viewer: MaybeUser,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let author = required_id(Some(&path), MSG_INVALID_AUTHOR_ID)?;
+    let user = users::find_by_id(&state.db, author)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_AUTHOR_NOT_FOUND))?;
+    let list: Vec<_> = if user.blocked {
+        Vec::new()
+    } else {
+        plans::by_author(&state.db, author, false)
+            .await?
+            .into_iter()
+            .filter(|p| p.status == PlanStatus::Active)
+            .collect()
+    };
+    let views = plan_views(&state.db, &list, mode(&state)).await?;
+    Ok(HttpResponse::Ok()
+        .json(json!({ "plans": views, "count": views.len(), "mode": mode(&state) })))
+}
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn my_plans(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<ListSwitches>,
+) -> ApiResult<HttpResponse> {
+    let include_deleted = switch(&query.include_deleted, "includeDeleted")?;
+    let list = plans::by_author(&state.db, me.user.id, include_deleted).await?;
+    let running = subscriptions::find(
+        &state.db,
+        doc! { "$and": [{ "authorId": me.user.id }, access_filter(now())] },
+    )
+    .await?;
+    let mut views = plan_views(&state.db, &list, mode(&state)).await?;
+    for (view, plan) in views.iter_mut().zip(&list) {
+        let active = running.iter().filter(|s| s.plan_id == plan.id).count();
+        view["activeSubscribers"] = json!(active);
+    }
+    Ok(HttpResponse::Ok()
+        .json(json!({ "plans": views, "count": views.len(), "mode": mode(&state) })))
+}
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn my_subscriptions(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<ListSwitches>,
+) -> ApiResult<HttpResponse> {
+    let include_ended = switch(&query.include_ended, "includeEnded")?;
+    let mut filter = doc! { "subscriberId": me.user.id };
+    if !include_ended {
+        filter.insert(
+            "status",
+            doc! { "$in": ["incomplete", "active", "past_due", "cancelled"] },
+        );
+    }
+    let list = subscriptions::find(&state.db, filter).await?;
+    let views = subscription_views(&state.db, &list).await?;
+    Ok(HttpResponse::Ok()
+        .json(json!({ "plans": views, "count": views.len(), "mode": mode(&state) })))
+}
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn author_subscriptions(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let author = required_id(Some(&path), MSG_INVALID_AUTHOR_ID)?;
+    if author != me.user.id && !me.is_admin() {
+        return Err(ApiError::forbidden(
+            "Only the author or an administrator can see an author's subscribers",
+        ));
+    }
+    let list = subscriptions::find(&state.db, doc! { "authorId": author }).await?;
+    let views = subscription_views(&state.db, &list).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "subscriptions": views,
+        "count": views.len(),
+        "mode": mode(&state),
+    })))
+}

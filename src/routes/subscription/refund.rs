@@ -1,0 +1,64 @@
+//! `PATCH /api/subscription/subscriptions/{id}/refund {reason, bankDetails}` (the subscriber or
+//! an administrator, within `payments.refund_window_days` of the charge) → `{message:
+//! 'Subscription refunded successfully', subscription, refund}`. The provider refunds the latest
+//! charge to the payment method it came from, access ends at once and the author's earnings are
+//! debited. `bankDetails` is accepted for the client's sake but not stored: card refunds go back
+//! to the card.
+
+use actix_web::{web, HttpResponse};
+use serde_json::{json, Value};
+
+use super::{load_own_subscription, subscription_views};
+use crate::auth::AuthUser;
+use crate::billing::{lifecycle, mode};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, Fields};
+use crate::routes::user::iso;
+use crate::state::AppState;
+
+pub const MSG_REFUNDED: &str = "Subscription refunded successfully";
+pub const MSG_REASON_REQUIRED: &str = "A reason for the refund is required";
+pub const MAX_REASON_LEN: usize = 1000;
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn refund(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<String>,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(body.into_inner(), &["reason", "bankDetails"])?;
+    let reason = f
+        .text("reason")?
+        .ok_or_else(|| ApiError::bad_request(MSG_REASON_REQUIRED))?;
+    if reason.chars().count() > MAX_REASON_LEN {
+        return Err(ApiError::bad_request(format!(
+            "reason must be at most {MAX_REASON_LEN} characters"
+        )));
+    }
+    match f.get("bankDetails") {
+        None | Some(Value::Object(_)) | Some(Value::String(_)) => {}
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "bankDetails must be an object or a text",
+            ))
+        }
+    }
+    let sub = load_own_subscription(&state.db, &path, &me).await?;
+    let (sub, refund) = lifecycle::refund(&state, &sub, me.user.id, &reason).await?;
+    let view = subscription_views(&state.db, std::slice::from_ref(&sub)).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_REFUNDED,
+        "subscription": view.into_iter().next(),
+        "refund": {
+            "_id": refund.id.to_hex(),
+            "amount": refund.amount,
+            "currency": refund.currency,
+            "status": refund.status,
+            "reason": refund.reason,
+            "createdAt": iso(refund.created_at),
+            "mode": refund.mode,
+        },
+        "mode": mode(&state),
+    })))
+}

@@ -1,0 +1,26 @@
+//! `POST /api/subscription/reminders` (administrators; the billing job does the same every run)
+//! → `{message: 'Renewal reminders sent successfully', sent, alreadySent, failed}`: emails every
+//! reader whose renewal is due within `payments.reminder_days`, once per period. The body is not
+//! read.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use crate::auth::AdminUser;
+use crate::billing::renewals::send_reminders;
+use crate::error::ApiResult;
+use crate::persistence::now;
+use crate::state::AppState;
+
+pub const MSG_REMINDERS_SENT: &str = "Renewal reminders sent successfully";
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn reminders(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
+    let report = send_reminders(&state, now()).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_REMINDERS_SENT,
+        "sent": report.sent,
+        "alreadySent": report.already_sent,
+        "failed": report.failed,
+    })))
+}

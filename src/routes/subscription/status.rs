@@ -1,0 +1,52 @@
+//! `POST /api/subscription/status {userId, authorId}` → `{isSubscribed, status}`: whether the
+//! reader may read the author's subscribers-only posts now, and the status of their latest
+//! subscription to the author (`null` when there was none). Asked by the reader themselves, the
+//! author, or an administrator.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::doc;
+use serde_json::{json, Value};
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{required_id, ApiJson, Fields};
+use crate::persistence::{now, subscriptions};
+use crate::state::AppState;
+
+pub const MSG_INVALID_USER_ID: &str = "Invalid user ID";
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn status(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(body.into_inner(), &["userId", "authorId"])?;
+    let author = required_id(
+        f.text("authorId")?.as_deref(),
+        super::lists::MSG_INVALID_AUTHOR_ID,
+    )?;
+    let reader = match f.text("userId")? {
+        None => me.user.id,
+        Some(raw) => required_id(Some(&raw), MSG_INVALID_USER_ID)?,
+    };
+    if reader != me.user.id && author != me.user.id && !me.is_admin() {
+        return Err(ApiError::forbidden(
+            "You can only check your own subscriptions or your own subscribers",
+        ));
+    }
+    let subs = subscriptions::find(
+        &state.db,
+        doc! { "subscriberId": reader, "authorId": author },
+    )
+    .await?;
+    let at = now();
+    let is_subscribed = subs.iter().any(|s| s.gives_access(at));
+    // The subscription that gives access, else the latest one.
+    let shown = subs.iter().find(|s| s.gives_access(at)).or(subs.first());
+    Ok(HttpResponse::Ok().json(json!({
+        "isSubscribed": is_subscribed,
+        "status": shown.map(|s| s.status),
+        "subscriptionId": shown.map(|s| s.id.to_hex()),
+    })))
+}

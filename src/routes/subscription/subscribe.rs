@@ -1,0 +1,92 @@
+//! `POST /api/subscription/subscribe {planId, paymentMethodId?}` with a bearer token: charges
+//! the first period through the provider and answers 201 `{message: 'Subscribed successfully',
+//! subscription, payment, mode}`; when the reader must confirm the payment in the browser (the
+//! `stripe` provider without a saved method) 202 with `payment.clientSecret`. Without a token:
+//! 401 'Missing authentication token'; without a plan id: 400 'Missing plan ID'.
+
+use std::collections::HashMap;
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde_json::{json, Value};
+
+use super::{load_plan, subscription_view};
+use crate::auth::{authenticate, token_from_request};
+use crate::billing::{mode, subscribe::subscribe as subscribe_to};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{parse_json, Fields};
+use crate::persistence::payments::PaymentStatus;
+use crate::state::AppState;
+
+pub const MSG_MISSING_TOKEN: &str = "Missing authentication token";
+pub const MSG_MISSING_PLAN_ID: &str = "Missing plan ID";
+pub const MSG_SUBSCRIBED: &str = "Subscribed successfully";
+pub const MSG_CONFIRMATION_NEEDED: &str =
+    "Please confirm the payment to complete your subscription";
+const FIELDS: &[&str] = &["planId", "paymentMethodId", "authorId"];
+
+/// A payment method id as the provider names them (`pm_...`).
+fn parse_method(f: &Fields) -> ApiResult<Option<String>> {
+    let Some(method) = f.text("paymentMethodId")? else {
+        return Ok(None);
+    };
+    let ok = method.len() <= 100
+        && method.starts_with("pm_")
+        && method
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !ok {
+        return Err(ApiError::bad_request(
+            "paymentMethodId must be a payment method id (pm_...)",
+        ));
+    }
+    Ok(Some(method))
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn subscribe(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> ApiResult<HttpResponse> {
+    let token =
+        token_from_request(&req).ok_or_else(|| ApiError::unauthorized(MSG_MISSING_TOKEN))?;
+    let me = authenticate(&state, &token).await?;
+    let f = if body.iter().all(u8::is_ascii_whitespace) {
+        Fields::default()
+    } else {
+        Fields::from_value(parse_json::<Value>(&body)?, FIELDS)?
+    };
+    let plan_id = f
+        .text("planId")?
+        .ok_or_else(|| ApiError::bad_request(MSG_MISSING_PLAN_ID))?;
+    let method = parse_method(&f)?;
+    let plan = load_plan(&state.db, &plan_id).await?;
+    if let Some(author) = f.text("authorId")? {
+        if author != plan.author_id.to_hex() {
+            return Err(ApiError::bad_request(
+                "authorId does not match the plan's author",
+            ));
+        }
+    }
+    let done = subscribe_to(&state, &me.user, &plan, method).await?;
+    let pending = done.payment.status == PaymentStatus::Pending;
+    let names = HashMap::from([(me.user.id, me.user.name.clone())]);
+    let body = json!({
+        "message": if pending { MSG_CONFIRMATION_NEEDED } else { MSG_SUBSCRIBED },
+        "subscription": subscription_view(&done.subscription, &names),
+        "payment": {
+            "_id": done.payment.id.to_hex(),
+            "status": done.payment.status,
+            "amount": done.payment.amount,
+            "currency": done.payment.currency,
+            "clientSecret": done.client_secret,
+            "mode": done.payment.mode,
+        },
+        "mode": mode(&state),
+    });
+    Ok(if pending {
+        HttpResponse::Accepted().json(body)
+    } else {
+        HttpResponse::Created().json(body)
+    })
+}

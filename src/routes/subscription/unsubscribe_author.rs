@@ -1,0 +1,56 @@
+//! `POST /api/subscription/unsubscribe/author {authorId, userId}` → `{message: 'Unsubscribed
+//! successfully', cancelled, subscriptions}`: cancels every running subscription of the reader
+//! (`userId`, the caller by default; another reader only for administrators) to the author.
+
+use actix_web::{web, HttpResponse};
+use mongodb::bson::doc;
+use serde_json::{json, Value};
+
+use super::subscription_views;
+use crate::auth::AuthUser;
+use crate::billing::{lifecycle, mode};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{required_id, ApiJson, Fields};
+use crate::persistence::subscriptions::{self, SubStatus};
+use crate::state::AppState;
+
+pub const MSG_UNSUBSCRIBED: &str = "Unsubscribed successfully";
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn unsubscribe_author(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::from_value(body.into_inner(), &["authorId", "userId"])?;
+    let author = required_id(
+        f.text("authorId")?.as_deref(),
+        super::lists::MSG_INVALID_AUTHOR_ID,
+    )?;
+    let reader = match f.text("userId")? {
+        None => me.user.id,
+        Some(raw) => required_id(Some(&raw), super::status::MSG_INVALID_USER_ID)?,
+    };
+    if reader != me.user.id && !me.is_admin() {
+        return Err(ApiError::forbidden("You can only unsubscribe yourself"));
+    }
+    let running = subscriptions::find(
+        &state.db,
+        doc! { "subscriberId": reader, "authorId": author, "status": { "$in": ["active", "past_due"] } },
+    )
+    .await?;
+    let mut cancelled = Vec::new();
+    for sub in running {
+        let sub = lifecycle::cancel(&state, &sub, me.user.id).await?;
+        if sub.status == SubStatus::Cancelled {
+            cancelled.push(sub);
+        }
+    }
+    let views = subscription_views(&state.db, &cancelled).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MSG_UNSUBSCRIBED,
+        "cancelled": views.len(),
+        "subscriptions": views,
+        "mode": mode(&state),
+    })))
+}
