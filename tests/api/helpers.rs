@@ -48,6 +48,8 @@ pub struct TestApp {
     pub proxy: Option<DbProxy>,
     pub redis_proxy: Option<DbProxy>,
     pub settings: Settings,
+    /// The running app's shared state (jobs can be run from tests).
+    pub state: actix_web::web::Data<pressroom::state::AppState>,
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -108,6 +110,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         .await
         .expect("app builds");
     let port = app.port();
+    let state = app.state();
     tokio::spawn(app.run_until_stopped());
 
     let mut direct = settings.database.clone();
@@ -127,6 +130,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         proxy,
         redis_proxy,
         settings,
+        state,
     }
 }
 

@@ -1,0 +1,155 @@
+//! Money under concurrency: FerretDB has no multi-document transactions and applies `$inc` as a
+//! read-modify-write, so these prove the unique-index claims and ledger positions hold.
+
+use futures_util::future::join_all;
+use mongodb::bson::doc;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+use crate::money_support::*;
+
+#[actix_web::test]
+async fn twenty_simultaneous_subscribe_calls_make_one_subscription_and_one_charge() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let plan = app.create_plan(&author, 1500).await;
+    let plan_id = plan["_id"].as_str().unwrap();
+
+    let answers = join_all((0..20).map(|_| app.subscribe(&reader, plan_id))).await;
+    let statuses: Vec<StatusCode> = answers.iter().map(|r| r.status()).collect();
+    let created = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CREATED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((created, refused), (1, 19), "{statuses:?}");
+    for res in answers
+        .into_iter()
+        .filter(|r| r.status() == StatusCode::CONFLICT)
+        .take(1)
+    {
+        assert_eq!(
+            assert_error(res, StatusCode::CONFLICT).await,
+            "You are already subscribed to this author"
+        );
+    }
+    let reader_id = oid(&reader.id);
+    assert_eq!(
+        app.count_in("subscriptions", doc! { "subscriberId": reader_id })
+            .await,
+        1
+    );
+    assert_eq!(
+        app.count_in("payments", doc! { "subscriberId": reader_id })
+            .await,
+        1
+    );
+    assert_eq!(
+        app.count_in("local_payments", doc! { "kind": "charge" })
+            .await,
+        1
+    );
+    assert_eq!(
+        app.count_in("ledger", doc! { "authorId": oid(&author.id) })
+            .await,
+        1
+    );
+}
+
+#[actix_web::test]
+async fn a_double_click_after_the_first_answer_is_refused_too() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let plan = app.create_plan(&author, 1500).await;
+    let plan_id = plan["_id"].as_str().unwrap();
+    app.subscribed(&reader, plan_id).await;
+    let res = app.subscribe(&reader, plan_id).await;
+    assert_eq!(
+        assert_error(res, StatusCode::CONFLICT).await,
+        "You are already subscribed to this author"
+    );
+    // Another plan of the same author is refused as well.
+    let other = app.create_plan(&author, 2500).await;
+    let res = app.subscribe(&reader, other["_id"].as_str().unwrap()).await;
+    assert_error(res, StatusCode::CONFLICT).await;
+    assert_eq!(
+        app.count_in("payments", doc! { "subscriberId": oid(&reader.id) })
+            .await,
+        1
+    );
+}
+
+#[actix_web::test]
+async fn many_readers_at_once_credit_one_author_exactly() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let plan = app.create_plan(&author, 1000).await;
+    let plan_id = plan["_id"].as_str().unwrap().to_string();
+    let readers = app.signup_many(12).await;
+    let answers = join_all(readers.iter().map(|r| app.subscribe(r, &plan_id))).await;
+    assert!(answers.iter().all(|r| r.status() == StatusCode::CREATED));
+    let admin = app.admin().await;
+    let row = app.earnings_of(&admin, &author).await;
+    assert_eq!(row["gross"], 12_000, "{row}");
+    assert_eq!(row["availableBalance"], 10_800, "{row}");
+    // The chain has one entry per position.
+    assert_eq!(
+        app.count_in("ledger", doc! { "authorId": oid(&author.id) })
+            .await,
+        12
+    );
+}
+
+#[actix_web::test]
+async fn two_administrators_paying_at_once_pay_once() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let plan = app.create_plan(&author, 5000).await;
+    let reader = app.signup().await;
+    app.subscribed(&reader, plan["_id"].as_str().unwrap()).await;
+    let res = app
+        .post_json(
+            "/api/payment/bank-details",
+            &bank_body(),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let first = app.admin().await;
+    let second = app.admin().await;
+    let body = json!({ "users": [author.id] });
+    let answers = join_all([
+        app.post_json("/api/earning/admin/payouts", &body, Some(&first.token)),
+        app.post_json("/api/earning/admin/payouts", &body, Some(&second.token)),
+    ])
+    .await;
+    let mut paid = 0;
+    for res in answers {
+        assert_eq!(res.status(), StatusCode::OK);
+        let body = json_of(res).await;
+        if body["results"][0]["status"] == "paid" {
+            paid += 1;
+            assert_eq!(body["results"][0]["amount"], 4500);
+        }
+    }
+    assert_eq!(paid, 1);
+    assert_eq!(app.count_in("payouts", doc! {}).await, 1);
+    assert_eq!(
+        app.count_in("local_payments", doc! { "kind": "payout" })
+            .await,
+        1
+    );
+    let row = app.earnings_of(&first, &author).await;
+    assert_eq!(row["paidOut"], 4500);
+    assert_eq!(row["availableBalance"], 0);
+}

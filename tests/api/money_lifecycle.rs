@@ -1,0 +1,238 @@
+//! The whole money path with the local (test-mode) provider: an author becomes eligible, sells a
+//! plan, a reader subscribes, the subscription renews, is refunded and ends, the earnings show
+//! the credit and the refund, bank details are stored, the author is paid once.
+
+use mongodb::bson::doc;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+use crate::money_support::*;
+
+#[actix_web::test]
+async fn eligible_author_to_payout_the_whole_lifecycle() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let admin = app.admin().await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+
+    // A new account is not eligible, so it cannot sell.
+    let res = app
+        .get("/api/subscription/check-eligibility", Some(&author.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let check = json_of(res).await;
+    assert_eq!(check["isEligible"], false);
+    assert_eq!(check["criteria"]["minFollowers"], 10000);
+    assert_eq!(check["criteria"]["minAccountAgeDays"], 30);
+    assert!(
+        check["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Not eligible yet"),
+        "{check}"
+    );
+    let plan_body =
+        json!({ "name": "Gold", "price": 2000, "currency": "usd", "interval": "month" });
+    let res = app
+        .post_json("/api/subscription/plans", &plan_body, Some(&author.token))
+        .await;
+    assert_error(res, StatusCode::FORBIDDEN).await;
+
+    // An administrator grants access; the author sells a plan.
+    let res = app
+        .post_json(
+            "/api/admin/subscriptions/grant",
+            &json!({ "userId": author.id, "grant": true }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(json_of(res).await["eligibility"]["isEligible"], true);
+    let res = app
+        .post_json("/api/subscription/plans", &plan_body, Some(&author.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let created = json_of(res).await;
+    assert_eq!(created["mode"], "test");
+    let plan = created["plan"].clone();
+    let plan_id = plan["_id"].as_str().unwrap().to_string();
+    assert_eq!(plan["status"], "active");
+    assert_eq!(plan["price"], 2000);
+
+    let res = app
+        .get(
+            &format!("/api/subscription/plans/author/{}", author.id),
+            None,
+        )
+        .await;
+    let listed = json_of(res).await;
+    assert_eq!(listed["count"], 1);
+
+    // The reader subscribes: charged once, active for a month, the author is told.
+    let res = app.subscribe(&reader, &plan_id).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let body = json_of(res).await;
+    assert_eq!(body["message"], "Subscribed successfully");
+    assert_eq!(body["mode"], "test");
+    assert_eq!(body["payment"]["status"], "succeeded");
+    let sub = body["subscription"].clone();
+    assert_eq!(sub["status"], "active");
+    assert_eq!(sub["planName"], "Gold");
+    assert_eq!(sub["authorId"], author.id.as_str());
+    let sub_id = sub["subscriptionId"].as_str().unwrap().to_string();
+    let res = app
+        .post_json(
+            "/api/subscription/status",
+            &json!({ "userId": reader.id, "authorId": author.id }),
+            Some(&reader.token),
+        )
+        .await;
+    let status = json_of(res).await;
+    assert_eq!(status["isSubscribed"], true);
+    assert_eq!(status["status"], "active");
+    let notices = app
+        .count_in(
+            "notifications",
+            doc! { "userId": oid(&author.id), "type": "subscription" },
+        )
+        .await;
+    assert_eq!(notices, 1);
+
+    // The period ends: the billing job renews it through the provider.
+    app.end_period(&sub_id).await;
+    let ended_at = app
+        .subscription_doc(&sub_id)
+        .await
+        .get_datetime("currentPeriodEnd")
+        .unwrap()
+        .to_owned();
+    let report = app.run_billing_at(mongodb::bson::DateTime::now()).await;
+    assert_eq!(report.renewed, 1, "{report:?}");
+    let renewed = app.subscription_doc(&sub_id).await;
+    assert_eq!(renewed.get_str("status").unwrap(), "active");
+    // The next period starts where the last one ended and lasts a month.
+    let next_end = renewed
+        .get_datetime("currentPeriodEnd")
+        .unwrap()
+        .timestamp_millis();
+    let days = (next_end - ended_at.timestamp_millis()) / 86_400_000;
+    assert!((28..=31).contains(&days), "{days} days");
+    assert_eq!(
+        renewed.get_datetime("currentPeriodStart").unwrap(),
+        &ended_at
+    );
+    assert_eq!(
+        app.count_in(
+            "payments",
+            doc! { "subscriptionId": oid(&sub_id), "status": "succeeded" }
+        )
+        .await,
+        2
+    );
+    // Running it again renews nothing more.
+    let again = app.run_billing_at(mongodb::bson::DateTime::now()).await;
+    assert_eq!(again.renewed, 0);
+
+    // Refunded within the window: access ends at once.
+    let res = app
+        .patch_json(
+            &format!("/api/subscription/subscriptions/{sub_id}/refund"),
+            &json!({ "reason": "Changed my mind" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let refunded = json_of(res).await;
+    assert_eq!(refunded["message"], "Subscription refunded successfully");
+    assert_eq!(refunded["subscription"]["status"], "refunded");
+    assert_eq!(refunded["subscription"]["hasAccess"], false);
+    assert_eq!(refunded["refund"]["amount"], 2000);
+    let res = app
+        .patch_json(
+            &format!("/api/subscription/subscriptions/{sub_id}/refund"),
+            &json!({ "reason": "Again" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::CONFLICT).await,
+        "This payment has already been refunded"
+    );
+    let res = app
+        .post_json(
+            "/api/subscription/status",
+            &json!({ "userId": reader.id, "authorId": author.id }),
+            Some(&reader.token),
+        )
+        .await;
+    let status = json_of(res).await;
+    assert_eq!(status["isSubscribed"], false);
+    assert_eq!(status["status"], "refunded");
+
+    // Earnings: two charges of 20.00, fee 10 %, one refunded (with its fee).
+    let row = app.earnings_of(&admin, &author).await;
+    assert_eq!(row["gross"], 4000, "{row}");
+    assert_eq!(row["fees"], 200, "{row}");
+    assert_eq!(row["refunds"], 2000, "{row}");
+    assert_eq!(row["paidOut"], 0, "{row}");
+    assert_eq!(row["availableBalance"], 1800, "{row}");
+    assert_eq!(row["hasBankDetails"], false);
+
+    // Without bank details the payout is skipped; with them it is paid once.
+    let res = app
+        .post_json(
+            "/api/earning/admin/payouts",
+            &json!({ "users": [author.id] }),
+            Some(&admin.token),
+        )
+        .await;
+    let skipped = json_of(res).await;
+    assert_eq!(skipped["results"][0]["status"], "skipped");
+    assert_eq!(skipped["results"][0]["reason"], "No bank details on file");
+    let res = app
+        .post_json(
+            "/api/payment/bank-details",
+            &bank_body(),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let bank = json_of(res).await;
+    assert_eq!(bank["message"], "Bank details created successfully");
+    assert_eq!(bank["bankDetails"]["accountLast4"], "6789");
+    assert!(!bank.to_string().contains("000123456789"), "{bank}");
+    let res = app
+        .post_json(
+            "/api/earning/admin/payouts",
+            &json!({ "users": [author.id] }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let paid = json_of(res).await;
+    assert_eq!(paid["results"][0]["status"], "paid", "{paid}");
+    assert_eq!(paid["results"][0]["amount"], 1800);
+    assert_eq!(paid["mode"], "test");
+    // The same request again pays nothing more.
+    let res = app
+        .post_json(
+            "/api/earning/admin/payouts",
+            &json!({ "users": [author.id] }),
+            Some(&admin.token),
+        )
+        .await;
+    let again = json_of(res).await;
+    assert_eq!(again["results"][0]["status"], "skipped", "{again}");
+    assert_eq!(again["results"][0]["reason"], "Nothing to pay out");
+    assert_eq!(
+        app.count_in("payouts", doc! { "authorId": oid(&author.id) })
+            .await,
+        1
+    );
+    let row = app.earnings_of(&admin, &author).await;
+    assert_eq!(row["paidOut"], 1800);
+    assert_eq!(row["availableBalance"], 0);
+    assert_eq!(row["hasBankDetails"], true);
+}

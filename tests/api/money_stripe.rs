@@ -1,0 +1,325 @@
+//! The Stripe adapter against the official stripe-mock (started by scripts/test), and the
+//! webhook: signatures checked (a forged or stale one is a 400 and changes nothing), each event
+//! processed once.
+
+use mongodb::bson::doc;
+use pressroom::payments::stripe::StripeProvider;
+use pressroom::payments::{
+    ChargeRequest, ChargeStatus, CustomerRequest, DestinationRequest, Mode, PaymentProvider,
+    PayoutRequest, ProviderError, RefundRequest, RefundStatus,
+};
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+use crate::money_support::*;
+
+fn stripe() -> StripeProvider {
+    StripeProvider::new(&stripe_url(), "sk_test_pressroom").unwrap()
+}
+
+fn destination(key: &str) -> DestinationRequest {
+    DestinationRequest {
+        user_id: "u1".into(),
+        email: "ada@example.com".into(),
+        holder_name: "Ada Lovelace".into(),
+        account_number: "000123456789".into(),
+        bank_code: "110000000".into(),
+        country: "US".into(),
+        currency: "usd".into(),
+        idempotency_key: key.into(),
+    }
+}
+
+#[actix_web::test]
+async fn every_adapter_call_is_accepted_by_stripe_mock() {
+    let s = stripe();
+    assert_eq!(s.mode(), Mode::Test);
+    let customer = s
+        .create_customer(CustomerRequest {
+            user_id: "u1".into(),
+            email: "ada@example.com".into(),
+            name: "Ada".into(),
+        })
+        .await
+        .unwrap();
+    assert!(customer.starts_with("cus_"), "{customer}");
+
+    // With a payment method: confirmed at once (stripe-mock's fixture leaves it waiting).
+    let charge = s
+        .charge(ChargeRequest {
+            customer: customer.clone(),
+            amount: 1500,
+            currency: "usd".into(),
+            payment_method: Some("pm_card_visa".into()),
+            off_session: false,
+            description: "Subscription to Gold".into(),
+            metadata: vec![("subscriptionId".into(), "s1".into())],
+            idempotency_key: format!("charge:{}", uuid::Uuid::new_v4()),
+        })
+        .await
+        .unwrap();
+    assert!(charge.id.starts_with("pi_"), "{}", charge.id);
+    assert!(
+        matches!(
+            charge.status,
+            ChargeStatus::Pending {
+                client_secret: Some(_)
+            }
+        ),
+        "{:?}",
+        charge.status
+    );
+    assert_eq!(charge.payment_method.as_deref(), Some("pm_card_visa"));
+    // Off-session renewals and charges confirmed in the browser are accepted too.
+    for (method, off) in [(Some("pm_card_visa"), true), (None, false)] {
+        let c = s
+            .charge(ChargeRequest {
+                customer: customer.clone(),
+                amount: 1500,
+                currency: "usd".into(),
+                payment_method: method.map(str::to_string),
+                off_session: off,
+                description: "Renewal".into(),
+                metadata: vec![],
+                idempotency_key: format!("renew:{}", uuid::Uuid::new_v4()),
+            })
+            .await
+            .unwrap();
+        assert!(c.id.starts_with("pi_"));
+    }
+    let again = s.retrieve_charge(charge.id.clone()).await.unwrap();
+    assert_eq!(again.id, charge.id);
+
+    let refund = s
+        .refund(RefundRequest {
+            charge_id: charge.id.clone(),
+            amount: 1500,
+            metadata: vec![("paymentId".into(), "p1".into())],
+            idempotency_key: format!("refund:{}", uuid::Uuid::new_v4()),
+        })
+        .await
+        .unwrap();
+    assert!(refund.id.starts_with("re_"));
+    assert_eq!(refund.status, RefundStatus::Succeeded);
+
+    let account = s
+        .create_destination(destination("destination:1"))
+        .await
+        .unwrap();
+    assert!(account.id.starts_with("acct_"), "{}", account.id);
+    let updated = s
+        .update_destination(account.id.clone(), destination("destination-update:1"))
+        .await
+        .unwrap();
+    assert_eq!(updated.id, account.id);
+    let payout = s
+        .payout(PayoutRequest {
+            destination: account.id.clone(),
+            amount: 900,
+            currency: "usd".into(),
+            metadata: vec![("payoutId".into(), "x".into())],
+            idempotency_key: format!("payout:{}", uuid::Uuid::new_v4()),
+        })
+        .await
+        .unwrap();
+    assert!(payout.id.starts_with("tr_"), "{}", payout.id);
+    s.delete_destination(account.id).await.unwrap();
+}
+
+#[actix_web::test]
+async fn a_request_stripe_refuses_is_reported_as_invalid_and_an_unreachable_one_as_unavailable() {
+    let s = stripe();
+    let err = s.retrieve_charge("pi_1/extra".into()).await.unwrap_err();
+    assert!(
+        matches!(err, ProviderError::Invalid(ref m) if m.contains("Unrecognized request URL")),
+        "{err:?}"
+    );
+    let down = StripeProvider::new("http://127.0.0.1:9", "sk_test_pressroom").unwrap();
+    let err = down.retrieve_charge("pi_1".into()).await.unwrap_err();
+    assert!(matches!(err, ProviderError::Unavailable(_)), "{err:?}");
+}
+
+/// A `payment_intent.succeeded` event about `intent` as Stripe sends it.
+fn succeeded(event_id: &str, intent: &str) -> serde_json::Value {
+    json!({
+        "id": event_id,
+        "object": "event",
+        "type": "payment_intent.succeeded",
+        "data": { "object": { "id": intent, "object": "payment_intent", "status": "succeeded",
+                              "payment_method": "pm_card_visa", "metadata": {} } },
+    })
+}
+
+#[actix_web::test]
+async fn subscribing_through_stripe_waits_for_the_signed_webhook_and_processes_it_once() {
+    let app = spawn_stripe_app().await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let plan = app.create_plan(&author, 1500).await;
+    let plan_id = plan["_id"].as_str().unwrap();
+
+    // Without a saved payment method the reader confirms in the browser: 202 and a client
+    // secret; nothing is credited yet and the post stays locked.
+    let res = app.subscribe(&reader, plan_id).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let body = json_of(res).await;
+    assert_eq!(body["payment"]["status"], "pending");
+    assert!(body["payment"]["clientSecret"]
+        .as_str()
+        .unwrap()
+        .contains("_secret_"));
+    assert_eq!(body["subscription"]["status"], "incomplete");
+    assert_eq!(body["mode"], "test");
+    let sub_id = body["subscription"]["subscriptionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let payment = app
+        .collection("payments")
+        .find_one(doc! { "subscriptionId": oid(&sub_id) })
+        .await
+        .unwrap()
+        .unwrap();
+    let intent = payment.get_str("providerPaymentId").unwrap().to_string();
+    assert!(intent.starts_with("pi_"));
+    // A second subscribe meanwhile is refused: the first is still being paid.
+    let res = app.subscribe(&reader, plan_id).await;
+    assert_error(res, StatusCode::CONFLICT).await;
+
+    let now = chrono::Utc::now().timestamp();
+    let event = succeeded("evt_paid_1", &intent);
+    // Forged (another secret), stale (10 minutes old) or unsigned: 400, nothing changes.
+    let res = app.send_webhook(&event, "whsec_forged", now).await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Webhook signature does not match"
+    );
+    let res = app.send_webhook(&event, WEBHOOK_SECRET, now - 600).await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Webhook timestamp is outside the tolerance"
+    );
+    let res = app.post_json("/api/payment/webhook", &event, None).await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Missing Stripe-Signature header"
+    );
+    assert_eq!(
+        app.subscription_doc(&sub_id)
+            .await
+            .get_str("status")
+            .unwrap(),
+        "incomplete"
+    );
+    assert_eq!(app.count_in("ledger", doc! {}).await, 0);
+    assert_eq!(app.count_in("webhook_events", doc! {}).await, 0);
+
+    // Signed and fresh: the subscription becomes active and the author is credited.
+    let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(json_of(res).await["status"], "processed");
+    let sub = app.subscription_doc(&sub_id).await;
+    assert_eq!(sub.get_str("status").unwrap(), "active");
+    assert_eq!(sub.get_str("paymentMethod").unwrap(), "pm_card_visa");
+    assert_eq!(app.count_in("ledger", doc! { "kind": "charge" }).await, 1);
+    // The same event again (a redelivery) is processed once.
+    let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "duplicate");
+    // Another event about the same payment credits nothing more.
+    let res = app
+        .send_webhook(&succeeded("evt_paid_2", &intent), WEBHOOK_SECRET, now)
+        .await;
+    assert_eq!(json_of(res).await["status"], "processed");
+    assert_eq!(app.count_in("ledger", doc! { "kind": "charge" }).await, 1);
+    assert_eq!(
+        app.count_in("subscription_events", doc! { "kind": "subscribed" })
+            .await,
+        1
+    );
+
+    // The refund goes through stripe-mock; the payout to the author's connected account too.
+    let res = app
+        .patch_json(
+            &format!("/api/subscription/subscriptions/{sub_id}/refund"),
+            &json!({ "reason": "Not for me" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let refunded = json_of(res).await;
+    assert_eq!(refunded["subscription"]["status"], "refunded");
+    assert_eq!(refunded["refund"]["status"], "succeeded");
+    let res = app
+        .post_json(
+            "/api/payment/bank-details",
+            &bank_body(),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let bank = json_of(res).await;
+    assert!(bank["bankDetails"]["paymentId"]
+        .as_str()
+        .unwrap()
+        .starts_with("acct_"));
+
+    // A refund the bank later fails gives the author's debit back, once.
+    let refund_id = app
+        .collection("refunds")
+        .find_one(doc! {})
+        .await
+        .unwrap()
+        .unwrap()
+        .get_str("providerRefundId")
+        .unwrap()
+        .to_string();
+    let failed = json!({ "id": "evt_refund_failed", "type": "refund.failed",
+                         "data": { "object": { "id": refund_id, "object": "refund", "status": "failed" } } });
+    let res = app.send_webhook(&failed, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "processed");
+    let res = app.send_webhook(&failed, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "duplicate");
+    assert_eq!(
+        app.count_in("ledger", doc! { "kind": "refund_reversal" })
+            .await,
+        1
+    );
+    let admin = app.admin().await;
+    let res = app
+        .post_json(
+            "/api/earning/admin/payouts",
+            &json!({ "users": [author.id] }),
+            Some(&admin.token),
+        )
+        .await;
+    let paid = json_of(res).await;
+    assert_eq!(paid["results"][0]["status"], "paid", "{paid}");
+    assert_eq!(paid["results"][0]["amount"], 1350);
+    let payout = app
+        .collection("payouts")
+        .find_one(doc! {})
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(payout
+        .get_str("providerPayoutId")
+        .unwrap()
+        .starts_with("tr_"));
+}
+
+#[actix_web::test]
+async fn an_unknown_event_is_acknowledged_and_ignored_and_a_malformed_one_refused() {
+    let app = spawn_stripe_app().await;
+    let now = chrono::Utc::now().timestamp();
+    let other = json!({ "id": "evt_other", "type": "customer.created", "data": { "object": { "id": "cus_1" } } });
+    let res = app.send_webhook(&other, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "ignored");
+    let res = app
+        .send_webhook(&json!({ "type": "x" }), WEBHOOK_SECRET, now)
+        .await;
+    assert_error(res, StatusCode::BAD_REQUEST).await;
+    let res = app.send_webhook(&json!([1, 2]), WEBHOOK_SECRET, now).await;
+    assert_error(res, StatusCode::BAD_REQUEST).await;
+}
