@@ -79,6 +79,10 @@ pub async fn remove_account(
         notify::push_unread_count(state, addressee).await;
     }
 
+    // Live money first (subscriptions, plans, bank details), while the account still exists.
+    removal.other_records +=
+        crate::billing::accounts::settle_removed_account(state, id, by).await?;
+
     for (collection, field) in DELETED_WITH_ACCOUNT {
         removal.other_records +=
             account_records::delete_in(db, collection, doc! { *field: id }).await?;

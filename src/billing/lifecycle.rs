@@ -252,6 +252,7 @@ pub async fn refund(
     sub: &Subscription,
     actor: ObjectId,
     reason: &str,
+    enforce_window: bool,
 ) -> ApiResult<(Subscription, RefundRecord)> {
     let db = &state.db;
     if !matches!(
@@ -274,7 +275,9 @@ pub async fn refund(
         return Err(ApiError::conflict(MSG_ALREADY_REFUNDED));
     }
     let window = state.settings.payments.refund_window_days;
-    if now().timestamp_millis() > plus_days(payment.created_at, window).timestamp_millis() {
+    if enforce_window
+        && now().timestamp_millis() > plus_days(payment.created_at, window).timestamp_millis()
+    {
         return Err(ApiError::conflict(format!(
             "The refund window has closed: a payment can be refunded within {window} days"
         )));

@@ -3,6 +3,7 @@
 //! webhook events. Handlers and jobs call these; every provider call goes through
 //! `state.payments` with an idempotency key derived from its purpose.
 
+pub mod accounts;
 pub mod eligibility;
 pub mod ledger;
 pub mod lifecycle;

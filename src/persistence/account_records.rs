@@ -36,6 +36,7 @@ pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
     ("google_identities", "userId"),
     ("otps", "userId"),
     ("daily_mail_logs", "userId"),
+    ("payment_customers", "_id"),
 ];
 
 /// Records kept when the account goes, with the fields that tie them to the person removed:

@@ -1,4 +1,4 @@
-//! `GET /api/earning/admin/earnings?page&limit` (administrators) → `{userEarnings, total, page,
+//! `GET /api/earning/admin/earnings?page&limit` (administrators; 10 a page, at most 100) → `{userEarnings, total, page,
 //! totalPages}`: per author and currency, `gross`, `fees`, `refunds`, `paidOut`,
 //! `availableBalance` (sums of the ledger), `hasBankDetails`; largest balance first.
 
@@ -11,7 +11,7 @@ use crate::auth::AdminUser;
 use crate::billing::{ledger::balances, mode};
 use crate::error::ApiResult;
 use crate::persistence::{bank_details, ledger, user_directory};
-use crate::routes::admin::subscriptions::plans::PlanQuery;
+use crate::routes::admin::PageParams;
 use crate::routes::post::DELETED_AUTHOR;
 use crate::state::AppState;
 
@@ -19,20 +19,17 @@ use crate::state::AppState;
 pub async fn earnings(
     state: web::Data<AppState>,
     admin: AdminUser,
-    query: web::Query<PlanQuery>,
+    query: web::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
-    let page =
-        crate::routes::admin::subscriptions::plans::positive(&query.page, "page", 1, 100_000)?;
-    let limit =
-        crate::routes::admin::subscriptions::plans::positive(&query.limit, "limit", 50, 500)?;
+    let paging = query.resolve()?;
     let entries = ledger::find(&state.db, doc! {}).await?;
     let mut rows: Vec<_> = balances(&entries).into_iter().collect();
     rows.sort_by(|a, b| b.1.available.cmp(&a.1.available).then(a.0.cmp(&b.0)));
-    let total = rows.len();
+    let total = rows.len() as u64;
     let shown: Vec<_> = rows
         .into_iter()
-        .skip((page - 1) * limit)
-        .take(limit)
+        .skip(usize::try_from(paging.skip).unwrap_or(usize::MAX))
+        .take(usize::try_from(paging.limit).unwrap_or(0))
         .collect();
     let mut authors: Vec<ObjectId> = shown.iter().map(|((a, _), _)| *a).collect();
     authors.sort();
@@ -58,8 +55,8 @@ pub async fn earnings(
     Ok(HttpResponse::Ok().json(json!({
         "userEarnings": user_earnings,
         "total": total,
-        "page": page,
-        "totalPages": total.div_ceil(limit),
+        "page": paging.page,
+        "totalPages": paging.total_pages(total),
         "minPayout": state.settings.payments.min_payout,
         "mode": mode(&state),
     })))

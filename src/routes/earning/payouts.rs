@@ -63,6 +63,14 @@ pub async fn payouts(
         results.extend(pay_author(&state, user, admin.0.user.id).await?);
     }
     let count = |status: &str| results.iter().filter(|r| r.status == status).count();
+    crate::audit::record(
+        &state,
+        &admin.0,
+        crate::audit::Action::Payout,
+        crate::audit::Target::site(),
+        json!({ "results": results }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": "Payouts processed",
         "paid": count("paid"),

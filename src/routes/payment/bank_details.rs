@@ -19,6 +19,7 @@ use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{mode, provider_error};
 use crate::domain::Email;
@@ -27,6 +28,7 @@ use crate::extract::{required_id, ApiJson, Fields};
 use crate::payments::DestinationRequest;
 use crate::persistence::bank_details::{self, BankDetails, ContactData};
 use crate::persistence::{now, users, DbError};
+use crate::routes::subscription::audit_for_other;
 use crate::routes::user::iso;
 use crate::state::AppState;
 
@@ -303,6 +305,16 @@ pub async fn create(
         }
         Err(e) => return Err(e.into()),
     }
+    let target = Target::id("user", owner);
+    audit_for_other(
+        &state,
+        &me,
+        owner,
+        Action::BankDetailsCreate,
+        target,
+        json!({ "paymentId": details.payment_id }),
+    )
+    .await;
     Ok(HttpResponse::Created().json(json!({
         "message": MSG_CREATED,
         "bankDetails": view(&details),
@@ -425,6 +437,16 @@ pub async fn update(
     let updated = bank_details::update(&state.db, details.id, set)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
+    let target = Target::id("user", updated.user_id);
+    audit_for_other(
+        &state,
+        &me,
+        updated.user_id,
+        Action::BankDetailsUpdate,
+        target,
+        json!({ "paymentId": updated.payment_id }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": MSG_UPDATED,
         "bankDetails": view(&updated),
@@ -470,6 +492,16 @@ pub async fn delete(
         .await
         .map_err(provider_error)?;
     bank_details::delete(&state.db, details.id).await?;
+    let target = Target::id("user", details.user_id);
+    audit_for_other(
+        &state,
+        &me,
+        details.user_id,
+        Action::BankDetailsDelete,
+        target,
+        json!({ "paymentId": details.payment_id }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": MSG_DELETED,
         "paymentId": details.payment_id,

@@ -5,7 +5,8 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
-use super::{load_own_subscription, subscription_views};
+use super::{audit_for_other, load_own_subscription, subscription_views};
+use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
 use crate::error::ApiResult;
@@ -21,6 +22,16 @@ pub async fn cancel(
 ) -> ApiResult<HttpResponse> {
     let sub = load_own_subscription(&state.db, &path, &me).await?;
     let sub = lifecycle::cancel(&state, &sub, me.user.id).await?;
+    let target = Target::new("subscription", sub.id.to_hex(), sub.plan_name.clone());
+    audit_for_other(
+        &state,
+        &me,
+        sub.subscriber_id,
+        Action::SubscriptionCancel,
+        target,
+        json!({}),
+    )
+    .await;
     let view = subscription_views(&state.db, std::slice::from_ref(&sub)).await?;
     Ok(HttpResponse::Ok().json(json!({
         "message": MSG_CANCELLED,

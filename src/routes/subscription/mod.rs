@@ -110,6 +110,21 @@ pub async fn subscription_views(db: &Db, list: &[Subscription]) -> ApiResult<Vec
     Ok(list.iter().map(|s| subscription_view(s, &names)).collect())
 }
 
+/// Records in the audit log an administrator's act on something of `owner`'s (an owner acting
+/// on their own things is not an administrator action).
+pub async fn audit_for_other(
+    state: &crate::state::AppState,
+    me: &AuthUser,
+    owner: ObjectId,
+    action: crate::audit::Action,
+    target: crate::audit::Target,
+    details: Value,
+) {
+    if me.is_admin() && owner != me.user.id {
+        crate::audit::record(state, me, action, target, details).await;
+    }
+}
+
 /// The plan named by a path segment.
 pub async fn load_plan(db: &Db, raw: &str) -> ApiResult<Plan> {
     let id = crate::extract::required_id(Some(raw), MSG_INVALID_PLAN_ID)?;

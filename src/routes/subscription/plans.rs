@@ -8,7 +8,8 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
 use serde_json::{json, Value};
 
-use super::{load_own_plan, plan_view};
+use super::{audit_for_other, load_own_plan, plan_view};
+use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{eligibility, mode};
 use crate::domain::money::{parse_amount, parse_currency, Interval, MAX_PRICE, MIN_PRICE};
@@ -114,6 +115,11 @@ async fn ensure_may_sell(state: &AppState, me: &AuthUser, author: ObjectId) -> A
         )));
     }
     Ok(())
+}
+
+/// A plan in the audit log.
+pub fn plan_target(plan: &Plan) -> Target {
+    Target::new("plan", plan.id.to_hex(), plan.name.clone())
 }
 
 fn answer(status: u16, message: &str, plan: &Plan, mode: &str) -> HttpResponse {
@@ -243,9 +249,19 @@ pub async fn update(
             PLAN_FIELDS.join(", ")
         )));
     }
+    let changed: Vec<String> = set.keys().cloned().collect();
     let plan = plans::update(&state.db, plan.id, set)
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?;
+    audit_for_other(
+        &state,
+        &me,
+        plan.author_id,
+        Action::PlanUpdate,
+        plan_target(&plan),
+        json!({ "fields": changed }),
+    )
+    .await;
     Ok(answer(
         200,
         "Plan updated successfully",
@@ -272,6 +288,15 @@ pub async fn activate(
     )
     .await?
     .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?;
+    audit_for_other(
+        &state,
+        &me,
+        plan.author_id,
+        Action::PlanActivate,
+        plan_target(&plan),
+        json!({}),
+    )
+    .await;
     Ok(answer(
         200,
         "Plan activated successfully",
@@ -298,6 +323,15 @@ pub async fn delete(
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?
     };
+    audit_for_other(
+        &state,
+        &me,
+        plan.author_id,
+        Action::PlanDelete,
+        plan_target(&plan),
+        json!({}),
+    )
+    .await;
     Ok(answer(
         200,
         "Plan deleted successfully",

@@ -8,7 +8,8 @@
 use actix_web::{web, HttpResponse};
 use serde_json::{json, Value};
 
-use super::{load_own_subscription, subscription_views};
+use super::{audit_for_other, load_own_subscription, subscription_views};
+use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
@@ -45,7 +46,18 @@ pub async fn refund(
         }
     }
     let sub = load_own_subscription(&state.db, &path, &me).await?;
-    let (sub, refund) = lifecycle::refund(&state, &sub, me.user.id, &reason).await?;
+    let (sub, refund) = lifecycle::refund(&state, &sub, me.user.id, &reason, true).await?;
+    let target = Target::new("subscription", sub.id.to_hex(), sub.plan_name.clone());
+    let details = json!({ "reason": reason, "amount": refund.amount, "currency": refund.currency });
+    audit_for_other(
+        &state,
+        &me,
+        sub.subscriber_id,
+        Action::SubscriptionRefund,
+        target,
+        details,
+    )
+    .await;
     let view = subscription_views(&state.db, std::slice::from_ref(&sub)).await?;
     Ok(HttpResponse::Ok().json(json!({
         "message": MSG_REFUNDED,

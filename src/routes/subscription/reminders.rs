@@ -17,6 +17,14 @@ pub const MSG_REMINDERS_SENT: &str = "Renewal reminders sent successfully";
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn reminders(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
     let report = send_reminders(&state, now()).await?;
+    crate::audit::record(
+        &state,
+        &admin.0,
+        crate::audit::Action::SubscriptionReminders,
+        crate::audit::Target::site(),
+        json!({ "sent": report.sent, "alreadySent": report.already_sent, "failed": report.failed }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": MSG_REMINDERS_SENT,
         "sent": report.sent,

@@ -6,7 +6,8 @@ use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
 use serde_json::{json, Value};
 
-use super::subscription_views;
+use super::{audit_for_other, subscription_views};
+use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
@@ -47,6 +48,17 @@ pub async fn unsubscribe_author(
         }
     }
     let views = subscription_views(&state.db, &cancelled).await?;
+    let target = Target::id("user", reader);
+    let details = json!({ "authorId": author.to_hex(), "cancelled": views.len() });
+    audit_for_other(
+        &state,
+        &me,
+        reader,
+        Action::SubscriptionUnsubscribe,
+        target,
+        details,
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": MSG_UNSUBSCRIBED,
         "cancelled": views.len(),

@@ -70,6 +70,14 @@ pub async fn update(
         min_account_age_days: count(&f, "minAccountAgeDays", current.min_account_age_days)?,
     };
     let saved = subscription_criteria::save(&state.db, next, admin.0.user.id).await?;
+    crate::audit::record(
+        &state,
+        &admin.0,
+        crate::audit::Action::SubscriptionCriteria,
+        crate::audit::Target::site(),
+        json!({ "criteria": saved }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": "Subscription criteria updated",
         "criteria": saved,

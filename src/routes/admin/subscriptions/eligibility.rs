@@ -9,9 +9,10 @@
 //!   bypassSubscriptionCriteria}`: sets either switch directly.
 
 use actix_web::{web, HttpResponse};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::{answer, load_user};
+use crate::audit::{Action, Target};
 use crate::auth::AdminUser;
 use crate::billing::eligibility::assess;
 use crate::error::{ApiError, ApiResult};
@@ -51,6 +52,14 @@ pub async fn toggle(
     } else {
         "Subscription eligibility disabled"
     };
+    crate::audit::record(
+        &state,
+        &admin.0,
+        Action::EligibilityToggle,
+        Target::user(&user),
+        json!({ "enable": enable }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(answer(&state, message, user).await?))
 }
 
@@ -76,6 +85,14 @@ pub async fn grant(
     } else {
         "Subscription access revoked: the criteria decide again"
     };
+    crate::audit::record(
+        &state,
+        &admin.0,
+        Action::EligibilityGrant,
+        Target::user(&user),
+        json!({ "grant": grant }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(answer(&state, message, user).await?))
 }
 
@@ -101,5 +118,15 @@ pub async fn user_override(
     let user = users::set_subscription_flags(&state.db, user.id, eligible, bypass)
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_USER_NOT_FOUND))?;
+    let details =
+        json!({ "isEligibleForSubscription": eligible, "bypassSubscriptionCriteria": bypass });
+    crate::audit::record(
+        &state,
+        &admin.0,
+        Action::EligibilityOverride,
+        Target::user(&user),
+        details,
+    )
+    .await;
     Ok(HttpResponse::Ok().json(answer(&state, "Eligibility override saved", user).await?))
 }

@@ -4,9 +4,10 @@
 //! `PATCH /api/admin/subscriptions/user-milestone-reset/{userId}`: all four back to null.
 
 use actix_web::{web, HttpResponse};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::{answer, load_user};
+use crate::audit::{Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, Fields};
@@ -87,6 +88,15 @@ pub async fn set_override(
     let user = users::set_milestone_override(&state.db, user.id, &next)
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_USER_NOT_FOUND))?;
+    let details = json!({ "milestoneOverride": next });
+    crate::audit::record(
+        &state,
+        &admin.0,
+        Action::MilestoneOverride,
+        Target::user(&user),
+        details,
+    )
+    .await;
     Ok(HttpResponse::Ok().json(answer(&state, "Milestone override saved", user).await?))
 }
 
@@ -100,5 +110,13 @@ pub async fn reset(
     let user = users::set_milestone_override(&state.db, user.id, &MilestoneOverride::default())
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_USER_NOT_FOUND))?;
+    crate::audit::record(
+        &state,
+        &admin.0,
+        Action::MilestoneReset,
+        Target::user(&user),
+        json!({}),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(answer(&state, "Milestone override reset", user).await?))
 }

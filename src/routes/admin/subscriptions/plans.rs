@@ -12,38 +12,19 @@ use crate::billing::mode;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, Fields};
 use crate::persistence::plans::{self, PlanStatus};
+use crate::routes::admin::PageParams;
 use crate::routes::subscription::{load_plan, plan_view, plan_views};
 use crate::state::AppState;
-
-/// Default and largest page sizes.
-pub const DEFAULT_LIMIT: usize = 10;
-pub const MAX_LIMIT: usize = 100;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanQuery {
-    #[serde(default)]
-    pub page: Option<String>,
-    #[serde(default)]
-    pub limit: Option<String>,
+    #[serde(flatten)]
+    pub paging: PageParams,
     #[serde(default)]
     pub status: Option<String>,
     #[serde(default)]
     pub include_deleted: Option<String>,
-}
-
-pub fn positive(raw: &Option<String>, name: &str, default: usize, max: usize) -> ApiResult<usize> {
-    match raw.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => Ok(default),
-        Some(s) => s
-            .parse::<usize>()
-            .ok()
-            .filter(|n| *n >= 1)
-            .map(|n| n.min(max))
-            .ok_or_else(|| {
-                ApiError::bad_request(format!("{name} must be a positive whole number"))
-            }),
-    }
 }
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
@@ -52,8 +33,7 @@ pub async fn list(
     admin: AdminUser,
     query: web::Query<PlanQuery>,
 ) -> ApiResult<HttpResponse> {
-    let page = positive(&query.page, "page", 1, 100_000)?;
-    let limit = positive(&query.limit, "limit", DEFAULT_LIMIT, MAX_LIMIT)?;
+    let paging = query.paging.resolve()?;
     let status = match query
         .status
         .as_deref()
@@ -78,19 +58,19 @@ pub async fn list(
         .filter(|p| status.is_none_or(|s| p.status == s))
         .filter(|p| include_deleted || !p.is_deleted)
         .collect();
-    let total = all.len();
+    let total = all.len() as u64;
     let shown: Vec<_> = all
         .into_iter()
-        .skip((page - 1) * limit)
-        .take(limit)
+        .skip(usize::try_from(paging.skip).unwrap_or(usize::MAX))
+        .take(usize::try_from(paging.limit).unwrap_or(0))
         .collect();
     let views = plan_views(&state.db, &shown, mode(&state)).await?;
     Ok(HttpResponse::Ok().json(json!({
         "plans": views,
         "count": views.len(),
         "total": total,
-        "page": page,
-        "totalPages": total.div_ceil(limit),
+        "page": paging.page,
+        "totalPages": paging.total_pages(total),
         "mode": mode(&state),
     })))
 }
@@ -115,6 +95,14 @@ pub async fn set_status(
     let plan = plans::update(&state.db, plan.id, doc! { "status": status.as_str() })
         .await?
         .ok_or_else(|| ApiError::not_found(crate::routes::subscription::MSG_PLAN_NOT_FOUND))?;
+    crate::audit::record(
+        &state,
+        &admin.0,
+        crate::audit::Action::PlanStatus,
+        crate::routes::subscription::plans::plan_target(&plan),
+        json!({ "status": status.as_str() }),
+    )
+    .await;
     Ok(HttpResponse::Ok().json(json!({
         "message": format!("Plan {}", if status == PlanStatus::Active { "activated" } else { "deactivated" }),
         "plan": plan_view(&plan, mode(&state), None),
