@@ -8,6 +8,9 @@ use serde_json::{json, Value};
 use crate::helpers::*;
 use crate::money_support::*;
 
+/// A route, its body, and what each role gets, in order.
+type Row = (Method, String, Value, Vec<(Who, StatusCode)>);
+
 #[derive(Clone, Copy, Debug)]
 enum Who {
     Guest,
@@ -47,7 +50,7 @@ async fn every_money_route_answers_each_role_as_it_should() {
     use StatusCode as S;
     use Who::*;
     let new_plan = json!({ "name": "Silver", "price": 500 });
-    let rows: Vec<(Method, String, Value, Vec<(Who, StatusCode)>)> = vec![
+    let rows: Vec<Row> = vec![
         (
             Method::POST,
             "/api/subscription/plans".into(),
