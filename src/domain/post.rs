@@ -84,6 +84,35 @@ impl PostStatus {
     }
 }
 
+/// Who may read a post's blocks: everyone, or only the author's subscribers (others get the
+/// title, thumbnail and excerpt with `locked: true`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Audience {
+    #[default]
+    Everyone,
+    Subscribers,
+}
+
+impl Audience {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        match raw.trim().to_lowercase().as_str() {
+            "everyone" => Ok(Audience::Everyone),
+            "subscribers" => Ok(Audience::Subscribers),
+            _ => Err(ApiError::bad_request(
+                "audience must be everyone or subscribers",
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Audience::Everyone => "everyone",
+            Audience::Subscribers => "subscribers",
+        }
+    }
+}
+
 /// A post language: a short code such as `en` or `pt-BR`.
 pub fn parse_language(raw: &str) -> Result<String, ApiError> {
     let lang = raw.trim();
@@ -115,6 +144,11 @@ mod tests {
             PostStatus::Scheduled
         );
         assert!(Visibility::parse("friends").is_err());
+        assert_eq!(
+            Audience::parse(" Subscribers ").unwrap(),
+            Audience::Subscribers
+        );
+        assert!(Audience::parse("friends").is_err());
         assert!(PostStatus::parse("archived").is_err());
     }
 

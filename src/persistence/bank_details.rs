@@ -50,13 +50,15 @@ fn collection(db: &Db) -> Collection<BankDetails> {
 
 /// One record per user; unique payment id.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             unique_index(doc! { "userId": 1 }, "user_unique"),
             unique_index(doc! { "paymentId": 1 }, "payment_id_unique"),
-        ])
-        .await
-        .db_context("creating bank details indexes")?;
+        ],
+        "creating bank details indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -82,14 +82,16 @@ fn collection(db: &Db) -> Collection<Entry> {
 
 /// One position per author; one entry per source; per plan for analytics.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             unique_index(doc! { "authorId": 1, "seq": 1 }, "author_seq_unique"),
             unique_index(doc! { "kind": 1, "source": 1 }, "kind_source_unique"),
             index(doc! { "planId": 1 }, "plan"),
-        ])
-        .await
-        .db_context("creating ledger indexes")?;
+        ],
+        "creating ledger indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -32,10 +32,12 @@ fn collection(db: &Db) -> Collection<LocalRecord> {
 
 /// By object id (`retrieve`).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([index(doc! { "objectId": 1 }, "object_id")])
-        .await
-        .db_context("creating local payment indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [index(doc! { "objectId": 1 }, "object_id")],
+        "creating local payment indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -74,8 +74,9 @@ fn collection(db: &Db) -> Collection<Payment> {
 
 /// Unique idempotency key; by provider id (webhooks) and by subscription.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             unique_index(doc! { "idempotencyKey": 1 }, "idempotency_key_unique"),
             index(doc! { "providerPaymentId": 1 }, "provider_payment_id"),
             index(
@@ -83,9 +84,10 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
                 "subscription_created",
             ),
             index(doc! { "planId": 1 }, "plan"),
-        ])
-        .await
-        .db_context("creating payment indexes")?;
+        ],
+        "creating payment indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -43,13 +43,15 @@ fn collection(db: &Db) -> Collection<PayoutRecord> {
 
 /// Unique key; per author.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             unique_index(doc! { "idempotencyKey": 1 }, "idempotency_key_unique"),
             index(doc! { "authorId": 1, "createdAt": -1 }, "author_created"),
-        ])
-        .await
-        .db_context("creating payout indexes")?;
+        ],
+        "creating payout indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -70,13 +70,15 @@ fn collection(db: &Db) -> Collection<Plan> {
 
 /// Per author, newest first; all plans newest first.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             index(doc! { "authorId": 1, "createdAt": -1 }, "author_created"),
             index(doc! { "createdAt": -1, "_id": -1 }, "created"),
-        ])
-        .await
-        .db_context("creating plan indexes")?;
+        ],
+        "creating plan indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 use crate::domain::blocks::Block;
-use crate::domain::post::{PostStatus, PostType, Visibility};
+use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
 
 pub const COLLECTION: &str = "posts";
 /// What a duplicate slug is reported as.
@@ -56,6 +56,9 @@ pub struct Post {
     pub post_type: PostType,
     #[serde(default)]
     pub visibility: Visibility,
+    /// Everyone, or the author's subscribers only.
+    #[serde(default)]
+    pub audience: Audience,
     #[serde(default)]
     pub is_featured: bool,
     #[serde(default)]

@@ -41,14 +41,16 @@ fn collection(db: &Db) -> Collection<RefundRecord> {
 
 /// One refund per payment; by provider id for webhooks.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             unique_index(doc! { "paymentId": 1 }, "payment_unique"),
             index(doc! { "providerRefundId": 1 }, "provider_refund_id"),
             index(doc! { "planId": 1 }, "plan"),
-        ])
-        .await
-        .db_context("creating refund indexes")?;
+        ],
+        "creating refund indexes",
+    )
+    .await?;
     Ok(())
 }
 

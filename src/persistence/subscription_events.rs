@@ -45,17 +45,19 @@ fn collection(db: &Db) -> Collection<SubscriptionEvent> {
 
 /// Per plan and per subscription.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             unique_index(doc! { "key": 1 }, "key_unique"),
             index(doc! { "planId": 1, "createdAt": 1 }, "plan_created"),
             index(
                 doc! { "subscriptionId": 1, "createdAt": 1 },
                 "subscription_created",
             ),
-        ])
-        .await
-        .db_context("creating subscription event indexes")?;
+        ],
+        "creating subscription event indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -120,8 +120,9 @@ fn collection(db: &Db) -> Collection<Subscription> {
 
 /// Per subscriber, per author, per plan, and by status and period end for the jobs.
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_indexes([
+    super::create_indexes(
+        &collection(db),
+        [
             index(
                 doc! { "subscriberId": 1, "authorId": 1 },
                 "subscriber_author",
@@ -132,9 +133,10 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
                 doc! { "status": 1, "currentPeriodEnd": 1 },
                 "status_period_end",
             ),
-        ])
-        .await
-        .db_context("creating subscription indexes")?;
+        ],
+        "creating subscription indexes",
+    )
+    .await?;
     Ok(())
 }
 

@@ -107,6 +107,7 @@ pub async fn insert_posts(
             tags: vec!["bulk".into()],
             post_type: Default::default(),
             visibility: Default::default(),
+            audience: Default::default(),
             is_featured: false,
             is_pinned: false,
             is_published: true,

@@ -32,6 +32,7 @@ mod moderation;
 mod money_access;
 mod money_concurrency;
 mod money_lifecycle;
+mod money_posts;
 mod money_stripe;
 mod money_support;
 mod notifications;

@@ -106,7 +106,8 @@ mod tests {
                 Kind::Bookmark,
                 Kind::Comment,
                 Kind::Reply,
-                Kind::Appeal
+                Kind::Appeal,
+                Kind::Subscription
             ]
         );
         assert_eq!(kinds_of(Some("like")).unwrap(), vec![Kind::Like]);

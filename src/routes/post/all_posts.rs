@@ -35,6 +35,6 @@ pub async fn all_posts(
     }
     let own = authors.contains(&me.user.id);
     let filter = list_filter(&state.db, Some(&me), own, extra).await?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    let (posts, total) = page_of(&state.db, Some(&me), filter, SortKind::Newest, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
 }

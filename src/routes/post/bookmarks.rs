@@ -29,6 +29,7 @@ pub async fn bookmarked_posts(state: web::Data<AppState>, me: AuthUser) -> ApiRe
     let mut found = posts::list(&state.db, filter, SortKind::Newest, page).await?;
     let order: HashMap<_, _> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     found.sort_by_key(|p| order.get(&p.id).copied().unwrap_or(usize::MAX));
-    let posts = render(&state.db, found).await?;
+    let mut posts = render(&state.db, found).await?;
+    super::unlock_for(&state.db, Some(&me), &mut posts).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts })))
 }

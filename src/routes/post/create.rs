@@ -7,10 +7,11 @@ use mongodb::bson::oid::ObjectId;
 use serde_json::json;
 
 use super::input::{
-    parse_blocks, parse_category, parse_lang, parse_post_type, parse_publish_at, parse_thumbnail,
-    parse_title, parse_visibility, requested_status, search_text, tags_of, PendingImages, PostBody,
+    parse_audience, parse_blocks, parse_category, parse_lang, parse_post_type, parse_publish_at,
+    parse_thumbnail, parse_title, parse_visibility, requested_status, search_text_for, tags_of,
+    PendingImages, PostBody,
 };
-use super::render_one;
+use super::render_one_for;
 use crate::auth::AuthUser;
 use crate::domain::blocks::{check_upload_rules, reading_time_minutes};
 use crate::domain::post::PostStatus;
@@ -79,10 +80,12 @@ pub async fn create(
         return Err(e);
     }
     let published = status == PostStatus::Published;
+    let audience = parse_audience(body.audience.as_deref())?.unwrap_or_default();
     let mut post = Post {
         id,
         slug: String::new(),
-        search_text: search_text(&title, &tags, &blocks),
+        search_text: search_text_for(&title, &tags, &blocks, audience),
+        audience,
         reading_time: reading_time_minutes(&blocks),
         title,
         blocks,
@@ -142,6 +145,6 @@ pub async fn create(
         user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;
     }
     live::post_counts_updated(&state, me.user.id, post.is_listable());
-    let view = render_one(&state.db, post).await?;
+    let view = render_one_for(&state.db, Some(&me), post).await?;
     Ok(HttpResponse::Created().json(json!({ "post": view })))
 }

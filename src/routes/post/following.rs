@@ -36,6 +36,6 @@ pub async fn following(
         .ok_or_else(|| ApiError::unauthorized(MSG_SIGN_IN_REQUIRED))?;
     let (page, _) = query.page_request(FOLLOWING_LIMIT)?;
     let filter = following_filter(&state.db, &me).await?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    let (posts, total) = page_of(&state.db, Some(&me), filter, SortKind::Newest, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
 }

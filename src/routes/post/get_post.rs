@@ -7,7 +7,7 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
-use super::{render_one, visible_to, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
+use super::{render_one_for, visible_to, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{posts, votes};
@@ -34,7 +34,7 @@ pub async fn get_post(
         .filter(|p| visible_to(p, viewer.0.as_ref()))
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     let post_id = post.id;
-    let mut view = render_one(&state.db, post).await?;
+    let mut view = render_one_for(&state.db, viewer.0.as_ref(), post).await?;
     if let Some(me) = viewer.0.as_ref() {
         for block in view.blocks.iter_mut().filter(|b| b.kind == "poll") {
             let choices = votes::choices_of(&state.db, post_id, &block.id, me.user.id).await?;

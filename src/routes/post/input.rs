@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::domain::blocks::{self, image_urls_mut, is_acceptable_image_source, Block};
 use crate::domain::image::{decode_data_url, is_data_url, is_media_path, DecodedImage};
-use crate::domain::post::{parse_language, PostStatus, PostType, Visibility};
+use crate::domain::post::{parse_language, Audience, PostStatus, PostType, Visibility};
 use crate::domain::search::normalize;
 use crate::domain::tags::{parse_tags, TagsInput};
 use crate::error::{ApiError, ApiResult};
@@ -38,6 +38,8 @@ pub struct PostBody {
     pub post_type: Option<String>,
     #[serde(default)]
     pub visibility: Option<String>,
+    #[serde(default)]
+    pub audience: Option<String>,
     #[serde(default)]
     pub is_featured: Option<bool>,
     #[serde(default)]
@@ -243,6 +245,30 @@ pub fn search_text(title: &str, tags: &[String], blocks: &[Block]) -> String {
         text.truncate(cut);
     }
     text
+}
+
+/// The search text of a post for its audience: a subscribers-only post is found by its title,
+/// tags and excerpt (what everyone may see of it), never by the text of its locked blocks.
+pub fn search_text_for(
+    title: &str,
+    tags: &[String],
+    blocks: &[Block],
+    audience: Audience,
+) -> String {
+    match audience {
+        Audience::Everyone => search_text(title, tags, blocks),
+        Audience::Subscribers => normalize(&format!(
+            "{} {}",
+            search_text(title, tags, &[]),
+            normalize(&super::excerpt(blocks))
+        )),
+    }
+}
+
+pub fn parse_audience(raw: Option<&str>) -> ApiResult<Option<Audience>> {
+    raw.filter(|s| !s.trim().is_empty())
+        .map(Audience::parse)
+        .transpose()
 }
 
 /// Every media address a post uses (thumbnail and image blocks).

@@ -18,6 +18,7 @@ pub async fn latest(
 ) -> ApiResult<HttpResponse> {
     let (page, _) = query.page_request(DEFAULT_LIMIT)?;
     let filter = list_filter(&state.db, viewer.0.as_ref(), false, Document::new()).await?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    let (posts, total) =
+        page_of(&state.db, viewer.0.as_ref(), filter, SortKind::Newest, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
 }

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
 use crate::domain::blocks::{plain_text_of, Block};
-use crate::domain::post::{PostStatus, PostType, Visibility};
+use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, page_limit, page_number, present_param};
 use crate::persistence::posts::{self, PageRequest, Post};
@@ -45,6 +45,7 @@ use crate::routes::user::iso;
 
 pub const MSG_POST_NOT_FOUND: &str = "Post not found";
 pub const MSG_INVALID_SLUG: &str = "Invalid post slug";
+pub const MSG_SUBSCRIBERS_ONLY: &str = "This post is for subscribers only";
 pub const MSG_SIGN_IN_REQUIRED: &str = "You must be signed in to access this feature.";
 pub const MSG_NOT_POST_OWNER: &str = "Only the author of this post or an administrator can do that";
 /// Default page size of post lists and search.
@@ -92,6 +93,14 @@ pub struct PostView {
     pub tags: Vec<String>,
     pub post_type: PostType,
     pub visibility: Visibility,
+    /// `everyone` or `subscribers`.
+    pub audience: Audience,
+    /// True when the viewer may not read this subscribers-only post: `blocks` is empty and the
+    /// title, thumbnail and excerpt are the teaser.
+    pub locked: bool,
+    /// The blocks of a locked post, kept here (never sent) until [`unlock_for`] decides.
+    #[serde(skip)]
+    pub sealed_blocks: Option<Vec<Block>>,
     pub is_featured: bool,
     pub is_pinned: bool,
     pub is_published: bool,
@@ -176,12 +185,23 @@ pub async fn render(db: &Db, posts: Vec<Post>) -> ApiResult<Vec<PostView>> {
                     slug: c.slug.clone(),
                 })
             });
+            // A subscribers-only post is locked until `unlock_for` finds the viewer may read it,
+            // so a path that forgets to ask shows the teaser, never the blocks.
+            let locked = p.audience == Audience::Subscribers;
+            let (blocks, sealed_blocks) = if locked {
+                (Vec::new(), Some(p.blocks.clone()))
+            } else {
+                (p.blocks.clone(), None)
+            };
             PostView {
                 id: p.id.to_hex(),
                 excerpt: excerpt(&p.blocks),
                 slug: p.slug,
                 title: p.title,
-                blocks: p.blocks,
+                blocks,
+                audience: p.audience,
+                locked,
+                sealed_blocks,
                 thumbnail: p.thumbnail,
                 author,
                 category,
@@ -209,10 +229,78 @@ pub async fn render(db: &Db, posts: Vec<Post>) -> ApiResult<Vec<PostView>> {
         .collect())
 }
 
-/// Shows one post.
+/// Shows one post (a subscribers-only post locked).
 pub async fn render_one(db: &Db, post: Post) -> ApiResult<PostView> {
     render(db, vec![post])
         .await?
+        .pop()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("rendering a post gave nothing")))
+}
+
+/// Opens the locked posts among `views` that `viewer` may read: their author, administrators,
+/// and readers with a subscription giving access to the author now.
+pub async fn unlock_for(
+    db: &Db,
+    viewer: Option<&AuthUser>,
+    views: &mut [PostView],
+) -> ApiResult<()> {
+    let Some(me) = viewer else {
+        return Ok(());
+    };
+    let mut authors: Vec<ObjectId> = views
+        .iter()
+        .filter(|v| v.locked)
+        .filter_map(|v| ObjectId::parse_str(&v.author.id).ok())
+        .filter(|a| *a != me.user.id)
+        .collect();
+    if views.iter().all(|v| !v.locked) {
+        return Ok(());
+    }
+    authors.sort();
+    authors.dedup();
+    let subscribed = if me.is_admin() {
+        Vec::new()
+    } else {
+        crate::persistence::subscriptions::authors_with_access(db, me.user.id, &authors).await?
+    };
+    for view in views.iter_mut().filter(|v| v.locked) {
+        let author = ObjectId::parse_str(&view.author.id).ok();
+        let may_read = me.is_admin()
+            || author == Some(me.user.id)
+            || author.is_some_and(|a| subscribed.contains(&a));
+        if may_read {
+            if let Some(blocks) = view.sealed_blocks.take() {
+                view.blocks = blocks;
+            }
+            view.locked = false;
+        }
+    }
+    Ok(())
+}
+
+/// Whether `viewer` may read the blocks of `post`.
+pub async fn may_read_blocks(db: &Db, viewer: Option<&AuthUser>, post: &Post) -> ApiResult<bool> {
+    if post.audience == Audience::Everyone {
+        return Ok(true);
+    }
+    let Some(me) = viewer else {
+        return Ok(false);
+    };
+    if me.is_admin() || me.user.id == post.author {
+        return Ok(true);
+    }
+    Ok(
+        !crate::persistence::subscriptions::authors_with_access(db, me.user.id, &[post.author])
+            .await?
+            .is_empty(),
+    )
+}
+
+/// Shows one post as `viewer` may read it.
+pub async fn render_one_for(db: &Db, viewer: Option<&AuthUser>, post: Post) -> ApiResult<PostView> {
+    let mut views = vec![render_one(db, post).await?];
+    unlock_for(db, viewer, &mut views).await?;
+    views
         .pop()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("rendering a post gave nothing")))
 }
@@ -424,11 +512,14 @@ impl ListQuery {
 /// Runs a list query: one page and the total.
 pub async fn page_of(
     db: &Db,
+    viewer: Option<&AuthUser>,
     filter: Document,
     sort: posts::SortKind,
     page: PageRequest,
 ) -> ApiResult<(Vec<PostView>, u64)> {
     let found = posts::list(db, filter.clone(), sort, page).await?;
     let total = posts::count(db, filter).await?;
-    Ok((render(db, found).await?, total))
+    let mut views = render(db, found).await?;
+    unlock_for(db, viewer, &mut views).await?;
+    Ok((views, total))
 }

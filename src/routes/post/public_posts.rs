@@ -27,6 +27,7 @@ pub async fn public_posts(
         extra.insert("category", category);
     }
     let filter = list_filter(&state.db, viewer.0.as_ref(), false, extra).await?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    let (posts, total) =
+        page_of(&state.db, viewer.0.as_ref(), filter, SortKind::Newest, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total, "page": number })))
 }

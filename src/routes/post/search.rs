@@ -36,6 +36,7 @@ pub async fn search(
 ) -> ApiResult<HttpResponse> {
     let filter = search_filter(&state.db, viewer.0.as_ref(), &query).await?;
     let (page, _) = query.page_request(DEFAULT_LIMIT)?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    let (posts, total) =
+        page_of(&state.db, viewer.0.as_ref(), filter, SortKind::Newest, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
 }

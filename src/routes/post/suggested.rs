@@ -97,6 +97,7 @@ pub async fn suggested(
         found.extend(posts::list(&state.db, others, SortKind::Trending, page(missing)).await?);
     }
     found.truncate(usize::try_from(limit).unwrap_or(0));
-    let posts = render(&state.db, found).await?;
+    let mut posts = render(&state.db, found).await?;
+    super::unlock_for(&state.db, viewer.0.as_ref(), &mut posts).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts })))
 }

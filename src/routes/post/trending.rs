@@ -20,6 +20,13 @@ pub async fn trending(
 ) -> ApiResult<HttpResponse> {
     let (page, _) = query.page_request(DEFAULT_LIMIT)?;
     let filter = list_filter(&state.db, viewer.0.as_ref(), false, Document::new()).await?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Trending, page).await?;
+    let (posts, total) = page_of(
+        &state.db,
+        viewer.0.as_ref(),
+        filter,
+        SortKind::Trending,
+        page,
+    )
+    .await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
 }

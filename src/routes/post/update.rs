@@ -8,11 +8,11 @@ use mongodb::bson::{doc, Bson};
 use serde_json::json;
 
 use super::input::{
-    media_in_use, parse_blocks, parse_category, parse_lang, parse_post_type, parse_publish_at,
-    parse_thumbnail, parse_title, parse_visibility, requested_status, search_text, tags_of,
-    PendingImages, PostBody,
+    media_in_use, parse_audience, parse_blocks, parse_category, parse_lang, parse_post_type,
+    parse_publish_at, parse_thumbnail, parse_title, parse_visibility, requested_status,
+    search_text_for, tags_of, PendingImages, PostBody,
 };
-use super::{managed_post, render_one, MSG_POST_NOT_FOUND};
+use super::{managed_post, render_one_for, MSG_POST_NOT_FOUND};
 use crate::audit::{self, Action, Target};
 use crate::auth::AuthUser;
 use crate::domain::blocks::{
@@ -135,7 +135,12 @@ pub async fn update(
         None => current.thumbnail.clone(),
     };
     set.insert("title", title.as_str());
-    set.insert("searchText", search_text(&title, final_tags, final_blocks));
+    let audience = parse_audience(body.audience.as_deref())?.unwrap_or(current.audience);
+    set.insert("audience", audience.as_str());
+    set.insert(
+        "searchText",
+        search_text_for(&title, final_tags, final_blocks, audience),
+    );
     set.insert("readingTime", reading_time_minutes(final_blocks));
     if let Some(b) = &blocks {
         set.insert(
@@ -184,6 +189,6 @@ pub async fn update(
         )
         .await;
     }
-    let view = render_one(&state.db, post).await?;
+    let view = render_one_for(&state.db, Some(&me), post).await?;
     Ok(HttpResponse::Ok().json(json!({ "message": MSG_POST_UPDATED, "post": view })))
 }

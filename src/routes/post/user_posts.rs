@@ -39,6 +39,6 @@ pub async fn user_posts(
     }
     let own = viewer.0.as_ref().is_some_and(|me| me.user.id == author);
     let filter = list_filter(&state.db, viewer.0.as_ref(), own, extra).await?;
-    let (posts, total) = page_of(&state.db, filter, sort, page).await?;
+    let (posts, total) = page_of(&state.db, viewer.0.as_ref(), filter, sort, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
 }

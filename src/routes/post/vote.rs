@@ -115,6 +115,9 @@ pub async fn vote(
     let block_id = required(&body.block_id, "blockId")?.to_string();
     let index = parse_index(body.option_index.as_ref())?;
     let post = readable_post(&state, post_id, Some(&me)).await?;
+    if !super::may_read_blocks(&state.db, Some(&me), &post).await? {
+        return Err(ApiError::forbidden(super::MSG_SUBSCRIBERS_ONLY));
+    }
     let block = post
         .blocks
         .iter()

@@ -23,6 +23,7 @@ pub async fn posts(
         extra.insert("tags", tag);
     }
     let filter = list_filter(&state.db, viewer.0.as_ref(), false, extra).await?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    let (posts, total) =
+        page_of(&state.db, viewer.0.as_ref(), filter, SortKind::Newest, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total, "page": number })))
 }

@@ -17,6 +17,6 @@ pub async fn search_posts(
 ) -> ApiResult<HttpResponse> {
     let filter = search_filter(&state.db, None, &query).await?;
     let (page, number) = query.page_request(DEFAULT_LIMIT)?;
-    let (posts, total) = page_of(&state.db, filter, SortKind::Newest, page).await?;
+    let (posts, total) = page_of(&state.db, None, filter, SortKind::Newest, page).await?;
     Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total, "page": number })))
 }
