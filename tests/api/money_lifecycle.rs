@@ -171,6 +171,40 @@ async fn eligible_author_to_payout_the_whole_lifecycle() {
     assert_eq!(status["isSubscribed"], false);
     assert_eq!(status["status"], "refunded");
 
+    // The plan's analytics show the same money and the history.
+    let res = app
+        .get(
+            &format!("/api/subscription/plans/{plan_id}/analytics"),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let stats = json_of(res).await;
+    assert_eq!(
+        stats["revenue"],
+        json!({ "gross": 4000, "fees": 200, "refunds": 2000, "net": 1800 }),
+        "{stats}"
+    );
+    assert_eq!(
+        (
+            stats["refunds"].as_i64(),
+            stats["renewals"].as_i64(),
+            stats["cancellations"].as_i64()
+        ),
+        (Some(1), Some(1), Some(0))
+    );
+    assert_eq!(
+        (
+            stats["activeSubscribers"].as_i64(),
+            stats["totalSubscribers"].as_i64()
+        ),
+        (Some(0), Some(1))
+    );
+    let months = stats["monthly"].as_array().unwrap();
+    assert_eq!(months.len(), 12);
+    assert_eq!(months[11]["newSubscribers"], 1);
+    assert_eq!(months[11]["gross"], 4000);
+
     // Earnings: two charges of 20.00, fee 10 %, one refunded (with its fee).
     let row = app.earnings_of(&admin, &author).await;
     assert_eq!(row["gross"], 4000, "{row}");
