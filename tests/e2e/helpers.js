@@ -203,3 +203,68 @@ export async function createAdmin() {
   if (status >= 300 || data.role !== 'admin') throw new Error(`admin login failed: ${status} ${JSON.stringify(data)}`);
   return { ...account, token: data.token };
 }
+
+// ── Images and accessibility ────────────────────────────────────────────────────────────────
+
+import { deflateSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+
+function crc32(buf) {
+  let crc = 0xffffffff;
+  for (const byte of buf) {
+    let c = (crc ^ byte) & 0xff;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    crc = (crc >>> 8) ^ c;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A PNG of `width`×`height` with a horizontal gradient between two RGB colours. */
+export function gradientPng(width, height, from, to) {
+  const rows = [];
+  for (let y = 0; y < height; y += 1) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x += 1) {
+      const t = x / width;
+      for (let c = 0; c < 3; c += 1) row[1 + x * 3 + c] = Math.round(from[c] + (to[c] - from[c]) * t);
+    }
+    rows.push(row);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Runs axe-core in the page and returns its serious and critical violations (WCAG 2.1 A/AA
+ * rules and best practices), each as "rule: target (help)".
+ */
+export async function seriousAccessibilityViolations(page, { exclude = [] } = {}) {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async (excluded) => {
+    const result = await window.axe.run({ exclude: excluded.map((s) => [s]) }, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  }, exclude);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.slice(0, 3).join(', ')} — ${v.help}`);
+}
