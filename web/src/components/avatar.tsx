@@ -9,8 +9,7 @@ export function Avatar({ name, src, size = 32 }: { name?: string | null; src?: s
     return <img className="avatar" src={src} alt="" style={style} onError={() => setFailed(true)} />;
   }
   return (
-    <span className="avatar avatar--initials" style={style} aria-hidden="true">
-      {initials(name)}
-    </span>
+    // The initials are drawn by CSS (attr), so they never become part of a control's accessible name.
+    <span className="avatar avatar--initials" style={style} aria-hidden="true" data-initials={initials(name)} />
   );
 }
