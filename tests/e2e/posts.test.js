@@ -272,6 +272,13 @@ describe('posts', () => {
 
     const page = await newPage(browser);
     await page.addInitScript(() => localStorage.setItem('userCookieConsent', 'false'));
+    // The editor's code loads only on the editor's routes: the home page does not download it.
+    const scripts = [];
+    page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
+    await page.goto('/');
+    await page.locator('.post-feed[aria-busy="false"]').waitFor();
+    assert.ok(scripts.length > 0);
+    assert.deepEqual(scripts.filter((url) => /post-editor|editorjs/i.test(url)), [], 'no editor code on the home page');
     await page.goto(`/post/${slug}`);
     await waitForShell(page);
     await page.getByRole('heading', { level: 1, name: 'Every kind of block' }).waitFor();
