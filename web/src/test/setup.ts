@@ -1,10 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { mockApi } from './mock-api';
 import { clearToasts } from '@/lib/toast';
 import { clearPendingEmits, closeSocket, joinUserRooms } from '@/lib/socket';
 import { resetPublicConfigCache } from '@/features/auth/api/auth-api';
 import { fakeSockets } from './fake-socket';
+
+// Pages load on demand (a lazy module is transformed on first use): on a busy machine that can take
+// more than the default second, so findBy/waitFor wait up to 5 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: the ad-blocker bait would always look blocked, so tests opt in explicitly.
 vi.mock('@/features/ad-blocker/detect-ad-blocker', () => ({

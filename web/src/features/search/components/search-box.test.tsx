@@ -34,7 +34,9 @@ describe('SearchBox', () => {
     expect(screen.getByRole('listbox')).toHaveStyle({ maxHeight: '450px' });
     release();
     const options = await screen.findAllByRole('option');
-    expect(options.map((o) => o.textContent)).toEqual(['RNRusty Nailrusty@example.comPosts: 7', 'Rust tips']);
+    expect(options.map((o) => o.textContent)).toEqual(['Rusty Nailrusty@example.comPosts: 7', 'Rust tips']);
+    // The avatar shows the initials (drawn by CSS, outside the option's accessible name).
+    expect(options[0].querySelector('[data-initials]')).toHaveAttribute('data-initials', 'RN');
     expect(mockApi.calls('GET', '/post/search-users')[0].url.searchParams.get('query')).toBe('rus');
   });
 
