@@ -2,7 +2,7 @@
 //! unique index. Feeds read it through `graph::hidden_from`.
 
 use mongodb::bson::oid::ObjectId;
-use mongodb::bson::{doc, Document};
+use mongodb::bson::{doc, DateTime, Document};
 use mongodb::Collection;
 
 use super::graph::BLOCKS;
@@ -28,12 +28,7 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
 /// Blocks; returns whether this call created the block.
 pub async fn block(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<bool> {
     // The unique index settles races; this check keeps repeats harmless even before it exists.
-    let existing = collection(db)
-        .find_one(doc! { "blockerId": blocker, "blockedId": blocked })
-        .projection(doc! { "_id": 1 })
-        .await
-        .db_context("reading blocks")?;
-    if existing.is_some() {
+    if has_blocked(db, blocker, blocked).await? {
         return Ok(false);
     }
     match collection(db)
@@ -53,6 +48,42 @@ pub async fn unblock(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<
         .await
         .db_context("unblocking a user")?;
     Ok(r.deleted_count == 1)
+}
+
+/// The users `blocker` blocked, newest block first, with when each block was made.
+pub async fn blocked_by(db: &Db, blocker: ObjectId) -> DbResult<Vec<(ObjectId, DateTime)>> {
+    use futures_util::TryStreamExt;
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "blockerId": blocker })
+        .projection(doc! { "blockedId": 1, "createdAt": 1 })
+        .await
+        .db_context("reading blocks")?
+        .try_collect()
+        .await
+        .db_context("reading blocks")?;
+    let mut found: Vec<(ObjectId, DateTime)> = docs
+        .iter()
+        .filter_map(|d| {
+            let id = d.get_object_id("blockedId").ok()?;
+            let at = d
+                .get_datetime("createdAt")
+                .copied()
+                .unwrap_or(DateTime::from_millis(0));
+            Some((id, at))
+        })
+        .collect();
+    found.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.cmp(&a.0)));
+    Ok(found)
+}
+
+/// Whether `blocker` blocked `blocked` (one direction only).
+pub async fn has_blocked(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<bool> {
+    Ok(collection(db)
+        .find_one(doc! { "blockerId": blocker, "blockedId": blocked })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading blocks")?
+        .is_some())
 }
 
 /// Whether either user blocked the other.

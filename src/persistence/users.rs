@@ -250,6 +250,16 @@ pub async fn set_password(db: &Db, id: ObjectId, password_hash: &str) -> DbResul
     .await
 }
 
+/// Ends every outstanding session of the user (their tokens stop working).
+pub async fn end_sessions(db: &Db, id: ObjectId) -> DbResult<Option<User>> {
+    update_returning(
+        db,
+        id,
+        doc! { "$set": { "updatedAt": now() }, "$inc": { "tokenVersion": 1_i64 } },
+    )
+    .await
+}
+
 /// Blocks or unblocks a user; blocking ends every outstanding session.
 pub async fn set_blocked(db: &Db, id: ObjectId, blocked: bool) -> DbResult<Option<User>> {
     let mut update = doc! { "$set": { "blocked": blocked, "updatedAt": now() } };

@@ -66,7 +66,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             web::post().to(auth::reset_password::reset_password),
                         )
                         .route("/check", web::get().to(auth::check::check))
-                        .route("/logout", web::post().to(auth::logout::logout)),
+                        .route("/logout", web::post().to(auth::logout::logout))
+                        .route("/logout-all", web::post().to(auth::logout_all::logout_all))
+                        .route(
+                            "/change-password",
+                            web::post().to(auth::change_password::change_password),
+                        ),
                 )
                 .service(
                     web::scope("/user")
@@ -282,7 +287,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/block-user/{id}",
                             web::post().to(block::block_user::block_user),
                         )
-                        .route("/unblock", web::post().to(block::unblock::unblock)),
+                        .route("/unblock", web::post().to(block::unblock::unblock))
+                        .route("/list", web::get().to(block::list::list)),
                 )
                 .service(
                     web::scope("/achievement")

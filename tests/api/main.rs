@@ -41,6 +41,7 @@ mod money_support;
 mod notifications;
 mod openapi;
 mod otp;
+mod people;
 mod posts;
 mod search;
 mod user;

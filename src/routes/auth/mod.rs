@@ -1,9 +1,11 @@
 //! `/api/auth/*`: accounts, sessions and one-time codes.
 
+pub mod change_password;
 pub mod check;
 pub mod google_login;
 pub mod login;
 pub mod logout;
+pub mod logout_all;
 pub mod reset_password;
 pub mod send_reset_otp;
 pub mod send_verify_otp;

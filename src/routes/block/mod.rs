@@ -3,6 +3,7 @@
 //! neither sees the other's posts in feeds or comments (in either direction).
 
 pub mod block_user;
+pub mod list;
 pub mod unblock;
 
 use mongodb::bson::oid::ObjectId;

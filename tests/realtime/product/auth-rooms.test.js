@@ -1,7 +1,7 @@
 // Socket authentication and room rules over the real server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { api, connect, grantAdmin, join, signup, waitFor } from "./product-helpers.js";
+import { api, connect, grantAdmin, join, PASSWORD, signup, waitFor } from "./product-helpers.js";
 
 test("a forged token is refused with a connect_error carrying a message", async () => {
   const user = await signup();
@@ -51,6 +51,31 @@ test("logging out disconnects the user's sockets, and the revoked token cannot r
   const socket = await connect({ token: user.token, transports: ["websocket"] });
   const closed = waitFor(socket, "disconnect");
   const res = await api("POST", "/auth/logout", {}, user.token);
+  assert.equal(res.status, 200);
+  const [reason] = await closed;
+  assert.equal(reason, "io server disconnect");
+  await assert.rejects(connect({ token: user.token, transports: ["websocket"] }), /session has ended/);
+});
+
+test("changing the password disconnects the other sessions' sockets; the new token connects", async () => {
+  const user = await signup();
+  const other = (await api("POST", "/auth/login", { email: user.email, password: PASSWORD })).body.token;
+  const otherSocket = await connect({ token: other, transports: ["websocket"] });
+  const closed = waitFor(otherSocket, "disconnect");
+  const res = await api("POST", "/auth/change-password", { currentPassword: PASSWORD, newPassword: "a fresh good password" }, user.token);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const [reason] = await closed;
+  assert.equal(reason, "io server disconnect");
+  await assert.rejects(connect({ token: other, transports: ["websocket"] }), /session has ended/);
+  const fresh = await connect({ token: res.body.token, transports: ["websocket"] });
+  fresh.close();
+});
+
+test("logging out everywhere disconnects every socket of the user", async () => {
+  const user = await signup();
+  const socket = await connect({ token: user.token, transports: ["websocket"] });
+  const closed = waitFor(socket, "disconnect");
+  const res = await api("POST", "/auth/logout-all", {}, user.token);
   assert.equal(res.status, 200);
   const [reason] = await closed;
   assert.equal(reason, "io server disconnect");

@@ -1,0 +1,78 @@
+//! `POST /api/auth/change-password` {currentPassword, newPassword} → {message, token}: changes the
+//! signed-in user's password and ends every other session (their tokens stop working and their
+//! live sockets are closed). This session goes on with the new token, also set as the cookie.
+//! A wrong current password is a 400; tries count against the login rate limits.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::session_cookie;
+use crate::auth::password::{self, Password};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::net::client_key;
+use crate::persistence::users;
+use crate::ratelimit::Kind;
+use crate::state::AppState;
+
+pub const MSG_PASSWORD_CHANGED: &str =
+    "Password changed successfully. Other sessions have been logged out.";
+pub const MSG_WRONG_CURRENT_PASSWORD: &str = "Current password is incorrect";
+pub const MSG_NO_PASSWORD_YET: &str =
+    "Your account has no password yet. Use \"Forgot password\" on the login page to set one.";
+pub const MSG_SAME_PASSWORD: &str = "The new password must be different from the current one";
+pub const MSG_CURRENT_REQUIRED: &str = "Current password is required";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangePasswordBody {
+    #[serde(default)]
+    current_password: String,
+    new_password: String,
+}
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn change_password(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    me: AuthUser,
+    body: ApiJson<ChangePasswordBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    if body.current_password.is_empty() {
+        return Err(ApiError::bad_request(MSG_CURRENT_REQUIRED));
+    }
+    let Some(stored) = me.user.password_hash.clone() else {
+        return Err(ApiError::bad_request(MSG_NO_PASSWORD_YET));
+    };
+    let new_password = Password::parse(body.new_password)?;
+    let address = client_key(&req, &state.trusted_proxies);
+    state.limiter.hit_both(
+        (Kind::LoginAccount, &me.user.email),
+        (Kind::LoginAddress, &address),
+    )?;
+    if !password::verify(body.current_password.clone(), Some(stored)).await? {
+        return Err(ApiError::invalid(
+            "invalid_credentials",
+            MSG_WRONG_CURRENT_PASSWORD,
+        ));
+    }
+    if body.current_password == new_password.as_str() {
+        return Err(ApiError::bad_request(MSG_SAME_PASSWORD));
+    }
+    let hash = password::hash(new_password).await?;
+    let user = users::set_password(&state.db, me.user.id, &hash)
+        .await?
+        .ok_or_else(|| ApiError::not_found("User not found"))?;
+    crate::live::sessions_ended(&state, &user.id.to_hex());
+    let (token, _) =
+        state
+            .tokens
+            .issue(&user.id.to_hex(), user.role.as_str(), user.token_version)?;
+    tracing::info!(user_id = %user.id, "password changed; other sessions ended");
+    Ok(HttpResponse::Ok()
+        .cookie(session_cookie(&state, &token))
+        .json(json!({ "message": MSG_PASSWORD_CHANGED, "token": token })))
+}

@@ -1,0 +1,33 @@
+//! `GET /api/block/list` → {users}: the people the caller blocked, most recent block first, each
+//! `{_id, name, avatar, blockedAt}` (a deleted account reads as "Deleted user"), so settings can
+//! offer Unblock.
+
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+use crate::auth::AuthUser;
+use crate::error::ApiResult;
+use crate::persistence::{blocks, user_directory};
+use crate::routes::post::DELETED_AUTHOR;
+use crate::routes::user::iso;
+use crate::state::AppState;
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn list(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
+    let blocked = blocks::blocked_by(&state.db, me.user.id).await?;
+    let ids: Vec<_> = blocked.iter().map(|(id, _)| *id).collect();
+    let cards = user_directory::authors(&state.db, &ids).await?;
+    let users: Vec<_> = blocked
+        .iter()
+        .map(|(id, at)| {
+            let card = cards.get(id);
+            json!({
+                "_id": id.to_hex(),
+                "name": card.map_or(DELETED_AUTHOR, |c| c.name.as_str()),
+                "avatar": card.and_then(|c| c.avatar.clone()),
+                "blockedAt": iso(*at),
+            })
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(json!({ "users": users })))
+}
