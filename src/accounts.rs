@@ -15,7 +15,7 @@ use crate::error::ApiResult;
 use crate::persistence::account_records::{self, DELETED_WITH_ACCOUNT, KEPT_ANONYMISED};
 use crate::persistence::likes::{self, MarkKind};
 use crate::persistence::users::{self, User};
-use crate::persistence::{bookmarks, comments, email_logs, graph, now, posts, votes};
+use crate::persistence::{bookmarks, comments, email_logs, graph, media, now, posts, votes};
 use crate::routes::post::delete::delete_post_quietly;
 use crate::state::AppState;
 use crate::{live, notify};
@@ -60,6 +60,15 @@ pub async fn remove_account(
     for comment in comments::by_user(db, id).await? {
         removal.comments += comments::delete_with_replies(db, &comment).await?;
     }
+
+    // Their avatar's file goes when nothing else uses it.
+    media::release_unused_by(
+        db,
+        &state.settings.server.media_dir,
+        media::MediaUse::Avatar(id),
+        &[],
+    )
+    .await?;
 
     removal.likes = remove_marks(db, likes::LIKE, id).await?;
     removal.bookmarks = remove_marks(db, bookmarks::BOOKMARK, id).await?;

@@ -1,5 +1,6 @@
 //! The media store: image files in `server.media_dir`, named by their content, and the `media`
-//! collection recording which post uses which file (so a file is removed when its last user is).
+//! collection recording which post or avatar uses which file (so a file is removed when its last
+//! user is).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -15,16 +16,47 @@ use crate::domain::image::{is_media_name, DecodedImage, MEDIA_URL_PREFIX};
 
 pub const COLLECTION: &str = "media";
 
-/// One use of a stored file by a post.
+/// What uses a stored file: a post (its thumbnail and image blocks) or a user's avatar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaUse {
+    Post(ObjectId),
+    Avatar(ObjectId),
+}
+
+impl MediaUse {
+    /// `{postId}:{file}` or `avatar:{userId}:{file}`: one record per use, unique without a
+    /// secondary index.
+    fn ref_id(self, file: &str) -> String {
+        match self {
+            MediaUse::Post(post) => format!("{}:{file}", post.to_hex()),
+            MediaUse::Avatar(user) => format!("avatar:{}:{file}", user.to_hex()),
+        }
+    }
+
+    /// The records of this use.
+    fn filter(self) -> mongodb::bson::Document {
+        match self {
+            MediaUse::Post(post) => doc! { "postId": post },
+            MediaUse::Avatar(user) => doc! { "avatarOf": user },
+        }
+    }
+}
+
+/// One use of a stored file by a post or as an avatar.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MediaRef {
-    /// `{postId}:{file}`: one record per use, unique without a secondary index.
+    /// See [`MediaUse::ref_id`].
     #[serde(rename = "_id")]
     pub id: String,
     /// File name inside the media directory.
     pub file: String,
-    pub post_id: ObjectId,
+    /// The post using the file (absent for an avatar).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_id: Option<ObjectId>,
+    /// The user whose avatar the file is (absent for a post's file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avatar_of: Option<ObjectId>,
     pub owner_id: ObjectId,
     pub content_type: String,
     pub size: i64,
@@ -35,21 +67,49 @@ fn collection(db: &Db) -> Collection<MediaRef> {
     db.database().collection(COLLECTION)
 }
 
-fn ref_id(post_id: ObjectId, file: &str) -> String {
-    format!("{}:{file}", post_id.to_hex())
-}
-
-/// Lookups by post and by file (the `_id` keeps one record per use).
+/// Lookups by post, by avatar and by file (the `_id` keeps one record per use).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let by_file = index(doc! { "file": 1 }, "file");
     let by_post = index(doc! { "postId": 1 }, "post");
+    let by_avatar = index(doc! { "avatarOf": 1 }, "avatar");
     super::create_indexes(
         &collection(db),
-        [by_file, by_post],
+        [by_file, by_post, by_avatar],
         "creating media indexes",
     )
     .await?;
     Ok(())
+}
+
+/// Records one use of a stored file (a repeat is harmless).
+async fn record_use(
+    db: &Db,
+    user: MediaUse,
+    file: &str,
+    owner_id: ObjectId,
+    content_type: &str,
+    size: i64,
+) -> DbResult<()> {
+    let (post_id, avatar_of) = match user {
+        MediaUse::Post(post) => (Some(post), None),
+        MediaUse::Avatar(user) => (None, Some(user)),
+    };
+    let record = MediaRef {
+        id: user.ref_id(file),
+        file: file.to_string(),
+        post_id,
+        avatar_of,
+        owner_id,
+        content_type: content_type.to_string(),
+        size,
+        created_at: now(),
+    };
+    match collection(db).insert_one(&record).await {
+        Ok(_) => Ok(()),
+        // Already recorded.
+        Err(e) if is_duplicate_key(&e) => Ok(()),
+        Err(e) => Err(e).db_context("recording a media file"),
+    }
 }
 
 /// Writes an image into the media directory (once per content) and records its use by a post.
@@ -61,6 +121,18 @@ pub async fn store(
     post_id: ObjectId,
     owner_id: ObjectId,
 ) -> DbResult<String> {
+    store_for(db, dir, image, MediaUse::Post(post_id), owner_id).await
+}
+
+/// Writes an image into the media directory (once per content) and records its use. Returns
+/// the address it is served from.
+pub async fn store_for(
+    db: &Db,
+    dir: &Path,
+    image: &DecodedImage,
+    user: MediaUse,
+    owner_id: ObjectId,
+) -> DbResult<String> {
     let name = image.file_name();
     let path = dir.join(&name);
     if !tokio::fs::try_exists(&path).await.unwrap_or(false) {
@@ -68,21 +140,8 @@ pub async fn store(
             .await
             .map_err(|e| DbError::Other(anyhow::Error::new(e).context("writing a media file")))?;
     }
-    let record = MediaRef {
-        id: ref_id(post_id, &name),
-        file: name.clone(),
-        post_id,
-        owner_id,
-        content_type: image.kind.content_type().to_string(),
-        size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
-        created_at: now(),
-    };
-    match collection(db).insert_one(&record).await {
-        Ok(_) => {}
-        // The post already uses this file.
-        Err(e) if is_duplicate_key(&e) => {}
-        Err(e) => return Err(e).db_context("recording a media file"),
-    }
+    let size = i64::try_from(image.bytes.len()).unwrap_or(i64::MAX);
+    record_use(db, user, &name, owner_id, image.kind.content_type(), size).await?;
     Ok(format!("{MEDIA_URL_PREFIX}{name}"))
 }
 
@@ -101,12 +160,23 @@ pub async fn release_unused(
     post_id: ObjectId,
     keep: &[String],
 ) -> DbResult<()> {
+    release_unused_by(db, dir, MediaUse::Post(post_id), keep).await
+}
+
+/// Releases the uses of files not in `keep` by a post or an avatar, and removes files nothing
+/// uses any more.
+pub async fn release_unused_by(
+    db: &Db,
+    dir: &Path,
+    user: MediaUse,
+    keep: &[String],
+) -> DbResult<()> {
     let keep: HashSet<&str> = keep
         .iter()
         .filter_map(|u| u.strip_prefix(MEDIA_URL_PREFIX))
         .collect();
     let refs: Vec<MediaRef> = collection(db)
-        .find(doc! { "postId": post_id })
+        .find(user.filter())
         .await
         .db_context("loading a post's media")?
         .try_collect()
@@ -159,6 +229,18 @@ pub async fn adopt(
     post_id: ObjectId,
     owner_id: ObjectId,
 ) -> DbResult<bool> {
+    adopt_for(db, dir, address, MediaUse::Post(post_id), owner_id).await
+}
+
+/// Records a use of a file already in the store by a post or as an avatar. Returns false when
+/// no such file is stored.
+pub async fn adopt_for(
+    db: &Db,
+    dir: &Path,
+    address: &str,
+    user: MediaUse,
+    owner_id: ObjectId,
+) -> DbResult<bool> {
     let Some(name) = address.strip_prefix(MEDIA_URL_PREFIX) else {
         return Ok(false);
     };
@@ -174,18 +256,6 @@ pub async fn adopt(
         .and_then(|(_, ext)| crate::domain::image::ImageKind::from_ext(ext))
         .map(|k| k.content_type())
         .unwrap_or("application/octet-stream");
-    let record = MediaRef {
-        id: ref_id(post_id, name),
-        file: name.to_string(),
-        post_id,
-        owner_id,
-        content_type: content_type.to_string(),
-        size,
-        created_at: now(),
-    };
-    match collection(db).insert_one(&record).await {
-        Ok(_) => Ok(true),
-        Err(e) if is_duplicate_key(&e) => Ok(true),
-        Err(e) => Err(e).db_context("recording a media file"),
-    }
+    record_use(db, user, name, owner_id, content_type, size).await?;
+    Ok(true)
 }

@@ -1,6 +1,9 @@
 //! `PATCH /api/user/update-user` → {data}: profile fields (and `dailyPostEmail`, whether to
 //! receive the daily post email) only. Anything else in the body (role,
 //! blocked, isAccountVerified, email, counters...) is refused with a 400 naming the field.
+//! `avatar` may be an http(s) address, a `/media/` address already stored, or a picture as a
+//! base64 data URL (PNG, JPEG, GIF or WebP, at most 5 MB), which goes to the media store; the
+//! previous avatar's file is released.
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
@@ -8,9 +11,11 @@ use serde_json::json;
 
 use super::OwnUser;
 use crate::auth::AuthUser;
+use crate::domain::image::{decode_data_url, is_data_url, DecodedImage, MEDIA_URL_PREFIX};
 use crate::domain::PersonName;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
+use crate::persistence::media::{self, MediaUse};
 use crate::persistence::users::{self, ProfileChanges};
 use crate::state::AppState;
 
@@ -84,6 +89,20 @@ fn url(field: &str, value: Option<Option<String>>) -> Result<Option<Option<Strin
     Ok(value)
 }
 
+/// A new avatar as it arrived: a picture to store, or an address (or nothing) to keep as is.
+enum AvatarChange {
+    Picture(DecodedImage),
+    Address(Option<String>),
+}
+
+/// Reads `avatar`: a data URL is decoded and checked (nothing is written yet).
+fn avatar(value: Option<Option<String>>) -> Result<Option<AvatarChange>, ApiError> {
+    match value {
+        Some(Some(v)) if is_data_url(&v) => Ok(Some(AvatarChange::Picture(decode_data_url(&v)?))),
+        other => Ok(url("avatar", other)?.map(AvatarChange::Address)),
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn update_user(
     state: web::Data<AppState>,
@@ -91,22 +110,49 @@ pub async fn update_user(
     body: ApiJson<UpdateUserBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let changes = ProfileChanges {
+    let mut changes = ProfileChanges {
         name: body
             .name
             .as_deref()
             .map(PersonName::parse)
             .transpose()?
             .map(PersonName::into_string),
-        avatar: url("avatar", body.avatar)?,
+        avatar: None,
         bio: text("bio", body.bio, MAX_BIO_LEN)?,
         region: text("region", body.region, MAX_SHORT_FIELD_LEN)?,
         website: url("website", body.website)?,
         location: text("location", body.location, MAX_SHORT_FIELD_LEN)?,
         daily_post_email: body.daily_post_email,
     };
+    let avatar = avatar(body.avatar)?;
+    // Every field is valid: only now is anything written.
+    let dir = &state.settings.server.media_dir;
+    let owner = MediaUse::Avatar(me.user.id);
+    changes.avatar = match avatar {
+        None => None,
+        Some(AvatarChange::Picture(image)) => Some(Some(
+            media::store_for(&state.db, dir, &image, owner, me.user.id).await?,
+        )),
+        Some(AvatarChange::Address(Some(address))) if address.starts_with(MEDIA_URL_PREFIX) => {
+            if !media::adopt_for(&state.db, dir, &address, owner, me.user.id).await? {
+                return Err(ApiError::bad_request(format!(
+                    "Image {address} does not exist; upload it again"
+                )));
+            }
+            Some(Some(address))
+        }
+        Some(AvatarChange::Address(address)) => Some(address),
+    };
+    let new_avatar = changes.avatar.clone();
     let user = users::update_profile(&state.db, me.user.id, changes)
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
+    if let Some(kept) = new_avatar {
+        // The previous avatar's file goes when nothing else uses it.
+        let keep: Vec<String> = kept.into_iter().collect();
+        if let Err(e) = media::release_unused_by(&state.db, dir, owner, &keep).await {
+            tracing::warn!(error = %e, "could not release a previous avatar");
+        }
+    }
     Ok(HttpResponse::Ok().json(json!({ "data": OwnUser::from(&user) })))
 }
