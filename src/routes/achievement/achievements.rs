@@ -1,24 +1,57 @@
-//! `GET /api/achievement/achievements` → {badges, calculatedAt}: the caller's badges as last
-//! calculated (calculated now the first time).
+//! `GET /api/achievement/achievements?userId` → {badges, progress, calculatedAt}: the caller's
+//! badges as last calculated (calculated now the first time), or with `userId` another user's
+//! (badges are public: what they show is already on the profile). A block between the two is a
+//! 403.
 
 use actix_web::{web, HttpResponse};
+use serde::Deserialize;
 use serde_json::json;
 
-use super::{recalculate, views};
+use super::{progress, recalculate, views};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
-use crate::persistence::achievements;
+use crate::extract::object_id;
+use crate::persistence::{achievements, users};
+use crate::routes::block::ensure_not_blocked;
+use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;
 use crate::routes::user::iso;
 use crate::state::AppState;
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AchievementsQuery {
+    #[serde(default)]
+    user_id: Option<String>,
+}
+
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
-pub async fn achievements(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
-    let record = match achievements::find(&state.db, me.user.id).await? {
+pub async fn achievements(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<AchievementsQuery>,
+) -> ApiResult<HttpResponse> {
+    let whose = match query
+        .user_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        None => me.user.id,
+        Some(raw) => object_id(raw, "userId")?,
+    };
+    if whose != me.user.id {
+        users::find_by_id(&state.db, whose)
+            .await?
+            .ok_or_else(|| crate::error::ApiError::not_found(MSG_USER_NOT_FOUND))?;
+        ensure_not_blocked(&state.db, me.user.id, whose).await?;
+    }
+    let record = match achievements::find(&state.db, whose).await? {
         Some(r) => r,
-        None => recalculate(&state.db, me.user.id).await?,
+        None => recalculate(&state.db, whose).await?,
     };
     Ok(HttpResponse::Ok().json(json!({
         "badges": views(&record.badges),
+        "progress": progress(&record.metrics, &record.badges),
         "calculatedAt": iso(record.calculated_at),
     })))
 }

@@ -1,11 +1,11 @@
-//! `POST /api/achievement/achievements/calculate` → {badges, metrics, newBadges}: recalculates
+//! `POST /api/achievement/achievements/calculate` → {badges, metrics, progress, newBadges}: recalculates
 //! the caller's metrics from the records and awards the badges they reach. `newBadges` lists the
 //! ids earned by this calculation.
 
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
-use super::{recalculate, views};
+use super::{progress, recalculate, views};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::achievements;
@@ -28,6 +28,7 @@ pub async fn calculate(state: web::Data<AppState>, me: AuthUser) -> ApiResult<Ht
     Ok(HttpResponse::Ok().json(json!({
         "badges": views(&record.badges),
         "metrics": record.metrics,
+        "progress": progress(&record.metrics, &record.badges),
         "newBadges": new,
         "calculatedAt": iso(record.calculated_at),
     })))

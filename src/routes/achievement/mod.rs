@@ -1,6 +1,7 @@
 //! `/api/achievement/*`: badges earned from real metrics. The catalogue and its thresholds are
 //! [`BADGES`] (documented in `docs/decisions.md`); a badge once earned is kept with the time it
-//! was first earned, even if a metric later drops.
+//! was first earned, even if a metric later drops. Both answers carry `progress`: every badge of
+//! the catalogue with what it needs and the user's value now.
 
 pub mod achievements;
 pub mod calculate;
@@ -191,6 +192,42 @@ pub fn earned(metrics: &Metrics, held: &[Earned]) -> Vec<Earned> {
         .collect()
 }
 
+/// A badge of the catalogue with the user's standing: what it needs, how far they are, and
+/// when they earned it (null while not earned).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressView {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub metric: Metric,
+    pub threshold: i64,
+    /// The metric's value now (a held badge whose metric dropped shows the lower value).
+    pub current: i64,
+    pub earned: bool,
+    pub earned_at: Option<String>,
+}
+
+/// Every badge of the catalogue, in display order, with the user's progress towards it.
+pub fn progress(metrics: &Metrics, held: &[Earned]) -> Vec<ProgressView> {
+    BADGES
+        .iter()
+        .map(|b| {
+            let earned = held.iter().find(|e| e.id == b.id);
+            ProgressView {
+                id: b.id,
+                name: b.name,
+                description: b.description,
+                metric: b.metric,
+                threshold: b.threshold,
+                current: b.metric.of(metrics),
+                earned: earned.is_some(),
+                earned_at: earned.map(|e| iso(e.earned_at)),
+            }
+        })
+        .collect()
+}
+
 /// Views of held badges, in catalogue order (unknown ids are skipped).
 pub fn views(held: &[Earned]) -> Vec<BadgeView> {
     BADGES
@@ -247,6 +284,23 @@ mod tests {
         }];
         let kept = earned(&Metrics::default(), &held);
         assert_eq!(kept, held);
+    }
+
+    #[test]
+    fn progress_lists_every_badge_with_the_current_value() {
+        let metrics = Metrics {
+            likes_received: 4,
+            ..Metrics::default()
+        };
+        let held = earned(&metrics, &[]);
+        let all = progress(&metrics, &held);
+        assert_eq!(all.len(), BADGES.len());
+        let liked = all.iter().find(|p| p.id == "well-liked").unwrap();
+        assert_eq!(
+            (liked.current, liked.threshold, liked.earned),
+            (4, 10, false)
+        );
+        assert!(liked.earned_at.is_none());
     }
 
     #[test]

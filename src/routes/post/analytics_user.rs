@@ -1,16 +1,22 @@
-//! `GET /api/post/analytics/user-engagement` → the caller's totals across their posts: {posts,
-//! views, likes, bookmarks, shares, comments, totalReadingTime, averageReadingTime, readers,
-//! followers, following, engagementRate, topPosts}. `engagementRate` is (likes + comments +
-//! shares + bookmarks) / views, 0 without views; `topPosts` are the five most viewed.
+//! `GET /api/post/analytics/user-engagement?days=30&userId` → the caller's totals across their
+//! posts: {userId, posts, views, likes, bookmarks, shares, comments, totalReadingTime,
+//! averageReadingTime, readers, followers, following, engagementRate, topPosts, daily}.
+//! `engagementRate` is (likes + comments + shares + bookmarks) / views, 0 without views;
+//! `topPosts` are the five most viewed; `daily` is the per-day series of all their posts over
+//! the last `days` days (as for one post). An administrator may ask for another author with
+//! `userId`; anyone else gets a 403 for someone else's numbers.
 
 use actix_web::{web, HttpResponse};
 use futures_util::TryStreamExt;
 use mongodb::bson::{doc, Document};
 use serde_json::json;
 
-use super::analytics_post::average;
+use serde::Deserialize;
+
+use super::analytics_post::{average, daily_series, parse_days};
 use crate::auth::AuthUser;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
 use crate::persistence::{follows, posts, reading_time, DbContext};
 use crate::state::AppState;
 
@@ -32,13 +38,41 @@ pub fn engagement_rate(interactions: i64, views: i64) -> f64 {
     (interactions as f64 / views as f64 * 10_000.0).round() / 10_000.0
 }
 
+pub const MSG_NOT_YOUR_ANALYTICS: &str = "You can only view your own analytics";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EngagementQuery {
+    #[serde(default)]
+    days: Option<String>,
+    #[serde(default)]
+    user_id: Option<String>,
+}
+
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
-pub async fn user_engagement(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
+pub async fn user_engagement(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<EngagementQuery>,
+) -> ApiResult<HttpResponse> {
+    let days = parse_days(query.days.as_deref())?;
+    let author = match query
+        .user_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        None => me.user.id,
+        Some(raw) => object_id(raw, "userId")?,
+    };
+    if author != me.user.id && !me.is_admin() {
+        return Err(ApiError::forbidden(MSG_NOT_YOUR_ANALYTICS));
+    }
     let docs: Vec<Document> = state
         .db
         .database()
         .collection::<Document>(posts::COLLECTION)
-        .find(doc! { "author": me.user.id })
+        .find(doc! { "author": author })
         .projection(doc! {
             "title": 1, "slug": 1, "views": 1, "likesCount": 1, "bookmarksCount": 1,
             "shareCount": 1, "commentsCount": 1,
@@ -77,7 +111,9 @@ pub async fn user_engagement(state: web::Data<AppState>, me: AuthUser) -> ApiRes
             })
         })
         .collect();
+    let daily = daily_series(&state.db, &ids, days).await?;
     Ok(HttpResponse::Ok().json(json!({
+        "userId": author.to_hex(),
         "posts": docs.len(),
         "views": views,
         "likes": likes,
@@ -87,9 +123,10 @@ pub async fn user_engagement(state: web::Data<AppState>, me: AuthUser) -> ApiRes
         "totalReadingTime": total_reading,
         "averageReadingTime": average(total_reading, readers),
         "readers": readers,
-        "followers": follows::follower_count(&state.db, me.user.id).await?,
-        "following": follows::following_count(&state.db, me.user.id).await?,
+        "followers": follows::follower_count(&state.db, author).await?,
+        "following": follows::following_count(&state.db, author).await?,
         "engagementRate": engagement_rate(likes + comments + shares + bookmarks, views),
         "topPosts": top,
+        "daily": daily,
     })))
 }
