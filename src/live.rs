@@ -238,16 +238,12 @@ pub fn banners_deleted(state: &AppState) {
     state.realtime.emit_all(BroadcastNotificationDeletedAll);
 }
 
-/// A user's location changed (already debounced): administrators and the user's followers see it
-/// on their maps.
-pub fn user_location_updated(
-    realtime: &Realtime,
-    followers: &[String],
-    update: UserLocationUpdate,
-) {
+/// A user's location changed (already debounced): administrators and the users whose follower
+/// maps show this user (those they follow) see it move.
+pub fn user_location_updated(realtime: &Realtime, audience: &[String], update: UserLocationUpdate) {
     realtime.emit_room(ADMIN_ROOM, update.clone());
-    for follower in followers {
-        realtime.emit_user(follower, update.clone());
+    for user in audience {
+        realtime.emit_user(user, update.clone());
     }
 }
 

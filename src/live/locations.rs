@@ -1,7 +1,7 @@
 //! The location actor: takes location updates (the socket's `userLocationUpdate`, save-location,
 //! track-ip-location), debounces them to one per second per user, stores the latest, keeps the
 //! newest locations in memory (at most 500, one per user) and pushes `userLocationUpdate` to the
-//! administrators and to the user's followers.
+//! administrators and to the users this user follows (whose follower maps show them).
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -62,14 +62,16 @@ impl LocationActor {
                     tracing::warn!(error = %e, user = %user, "could not store a location");
                 }
             }
-            let followers = match locations::followers_of(&db, user).await {
+            // A follower map shows its owner's followers: the move goes to the people this
+            // user follows.
+            let audience = match locations::maps_showing(&db, user).await {
                 Ok(ids) => ids.iter().map(|id| id.to_hex()).collect(),
                 Err(e) => {
-                    tracing::warn!(error = %e, "could not load followers for a location update");
+                    tracing::warn!(error = %e, "could not load followees for a location update");
                     Vec::new()
                 }
             };
-            crate::live::user_location_updated(&realtime, &followers, to_event(&location));
+            crate::live::user_location_updated(&realtime, &audience, to_event(&location));
         });
     }
 }

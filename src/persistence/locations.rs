@@ -128,3 +128,8 @@ pub async fn find_for_users(db: &Db, users: &[ObjectId]) -> DbResult<Vec<UserLoc
 pub async fn followers_of(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
     super::graph::followers(db, user).await
 }
+
+/// The users whose follower map shows `user`: those `user` follows.
+pub async fn maps_showing(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    super::graph::followed(db, user).await
+}

@@ -1,27 +1,32 @@
 // Locations over the real server: a user's userLocationUpdate is debounced to one per second and
-// reaches the administrators and that user's followers only; invalid updates are ignored.
+// reaches the administrators and the people whose follower map shows that user (those the user
+// follows) only; invalid updates are ignored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE, api, connect, grantAdmin, join, record, signup, sleep, waitFor } from "./product-helpers.js";
 
-test("a burst of updates is pushed once, with the latest position, to admins and followers only", async () => {
+test("a burst of updates is pushed once, with the latest position, to admins and the followed author only", async () => {
   const boss = await signup("Admin");
   grantAdmin(boss.email);
   const walker = await signup("Walker");
-  const fan = await signup("Fan");
+  // The walker follows the author: the author's follower map shows the walker.
+  const author = await signup("Author");
+  // Someone who follows the walker has no map with the walker on it.
   const stranger = await signup("Stranger");
-  const follow = await api("POST", `/follow/${walker.id}`, {}, fan.token);
+  const follow = await api("POST", `/follow/${author.id}`, {}, walker.token);
   assert.ok(follow.status < 300, JSON.stringify(follow.body));
+  const reverse = await api("POST", `/follow/${walker.id}`, {}, stranger.token);
+  assert.ok(reverse.status < 300, JSON.stringify(reverse.body));
 
   const adminSocket = await connect({ token: boss.token, transports: ["websocket"] });
   const walkerSocket = await connect({ token: walker.token, transports: ["websocket"] });
-  const fanSocket = await connect({ token: fan.token, transports: ["websocket"] });
+  const authorSocket = await connect({ token: author.token, transports: ["websocket"] });
   const strangerSocket = await connect({ token: stranger.token, transports: ["websocket"] });
   try {
     assert.equal(await join(adminSocket, "adminRoom"), true);
     const mine = (l) => l.userId === walker.id;
     const adminSaw = record(adminSocket, "userLocationUpdate");
-    const fanSaw = record(fanSocket, "userLocationUpdate");
+    const authorSaw = record(authorSocket, "userLocationUpdate");
     const strangerSaw = record(strangerSocket, "userLocationUpdate");
     const first = waitFor(adminSocket, "userLocationUpdate", mine, 4000);
     for (let i = 1; i <= 5; i++) {
@@ -34,18 +39,19 @@ test("a burst of updates is pushed once, with the latest position, to admins and
     assert.equal(loc.country, "Unknown");
     await sleep(1500);
     assert.equal(adminSaw.seen.filter(([l]) => mine(l)).length, 1, "one push per burst");
-    assert.equal(fanSaw.seen.filter(([l]) => mine(l)).length, 1, "the follower hears it");
-    assert.equal(strangerSaw.seen.length, 0, "a stranger does not");
+    assert.equal(authorSaw.seen.filter(([l]) => mine(l)).length, 1, "the author the walker follows hears it");
+    assert.equal(strangerSaw.seen.length, 0, "the walker's own follower does not");
 
     // Stored: the admin list has it.
     const list = await api("GET", "/user/locations?limit=500", undefined, boss.token);
     const stored = list.body.locations.find((l) => l.userId === walker.id);
     assert.deepEqual(stored.coordinates, { lat: 15, lon: 75 });
-    // And the follower sees it on their map.
-    const map = await api("GET", "/follow/follower-locations", undefined, walker.token);
+    // And the author sees it on their follower map.
+    const map = await api("GET", "/follow/follower-locations", undefined, author.token);
     assert.equal(map.status, 200);
+    assert.deepEqual(map.body.list.find((l) => l.userId === walker.id)?.coordinates, { lat: 15, lon: 75 });
   } finally {
-    for (const s of [adminSocket, walkerSocket, fanSocket, strangerSocket]) s.close();
+    for (const s of [adminSocket, walkerSocket, authorSocket, strangerSocket]) s.close();
   }
 });
 
