@@ -8,7 +8,7 @@ use crate::helpers::*;
 #[actix_web::test]
 async fn visits_are_counted_per_guest_id() {
     let app = spawn_app().await;
-    let mut last = String::new();
+    let mut last = chrono::DateTime::<chrono::FixedOffset>::MIN_UTC.fixed_offset();
     for n in 1..=3 {
         let res = app
             .post_json(
@@ -21,8 +21,10 @@ async fn visits_are_counted_per_guest_id() {
         let guest = json_of(res).await["guest"].clone();
         assert_eq!(guest["guestId"], "guest-a");
         assert_eq!(guest["visitCount"], n);
-        let visit = guest["lastVisit"].as_str().unwrap().to_string();
-        assert!(visit >= last);
+        // Compared as instants: the text's fraction of a second varies in length.
+        let visit = chrono::DateTime::parse_from_rfc3339(guest["lastVisit"].as_str().unwrap())
+            .expect("an ISO-8601 time");
+        assert!(visit >= last, "{visit} before {last}");
         last = visit;
     }
     let other = json_of(
