@@ -37,6 +37,11 @@ pub enum Command {
         #[command(subcommand)]
         action: MailAction,
     },
+    /// Manage the read index in Redis (feeds, counts, post cards).
+    Index {
+        #[command(subcommand)]
+        action: IndexAction,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -48,6 +53,12 @@ pub enum MailAction {
         #[arg(long)]
         date: Option<String>,
     },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum IndexAction {
+    /// Rebuild the read index from the database (the running servers switch to it when done).
+    Rebuild,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,6 +75,35 @@ pub enum UserAction {
     Block { email: String },
     /// Unblock the account with this email.
     Unblock { email: String },
+}
+
+/// Runs an index command against the configured database and Redis; returns the line to print.
+pub async fn run_index(settings: &Settings, action: IndexAction) -> anyhow::Result<String> {
+    let IndexAction::Rebuild = action;
+    let db = Db::connect(&settings.database).await?;
+    db.ping().await.map_err(|e| {
+        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
+    })?;
+    let redis = crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
+    if !redis.is_configured() {
+        anyhow::bail!("no Redis is configured (set REDIS_URL or redis.url)");
+    }
+    redis
+        .ping()
+        .await
+        .map_err(|e| anyhow::anyhow!("Redis at the configured address is not reachable: {e}"))?;
+    let feeds = crate::feeds::Feeds::new(redis, &db);
+    let report = feeds.rebuild().await?;
+    Ok(format!(
+        "read index rebuilt (generation {}): {} posts, {} follows, {} blocks, {} bookmarks, {} changes during the rebuild, in {:.1} s",
+        report.generation,
+        report.posts,
+        report.follows,
+        report.blocks,
+        report.bookmarks,
+        report.touched,
+        report.seconds
+    ))
 }
 
 /// Runs an administrative command against the configured database; returns the line to print.
@@ -91,8 +131,8 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::User {
             action: UserAction::Unblock { email },
         } => (email.clone(), "is unblocked"),
-        Command::Serve | Command::Mail { .. } => {
-            anyhow::bail!("serve is not an administrative command")
+        Command::Serve | Command::Mail { .. } | Command::Index { .. } => {
+            anyhow::bail!("not an account command")
         }
     };
     let user = users::find_by_email(&db, &email).await?.ok_or_else(|| {
@@ -124,7 +164,7 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::User {
             action: UserAction::Unblock { .. },
         } => users::set_blocked(&db, user.id, false).await?,
-        Command::Serve | Command::Mail { .. } => None,
+        Command::Serve | Command::Mail { .. } | Command::Index { .. } => None,
     };
     Ok(format!("{} {outcome}", user.email))
 }

@@ -60,7 +60,7 @@ pub fn account_posts_removed(state: &web::Data<AppState>, followers: Vec<ObjectI
 }
 
 async fn send_public_post_count(state: &AppState) -> crate::error::ApiResult<()> {
-    let public = crate::routes::post::count::all_posts_count(&state.db, None).await?;
+    let public = crate::routes::post::count::all_posts_count(state, None).await?;
     state.realtime.emit_all(PostCountsUpdated {
         all_posts_count: Some(public),
         ..PostCountsUpdated::default()
@@ -79,9 +79,9 @@ async fn send_post_counts(
     state.realtime.emit_user(
         &author.to_hex(),
         PostCountsUpdated {
-            all_posts_count: Some(all_posts_count(db, Some(author)).await?),
-            my_posts_count: Some(my_posts_count(db, author).await?),
-            following_posts_count: Some(following_posts_count(db, author).await?),
+            all_posts_count: Some(all_posts_count(state, Some(author)).await?),
+            my_posts_count: Some(my_posts_count(state, author).await?),
+            following_posts_count: Some(following_posts_count(state, author).await?),
         },
     );
     if feeds_changed {
@@ -96,7 +96,6 @@ async fn send_following_counts(
     users: Vec<ObjectId>,
 ) -> crate::error::ApiResult<()> {
     use crate::routes::post::count::following_posts_count;
-    let db = &state.db;
     let online: HashSet<String> = state.realtime.online().await.user_ids.into_iter().collect();
     for follower in users {
         let id = follower.to_hex();
@@ -106,7 +105,7 @@ async fn send_following_counts(
         state.realtime.emit_user(
             &id,
             PostCountsUpdated {
-                following_posts_count: Some(following_posts_count(db, follower).await?),
+                following_posts_count: Some(following_posts_count(state, follower).await?),
                 ..PostCountsUpdated::default()
             },
         );

@@ -1,5 +1,5 @@
 use clap::Parser;
-use pressroom::cli::{run_admin, Cli, Command};
+use pressroom::cli::{run_admin, run_index, Cli, Command};
 use pressroom::config::Settings;
 use pressroom::startup::Application;
 use pressroom::telemetry;
@@ -16,6 +16,7 @@ async fn main() -> anyhow::Result<()> {
                 .run_until_stopped()
                 .await?
         }
+        Command::Index { action } => println!("{}", run_index(&settings, action).await?),
         admin => println!("{}", run_admin(&settings, admin).await?),
     }
     Ok(())

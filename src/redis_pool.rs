@@ -54,6 +54,8 @@ pub enum RedisFailure {
     Command(#[from] RedisError),
     #[error("Redis pool: {0}")]
     Pool(String),
+    #[error("unexpected answer from Redis: {0}")]
+    Parse(String),
 }
 
 pub type RedisResult<T> = Result<T, RedisFailure>;
@@ -176,6 +178,16 @@ impl Redis {
         F: FnOnce(Connection) -> Fut,
         Fut: Future<Output = Result<T, RedisError>>,
     {
+        let timeout = self.inner.as_ref().map_or(Duration::ZERO, |i| i.timeout);
+        self.run_for(timeout, work).await
+    }
+
+    /// Like `run`, with a time limit of its own (long scans and bulk loads).
+    pub async fn run_for<T, F, Fut>(&self, timeout: Duration, work: F) -> RedisResult<T>
+    where
+        F: FnOnce(Connection) -> Fut,
+        Fut: Future<Output = Result<T, RedisError>>,
+    {
         let inner = self.inner.as_ref().ok_or(RedisFailure::Disabled)?;
         let attempt = async {
             let conn = inner
@@ -185,7 +197,7 @@ impl Redis {
                 .map_err(|e| RedisFailure::Pool(e.to_string()))?;
             work(conn).await.map_err(RedisFailure::Command)
         };
-        let result = match tokio::time::timeout(inner.timeout, attempt).await {
+        let result = match tokio::time::timeout(timeout, attempt).await {
             Ok(r) => r,
             Err(_) => Err(RedisFailure::Timeout),
         };

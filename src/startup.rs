@@ -24,6 +24,9 @@ use crate::state::AppState;
 
 /// How long startup waits for the database to take its indexes before going on without it.
 const STARTUP_PREPARE_WAIT: Duration = Duration::from_secs(10);
+/// How long startup waits for the read index (a rebuild of a large site goes on in the
+/// background; reads use the database meanwhile).
+const STARTUP_INDEX_WAIT: Duration = Duration::from_secs(5);
 /// How often expired codes and revocations are purged.
 const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(3600);
 
@@ -42,6 +45,12 @@ impl Application {
         if state.redis.is_configured() {
             // The first answer (or its absence) decides how the first requests are served.
             let _ = state.redis.ping().await;
+            state.feeds.spawn_supervisor();
+            if state.redis.is_up() && !state.feeds.wait_ready(STARTUP_INDEX_WAIT).await {
+                tracing::info!(
+                    "the read index is not ready yet; reading from the database meanwhile"
+                );
+            }
         }
         spawn_housekeeping(state.clone());
         crate::jobs::spawn_content_jobs(state.clone());
@@ -78,6 +87,10 @@ impl Application {
 
 /// The shared state with every singleton, started once.
 pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
+    let redis = Redis::connect(&settings.redis, &settings.database.name)?;
+    let feeds = crate::feeds::Feeds::new(redis.clone(), &db);
+    // Every write through the state's database handle is reported to the read index.
+    let db = db.with_observer(Arc::new(feeds.clone()));
     let tokens = TokenKeys::new(&settings.auth.jwt_secret, settings.auth.token_ttl_hours);
     let mailer = Arc::new(Mailer::new(&settings.mail, db.clone())?);
     let google = GoogleVerifier::new(
@@ -85,7 +98,6 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         settings.auth.google_jwks_url.clone(),
     );
     let limiter = RateLimiter::new(settings.rate_limit.clone());
-    let redis = Redis::connect(&settings.redis, &settings.database.name)?;
     let trusted_proxies = settings.trusted_proxies();
     let (location_ctx, locations) = crate::live::actors::location_context();
     let realtime =
@@ -108,6 +120,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         settings,
         db,
         redis,
+        feeds,
         tokens,
         mailer,
         google,

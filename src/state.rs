@@ -18,6 +18,8 @@ pub struct AppState {
     pub db: Db,
     /// The one Redis pool of the process (`None` inside when Redis is not configured).
     pub redis: Redis,
+    /// The read index in Redis: feeds, counts and post cards (also `db`'s write observer).
+    pub feeds: crate::feeds::Feeds,
     pub tokens: TokenKeys,
     pub mailer: Arc<Mailer>,
     pub google: GoogleVerifier,

@@ -13,7 +13,15 @@ pub const SCHEDULE_CHECK_INTERVAL: Duration = Duration::from_secs(5);
 
 /// Publishes every due post; returns how many were published.
 pub async fn publish_due(state: &web::Data<AppState>) -> DbResult<usize> {
-    let published = posts::publish_due(&state.db, now()).await?;
+    let at = now();
+    let due = match state.feeds.due_scheduled(at).await {
+        Ok(ids) => ids,
+        Err(_) => posts::due_ids(&state.db, at).await?,
+    };
+    if due.is_empty() {
+        return Ok(0);
+    }
+    let published = posts::publish_due(&state.db, &due, at).await?;
     for post in &published {
         user_directory::add_to_total_posts(&state.db, post.author, 1).await?;
         tracing::info!(post = %post.id, "scheduled post published");

@@ -88,12 +88,24 @@ pub async fn find_in(db: &Db, collection: &str, filter: Document) -> DbResult<Ve
         .db_context("reading an account's records")
 }
 
-/// Deletes the documents of `collection` matching `filter`; returns how many.
+/// Deletes the documents of `collection` matching `filter`; returns how many. Removed follows,
+/// blocks and bookmarks are reported to the write observer one by one (the read index keeps
+/// them per user).
 pub async fn delete_in(db: &Db, collection: &str, filter: Document) -> DbResult<u64> {
+    let reported = if super::observer::follows_records_of(collection) {
+        find_in(db, collection, filter.clone()).await?
+    } else {
+        Vec::new()
+    };
     let res = records(db, collection)
         .delete_many(filter)
         .await
         .db_context("deleting an account's records")?;
+    for record in &reported {
+        if let Some(change) = super::observer::removal_of(collection, record) {
+            db.changed(change).await;
+        }
+    }
     Ok(res.deleted_count)
 }
 

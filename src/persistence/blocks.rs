@@ -6,6 +6,7 @@ use mongodb::bson::{doc, DateTime, Document};
 use mongodb::Collection;
 
 use super::graph::BLOCKS;
+use super::observer::Change;
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = BLOCKS;
@@ -31,14 +32,21 @@ pub async fn block(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<bo
     if has_blocked(db, blocker, blocked).await? {
         return Ok(false);
     }
-    match collection(db)
+    let created = match collection(db)
         .insert_one(doc! { "blockerId": blocker, "blockedId": blocked, "createdAt": now() })
         .await
     {
-        Ok(_) => Ok(true),
-        Err(e) if is_duplicate_key(&e) => Ok(false),
-        Err(e) => Err(e).db_context("blocking a user"),
-    }
+        Ok(_) => true,
+        Err(e) if is_duplicate_key(&e) => false,
+        Err(e) => return Err(e).db_context("blocking a user"),
+    };
+    db.changed(Change::Block {
+        blocker,
+        blocked,
+        on: true,
+    })
+    .await;
+    Ok(created)
 }
 
 /// Unblocks; returns whether a block was removed.
@@ -47,6 +55,12 @@ pub async fn unblock(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<
         .delete_one(doc! { "blockerId": blocker, "blockedId": blocked })
         .await
         .db_context("unblocking a user")?;
+    db.changed(Change::Block {
+        blocker,
+        blocked,
+        on: false,
+    })
+    .await;
     Ok(r.deleted_count == 1)
 }
 

@@ -15,6 +15,7 @@ pub const MAX_LISTED: i64 = 500;
 pub const BOOKMARK: MarkKind = MarkKind {
     collection: COLLECTION,
     counter: Counter::Bookmarks,
+    listed: true,
 };
 
 /// The unique (userId, postId) index and the time indexes.

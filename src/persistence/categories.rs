@@ -8,6 +8,7 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
+use super::observer::Change;
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 
 pub const COLLECTION: &str = "categories";
@@ -191,7 +192,10 @@ pub async fn update(db: &Db, id: ObjectId, changes: CategoryChanges) -> DbResult
         .return_document(ReturnDocument::After)
         .await
     {
-        Ok(c) => Ok(c),
+        Ok(c) => {
+            db.changed(Change::Categories(vec![id])).await;
+            Ok(c)
+        }
         Err(e) if is_duplicate_key(&e) => Err(DbError::Duplicate(DUPLICATE_SLUG)),
         Err(e) => Err(e).db_context("updating a category"),
     }
@@ -210,6 +214,7 @@ pub async fn delete(db: &Db, id: ObjectId) -> DbResult<bool> {
         )
         .await
         .db_context("removing a category from selections")?;
+    db.changed(Change::Categories(vec![id])).await;
     Ok(res.deleted_count == 1)
 }
 

@@ -7,6 +7,7 @@ use mongodb::bson::{doc, DateTime, Document};
 use mongodb::Collection;
 
 use super::graph::FOLLOWS;
+use super::observer::Change;
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = FOLLOWS;
@@ -48,14 +49,21 @@ pub async fn follow(db: &Db, follower: ObjectId, followee: ObjectId) -> DbResult
     if is_following(db, follower, followee).await? {
         return Ok(false);
     }
-    match collection(db)
+    let created = match collection(db)
         .insert_one(doc! { "followerId": follower, "followeeId": followee, "createdAt": now() })
         .await
     {
-        Ok(_) => Ok(true),
-        Err(e) if is_duplicate_key(&e) => Ok(false),
-        Err(e) => Err(e).db_context("following"),
-    }
+        Ok(_) => true,
+        Err(e) if is_duplicate_key(&e) => false,
+        Err(e) => return Err(e).db_context("following"),
+    };
+    db.changed(Change::Follow {
+        follower,
+        followee,
+        on: true,
+    })
+    .await;
+    Ok(created)
 }
 
 /// Unfollows; returns whether an edge was removed.
@@ -64,6 +72,12 @@ pub async fn unfollow(db: &Db, follower: ObjectId, followee: ObjectId) -> DbResu
         .delete_one(doc! { "followerId": follower, "followeeId": followee })
         .await
         .db_context("unfollowing")?;
+    db.changed(Change::Follow {
+        follower,
+        followee,
+        on: false,
+    })
+    .await;
     Ok(r.deleted_count == 1)
 }
 
@@ -76,6 +90,14 @@ pub async fn remove_between(db: &Db, a: ObjectId, b: ObjectId) -> DbResult<()> {
         ] })
         .await
         .db_context("removing follows")?;
+    for (follower, followee) in [(a, b), (b, a)] {
+        db.changed(Change::Follow {
+            follower,
+            followee,
+            on: false,
+        })
+        .await;
+    }
     Ok(())
 }
 

@@ -49,3 +49,40 @@ pub async fn hidden_from(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
     hidden.dedup();
     Ok(hidden)
 }
+
+async fn pairs(db: &Db, name: &str, from: &str, to: &str) -> DbResult<Vec<(ObjectId, ObjectId)>> {
+    let docs: Vec<Document> = db
+        .database()
+        .collection::<Document>(name)
+        .find(doc! {})
+        .projection(doc! { from: 1, to: 1 })
+        .await
+        .db_context("reading the social graph")?
+        .try_collect()
+        .await
+        .db_context("reading the social graph")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| Some((d.get_object_id(from).ok()?, d.get_object_id(to).ok()?)))
+        .collect())
+}
+
+/// Every follow as (follower, followee), for rebuilding the read index.
+pub async fn all_follows(db: &Db) -> DbResult<Vec<(ObjectId, ObjectId)>> {
+    pairs(db, FOLLOWS, "followerId", "followeeId").await
+}
+
+/// Every block as (blocker, blocked), for rebuilding the read index.
+pub async fn all_blocks(db: &Db) -> DbResult<Vec<(ObjectId, ObjectId)>> {
+    pairs(db, BLOCKS, "blockerId", "blockedId").await
+}
+
+/// The users `user` blocked.
+pub async fn blocked_by(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    ids(db, BLOCKS, doc! { "blockerId": user }, "blockedId").await
+}
+
+/// The users who blocked `user`.
+pub async fn blockers_of(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    ids(db, BLOCKS, doc! { "blockedId": user }, "blockerId").await
+}

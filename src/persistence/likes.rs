@@ -12,6 +12,7 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
 use mongodb::Collection;
 
+use super::observer::Change;
 use super::posts::{self, Counter};
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
@@ -22,13 +23,102 @@ pub const COLLECTION: &str = "likes";
 pub struct MarkKind {
     pub collection: &'static str,
     pub counter: Counter,
+    /// Whether each user's marks form a list the read index keeps (bookmarks): every mark added
+    /// or removed is then reported (`Change::Bookmark`).
+    pub listed: bool,
 }
 
 /// Likes.
 pub const LIKE: MarkKind = MarkKind {
     collection: COLLECTION,
     counter: Counter::Likes,
+    listed: false,
 };
+
+/// Reports a listed mark added or removed.
+async fn report(db: &Db, kind: MarkKind, mark: &Document, on: bool) {
+    if !kind.listed {
+        return;
+    }
+    let (Ok(id), Ok(user), Ok(post)) = (
+        mark.get_object_id("_id"),
+        mark.get_object_id("userId"),
+        mark.get_object_id("postId"),
+    ) else {
+        return;
+    };
+    let at = mark
+        .get_datetime("createdAt")
+        .copied()
+        .unwrap_or_else(|_| now());
+    db.changed(Change::Bookmark {
+        user,
+        post,
+        mark: id,
+        at,
+        on,
+    })
+    .await;
+}
+
+/// Removes every mark of a post (it is being deleted), reporting listed ones.
+pub async fn remove_marks_of_post(db: &Db, kind: MarkKind, post: ObjectId) -> DbResult<()> {
+    if kind.listed {
+        let found: Vec<Document> = marks(db, kind)
+            .find(doc! { "postId": post })
+            .await
+            .db_context("reading the marks of a post")?
+            .try_collect()
+            .await
+            .db_context("reading the marks of a post")?;
+        marks(db, kind)
+            .delete_many(doc! { "postId": post })
+            .await
+            .db_context("removing the marks of a post")?;
+        for mark in &found {
+            report(db, kind, mark, false).await;
+        }
+    } else {
+        marks(db, kind)
+            .delete_many(doc! { "postId": post })
+            .await
+            .db_context("removing the marks of a post")?;
+    }
+    Ok(())
+}
+
+/// A mark as the read index keeps it: `(user, post, mark id, time)`.
+pub type MarkRecord = (ObjectId, ObjectId, ObjectId, DateTime);
+
+/// Every mark of a kind (`user`: only that user's), for rebuilding the read index.
+pub async fn all_marks(
+    db: &Db,
+    kind: MarkKind,
+    user: Option<ObjectId>,
+) -> DbResult<Vec<MarkRecord>> {
+    let filter = match user {
+        Some(u) => doc! { "userId": u },
+        None => doc! {},
+    };
+    let found: Vec<Document> = marks(db, kind)
+        .find(filter)
+        .await
+        .db_context("reading every mark")?
+        .try_collect()
+        .await
+        .db_context("reading every mark")?;
+    Ok(found
+        .iter()
+        .filter_map(|m| {
+            Some((
+                m.get_object_id("userId").ok()?,
+                m.get_object_id("postId").ok()?,
+                m.get_object_id("_id").ok()?,
+                m.get_datetime("createdAt").ok().copied()?,
+            ))
+        })
+        .collect())
+}
 
 /// What a toggle did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,20 +175,23 @@ pub async fn toggle_mark(
     post: ObjectId,
 ) -> DbResult<Option<Toggled>> {
     let removed = marks(db, kind)
-        .delete_one(doc! { "userId": user, "postId": post })
+        .find_one_and_delete(doc! { "userId": user, "postId": post })
         .await
         .db_context("removing an engagement mark")?;
-    let (on, changed) = if removed.deleted_count > 0 {
+    let (on, changed) = if let Some(mark) = removed {
+        report(db, kind, &mark, false).await;
         (false, true)
     } else if has_mark(db, kind, user, post).await? {
         // Added by a simultaneous toggle since the delete looked.
         (true, false)
     } else {
-        match marks(db, kind)
-            .insert_one(doc! { "userId": user, "postId": post, "createdAt": now() })
-            .await
-        {
-            Ok(_) => (true, true),
+        let mark =
+            doc! { "_id": ObjectId::new(), "userId": user, "postId": post, "createdAt": now() };
+        match marks(db, kind).insert_one(&mark).await {
+            Ok(_) => {
+                report(db, kind, &mark, true).await;
+                (true, true)
+            }
             // A simultaneous toggle added it: already done.
             Err(e) if is_duplicate_key(&e) => (true, false),
             Err(e) => return Err(e).db_context("adding an engagement mark"),
@@ -107,10 +200,7 @@ pub async fn toggle_mark(
     let count = recount(db, kind, post).await?;
     let Some(count) = count else {
         // The post went away meanwhile: leave nothing behind.
-        marks(db, kind)
-            .delete_many(doc! { "postId": post })
-            .await
-            .db_context("removing orphaned engagement marks")?;
+        remove_marks_of_post(db, kind, post).await?;
         return Ok(None);
     };
     Ok(Some(Toggled { on, changed, count }))

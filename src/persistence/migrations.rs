@@ -28,7 +28,8 @@ fn collection(db: &Db) -> Collection<Applied> {
     db.database().collection(COLLECTION)
 }
 
-/// Applies every migration not yet recorded, in order.
+/// Applies every migration not yet recorded, in order. A migration rewrites documents behind the
+/// write observer's back, so when any was applied the read index is marked stale (and rebuilt).
 pub async fn run(db: &Db) -> DbResult<Vec<i32>> {
     let mut applied_now = Vec::new();
     for (number, name, step) in MIGRATIONS {
@@ -53,6 +54,9 @@ pub async fn run(db: &Db) -> DbResult<Vec<i32>> {
         }
         tracing::info!(number, name, "migration applied");
         applied_now.push(*number);
+    }
+    if !applied_now.is_empty() {
+        super::index_state::mark_stale(db).await?;
     }
     Ok(applied_now)
 }

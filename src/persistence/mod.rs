@@ -19,6 +19,7 @@ pub mod follows;
 pub mod google_identities;
 pub mod graph;
 pub mod guest_visits;
+pub mod index_state;
 pub mod ledger;
 pub mod likes;
 pub mod local_payments;
@@ -26,6 +27,7 @@ pub mod locations;
 pub mod media;
 pub mod migrations;
 pub mod notifications;
+pub mod observer;
 pub mod otps;
 pub mod payment_customers;
 pub mod payments;
@@ -50,6 +52,7 @@ pub mod views;
 pub mod votes;
 pub mod webhook_events;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use mongodb::bson::doc;
@@ -59,6 +62,7 @@ use mongodb::{Client, Database};
 use secrecy::ExposeSecret;
 
 use crate::config::DatabaseSettings;
+use observer::{Change, WriteObserver};
 
 /// Errors of the persistence layer, classified for the client-facing mapping.
 #[derive(Debug, thiserror::Error)]
@@ -117,11 +121,22 @@ impl<T> DbContext<T> for Result<T, mongodb::error::Error> {
     }
 }
 
-/// The process's database handle; cheap to clone.
-#[derive(Clone, Debug)]
+/// The process's database handle; cheap to clone. It carries the observer that hears of writes
+/// (see `observer`), so every clone reports to the same indexes.
+#[derive(Clone)]
 pub struct Db {
     client: Client,
     database: Database,
+    observer: Option<Arc<dyn WriteObserver>>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db")
+            .field("database", &self.database.name())
+            .field("observed", &self.observer.is_some())
+            .finish()
+    }
 }
 
 impl Db {
@@ -135,7 +150,33 @@ impl Db {
         options.connect_timeout = Some(Duration::from_millis(settings.server_selection_timeout_ms));
         let client = Client::with_options(options)?;
         let database = client.database(&settings.name);
-        Ok(Self { client, database })
+        Ok(Self {
+            client,
+            database,
+            observer: None,
+        })
+    }
+
+    /// The same handle, reporting its writes to `observer`.
+    pub fn with_observer(mut self, observer: Arc<dyn WriteObserver>) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// The same handle without an observer: writes made through it reach only the records (the
+    /// index rebuild reads through it).
+    pub fn unobserved(&self) -> Self {
+        Self {
+            observer: None,
+            ..self.clone()
+        }
+    }
+
+    /// Reports a change to the observer, once the write is done.
+    pub async fn changed(&self, change: Change) {
+        if let Some(observer) = &self.observer {
+            observer.changed(change).await;
+        }
     }
 
     pub fn database(&self) -> &Database {

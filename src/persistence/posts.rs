@@ -1,5 +1,9 @@
 //! The `posts` collection: content, metadata, counters, a normalised `searchText`, a stored
 //! `trendingScore`, and the keyset paging every list uses.
+//!
+//! Every write of a post goes through this module and ends by reporting the changed posts to the
+//! database's observer (`Db::changed`), which keeps the read and search indexes. Write posts only
+//! through functions here, so that no code path can leave the indexes behind.
 
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
@@ -8,6 +12,7 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
+use super::observer::Change;
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 use crate::domain::blocks::Block;
 use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
@@ -33,6 +38,12 @@ pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
 /// How many posts sharing one timestamp a page may carry beyond its limit to stay gap-free when
 /// the client sends only `after` (see `list`).
 pub const MAX_TIE_EXTENSION: i64 = 500;
+/// The trending refresh stores a new score only when it moved by more than this fraction of the
+/// stored one (or the stored one is zero), so old posts, whose scores decay slowly, are not
+/// rewritten every round.
+pub const TRENDING_TOLERANCE: f64 = 0.005;
+/// Scheduled posts published per round at most.
+pub const MAX_DUE_PER_ROUND: i64 = 1000;
 
 /// A stored post.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -218,7 +229,10 @@ impl Post {
 /// Inserts a post; a taken slug is `DbError::Duplicate`.
 pub async fn insert(db: &Db, post: &Post) -> DbResult<()> {
     match collection(db).insert_one(post).await {
-        Ok(_) => Ok(()),
+        Ok(_) => {
+            db.changed(Change::Posts(vec![post.id])).await;
+            Ok(())
+        }
         Err(e) if is_duplicate_key(&e) => Err(DbError::Duplicate(DUPLICATE_SLUG)),
         Err(e) => Err(e).db_context("inserting a post"),
     }
@@ -445,23 +459,31 @@ pub async fn update_returning_before(
     id: ObjectId,
     set: Document,
 ) -> DbResult<Option<Post>> {
-    collection(db)
+    let before = collection(db)
         .find_one_and_update(doc! { "_id": id }, doc! { "$set": set })
         .return_document(ReturnDocument::Before)
         .await
-        .db_context("updating a post")
+        .db_context("updating a post")?;
+    if before.is_some() {
+        db.changed(Change::Posts(vec![id])).await;
+    }
+    Ok(before)
 }
 
 /// Blocks or unblocks a post; returns the updated post.
 pub async fn set_blocked(db: &Db, id: ObjectId, blocked: bool) -> DbResult<Option<Post>> {
-    collection(db)
+    let updated = collection(db)
         .find_one_and_update(
             doc! { "_id": id },
             doc! { "$set": { "blocked": blocked, "updatedAt": now() } },
         )
         .return_document(ReturnDocument::After)
         .await
-        .db_context("blocking a post")
+        .db_context("blocking a post")?;
+    if updated.is_some() {
+        db.changed(Change::Posts(vec![id])).await;
+    }
+    Ok(updated)
 }
 
 /// Deletes a post and the engagement records that belong to it; returns the deleted post.
@@ -471,6 +493,9 @@ pub async fn delete(db: &Db, id: ObjectId) -> DbResult<Option<Post>> {
         .await
         .db_context("deleting a post")?;
     if deleted.is_some() {
+        db.changed(Change::Posts(vec![id])).await;
+        // Bookmarks are reported one by one (they sit in their users' lists).
+        super::likes::remove_marks_of_post(db, super::bookmarks::BOOKMARK, id).await?;
         for (name, field) in DEPENDENT_RECORDS {
             db.database()
                 .collection::<Document>(name)
@@ -482,19 +507,34 @@ pub async fn delete(db: &Db, id: ObjectId) -> DbResult<Option<Post>> {
     Ok(deleted)
 }
 
-/// Publishes scheduled posts whose time has come. Each becomes published with `createdAt` set to
-/// its scheduled time, so it takes its place in the feeds. Returns the posts published now.
-pub async fn publish_due(db: &Db, at: DateTime) -> DbResult<Vec<Post>> {
-    let due = find(
+/// The scheduled posts whose time has come (at most `MAX_DUE_PER_ROUND`), found by reading the
+/// collection: what the scheduler uses when the read index cannot say.
+pub async fn due_ids(db: &Db, at: DateTime) -> DbResult<Vec<ObjectId>> {
+    Ok(find(
         db,
         doc! { "status": PostStatus::Scheduled.as_str(), "publishAt": { "$lte": at } },
         doc! { "publishAt": 1 },
         0,
-        1000,
+        MAX_DUE_PER_ROUND,
     )
-    .await?;
+    .await?
+    .into_iter()
+    .map(|p| p.id)
+    .collect())
+}
+
+/// Publishes the given scheduled posts whose time has come (`candidates`, from `due_ids` or the
+/// read index; each is checked again here). Each becomes published with `createdAt` set to its
+/// scheduled time, so it takes its place in the feeds. Returns the posts published now.
+pub async fn publish_due(db: &Db, candidates: &[ObjectId], at: DateTime) -> DbResult<Vec<Post>> {
     let mut published = Vec::new();
-    for post in due {
+    for &id in candidates {
+        let Some(post) = find_by_id(db, id).await? else {
+            continue;
+        };
+        if post.status != PostStatus::Scheduled || post.publish_at.is_some_and(|p| p > at) {
+            continue;
+        }
         let when = post.publish_at.unwrap_or(at);
         let updated = collection(db)
             .find_one_and_update(
@@ -515,59 +555,180 @@ pub async fn publish_due(db: &Db, at: DateTime) -> DbResult<Vec<Post>> {
             published.push(p);
         }
     }
+    if !published.is_empty() {
+        db.changed(Change::Posts(published.iter().map(|p| p.id).collect()))
+            .await;
+    }
     Ok(published)
 }
 
-/// The trending score: engagement points over a power of age, as in news aggregators.
-pub fn trending_score(post: &Post, at: DateTime) -> f64 {
-    let points = 3.0 * post.likes_count as f64
-        + 4.0 * post.comments_count as f64
-        + 5.0 * post.share_count as f64
-        + 2.0 * post.bookmarks_count as f64
-        + 0.2 * post.views as f64;
-    let age_ms = (at.timestamp_millis() - post.created_at.timestamp_millis()).max(0);
-    let age_hours = age_ms as f64 / 3_600_000.0;
-    (points.max(0.0) + 1.0) / (age_hours + 2.0).powf(1.5)
+/// What the trending score is computed from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrendingInput {
+    pub id: ObjectId,
+    pub created_at: DateTime,
+    pub likes: i64,
+    pub comments: i64,
+    pub shares: i64,
+    pub bookmarks: i64,
+    pub views: i64,
+    /// The score stored now.
+    pub stored: f64,
 }
 
-/// Recomputes and stores the trending score of every published post; returns how many changed.
+impl TrendingInput {
+    pub fn of(post: &Post) -> Self {
+        Self {
+            id: post.id,
+            created_at: post.created_at,
+            likes: post.likes_count,
+            comments: post.comments_count,
+            shares: post.share_count,
+            bookmarks: post.bookmarks_count,
+            views: post.views,
+            stored: post.trending_score,
+        }
+    }
+
+    /// The trending score: engagement points over a power of age, as in news aggregators.
+    pub fn score(&self, at: DateTime) -> f64 {
+        let points = 3.0 * self.likes as f64
+            + 4.0 * self.comments as f64
+            + 5.0 * self.shares as f64
+            + 2.0 * self.bookmarks as f64
+            + 0.2 * self.views as f64;
+        let age_ms = (at.timestamp_millis() - self.created_at.timestamp_millis()).max(0);
+        let age_hours = age_ms as f64 / 3_600_000.0;
+        (points.max(0.0) + 1.0) / (age_hours + 2.0).powf(1.5)
+    }
+}
+
+/// The trending score of a post at `at`.
+pub fn trending_score(post: &Post, at: DateTime) -> f64 {
+    TrendingInput::of(post).score(at)
+}
+
+/// The scores among these that moved enough to be stored (see `trending_moved`).
+pub fn moved_scores(
+    inputs: impl IntoIterator<Item = TrendingInput>,
+    at: DateTime,
+) -> Vec<(ObjectId, f64)> {
+    inputs
+        .into_iter()
+        .filter_map(|i| {
+            let score = i.score(at);
+            trending_moved(i.stored, score).then_some((i.id, score))
+        })
+        .collect()
+}
+
+/// Whether a recomputed trending score differs enough from the stored one to be stored.
+pub fn trending_moved(stored: f64, fresh: f64) -> bool {
+    if stored == 0.0 {
+        return fresh != 0.0;
+    }
+    ((fresh - stored) / stored).abs() > TRENDING_TOLERANCE
+}
+
+/// Stores new trending scores; returns how many were stored.
+pub async fn store_trending(db: &Db, scores: Vec<(ObjectId, f64)>) -> DbResult<u64> {
+    let mut stored = Vec::with_capacity(scores.len());
+    for (id, score) in scores {
+        let res = collection(db)
+            .update_one(
+                doc! { "_id": id },
+                doc! { "$set": { "trendingScore": score } },
+            )
+            .await
+            .db_context("storing a trending score")?;
+        if res.matched_count == 1 {
+            stored.push((id, score));
+        }
+    }
+    let count = stored.len() as u64;
+    if !stored.is_empty() {
+        db.changed(Change::TrendingScores(stored)).await;
+    }
+    Ok(count)
+}
+
+/// Recomputes the trending score of every published post by reading the collection, and stores
+/// those that moved (see `trending_moved`); returns how many were stored. The read index offers a
+/// way that does not read every post.
 pub async fn refresh_trending(db: &Db, at: DateTime) -> DbResult<u64> {
     let mut cursor = collection(db)
         .find(doc! { "status": PostStatus::Published.as_str() })
         .projection(doc! { "blocks": 0, "searchText": 0 })
         .await
         .db_context("reading posts for trending")?;
-    let mut changed = 0;
+    let mut inputs = Vec::new();
     while let Some(post) = cursor
         .try_next()
         .await
         .db_context("reading posts for trending")?
     {
-        let score = trending_score(&post, at);
-        if (score - post.trending_score).abs() > f64::EPSILON {
-            collection(db)
-                .update_one(
-                    doc! { "_id": post.id },
-                    doc! { "$set": { "trendingScore": score } },
-                )
-                .await
-                .db_context("storing a trending score")?;
-            changed += 1;
-        }
+        inputs.push(TrendingInput::of(&post));
     }
-    Ok(changed)
+    store_trending(db, moved_scores(inputs, at)).await
 }
 
 /// Clears a deleted category from the posts that used it.
 pub async fn clear_category(db: &Db, category: ObjectId) -> DbResult<()> {
+    let ids: Vec<ObjectId> = db
+        .database()
+        .collection::<Document>(COLLECTION)
+        .find(doc! { "category": category })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("finding the posts of a deleted category")?
+        .try_collect::<Vec<Document>>()
+        .await
+        .db_context("finding the posts of a deleted category")?
+        .iter()
+        .filter_map(|d| d.get_object_id("_id").ok())
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
     collection(db)
         .update_many(
-            doc! { "category": category },
+            doc! { "_id": { "$in": &ids } },
             doc! { "$set": { "category": Bson::Null } },
         )
         .await
         .db_context("clearing a deleted category from posts")?;
+    db.changed(Change::Posts(ids)).await;
     Ok(())
+}
+
+/// Stores the vote counts of a poll block (`set`: `blocks.<n>.data.options.<m>.votes` → count),
+/// if block `index` still has `block_id`; the caller holds the post's lock.
+pub async fn store_poll_counts(
+    db: &Db,
+    id: ObjectId,
+    index: usize,
+    block_id: &str,
+    set: Document,
+) -> DbResult<()> {
+    let res = collection(db)
+        .update_one(
+            doc! { "_id": id, format!("blocks.{index}.id"): block_id },
+            doc! { "$set": set },
+        )
+        .await
+        .db_context("storing poll counts")?;
+    if res.matched_count == 1 {
+        db.changed(Change::Posts(vec![id])).await;
+    }
+    Ok(())
+}
+
+/// Every post, as a stream, for rebuilding what is derived from them.
+pub async fn stream_all(db: &Db) -> DbResult<mongodb::Cursor<Post>> {
+    collection(db)
+        .find(doc! {})
+        .await
+        .db_context("reading every post")
 }
 
 /// A post counter the engagement API keeps, each the number of its records.
@@ -690,6 +851,9 @@ pub async fn sync_counter(
             )
             .await
             .db_context("updating a post counter")?;
+        if updated.matched_count == 1 {
+            inner.changed(Change::Posts(vec![id])).await;
+        }
         Ok((updated.matched_count == 1).then_some(count))
     })
     .await

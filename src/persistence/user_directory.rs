@@ -8,6 +8,7 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
 use mongodb::Collection;
 
+use super::observer::Change;
 use super::users::COLLECTION;
 use super::{now, Db, DbContext, DbResult};
 
@@ -140,5 +141,6 @@ pub async fn add_to_total_posts(db: &Db, user: ObjectId, delta: i64) -> DbResult
         )
         .await
         .db_context("updating a post count")?;
+    db.changed(Change::Users(vec![user])).await;
     Ok(())
 }

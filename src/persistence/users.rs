@@ -6,6 +6,7 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
+use super::observer::Change;
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 
 pub const COLLECTION: &str = "users";
@@ -154,7 +155,10 @@ pub async fn create(db: &Db, new: NewUser) -> DbResult<User> {
         updated_at: at,
     };
     match collection(db).insert_one(&user).await {
-        Ok(_) => Ok(user),
+        Ok(_) => {
+            db.changed(Change::Users(vec![user.id])).await;
+            Ok(user)
+        }
         Err(e) if is_duplicate_key(&e) => Err(DbError::Duplicate("An account with this email")),
         Err(e) => Err(e).db_context("inserting a user"),
     }
@@ -191,12 +195,17 @@ pub async fn find_many(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<User>> {
         .db_context("reading users")
 }
 
+/// Every change of a user goes through here (or `create`, `delete`), which reports it.
 async fn update_returning(db: &Db, id: ObjectId, update: Document) -> DbResult<Option<User>> {
-    collection(db)
+    let updated = collection(db)
         .find_one_and_update(doc! { "_id": id }, update)
         .return_document(ReturnDocument::After)
         .await
-        .db_context("updating a user")
+        .db_context("updating a user")?;
+    if updated.is_some() {
+        db.changed(Change::Users(vec![id])).await;
+    }
+    Ok(updated)
 }
 
 /// Applies profile changes and returns the updated user.
@@ -426,5 +435,6 @@ pub async fn delete(db: &Db, id: ObjectId) -> DbResult<bool> {
         .delete_one(doc! { "_id": id })
         .await
         .db_context("deleting a user")?;
+    db.changed(Change::Users(vec![id])).await;
     Ok(res.deleted_count == 1)
 }

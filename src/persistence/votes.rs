@@ -171,16 +171,7 @@ pub async fn sync_counts(db: &Db, post: ObjectId, block_id: &str) -> DbResult<()
         if set.is_empty() {
             return Ok(());
         }
-        inner
-            .database()
-            .collection::<Document>(posts::COLLECTION)
-            .update_one(
-                doc! { "_id": post, format!("blocks.{index}.id"): &block_id },
-                doc! { "$set": set },
-            )
-            .await
-            .db_context("storing poll counts")?;
-        Ok(())
+        posts::store_poll_counts(&inner, post, index, &block_id, set).await
     })
     .await
 }

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::domain::slug::Slug;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::{categories, posts};
+use crate::persistence::categories;
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -40,7 +40,7 @@ pub async fn check_slug(
         "" | "category" => categories::find_by_slug(&state.db, slug.as_str())
             .await?
             .is_some(),
-        "post" => posts::find_by_slug(&state.db, slug.as_str())
+        "post" => crate::routes::post::find_by_slug(&state, slug.as_str())
             .await?
             .is_some(),
         _ => return Err(ApiError::bad_request("type must be category or post")),

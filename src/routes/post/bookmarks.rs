@@ -6,20 +6,46 @@ use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
-use serde_json::json;
+use mongodb::bson::oid::ObjectId;
+use serde_json::value::RawValue;
 
+use super::feed::to_raw;
 use super::{list_filter, render};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
+use crate::feeds::cards::ReadError;
+use crate::feeds::read::Filter;
 use crate::persistence::bookmarks;
 use crate::persistence::posts::{self, PageRequest, SortKind};
 use crate::state::AppState;
 
+async fn from_index(state: &AppState, me: &AuthUser) -> Result<Vec<Box<RawValue>>, ReadError> {
+    let Some(gen) = state.feeds.current() else {
+        return Err(crate::redis_pool::RedisFailure::Down.into());
+    };
+    let limit = usize::try_from(bookmarks::MAX_LISTED).unwrap_or(500);
+    let ids = state.feeds.bookmarked(&gen, me.user.id, limit).await?;
+    let graph = state.feeds.viewer_graph(&gen, me.user.id, false).await?;
+    let filter = Filter {
+        hidden_authors: graph.hidden,
+        listable_or_by: Some(me.user.id),
+        ..Filter::default()
+    };
+    let visible = state.feeds.filter_posts(&gen, &ids, &filter).await?;
+    let posts = state.feeds.render(&gen, &visible).await?;
+    super::unlock_raw(state, &gen, Some(me), posts).await
+}
+
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn bookmarked_posts(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
+    match from_index(&state, &me).await {
+        Ok(posts) => return Ok(answer(&posts)),
+        Err(ReadError::Db(e)) => return Err(e.into()),
+        Err(ReadError::Index(_)) => {}
+    }
     let ids = bookmarks::post_ids_of(&state.db, me.user.id).await?;
     if ids.is_empty() {
-        return Ok(HttpResponse::Ok().json(json!({ "posts": [] })));
+        return Ok(answer(&[]));
     }
     let filter = list_filter(&state.db, Some(&me), true, doc! { "_id": { "$in": &ids } }).await?;
     let page = PageRequest {
@@ -27,9 +53,17 @@ pub async fn bookmarked_posts(state: web::Data<AppState>, me: AuthUser) -> ApiRe
         ..PageRequest::default()
     };
     let mut found = posts::list(&state.db, filter, SortKind::Newest, page).await?;
-    let order: HashMap<_, _> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let order: HashMap<ObjectId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     found.sort_by_key(|p| order.get(&p.id).copied().unwrap_or(usize::MAX));
     let mut posts = render(&state.db, found).await?;
     super::unlock_for(&state.db, Some(&me), &mut posts).await?;
-    Ok(HttpResponse::Ok().json(json!({ "posts": posts })))
+    Ok(answer(&to_raw(&posts)?))
+}
+
+fn answer(posts: &[Box<RawValue>]) -> HttpResponse {
+    #[derive(serde::Serialize)]
+    struct Bookmarked<'a> {
+        posts: &'a [Box<RawValue>],
+    }
+    HttpResponse::Ok().json(Bookmarked { posts })
 }

@@ -20,15 +20,23 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::live;
 use crate::persistence::posts::{self, Post};
-use crate::persistence::{media, now, user_directory, Db, DbError};
+use crate::persistence::{media, now, user_directory, DbError};
 use crate::state::AppState;
 
 /// Attempts at a unique slug before giving up (each after a collision with a concurrent insert).
 const SLUG_ATTEMPTS: usize = 5;
 
-/// The first free slug among `base`, `base-2`, `base-3`...
-pub async fn next_free_slug(db: &Db, base: &str) -> ApiResult<String> {
-    let taken = posts::slugs_like(db, base).await?;
+/// The first free slug among `base`, `base-2`, `base-3`... (from the read index's slug map when
+/// it can answer: the collection is not scanned).
+pub async fn next_free_slug(state: &AppState, base: &str) -> ApiResult<String> {
+    let from_index = match state.feeds.current() {
+        Some(gen) => state.feeds.slugs_like(&gen, base).await.ok(),
+        None => None,
+    };
+    let taken = match from_index {
+        Some(taken) => taken,
+        None => posts::slugs_like(&state.db, base).await?,
+    };
     if !taken.iter().any(|s| s == base) {
         return Ok(base.to_string());
     }
@@ -118,7 +126,7 @@ pub async fn create(
     let mut inserted = false;
     for attempt in 0..SLUG_ATTEMPTS {
         post.slug = if attempt == 0 {
-            next_free_slug(&state.db, &base).await?
+            next_free_slug(&state, &base).await?
         } else {
             // Someone took the same slug a moment ago: a random suffix ends the race.
             format!("{base}-{}", &ObjectId::new().to_hex()[18..])
@@ -145,6 +153,6 @@ pub async fn create(
         user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;
     }
     live::post_counts_updated(&state, me.user.id, post.is_listable());
-    let view = render_one_for(&state.db, Some(&me), post).await?;
+    let view = render_one_for(&state, Some(&me), post).await?;
     Ok(HttpResponse::Created().json(json!({ "post": view })))
 }

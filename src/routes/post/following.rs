@@ -4,16 +4,16 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
-use serde_json::json;
 
-use super::{list_filter_for, page_of, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
+use super::feed::{self, Feed};
+use super::{list_filter_for, ListAnswer, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::SortKind;
 use crate::persistence::{graph, Db};
 use crate::state::AppState;
 
-/// The filter of the following feed.
+/// The database filter of the following feed.
 pub async fn following_filter(db: &Db, me: &AuthUser) -> ApiResult<mongodb::bson::Document> {
     following_filter_for(db, me.user.id).await
 }
@@ -35,7 +35,7 @@ pub async fn following(
         .0
         .ok_or_else(|| ApiError::unauthorized(MSG_SIGN_IN_REQUIRED))?;
     let (page, _) = query.page_request(FOLLOWING_LIMIT)?;
-    let filter = following_filter(&state.db, &me).await?;
-    let (posts, total) = page_of(&state.db, Some(&me), filter, SortKind::Newest, page).await?;
-    Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
+    let (posts, total) =
+        feed::serve(&state, Some(&me), &Feed::Following, SortKind::Newest, page).await?;
+    Ok(ListAnswer::respond(&posts, total, None))
 }

@@ -11,6 +11,7 @@ pub mod bookmarks;
 pub mod count;
 pub mod create;
 pub mod delete;
+pub mod feed;
 pub mod following;
 pub mod get_post;
 pub mod input;
@@ -33,15 +34,17 @@ use std::collections::HashMap;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use crate::auth::AuthUser;
-use crate::domain::blocks::{plain_text_of, Block};
-use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
+use crate::domain::post::{Audience, PostStatus, Visibility};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, page_limit, page_number, present_param};
+use crate::feeds::cards::ReadError;
 use crate::persistence::posts::{self, PageRequest, Post};
 use crate::persistence::{categories, graph, user_directory, Db};
-use crate::routes::user::iso;
+use crate::state::AppState;
+use actix_web::HttpResponse;
 
 pub const MSG_POST_NOT_FOUND: &str = "Post not found";
 pub const MSG_INVALID_SLUG: &str = "Invalid post slug";
@@ -54,91 +57,9 @@ pub const DEFAULT_LIMIT: i64 = 12;
 pub const FOLLOWING_LIMIT: i64 = 50;
 /// No list returns more than this many posts per page (beyond the tie rule of `posts::list`).
 pub const MAX_LIMIT: i64 = 50;
-/// Characters of text in a post's excerpt.
-pub const EXCERPT_LEN: usize = 200;
-/// Name shown for posts whose author account is gone.
-pub const DELETED_AUTHOR: &str = "Deleted user";
-
-/// A post's author as shown with it.
-#[derive(Debug, Serialize)]
-pub struct AuthorView {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
-    pub avatar: Option<String>,
-}
-
-/// A post's category as shown with it.
-#[derive(Debug, Serialize)]
-pub struct CategoryRef {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
-    pub slug: String,
-}
-
-/// A post as clients see it.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PostView {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub slug: String,
-    pub title: String,
-    pub blocks: Vec<Block>,
-    pub thumbnail: Option<String>,
-    pub excerpt: String,
-    pub author: AuthorView,
-    pub category: Option<CategoryRef>,
-    pub tags: Vec<String>,
-    pub post_type: PostType,
-    pub visibility: Visibility,
-    /// `everyone` or `subscribers`.
-    pub audience: Audience,
-    /// True when the viewer may not read this subscribers-only post: `blocks` is empty and the
-    /// title, thumbnail and excerpt are the teaser.
-    pub locked: bool,
-    /// The blocks of a locked post, kept here (never sent) until [`unlock_for`] decides.
-    #[serde(skip)]
-    pub sealed_blocks: Option<Vec<Block>>,
-    pub is_featured: bool,
-    pub is_pinned: bool,
-    pub is_published: bool,
-    pub language: String,
-    pub status: PostStatus,
-    pub publish_at: Option<String>,
-    pub published_at: Option<String>,
-    pub blocked: bool,
-    pub likes_count: i64,
-    pub bookmarks_count: i64,
-    pub views: i64,
-    pub share_count: i64,
-    pub comments_count: i64,
-    pub reading_time: i64,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-/// The first words of a post's text.
-pub fn excerpt(blocks: &[Block]) -> String {
-    let text = plain_text_of(
-        &blocks
-            .iter()
-            .filter(|b| b.kind != "code")
-            .cloned()
-            .collect::<Vec<_>>(),
-    );
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() <= EXCERPT_LEN {
-        return text;
-    }
-    let mut cut: String = text.chars().take(EXCERPT_LEN).collect();
-    if let Some(space) = cut.rfind(' ') {
-        cut.truncate(space);
-    }
-    cut.push('…');
-    cut
-}
+pub use crate::post_view::{
+    excerpt, AuthorView, CardView, CategoryRef, PostView, DELETED_AUTHOR, EXCERPT_LEN,
+};
 
 /// Shows posts with their authors and categories filled in.
 pub async fn render(db: &Db, posts: Vec<Post>) -> ApiResult<Vec<PostView>> {
@@ -172,69 +93,42 @@ pub async fn render(db: &Db, posts: Vec<Post>) -> ApiResult<Vec<PostView>> {
                     name: a.name.clone(),
                     avatar: a.avatar.clone(),
                 },
-                None => AuthorView {
-                    id: p.author.to_hex(),
-                    name: DELETED_AUTHOR.to_string(),
-                    avatar: None,
-                },
+                None => AuthorView::deleted(&p.author.to_hex()),
             };
-            let category = p.category.and_then(|id| {
-                cats.get(&id).map(|c| CategoryRef {
-                    id: c.id.clone(),
-                    name: c.name.clone(),
-                    slug: c.slug.clone(),
-                })
-            });
-            // A subscribers-only post is locked until `unlock_for` finds the viewer may read it,
-            // so a path that forgets to ask shows the teaser, never the blocks.
-            let locked = p.audience == Audience::Subscribers;
-            let (blocks, sealed_blocks) = if locked {
-                (Vec::new(), Some(p.blocks.clone()))
-            } else {
-                (p.blocks.clone(), None)
-            };
+            let category = p.category.and_then(|id| cats.get(&id).cloned());
             PostView {
-                id: p.id.to_hex(),
-                excerpt: excerpt(&p.blocks),
-                slug: p.slug,
-                title: p.title,
-                blocks,
-                audience: p.audience,
-                locked,
-                sealed_blocks,
-                thumbnail: p.thumbnail,
                 author,
                 category,
-                tags: p.tags,
-                post_type: p.post_type,
-                visibility: p.visibility,
-                is_featured: p.is_featured,
-                is_pinned: p.is_pinned,
-                is_published: p.is_published,
-                language: p.language,
-                status: p.status,
-                publish_at: p.publish_at.map(iso),
-                published_at: p.published_at.map(iso),
-                blocked: p.blocked,
-                likes_count: p.likes_count,
-                bookmarks_count: p.bookmarks_count,
-                views: p.views,
-                share_count: p.share_count,
-                comments_count: p.comments_count,
-                reading_time: p.reading_time,
-                created_at: iso(p.created_at),
-                updated_at: iso(p.updated_at),
+                card: CardView::of(&p),
             }
         })
         .collect())
 }
 
-/// Shows one post (a subscribers-only post locked).
-pub async fn render_one(db: &Db, post: Post) -> ApiResult<PostView> {
-    render(db, vec![post])
-        .await?
-        .pop()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("rendering a post gave nothing")))
+/// The authors among these whose subscribers-only posts `me` may read: themselves, every author
+/// for administrators, and the authors they hold a subscription to now.
+async fn readable_authors(
+    db: &Db,
+    me: &AuthUser,
+    authors: &[ObjectId],
+) -> crate::persistence::DbResult<Vec<ObjectId>> {
+    if me.is_admin() {
+        return Ok(authors.to_vec());
+    }
+    let others: Vec<ObjectId> = authors
+        .iter()
+        .copied()
+        .filter(|a| *a != me.user.id)
+        .collect();
+    let mut readable = if others.is_empty() {
+        Vec::new()
+    } else {
+        crate::persistence::subscriptions::authors_with_access(db, me.user.id, &others).await?
+    };
+    if authors.contains(&me.user.id) {
+        readable.push(me.user.id);
+    }
+    Ok(readable)
 }
 
 /// Opens the locked posts among `views` that `viewer` may read: their author, administrators,
@@ -247,35 +141,101 @@ pub async fn unlock_for(
     let Some(me) = viewer else {
         return Ok(());
     };
-    let mut authors: Vec<ObjectId> = views
-        .iter()
-        .filter(|v| v.locked)
-        .filter_map(|v| ObjectId::parse_str(&v.author.id).ok())
-        .filter(|a| *a != me.user.id)
-        .collect();
-    if views.iter().all(|v| !v.locked) {
+    if views.iter().all(|v| !v.card.locked) {
         return Ok(());
     }
+    let mut authors: Vec<ObjectId> = views
+        .iter()
+        .filter(|v| v.card.locked)
+        .filter_map(|v| ObjectId::parse_str(&v.author.id).ok())
+        .collect();
     authors.sort();
     authors.dedup();
-    let subscribed = if me.is_admin() {
-        Vec::new()
-    } else {
-        crate::persistence::subscriptions::authors_with_access(db, me.user.id, &authors).await?
-    };
-    for view in views.iter_mut().filter(|v| v.locked) {
+    let readable = readable_authors(db, me, &authors).await?;
+    for view in views.iter_mut().filter(|v| v.card.locked) {
         let author = ObjectId::parse_str(&view.author.id).ok();
-        let may_read = me.is_admin()
-            || author == Some(me.user.id)
-            || author.is_some_and(|a| subscribed.contains(&a));
-        if may_read {
-            if let Some(blocks) = view.sealed_blocks.take() {
-                view.blocks = blocks;
+        if author.is_some_and(|a| readable.contains(&a)) {
+            if let Some(blocks) = view.card.sealed_blocks.take() {
+                view.card.blocks = blocks;
             }
-            view.locked = false;
+            view.card.locked = false;
         }
     }
     Ok(())
+}
+
+/// The same for posts rendered from the read index (JSON): a locked post the viewer may read
+/// gets its blocks from the index's sealed copy.
+pub async fn unlock_raw(
+    state: &AppState,
+    gen: &crate::feeds::keys::Gen,
+    viewer: Option<&AuthUser>,
+    posts: Vec<Box<RawValue>>,
+) -> Result<Vec<Box<RawValue>>, ReadError> {
+    let Some(me) = viewer else {
+        return Ok(posts);
+    };
+    if !posts.iter().any(|p| p.get().contains("\"locked\":true")) {
+        return Ok(posts);
+    }
+    let mut values: Vec<Option<serde_json::Value>> = posts
+        .iter()
+        .map(|p| {
+            p.get()
+                .contains("\"locked\":true")
+                .then(|| serde_json::from_str(p.get()).ok())
+                .flatten()
+        })
+        .collect();
+    let author_of = |v: &serde_json::Value| {
+        v["author"]["_id"]
+            .as_str()
+            .and_then(|a| ObjectId::parse_str(a).ok())
+    };
+    let mut authors: Vec<ObjectId> = values.iter().flatten().filter_map(author_of).collect();
+    authors.sort();
+    authors.dedup();
+    let readable = readable_authors(&state.db, me, &authors).await?;
+    let opened: Vec<ObjectId> = values
+        .iter()
+        .flatten()
+        .filter(|v| author_of(v).is_some_and(|a| readable.contains(&a)))
+        .filter_map(|v| {
+            v["_id"]
+                .as_str()
+                .and_then(|id| ObjectId::parse_str(id).ok())
+        })
+        .collect();
+    if opened.is_empty() {
+        return Ok(posts);
+    }
+    let sealed = state.feeds.sealed_blocks(gen, &opened).await?;
+    let mut out = Vec::with_capacity(posts.len());
+    for (raw, value) in posts.into_iter().zip(values.iter_mut()) {
+        let Some(value) = value.as_mut() else {
+            out.push(raw);
+            continue;
+        };
+        let id = value["_id"]
+            .as_str()
+            .and_then(|id| ObjectId::parse_str(id).ok());
+        let blocks = id
+            .and_then(|id| opened.iter().position(|o| *o == id))
+            .and_then(|i| sealed.get(i).cloned().flatten())
+            .and_then(|b| serde_json::from_str::<serde_json::Value>(&b).ok());
+        match blocks {
+            Some(blocks) => {
+                value["blocks"] = blocks;
+                value["locked"] = serde_json::Value::Bool(false);
+                match serde_json::to_string(value).map(RawValue::from_string) {
+                    Ok(Ok(opened)) => out.push(opened),
+                    _ => out.push(raw),
+                }
+            }
+            None => out.push(raw),
+        }
+    }
+    Ok(out)
 }
 
 /// Whether `viewer` may read the blocks of `post`.
@@ -286,41 +246,94 @@ pub async fn may_read_blocks(db: &Db, viewer: Option<&AuthUser>, post: &Post) ->
     let Some(me) = viewer else {
         return Ok(false);
     };
-    if me.is_admin() || me.user.id == post.author {
-        return Ok(true);
-    }
-    Ok(
-        !crate::persistence::subscriptions::authors_with_access(db, me.user.id, &[post.author])
-            .await?
-            .is_empty(),
-    )
+    Ok(readable_authors(db, me, &[post.author])
+        .await?
+        .contains(&post.author))
 }
 
 /// Shows one post as `viewer` may read it.
-pub async fn render_one_for(db: &Db, viewer: Option<&AuthUser>, post: Post) -> ApiResult<PostView> {
-    let mut views = vec![render_one(db, post).await?];
-    unlock_for(db, viewer, &mut views).await?;
+pub async fn render_one_for(
+    state: &AppState,
+    viewer: Option<&AuthUser>,
+    post: Post,
+) -> ApiResult<PostView> {
+    let mut views = vec![render_one(state, post).await?];
+    unlock_for(&state.db, viewer, &mut views).await?;
     views
         .pop()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("rendering a post gave nothing")))
 }
 
-/// Whether the viewer may read the post by its address: drafts and scheduled posts only their
-/// author; blocked posts only the author and administrators; Private posts only the author and
-/// administrators; Public and Unlisted posts anyone.
+/// Shows one post (a subscribers-only post locked), with its author's and category's cards from
+/// the cache when it can answer (read by `_id` otherwise).
+pub async fn render_one(state: &AppState, post: Post) -> ApiResult<PostView> {
+    if state.feeds.current().is_some() {
+        let categories: Vec<ObjectId> = post.category.into_iter().collect();
+        let authors = [post.author];
+        let cards = futures_util::try_join!(
+            state.feeds.author_cards(&authors),
+            state.feeds.category_cards(&categories)
+        );
+        match cards {
+            Ok((authors, cats)) => {
+                return Ok(PostView {
+                    author: authors
+                        .get(&post.author)
+                        .cloned()
+                        .unwrap_or_else(|| AuthorView::deleted(&post.author.to_hex())),
+                    category: post.category.and_then(|c| cats.get(&c).cloned()),
+                    card: CardView::of(&post),
+                })
+            }
+            Err(ReadError::Db(e)) => return Err(e.into()),
+            Err(ReadError::Index(_)) => {}
+        }
+    }
+    render(&state.db, vec![post])
+        .await?
+        .pop()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("rendering a post gave nothing")))
+}
+
+/// What decides who may read a post by its address (from a record or a stored card).
+pub struct Access<'a> {
+    pub author: ObjectId,
+    /// `PostStatus::as_str`.
+    pub status: &'a str,
+    /// `Visibility::as_str`.
+    pub visibility: &'a str,
+    pub blocked: bool,
+}
+
+impl Access<'_> {
+    /// Drafts and scheduled posts only their author; blocked posts only the author and
+    /// administrators; Private posts only the author and administrators; Public and Unlisted
+    /// posts anyone.
+    pub fn visible_to(&self, viewer: Option<&AuthUser>) -> bool {
+        let is_author = viewer.is_some_and(|v| v.user.id == self.author);
+        let is_admin = viewer.is_some_and(AuthUser::is_admin);
+        if self.status != PostStatus::Published.as_str() {
+            return is_author;
+        }
+        if self.blocked {
+            return is_author || is_admin;
+        }
+        if self.visibility == Visibility::Private.as_str() {
+            return is_author || is_admin;
+        }
+        true
+    }
+}
+
+/// Whether the viewer may read the post by its address (`Access::visible_to`).
 pub fn visible_to(post: &Post, viewer: Option<&AuthUser>) -> bool {
-    let is_author = viewer.is_some_and(|v| v.user.id == post.author);
-    let is_admin = viewer.is_some_and(AuthUser::is_admin);
-    if post.status != PostStatus::Published {
-        return is_author;
+    Access {
+        author: post.author,
+        status: post.status.as_str(),
+        visibility: post.visibility.as_str(),
+        blocked: post.blocked,
     }
-    if post.blocked {
-        return is_author || is_admin;
-    }
-    match post.visibility {
-        Visibility::Public | Visibility::Unlisted => true,
-        Visibility::Private => is_author || is_admin,
-    }
+    .visible_to(viewer)
 }
 
 /// Whether the user may change or delete the post.
@@ -495,21 +508,64 @@ impl ListQuery {
     }
 
     /// A category filter by id or slug; an unknown category is a 404.
-    pub async fn category_filter(&self, db: &Db) -> ApiResult<Option<ObjectId>> {
+    pub async fn category_filter(&self, state: &AppState) -> ApiResult<Option<ObjectId>> {
         let Some(raw) = present(&self.category) else {
             return Ok(None);
         };
-        let found = match ObjectId::parse_str(raw) {
-            Ok(id) => categories::find_by_id(db, id).await?,
-            Err(_) => categories::find_by_slug(db, raw).await?,
-        };
-        found
-            .map(|c| Some(c.id))
+        find_category(state, raw)
+            .await?
+            .map(Some)
             .ok_or_else(|| ApiError::not_found(super::category::MSG_CATEGORY_NOT_FOUND))
     }
 }
 
-/// Runs a list query: one page and the total.
+/// A category named by id or slug (`None`: there is none), from the cache of category cards
+/// when it can answer.
+pub async fn find_category(state: &AppState, raw: &str) -> ApiResult<Option<ObjectId>> {
+    if state.feeds.current().is_some() {
+        match state.feeds.find_category(raw).await {
+            Ok(found) => return Ok(found),
+            Err(ReadError::Db(e)) => return Err(e.into()),
+            Err(ReadError::Index(_)) => {}
+        }
+    }
+    let found = match ObjectId::parse_str(raw) {
+        Ok(id) => categories::find_by_id(&state.db, id).await?,
+        Err(_) => categories::find_by_slug(&state.db, raw).await?,
+    };
+    Ok(found.map(|c| c.id))
+}
+
+/// Finds a post by its slug: through the read index's slug map and then by `_id` when it can
+/// answer (the collection is not scanned), else by the slug.
+pub async fn find_by_slug(state: &AppState, slug: &str) -> ApiResult<Option<Post>> {
+    if let Some(gen) = state.feeds.current() {
+        match state.feeds.post_id_by_slug(&gen, slug).await {
+            Ok(Some(id)) => return Ok(posts::find_by_id(&state.db, id).await?),
+            Ok(None) => return Ok(None),
+            Err(ReadError::Db(e)) => return Err(e.into()),
+            Err(ReadError::Index(_)) => {}
+        }
+    }
+    Ok(posts::find_by_slug(&state.db, slug).await?)
+}
+
+/// A list answer: `{posts, total}` (and `page` for the numbered families).
+#[derive(Serialize)]
+pub struct ListAnswer<'a> {
+    pub posts: &'a [Box<RawValue>],
+    pub total: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u64>,
+}
+
+impl ListAnswer<'_> {
+    pub fn respond(posts: &[Box<RawValue>], total: u64, page: Option<u64>) -> HttpResponse {
+        HttpResponse::Ok().json(ListAnswer { posts, total, page })
+    }
+}
+
+/// Runs a list query: one page (opened for what the viewer may read) and the total.
 pub async fn page_of(
     db: &Db,
     viewer: Option<&AuthUser>,

@@ -3,10 +3,9 @@
 //! page.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::Document;
-use serde_json::json;
 
-use super::{list_filter, page_of, ListQuery, DEFAULT_LIMIT};
+use super::feed::{self, Feed};
+use super::{ListAnswer, ListQuery, DEFAULT_LIMIT};
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
 use crate::persistence::posts::SortKind;
@@ -19,15 +18,11 @@ pub async fn public_posts(
     query: web::Query<ListQuery>,
 ) -> ApiResult<HttpResponse> {
     let (page, number) = query.page_request(DEFAULT_LIMIT)?;
-    let mut extra = Document::new();
-    if let Some(tag) = query.tag() {
-        extra.insert("tags", tag);
-    }
-    if let Some(category) = query.category_filter(&state.db).await? {
-        extra.insert("category", category);
-    }
-    let filter = list_filter(&state.db, viewer.0.as_ref(), false, extra).await?;
+    let feed = Feed::Public {
+        tag: query.tag(),
+        category: query.category_filter(&state).await?,
+    };
     let (posts, total) =
-        page_of(&state.db, viewer.0.as_ref(), filter, SortKind::Newest, page).await?;
-    Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total, "page": number })))
+        feed::serve(&state, viewer.0.as_ref(), &feed, SortKind::Newest, page).await?;
+    Ok(ListAnswer::respond(&posts, total, Some(number)))
 }

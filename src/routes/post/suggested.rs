@@ -7,12 +7,16 @@ use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{list_filter, render};
-use crate::auth::MaybeUser;
+use serde_json::value::RawValue;
+
+use super::feed::to_raw;
+use super::{find_category, list_filter, render};
+use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::categories;
+use crate::feeds::cards::ReadError;
+use crate::feeds::keys;
+use crate::feeds::read::{Dir, Filter, ListQuery};
 use crate::persistence::posts::{self, PageRequest, SortKind};
 use crate::state::AppState;
 
@@ -70,15 +74,16 @@ pub async fn suggested(
     // An unknown category only means there is nothing to prefer.
     let category = match present(&query.category) {
         None => None,
-        Some(raw) => match ObjectId::parse_str(raw) {
-            Ok(id) => categories::find_by_id(&state.db, id).await?.map(|c| c.id),
-            Err(_) => categories::find_by_slug(&state.db, raw)
-                .await?
-                .map(|c| c.id),
-        },
+        Some(raw) => find_category(&state, raw).await?,
     };
+    let me = viewer.0.as_ref();
+    match from_index(&state, me, category, &excluded_ids, &excluded_slugs, limit).await {
+        Ok(posts) => return Ok(answer(&posts)),
+        Err(ReadError::Db(e)) => return Err(e.into()),
+        Err(ReadError::Index(_)) => {}
+    }
     let base = doc! { "_id": { "$nin": &excluded_ids }, "slug": { "$nin": &excluded_slugs } };
-    let filter = list_filter(&state.db, viewer.0.as_ref(), false, base).await?;
+    let filter = list_filter(&state.db, me, false, base).await?;
     let page = |limit| PageRequest {
         limit,
         ..PageRequest::default()
@@ -98,6 +103,85 @@ pub async fn suggested(
     }
     found.truncate(usize::try_from(limit).unwrap_or(0));
     let mut posts = render(&state.db, found).await?;
-    super::unlock_for(&state.db, viewer.0.as_ref(), &mut posts).await?;
-    Ok(HttpResponse::Ok().json(json!({ "posts": posts })))
+    super::unlock_for(&state.db, me, &mut posts).await?;
+    Ok(answer(&to_raw(&posts)?))
+}
+
+/// The suggestions from the read index: the category's trending list first, then the rest.
+async fn from_index(
+    state: &AppState,
+    viewer: Option<&AuthUser>,
+    category: Option<ObjectId>,
+    excluded_ids: &[ObjectId],
+    excluded_slugs: &[String],
+    limit: i64,
+) -> Result<Vec<Box<RawValue>>, ReadError> {
+    let Some(gen) = state.feeds.current() else {
+        return Err(crate::redis_pool::RedisFailure::Down.into());
+    };
+    let hidden = match viewer {
+        Some(me) => {
+            state
+                .feeds
+                .viewer_graph(&gen, me.user.id, false)
+                .await?
+                .hidden
+        }
+        None => Default::default(),
+    };
+    let filter = Filter {
+        hidden_authors: hidden,
+        exclude_ids: excluded_ids.iter().copied().collect(),
+        exclude_slugs: excluded_slugs.iter().cloned().collect(),
+        ..Filter::default()
+    };
+    let page = |limit| PageRequest {
+        limit,
+        ..PageRequest::default()
+    };
+    let mut found = Vec::new();
+    if let Some(c) = category {
+        let list = gen.list(&keys::category_trend(&c));
+        let q = ListQuery {
+            sources: vec![list.clone()],
+            twins: vec![list],
+            dir: Dir::Desc,
+            filter: filter.clone(),
+        };
+        found = state
+            .feeds
+            .page(&gen, &q, SortKind::Trending, page(limit))
+            .await?;
+    }
+    let missing = limit - i64::try_from(found.len()).unwrap_or(limit);
+    if missing > 0 {
+        let list = gen.list(keys::PUBLIC_TREND);
+        let q = ListQuery {
+            sources: vec![list.clone()],
+            twins: vec![list],
+            dir: Dir::Desc,
+            filter: Filter {
+                not_category: category,
+                ..filter
+            },
+        };
+        found.extend(
+            state
+                .feeds
+                .page(&gen, &q, SortKind::Trending, page(missing))
+                .await?,
+        );
+    }
+    found.truncate(usize::try_from(limit).unwrap_or(0));
+    let ids: Vec<ObjectId> = found.iter().filter_map(|e| e.id()).collect();
+    let posts = state.feeds.render(&gen, &ids).await?;
+    super::unlock_raw(state, &gen, viewer, posts).await
+}
+
+fn answer(posts: &[Box<RawValue>]) -> HttpResponse {
+    #[derive(serde::Serialize)]
+    struct Suggested<'a> {
+        posts: &'a [Box<RawValue>],
+    }
+    HttpResponse::Ok().json(Suggested { posts })
 }

@@ -3,10 +3,9 @@
 //! createdAt of the last post received; the page continues after that post in score order.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::Document;
-use serde_json::json;
 
-use super::{list_filter, page_of, ListQuery, DEFAULT_LIMIT};
+use super::feed::{self, Feed};
+use super::{ListAnswer, ListQuery, DEFAULT_LIMIT};
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
 use crate::persistence::posts::SortKind;
@@ -19,14 +18,11 @@ pub async fn trending(
     query: web::Query<ListQuery>,
 ) -> ApiResult<HttpResponse> {
     let (page, _) = query.page_request(DEFAULT_LIMIT)?;
-    let filter = list_filter(&state.db, viewer.0.as_ref(), false, Document::new()).await?;
-    let (posts, total) = page_of(
-        &state.db,
-        viewer.0.as_ref(),
-        filter,
-        SortKind::Trending,
-        page,
-    )
-    .await?;
-    Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
+    let feed = Feed::Public {
+        tag: None,
+        category: None,
+    };
+    let (posts, total) =
+        feed::serve(&state, viewer.0.as_ref(), &feed, SortKind::Trending, page).await?;
+    Ok(ListAnswer::respond(&posts, total, None))
 }

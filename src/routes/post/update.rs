@@ -35,7 +35,7 @@ pub async fn update(
     body: ApiJson<PostBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let current = managed_post(posts::find_by_slug(&state.db, slug.trim()).await?, &me)?;
+    let current = managed_post(super::find_by_slug(&state, slug.trim()).await?, &me)?;
     if let Some(raw) = &body.blocks {
         check_upload_rules(raw, body.thumbnail.as_ref())?;
     } else if body.thumbnail.as_ref().is_some_and(contains_blob_url) {
@@ -189,6 +189,6 @@ pub async fn update(
         )
         .await;
     }
-    let view = render_one_for(&state.db, Some(&me), post).await?;
+    let view = render_one_for(&state, Some(&me), post).await?;
     Ok(HttpResponse::Ok().json(json!({ "message": MSG_POST_UPDATED, "post": view })))
 }

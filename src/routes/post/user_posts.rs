@@ -3,10 +3,9 @@
 //! private, blocked); everyone else their public ones.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
-use serde_json::json;
 
-use super::{list_filter, page_of, ListQuery, DEFAULT_LIMIT};
+use super::feed::{self, Feed};
+use super::{ListAnswer, ListQuery, DEFAULT_LIMIT};
 use crate::auth::MaybeUser;
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
@@ -33,12 +32,10 @@ pub async fn user_posts(
             ))
         }
     };
-    let mut extra = doc! { "author": author };
-    if let Some(text) = SearchQuery::filter(query.search_text())? {
-        extra.insert("searchText", doc! { "$regex": text.literal_pattern() });
-    }
-    let own = viewer.0.as_ref().is_some_and(|me| me.user.id == author);
-    let filter = list_filter(&state.db, viewer.0.as_ref(), own, extra).await?;
-    let (posts, total) = page_of(&state.db, viewer.0.as_ref(), filter, sort, page).await?;
-    Ok(HttpResponse::Ok().json(json!({ "posts": posts, "total": total })))
+    let feed = Feed::Author {
+        author,
+        text: SearchQuery::filter(query.search_text())?,
+    };
+    let (posts, total) = feed::serve(&state, viewer.0.as_ref(), &feed, sort, page).await?;
+    Ok(ListAnswer::respond(&posts, total, None))
 }

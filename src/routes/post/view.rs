@@ -13,7 +13,6 @@ use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
 use crate::net::client_ip;
-use crate::persistence::posts;
 use crate::persistence::views;
 use crate::state::AppState;
 
@@ -87,7 +86,7 @@ pub async fn track_view(
         return Err(ApiError::bad_request(MSG_INVALID_SLUG));
     }
     let body: GuestBody = optional_body(body)?;
-    let post = posts::find_by_slug(&state.db, slug)
+    let post = super::find_by_slug(state, slug)
         .await?
         .filter(|p| visible_to(p, me))
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;

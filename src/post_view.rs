@@ -1,0 +1,202 @@
+//! How a post is shown to clients, the same from every source: a list page built from the read
+//! index (stored cards) and one built from the database give byte-for-byte the same fields.
+//!
+//! A `PostView` is the post's own fields (`CardView`, which the read index stores as JSON per
+//! post) plus its author and category as they are now (`AuthorView`, `CategoryRef`, looked up by
+//! id when the page is shown, so a renamed author or category shows its new name everywhere).
+
+use mongodb::bson::DateTime;
+use serde::{Deserialize, Serialize};
+
+use crate::domain::blocks::{plain_text_of, Block};
+use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
+use crate::persistence::posts::Post;
+
+/// Characters of text in a post's excerpt.
+pub const EXCERPT_LEN: usize = 200;
+/// Name shown for posts whose author account is gone.
+pub const DELETED_AUTHOR: &str = "Deleted user";
+
+/// A date as clients see it (ISO-8601).
+pub fn iso(dt: DateTime) -> String {
+    dt.try_to_rfc3339_string().unwrap_or_default()
+}
+
+/// A post's author as shown with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuthorView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub avatar: Option<String>,
+}
+
+impl AuthorView {
+    /// What is shown for an author whose account no longer exists.
+    pub fn deleted(id: &str) -> Self {
+        Self {
+            id: id.to_string(),
+            name: DELETED_AUTHOR.to_string(),
+            avatar: None,
+        }
+    }
+}
+
+/// A post's category as shown with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CategoryRef {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub slug: String,
+}
+
+/// A post's own fields as clients see them: everything but its author and category.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub slug: String,
+    pub title: String,
+    pub blocks: Vec<Block>,
+    pub thumbnail: Option<String>,
+    pub excerpt: String,
+    pub tags: Vec<String>,
+    pub post_type: PostType,
+    pub visibility: Visibility,
+    /// `everyone` or `subscribers`.
+    pub audience: Audience,
+    /// True when the viewer may not read this subscribers-only post: `blocks` is empty and the
+    /// title, thumbnail and excerpt are the teaser.
+    pub locked: bool,
+    /// The blocks of a locked post, kept here (never sent) until the viewer is known to may read
+    /// them (`routes::post::unlock_for`).
+    #[serde(skip)]
+    pub sealed_blocks: Option<Vec<Block>>,
+    pub is_featured: bool,
+    pub is_pinned: bool,
+    pub is_published: bool,
+    pub language: String,
+    pub status: PostStatus,
+    pub publish_at: Option<String>,
+    pub published_at: Option<String>,
+    pub blocked: bool,
+    pub likes_count: i64,
+    pub bookmarks_count: i64,
+    pub views: i64,
+    pub share_count: i64,
+    pub comments_count: i64,
+    pub reading_time: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl CardView {
+    /// The post's fields; a subscribers-only post locked (its blocks sealed), so a path that
+    /// forgets to ask who reads shows the teaser, never the blocks.
+    pub fn of(p: &Post) -> Self {
+        let locked = p.audience == Audience::Subscribers;
+        let (blocks, sealed_blocks) = if locked {
+            (Vec::new(), Some(p.blocks.clone()))
+        } else {
+            (p.blocks.clone(), None)
+        };
+        Self {
+            id: p.id.to_hex(),
+            excerpt: excerpt(&p.blocks),
+            slug: p.slug.clone(),
+            title: p.title.clone(),
+            blocks,
+            audience: p.audience,
+            locked,
+            sealed_blocks,
+            thumbnail: p.thumbnail.clone(),
+            tags: p.tags.clone(),
+            post_type: p.post_type,
+            visibility: p.visibility,
+            is_featured: p.is_featured,
+            is_pinned: p.is_pinned,
+            is_published: p.is_published,
+            language: p.language.clone(),
+            status: p.status,
+            publish_at: p.publish_at.map(iso),
+            published_at: p.published_at.map(iso),
+            blocked: p.blocked,
+            likes_count: p.likes_count,
+            bookmarks_count: p.bookmarks_count,
+            views: p.views,
+            share_count: p.share_count,
+            comments_count: p.comments_count,
+            reading_time: p.reading_time,
+            created_at: iso(p.created_at),
+            updated_at: iso(p.updated_at),
+        }
+    }
+}
+
+/// A post as clients see it.
+#[derive(Debug, Serialize)]
+pub struct PostView {
+    pub author: AuthorView,
+    pub category: Option<CategoryRef>,
+    #[serde(flatten)]
+    pub card: CardView,
+}
+
+/// Joins a stored card (the JSON object of a `CardView`) with its author and category into the
+/// JSON of a `PostView`, without parsing the card.
+pub fn join_card(card: &str, author: &AuthorView, category: Option<&CategoryRef>) -> String {
+    let body = card.trim().strip_prefix('{').unwrap_or(card);
+    let mut out = String::with_capacity(card.len() + 160);
+    out.push_str("{\"author\":");
+    out.push_str(&serde_json::to_string(author).unwrap_or_else(|_| "null".into()));
+    out.push_str(",\"category\":");
+    out.push_str(&serde_json::to_string(&category).unwrap_or_else(|_| "null".into()));
+    if body.trim_start() != "}" {
+        out.push(',');
+    }
+    out.push_str(body);
+    out
+}
+
+/// The first words of a post's text.
+pub fn excerpt(blocks: &[Block]) -> String {
+    let text = plain_text_of(
+        &blocks
+            .iter()
+            .filter(|b| b.kind != "code")
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= EXCERPT_LEN {
+        return text;
+    }
+    let mut cut: String = text.chars().take(EXCERPT_LEN).collect();
+    if let Some(space) = cut.rfind(' ') {
+        cut.truncate(space);
+    }
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_joined_card_reads_as_the_view_it_came_from() {
+        let card = r#"{"_id":"x","title":"T"}"#;
+        let author = AuthorView::deleted("a");
+        let joined: serde_json::Value =
+            serde_json::from_str(&join_card(card, &author, None)).unwrap();
+        assert_eq!(
+            joined,
+            serde_json::json!({
+                "_id": "x", "title": "T", "category": null,
+                "author": { "_id": "a", "name": "Deleted user", "avatar": null }
+            })
+        );
+    }
+}
