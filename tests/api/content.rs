@@ -136,28 +136,21 @@ pub async fn insert_posts(
 /// Sets fields of a post directly.
 pub async fn set_fields(app: &TestApp, post_id: &str, set: mongodb::bson::Document) {
     let id = ObjectId::parse_str(post_id).unwrap();
-    app.db
-        .database()
-        .collection::<mongodb::bson::Document>("posts")
-        .update_one(
-            mongodb::bson::doc! { "_id": id },
-            mongodb::bson::doc! { "$set": set },
-        )
+    posts::update_returning_before(&app.db, id, set)
         .await
-        .unwrap();
+        .unwrap()
+        .expect("the post");
 }
 
 /// Follows `followee` as `follower` directly (the follow API is elsewhere).
 pub async fn follow(app: &TestApp, follower: &str, followee: &str) {
-    app.db
-        .database()
-        .collection::<mongodb::bson::Document>("follows")
-        .insert_one(mongodb::bson::doc! {
-            "followerId": ObjectId::parse_str(follower).unwrap(),
-            "followeeId": ObjectId::parse_str(followee).unwrap(),
-        })
-        .await
-        .unwrap();
+    pressroom::persistence::follows::follow(
+        &app.db,
+        ObjectId::parse_str(follower).unwrap(),
+        ObjectId::parse_str(followee).unwrap(),
+    )
+    .await
+    .unwrap();
 }
 
 /// Pages through a list with `after` (and `afterId` when `with_id`) until it runs dry; returns

@@ -236,7 +236,9 @@ async fn trending_follows_the_stored_score_and_pages_after_a_post() {
         )
         .await;
     }
-    pressroom::jobs::trending::refresh(&app.db).await.unwrap();
+    pressroom::jobs::trending::refresh(&app.state)
+        .await
+        .unwrap();
     let body = get_ok(&app, "/api/post/trending-post/trending?limit=3", None).await;
     assert_eq!(
         ids_of(&body),
@@ -347,15 +349,13 @@ async fn a_block_between_users_hides_posts_from_feeds() {
     let blocked = app.signup().await;
     publish(&app, &blocked, "From someone blocked", "x").await;
     let visible = publish(&app, &me, "Mine", "x").await;
-    app.db
-        .database()
-        .collection::<mongodb::bson::Document>("blocks")
-        .insert_one(mongodb::bson::doc! {
-            "blockerId": mongodb::bson::oid::ObjectId::parse_str(&me.id).unwrap(),
-            "blockedId": mongodb::bson::oid::ObjectId::parse_str(&blocked.id).unwrap(),
-        })
-        .await
-        .unwrap();
+    pressroom::persistence::blocks::block(
+        &app.db,
+        mongodb::bson::oid::ObjectId::parse_str(&me.id).unwrap(),
+        mongodb::bson::oid::ObjectId::parse_str(&blocked.id).unwrap(),
+    )
+    .await
+    .unwrap();
     let body = get_ok(&app, "/api/post/public/posts", Some(&me.token)).await;
     assert_eq!(ids_of(&body), [visible["_id"].as_str().unwrap()]);
     let body = get_ok(&app, "/api/post/public/posts", Some(&blocked.token)).await;

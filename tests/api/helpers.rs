@@ -15,7 +15,7 @@ use tokio::sync::watch;
 
 pub const PASSWORD: &str = "correct horse battery";
 
-fn required_env(name: &str) -> String {
+pub fn required_env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| {
         panic!("{name} is not set: run the tests through scripts/test, which starts FerretDB and the SMTP sink")
     })
@@ -48,7 +48,7 @@ pub struct TestApp {
     pub proxy: Option<DbProxy>,
     pub redis_proxy: Option<DbProxy>,
     pub settings: Settings,
-    /// The running app's shared state (jobs can be run from tests).
+    /// The running app's shared state (its read index, its Redis; jobs can be run from tests).
     pub state: actix_web::web::Data<pressroom::state::AppState>,
 }
 
@@ -115,7 +115,11 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
 
     let mut direct = settings.database.clone();
     direct.uri = db_uri.into();
-    let db = Db::connect(&direct).await.expect("db client");
+    // Writes the tests make directly are reported to the app's read index, as the app's own are.
+    let db = Db::connect(&direct)
+        .await
+        .expect("db client")
+        .with_observer(std::sync::Arc::new(state.feeds.clone()));
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(30))

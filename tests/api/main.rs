@@ -43,5 +43,6 @@ mod openapi;
 mod otp;
 mod people;
 mod posts;
+mod read_index;
 mod search;
 mod user;
