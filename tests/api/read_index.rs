@@ -530,8 +530,34 @@ async fn every_list_from_the_index_equals_the_database_after_every_kind_of_write
     assert_eq!(res.status(), StatusCode::OK);
     assert_same_answers(&app, &w, "author unblocked").await;
 
+    // An administrator deletes a post, and an account with everything of theirs (posts,
+    // follows, bookmarks).
+    let res = delete(
+        &app,
+        &format!("/api/admin/posts/{}", w.posts[1].0),
+        Some(&w.admin.token),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    likes::toggle_mark(
+        &app.db,
+        bookmarks::BOOKMARK,
+        oid(&w.c.id),
+        oid(&w.posts[0].0),
+    )
+    .await
+    .unwrap();
+    let res = delete(
+        &app,
+        &format!("/api/admin/users/{}", w.c.id),
+        Some(&w.admin.token),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_same_answers(&app, &w, "administrator deletes").await;
+
     // Engagement moves the popular and trending orders; follows change the following feed.
-    for i in [1, 2, 10] {
+    for i in [0, 10, 12] {
         let res = app
             .post_json(
                 &format!("/api/post/like/{}", w.posts[i].0),
@@ -578,7 +604,8 @@ async fn every_list_from_the_index_equals_the_database_after_every_kind_of_write
         .await
         .unwrap();
     assert!(line.starts_with("read index rebuilt"), "{line}");
-    assert!(line.contains(" 36 posts,"), "{line}");
+    // 36 seeded, 2 created, 3 deleted, and the 12 of C removed with the account.
+    assert!(line.contains(" 23 posts,"), "{line}");
     let deadline = Instant::now() + Duration::from_secs(10);
     while app.state.feeds.current().is_none_or(|g| g.number == before) {
         assert!(
