@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 use pressroom::domain::blocks::Block;
-use pressroom::domain::post::{PostStatus, Visibility};
+use pressroom::domain::post::{Audience, PostStatus, Visibility};
 use pressroom::persistence::posts::{self, Post};
 use pressroom::persistence::{bookmarks, likes};
 use reqwest::StatusCode;
@@ -91,6 +91,13 @@ async fn seed_post(app: &TestApp, i: usize, author: &str, at: i64, cats: &[Strin
             4 => Visibility::Private,
             7 => Visibility::Unlisted,
             _ => Visibility::Public,
+        },
+        // Some posts are for subscribers: locked for readers, open to the author and
+        // administrators.
+        audience: if i % 8 == 2 {
+            Audience::Subscribers
+        } else {
+            Audience::Everyone
         },
         is_featured: false,
         is_pinned: false,
@@ -243,9 +250,10 @@ fn requests(w: &World, viewer: Option<&TestUser>, full: bool) -> Vec<(String, Pa
             Some(Once),
         ),
     ];
-    // Single posts of every visibility: public, blocked, private, draft, scheduled, unlisted.
-    for i in [0, 3, 4, 5, 6, 7, 9, 13] {
-        let light = [0, 3, 6, 9, 13].contains(&i).then_some(Once);
+    // Single posts of every visibility: public, blocked, private, draft, scheduled, unlisted,
+    // and for subscribers (10, 18).
+    for i in [0, 3, 4, 5, 6, 7, 9, 10, 13, 18] {
+        let light = [0, 3, 6, 9, 10, 13].contains(&i).then_some(Once);
         r.push((format!("/api/post/{}", w.posts[i].1), Once, light));
     }
     if let Some(me) = viewer {
