@@ -125,6 +125,18 @@ pub async fn audit_for_other(
     }
 }
 
+/// The `{userId, authorId}` of a body: the reader (the caller when absent) and the author.
+pub fn reader_and_author(body: Value, me: &AuthUser) -> ApiResult<(ObjectId, ObjectId)> {
+    let f = crate::extract::Fields::from_value(body, &["userId", "authorId"])?;
+    let author =
+        crate::extract::required_id(f.text("authorId")?.as_deref(), lists::MSG_INVALID_AUTHOR_ID)?;
+    let reader = match f.text("userId")? {
+        None => me.user.id,
+        Some(raw) => crate::extract::required_id(Some(&raw), status::MSG_INVALID_USER_ID)?,
+    };
+    Ok((reader, author))
+}
+
 /// The plan named by a path segment.
 pub async fn load_plan(db: &Db, raw: &str) -> ApiResult<Plan> {
     let id = crate::extract::required_id(Some(raw), MSG_INVALID_PLAN_ID)?;

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{required_id, ApiJson, Fields};
+use crate::extract::ApiJson;
 use crate::persistence::{now, subscriptions};
 use crate::state::AppState;
 
@@ -21,15 +21,7 @@ pub async fn status(
     me: AuthUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), &["userId", "authorId"])?;
-    let author = required_id(
-        f.text("authorId")?.as_deref(),
-        super::lists::MSG_INVALID_AUTHOR_ID,
-    )?;
-    let reader = match f.text("userId")? {
-        None => me.user.id,
-        Some(raw) => required_id(Some(&raw), MSG_INVALID_USER_ID)?,
-    };
+    let (reader, author) = super::reader_and_author(body.into_inner(), &me)?;
     if reader != me.user.id && author != me.user.id && !me.is_admin() {
         return Err(ApiError::forbidden(
             "You can only check your own subscriptions or your own subscribers",

@@ -11,7 +11,7 @@ use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{required_id, ApiJson, Fields};
+use crate::extract::ApiJson;
 use crate::persistence::subscriptions::{self, SubStatus};
 use crate::state::AppState;
 
@@ -23,15 +23,7 @@ pub async fn unsubscribe_author(
     me: AuthUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), &["authorId", "userId"])?;
-    let author = required_id(
-        f.text("authorId")?.as_deref(),
-        super::lists::MSG_INVALID_AUTHOR_ID,
-    )?;
-    let reader = match f.text("userId")? {
-        None => me.user.id,
-        Some(raw) => required_id(Some(&raw), super::status::MSG_INVALID_USER_ID)?,
-    };
+    let (reader, author) = super::reader_and_author(body.into_inner(), &me)?;
     if reader != me.user.id && !me.is_admin() {
         return Err(ApiError::forbidden("You can only unsubscribe yourself"));
     }
