@@ -36,14 +36,23 @@ async fn claim_slot(
     reader: ObjectId,
     author: ObjectId,
     sub: ObjectId,
-) -> ApiResult<()> {
+    plan: ObjectId,
+) -> ApiResult<Option<Subscription>> {
     let db = &state.db;
     for _ in 0..3 {
         let held = match subscription_claims::claim(db, reader, author, sub).await? {
-            Ok(()) => return Ok(()),
+            Ok(()) => return Ok(None),
             Err(held) => held,
         };
         let holder = subscriptions::find_by_id(db, held.subscription_id).await?;
+        // The same plan's first payment still waits for the reader: carry on with that one
+        // (a second click, a reload of the checkout) instead of charging again.
+        if let Some(s) = holder
+            .as_ref()
+            .filter(|s| s.status == SubStatus::Incomplete && s.plan_id == plan)
+        {
+            return Ok(Some(s.clone()));
+        }
         let stale = match &holder {
             None => {
                 now().timestamp_millis() - held.created_at.timestamp_millis()
@@ -67,6 +76,43 @@ async fn claim_slot(
     Err(ApiError::conflict(MSG_ALREADY_SUBSCRIBED))
 }
 
+/// Where a subscription whose first payment is pending stands now: still waiting (its client
+/// secret again), or settled meanwhile (applied here).
+async fn resume(state: &AppState, sub: Subscription) -> ApiResult<Subscribed> {
+    let db = &state.db;
+    let payment = payments::find_one(db, doc! { "subscriptionId": sub.id, "kind": "initial" })
+        .await?
+        .ok_or_else(|| ApiError::conflict(MSG_ALREADY_SUBSCRIBED))?;
+    let Some(provider_id) = payment.provider_payment_id.clone() else {
+        // The first call's answer has not been recorded yet: it is still in progress.
+        return Err(ApiError::conflict(MSG_ALREADY_SUBSCRIBED));
+    };
+    let charge = state
+        .payments
+        .retrieve_charge(provider_id)
+        .await
+        .map_err(provider_error)?;
+    let subscription = match &charge.status {
+        ChargeStatus::Pending { .. } => sub,
+        _ => apply_charge(state, &payment, &charge).await?,
+    };
+    if let ChargeStatus::Failed { reason } = &charge.status {
+        return Err(ApiError::PaymentRequired(reason.clone()));
+    }
+    let payment = payments::find_one(db, doc! { "_id": payment.id })
+        .await?
+        .unwrap_or(payment);
+    let client_secret = match charge.status {
+        ChargeStatus::Pending { client_secret } => client_secret,
+        _ => None,
+    };
+    Ok(Subscribed {
+        subscription,
+        payment,
+        client_secret,
+    })
+}
+
 /// Subscribes `reader` to `plan`, charging the first period through the provider.
 pub async fn subscribe(
     state: &AppState,
@@ -86,7 +132,9 @@ pub async fn subscribe(
         return Err(ApiError::conflict(MSG_PLAN_INACTIVE));
     }
     let id = ObjectId::new();
-    claim_slot(state, reader.id, plan.author_id, id).await?;
+    if let Some(pending) = claim_slot(state, reader.id, plan.author_id, id, plan.id).await? {
+        return resume(state, pending).await;
+    }
     let customer = match customer_for(state, reader).await {
         Ok(c) => c,
         Err(e) => {

@@ -270,3 +270,64 @@ async fn eligible_author_to_payout_the_whole_lifecycle() {
     assert_eq!(row["availableBalance"], 0);
     assert_eq!(row["hasBankDetails"], true);
 }
+
+#[actix_web::test]
+async fn deleting_an_author_refunds_their_subscribers_and_keeps_the_books() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let admin = app.admin().await;
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let plan = app.create_plan(&author, 1500).await;
+    let sub = app.subscribed(&reader, plan["_id"].as_str().unwrap()).await;
+    let res = app
+        .post_json(
+            "/api/payment/bank-details",
+            &bank_body(),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+
+    let res = app
+        .delete_path(
+            &format!("/api/admin/users/{}", author.id),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+
+    let doc = app.subscription_doc(&sub).await;
+    assert_eq!(doc.get_str("status").unwrap(), "refunded");
+    assert_eq!(
+        doc.get_object_id("authorId").unwrap(),
+        oid(&author.id),
+        "the books keep the id"
+    );
+    let plan_doc = app
+        .collection("plans")
+        .find_one(doc! {})
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(plan_doc.get_bool("isDeleted").unwrap());
+    assert_eq!(app.count_in("bank_details", doc! {}).await, 0);
+    assert_eq!(
+        app.count_in("ledger", doc! { "authorId": oid(&author.id) })
+            .await,
+        2,
+        "charge and refund stay"
+    );
+    let row = app.earnings_of(&admin, &author).await;
+    assert_eq!(row["name"], "Deleted user");
+    assert_eq!(row["availableBalance"], 0);
+    // The reader is free to subscribe elsewhere and is not charged again.
+    let res = app
+        .post_json(
+            "/api/subscription/status",
+            &json!({ "userId": reader.id, "authorId": author.id }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(json_of(res).await["isSubscribed"], false);
+}

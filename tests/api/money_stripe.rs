@@ -184,8 +184,21 @@ async fn subscribing_through_stripe_waits_for_the_signed_webhook_and_processes_i
         .unwrap();
     let intent = payment.get_str("providerPaymentId").unwrap().to_string();
     assert!(intent.starts_with("pi_"));
-    // A second subscribe meanwhile is refused: the first is still being paid.
+    // Subscribing again meanwhile (a second click, a reload) continues the same payment: no
+    // second subscription, no second PaymentIntent.
     let res = app.subscribe(&reader, plan_id).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let again = json_of(res).await;
+    assert_eq!(again["subscription"]["subscriptionId"], sub_id.as_str());
+    assert!(again["payment"]["clientSecret"]
+        .as_str()
+        .unwrap()
+        .contains("_secret_"));
+    assert_eq!(app.count_in("subscriptions", doc! {}).await, 1);
+    assert_eq!(app.count_in("payments", doc! {}).await, 1);
+    // Another plan of the same author is refused while this one is being paid.
+    let other = app.create_plan(&author, 2500).await;
+    let res = app.subscribe(&reader, other["_id"].as_str().unwrap()).await;
     assert_error(res, StatusCode::CONFLICT).await;
 
     let now = chrono::Utc::now().timestamp();
