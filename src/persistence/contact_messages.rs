@@ -2,7 +2,7 @@
 //! administrators' handling of it (handled flag, the reply sent by email).
 
 use mongodb::bson::oid::ObjectId;
-use mongodb::bson::{doc, DateTime};
+use mongodb::bson::{doc, DateTime, Document};
 use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
@@ -84,6 +84,14 @@ pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<ContactMessage
 /// One page, newest first, and how many there are.
 pub async fn page(db: &Db, skip: u64, limit: i64) -> DbResult<(Vec<ContactMessage>, u64)> {
     super::newest_page(&collection(db), doc! {}, skip, limit).await
+}
+
+/// How many contact messages match `filter`.
+pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
+    collection(db)
+        .count_documents(filter)
+        .await
+        .db_context("counting contact messages")
 }
 
 /// Flips the handled flag if it is still `from`; `None`: no such message, or changed meanwhile.

@@ -80,6 +80,14 @@ pub async fn find_pending(db: &Db, post_id: ObjectId) -> DbResult<Option<Appeal>
         .db_context("loading a pending appeal")
 }
 
+/// How many appeals wait for an administrator.
+pub async fn count_pending(db: &Db) -> DbResult<u64> {
+    collection(db)
+        .count_documents(doc! { "status": "pending" })
+        .await
+        .db_context("counting pending appeals")
+}
+
 /// Removes the appeals of a deleted post.
 pub async fn delete_for_post(db: &Db, post_id: ObjectId) -> DbResult<()> {
     collection(db)

@@ -122,6 +122,14 @@ pub async fn page(db: &Db, skip: u64, limit: i64) -> DbResult<(Vec<Report>, u64)
     super::newest_page(&collection(db), doc! {}, skip, limit).await
 }
 
+/// How many reports match `filter`.
+pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
+    collection(db)
+        .count_documents(filter)
+        .await
+        .db_context("counting reports")
+}
+
 /// Marks a report reviewed (and forwarded, when `forward`); the reporter may report the post
 /// again afterwards. Returns the report as it is now.
 pub async fn review(

@@ -327,6 +327,14 @@ pub async fn count_active_admins(db: &Db, except: Option<ObjectId>) -> DbResult<
         .db_context("counting administrators")
 }
 
+/// How many accounts match `filter`.
+pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
+    collection(db)
+        .count_documents(filter)
+        .await
+        .db_context("counting users")
+}
+
 /// One page of the users matching `filter` in `sort` order, and how many match.
 pub async fn page(
     db: &Db,

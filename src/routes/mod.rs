@@ -363,6 +363,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             web::delete().to(admin::posts::delete::delete),
                         )
                         .route("/audit-log", web::get().to(admin::audit_log::audit_log))
+                        .route("/overview", web::get().to(admin::overview::overview))
                         .route("/contact", web::post().to(admin::contact::create::create))
                         .route(
                             "/contact-messages",
@@ -546,7 +547,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/admin/earnings",
                             web::get().to(earning::earnings::earnings),
                         )
-                        .route("/admin/payouts", web::post().to(earning::payouts::payouts)),
+                        .route("/admin/payouts", web::post().to(earning::payouts::payouts))
+                        .route(
+                            "/my-earnings",
+                            web::get().to(earning::my_earnings::my_earnings),
+                        ),
                 )
                 .service(
                     web::scope("/payment")

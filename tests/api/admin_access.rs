@@ -102,6 +102,7 @@ async fn every_administrator_route_is_401_for_guests_403_for_users_and_served_to
             json!({ "reportId": report, "subject": "About", "message": "Please fix" }),
         ),
         (Method::GET, "/api/admin/analytics".into(), Value::Null),
+        (Method::GET, "/api/admin/overview".into(), Value::Null),
         (
             Method::GET,
             format!("/api/admin/email-status?email={}", user.email),

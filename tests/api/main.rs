@@ -18,6 +18,7 @@ mod categories;
 mod comments;
 mod content;
 mod daily_mail;
+mod dashboard;
 mod engagement;
 mod errors;
 mod feedback;

@@ -354,6 +354,17 @@ async fn every_money_route_answers_each_role_as_it_should() {
             ],
         ),
         (
+            Method::GET,
+            "/api/earning/my-earnings".into(),
+            Value::Null,
+            vec![
+                (Guest, S::UNAUTHORIZED),
+                (Reader, S::OK),
+                (Author, S::OK),
+                (Admin, S::OK),
+            ],
+        ),
+        (
             Method::POST,
             "/api/earning/admin/payouts".into(),
             json!({ "users": [a] }),

@@ -1,4 +1,6 @@
-//! `/api/earning/admin/*`: authors' earnings from the ledger, and payouts.
+//! `/api/earning/*`: authors' earnings from the ledger (every author's for administrators, the
+//! caller's own in `my-earnings`), and payouts.
 
 pub mod earnings;
+pub mod my_earnings;
 pub mod payouts;
