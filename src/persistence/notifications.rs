@@ -178,6 +178,20 @@ pub async fn history(db: &Db, user: ObjectId) -> DbResult<Vec<Notification>> {
         .db_context("reading a notification history")
 }
 
+/// A user's notifications that link to `navigate_to` (the notices about one report), newest
+/// first.
+pub async fn linking_to(db: &Db, user: ObjectId, navigate_to: &str) -> DbResult<Vec<Notification>> {
+    collection(db)
+        .find(doc! { "userId": user, "navigateTo": navigate_to })
+        .sort(doc! { "createdAt": -1, "_id": -1 })
+        .limit(HISTORY_LIMIT)
+        .await
+        .db_context("loading the notifications of a link")?
+        .try_collect()
+        .await
+        .db_context("reading the notifications of a link")
+}
+
 /// How many unread notifications a user has.
 pub async fn count_unread(db: &Db, user: ObjectId) -> DbResult<u64> {
     collection(db)

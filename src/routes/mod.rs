@@ -383,6 +383,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             "/reports/{id}",
                             web::patch().to(admin::reports::review::review),
                         )
+                        .route("/reports/{id}", web::get().to(admin::reports::get::get))
                         .route(
                             "/replies/send-notification",
                             web::post().to(admin::reports::send_notification::send_notification),

@@ -128,6 +128,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/admin/reports"),
     ("GET", "/api/admin/reports"),
     ("PATCH", "/api/admin/reports/{id}"),
+    ("GET", "/api/admin/reports/{id}"),
     ("POST", "/api/admin/replies/send-notification"),
     ("POST", "/api/admin/acknowledge-report/{id}"),
     ("GET", "/api/admin/analytics"),

@@ -297,6 +297,56 @@ async fn a_report_goes_from_reader_to_administrator_to_author_and_back() {
     assert!(mail.contains("Please credit the source."), "{mail}");
     assert!(mail.contains(&format!("/acknowledge/{id}")), "{mail}");
 
+    // The author reads the report and what the administrators said, never who filed it;
+    // administrators read it whole; nobody else reads it.
+    let read = get_ok(
+        &app,
+        &format!("/api/admin/reports/{id}"),
+        Some(&author.token),
+    )
+    .await;
+    assert_eq!(read["report"]["postTitle"], "Borrowed words");
+    assert_eq!(read["report"]["reason"], "copyright");
+    assert_eq!(read["report"]["isAcknowledged"], false);
+    assert!(read["report"].get("reporter").is_none());
+    assert!(read["report"].get("details").is_none());
+    let messages: Vec<&str> = read["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].contains("Please credit the source."));
+    assert!(messages[1].contains("Borrowed words"));
+    let whole = get_ok(
+        &app,
+        &format!("/api/admin/reports/{id}"),
+        Some(&admin.token),
+    )
+    .await;
+    assert_eq!(whole["report"]["reporter"]["_id"], reader.id);
+    assert_eq!(whole["messages"].as_array().unwrap().len(), 2);
+    for other in [&stranger, &reader] {
+        let res = app
+            .get(&format!("/api/admin/reports/{id}"), Some(&other.token))
+            .await;
+        assert_error(res, StatusCode::FORBIDDEN).await;
+    }
+    let res = app.get(&format!("/api/admin/reports/{id}"), None).await;
+    assert_error(res, StatusCode::UNAUTHORIZED).await;
+    let res = app
+        .get("/api/admin/reports/not-an-id", Some(&author.token))
+        .await;
+    assert_error(res, StatusCode::BAD_REQUEST).await;
+    let res = app
+        .get(
+            &format!("/api/admin/reports/{}", mongodb::bson::oid::ObjectId::new()),
+            Some(&author.token),
+        )
+        .await;
+    assert_error(res, StatusCode::NOT_FOUND).await;
+
     // Only the author acknowledges.
     let path = format!("/api/admin/acknowledge-report/{id}");
     for other in [&stranger, &reader, &admin] {
@@ -316,6 +366,13 @@ async fn a_report_goes_from_reader_to_administrator_to_author_and_back() {
     }
     let list = get_ok(&app, "/api/admin/reports", Some(&admin.token)).await;
     assert_eq!(list["reports"][0]["isAcknowledged"], true);
+    let read = get_ok(
+        &app,
+        &format!("/api/admin/reports/{id}"),
+        Some(&author.token),
+    )
+    .await;
+    assert_eq!(read["report"]["isAcknowledged"], true);
 
     // Once reviewed, the reader may report the post again.
     let res = report(&app, &reader, &post_id, "spam").await;

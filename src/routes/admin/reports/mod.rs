@@ -5,6 +5,7 @@
 
 pub mod acknowledge;
 pub mod create;
+pub mod get;
 pub mod list;
 pub mod review;
 pub mod send_notification;
@@ -106,6 +107,7 @@ pub fn public_view(r: &Report) -> Value {
         "_id": r.id.to_hex(),
         "postId": r.post_id.to_hex(),
         "postTitle": r.post_title,
+        "postSlug": r.post_slug,
         "reason": r.reason,
         "isReviewed": r.is_reviewed,
         "forwardedToAuthor": r.forwarded_to_author,
