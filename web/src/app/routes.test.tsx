@@ -44,6 +44,7 @@ describe('routes', () => {
         '/author-profile/:id',
         '/plans/:id',
         '/bookmark',
+        '/my-subscriptions',
         '/acknowledge/:reportId',
         '/message-box',
         '/users',

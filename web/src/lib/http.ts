@@ -33,6 +33,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Lets the request outlive the page (reading time sent as the reader leaves). */
   keepalive?: boolean;
+  /** `blob`: a successful answer is read as a Blob (downloads); errors are read as usual. */
+  responseType?: 'json' | 'blob';
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -53,7 +55,7 @@ function messageOf(data: unknown): string | undefined {
 }
 
 export async function request<T>(path: string, options: RequestOptions): Promise<T> {
-  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive } = options;
+  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json' } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = storage.get(TOKEN_KEY);
@@ -71,6 +73,7 @@ export async function request<T>(path: string, options: RequestOptions): Promise
       signal: controller.signal,
       ...(keepalive ? { keepalive: true } : {}),
     });
+    if (responseType === 'blob' && response.ok) return (await response.blob()) as T;
   } catch (cause) {
     throw new ApiError(fallback, 0, controller.signal.aborted ? 'timeout' : 'network', cause);
   } finally {

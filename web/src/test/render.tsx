@@ -105,5 +105,28 @@ export function mockAppStartup({ signedIn = false }: { signedIn?: boolean } = {}
     mockApi.on('GET', /^\/api\/bannerNotification\/dismissed\//, { body: { dismissed: false } });
     mockApi.on('GET', '/post/get-post/bookmarks', { body: { posts: [] } });
     mockApi.on('GET', '/category/user-selected', { body: { categories: [] } });
+    mockAdminLoad();
   }
+}
+
+/**
+ * What an administrator's session loads as it joins adminRoom (the overview, the first pages of
+ * contact messages and reports) and the dashboard's first section reads, answered empty.
+ */
+export function mockAdminLoad() {
+  mockApi.on('GET', '/admin/overview', {
+    body: {
+      online: { count: 1, users: 1, guests: 0 },
+      today: { since: new Date().toISOString(), signups: 0, posts: 0, reports: 0, contactMessages: 0 },
+      unreadContactMessages: 0,
+      openReports: 0,
+      pendingAppeals: 0,
+      totals: { users: 1, posts: 0 },
+    },
+  });
+  mockApi.on('GET', '/admin/contact-messages', { body: { messages: [], total: 0, page: 1, totalPages: 0 } });
+  mockApi.on('GET', '/admin/reports', { body: { reports: [], total: 0, page: 1, totalPages: 0 } });
+  mockApi.on('GET', '/admin/analytics', {
+    body: { traffic: { totalVisits: 0, totalTimeSpent: 0, uniqueUsersCount: 0, uniquePostsCount: 0 }, topPosts: [], topUsers: [], series: [] },
+  });
 }

@@ -20,7 +20,27 @@ export const socketEvents = {
   postBlockToggled: createAction<{ postId: string; blocked: boolean }>('socket/postBlockToggled'),
   guestVisitUpdated: createAction<GuestVisit>('socket/guestVisitUpdated'),
   feedbackPromptReceived: createAction<string>('socket/feedbackPromptReceived'),
+  // Administrators only (adminRoom): contact messages and reports, each one object.
+  contactMessageReceived: createAction<AdminEventPayload>('socket/newContactMessage'),
+  contactMessageReplied: createAction<AdminEventPayload>('socket/contactMessageReplied'),
+  reportReceived: createAction<AdminEventPayload>('socket/newReport'),
+  reportReviewed: createAction<AdminEventPayload>('socket/reportReviewed'),
+  reportAcknowledged: createAction<AdminEventPayload>('socket/reportAcknowledged'),
+  /** The server closed this socket on purpose (a block, a revoked session): the session is re-checked. */
+  serverDisconnected: createAction('socket/serverDisconnected'),
 };
+
+/** An administrator event's one object argument; the admin feature reads its fields. */
+export type AdminEventPayload = Record<string, unknown> & { _id?: string };
+
+/** The administrator events and the actions they become. */
+export const ADMIN_SOCKET_EVENTS = {
+  newContactMessage: socketEvents.contactMessageReceived,
+  contactMessageReplied: socketEvents.contactMessageReplied,
+  newReport: socketEvents.reportReceived,
+  reportReviewed: socketEvents.reportReviewed,
+  reportAcknowledged: socketEvents.reportAcknowledged,
+} as const;
 
 export const DEFAULT_FEEDBACK_PROMPT = "We'd love your feedback!";
 

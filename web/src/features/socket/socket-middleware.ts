@@ -9,7 +9,7 @@ import { clearPendingEmits, closeSocket, flushPendingEmits, joinUserRooms, openS
 import { createKeyedBatch } from '@/lib/keyed-batch';
 import { toast } from '@/lib/toast';
 import type { BannerNotification, GuestVisit, PostCounts, UserLocation, UserNotification } from '@/types/entities';
-import { coerceCount, DEFAULT_FEEDBACK_PROMPT, socketEvents } from './socket-events';
+import { ADMIN_SOCKET_EVENTS, coerceCount, DEFAULT_FEEDBACK_PROMPT, socketEvents } from './socket-events';
 import {
   initUserSocket,
   socketActions,
@@ -77,6 +77,9 @@ export function createSocketMiddleware(): Middleware {
       socket.on('disconnect', (reason: string) => {
         dispatch(socketActions.disconnected());
         if (reason === 'io client disconnect') return;
+        // The server ended this connection on purpose (the account was blocked or its session
+        // revoked); socket.io-client does not reconnect then, and the session is checked again.
+        if (reason === 'io server disconnect') dispatch(socketEvents.serverDisconnected());
         hadProblem = true;
         const now = Date.now();
         if (now - lastLostToast >= TOAST_RATE_LIMIT_MS) {
@@ -153,6 +156,11 @@ export function createSocketMiddleware(): Middleware {
       socket.on('guestVisitUpdate', (visit: GuestVisit) => {
         if (visit && typeof visit === 'object') guestVisits.add(visit);
       });
+      for (const [name, action] of Object.entries(ADMIN_SOCKET_EVENTS)) {
+        socket.on(name, (payload: unknown) => {
+          if (payload && typeof payload === 'object') dispatch(action(payload as Record<string, unknown>));
+        });
+      }
     }
 
     return (next) => (action) => {

@@ -2,7 +2,7 @@ import { setupStore } from '@/app/store';
 import { ADMIN_ROOM, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH } from '@/lib/socket';
 import { currentToasts, toast } from '@/lib/toast';
 import { mockApi } from '@/test/mock-api';
-import { guestAuth, signedInAuth } from '@/test/render';
+import { guestAuth, mockAdminLoad, signedInAuth } from '@/test/render';
 import { fakeSockets, lastFakeSocket } from '@/test/fake-socket';
 import { coerceCount } from './socket-events';
 import { SOCKET_MESSAGES } from './socket-middleware';
@@ -78,6 +78,7 @@ describe('socket middleware', () => {
   });
 
   it('joins the user room, and adminRoom for administrators, again after every reconnect', async () => {
+    mockAdminLoad();
     const store = setupStore();
     store.dispatch(socketConnectRequested({ token: 'tok' }));
     const socket = lastFakeSocket();

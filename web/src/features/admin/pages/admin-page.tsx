@@ -1,0 +1,88 @@
+/**
+ * `/admin`: the administrators' dashboard. One page with a section navigation; the section is in
+ * the address (`/admin?section=reports`), so every section can be linked to, bookmarked and
+ * reached with Back and Forward.
+ */
+import type { ComponentType } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useAppSelector } from '@/app/hooks';
+import { Page } from '@/components/page';
+import { selectAdmin } from '../admin-slice';
+import { ActionStatus } from '../components/action-status';
+import { AuditSection } from '../sections/audit-section';
+import { BannersSection } from '../sections/banners-section';
+import { ContactSection } from '../sections/contact-section';
+import { EmailSection } from '../sections/email-section';
+import { ExportSection } from '../sections/export-section';
+import { MoneySection } from '../sections/money-section';
+import { NoticesSection } from '../sections/notices-section';
+import { OverviewSection } from '../sections/overview-section';
+import { PostsSection } from '../sections/posts-section';
+import { ReportsSection } from '../sections/reports-section';
+import { UsersSection } from '../sections/users-section';
+import '../admin.css';
+
+export interface DashboardSection {
+  id: string;
+  label: string;
+  title: string;
+  Component: ComponentType;
+}
+
+export const SECTIONS: DashboardSection[] = [
+  { id: 'overview', label: 'Overview', title: 'Overview', Component: OverviewSection },
+  { id: 'users', label: 'Users', title: 'Users', Component: UsersSection },
+  { id: 'posts', label: 'Posts', title: 'Posts', Component: PostsSection },
+  { id: 'contact', label: 'Contact messages', title: 'Contact messages', Component: ContactSection },
+  { id: 'reports', label: 'Reports', title: 'Reported posts', Component: ReportsSection },
+  { id: 'notices', label: 'Notices & feedback', title: 'Notices and feedback', Component: NoticesSection },
+  { id: 'banners', label: 'Banners', title: 'Banner notifications', Component: BannersSection },
+  { id: 'email', label: 'Email', title: 'Email', Component: EmailSection },
+  { id: 'money', label: 'Money', title: 'Plans, criteria, earnings and payouts', Component: MoneySection },
+  { id: 'export', label: 'Export', title: 'Export', Component: ExportSection },
+  { id: 'audit', label: 'Audit log', title: 'Audit log', Component: AuditSection },
+];
+
+function Badge({ count, label }: { count: number | undefined; label: string }) {
+  if (!count) return null;
+  return (
+    <span className="nav-badge" aria-label={`${count} ${label}`}>
+      {count}
+    </span>
+  );
+}
+
+export function AdminPage() {
+  const [params] = useSearchParams();
+  const overview = useAppSelector(selectAdmin).overview.data;
+  const asked = params.get('section');
+  const active = SECTIONS.find((s) => s.id === asked) ?? SECTIONS[0];
+  const { Component } = active;
+  return (
+    <Page title={`${active.title} · Admin dashboard`} wide bare>
+      <h1 className="page__title">Admin dashboard</h1>
+      <div className="dashboard">
+        <nav className="dashboard__nav" aria-label="Dashboard sections">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <Link to={s.id === 'overview' ? '/admin' : `/admin?section=${s.id}`} aria-current={s.id === active.id ? 'page' : undefined} className="dashboard__link">
+                  <span>{s.label}</span>
+                  {s.id === 'contact' ? <Badge count={overview?.unreadContactMessages} label="unread" /> : null}
+                  {s.id === 'reports' ? <Badge count={overview?.openReports} label="open" /> : null}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <section className="dashboard__content" aria-labelledby="section-title" data-section={active.id}>
+          <h2 id="section-title">{active.title}</h2>
+          <ActionStatus />
+          <Component key={active.id} />
+        </section>
+      </div>
+    </Page>
+  );
+}
+
+export default AdminPage;

@@ -1,0 +1,140 @@
+import { useEffect, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { formatDate, relativeTime } from '@/lib/format';
+import { auditFilterChanged, fetchAuditLog, selectAdmin } from '../admin-slice';
+import type { AdminUser, AuditEntry } from '../admin-types';
+import { ListState } from '../components/list-state';
+import { Pager } from '../components/pager';
+import { UserPicker } from '../components/user-picker';
+
+/** Every action the audit log records (docs/decisions.md "The audit log"). */
+export const AUDIT_ACTIONS = [
+  'user.block',
+  'user.unblock',
+  'user.promote',
+  'user.demote',
+  'user.delete',
+  'post.block',
+  'post.unblock',
+  'post.update',
+  'post.delete',
+  'notice.send',
+  'notice.broadcast',
+  'banner.create',
+  'banner.deactivate',
+  'banner.delete_all',
+  'feedback.prompt',
+  'category.seed',
+  'contact.handled',
+  'contact.reply',
+  'report.review',
+  'report.notice',
+  'email.retry',
+  'data.export',
+  'plan.update',
+  'plan.activate',
+  'plan.delete',
+  'plan.status',
+  'subscription.cancel',
+  'subscription.refund',
+  'subscription.unsubscribe',
+  'subscription.reminders',
+  'subscription.criteria',
+  'eligibility.toggle',
+  'eligibility.grant',
+  'eligibility.override',
+  'eligibility.milestone',
+  'eligibility.milestone_reset',
+  'earning.payout',
+  'bank_details.create',
+  'bank_details.update',
+  'bank_details.delete',
+];
+
+/** A short reading of an entry's details. */
+export function detailsText(details: unknown): string {
+  if (!details || typeof details !== 'object') return '';
+  const entries = Object.entries(details as Record<string, unknown>);
+  if (entries.length === 0) return '';
+  return entries
+    .map(([key, value]) => {
+      if (Array.isArray(value)) return `${key}: ${value.length}`;
+      if (value && typeof value === 'object') return `${key}: ${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k} ${String(v)}`).join(', ')}`;
+      return `${key}: ${String(value)}`;
+    })
+    .join('; ');
+}
+
+function target(entry: AuditEntry): string {
+  if (entry.targetLabel) return `${entry.targetType ?? ''} ${entry.targetLabel}`.trim();
+  if (entry.targetId) return `${entry.targetType ?? ''} ${entry.targetId}`.trim();
+  return entry.targetType ?? '';
+}
+
+export function AuditSection() {
+  const dispatch = useAppDispatch();
+  const { auditLog } = useAppSelector(selectAdmin);
+  const [actor, setActor] = useState<AdminUser | null>(null);
+  useEffect(() => {
+    void dispatch(fetchAuditLog({ page: 1 }));
+  }, [dispatch, auditLog.filter]);
+  return (
+    <>
+      <div className="inline-form">
+        <div className="field">
+          <label htmlFor="audit-action">Action</label>
+          <select id="audit-action" value={auditLog.filter.action} onChange={(e) => dispatch(auditFilterChanged({ action: e.target.value }))}>
+            <option value="">Every action</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </div>
+        <UserPicker
+          label="Administrator"
+          value={actor}
+          onChange={(user) => {
+            setActor(user);
+            dispatch(auditFilterChanged({ actorId: user?._id ?? '' }));
+          }}
+        />
+      </div>
+      <p className="muted list-count">{auditLog.total} entries</p>
+      <ListState status={auditLog.status} error={auditLog.error} count={auditLog.items.length} emptyText="Nothing recorded yet." onRetry={() => void dispatch(fetchAuditLog({}))} />
+      {auditLog.items.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {auditLog.items.map((e) => (
+                <tr key={e._id}>
+                  <td title={formatDate(e.createdAt)}>{relativeTime(e.createdAt)}</td>
+                  <td>
+                    {e.actor.name}
+                    <div className="muted small">{e.actor.email}</div>
+                  </td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td>{target(e)}</td>
+                  <td className="small">{detailsText(e.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label="Audit log" page={auditLog.page} totalPages={auditLog.totalPages} onPage={(page) => void dispatch(fetchAuditLog({ page }))} />
+    </>
+  );
+}

@@ -1,0 +1,236 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { formatDate, relativeTime } from '@/lib/format';
+import { emailFilterChanged, emailReportDateChanged, fetchEmailReports, fetchEmailStatuses, retryFailedEmails, selectAdmin } from '../admin-slice';
+import type { EmailStatus } from '../admin-types';
+import { ListState } from '../components/list-state';
+import { Pager } from '../components/pager';
+
+export const EMAIL_TYPES: [string, string][] = [
+  ['verify_otp', 'Verification code'],
+  ['reset_otp', 'Password reset code'],
+  ['welcome', 'Welcome'],
+  ['contact_reply', 'Contact reply'],
+  ['report_notice', 'Report notice'],
+  ['daily_post', 'Daily post email'],
+  ['renewal_reminder', 'Renewal reminder'],
+];
+const typeLabel = (type: string) => EMAIL_TYPES.find(([t]) => t === type)?.[1] ?? type;
+
+function Outcome({ log }: { log: EmailStatus }) {
+  if (log.success) return <span className="chip chip--ok">sent</span>;
+  if (log.stopEmailAttempts) return <span className="chip chip--danger">given up</span>;
+  return <span className="chip chip--info">failed, can retry</span>;
+}
+
+function Statuses() {
+  const dispatch = useAppDispatch();
+  const { emailStatuses } = useAppSelector(selectAdmin);
+  const [email, setEmail] = useState(emailStatuses.email);
+  const [confirmRetry, setConfirmRetry] = useState(false);
+
+  useEffect(() => {
+    void dispatch(fetchEmailStatuses({ page: 1 }));
+  }, [dispatch, emailStatuses.type, emailStatuses.email]);
+
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(emailFilterChanged({ email: email.trim() }));
+  };
+  const { retry } = emailStatuses;
+  const type = emailStatuses.type;
+  return (
+    <section className="dashboard-block" aria-labelledby="email-statuses-title">
+      <h3 id="email-statuses-title">Email statuses</h3>
+      <form className="inline-form" role="search" onSubmit={onSearch}>
+        <div className="field">
+          <label htmlFor="email-type">Type</label>
+          <select id="email-type" value={type} onChange={(e) => dispatch(emailFilterChanged({ type: e.target.value }))}>
+            <option value="">Every type</option>
+            {EMAIL_TYPES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="email-address">Address</label>
+          <input id="email-address" type="search" placeholder="Every address" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <button type="submit" className="button button--small">
+          Show
+        </button>
+      </form>
+      <div className="button-row">
+        <button type="button" className="button button--small" disabled={!type || retry.status === 'loading'} onClick={() => setConfirmRetry(true)}>
+          {retry.status === 'loading' ? 'Retrying...' : type ? `Retry failed “${typeLabel(type)}” emails` : 'Choose a type to retry its failed emails'}
+        </button>
+        {confirmRetry ? (
+          <span className="confirm-inline" role="group" aria-label="Confirm the retry">
+            Send every open failed {typeLabel(type)} email again (at most 100)?
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => {
+                setConfirmRetry(false);
+                void dispatch(retryFailedEmails(type)).then(() => dispatch(fetchEmailStatuses({})));
+              }}
+            >
+              Retry now
+            </button>
+            <button type="button" className="button button--small button--ghost" onClick={() => setConfirmRetry(false)}>
+              Cancel
+            </button>
+          </span>
+        ) : null}
+      </div>
+      {retry.error ? (
+        <p className="form-error" role="alert">
+          {retry.error}
+        </p>
+      ) : null}
+      {retry.status === 'succeeded' ? (
+        <div className="retry-results" role="status">
+          <p className="form-status">
+            {retry.message} — {retry.results.filter((r) => r.success).length} sent, {retry.results.filter((r) => !r.success).length} still failing
+          </p>
+          {retry.results.length > 0 ? (
+            <table className="data-table data-table--compact" aria-label="Retry results">
+              <thead>
+                <tr>
+                  <th scope="col">Address</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Detail</th>
+                </tr>
+              </thead>
+              <tbody>
+                {retry.results.map((r) => (
+                  <tr key={r._id}>
+                    <td>{r.email}</td>
+                    <td>
+                      <Outcome log={r} />
+                    </td>
+                    <td className="small">{r.error ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </div>
+      ) : null}
+      <p className="muted list-count">{emailStatuses.total} messages</p>
+      <ListState status={emailStatuses.status} error={emailStatuses.error} count={emailStatuses.items.length} emptyText="No emails match." onRetry={() => void dispatch(fetchEmailStatuses({}))} />
+      {emailStatuses.items.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Address</th>
+                <th scope="col">Type</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last attempt</th>
+              </tr>
+            </thead>
+            <tbody>
+              {emailStatuses.items.map((log) => (
+                <tr key={log._id}>
+                  <td>{log.email}</td>
+                  <td>{typeLabel(log.type)}</td>
+                  <td>{log.subject ?? ''}</td>
+                  <td>
+                    <Outcome log={log} />
+                    {log.error ? <div className="muted small">{log.error}</div> : null}
+                  </td>
+                  <td>{(log.attempts ?? 0) + (log.retries ?? 0)}</td>
+                  <td>{relativeTime(log.lastAttemptAt ?? log.sentAt ?? log.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label="Email statuses" page={emailStatuses.page} totalPages={emailStatuses.totalPages} onPage={(page) => void dispatch(fetchEmailStatuses({ page }))} />
+    </section>
+  );
+}
+
+function DailyReport() {
+  const dispatch = useAppDispatch();
+  const { emailReports } = useAppSelector(selectAdmin);
+  const [date, setDate] = useState(emailReports.date || new Date().toISOString().slice(0, 10));
+  useEffect(() => {
+    void dispatch(fetchEmailReports({ page: 1 }));
+  }, [dispatch, emailReports.date]);
+  const onShow = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(emailReportDateChanged(date));
+  };
+  return (
+    <section className="dashboard-block" aria-labelledby="daily-report-title">
+      <h3 id="daily-report-title">Daily post email report</h3>
+      <form className="inline-form" onSubmit={onShow}>
+        <div className="field">
+          <label htmlFor="daily-date">Day it went out</label>
+          <input id="daily-date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        </div>
+        <button type="submit" className="button button--small">
+          Show
+        </button>
+        {emailReports.date ? (
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            onClick={() => {
+              setDate('');
+              dispatch(emailReportDateChanged(''));
+            }}
+          >
+            Every day
+          </button>
+        ) : null}
+      </form>
+      <p className="muted list-count">
+        {emailReports.total} recipients {emailReports.date ? `on ${formatDate(emailReports.date)}` : 'in all'}
+      </p>
+      <ListState status={emailReports.status} error={emailReports.error} count={emailReports.items.length} emptyText="Nobody got the daily email that day." onRetry={() => void dispatch(fetchEmailReports({}))} />
+      {emailReports.items.length > 0 ? (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Recipient</th>
+              <th scope="col">Posts</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {emailReports.items.map((r) => (
+              <tr key={r._id}>
+                <td>{r.date}</td>
+                <td>{r.email}</td>
+                <td>{r.postCount}</td>
+                <td>
+                  <span className={`chip ${r.success ? 'chip--ok' : r.status === 'failed' ? 'chip--danger' : 'chip--info'}`}>{r.status}</span>
+                  {r.error ? <div className="muted small">{r.error}</div> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <Pager label="Daily report" page={emailReports.page} totalPages={emailReports.totalPages} onPage={(page) => void dispatch(fetchEmailReports({ page }))} />
+    </section>
+  );
+}
+
+export function EmailSection() {
+  return (
+    <>
+      <Statuses />
+      <DailyReport />
+    </>
+  );
+}

@@ -1,0 +1,269 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { formatMoney, intervalLabel } from '@/lib/money';
+import { fetchCriteria, fetchPlans, fetchUserEarnings, processPayouts, selectAdmin, togglePlanStatus, updateCriteria } from '../admin-slice';
+import type { SubscriptionCriteria, UserEarning } from '../admin-types';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ListState } from '../components/list-state';
+import { Pager } from '../components/pager';
+
+const CRITERIA: [keyof SubscriptionCriteria, string, string][] = [
+  ['minFollowers', 'Followers at least', '1'],
+  ['minPosts', 'Published posts at least', '1'],
+  ['minEngagementRate', 'Engagement rate at least', '0.0001'],
+  ['minAccountAgeDays', 'Account age at least (days)', '1'],
+];
+
+function Criteria() {
+  const dispatch = useAppDispatch();
+  const { subscriptionCriteria } = useAppSelector(selectAdmin);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [invalid, setInvalid] = useState<string | null>(null);
+  useEffect(() => {
+    void dispatch(fetchCriteria());
+  }, [dispatch]);
+  useEffect(() => {
+    const c = subscriptionCriteria.value;
+    if (c) setValues(Object.fromEntries(CRITERIA.map(([key]) => [key, String(c[key])])));
+  }, [subscriptionCriteria.value]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const criteria = Object.fromEntries(CRITERIA.map(([key]) => [key, Number(values[key])])) as unknown as SubscriptionCriteria;
+    const bad = CRITERIA.find(([key]) => values[key] === undefined || values[key].trim() === '' || !Number.isFinite(criteria[key]) || criteria[key] < 0);
+    if (bad) {
+      setInvalid(`${bad[1]}: a number of 0 or more`);
+      return;
+    }
+    setInvalid(null);
+    void dispatch(updateCriteria(criteria));
+  };
+  return (
+    <form className="form dashboard-block" onSubmit={submit} aria-labelledby="criteria-title">
+      <h3 id="criteria-title">Eligibility criteria</h3>
+      <p className="muted">An author may sell plans once they meet all four (unless you decided otherwise for them in Users).</p>
+      <div className="grid-4">
+        {CRITERIA.map(([key, label, step]) => (
+          <div className="field" key={key}>
+            <label htmlFor={`criteria-${key}`}>{label}</label>
+            <input id={`criteria-${key}`} type="number" min={0} step={step} required value={values[key] ?? ''} onChange={(e) => setValues({ ...values, [key]: e.target.value })} />
+          </div>
+        ))}
+      </div>
+      {invalid ?? subscriptionCriteria.error ? (
+        <p className="form-error" role="alert">
+          {invalid ?? subscriptionCriteria.error}
+        </p>
+      ) : null}
+      {subscriptionCriteria.message ? (
+        <p className="form-status" role="status">
+          {subscriptionCriteria.message}
+        </p>
+      ) : null}
+      <div className="button-row">
+        <button type="submit" className="button button--small" disabled={subscriptionCriteria.status === 'loading'}>
+          Save criteria
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Plans() {
+  const dispatch = useAppDispatch();
+  const { plans } = useAppSelector(selectAdmin);
+  const [pending, setPending] = useState<string | null>(null);
+  useEffect(() => {
+    void dispatch(fetchPlans(1));
+  }, [dispatch]);
+  return (
+    <section className="dashboard-block" aria-labelledby="plans-title">
+      <h3 id="plans-title">Subscription plans</h3>
+      <ListState status={plans.status} error={plans.error} count={plans.items.length} emptyText="No author has created a plan yet." onRetry={() => void dispatch(fetchPlans())} />
+      {plans.items.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Plan</th>
+                <th scope="col">Author</th>
+                <th scope="col">Price</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {plans.items.map((p) => (
+                <tr key={p._id}>
+                  <td>{p.name}</td>
+                  <td>
+                    <Link to={`/plans/${p.authorId}`}>{p.authorName ?? 'Deleted user'}</Link>
+                  </td>
+                  <td>
+                    {formatMoney(p.price, p.currency)} {intervalLabel(p.interval)}
+                  </td>
+                  <td>
+                    {p.isDeleted ? <span className="chip chip--muted">deleted</span> : <span className={`chip ${p.status === 'active' ? 'chip--ok' : 'chip--muted'}`}>{p.status}</span>}
+                  </td>
+                  <td>
+                    {p.isDeleted ? null : (
+                      <button
+                        type="button"
+                        className="button button--small button--ghost"
+                        disabled={pending === p._id}
+                        aria-label={`${p.status === 'active' ? 'Deactivate' : 'Activate'} the plan ${p.name}`}
+                        onClick={() => {
+                          setPending(p._id);
+                          void dispatch(togglePlanStatus({ planId: p._id, status: p.status })).then(() => setPending(null));
+                        }}
+                      >
+                        {p.status === 'active' ? 'Deactivate' : 'Activate'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label="Plans" page={plans.page} totalPages={plans.totalPages} onPage={(page) => void dispatch(fetchPlans(page))} />
+    </section>
+  );
+}
+
+const rowKey = (e: UserEarning) => `${e.userId}:${e.currency}`;
+
+function Earnings() {
+  const dispatch = useAppDispatch();
+  const { userEarnings } = useAppSelector(selectAdmin);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  useEffect(() => {
+    void dispatch(fetchUserEarnings(1));
+  }, [dispatch]);
+  const min = userEarnings.minPayout ?? 0;
+  const chosen = userEarnings.items.filter((e) => selected.has(e.userId));
+  const toggle = (userId: string) => {
+    const next = new Set(selected);
+    if (next.has(userId)) next.delete(userId);
+    else next.add(userId);
+    setSelected(next);
+  };
+  const pay = async () => {
+    const ids = [...selected];
+    await dispatch(processPayouts(ids));
+    setConfirming(false);
+    setSelected(new Set());
+    void dispatch(fetchUserEarnings());
+  };
+  const { payout } = userEarnings;
+  const names = new Map(userEarnings.items.map((e) => [e.userId, e.name]));
+  return (
+    <section className="dashboard-block" aria-labelledby="earnings-title">
+      <h3 id="earnings-title">Earnings and payouts</h3>
+      {min ? <p className="muted">Balances of at least {formatMoney(min, 'usd')} (in each currency’s own units) are paid to the author’s bank details.</p> : null}
+      <ListState status={userEarnings.status} error={userEarnings.error} count={userEarnings.items.length} emptyText="No author has earned anything yet." onRetry={() => void dispatch(fetchUserEarnings())} />
+      {userEarnings.items.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Select</span>
+                </th>
+                <th scope="col">Author</th>
+                <th scope="col">Gross</th>
+                <th scope="col">Fees</th>
+                <th scope="col">Refunds</th>
+                <th scope="col">Paid out</th>
+                <th scope="col">Available</th>
+                <th scope="col">Bank details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {userEarnings.items.map((e) => (
+                <tr key={rowKey(e)}>
+                  <td>
+                    <input type="checkbox" aria-label={`Select ${e.name}`} checked={selected.has(e.userId)} onChange={() => toggle(e.userId)} />
+                  </td>
+                  <td>
+                    <Link to={`/author-profile/${e.userId}`}>{e.name}</Link>
+                  </td>
+                  <td>{formatMoney(e.gross, e.currency)}</td>
+                  <td>{formatMoney(e.fees, e.currency)}</td>
+                  <td>{formatMoney(e.refunds, e.currency)}</td>
+                  <td>{formatMoney(e.paidOut, e.currency)}</td>
+                  <td>
+                    <strong className={e.availableBalance < 0 ? 'warn-text' : undefined}>{formatMoney(e.availableBalance, e.currency)}</strong>
+                  </td>
+                  <td>{e.hasBankDetails ? <span className="chip chip--ok">on file</span> : <span className="chip chip--muted">missing</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label="Earnings" page={userEarnings.page} totalPages={userEarnings.totalPages} onPage={(page) => void dispatch(fetchUserEarnings(page))} />
+      <div className="button-row">
+        <button type="button" className="button" disabled={selected.size === 0 || payout.status === 'loading'} onClick={() => setConfirming(true)}>
+          Pay out {selected.size > 0 ? `${selected.size} selected` : 'selected authors'}
+        </button>
+      </div>
+      {payout.error ? (
+        <p className="form-error" role="alert">
+          {payout.error}
+        </p>
+      ) : null}
+      {payout.status === 'succeeded' ? (
+        <div role="status" className="retry-results">
+          <p className="form-status">{payout.message}</p>
+          <table className="data-table data-table--compact" aria-label="Payout results">
+            <thead>
+              <tr>
+                <th scope="col">Author</th>
+                <th scope="col">Result</th>
+                <th scope="col">Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payout.results.map((r, i) => (
+                <tr key={`${r.userId}:${r.currency ?? i}`}>
+                  <td>{names.get(r.userId) ?? r.userId}</td>
+                  <td>
+                    <span className={`chip ${r.status === 'paid' ? 'chip--ok' : r.status === 'failed' ? 'chip--danger' : 'chip--muted'}`}>{r.status}</span>
+                  </td>
+                  <td>{r.status === 'paid' ? `${formatMoney(r.amount ?? 0, r.currency)} paid` : (r.reason ?? r.error ?? '')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog title="Pay out these authors?" confirmLabel="Pay out now" busy={payout.status === 'loading'} onConfirm={() => void pay()} onCancel={() => setConfirming(false)}>
+          <ul className="compact-list">
+            {chosen.map((e) => (
+              <li key={rowKey(e)}>
+                {e.name}: {formatMoney(e.availableBalance, e.currency)} {e.hasBankDetails ? '' : '(no bank details: will be skipped)'}
+              </li>
+            ))}
+          </ul>
+          <p>Each author is paid their whole available balance once; running it again pays nothing twice.</p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+export function MoneySection() {
+  return (
+    <>
+      <Earnings />
+      <Criteria />
+      <Plans />
+    </>
+  );
+}

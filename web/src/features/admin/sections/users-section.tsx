@@ -1,0 +1,336 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { formatDate } from '@/lib/format';
+import {
+  checkUserEligibility,
+  deleteUser,
+  fetchUsers,
+  grantSubscriptionAccess,
+  milestonesCleared,
+  overrideMilestones,
+  resetMilestones,
+  selectAdmin,
+  toggleBlockUser,
+  toggleUserEligibility,
+  toggleUserRole,
+  updateUserOverride,
+  userQueryChanged,
+} from '../admin-slice';
+import type { AdminUser, MilestoneOverride } from '../admin-types';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ListState } from '../components/list-state';
+import { Pager } from '../components/pager';
+
+const SORT_FIELDS = [
+  ['name', 'Name'],
+  ['email', 'Email'],
+  ['createdAt', 'Joined'],
+  ['role', 'Role'],
+  ['totalPosts', 'Posts'],
+  ['blocked', 'Blocked'],
+] as const;
+
+const MILESTONES: [keyof MilestoneOverride, string, string][] = [
+  ['followerCount', 'Followers', '1'],
+  ['postCount', 'Published posts', '1'],
+  ['engagementRate', 'Engagement rate', '0.0001'],
+  ['accountAgeDays', 'Account age (days)', '1'],
+];
+
+function EligibilityPanel({ user, onClose }: { user: AdminUser; onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const { userEligibility, overrideInfo } = useAppSelector(selectAdmin);
+  const [busy, setBusy] = useState(false);
+  const [values, setValues] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    void dispatch(checkUserEligibility(user._id));
+  }, [dispatch, user._id]);
+  useEffect(() => {
+    const m = overrideInfo?.milestoneOverride;
+    setValues(Object.fromEntries(MILESTONES.map(([key]) => [key, m?.[key] === null || m?.[key] === undefined ? '' : String(m[key])])));
+  }, [overrideInfo]);
+
+  const run = async (action: Promise<unknown>) => {
+    setBusy(true);
+    await action;
+    setBusy(false);
+  };
+  const e = userEligibility.userId === user._id ? userEligibility.value : null;
+  const info = overrideInfo;
+  const saveMilestones = (event: FormEvent) => {
+    event.preventDefault();
+    const body: Partial<MilestoneOverride> = {};
+    for (const [key] of MILESTONES) {
+      const text = (values[key] ?? '').trim();
+      body[key] = text === '' ? null : Number(text);
+    }
+    void run(dispatch(overrideMilestones({ userId: user._id, values: body })));
+  };
+  return (
+    <section className="panel" aria-labelledby="eligibility-title">
+      <div className="panel__header">
+        <h3 id="eligibility-title">Subscription eligibility of {user.name}</h3>
+        <button type="button" className="button button--small button--ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {userEligibility.status === 'loading' && !e ? <p role="status">Checking...</p> : null}
+      {userEligibility.error ? (
+        <p className="form-error" role="alert">
+          {userEligibility.error}
+        </p>
+      ) : null}
+      {userEligibility.message ? (
+        <p className="form-status" role="status">
+          {userEligibility.message}
+        </p>
+      ) : null}
+      {e ? (
+        <>
+          <p>
+            <strong className={e.isEligible ? 'ok-text' : 'warn-text'}>{e.isEligible ? 'Eligible' : 'Not eligible'}</strong>
+            {e.message ? <span className="muted"> — {e.message}</span> : null}
+          </p>
+          <table className="data-table data-table--compact">
+            <thead>
+              <tr>
+                <th scope="col">Criterion</th>
+                <th scope="col">Needed</th>
+                <th scope="col">{user.name}</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th scope="row">Followers</th>
+                <td>{e.criteria?.minFollowers ?? '—'}</td>
+                <td>{e.followerCount}</td>
+              </tr>
+              <tr>
+                <th scope="row">Published posts</th>
+                <td>{e.criteria?.minPosts ?? '—'}</td>
+                <td>{e.postCount}</td>
+              </tr>
+              <tr>
+                <th scope="row">Engagement rate</th>
+                <td>{e.criteria?.minEngagementRate ?? '—'}</td>
+                <td>{e.engagementRate}</td>
+              </tr>
+              <tr>
+                <th scope="row">Account age (days)</th>
+                <td>{e.criteria?.minAccountAgeDays ?? '—'}</td>
+                <td>{e.accountAgeDays}</td>
+              </tr>
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      {info ? (
+        <div className="switches">
+          <p className="muted">
+            {info.bypassSubscriptionCriteria
+              ? `Your decision stands instead of the criteria: ${info.isEligibleForSubscription ? 'may sell plans' : 'may not sell plans'}.`
+              : 'The criteria decide.'}
+          </p>
+          <div className="button-row">
+            <button type="button" className="button button--small" disabled={busy} onClick={() => void run(dispatch(toggleUserEligibility({ userId: user._id, enable: !(info.bypassSubscriptionCriteria && info.isEligibleForSubscription) })))}>
+              {info.bypassSubscriptionCriteria && info.isEligibleForSubscription ? 'Turn selling off' : 'Allow selling plans'}
+            </button>
+            <button type="button" className="button button--small button--ghost" disabled={busy} onClick={() => void run(dispatch(grantSubscriptionAccess({ userId: user._id, grant: true })))}>
+              Grant access
+            </button>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              disabled={busy || !info.bypassSubscriptionCriteria}
+              onClick={() => void run(dispatch(updateUserOverride({ userId: user._id, bypassSubscriptionCriteria: false })))}
+            >
+              Let the criteria decide
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {info ? (
+        <form className="form milestone-form" onSubmit={saveMilestones} aria-labelledby="milestones-title">
+          <h4 id="milestones-title">Milestone override</h4>
+          <p className="muted">A value here replaces the user’s own figure in the check. Leave a field empty to use the real figure.</p>
+          <div className="grid-4">
+            {MILESTONES.map(([key, label, step]) => (
+              <div className="field" key={key}>
+                <label htmlFor={`milestone-${key}`}>{label}</label>
+                <input id={`milestone-${key}`} type="number" min={0} step={step} value={values[key] ?? ''} onChange={(ev) => setValues({ ...values, [key]: ev.target.value })} />
+              </div>
+            ))}
+          </div>
+          <div className="button-row">
+            <button type="submit" className="button button--small" disabled={busy}>
+              Save override
+            </button>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              disabled={busy}
+              onClick={() => {
+                dispatch(milestonesCleared());
+                void run(dispatch(resetMilestones(user._id)));
+              }}
+            >
+              Reset milestones
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+export function UsersSection() {
+  const dispatch = useAppDispatch();
+  const me = useAppSelector((state) => state.auth.user);
+  const { users } = useAppSelector(selectAdmin);
+  const [search, setSearch] = useState(users.query.search);
+  const [doomed, setDoomed] = useState<AdminUser | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [eligibilityOf, setEligibilityOf] = useState<AdminUser | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
+
+  useEffect(() => {
+    void dispatch(fetchUsers());
+  }, [dispatch, users.query]);
+
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(userQueryChanged({ search: search.trim() }));
+  };
+  const act = async (id: string, action: Promise<unknown>) => {
+    setPending(id);
+    await action;
+    setPending(null);
+  };
+  const confirmDelete = async () => {
+    if (!doomed) return;
+    setDeleting(true);
+    const result = await dispatch(deleteUser(doomed._id));
+    setDeleting(false);
+    setDoomed(null);
+    // The page may now be short: read it again (or the one before, if it is now beyond the end).
+    if (deleteUser.fulfilled.match(result)) void dispatch(fetchUsers({ page: Math.min(users.page, Math.max(1, users.totalPages)) }));
+  };
+
+  return (
+    <>
+      <form className="inline-form" role="search" onSubmit={onSearch}>
+        <div className="field">
+          <label htmlFor="user-search">Search users</label>
+          <input id="user-search" type="search" placeholder="Name or email" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="user-sort">Sort by</label>
+          <select id="user-sort" value={users.query.sortField} onChange={(e) => dispatch(userQueryChanged({ sortField: e.target.value }))}>
+            {SORT_FIELDS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="user-order">Order</label>
+          <select id="user-order" value={users.query.sortOrder} onChange={(e) => dispatch(userQueryChanged({ sortOrder: e.target.value as 'asc' | 'desc' }))}>
+            <option value="asc">Ascending</option>
+            <option value="desc">Descending</option>
+          </select>
+        </div>
+        <button type="submit" className="button button--small">
+          Search
+        </button>
+      </form>
+      <p className="muted list-count">{users.total} users</p>
+      <ListState status={users.status} error={users.error} count={users.items.length} emptyText="No users match." onRetry={() => void dispatch(fetchUsers())} />
+      {users.items.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data-table" aria-busy={users.status === 'loading'}>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Posts</th>
+                <th scope="col">Plans</th>
+                <th scope="col">Joined</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.items.map((u) => {
+                const self = u._id === me?._id;
+                return (
+                  <tr key={u._id}>
+                    <td>
+                      <Link to={`/author-profile/${u._id}`}>{u.name}</Link>
+                      <div className="muted small">{u.email}</div>
+                    </td>
+                    <td>{u.role === 'admin' ? <span className="chip chip--info">admin</span> : 'user'}</td>
+                    <td>
+                      {u.blocked ? <span className="chip chip--danger">blocked</span> : <span className="chip">active</span>}
+                      {u.isAccountVerified ? null : <span className="chip chip--muted">unverified</span>}
+                    </td>
+                    <td>{u.totalPosts ?? 0}</td>
+                    <td>
+                      {u.isEligibleForSubscription ? <span className="chip chip--ok">eligible</span> : <span className="chip chip--muted">not eligible</span>}
+                      {u.bypassSubscriptionCriteria ? <span className="chip chip--info">override</span> : null}
+                    </td>
+                    <td>{formatDate(u.createdAt)}</td>
+                    <td>
+                      <div className="row-actions">
+                        <button
+                          type="button"
+                          className="button button--small button--ghost"
+                          disabled={self || pending === u._id}
+                          aria-label={`${u.blocked ? 'Unblock' : 'Block'} ${u.name}`}
+                          onClick={() => void act(u._id, dispatch(toggleBlockUser(u._id)))}
+                        >
+                          {u.blocked ? 'Unblock' : 'Block'}
+                        </button>
+                        <button
+                          type="button"
+                          className="button button--small button--ghost"
+                          disabled={self || pending === u._id}
+                          aria-label={`${u.role === 'admin' ? 'Make a regular user:' : 'Make administrator:'} ${u.name}`}
+                          onClick={() => void act(u._id, dispatch(toggleUserRole(u._id)))}
+                        >
+                          {u.role === 'admin' ? 'Remove admin' : 'Make admin'}
+                        </button>
+                        <button type="button" className="button button--small button--ghost" aria-label={`Eligibility of ${u.name}`} onClick={() => setEligibilityOf(u)}>
+                          Eligibility
+                        </button>
+                        <button type="button" className="button button--small button--danger-ghost" disabled={self} aria-label={`Delete ${u.name}`} onClick={() => setDoomed(u)}>
+                          Delete
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label="Users" page={users.page} totalPages={users.totalPages} onPage={(page) => void dispatch(fetchUsers({ page }))} disabled={users.status === 'loading'} />
+      {eligibilityOf ? <EligibilityPanel user={eligibilityOf} onClose={() => setEligibilityOf(null)} /> : null}
+      {doomed ? (
+        <ConfirmDialog title={`Delete ${doomed.name}?`} confirmLabel="Delete account" danger busy={deleting} onConfirm={() => void confirmDelete()} onCancel={() => setDoomed(null)}>
+          <p>
+            This removes the account of <strong>{doomed.name}</strong> ({doomed.email}) for good: their {doomed.totalPosts ?? 0} posts with their comments, likes and
+            bookmarks, their comments on other posts, follows, notifications, location and activity. Their subscriptions end, their plans are withdrawn and
+            subscribers with time left are refunded. Payments and the earnings ledger keep their amounts without the name.
+          </p>
+          <p>This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}
