@@ -16,9 +16,8 @@ const CategoryPage = lazyPage(() => import('@/features/posts/pages/category-page
 const TagPage = lazyPage(() => import('@/features/posts/pages/tag-page'));
 const BookmarkPage = lazyPage(() => import('@/features/engagement/pages/bookmark-page'));
 const SearchPage = lazyPage(() => import('@/features/search/pages/search-page'));
-const adminPages = () => import('@/features/admin/pages/placeholders');
-const AdminPage = lazyNamed(adminPages, 'AdminPage');
-const AcknowledgePage = lazyNamed(adminPages, 'AcknowledgePage');
+const AdminPage = lazyPage(() => import('@/features/admin/pages/admin-page'));
+const AcknowledgePage = lazyPage(() => import('@/features/admin/pages/acknowledge-page'));
 const SelectCategoryPage = lazyPage(() => import('@/features/categories/pages/select-category-page'));
 const AboutPage = lazyPage(() => import('@/features/info/pages/about-page'));
 const ContactPage = lazyPage(() => import('@/features/info/pages/contact-page'));
@@ -28,7 +27,8 @@ const userPages = () => import('@/features/users/pages/placeholders');
 const ProfilePage = lazyNamed(userPages, 'ProfilePage');
 const SettingsPage = lazyNamed(userPages, 'SettingsPage');
 const AuthorProfilePage = lazyNamed(userPages, 'AuthorProfilePage');
-const PlansPage = lazyNamed(userPages, 'PlansPage');
+const PlansPage = lazyPage(() => import('@/features/subscriptions/pages/plans-page'));
+const MySubscriptionsPage = lazyPage(() => import('@/features/subscriptions/pages/my-subscriptions-page'));
 const OnlineUsersPage = lazyPage(() => import('@/features/users/pages/online-users-page'));
 const MessageBoxPage = lazyPage(() => import('@/features/notifications/pages/message-box-page'));
 const VerifyPage = lazyPage(() => import('@/features/auth/pages/verify-page'));
@@ -81,6 +81,7 @@ export const routes: RouteObject[] = [
           { path: 'author-profile/:id', element: page(AuthorProfilePage) },
           { path: 'plans/:id', element: page(PlansPage) },
           { path: 'bookmark', element: page(BookmarkPage, 'auth') },
+          { path: 'my-subscriptions', element: page(MySubscriptionsPage, 'auth') },
           { path: 'acknowledge/:reportId', element: page(AcknowledgePage, 'auth') },
           { path: 'message-box', element: page(MessageBoxPage, 'auth') },
           { path: 'users', element: page(OnlineUsersPage) },

@@ -1,4 +1,5 @@
 import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
+import { addAdminListeners, adminReducer } from '@/features/admin';
 import { authReducer } from '@/features/auth/auth-slice';
 import { bannerReducer } from '@/features/banner';
 import { categoriesReducer } from '@/features/categories';
@@ -14,10 +15,13 @@ import { notificationsReducer } from '@/features/notifications';
 import { addPostsListeners, postsReducer, suggestedReducer } from '@/features/posts';
 import { searchReducer } from '@/features/search';
 import { createSocketMiddleware, socketReducer } from '@/features/socket';
+import { paymentsReducer } from '@/features/payments/payments-slice';
+import { subscriptionsReducer } from '@/features/subscriptions/subscriptions-slice';
 import { themeReducer } from '@/features/theme';
 import { addUsersListeners, usersReducer } from '@/features/users';
 import type { AppStartListening } from './listeners';
 import { sessionMiddleware } from './session-middleware';
+import { addSessionListeners } from './session-listeners';
 
 export const rootReducer = combineReducers({
   auth: authReducer,
@@ -37,6 +41,9 @@ export const rootReducer = combineReducers({
   users: usersReducer,
   location: locationReducer,
   guest: guestReducer,
+  admin: adminReducer,
+  subscriptions: subscriptionsReducer,
+  payments: paymentsReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
@@ -47,6 +54,8 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   addUsersListeners(startListening);
   addPostsListeners(startListening);
   addEngagementListeners(startListening);
+  addSessionListeners(startListening);
+  addAdminListeners(startListening);
   return configureStore({
     reducer: rootReducer,
     preloadedState: preloadedState as RootState | undefined,

@@ -79,6 +79,10 @@ export interface Post {
   commentsCount?: number;
   /** Whole minutes (server estimate). */
   readingTime?: number;
+  /** `everyone` or `subscribers`. */
+  audience?: 'everyone' | 'subscribers' | string;
+  /** A subscribers-only post the viewer may not read: `blocks` is empty, the excerpt is the teaser. */
+  locked?: boolean;
 }
 
 export interface UserSummary {

@@ -17,6 +17,8 @@ export function accountLinks(userId: string, isAdmin: boolean): MenuLink[] {
     { to: '/user', label: 'Profile' },
     { to: '/user-setting', label: 'Settings' },
     { to: '/bookmark', label: 'Bookmarks' },
+    { to: '/my-subscriptions', label: 'My subscriptions' },
+    { to: `/plans/${userId}`, label: 'Plans & earnings' },
     { to: '/contact', label: 'Contact' },
     ...(isAdmin ? [{ to: '/admin', label: 'Admin Panel' }] : []),
     { to: '/about', label: 'About' },

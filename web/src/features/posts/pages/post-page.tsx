@@ -8,6 +8,7 @@ import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { CommentsSection, selectPostComments } from '@/features/comments';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
+import { ReportPostButton } from '@/features/admin/components/report-post';
 import { FollowButton } from '@/features/follows';
 import { errorMessage, http } from '@/lib/http';
 import { formatDate, readingTimeLabel } from '@/lib/format';
@@ -18,6 +19,23 @@ import { fetchSuggestedPosts, selectSuggested } from '../suggested-slice';
 
 export const BLOCKED_NOTICE = 'This post has been blocked by an administrator.';
 export const APPEAL_MAX = 2000;
+export const LOCKED_NOTICE = 'This post is for subscribers only.';
+
+/** A subscribers-only post the viewer may not read: its teaser stands, and the way to subscribe. */
+function LockedNotice({ post, signedIn }: { post: Post; signedIn: boolean }) {
+  return (
+    <div className="notice notice--locked" role="note" data-testid="locked-post">
+      <p>
+        <strong>{LOCKED_NOTICE}</strong> {post.excerpt ? <span className="muted">{post.excerpt}</span> : null}
+      </p>
+      {post.author ? (
+        <Link to={signedIn ? `/plans/${post.author._id}` : '/login'} className="button">
+          {signedIn ? `Subscribe to ${post.author.name} to read on` : 'Log in to subscribe'}
+        </Link>
+      ) : null}
+    </div>
+  );
+}
 
 /** The author of a blocked post asks an administrator to lift the block. */
 function AppealForm({ postId }: { postId: string }) {
@@ -170,6 +188,11 @@ function PostView({ post }: { post: Post }) {
             {isAdmin ? <AdminBlockButton post={post} /> : null}
           </div>
         ) : null}
+        {user && !isAuthor ? (
+          <div className="post__report">
+            <ReportPostButton postId={post._id} />
+          </div>
+        ) : null}
       </header>
       {post.blocked ? (
         <div className="notice notice--warning" role="status">
@@ -178,6 +201,7 @@ function PostView({ post }: { post: Post }) {
         </div>
       ) : null}
       {post.thumbnail ? <img src={post.thumbnail} alt="" className="post__thumb" /> : null}
+      {post.locked ? <LockedNotice post={post} signedIn={Boolean(user)} /> : null}
       <PostBlocks blocks={post.blocks ?? []} renderPoll={(block) => <PollBlock postId={post._id} block={block} />} />
       <EngagementBar post={post} commentCount={commentCount} />
       <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />

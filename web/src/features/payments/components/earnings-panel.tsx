@@ -1,0 +1,118 @@
+/** An author's earnings: balances per currency and their ledger, a page at a time. */
+import { useEffect, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { formatDate } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
+import { fetchMyEarnings, selectPayments } from '../payments-slice';
+
+const KIND_LABELS: Record<string, string> = {
+  charge: 'Subscription payment',
+  refund: 'Refund',
+  refund_reversal: 'Refund reversed',
+  payout: 'Payout',
+  payout_reversal: 'Payout returned',
+};
+
+export function EarningsPanel() {
+  const dispatch = useAppDispatch();
+  const { earnings } = useAppSelector(selectPayments);
+  const [page, setPage] = useState(1);
+  useEffect(() => {
+    void dispatch(fetchMyEarnings(page));
+  }, [dispatch, page]);
+  const data = earnings.value;
+  return (
+    <section className="panel" aria-labelledby="earnings-title" data-testid="earnings">
+      <h2 id="earnings-title">Earnings</h2>
+      {earnings.status === 'failed' ? (
+        <div className="list-state list-state--error" role="alert">
+          <span>{earnings.error}</span>
+          <button type="button" className="button button--small button--ghost" onClick={() => void dispatch(fetchMyEarnings(page))}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {!data && earnings.status !== 'failed' ? <p role="status">Loading...</p> : null}
+      {data ? (
+        <>
+          {data.earnings.length === 0 ? (
+            <p className="muted">No earnings yet: they appear here when a reader pays for one of your plans.</p>
+          ) : (
+            <table className="data-table">
+              <caption className="visually-hidden">Balances per currency</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Currency</th>
+                  <th scope="col">Gross</th>
+                  <th scope="col">Fees</th>
+                  <th scope="col">Refunds</th>
+                  <th scope="col">Paid out</th>
+                  <th scope="col">Available</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.earnings.map((b) => (
+                  <tr key={b.currency}>
+                    <td>{b.currency.toUpperCase()}</td>
+                    <td>{formatMoney(b.gross, b.currency)}</td>
+                    <td>{formatMoney(b.fees, b.currency)}</td>
+                    <td>{formatMoney(b.refunds, b.currency)}</td>
+                    <td data-testid={`paid-out-${b.currency}`}>{formatMoney(b.paidOut, b.currency)}</td>
+                    <td>
+                      <strong>{formatMoney(b.availableBalance, b.currency)}</strong>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <p className="muted small">
+            Payouts are made by the administrators from {formatMoney(data.minPayout, data.earnings[0]?.currency ?? 'usd')} up
+            {data.hasBankDetails ? '.' : ', once you have added bank details.'}
+          </p>
+          {data.entries.length > 0 ? (
+            <>
+              <h3>History</h3>
+              <table className="data-table">
+                <caption className="visually-hidden">Ledger, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Gross</th>
+                    <th scope="col">Fee</th>
+                    <th scope="col">Effect on balance</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.entries.map((e) => (
+                    <tr key={e._id}>
+                      <td>{formatDate(e.createdAt)}</td>
+                      <td>{KIND_LABELS[e.kind] ?? e.kind}</td>
+                      <td>{formatMoney(e.gross, e.currency)}</td>
+                      <td>{formatMoney(e.fee, e.currency)}</td>
+                      <td>{formatMoney(e.amount, e.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {data.totalPages > 1 ? (
+                <nav className="pager" aria-label="Earnings history pages">
+                  <button type="button" className="button button--small button--ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                    Previous
+                  </button>
+                  <span aria-live="polite">
+                    Page {data.page} of {data.totalPages}
+                  </span>
+                  <button type="button" className="button button--small button--ghost" disabled={page >= data.totalPages} onClick={() => setPage(page + 1)}>
+                    Next
+                  </button>
+                </nav>
+              ) : null}
+            </>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
