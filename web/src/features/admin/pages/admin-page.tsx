@@ -14,6 +14,7 @@ import { BannersSection } from '../sections/banners-section';
 import { ContactSection } from '../sections/contact-section';
 import { EmailSection } from '../sections/email-section';
 import { ExportSection } from '../sections/export-section';
+import { LocationsSection } from '../sections/locations-section';
 import { MoneySection } from '../sections/money-section';
 import { NoticesSection } from '../sections/notices-section';
 import { OverviewSection } from '../sections/overview-section';
@@ -39,6 +40,7 @@ export const SECTIONS: DashboardSection[] = [
   { id: 'banners', label: 'Banners', title: 'Banner notifications', Component: BannersSection },
   { id: 'email', label: 'Email', title: 'Email', Component: EmailSection },
   { id: 'money', label: 'Money', title: 'Plans, criteria, earnings and payouts', Component: MoneySection },
+  { id: 'locations', label: 'Locations', title: 'User locations', Component: LocationsSection },
   { id: 'export', label: 'Export', title: 'Export', Component: ExportSection },
   { id: 'audit', label: 'Audit log', title: 'Audit log', Component: AuditSection },
 ];
