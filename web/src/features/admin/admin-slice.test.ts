@@ -539,7 +539,9 @@ describe('earnings, analytics and email', () => {
       expect(req.body).toEqual({ users: ['a'] });
       return { body: { message: 'Payouts processed', results: [{ userId: 'a', status: 'paid', currency: 'usd', amount: 1800 }] } };
     });
-    await store.dispatch(processPayouts(['a']));
+    // A double click: the second request is never sent while the first is in flight.
+    await Promise.all([store.dispatch(processPayouts(['a'])), store.dispatch(processPayouts(['a']))]);
+    expect(mockApi.calls('POST', '/earning/admin/payouts')).toHaveLength(1);
     expect(store.getState().admin.userEarnings.payout.results[0].status).toBe('paid');
     mockApi.on('POST', '/earning/admin/payouts', { status: 500, body: {} });
     await store.dispatch(processPayouts(['a']));

@@ -359,10 +359,19 @@ export const fetchUserEarnings = thunk<{ items: UserEarning[]; total: number; to
   },
 );
 
-export const processPayouts = thunk<{ message: string; results: PayoutResult[] }, string[]>('processPayouts', ADMIN_FALLBACK.payouts, async (users) => {
-  const r = await adminApi.payouts(users);
-  return { message: r?.message ?? 'Payouts processed', results: r?.results ?? [] };
-});
+/** Bulk payouts; a second request while one is in flight is dropped (a double click pays once). */
+export const processPayouts = createAsyncThunk<{ message: string; results: PayoutResult[] }, string[], Config>(
+  'admin/processPayouts',
+  async (users, { rejectWithValue }) => {
+    try {
+      const r = await adminApi.payouts(users);
+      return { message: r?.message ?? 'Payouts processed', results: r?.results ?? [] };
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, ADMIN_FALLBACK.payouts));
+    }
+  },
+  { condition: (_, { getState }) => getState().admin.userEarnings.payout.status !== 'loading' },
+);
 
 export const fetchSiteAnalytics = thunk<SiteAnalytics, { startDate: string; endDate: string }>(
   'fetchSiteAnalytics',
