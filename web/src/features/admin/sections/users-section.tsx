@@ -299,7 +299,7 @@ export function UsersSection() {
                           type="button"
                           className="button button--small button--ghost"
                           disabled={self || pending === u._id}
-                          aria-label={`${u.role === 'admin' ? 'Make a regular user:' : 'Make administrator:'} ${u.name}`}
+                          aria-label={`${u.role === 'admin' ? 'Remove admin' : 'Make admin'}: ${u.name}`}
                           onClick={() => void act(u._id, dispatch(toggleUserRole(u._id)))}
                         >
                           {u.role === 'admin' ? 'Remove admin' : 'Make admin'}
