@@ -13,7 +13,7 @@ use crate::error::ApiResult;
 use crate::mail::{MailKind, Outgoing};
 use crate::payments::{Charge, ChargeRequest, ChargeStatus, ProviderError};
 use crate::persistence::payments::{self, Payment, PaymentKind, PaymentStatus};
-use crate::persistence::subscriptions::{self, SubStatus, Subscription};
+use crate::persistence::subscriptions::{self, Subscription};
 use crate::persistence::{now, payouts, plans, renewal_reminders, users};
 use crate::state::AppState;
 
@@ -29,6 +29,8 @@ const DAY_MS: i64 = 86_400_000;
 pub struct RunReport {
     pub renewed: usize,
     pub renewals_failed: usize,
+    /// Charged, the outcome not known yet.
+    pub renewals_pending: usize,
     pub expired: usize,
     pub settled: usize,
     pub payouts_retried: usize,
@@ -79,12 +81,11 @@ pub async fn run_once(state: &AppState, at: DateTime) -> ApiResult<RunReport> {
             continue;
         };
         let attempt = 1 + (at.timestamp_millis() - period_end.timestamp_millis()).max(0) / DAY_MS;
-        if let Some(sub) = renew(state, &sub, period_end, attempt).await? {
-            match sub.status {
-                SubStatus::Active => report.renewed += 1,
-                SubStatus::PastDue => report.renewals_failed += 1,
-                _ => {}
-            }
+        match renew(state, &sub, period_end, attempt).await? {
+            Some(Renewal::Paid) => report.renewed += 1,
+            Some(Renewal::Failed) => report.renewals_failed += 1,
+            Some(Renewal::Pending) => report.renewals_pending += 1,
+            None => {}
         }
     }
 
@@ -93,15 +94,22 @@ pub async fn run_once(state: &AppState, at: DateTime) -> ApiResult<RunReport> {
     Ok(report)
 }
 
+/// How a renewal attempt went.
+enum Renewal {
+    Paid,
+    Failed,
+    /// The provider answers later (a webhook), or its answer was lost (asked again later).
+    Pending,
+}
+
 /// Charges the period after `period_end`; `attempt` counts the days since it ended, so a failed
-/// renewal is retried once a day. Returns the subscription after it, or `None` when this attempt
-/// was made before.
+/// renewal is retried once a day. `None` when this attempt was made before (by another run).
 async fn renew(
     state: &AppState,
     sub: &Subscription,
     period_end: DateTime,
     attempt: i64,
-) -> ApiResult<Option<Subscription>> {
+) -> ApiResult<Option<Renewal>> {
     let db = &state.db;
     // A charge still waiting for its answer is not doubled by another attempt.
     if payments::find_one(db, doc! { "subscriptionId": sub.id, "status": "pending" })
@@ -138,11 +146,16 @@ async fn renew(
     if payments::insert_once(db, &payment).await?.is_err() {
         return Ok(None);
     }
-    let charge = charge(state, sub, &payment).await;
-    match charge {
-        Some(charge) => Ok(Some(apply_charge(state, &payment, &charge).await?)),
-        None => Ok(None),
-    }
+    let Some(charge) = charge(state, sub, &payment).await else {
+        return Ok(Some(Renewal::Pending));
+    };
+    let outcome = match charge.status {
+        ChargeStatus::Succeeded => Renewal::Paid,
+        ChargeStatus::Failed { .. } => Renewal::Failed,
+        ChargeStatus::Pending { .. } => Renewal::Pending,
+    };
+    apply_charge(state, &payment, &charge).await?;
+    Ok(Some(outcome))
 }
 
 /// Asks the provider for a charge (a renewal off-session with the saved payment method);

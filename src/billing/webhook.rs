@@ -1,7 +1,9 @@
 //! Provider events (Stripe webhooks), each processed once: a payment that settled later (the
 //! reader confirmed it, a renewal cleared), a payment that failed, and a refund that settled or
 //! failed. The event id is recorded before processing; a failure forgets it again so the
-//! provider's retry is processed.
+//! provider's retry is processed. A delivery arriving while another processes the same event is
+//! answered 409 (so the provider retries it, and then finds it done); an event whose processing
+//! stopped halfway (the process died) is taken over after [`STALE_AFTER_MS`].
 
 use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
@@ -13,8 +15,16 @@ use crate::error::{ApiError, ApiResult};
 use crate::payments::stripe::{charge_of, refund_of};
 use crate::payments::{ChargeStatus, RefundStatus};
 use crate::persistence::ledger::{self as ledger_store, EntryKind};
-use crate::persistence::{payments, refunds, webhook_events};
+use crate::persistence::webhook_events::{self, Begin};
+use crate::persistence::{payments, refunds};
 use crate::state::AppState;
+
+pub const MSG_IN_FLIGHT: &str =
+    "This event is being processed by another delivery; send it again later";
+
+/// An event left `processing` this long (its processor stopped) is processed again by the next
+/// delivery. Every step of processing is safe to repeat.
+pub const STALE_AFTER_MS: i64 = 120_000;
 
 /// What became of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,8 +58,12 @@ pub async fn handle(state: &AppState, event: &Value) -> ApiResult<Handled> {
             "Malformed event: id and data.object are required",
         ));
     }
-    if !webhook_events::begin(&state.db, id, kind).await? {
-        return Ok(Handled::Duplicate);
+    match webhook_events::begin(&state.db, id, kind, STALE_AFTER_MS).await? {
+        Begin::Started => {}
+        Begin::Done => return Ok(Handled::Duplicate),
+        // Not acknowledged: the provider delivers it again, and by then it is done (or, if its
+        // processor died, taken over).
+        Begin::InFlight => return Err(ApiError::conflict(MSG_IN_FLIGHT)),
     }
     match process(state, kind, &event["data"]["object"]).await {
         Ok(handled) => {

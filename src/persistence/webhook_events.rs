@@ -27,8 +27,20 @@ fn collection(db: &Db) -> Collection<WebhookEvent> {
     db.database().collection(COLLECTION)
 }
 
-/// Records an event as being processed; `false` when it was seen before.
-pub async fn begin(db: &Db, id: &str, kind: &str) -> DbResult<bool> {
+/// What became of an attempt to start processing an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Begin {
+    /// This delivery processes it.
+    Started,
+    /// Processed before: nothing to do.
+    Done,
+    /// Another delivery is processing it right now.
+    InFlight,
+}
+
+/// Records an event as being processed. An event left `processing` for longer than
+/// `stale_after_ms` (its processor died) is taken over by this delivery.
+pub async fn begin(db: &Db, id: &str, kind: &str, stale_after_ms: i64) -> DbResult<Begin> {
     let event = WebhookEvent {
         id: id.to_string(),
         kind: kind.to_string(),
@@ -37,10 +49,33 @@ pub async fn begin(db: &Db, id: &str, kind: &str) -> DbResult<bool> {
         processed_at: None,
     };
     match collection(db).insert_one(&event).await {
-        Ok(_) => Ok(true),
-        Err(e) if is_duplicate_key(&e) => Ok(false),
-        Err(e) => Err(e).db_context("recording a webhook event"),
+        Ok(_) => return Ok(Begin::Started),
+        Err(e) if is_duplicate_key(&e) => {}
+        Err(e) => return Err(e).db_context("recording a webhook event"),
     }
+    let Some(seen) = find(db, id).await? else {
+        // Forgotten between the two reads (its processing failed): the provider retries.
+        return Ok(Begin::InFlight);
+    };
+    if seen.status != "processing" {
+        return Ok(Begin::Done);
+    }
+    if now().timestamp_millis() - seen.received_at.timestamp_millis() < stale_after_ms {
+        return Ok(Begin::InFlight);
+    }
+    // Taken over only by the delivery whose update still finds the stale start.
+    let taken = collection(db)
+        .update_one(
+            doc! { "_id": id, "status": "processing", "receivedAt": seen.received_at },
+            doc! { "$set": { "receivedAt": now() } },
+        )
+        .await
+        .db_context("taking over a webhook event")?;
+    Ok(if taken.modified_count == 1 {
+        Begin::Started
+    } else {
+        Begin::InFlight
+    })
 }
 
 /// Marks an event done.

@@ -2,6 +2,7 @@
 //! webhook: signatures checked (a forged or stale one is a 400 and changes nothing), each event
 //! processed once.
 
+use futures_util::future::join_all;
 use mongodb::bson::doc;
 use pressroom::payments::stripe::StripeProvider;
 use pressroom::payments::{
@@ -335,4 +336,225 @@ async fn an_unknown_event_is_acknowledged_and_ignored_and_a_malformed_one_refuse
     assert_error(res, StatusCode::BAD_REQUEST).await;
     let res = app.send_webhook(&json!([1, 2]), WEBHOOK_SECRET, now).await;
     assert_error(res, StatusCode::BAD_REQUEST).await;
+}
+
+/// A reader with an incomplete subscription through Stripe: (subscription id, PaymentIntent id).
+async fn pending_subscription(app: &TestApp) -> (TestUser, String, String) {
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let plan = app.create_plan(&author, 1500).await;
+    let res = app.subscribe(&reader, plan["_id"].as_str().unwrap()).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let body = json_of(res).await;
+    let sub = body["subscription"]["subscriptionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let payment = app
+        .collection("payments")
+        .find_one(doc! { "subscriptionId": oid(&sub) })
+        .await
+        .unwrap()
+        .unwrap();
+    let intent = payment.get_str("providerPaymentId").unwrap().to_string();
+    (author, sub, intent)
+}
+
+#[actix_web::test]
+async fn the_same_event_delivered_ten_times_at_once_is_processed_once() {
+    let app = spawn_stripe_app().await;
+    app.money_ready().await;
+    let (author, sub, intent) = pending_subscription(&app).await;
+    let now = chrono::Utc::now().timestamp();
+    let event = succeeded("evt_burst", &intent);
+    let answers = join_all((0..10).map(|_| app.send_webhook(&event, WEBHOOK_SECRET, now))).await;
+    let mut processed = 0;
+    for res in answers {
+        match res.status() {
+            StatusCode::OK => {
+                let status = json_of(res).await["status"].clone();
+                if status == "processed" {
+                    processed += 1;
+                } else {
+                    assert_eq!(status, "duplicate");
+                }
+            }
+            // Still being processed by another delivery: not acknowledged, so Stripe retries.
+            StatusCode::CONFLICT => {
+                assert_eq!(
+                    assert_error(res, StatusCode::CONFLICT).await,
+                    "This event is being processed by another delivery; send it again later"
+                );
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(processed, 1);
+    // Stripe's retry of a delivery that got 409 finds it done.
+    let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "duplicate");
+    assert_eq!(
+        app.subscription_doc(&sub).await.get_str("status").unwrap(),
+        "active"
+    );
+    assert_eq!(
+        app.count_in("ledger", doc! { "authorId": oid(&author.id) })
+            .await,
+        1
+    );
+    assert_eq!(
+        app.count_in("subscription_events", doc! { "kind": "subscribed" })
+            .await,
+        1
+    );
+    assert_eq!(
+        app.count_in(
+            "notifications",
+            doc! { "userId": oid(&author.id), "type": "subscription" }
+        )
+        .await,
+        1
+    );
+}
+
+#[actix_web::test]
+async fn an_event_whose_processing_stopped_halfway_is_processed_by_a_later_delivery() {
+    let app = spawn_stripe_app().await;
+    app.money_ready().await;
+    let (_author, sub, intent) = pending_subscription(&app).await;
+    let now = chrono::Utc::now().timestamp();
+    let event = succeeded("evt_interrupted", &intent);
+    // A delivery began a moment ago and is still working: the next one is not acknowledged.
+    let began = |ago_ms: i64| {
+        doc! { "_id": "evt_interrupted", "type": "payment_intent.succeeded", "status": "processing",
+        "receivedAt": mongodb::bson::DateTime::from_millis(
+            mongodb::bson::DateTime::now().timestamp_millis() - ago_ms) }
+    };
+    app.collection("webhook_events")
+        .insert_one(began(1_000))
+        .await
+        .unwrap();
+    let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
+    assert_error(res, StatusCode::CONFLICT).await;
+    assert_eq!(
+        app.subscription_doc(&sub).await.get_str("status").unwrap(),
+        "incomplete"
+    );
+    // The process that began it died (10 minutes without finishing): the retry takes it over.
+    app.collection("webhook_events")
+        .replace_one(doc! { "_id": "evt_interrupted" }, began(600_000))
+        .await
+        .unwrap();
+    let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(json_of(res).await["status"], "processed");
+    assert_eq!(
+        app.subscription_doc(&sub).await.get_str("status").unwrap(),
+        "active"
+    );
+    let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "duplicate");
+    assert_eq!(app.count_in("ledger", doc! { "kind": "charge" }).await, 1);
+}
+
+#[actix_web::test]
+async fn a_stripe_renewal_is_settled_by_its_webhook_paid_or_failed() {
+    let app = spawn_stripe_app().await;
+    app.money_ready().await;
+    let (author, sub, intent) = pending_subscription(&app).await;
+    let now = chrono::Utc::now().timestamp();
+    let res = app
+        .send_webhook(&succeeded("evt_first", &intent), WEBHOOK_SECRET, now)
+        .await;
+    assert_eq!(json_of(res).await["status"], "processed");
+
+    // Period end: the billing job charges off-session with the saved method; Stripe answers
+    // later (stripe-mock's intent waits), so the renewal is pending and access goes on.
+    app.end_period(&sub).await;
+    let report = app.run_billing_at(mongodb::bson::DateTime::now()).await;
+    assert_eq!(
+        (report.renewed, report.renewals_pending),
+        (0, 1),
+        "{report:?}"
+    );
+    let renewal = app
+        .collection("payments")
+        .find_one(doc! { "subscriptionId": oid(&sub), "kind": "renewal" })
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(renewal.get_str("status").unwrap(), "pending");
+    let renewal_id = renewal.get_object_id("_id").unwrap().to_hex();
+    // The renewal paid: the next period starts where the last one ended, credited once.
+    let renewal_intent = renewal.get_str("providerPaymentId").unwrap();
+    assert_ne!(renewal_intent, intent);
+    let mut paid = succeeded("evt_renewal_paid", renewal_intent);
+    paid["data"]["object"]["metadata"] = json!({ "paymentId": renewal_id });
+    let res = app.send_webhook(&paid, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "processed");
+    let doc = app.subscription_doc(&sub).await;
+    assert_eq!(doc.get_str("status").unwrap(), "active");
+    assert_eq!(
+        doc.get_datetime("currentPeriodStart").unwrap(),
+        renewal.get_datetime("periodStart").unwrap()
+    );
+    assert_eq!(
+        app.count_in(
+            "ledger",
+            doc! { "authorId": oid(&author.id), "kind": "charge" }
+        )
+        .await,
+        2
+    );
+    assert_eq!(
+        app.count_in(
+            "subscription_events",
+            doc! { "subscriptionId": oid(&sub), "kind": "renewed" }
+        )
+        .await,
+        1
+    );
+
+    // The next renewal fails at the bank: past_due with a grace period, nothing credited.
+    app.end_period(&sub).await;
+    app.run_billing_at(mongodb::bson::DateTime::now()).await;
+    let second = app
+        .collection("payments")
+        .find_one(doc! { "subscriptionId": oid(&sub), "kind": "renewal", "status": "pending" })
+        .await
+        .unwrap()
+        .unwrap();
+    let failed = json!({
+        "id": "evt_renewal_failed", "object": "event", "type": "payment_intent.payment_failed",
+        "data": { "object": { "id": second.get_str("providerPaymentId").unwrap(), "object": "payment_intent",
+                              "status": "requires_payment_method",
+                              "last_payment_error": { "message": "Your card has insufficient funds." },
+                              "metadata": { "paymentId": second.get_object_id("_id").unwrap().to_hex() } } },
+    });
+    let res = app.send_webhook(&failed, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "processed");
+    let res = app.send_webhook(&failed, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "duplicate");
+    let doc = app.subscription_doc(&sub).await;
+    assert_eq!(doc.get_str("status").unwrap(), "past_due");
+    assert!(doc.get_datetime("graceEndsAt").is_ok());
+    assert_eq!(
+        app.count_in(
+            "ledger",
+            doc! { "authorId": oid(&author.id), "kind": "charge" }
+        )
+        .await,
+        2
+    );
+    let failed_payment = app
+        .collection("payments")
+        .find_one(doc! { "_id": second.get_object_id("_id").unwrap() })
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(failed_payment.get_str("status").unwrap(), "failed");
+    assert_eq!(
+        failed_payment.get_str("failureReason").unwrap(),
+        "Your card has insufficient funds."
+    );
 }

@@ -1,7 +1,8 @@
 //! `POST /api/payment/webhook`: the payment provider's events. The `Stripe-Signature` header must
 //! be a valid HMAC-SHA256 of the raw body with `payments.stripe_webhook_secret`, made within
 //! `payments.webhook_tolerance_seconds` (5 minutes); otherwise 400 and nothing changes. Each
-//! event id is processed once → `{received: true, status: processed | ignored | duplicate}`.
+//! event id is processed once → `{received: true, status: processed | ignored | duplicate}`; a
+//! delivery of an event another delivery is still processing → 409, so the provider retries it.
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use secrecy::ExposeSecret;
