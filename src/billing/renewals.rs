@@ -160,7 +160,11 @@ async fn renew(
 
 /// Asks the provider for a charge (a renewal off-session with the saved payment method);
 /// `None` when the outcome is unknown (the payment stays pending and is asked about again).
-async fn charge(state: &AppState, sub: &Subscription, payment: &Payment) -> Option<Charge> {
+pub(super) async fn charge(
+    state: &AppState,
+    sub: &Subscription,
+    payment: &Payment,
+) -> Option<Charge> {
     let off_session = payment.kind == PaymentKind::Renewal;
     if off_session && sub.payment_method.is_none() && state.payments.name() != "local" {
         return Some(failed("No saved payment method to renew with"));
@@ -237,6 +241,10 @@ async fn settle_unanswered(state: &AppState, at: DateTime) -> ApiResult<usize> {
         if !matches!(answer.status, ChargeStatus::Pending { .. }) {
             apply_charge(state, &payment, &answer).await?;
             settled += 1;
+        } else if payment.provider_payment_id.is_none() {
+            // The replayed call answered a charge still waiting for the reader: its id is kept,
+            // so the reader's next subscribe answers its client secret and the webhook finds it.
+            apply_charge(state, &payment, &answer).await?;
         }
     }
     Ok(settled)

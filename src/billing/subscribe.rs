@@ -6,6 +6,7 @@ use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 
 use super::lifecycle::{self, apply_charge};
+use super::renewals;
 use super::{customer_for, from_chrono, mode, provider_error, to_chrono};
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{ChargeRequest, ChargeStatus, ProviderError};
@@ -20,6 +21,10 @@ use crate::state::AppState;
 pub const MSG_OWN_PLAN: &str = "You cannot subscribe to your own plan";
 pub const MSG_PLAN_INACTIVE: &str = "This plan is not available for new subscribers";
 pub const MSG_ALREADY_SUBSCRIBED: &str = "You are already subscribed to this author";
+
+/// A first payment without the provider's answer this long after it began has lost its answer
+/// (longer than one Stripe call may take): subscribing again replays the call with its key.
+pub const ANSWER_LOST_AFTER_MS: i64 = crate::payments::stripe::TIMEOUT.as_millis() as i64 + 10_000;
 
 /// What subscribing gave.
 pub struct Subscribed {
@@ -83,17 +88,31 @@ async fn resume(state: &AppState, sub: Subscription) -> ApiResult<Subscribed> {
     let payment = payments::find_one(db, doc! { "subscriptionId": sub.id, "kind": "initial" })
         .await?
         .ok_or_else(|| ApiError::conflict(MSG_ALREADY_SUBSCRIBED))?;
-    let Some(provider_id) = payment.provider_payment_id.clone() else {
-        // The first call's answer has not been recorded yet: it is still in progress.
-        return Err(ApiError::conflict(MSG_ALREADY_SUBSCRIBED));
+    let charge = match payment.provider_payment_id.clone() {
+        Some(provider_id) => state
+            .payments
+            .retrieve_charge(provider_id)
+            .await
+            .map_err(provider_error)?,
+        // The first call may still be on its way (a double click): one charge at a time.
+        None if now().timestamp_millis() - payment.created_at.timestamp_millis()
+            < ANSWER_LOST_AFTER_MS =>
+        {
+            return Err(ApiError::conflict(MSG_ALREADY_SUBSCRIBED));
+        }
+        // Its answer was lost (the provider was away): the same call again, under the same
+        // idempotency key, answers the charge it made or makes it now — never a second one.
+        None => renewals::charge(state, &sub, &payment)
+            .await
+            .ok_or_else(|| {
+                provider_error(ProviderError::Unavailable(
+                    "the provider is still unreachable".into(),
+                ))
+            })?,
     };
-    let charge = state
-        .payments
-        .retrieve_charge(provider_id)
-        .await
-        .map_err(provider_error)?;
     let subscription = match &charge.status {
-        ChargeStatus::Pending { .. } => sub,
+        ChargeStatus::Pending { .. } if payment.provider_payment_id.is_some() => sub,
+        // Settled meanwhile, or the replay's waiting charge whose id is recorded now.
         _ => apply_charge(state, &payment, &charge).await?,
     };
     if let ChargeStatus::Failed { reason } = &charge.status {

@@ -18,7 +18,7 @@ use super::{
 };
 
 /// Longest one Stripe call may take.
-const TIMEOUT: Duration = Duration::from_secs(20);
+pub const TIMEOUT: Duration = Duration::from_secs(20);
 
 type Params = Vec<(String, String)>;
 

@@ -402,10 +402,12 @@ pub struct DbProxy {
 }
 
 impl DbProxy {
-    async fn start(db_uri: &str) -> DbProxy {
-        let target = db_uri
+    /// A proxy to the host and port of `uri` (`mongodb://`, `redis://` or `http://`).
+    pub async fn start(uri: &str) -> DbProxy {
+        let target = uri
             .trim_start_matches("mongodb://")
             .trim_start_matches("redis://")
+            .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_string();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();

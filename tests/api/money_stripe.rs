@@ -558,3 +558,202 @@ async fn a_stripe_renewal_is_settled_by_its_webhook_paid_or_failed() {
         "Your card has insufficient funds."
     );
 }
+
+/// Moves a document's `field` a minute (or `ms`) into the past.
+async fn age(
+    app: &TestApp,
+    collection: &str,
+    filter: mongodb::bson::Document,
+    field: &str,
+    ms: i64,
+) {
+    let past = mongodb::bson::DateTime::from_millis(
+        mongodb::bson::DateTime::now().timestamp_millis() - ms,
+    );
+    app.collection(collection)
+        .update_many(filter, doc! { "$set": { field: past } })
+        .await
+        .unwrap();
+}
+
+#[actix_web::test]
+async fn when_stripe_is_away_retried_requests_move_money_once() {
+    let proxy = DbProxy::start(&stripe_url()).await;
+    let app = spawn_stripe_app_at(format!("http://127.0.0.1:{}", proxy.port)).await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let elsewhere = app.eligible_author().await;
+    let plan = app.create_plan(&author, 1500).await;
+    let plan_id = plan["_id"].as_str().unwrap().to_string();
+    let other_plan = app.create_plan(&elsewhere, 900).await;
+    let (first, second) = (app.signup().await, app.signup().await);
+    // Both readers are Stripe customers already (each began paying another author).
+    for reader in [&first, &second] {
+        let res = app
+            .subscribe(reader, other_plan["_id"].as_str().unwrap())
+            .await;
+        assert_eq!(res.status(), StatusCode::ACCEPTED);
+    }
+
+    // Stripe goes away while both subscribe: a clear 502, the first payment waits without an
+    // answer, nothing is credited.
+    proxy.set_up(false);
+    for reader in [&first, &second] {
+        let res = app.subscribe(reader, &plan_id).await;
+        assert_eq!(
+            assert_error(res, StatusCode::BAD_GATEWAY).await,
+            "The payment provider could not be reached. Nothing was charged twice; please try again shortly."
+        );
+    }
+    let waiting = |reader: &TestUser| {
+        doc! { "subscriberId": oid(&reader.id), "planId": oid(&plan_id) }
+    };
+    assert_eq!(app.count_in("payments", waiting(&first)).await, 1);
+    assert_eq!(
+        app.count_in(
+            "payments",
+            doc! { "planId": oid(&plan_id), "providerPaymentId": { "$exists": true, "$ne": null } }
+        )
+        .await,
+        0
+    );
+    // A click straight after: the first call may still be on its way, so no second call.
+    let res = app.subscribe(&first, &plan_id).await;
+    assert_error(res, StatusCode::CONFLICT).await;
+    // Later, with Stripe still away: the call is replayed under its key and fails the same way.
+    age(&app, "payments", waiting(&first), "createdAt", 60_000).await;
+    let res = app.subscribe(&first, &plan_id).await;
+    assert_error(res, StatusCode::BAD_GATEWAY).await;
+
+    // Stripe is back. The first reader tries again: the same subscription, the same payment,
+    // now with Stripe's PaymentIntent to confirm.
+    proxy.set_up(true);
+    let res = app.subscribe(&first, &plan_id).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let body = json_of(res).await;
+    assert!(body["payment"]["clientSecret"]
+        .as_str()
+        .unwrap()
+        .contains("_secret_"));
+    let sub = body["subscription"]["subscriptionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(app.count_in("payments", waiting(&first)).await, 1);
+    assert_eq!(app.count_in("subscriptions", waiting(&first)).await, 1);
+    // The second reader does nothing: the billing job asks Stripe again and keeps the intent,
+    // so their next visit continues it.
+    age(&app, "payments", waiting(&second), "updatedAt", 180_000).await;
+    app.run_billing_at(mongodb::bson::DateTime::now()).await;
+    let kept = app
+        .collection("payments")
+        .find_one(waiting(&second))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(kept
+        .get_str("providerPaymentId")
+        .unwrap()
+        .starts_with("pi_"));
+    assert_eq!(kept.get_str("status").unwrap(), "pending");
+    let res = app.subscribe(&second, &plan_id).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    assert_eq!(app.count_in("payments", waiting(&second)).await, 1);
+
+    // The first reader's payment clears.
+    let intent = app
+        .collection("payments")
+        .find_one(waiting(&first))
+        .await
+        .unwrap()
+        .unwrap()
+        .get_str("providerPaymentId")
+        .unwrap()
+        .to_string();
+    let now = chrono::Utc::now().timestamp();
+    let res = app
+        .send_webhook(&succeeded("evt_after_outage", &intent), WEBHOOK_SECRET, now)
+        .await;
+    assert_eq!(json_of(res).await["status"], "processed");
+    assert_eq!(
+        app.subscription_doc(&sub).await.get_str("status").unwrap(),
+        "active"
+    );
+
+    // A payout while Stripe is away is held (debited, retried with its key), and the same
+    // request again pays nothing more.
+    let res = app
+        .post_json(
+            "/api/payment/bank-details",
+            &bank_body(),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let admin = app.admin().await;
+    let payout = json!({ "users": [author.id] });
+    proxy.set_up(false);
+    let res = app
+        .post_json("/api/earning/admin/payouts", &payout, Some(&admin.token))
+        .await;
+    let held = json_of(res).await;
+    assert_eq!(held["results"][0]["status"], "failed", "{held}");
+    assert!(held["results"][0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("held and retried automatically"));
+    let res = app
+        .post_json("/api/earning/admin/payouts", &payout, Some(&admin.token))
+        .await;
+    let again = json_of(res).await;
+    assert_eq!(again["results"][0]["status"], "skipped", "{again}");
+    assert_eq!(app.count_in("payouts", doc! {}).await, 1);
+    // Stripe returns; the billing job sends the held payout with the same key.
+    proxy.set_up(true);
+    age(&app, "payouts", doc! {}, "updatedAt", 180_000).await;
+    let report = app.run_billing_at(mongodb::bson::DateTime::now()).await;
+    assert_eq!(report.payouts_retried, 1, "{report:?}");
+    let record = app
+        .collection("payouts")
+        .find_one(doc! {})
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(record.get_str("status").unwrap(), "paid");
+    assert!(record
+        .get_str("providerPayoutId")
+        .unwrap()
+        .starts_with("tr_"));
+    let row = app.earnings_of(&admin, &author).await;
+    assert_eq!(
+        (row["paidOut"].clone(), row["availableBalance"].clone()),
+        (json!(1350), json!(0)),
+        "{row}"
+    );
+
+    // A refund while Stripe is away leaves nothing behind; asked again later it refunds once.
+    proxy.set_up(false);
+    let path = format!("/api/subscription/subscriptions/{sub}/refund");
+    let reason = json!({ "reason": "Changed my mind" });
+    let res = app.patch_json(&path, &reason, Some(&first.token)).await;
+    assert_error(res, StatusCode::BAD_GATEWAY).await;
+    assert_eq!(app.count_in("refunds", doc! {}).await, 0);
+    assert_eq!(
+        app.subscription_doc(&sub).await.get_str("status").unwrap(),
+        "active"
+    );
+    proxy.set_up(true);
+    let res = app.patch_json(&path, &reason, Some(&first.token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = app.patch_json(&path, &reason, Some(&first.token)).await;
+    assert_error(res, StatusCode::CONFLICT).await;
+    assert_eq!(app.count_in("refunds", doc! {}).await, 1);
+    assert_eq!(
+        app.count_in(
+            "ledger",
+            doc! { "authorId": oid(&author.id), "kind": "refund" }
+        )
+        .await,
+        1
+    );
+}

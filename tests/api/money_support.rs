@@ -18,7 +18,11 @@ pub fn stripe_url() -> String {
 
 /// An app whose payment provider is the Stripe adapter talking to stripe-mock.
 pub async fn spawn_stripe_app() -> TestApp {
-    let url = stripe_url();
+    spawn_stripe_app_at(stripe_url()).await
+}
+
+/// An app on the Stripe adapter whose API is at `url` (stripe-mock, or a proxy in front of it).
+pub async fn spawn_stripe_app_at(url: String) -> TestApp {
     spawn_app_with(AppOptions {
         tweak: Some(Box::new(move |s: &mut Settings| {
             s.payments.provider = PaymentProviderKind::Stripe;
@@ -44,7 +48,7 @@ impl TestApp {
         self.collection(name).count_documents(filter).await.unwrap()
     }
 
-    /// Waits for the unique indexes the money path relies on.
+    /// Waits for the unique indexes the money path relies on and the seeded criteria.
     pub async fn money_ready(&self) {
         self.wait_for_index("payments", "idempotency_key_unique")
             .await;
@@ -54,6 +58,16 @@ impl TestApp {
         self.wait_for_index("bank_details", "user_unique").await;
         self.wait_for_index("subscription_events", "key_unique")
             .await;
+        // The stored eligibility criteria are seeded after the indexes (in the background when
+        // the database was slow to answer at startup).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while self.count_in("subscription_criteria", doc! {}).await == 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the eligibility criteria were never seeded"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
     }
 
     /// A user an administrator made eligible to sell plans.
