@@ -15,6 +15,7 @@ async fn eligibility(app: &TestApp, admin: &TestUser, user: &TestUser) -> serde_
 #[actix_web::test]
 async fn criteria_metrics_overrides_and_switches_decide_eligibility() {
     let app = spawn_app().await;
+    app.money_ready().await;
     let admin = app.admin().await;
     let author = app.signup().await;
     let fan = app.signup().await;
@@ -135,7 +136,8 @@ async fn criteria_metrics_overrides_and_switches_decide_eligibility() {
 async fn without_stored_criteria_the_check_answers_the_seeds_message() {
     let app = spawn_app().await;
     let user = app.signup().await;
-    app.wait_for_index("users", "email_unique").await;
+    // Removed only after startup seeded it (in the background on a slow database).
+    app.money_ready().await;
     app.collection("subscription_criteria")
         .delete_many(doc! {})
         .await

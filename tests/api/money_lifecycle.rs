@@ -331,3 +331,92 @@ async fn deleting_an_author_refunds_their_subscribers_and_keeps_the_books() {
         .await;
     assert_eq!(json_of(res).await["isSubscribed"], false);
 }
+
+#[actix_web::test]
+async fn unsubscribing_from_an_author_cancels_only_that_authors_subscription() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let first = app.eligible_author().await;
+    let second = app.eligible_author().await;
+    let reader = app.signup().await;
+    let plan_a = app.create_plan(&first, 1000).await;
+    let plan_b = app.create_plan(&second, 1200).await;
+    let sub_a = app
+        .subscribed(&reader, plan_a["_id"].as_str().unwrap())
+        .await;
+    let sub_b = app
+        .subscribed(&reader, plan_b["_id"].as_str().unwrap())
+        .await;
+
+    let res = app
+        .post_json(
+            "/api/subscription/unsubscribe/author",
+            &json!({ "authorId": first.id, "userId": reader.id }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body = json_of(res).await;
+    assert_eq!(body["message"], "Unsubscribed successfully");
+    assert_eq!(body["cancelled"], 1);
+    assert_eq!(body["subscriptions"][0]["subscriptionId"], sub_a.as_str());
+    assert_eq!(body["subscriptions"][0]["status"], "cancelled");
+    assert_eq!(body["mode"], "test");
+    // Paid time is kept: still readable until the period ends, and not renewed.
+    let res = app
+        .post_json(
+            "/api/subscription/status",
+            &json!({ "userId": reader.id, "authorId": first.id }),
+            Some(&reader.token),
+        )
+        .await;
+    let status = json_of(res).await;
+    assert_eq!(
+        (status["isSubscribed"].clone(), status["status"].clone()),
+        (json!(true), json!("cancelled"))
+    );
+    assert_eq!(
+        app.subscription_doc(&sub_b)
+            .await
+            .get_str("status")
+            .unwrap(),
+        "active"
+    );
+    // Again: nothing left to cancel, still a success.
+    let res = app
+        .post_json(
+            "/api/subscription/unsubscribe/author",
+            &json!({ "authorId": first.id }),
+            Some(&reader.token),
+        )
+        .await;
+    let again = json_of(res).await;
+    assert_eq!(again["message"], "Unsubscribed successfully");
+    assert_eq!(again["cancelled"], 0);
+    // The period ends: that subscription expires instead of renewing; the other one renews.
+    app.end_period(&sub_a).await;
+    app.end_period(&sub_b).await;
+    let report = app.run_billing_at(mongodb::bson::DateTime::now()).await;
+    assert_eq!((report.expired, report.renewed), (1, 1), "{report:?}");
+    assert_eq!(
+        app.subscription_doc(&sub_a)
+            .await
+            .get_str("status")
+            .unwrap(),
+        "expired"
+    );
+    let res = app
+        .post_json(
+            "/api/subscription/status",
+            &json!({ "userId": reader.id, "authorId": first.id }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(json_of(res).await["isSubscribed"], false);
+    // Only the other author was charged again.
+    assert_eq!(
+        app.count_in("payments", doc! { "subscriberId": oid(&reader.id) })
+            .await,
+        3
+    );
+}
