@@ -757,3 +757,65 @@ async fn when_stripe_is_away_retried_requests_move_money_once() {
         1
     );
 }
+
+#[actix_web::test]
+async fn a_refund_stripe_settles_later_is_marked_by_its_webhook_once() {
+    let app = spawn_stripe_app().await;
+    app.money_ready().await;
+    let (author, sub, intent) = pending_subscription(&app).await;
+    let now = chrono::Utc::now().timestamp();
+    let res = app
+        .send_webhook(&succeeded("evt_paid", &intent), WEBHOOK_SECRET, now)
+        .await;
+    assert_eq!(json_of(res).await["status"], "processed");
+    let admin = app.admin().await;
+    let res = app
+        .patch_json(
+            &format!("/api/subscription/subscriptions/{sub}/refund"),
+            &json!({ "reason": "Duplicate account" }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // Stripe said the refund was still pending (a bank debit takes days).
+    app.collection("refunds")
+        .update_one(doc! {}, doc! { "$set": { "status": "pending" } })
+        .await
+        .unwrap();
+    let refund = app
+        .collection("refunds")
+        .find_one(doc! {})
+        .await
+        .unwrap()
+        .unwrap();
+    let refund_id = refund.get_str("providerRefundId").unwrap();
+    let settled = json!({ "id": "evt_refund_settled", "type": "refund.updated",
+                          "data": { "object": { "id": refund_id, "object": "refund", "status": "succeeded" } } });
+    let res = app.send_webhook(&settled, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "processed");
+    let res = app.send_webhook(&settled, WEBHOOK_SECRET, now).await;
+    assert_eq!(json_of(res).await["status"], "duplicate");
+    let refund = app
+        .collection("refunds")
+        .find_one(doc! {})
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(refund.get_str("status").unwrap(), "succeeded");
+    // The author was debited once, and nothing was given back.
+    assert_eq!(
+        app.count_in(
+            "ledger",
+            doc! { "authorId": oid(&author.id), "kind": "refund" }
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        app.count_in("ledger", doc! { "kind": "refund_reversal" })
+            .await,
+        0
+    );
+    let row = app.earnings_of(&admin, &author).await;
+    assert_eq!(row["availableBalance"], 0, "{row}");
+}
