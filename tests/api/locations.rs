@@ -139,6 +139,10 @@ async fn tracking_the_ip_never_replaces_a_device_location() {
     let list = json_of(app.get("/api/user/locations", Some(&admin.token)).await).await;
     assert_eq!(list["locations"][0]["city"], "Bengaluru");
     assert_eq!(list["locations"][0]["user"]["_id"], user.id);
+    assert_eq!(
+        list["locations"][0]["isOnline"], false,
+        "presence is told (no socket here)"
+    );
 }
 
 #[actix_web::test]

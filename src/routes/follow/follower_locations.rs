@@ -5,13 +5,13 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::locations;
 use crate::routes::notification::PageQuery;
-use crate::routes::user::locations::{with_users, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::routes::user::locations::{mark_online, with_users, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -48,12 +48,7 @@ pub async fn follower_locations(
         .take(usize::try_from(limit).unwrap_or(0))
         .collect();
     let mut items = with_users(&state, &page_items).await?;
-    for item in &mut items {
-        let online_now = item["userId"]
-            .as_str()
-            .is_some_and(|id| online.contains(&id.to_string()));
-        item["isOnline"] = Value::Bool(online_now);
-    }
+    mark_online(&state, &mut items).await;
     Ok(HttpResponse::Ok().json(json!({
         "list": items,
         "total": total,

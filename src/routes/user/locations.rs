@@ -1,5 +1,6 @@
 //! `GET /api/user/locations?page&limit` (administrators; limit 12) → {locations, list, total,
-//! totalPages, page}: every user's latest location, newest first, with who they are.
+//! totalPages, page}: every user's latest location, newest first, with who they are and whether
+//! they are online (`isOnline`).
 
 use std::collections::HashMap;
 
@@ -55,6 +56,17 @@ pub async fn with_users(state: &AppState, list: &[UserLocation]) -> ApiResult<Ve
         .collect())
 }
 
+/// Sets `isOnline` on each location from presence.
+pub async fn mark_online(state: &AppState, items: &mut [Value]) {
+    let online = state.realtime.online().await.user_ids;
+    for item in items {
+        let online_now = item["userId"]
+            .as_str()
+            .is_some_and(|id| online.iter().any(|o| o == id));
+        item["isOnline"] = Value::Bool(online_now);
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn locations(
     state: web::Data<AppState>,
@@ -63,7 +75,8 @@ pub async fn locations(
 ) -> ApiResult<HttpResponse> {
     let (page, limit, skip) = query.resolve(DEFAULT_LIMIT, MAX_LIMIT);
     let (list, total) = locations::list(&state.db, skip, limit).await?;
-    let items = with_users(&state, &list).await?;
+    let mut items = with_users(&state, &list).await?;
+    mark_online(&state, &mut items).await;
     Ok(HttpResponse::Ok().json(json!({
         "locations": items,
         "list": items,
