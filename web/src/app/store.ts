@@ -1,11 +1,16 @@
 import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
 import { addAdminListeners, adminReducer } from '@/features/admin';
+import { achievementsReducer } from '@/features/achievements/achievements-slice';
+import { analyticsReducer } from '@/features/analytics/analytics-slice';
+import { addAuthListeners } from '@/features/auth/auth-listeners';
 import { authReducer } from '@/features/auth/auth-slice';
+import { blocksReducer } from '@/features/blocks/blocks-slice';
 import { bannerReducer } from '@/features/banner';
 import { categoriesReducer } from '@/features/categories';
 import { commentsReducer } from '@/features/comments/comments-slice';
 import { addEngagementListeners } from '@/features/engagement/engagement-listeners';
 import { interactionsReducer } from '@/features/engagement/interactions-slice';
+import { addFollowsListeners } from '@/features/follows/follows-listeners';
 import { followsReducer } from '@/features/follows/follows-slice';
 import { consentReducer } from '@/features/consent';
 import { feedbackReducer } from '@/features/feedback';
@@ -21,7 +26,6 @@ import { themeReducer } from '@/features/theme';
 import { addUsersListeners, usersReducer } from '@/features/users';
 import type { AppStartListening } from './listeners';
 import { sessionMiddleware } from './session-middleware';
-import { addSessionListeners } from './session-listeners';
 
 export const rootReducer = combineReducers({
   auth: authReducer,
@@ -44,6 +48,9 @@ export const rootReducer = combineReducers({
   admin: adminReducer,
   subscriptions: subscriptionsReducer,
   payments: paymentsReducer,
+  blocks: blocksReducer,
+  achievements: achievementsReducer,
+  analytics: analyticsReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
@@ -54,8 +61,9 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   addUsersListeners(startListening);
   addPostsListeners(startListening);
   addEngagementListeners(startListening);
-  addSessionListeners(startListening);
   addAdminListeners(startListening);
+  addFollowsListeners(startListening);
+  addAuthListeners(startListening);
   return configureStore({
     reducer: rootReducer,
     preloadedState: preloadedState as RootState | undefined,

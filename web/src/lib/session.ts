@@ -7,3 +7,9 @@
 import { createAction } from '@reduxjs/toolkit';
 
 export const sessionUserChanged = createAction<{ previousUserId: string; userId: string | null }>('session/userChanged');
+
+/**
+ * The signed-in user's public face changed (a saved name or avatar): the top bar, the avatar
+ * menu and every list that shows them as an author or a person update without a reload.
+ */
+export const ownProfileChanged = createAction<{ _id: string; name: string; avatar: string | null }>('session/ownProfileChanged');

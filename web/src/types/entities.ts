@@ -90,11 +90,40 @@ export interface UserSummary {
   name: string;
   email?: string;
   avatar?: string | null;
+  bio?: string | null;
+  website?: string | null;
+  consent?: boolean | null;
+  createdAt?: string;
   role?: string;
   totalPosts?: number;
   region?: string | null;
   isAccountVerified?: boolean;
   blocked?: boolean;
+}
+
+/** A profile as `get-single-user` answers it: public fields, counts, presence, the viewer's relation. */
+export interface UserProfile extends UserSummary {
+  bio?: string | null;
+  website?: string | null;
+  location?: string | null;
+  createdAt?: string;
+  followersCount?: number;
+  followingCount?: number;
+  isOnline?: boolean;
+  /** Whether the viewer follows them (signed-in viewers looking at someone else). */
+  isFollowing?: boolean;
+  /** Whether the viewer blocked them. */
+  blockedByYou?: boolean;
+}
+
+/** One entry of a user's activity. */
+export interface ActivityEntry {
+  _id: string;
+  type: string;
+  details: string;
+  postId?: string | null;
+  targetUserId?: string | null;
+  createdAt: string;
 }
 
 export interface Category {
@@ -114,6 +143,9 @@ export interface UserLocation {
   pincode: string;
   timestamp?: string;
   countryCode?: string;
+  /** Who it is (lists for maps carry it). */
+  user?: { _id: string; name: string; avatar?: string | null } | null;
+  isOnline?: boolean;
 }
 
 export interface PostCounts {

@@ -1,5 +1,7 @@
 import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
+import { signedInAuth, testUser } from '@/test/render';
+import { socketEvents } from '@/features/socket';
 import {
   authReducer,
   checkAuth,
@@ -14,6 +16,8 @@ import {
   verifyEmail,
   verifyResetOtp,
   type AuthState,
+  changePassword,
+  logoutEverywhere,
 } from './auth-slice';
 
 const session = { _id: 'u1', fullName: 'Ada Lovelace', email: 'ada@example.com', role: 'user', token: 'tok', isAccountVerified: false };
@@ -43,6 +47,7 @@ describe('auth state', () => {
       isCheckingAuth: false,
       authInitialized: false,
       sessionCheckFailed: false,
+      changingPassword: false,
     });
   });
 
@@ -252,5 +257,65 @@ describe('auth state', () => {
     const store = setupStore();
     await store.dispatch((thunk as typeof sendResetOtp)({} as never));
     expect(store.getState().auth.error).toBe(text);
+  });
+});
+
+describe('password and sessions', () => {
+  it('changing the password keeps this session with the new token', async () => {
+    localStorage.setItem('jwt', 'old');
+    mockApi.on('POST', '/auth/change-password', { body: { message: 'Password changed successfully. Other sessions have been logged out.', token: 'new' } });
+    const store = setupStore({ auth: signedInAuth({ token: 'old' }) });
+    const done = store.dispatch(changePassword({ currentPassword: 'a', newPassword: 'b' }));
+    expect(store.getState().auth.changingPassword).toBe(true);
+    await done;
+    expect(store.getState().auth).toMatchObject({ token: 'new', isAuthenticated: true, changingPassword: false });
+    expect(localStorage.getItem('jwt')).toBe('new');
+    expect(mockApi.calls('POST', '/auth/change-password')[0].body).toEqual({ currentPassword: 'a', newPassword: 'b' });
+  });
+
+  it("a refused change keeps the session and says why, else 'Failed to change password'", async () => {
+    localStorage.setItem('jwt', 'old');
+    mockApi.on('POST', '/auth/change-password', { status: 400, body: { message: 'Current password is incorrect', code: 'invalid_credentials' } });
+    const store = setupStore({ auth: signedInAuth({ token: 'old' }) });
+    const result = await store.dispatch(changePassword({ currentPassword: 'x', newPassword: 'y' }));
+    expect(result.payload).toBe('Current password is incorrect');
+    expect(store.getState().auth).toMatchObject({ token: 'old', isAuthenticated: true });
+    mockApi.on('POST', '/auth/change-password', { status: 500 });
+    expect((await store.dispatch(changePassword({ currentPassword: 'x', newPassword: 'y' }))).payload).toBe('Failed to change password');
+  });
+
+  it('logging out everywhere ends this session too', async () => {
+    localStorage.setItem('jwt', 'old');
+    mockApi.on('POST', '/auth/logout-all', { body: { message: 'Logged out of every session' } });
+    const store = setupStore({ auth: signedInAuth({ token: 'old' }) });
+    await store.dispatch(logoutEverywhere());
+    expect(store.getState().auth).toMatchObject({ isAuthenticated: false, user: null, token: null });
+    expect(localStorage.getItem('jwt')).toBeNull();
+  });
+
+  it('the server closing the socket makes the app check the session: a 401 ends it with the guest banner', async () => {
+    localStorage.setItem('jwt', 'revoked');
+    mockApi.on('GET', '/auth/check', { status: 401, body: { message: 'Your session has ended. Please log in again.', code: 'token_revoked' } });
+    const store = setupStore({ auth: signedInAuth({ token: 'revoked' }) });
+    store.dispatch(socketEvents.serverDisconnected());
+    await vi.waitFor(() => expect(store.getState().auth.isAuthenticated).toBe(false));
+    expect(store.getState().auth.sessionExpired).toBe(true);
+  });
+
+  it('a server close during a password change waits for the new token before checking', async () => {
+    localStorage.setItem('jwt', 'old');
+    mockApi.on('POST', '/auth/change-password', { body: { message: 'ok', token: 'new' }, delayMs: 30 });
+    mockApi.on('GET', '/auth/check', (req) =>
+      req.headers.get('Authorization') === 'Bearer new'
+        ? { body: { ...testUser, token: 'new', isAccountVerified: true } }
+        : { status: 401, body: { message: 'Your session has ended. Please log in again.', code: 'token_revoked' } },
+    );
+    const store = setupStore({ auth: signedInAuth({ token: 'old' }) });
+    const change = store.dispatch(changePassword({ currentPassword: 'a', newPassword: 'b' }));
+    store.dispatch(socketEvents.serverDisconnected());
+    await change;
+    await vi.waitFor(() => expect(mockApi.calls('GET', '/auth/check')).toHaveLength(1));
+    await vi.waitFor(() => expect(store.getState().auth.isCheckingAuth).toBe(false));
+    expect(store.getState().auth).toMatchObject({ isAuthenticated: true, token: 'new', sessionExpired: false });
   });
 });

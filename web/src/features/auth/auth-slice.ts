@@ -1,6 +1,7 @@
 /** Authentication state and transitions (seed 001 §3 "Auth state" and §4 "Authentication"). */
 import { createAsyncThunk, createSlice, isPending, type PayloadAction } from '@reduxjs/toolkit';
 import { ApiError, errorMessage } from '@/lib/http';
+import { ownProfileChanged } from '@/lib/session';
 import { storage, TOKEN_KEY } from '@/lib/storage';
 import { authApi, FALLBACK, type Role, type SignupPayload } from './api/auth-api';
 
@@ -28,6 +29,8 @@ export interface AuthState {
    * and the check is tried again (`useSessionCheckRetry`).
    */
   sessionCheckFailed: boolean;
+  /** A password change is in flight (its new token is about to replace the stored one). */
+  changingPassword: boolean;
 }
 
 export function initialAuthState(): AuthState {
@@ -44,6 +47,7 @@ export function initialAuthState(): AuthState {
     isCheckingAuth: false,
     authInitialized: false,
     sessionCheckFailed: false,
+    changingPassword: false,
   };
 }
 
@@ -151,6 +155,33 @@ export const logout = createAsyncThunk<void, void, { rejectValue: string }>(
   },
 );
 
+/**
+ * Changes the password: every other session ends, this one carries on with the new token
+ * (stored before the answer is handed on, so a session check meanwhile uses it).
+ */
+export const changePassword = createAsyncThunk<string, { currentPassword: string; newPassword: string }, { rejectValue: string }>(
+  'auth/changePassword',
+  async (payload, { rejectWithValue }) => {
+    try {
+      const r = await authApi.changePassword(payload);
+      if (r?.token) storage.set(TOKEN_KEY, r.token);
+      return r?.token ?? '';
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, FALLBACK.changePassword));
+    }
+  },
+);
+
+/** "Log out everywhere": every session of the account ends, this one too. */
+export const logoutEverywhere = createAsyncThunk<void, void, { rejectValue: string }>('auth/logoutEverywhere', async (_, { rejectWithValue }) => {
+  try {
+    await authApi.logoutEverywhere();
+    storage.remove(TOKEN_KEY);
+  } catch (e) {
+    return rejectWithValue(errorMessage(e, FALLBACK.logoutEverywhere));
+  }
+});
+
 function otpThunk<Arg>(type: string, call: (arg: Arg) => Promise<{ message: string }>, fallback: string) {
   return createAsyncThunk<string, Arg, { rejectValue: string }>(type, async (arg, { rejectWithValue }) => {
     try {
@@ -218,6 +249,24 @@ const authSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
+      .addCase(changePassword.pending, (state) => {
+        state.changingPassword = true;
+      })
+      .addCase(changePassword.fulfilled, (state, action) => {
+        state.changingPassword = false;
+        if (action.payload) state.token = action.payload;
+      })
+      .addCase(changePassword.rejected, (state) => {
+        state.changingPassword = false;
+      })
+      .addCase(logoutEverywhere.fulfilled, (state) => {
+        signedOut(state);
+        state.sessionExpired = false;
+        state.sessionCheckFailed = false;
+      })
+      .addCase(ownProfileChanged, (state, action) => {
+        if (state.user?._id === action.payload._id) state.user.name = action.payload.name;
+      })
       .addCase(signup.fulfilled, (state, action) => signedIn(state, action.payload))
       .addCase(signup.rejected, (state, action) => {
         state.loading = false;

@@ -1,4 +1,5 @@
 export * from './auth-slice';
+export { addAuthListeners } from './auth-listeners';
 export { useSessionCheckRetry, SESSION_CHECK_RETRY_MS } from './use-session-check-retry';
 export { fetchPublicConfig } from './api/auth-api';
 export { GoogleSignInButton } from './components/google-sign-in-button';

@@ -67,6 +67,6 @@ describe('categories', () => {
     mockApi.on('GET', '/category/check-slug', { status: 500 });
     const store = setupStore();
     await store.dispatch(checkSlug('news'));
-    expect(store.getState().categories.slugCheck).toEqual({ loading: false, isAvailable: false });
+    expect(store.getState().categories.slugCheck).toEqual({ slug: 'news', loading: false, isAvailable: false });
   });
 });

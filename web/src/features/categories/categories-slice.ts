@@ -33,7 +33,8 @@ export interface CategoriesState {
   userSelectedStatus: CategoryStatus;
   userSelectedError: string | null;
   userSelectedRequestId: string | null;
-  slugCheck: { loading: boolean; isAvailable: boolean | null };
+  /** The live slug check: which slug it is about, whether it is running, and its answer. */
+  slugCheck: { slug: string | null; loading: boolean; isAvailable: boolean | null };
 }
 
 export const initialCategoriesState: CategoriesState = {
@@ -45,7 +46,7 @@ export const initialCategoriesState: CategoriesState = {
   userSelectedStatus: 'idle',
   userSelectedError: null,
   userSelectedRequestId: null,
-  slugCheck: { loading: false, isAvailable: null },
+  slugCheck: { slug: null, loading: false, isAvailable: null },
 };
 
 type State = { categories: CategoriesState };
@@ -206,14 +207,18 @@ const categoriesSlice = createSlice({
         state.userSelectedCategories = action.payload;
         state.userSelectedStatus = 'succeeded';
       })
-      .addCase(checkSlug.pending, (state) => {
-        state.slugCheck.loading = true;
+      .addCase(checkSlug.pending, (state, action) => {
+        state.slugCheck = { slug: action.meta.arg, loading: true, isAvailable: null };
       })
       .addCase(checkSlug.fulfilled, (state, action) => {
-        state.slugCheck = { loading: false, isAvailable: action.payload };
+        // An answer about a slug typed before is dropped.
+        if (state.slugCheck.slug !== action.meta.arg) return;
+        state.slugCheck = { slug: action.meta.arg, loading: false, isAvailable: action.payload };
       })
-      .addCase(checkSlug.rejected, (state) => {
-        state.slugCheck = { loading: false, isAvailable: false };
+      // A failed slug check sets isAvailable to false.
+      .addCase(checkSlug.rejected, (state, action) => {
+        if (state.slugCheck.slug !== action.meta.arg) return;
+        state.slugCheck = { slug: action.meta.arg, loading: false, isAvailable: false };
       })
       .addCase(sessionUserChanged, (state) => {
         state.userSelectedCategories = [];

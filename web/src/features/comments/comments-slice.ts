@@ -6,7 +6,7 @@
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import { ApiError, errorMessage, http } from '@/lib/http';
-import { sessionUserChanged } from '@/lib/session';
+import { sessionUserChanged, ownProfileChanged } from '@/lib/session';
 import { deletePost } from '@/features/posts';
 
 export const MAX_COMMENT_LENGTH = 5000;
@@ -239,6 +239,17 @@ const commentsSlice = createSlice({
     builder
       // Hidden comments read differently for their authors, the post's author and administrators.
       .addCase(sessionUserChanged, () => initialCommentsState)
+      // The signed-in user's new name and avatar show on their comments at once.
+      .addCase(ownProfileChanged, (state, action) => {
+        const { _id, name, avatar } = action.payload;
+        const rename = (list: Comment[]) => {
+          for (const c of list) {
+            if (c.user === _id || c.userData?._id === _id) c.userData = { ...c.userData, _id, name, avatar };
+            rename(c.replies ?? []);
+          }
+        };
+        for (const thread of Object.values(state.byPost)) rename(thread.items);
+      })
       .addCase(deletePost.fulfilled, (state, action) => {
         delete state.byPost[action.payload];
       })

@@ -2,7 +2,17 @@ import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
 import { socketEvents } from '@/features/socket';
 import type { UserLocation } from '@/types/entities';
-import { fetchIpLocation, initialLocationState, locationReducer, MAX_USER_LOCATIONS, normaliseLocation } from './location-slice';
+import { signedInAuth, testAdmin } from '@/test/render';
+import {
+  fetchGeoData,
+  fetchIpLocation,
+  fetchUserLocations,
+  GEO_DATA_TIMEOUT_MS,
+  initialLocationState,
+  locationReducer,
+  MAX_USER_LOCATIONS,
+  normaliseLocation,
+} from './location-slice';
 
 const loc = (userId: string): UserLocation => normaliseLocation({ userId, coordinates: { lat: 1, lon: 2 } });
 
@@ -60,5 +70,64 @@ describe('locations', () => {
     expect(mockApi.calls('GET', '/user/ip-location')).toHaveLength(2);
     expect(store.getState().location).toMatchObject({ tracked: true, error: null });
     expect(store.getState().location.ipLocation?.city).toBe('Pune');
+  });
+});
+
+describe('all user locations and map outlines', () => {
+  const admin = { ...signedInAuth({ user: testAdmin, role: 'admin' }) };
+  const pune = { userId: 'u5', coordinates: { lat: 18.5, lon: 73.8 }, city: 'Pune', country: 'India', state: 'MH', pincode: '411001', user: { _id: 'u5', name: 'Eve' } };
+
+  it("all user locations need the role admin, else 'Admin access required' (no request)", async () => {
+    const store = setupStore({ auth: signedInAuth() });
+    await store.dispatch(fetchUserLocations());
+    expect(store.getState().location.userLocationsMeta).toMatchObject({ status: 'failed', error: 'Admin access required' });
+    expect(mockApi.calls('GET', '/user/locations')).toHaveLength(0);
+  });
+
+  it('an administrator reads every page into userLocations, with who each one is', async () => {
+    mockApi.on('GET', '/user/locations', (req) => {
+      const page = Number(req.url.searchParams.get('page'));
+      return { body: { locations: [{ ...pune, userId: `u${page}` }], total: 2, totalPages: 2, page } };
+    });
+    const store = setupStore({ auth: admin });
+    await store.dispatch(fetchUserLocations());
+    expect(store.getState().location.userLocations.map((l) => l.userId)).toEqual(['u1', 'u2']);
+    expect(store.getState().location.userLocations[0].user?.name).toBe('Eve');
+    expect(store.getState().location.userLocationsMeta).toMatchObject({ total: 2, totalPages: 2, status: 'succeeded' });
+  });
+
+  it("a failed read says 'Failed to fetch user locations'", async () => {
+    mockApi.on('GET', '/user/locations', { status: 500 });
+    const store = setupStore({ auth: admin });
+    await store.dispatch(fetchUserLocations());
+    expect(store.getState().location.userLocationsMeta.error).toBe('Failed to fetch user locations');
+  });
+
+  it('a live move keeps the name and presence of the entry it replaces; presence lights points', () => {
+    const store = setupStore({ auth: admin, location: { ...initialLocationState, userLocations: [{ ...pune, isOnline: false }] } });
+    store.dispatch(socketEvents.userStatusChanged({ userId: 'u5', isOnline: true }));
+    store.dispatch(socketEvents.userLocationUpdated({ userId: 'u5', lat: 1, lon: 2 } as never));
+    expect(store.getState().location.userLocations[0]).toMatchObject({ coordinates: { lat: 1, lon: 2 }, user: { name: 'Eve' }, isOnline: true, city: 'Unknown' });
+  });
+
+  it('an outline must be a FeatureCollection with a feature, else No features found', async () => {
+    mockApi.on('GET', '/geojson/india-border', { body: { type: 'FeatureCollection', features: [] } });
+    mockApi.on('GET', '/geojson/world', { body: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: null }] } });
+    const store = setupStore();
+    await store.dispatch(fetchGeoData('india'));
+    await store.dispatch(fetchGeoData('world'));
+    expect(store.getState().location.geo.india).toMatchObject({ status: 'failed', error: 'No features found' });
+    expect(store.getState().location.geo.world.status).toBe('succeeded');
+    // Loaded once.
+    await store.dispatch(fetchGeoData('world'));
+    expect(mockApi.calls('GET', '/geojson/world')).toHaveLength(1);
+  });
+
+  it("an outline that cannot be fetched says 'GeoJSON fetch failed'; the timeout is 30 s", async () => {
+    mockApi.on('GET', '/geojson/world', { status: 503 });
+    const store = setupStore();
+    await store.dispatch(fetchGeoData('world'));
+    expect(store.getState().location.geo.world).toMatchObject({ status: 'failed', error: 'GeoJSON fetch failed' });
+    expect(GEO_DATA_TIMEOUT_MS).toBe(30_000);
   });
 });

@@ -1,6 +1,6 @@
 /** Locations (seed 000 §3 "User location", §4 "Locations", §7 realtime and geolocation). */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage, http, request } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import type { UserLocation } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
@@ -14,6 +14,33 @@ export const LOCATION_FALLBACK = {
   invalidIp: 'Invalid location data from IP',
 } as const;
 export const GEOLOCATION_UNSUPPORTED = 'Geolocation is not supported by your browser.';
+/** Page size of location lists (seed 000 §9). */
+export const LOCATION_LIST_PAGE_SIZE = 12;
+/** The administrators' map reads this many locations per request (the stored cap is 500). */
+export const ALL_LOCATIONS_PAGE_SIZE = 100;
+/** Geo data request timeout (seed 000 §9). */
+export const GEO_DATA_TIMEOUT_MS = 30_000;
+export const GEO_MESSAGES = {
+  fetchFailed: 'GeoJSON fetch failed',
+  noFeatures: 'No features found',
+  userLocations: 'Failed to fetch user locations',
+  adminOnly: 'Admin access required',
+} as const;
+
+/** A GeoJSON FeatureCollection (only what the map reads). */
+export interface FeatureCollection {
+  type: 'FeatureCollection';
+  features: { type: 'Feature'; id?: string | number; properties?: Record<string, unknown> | null; geometry: unknown }[];
+}
+
+export type GeoKind = 'world' | 'india';
+export const GEO_PATHS: Record<GeoKind, string> = { world: '/geojson/world', india: '/geojson/india-border' };
+
+export interface GeoData {
+  data: FeatureCollection | null;
+  status: 'idle' | 'loading' | 'succeeded' | 'failed';
+  error: string | null;
+}
 
 /** The raw IP location. */
 export interface IpLocation {
@@ -36,6 +63,10 @@ export interface LocationState {
   error: string | null;
   /** Shown in the location error toast. */
   geoError: string | null;
+  /** The administrators' list of every user's location: its paging and status. */
+  userLocationsMeta: { total: number; totalPages: number; page: number; status: 'idle' | 'loading' | 'succeeded' | 'failed'; error: string | null };
+  /** Map outlines. */
+  geo: Record<GeoKind, GeoData>;
 }
 
 export const initialLocationState: LocationState = {
@@ -45,6 +76,11 @@ export const initialLocationState: LocationState = {
   userLocations: [],
   error: null,
   geoError: null,
+  userLocationsMeta: { total: 0, totalPages: 0, page: 0, status: 'idle', error: null },
+  geo: {
+    world: { data: null, status: 'idle', error: null },
+    india: { data: null, status: 'idle', error: null },
+  },
 };
 
 /** Fills in the defaults: 0 for coordinates, Unknown for names. */
@@ -61,6 +97,24 @@ export function normaliseLocation(raw: Partial<UserLocation> & { lat?: number; l
     timestamp: raw.timestamp,
     countryCode: raw.countryCode,
   };
+}
+
+/**
+ * The location a realtime `userLocationUpdate` carries, normalised; null when it lacks userId, lat
+ * or lon (seed 000 §5: such events are ignored).
+ */
+export function locationFromEvent(raw: Partial<UserLocation> & { lat?: number; lon?: number }): UserLocation | null {
+  const lat = raw.coordinates?.lat ?? raw.lat;
+  const lon = raw.coordinates?.lon ?? raw.lon;
+  if (!raw.userId || lat === undefined || lat === null || lon === undefined || lon === null) return null;
+  if (!Number.isFinite(Number(lat)) || !Number.isFinite(Number(lon))) return null;
+  return normaliseLocation(raw);
+}
+
+/** A moved location keeps who it is and their presence from the entry it replaces. */
+export function movedLocation(list: UserLocation[], location: UserLocation): UserLocation {
+  const previous = list.find((l) => l.userId === location.userId);
+  return { ...location, user: previous?.user ?? null, isOnline: previous?.isOnline ?? true };
 }
 
 type Config = { rejectValue: string; state: { location: LocationState } };
@@ -96,6 +150,57 @@ export const saveLocation = createAsyncThunk<UserLocation, Omit<UserLocation, 'u
   },
 );
 
+type AdminConfig = { rejectValue: string; state: { auth: { role: string | null } } };
+
+/**
+ * Every user's latest location (administrators; seed 000 §5 'Admin access required' for
+ * others), read page after page up to the stored cap of 500.
+ */
+export const fetchUserLocations = createAsyncThunk<{ list: UserLocation[]; total: number; totalPages: number; page: number }, void, AdminConfig>(
+  'location/fetchUserLocations',
+  async (_, { getState, rejectWithValue }) => {
+    if (getState().auth.role !== 'admin') return rejectWithValue(GEO_MESSAGES.adminOnly);
+    try {
+      const all: UserLocation[] = [];
+      let page = 1;
+      let total = 0;
+      let totalPages = 1;
+      while (page <= totalPages && all.length < MAX_USER_LOCATIONS) {
+        const r = await http.get<{ locations?: UserLocation[]; list?: UserLocation[]; total?: number; totalPages?: number }>(
+          '/user/locations',
+          GEO_MESSAGES.userLocations,
+          { page, limit: ALL_LOCATIONS_PAGE_SIZE },
+        );
+        all.push(...(r?.locations ?? r?.list ?? []));
+        total = Number(r?.total) || 0;
+        totalPages = Number(r?.totalPages) || 0;
+        page += 1;
+      }
+      return { list: all.slice(0, MAX_USER_LOCATIONS), total, totalPages, page: page - 1 };
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, GEO_MESSAGES.userLocations));
+    }
+  },
+);
+
+/** A map outline: a FeatureCollection with at least one feature, else 'No features found'. */
+export const fetchGeoData = createAsyncThunk<FeatureCollection, GeoKind, { rejectValue: string; state: { location: LocationState } }>(
+  'location/fetchGeoData',
+  async (kind, { rejectWithValue }) => {
+    let data: FeatureCollection | null;
+    try {
+      data = await request<FeatureCollection>(GEO_PATHS[kind], { fallback: GEO_MESSAGES.fetchFailed, timeoutMs: GEO_DATA_TIMEOUT_MS });
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, GEO_MESSAGES.fetchFailed));
+    }
+    if (!data || data.type !== 'FeatureCollection' || !Array.isArray(data.features) || data.features.length === 0) {
+      return rejectWithValue(GEO_MESSAGES.noFeatures);
+    }
+    return data;
+  },
+  { condition: (kind, { getState }) => !['loading', 'succeeded'].includes(getState().location.geo[kind].status) },
+);
+
 function putFirst(list: UserLocation[], location: UserLocation, cap?: number) {
   const next = [location, ...list.filter((l) => l.userId !== location.userId)];
   return cap ? next.slice(0, cap) : next;
@@ -118,6 +223,7 @@ const locationSlice = createSlice({
       .addCase(sessionUserChanged, (state) => {
         state.locations = [];
         state.userLocations = [];
+        state.userLocationsMeta = initialLocationState.userLocationsMeta;
         state.error = null;
         state.geoError = null;
       })
@@ -134,6 +240,29 @@ const locationSlice = createSlice({
         state.tracked = false;
         state.error = action.payload ?? LOCATION_FALLBACK.ipLocation;
       })
+      .addCase(fetchUserLocations.pending, (state) => {
+        state.userLocationsMeta.status = 'loading';
+        state.userLocationsMeta.error = null;
+      })
+      .addCase(fetchUserLocations.fulfilled, (state, action) => {
+        const { list, total, totalPages, page } = action.payload;
+        state.userLocations = list.map((l) => ({ ...l, ...normaliseLocation(l) }));
+        state.userLocationsMeta = { total, totalPages, page, status: 'succeeded', error: null };
+      })
+      .addCase(fetchUserLocations.rejected, (state, action) => {
+        state.userLocationsMeta.status = 'failed';
+        state.userLocationsMeta.error = action.payload ?? GEO_MESSAGES.userLocations;
+      })
+      .addCase(fetchGeoData.pending, (state, action) => {
+        state.geo[action.meta.arg] = { data: null, status: 'loading', error: null };
+      })
+      .addCase(fetchGeoData.fulfilled, (state, action) => {
+        state.geo[action.meta.arg] = { data: action.payload, status: 'succeeded', error: null };
+      })
+      .addCase(fetchGeoData.rejected, (state, action) => {
+        if (action.meta.condition) return;
+        state.geo[action.meta.arg] = { data: null, status: 'failed', error: action.payload ?? GEO_MESSAGES.fetchFailed };
+      })
       .addCase(saveLocation.fulfilled, (state, action) => {
         state.locations = putFirst(state.locations, action.payload);
         state.userLocations = putFirst(state.userLocations, action.payload, MAX_USER_LOCATIONS);
@@ -141,14 +270,14 @@ const locationSlice = createSlice({
       .addCase(saveLocation.rejected, (state, action) => {
         state.error = action.payload ?? LOCATION_FALLBACK.save;
       })
+      .addCase(socketEvents.userStatusChanged, (state, action) => {
+        for (const l of state.userLocations) if (l.userId === action.payload.userId) l.isOnline = action.payload.isOnline;
+      })
       .addCase(socketEvents.userLocationUpdated, (state, action) => {
-        const raw = action.payload as Partial<UserLocation> & { lat?: number; lon?: number };
-        const lat = raw.coordinates?.lat ?? raw.lat;
-        const lon = raw.coordinates?.lon ?? raw.lon;
-        if (!raw.userId || lat === undefined || lat === null || lon === undefined || lon === null) return;
-        const location = normaliseLocation(raw);
-        state.locations = putFirst(state.locations, location);
-        state.userLocations = putFirst(state.userLocations, location, MAX_USER_LOCATIONS);
+        const location = locationFromEvent(action.payload as Partial<UserLocation> & { lat?: number; lon?: number });
+        if (!location) return;
+        state.locations = putFirst(state.locations, movedLocation(state.locations, location));
+        state.userLocations = putFirst(state.userLocations, movedLocation(state.userLocations, location), MAX_USER_LOCATIONS);
       });
   },
 });
@@ -156,3 +285,5 @@ const locationSlice = createSlice({
 export const { geolocationFailed, geoErrorDismissed } = locationSlice.actions;
 export const locationReducer = locationSlice.reducer;
 export const selectIpLocation = (state: { location: LocationState }) => state.location.ipLocation;
+export const selectUserLocations = (state: { location: LocationState }) => state.location.userLocations;
+export const selectGeoData = (state: { location: LocationState }, kind: GeoKind) => state.location.geo[kind];

@@ -13,6 +13,7 @@ import {
   fetchPost,
   fetchPostList,
   filterKeyOf,
+  filterOfKey,
   initialPostsState,
   postsReducer,
   readingStarted,
@@ -287,5 +288,44 @@ describe('a change of user', () => {
     expect(state.lists.latestPosts.items).toEqual([]);
     expect(state.currentPost).toBeNull();
     expect(state.counts).toEqual({ allPostsCount: 9, myPostsCount: 0, followingPostsCount: 0 });
+  });
+});
+
+describe("an author's posts (userPosts)", () => {
+  const mine = (id: string, status = 'published') => ({ _id: id, slug: id, title: id, status, createdAt: `2024-05-0${id.slice(1)}T00:00:00Z` });
+
+  it('reads /post/user/{userId}/posts with search, sort and the after cursor', async () => {
+    mockApi.on('GET', '/post/user/u7/posts', (req) =>
+      req.url.searchParams.get('after')
+        ? { body: { posts: [mine('p1')], total: 3 } }
+        : { body: { posts: [mine('p3', 'draft'), mine('p2', 'scheduled')], total: 3 } },
+    );
+    const store = setupStore({ auth: signedInAuth() });
+    const filter = { userId: 'u7', query: 'rust', sort: 'oldest' as const };
+    await store.dispatch(fetchPostList({ list: 'userPosts', filter }));
+    await store.dispatch(fetchPostList({ list: 'userPosts', filter, more: true }));
+    const [first, second] = mockApi.calls('GET', '/post/user/u7/posts').map((c) => c.url.searchParams);
+    expect([first.get('search'), first.get('sort'), first.get('limit'), first.get('after')]).toEqual(['rust', 'oldest', '12', null]);
+    expect([second.get('after'), second.get('afterId')]).toEqual(['2024-05-02T00:00:00Z', 'p2']);
+    const list = store.getState().posts.lists.userPosts;
+    expect(list.items.map((p) => p._id)).toEqual(['p3', 'p2', 'p1']);
+    expect(list.hasMore).toBe(false);
+  });
+
+  it("a failure says 'Failed to fetch user posts'", async () => {
+    mockApi.on('GET', '/post/user/u7/posts', { status: 500 });
+    const store = setupStore({ auth: signedInAuth() });
+    await store.dispatch(fetchPostList({ list: 'userPosts', filter: { userId: 'u7' } }));
+    expect(store.getState().posts.lists.userPosts).toMatchObject({ status: 'failed', error: 'Failed to fetch user posts' });
+  });
+
+  it('another sort starts the list over', async () => {
+    mockApi.on('GET', '/post/user/u7/posts', { body: { posts: [mine('p1')], total: 1 } });
+    const store = setupStore({ auth: signedInAuth() });
+    await store.dispatch(fetchPostList({ list: 'userPosts', filter: { userId: 'u7', sort: 'newest' } }));
+    const pending = store.dispatch(fetchPostList({ list: 'userPosts', filter: { userId: 'u7', sort: 'popular' } }));
+    expect(store.getState().posts.lists.userPosts.items).toEqual([]);
+    await pending;
+    expect(filterOfKey(store.getState().posts.lists.userPosts.filterKey)).toEqual({ userId: 'u7', sort: 'popular' });
   });
 });

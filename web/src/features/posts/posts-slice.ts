@@ -7,9 +7,10 @@
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { errorMessage, http, request } from '@/lib/http';
-import { sessionUserChanged } from '@/lib/session';
+import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { Post, PostCounts } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
+import { blockUser } from '@/features/blocks/blocks-slice';
 
 export const POST_PAGE_SIZE = 12;
 export const FOLLOWING_PAGE_SIZE = 50;
@@ -37,18 +38,25 @@ export const POST_FALLBACK = {
   signInRequired: 'You must be signed in to access this feature.',
   blocksRequired: 'Blocks are required',
   blobUrl: 'Upload failed: Please convert Blob URLs to base64 or upload images properly.',
+  userPosts: 'Failed to fetch user posts',
 } as const;
 
 export type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
-export type ListKey = 'posts' | 'publicPosts' | 'followingPosts' | 'latestPosts' | 'trendingPosts' | 'searchPosts';
-export const LIST_KEYS: ListKey[] = ['posts', 'publicPosts', 'followingPosts', 'latestPosts', 'trendingPosts', 'searchPosts'];
+/** `userPosts`: one author's posts on their profile (drafts and scheduled ones for the author). */
+export type ListKey = 'posts' | 'publicPosts' | 'followingPosts' | 'latestPosts' | 'trendingPosts' | 'searchPosts' | 'userPosts';
+export const LIST_KEYS: ListKey[] = ['posts', 'publicPosts', 'followingPosts', 'latestPosts', 'trendingPosts', 'searchPosts', 'userPosts'];
 
-/** What a list is loaded for: a tag or category (publicPosts), a query (searchPosts), authors (posts). */
+/**
+ * What a list is loaded for: a tag or category (publicPosts), a query (searchPosts and userPosts),
+ * authors (posts), one author and an order (userPosts).
+ */
 export interface ListFilter {
   tag?: string;
   category?: string;
   query?: string;
   authorId?: string;
+  userId?: string;
+  sort?: SortOption;
 }
 
 export interface PostList {
@@ -109,6 +117,7 @@ export function initialPostsState(): PostsState {
       latestPosts: emptyList(),
       trendingPosts: emptyList(),
       searchPosts: emptyList(),
+      userPosts: emptyList(),
     },
     currentPost: null,
     currentStatus: 'idle',
@@ -125,7 +134,20 @@ export function initialPostsState(): PostsState {
 }
 
 export const filterKeyOf = (filter: ListFilter = {}): string =>
-  JSON.stringify([filter.tag ?? '', filter.category ?? '', filter.query ?? '', filter.authorId ?? '']);
+  JSON.stringify([filter.tag ?? '', filter.category ?? '', filter.query ?? '', filter.authorId ?? '', filter.userId ?? '', filter.sort ?? '']);
+
+/** The filter a key was made from (the inverse of `filterKeyOf`). */
+export function filterOfKey(key: string): ListFilter {
+  const [tag, category, query, authorId, userId, sort] = JSON.parse(key) as string[];
+  return {
+    ...(tag ? { tag } : {}),
+    ...(category ? { category } : {}),
+    ...(query ? { query } : {}),
+    ...(authorId ? { authorId } : {}),
+    ...(userId ? { userId } : {}),
+    ...(sort ? { sort: sort as SortOption } : {}),
+  };
+}
 
 type AuthView = { auth: { isAuthenticated: boolean; user?: { _id: string; role?: string } | null; role?: string | null } };
 type RootLike = AuthView & { posts: PostsState };
@@ -166,7 +188,7 @@ interface ListPage {
 }
 
 interface Endpoint {
-  path: string;
+  path: string | ((filter: ListFilter) => string);
   fallback: string;
   signedInOnly?: boolean;
   /** Numbered pages instead of the `after` cursor. */
@@ -187,6 +209,13 @@ function endpointOf(list: ListKey, signedIn: boolean): Endpoint {
       return { path: '/post/all-post', fallback: POST_FALLBACK.posts, limit: POST_PAGE_SIZE, signedInOnly: true, query: (f) => ({ authorId: f.authorId }) };
     case 'publicPosts':
       return { path: '/post/public/posts', fallback: POST_FALLBACK.publicPosts, limit: POST_PAGE_SIZE, query: (f) => ({ tag: f.tag, category: f.category }) };
+    case 'userPosts':
+      return {
+        path: (f) => `/post/user/${encodeURIComponent(f.userId ?? '')}/posts`,
+        fallback: POST_FALLBACK.userPosts,
+        limit: POST_PAGE_SIZE,
+        query: (f) => ({ search: f.query, sort: f.sort }),
+      };
     case 'searchPosts':
       return signedIn
         ? { path: '/post/search-post/search', fallback: POST_FALLBACK.search, limit: POST_PAGE_SIZE, query: (f) => ({ query: f.query }) }
@@ -222,7 +251,8 @@ export const fetchPostList = createAsyncThunk<ListPage & { page: number }, Fetch
       query.afterId = last._id;
     }
     try {
-      const r = await http.get<{ posts?: Post[]; total?: number }>(endpoint.path, endpoint.fallback, query);
+      const path = typeof endpoint.path === 'function' ? endpoint.path(filter) : endpoint.path;
+      const r = await http.get<{ posts?: Post[]; total?: number }>(path, endpoint.fallback, query);
       return { posts: r?.posts ?? [], total: Number(r?.total) || 0, page };
     } catch (e) {
       return rejectWithValue(errorMessage(e, endpoint.fallback));
@@ -532,6 +562,24 @@ const postsSlice = createSlice({
       })
       .addCase(fetchPostCounts.fulfilled, (state, action) => {
         Object.assign(state.counts, action.payload);
+      })
+      // The signed-in user's new name and avatar show on their posts at once.
+      .addCase(ownProfileChanged, (state, action) => {
+        const { _id, name, avatar } = action.payload;
+        const apply = (p: Post) => {
+          if (p.author?._id === _id) p.author = { ...p.author, name, avatar };
+        };
+        eachList(state, (list) => list.items.forEach(apply));
+        if (state.currentPost) apply(state.currentPost);
+      })
+      // Someone the user blocked: their posts leave every list (the server hides them from now on).
+      .addCase(blockUser.fulfilled, (state, action) => {
+        const blocked = action.meta.arg.userId;
+        eachList(state, (list) => {
+          const before = list.items.length;
+          list.items = list.items.filter((p) => p.author?._id !== blocked);
+          list.total = Math.max(0, list.total - (before - list.items.length));
+        });
       })
       .addCase(socketEvents.postBlockToggled, (state, action) => {
         const { postId, blocked } = action.payload;

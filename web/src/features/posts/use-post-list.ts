@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { fetchPostList, filterKeyOf, type ListFilter, type ListKey } from './posts-slice';
+import { fetchPostList, filterKeyOf, filterOfKey, type ListFilter, type ListKey } from './posts-slice';
 
 /**
  * One of the post lists for a screen: loads (or refreshes) its first page when the screen opens,
@@ -15,7 +15,7 @@ export function usePostList(list: ListKey, filter: ListFilter = {}, { enabled = 
   const ready = enabled && authInitialized;
 
   const load = useCallback(() => {
-    void dispatch(fetchPostList({ list, filter: filterOf(key) }));
+    void dispatch(fetchPostList({ list, filter: filterOfKey(key) }));
   }, [dispatch, list, key]);
 
   useEffect(() => {
@@ -23,20 +23,10 @@ export function usePostList(list: ListKey, filter: ListFilter = {}, { enabled = 
   }, [ready, load, userId]);
 
   const loadMore = useCallback(() => {
-    void dispatch(fetchPostList({ list, filter: filterOf(key), more: true }));
+    void dispatch(fetchPostList({ list, filter: filterOfKey(key), more: true }));
   }, [dispatch, list, key]);
 
   // A list shows only what belongs to this filter (another filter's items wait to be replaced).
   const feed = state.filterKey === key ? state : { ...state, items: [], status: ready ? ('loading' as const) : state.status, hasMore: false };
   return { feed, loadMore, retry: load };
-}
-
-function filterOf(key: string): ListFilter {
-  const [tag, category, query, authorId] = JSON.parse(key) as string[];
-  return {
-    ...(tag ? { tag } : {}),
-    ...(category ? { category } : {}),
-    ...(query ? { query } : {}),
-    ...(authorId ? { authorId } : {}),
-  };
 }

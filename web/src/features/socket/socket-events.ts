@@ -26,7 +26,7 @@ export const socketEvents = {
   reportReceived: createAction<AdminEventPayload>('socket/newReport'),
   reportReviewed: createAction<AdminEventPayload>('socket/reportReviewed'),
   reportAcknowledged: createAction<AdminEventPayload>('socket/reportAcknowledged'),
-  /** The server closed this socket on purpose (a block, a revoked session): the session is re-checked. */
+  /** The server closed this socket itself (a logout, a password change or a block elsewhere): the session is re-checked. */
   serverDisconnected: createAction('socket/serverDisconnected'),
 };
 

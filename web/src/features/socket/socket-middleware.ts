@@ -77,9 +77,12 @@ export function createSocketMiddleware(): Middleware {
       socket.on('disconnect', (reason: string) => {
         dispatch(socketActions.disconnected());
         if (reason === 'io client disconnect') return;
-        // The server ended this connection on purpose (the account was blocked or its session
-        // revoked); socket.io-client does not reconnect then, and the session is checked again.
-        if (reason === 'io server disconnect') dispatch(socketEvents.serverDisconnected());
+        // The server ended it on purpose (socket.io-client does not reconnect then): whether the
+        // session still stands is for the auth check to say.
+        if (reason === 'io server disconnect') {
+          dispatch(socketEvents.serverDisconnected());
+          return;
+        }
         hadProblem = true;
         const now = Date.now();
         if (now - lastLostToast >= TOAST_RATE_LIMIT_MS) {

@@ -51,6 +51,8 @@ export const FALLBACK = {
   checkAuth: 'Auth check failed',
   logout: 'Logout failed',
   verifyResetOtp: 'Failed to verify OTP',
+  changePassword: 'Failed to change password',
+  logoutEverywhere: 'Failed to log out everywhere',
 } as const;
 
 export const authApi = {
@@ -71,6 +73,9 @@ export const authApi = {
     http.post<MessageResponse>('/auth/reset-password', payload, FALLBACK.resetPassword),
   check: () => http.get<CheckResponse>('/auth/check', FALLBACK.checkAuth),
   logout: () => http.post<MessageResponse>('/auth/logout', {}, FALLBACK.logout),
+  changePassword: (payload: { currentPassword: string; newPassword: string }) =>
+    http.post<MessageResponse & { token: string }>('/auth/change-password', payload, FALLBACK.changePassword),
+  logoutEverywhere: () => http.post<MessageResponse>('/auth/logout-all', {}, FALLBACK.logoutEverywhere),
 };
 
 /** `GET /api/config/public`: whether the Google Identity Services button can be offered. */

@@ -10,9 +10,11 @@ export function FollowButton({ person }: { person: FollowPerson }) {
   const status = useAppSelector((state) => selectFollowStatus(state, person._id));
   const visible = me !== null && me !== person._id;
 
+  // Asked once when nothing said it yet (a profile or a follow list already tells).
+  const known = status !== undefined;
   useEffect(() => {
-    if (visible) void dispatch(fetchFollowStatus(person._id));
-  }, [dispatch, visible, person._id]);
+    if (visible && !known) void dispatch(fetchFollowStatus(person._id));
+  }, [dispatch, visible, known, person._id]);
 
   if (!visible) return null;
   const following = status?.isFollowing ?? false;
@@ -26,6 +28,7 @@ export function FollowButton({ person }: { person: FollowPerson }) {
       className={`button button--small ${following ? 'button--ghost' : ''}`}
       aria-pressed={following}
       disabled={status?.pending}
+      data-testid="follow-button"
       onClick={() => void act()}
     >
       {following ? 'Unfollow' : 'Follow'}
