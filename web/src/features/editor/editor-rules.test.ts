@@ -1,7 +1,7 @@
 // The editor's own checks before a save: polls, tags, schedule, blob addresses, sizes, and where
 // a server error is shown.
 import { checkBeforeSave, placeError, toInput } from './components/post-editor';
-import { slugify } from './components/post-details-form';
+import { slugify } from '@/features/categories';
 import { addTags, emptyDetails, readDraft, writeDraft, clearDraft } from './post-draft';
 import { localToUtc, pollProblem, utcToLocal } from './tools/poll-tool';
 

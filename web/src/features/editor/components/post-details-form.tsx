@@ -1,24 +1,11 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { checkSlug, createCategory, fetchUserSelectedCategories, selectCategories } from '@/features/categories';
+import { createCategory, fetchUserSelectedCategories, selectCategories, slugify, SlugHint, useSlugCheck } from '@/features/categories';
 import { IMAGE_LIMIT_TEXT, imageToDataUrl } from '@/lib/image-file';
 import type { CategoryRef } from '@/types/entities';
 import { addTags, MAX_TAGS, type PostDetails } from '../post-draft';
 
 export type FieldErrors = Partial<Record<'title' | 'thumbnail' | 'category' | 'tags' | 'blocks' | 'schedule' | 'general', string>>;
-
-const SLUG_CHECK_DELAY_MS = 400;
-
-/** A category slug from its name: lowercase words of letters and digits joined by hyphens. */
-export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-}
 
 function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
@@ -32,17 +19,11 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 /** Creates a category inline, with the live slug check. */
 function NewCategory({ onCreated, onCancel }: { onCreated: (c: CategoryRef) => void; onCancel: () => void }) {
   const dispatch = useAppDispatch();
-  const { slugCheck } = useAppSelector(selectCategories);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const slug = slugify(name);
-
-  useEffect(() => {
-    if (slug.length < 2) return;
-    const timer = setTimeout(() => void dispatch(checkSlug(slug)), SLUG_CHECK_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [dispatch, slug]);
+  const { checking, available } = useSlugCheck(slug);
 
   const create = async () => {
     setBusy(true);
@@ -55,29 +36,18 @@ function NewCategory({ onCreated, onCancel }: { onCreated: (c: CategoryRef) => v
     } else setError(result.payload ?? 'Failed to create category');
   };
 
-  const available = slug.length >= 2 && !slugCheck.loading && slugCheck.isAvailable === true;
   return (
     <div className="new-category" role="group" aria-label="New category">
       <label htmlFor="new-category-name">New category name</label>
       <input id="new-category-name" value={name} maxLength={50} onChange={(e) => setName(e.target.value)} aria-describedby="new-category-slug" />
-      <small id="new-category-slug" className="muted" aria-live="polite">
-        {slug.length < 2
-          ? 'At least 2 letters or digits.'
-          : slugCheck.loading
-            ? `Checking “${slug}”…`
-            : slugCheck.isAvailable === false
-              ? `“${slug}” is taken or not allowed.`
-              : slugCheck.isAvailable
-                ? `“${slug}” is available.`
-                : `Address: /category/${slug}`}
-      </small>
+      <SlugHint id="new-category-slug" slug={slug} checking={checking} available={available} />
       {error ? (
         <p className="form-error" role="alert">
           {error}
         </p>
       ) : null}
       <div className="form-actions form-actions--start">
-        <button type="button" className="button button--small" disabled={!available || busy} onClick={() => void create()}>
+        <button type="button" className="button button--small" disabled={available !== true || busy} onClick={() => void create()}>
           Create category
         </button>
         <button type="button" className="button button--small button--ghost" onClick={onCancel}>

@@ -1,8 +1,9 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/page';
 import { PostFeed } from '@/components/post-feed';
+import { TabList } from '@/components/tab-list';
 import { compactCount } from '@/lib/format';
 import { fetchPostCounts, selectPostCounts, type ListKey } from '../posts-slice';
 import { usePostList } from '../use-post-list';
@@ -39,48 +40,17 @@ export default function HomePage() {
   const counts = useAppSelector(selectPostCounts);
   const tabs = HOME_TABS.filter((t) => !t.signedIn || isAuthenticated);
   const active = tabs.find((t) => t.id === params.get('tab')) ?? tabs[0];
-  const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
 
   useEffect(() => {
     if (authInitialized) void dispatch(fetchPostCounts());
   }, [dispatch, authInitialized, isAuthenticated]);
 
-  const choose = (tab: Tab, focus = false) => {
-    setParams(tab.id === 'latest' ? {} : { tab: tab.id }, { replace: true });
-    if (focus) tabRefs.current[tab.id]?.focus();
-  };
-
-  // Arrow keys move between tabs (the WAI-ARIA tabs pattern).
-  const onKeyDown = (event: KeyboardEvent) => {
-    const i = tabs.findIndex((t) => t.id === active.id);
-    const next = event.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : event.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
-    if (next) {
-      event.preventDefault();
-      choose(next, true);
-    }
-  };
+  const choose = (id: string) => setParams(id === 'latest' ? {} : { tab: id }, { replace: true });
 
   return (
     <Page title="Stories" wide>
       <div className="home-head">
-        <div role="tablist" aria-label="Feeds" className="tabs" onKeyDown={onKeyDown}>
-          {tabs.map((tab) => (
-            <button
-              key={tab.id}
-              ref={(el) => (tabRefs.current[tab.id] = el)}
-              type="button"
-              role="tab"
-              id={`tab-${tab.id}`}
-              aria-controls={`panel-${tab.id}`}
-              aria-selected={tab.id === active.id}
-              tabIndex={tab.id === active.id ? 0 : -1}
-              className={`tab ${tab.id === active.id ? 'tab--active' : ''}`}
-              onClick={() => choose(tab)}
-            >
-              {tab.label}
-            </button>
-          ))}
-        </div>
+        <TabList label="Feeds" tabs={tabs} active={active.id} onChoose={choose} />
         <dl className="post-counts" aria-label="Post counts" data-testid="post-counts">
           <div>
             <dt>All</dt>

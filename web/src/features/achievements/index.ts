@@ -1,0 +1,2 @@
+export * from './achievements-slice';
+export { BadgeBoard } from './components/badge-board';

@@ -1,0 +1,2 @@
+export * from './analytics-slice';
+export { EngagementPanel, PostStatsPanel } from './components/analytics-panel';
