@@ -6,7 +6,7 @@ import { useBannerSync } from '@/features/banner';
 import { saveConsent } from '@/features/consent';
 import { checkFeedbackPrompt } from '@/features/feedback';
 import { trackGuestVisit } from '@/features/guest';
-import { useGeolocation, useIpLocation } from '@/features/location';
+import { trackIpLocation, useGeolocation, useIpLocation } from '@/features/location';
 import { fetchUnreadCount } from '@/features/notifications';
 import { initUserSocket, socketConnectRequested, socketUserLeft, useConnectivityToasts } from '@/features/socket';
 import { useThemeEffects } from '@/features/theme';
@@ -58,6 +58,8 @@ export function useAppLifecycle(): void {
       });
       void dispatch(fetchUnreadCount());
       void dispatch(checkFeedbackPrompt());
+      // Places the user by their address once per sign-in (a device position, when given, wins).
+      void dispatch(trackIpLocation());
     } else {
       // The previous user's data went with `session/userChanged` (app/session-middleware.ts).
       dispatch(socketUserLeft());

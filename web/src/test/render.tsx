@@ -101,6 +101,7 @@ export function mockAppStartup({ signedIn = false }: { signedIn?: boolean } = {}
     mockApi.on('GET', '/user/get-user', { body: { data: { ...testUser, region: 'global' } } });
     mockApi.on('GET', '/notification/unread-count', { body: { count: 0 } });
     mockApi.on('GET', '/user/feedback/check', { body: { shouldPrompt: false } });
+    mockApi.on('POST', '/user/track-ip-location', { body: { location: { userId: testUser._id, coordinates: { lat: 0, lon: 0 }, city: 'Unknown' } } });
     mockApi.on('POST', '/user/consent', { body: { message: 'ok' } });
     mockApi.on('GET', /^\/api\/bannerNotification\/dismissed\//, { body: { dismissed: false } });
     mockApi.on('GET', '/post/get-post/bookmarks', { body: { posts: [] } });

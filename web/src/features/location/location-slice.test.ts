@@ -7,6 +7,7 @@ import {
   fetchGeoData,
   fetchIpLocation,
   fetchUserLocations,
+  trackIpLocation,
   GEO_DATA_TIMEOUT_MS,
   initialLocationState,
   locationReducer,
@@ -129,5 +130,22 @@ describe('all user locations and map outlines', () => {
     await store.dispatch(fetchGeoData('world'));
     expect(store.getState().location.geo.world).toMatchObject({ status: 'failed', error: 'GeoJSON fetch failed' });
     expect(GEO_DATA_TIMEOUT_MS).toBe(30_000);
+  });
+});
+
+describe('tracking the IP location', () => {
+  it('a track puts the location at the front of both lists', async () => {
+    mockApi.on('POST', '/user/track-ip-location', { body: { location: { userId: 'u1', coordinates: { lat: 51.5, lon: -0.09 }, city: 'London', country: 'United Kingdom' } } });
+    const store = setupStore({ auth: signedInAuth() });
+    await store.dispatch(trackIpLocation());
+    expect(store.getState().location.locations[0]).toMatchObject({ userId: 'u1', city: 'London', state: 'Unknown' });
+    expect(store.getState().location.userLocations[0].userId).toBe('u1');
+  });
+
+  it("a failed track says 'Failed to track IP location'", async () => {
+    mockApi.on('POST', '/user/track-ip-location', { status: 500 });
+    const store = setupStore({ auth: signedInAuth() });
+    const result = await store.dispatch(trackIpLocation());
+    expect(result.payload).toBe('Failed to track IP location');
   });
 });

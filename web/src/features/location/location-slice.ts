@@ -150,6 +150,23 @@ export const saveLocation = createAsyncThunk<UserLocation, Omit<UserLocation, 'u
   },
 );
 
+/**
+ * Places the signed-in user by their address (`POST /user/track-ip-location`); the server keeps
+ * it as their location when they have no device position yet, so follower maps show them.
+ */
+export const trackIpLocation = createAsyncThunk<UserLocation, void, { rejectValue: string; state: { location: LocationState } }>(
+  'location/trackIp',
+  async (_, { rejectWithValue }) => {
+    try {
+      const r = await http.post<{ location?: UserLocation }>('/user/track-ip-location', {}, LOCATION_FALLBACK.track);
+      if (!r?.location) return rejectWithValue(LOCATION_FALLBACK.track);
+      return normaliseLocation(r.location);
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, LOCATION_FALLBACK.track));
+    }
+  },
+);
+
 type AdminConfig = { rejectValue: string; state: { auth: { role: string | null } } };
 
 /**
@@ -262,6 +279,12 @@ const locationSlice = createSlice({
       .addCase(fetchGeoData.rejected, (state, action) => {
         if (action.meta.condition) return;
         state.geo[action.meta.arg] = { data: null, status: 'failed', error: action.payload ?? GEO_MESSAGES.fetchFailed };
+      })
+      // A track puts the location at the front of both lists (seed 000 §4).
+      .addCase(trackIpLocation.fulfilled, (state, action) => {
+        if (!action.payload.userId) return;
+        state.locations = putFirst(state.locations, action.payload);
+        state.userLocations = putFirst(state.userLocations, action.payload, MAX_USER_LOCATIONS);
       })
       .addCase(saveLocation.fulfilled, (state, action) => {
         state.locations = putFirst(state.locations, action.payload);
