@@ -131,6 +131,12 @@ describe('routes', () => {
     ['/about', true],
   ])('the secondary bar on %s is shown: %s', async (path, shown) => {
     mockAppStartup({ signedIn: true });
+    // What the people pages read.
+    mockApi.on('GET', /^\/api\/user\/activity\//, { body: { activity: [] } });
+    mockApi.on('GET', '/block/list', { body: { users: [] } });
+    mockApi.on('GET', /^\/api\/user\/get-single-user\//, { body: { data: { _id: 'u1', name: 'Ada Lovelace', followersCount: 0, followingCount: 0, isFollowing: false, blockedByYou: false } } });
+    mockApi.on('GET', /^\/api\/post\/user\/[^/]+\/posts$/, { body: { posts: [], total: 0 } });
+    mockApi.on('GET', /^\/api\/subscription\/plans\/author\//, { body: { plans: [], count: 0 } });
     const { router } = renderApp(path, {
       preloadedState: { auth: signedInAuth({ user: { _id: 'a1', name: 'Ad Min', email: 'a@x', role: 'admin' }, role: 'admin' }) },
     });

@@ -1,10 +1,13 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { toast } from '@/lib/toast';
-import { fetchFollowStatus, followUser, selectFollowStatus, unfollowUser, type FollowPerson } from '../follows-slice';
+import { fetchFollowStatus, followStatusKnown, followUser, selectFollowStatus, unfollowUser, type FollowPerson } from '../follows-slice';
 
-/** Follow / Unfollow for a signed-in reader; nothing for guests or for oneself. */
-export function FollowButton({ person }: { person: FollowPerson }) {
+/**
+ * Follow / Unfollow for a signed-in reader; nothing for guests or for oneself. `isFollowing`: what
+ * the page already knows (a profile says it), so no status call is needed to start with.
+ */
+export function FollowButton({ person, isFollowing }: { person: FollowPerson; isFollowing?: boolean }) {
   const dispatch = useAppDispatch();
   const me = useAppSelector((state) => state.auth.user?._id ?? null);
   const status = useAppSelector((state) => selectFollowStatus(state, person._id));
@@ -13,8 +16,10 @@ export function FollowButton({ person }: { person: FollowPerson }) {
   // Asked once when nothing said it yet (a profile or a follow list already tells).
   const known = status !== undefined;
   useEffect(() => {
-    if (visible && !known) void dispatch(fetchFollowStatus(person._id));
-  }, [dispatch, visible, known, person._id]);
+    if (!visible || known) return;
+    if (typeof isFollowing === 'boolean') dispatch(followStatusKnown({ userId: person._id, isFollowing }));
+    else void dispatch(fetchFollowStatus(person._id));
+  }, [dispatch, visible, known, person._id, isFollowing]);
 
   if (!visible) return null;
   const following = status?.isFollowing ?? false;

@@ -9,7 +9,7 @@ import { safeHref } from '@/lib/safe-url';
 import { toast } from '@/lib/toast';
 import type { UserProfile } from '@/types/entities';
 import { blockUser, unblockUser } from '@/features/blocks';
-import { FollowButton, followStatusKnown } from '@/features/follows';
+import { FollowButton } from '@/features/follows';
 import { fetchUserById } from '../users-slice';
 
 /** What blocking does, said before it is done. */
@@ -89,17 +89,9 @@ function BlockControl({ user }: { user: UserProfile }) {
  * owner.
  */
 export function ProfileHeader({ user, own }: { user: UserProfile; own: boolean }) {
-  const dispatch = useAppDispatch();
   const signedIn = useAppSelector((state) => state.auth.isAuthenticated);
   const hasPlans = useHasPlans(user._id, !own);
   const website = safeHref(user.website);
-
-  // The profile already says whether the viewer follows them.
-  useEffect(() => {
-    if (typeof user.isFollowing === 'boolean') {
-      dispatch(followStatusKnown({ userId: user._id, isFollowing: user.isFollowing, followersCount: user.followersCount }));
-    }
-  }, [dispatch, user._id, user.isFollowing, user.followersCount]);
 
   return (
     <header className="profile-header" data-testid="profile-header">
@@ -161,7 +153,7 @@ export function ProfileHeader({ user, own }: { user: UserProfile; own: boolean }
           </>
         ) : signedIn ? (
           <>
-            {user.blockedByYou ? null : <FollowButton person={{ _id: user._id, name: user.name, avatar: user.avatar }} />}
+            {user.blockedByYou ? null : <FollowButton person={{ _id: user._id, name: user.name, avatar: user.avatar }} isFollowing={user.isFollowing} />}
             {hasPlans && !user.blockedByYou ? (
               <Link to={`/plans/${user._id}`} className="button button--small">
                 Subscribe
