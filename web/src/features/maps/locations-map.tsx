@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
-import { fetchGeoData, selectGeoData, type FeatureCollection, type GeoKind } from '@/features/location';
+import { fetchGeoData, selectGeoData, type GeoKind } from '@/features/location';
 import type { UserLocation } from '@/types/entities';
 
 export const MAP_WIDTH = 960;
@@ -26,10 +26,15 @@ function useGeo(kind: GeoKind) {
 }
 
 /** Where each location falls on the map. */
-export function projectPoints(world: FeatureCollection | null, locations: UserLocation[]) {
-  const projection = geoNaturalEarth1();
-  if (world) projection.fitSize([MAP_WIDTH, MAP_HEIGHT], world as unknown as GeoPermissibleObjects);
-  else projection.fitSize([MAP_WIDTH, MAP_HEIGHT], { type: 'Sphere' });
+export function projectPoints(locations: UserLocation[]) {
+  // The whole globe fits the frame (whatever outlines there are), so points never fall outside.
+  const projection = geoNaturalEarth1().fitExtent(
+    [
+      [2, 2],
+      [MAP_WIDTH - 2, MAP_HEIGHT - 2],
+    ],
+    { type: 'Sphere' },
+  );
   return {
     projection,
     points: locations.map((l) => {
@@ -61,7 +66,7 @@ export function LocationsMap({ title, locations, status, error, onRetry, empty, 
   const world = useGeo('world');
   const india = useGeo('india');
   const [focused, setFocused] = useState<string | null>(null);
-  const { projection, points } = useMemo(() => projectPoints(world.data, locations), [world.data, locations]);
+  const { projection, points } = useMemo(() => projectPoints(locations), [locations]);
   const path = useMemo(() => geoPath(projection), [projection]);
   const countries = useMemo(
     () => (world.data?.features ?? []).map((f, i) => ({ key: String(f.id ?? i), d: path(f as unknown as GeoPermissibleObjects) ?? '' })),

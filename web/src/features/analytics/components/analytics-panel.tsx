@@ -59,8 +59,9 @@ export function EngagementPanel({ userId, postLink }: { userId?: string; postLin
   return (
     <section aria-labelledby="engagement-title" className="analytics">
       <h2 id="engagement-title" className="section-title">
-        Engagement, last 30 days of activity and all-time totals
+        Engagement
       </h2>
+      <p className="muted small">Totals of all the posts; the charts show the last 30 days.</p>
       <Totals
         items={[
           ['Posts', compactCount(data.posts)],
