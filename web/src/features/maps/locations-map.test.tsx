@@ -43,6 +43,23 @@ describe('the follower map', () => {
     expect(await screen.findByTestId('map-india')).toBeInTheDocument();
   });
 
+  it("focusing a person in the list from the keyboard highlights their point", async () => {
+    mockOutlines();
+    mockApi.on('GET', '/follow/follower-locations', { body: { list: [london, pune], total: 2, totalPages: 1, page: 1 } });
+    renderWithProviders(<FollowerMap />, { preloadedState: { auth: signedInAuth() } });
+    await screen.findAllByTestId('place');
+    const point = () => screen.getAllByTestId('map-point').find((p) => p.dataset.user === 'f1')!;
+    expect(point().getAttribute('class')).not.toContain('map-point--focused');
+    act(() => {
+      screen.getByRole('link', { name: 'Fan One' }).focus();
+    });
+    expect(point().getAttribute('class')).toContain('map-point--focused');
+    act(() => {
+      screen.getByRole('link', { name: 'Fan One' }).blur();
+    });
+    expect(point().getAttribute('class')).not.toContain('map-point--focused');
+  });
+
   it('lights a follower up and moves them live', async () => {
     mockOutlines();
     mockApi.on('GET', '/follow/follower-locations', { body: { list: [pune], total: 1, totalPages: 1, page: 1 } });

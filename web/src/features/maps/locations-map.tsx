@@ -159,6 +159,8 @@ export function LocationsMap({ title, locations, status, error, onRetry, empty, 
                 className="place-list__item"
                 onMouseEnter={() => setFocused(l.userId)}
                 onMouseLeave={() => setFocused(null)}
+                onFocus={() => setFocused(l.userId)}
+                onBlur={() => setFocused(null)}
                 data-testid="place"
               >
                 <Avatar name={l.user?.name} src={l.user?.avatar} size={28} />
