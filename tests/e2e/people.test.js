@@ -89,6 +89,19 @@ describe('people', () => {
     await readerPage.getByTestId('profile-header').getByRole('button', { name: /^Unfollow/ }).waitFor();
     await readerPage.getByTestId('followers-count').getByText('1').waitFor();
     assert.equal((await followed).status(), 200);
+    // The reader's activity lists the follow, newest first; clearing what is older than 30 days
+    // keeps it, Clear all (confirmed) empties the list.
+    await readerPage.goto('/user');
+    const activity = readerPage.getByTestId('activity');
+    await activity.getByText(`Followed ${author.fullName}`).waitFor();
+    await readerPage.getByRole('button', { name: 'Clear older than 30 days' }).click();
+    await readerPage.getByText('Activity older than 30 days was cleared.').first().waitFor();
+    await activity.getByText(`Followed ${author.fullName}`).waitFor();
+    await readerPage.getByRole('button', { name: 'Clear all' }).click();
+    await readerPage.getByRole('group', { name: 'Clear all activity?' }).getByRole('button', { name: 'Clear all' }).click();
+    await readerPage.getByText('No activity yet. Likes, comments, follows and the like show here.').waitFor();
+    await assertAccessible(readerPage, 'own profile with activity');
+
     // The reader's own profile counts the follow.
     await openProfile(readerPage, reader.id);
     assert.equal(await readerPage.getByTestId('following-count').textContent(), '1');
