@@ -58,13 +58,13 @@ async function openProfile(page, userId, tab) {
   await page.getByTestId('profile-header').waitFor();
 }
 
-async function publish(account, title) {
-  const { status, data } = await api('/post/post-create', {
+async function publish(account, title, status = 'published') {
+  const { status: code, data } = await api('/post/post-create', {
     method: 'POST',
     token: account.token,
-    body: { title: `${title} ${RUN}`, blocks: [{ id: 'b1', type: 'paragraph', data: { text: `${title}: some words to read.` } }], status: 'published' },
+    body: { title: `${title} ${RUN}`, blocks: [{ id: 'b1', type: 'paragraph', data: { text: `${title}: some words to read.` } }], status },
   });
-  assert.ok(status < 300, JSON.stringify(data));
+  assert.ok(code < 300, JSON.stringify(data));
   return data.post;
 }
 
@@ -160,6 +160,32 @@ describe('people', () => {
     await watcher.locator('[data-testid="online-dot"][data-online="false"]').waitFor();
     assert.equal(await dot.getAttribute('data-online'), 'false');
     await watcher.context().close();
+  });
+
+  it("the studio's posts: the owner's draft with its status, search and sort; a visitor sees only what is published", async () => {
+    await publish(author, 'Draft in the drawer', 'draft');
+    const page = await signedIn(author);
+    await openProfile(page, author.id);
+    const posts = page.getByRole('tabpanel');
+    const draft = posts.locator('article', { hasText: `Draft in the drawer ${RUN}` });
+    await draft.getByText('draft', { exact: true }).waitFor();
+    await draft.getByRole('link', { name: `Edit Draft in the drawer ${RUN}` }).waitFor();
+    await page.getByTestId('posts-total').getByText('2 posts').waitFor();
+    // Oldest first puts the published post (written first) on top.
+    await page.getByLabel('Sort').selectOption('oldest');
+    await posts.locator('article').first().locator('[id$="-title"]', { hasText: `Notes from the press ${RUN}` }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search your posts' }).fill('drawer');
+    await page.getByTestId('posts-total').getByText('1 post', { exact: true }).waitFor();
+    await screenshot(page, 'studio-posts');
+    await assertAccessible(page, 'studio posts');
+    await page.context().close();
+
+    const visitor = await signedIn(reader);
+    await openProfile(visitor, author.id);
+    await visitor.getByTestId('posts-total').waitFor();
+    await visitor.getByRole('tabpanel').locator('[id$="-title"]', { hasText: `Notes from the press ${RUN}` }).waitFor();
+    assert.equal(await visitor.getByRole('tabpanel').locator('[id$="-title"]', { hasText: `Draft in the drawer ${RUN}` }).count(), 0);
+    await visitor.context().close();
   });
 
   it("the achievements and analytics tabs show progress and the author's numbers", async () => {
