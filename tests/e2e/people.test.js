@@ -292,7 +292,7 @@ describe('people', () => {
     await page.context().close();
   });
 
-  it('changing the password logs the other browser out', async () => {
+  it('changing the password logs the other browser out; logging out everywhere ends every session', async () => {
     const account = await createAccount('mover');
     const other = await signedIn(account);
     const page = await signedIn(account);
@@ -319,6 +319,17 @@ describe('people', () => {
     const check = await api('/auth/login', { method: 'POST', body: { email: account.email, password: 'a brand new secret' } });
     assert.equal(check.status, 200);
     await other.context().close();
+
+    // "Log out everywhere" (asked first) ends this browser's session and every other one.
+    const third = await signedIn({ ...account, password: 'a brand new secret' });
+    await page.goto('/user-setting#sessions');
+    await page.getByRole('button', { name: 'Log out everywhere' }).click();
+    await page.getByRole('dialog', { name: 'Log out everywhere?' }).getByRole('button', { name: 'Log out everywhere' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await third.getByText('Viewing as guest. Log in for full features.').waitFor();
+    const stale = await api('/user/get-user', { token: check.data.token });
+    assert.equal(stale.status, 401, 'a token from before is refused');
+    await third.context().close();
     await page.context().close();
   });
 
