@@ -1,5 +1,6 @@
 // Shared helpers for the browser end-to-end tests: Debian's Chromium through playwright-core,
 // the running server's URL, the test SMTP sink's Maildir, screenshots.
+import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -267,4 +268,27 @@ export async function seriousAccessibilityViolations(page, { exclude = [] } = {}
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.targets.slice(0, 3).join(', ')} — ${v.help}`);
+}
+
+/** Fails with the list when axe-core finds serious or critical violations on the page. */
+export async function assertAccessible(page, name) {
+  const violations = await seriousAccessibilityViolations(page);
+  assert.deepEqual(violations, [], `${name}: ${violations.join('\n')}`);
+}
+
+/**
+ * A signed-in page in a browser profile of its own (cookie choice made, so the bar stays out of
+ * the way), socket connected. `forwardedFor` sends X-Forwarded-For on every request (the test
+ * server trusts 127.0.0.1 as a proxy).
+ */
+export async function signedInPage(browser, account, { forwardedFor } = {}) {
+  const page = await newPage(browser);
+  if (forwardedFor) await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': forwardedFor });
+  await page.addInitScript(() => localStorage.setItem('userCookieConsent', 'true'));
+  await page.goto('/login');
+  await logInThroughForm(page, account);
+  await page.waitForURL((url) => url.pathname === '/');
+  await waitForShell(page);
+  await page.locator('[data-testid="online-indicator"][data-socket-status="connected"]').waitFor();
+  return page;
 }

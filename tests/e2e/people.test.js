@@ -5,18 +5,7 @@
 // check. Every screen passes axe-core without serious or critical violations.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  api,
-  createAccount,
-  createAdmin,
-  gradientPng,
-  launch,
-  logInThroughForm,
-  newPage,
-  screenshot,
-  seriousAccessibilityViolations,
-  waitForShell,
-} from './helpers.js';
+import { api, assertAccessible, createAccount, createAdmin, gradientPng, launch, screenshot, signedInPage } from './helpers.js';
 
 /** Makes titles unique to this run (the suite's database outlives one run while developing). */
 const RUN = Date.now().toString(36);
@@ -32,26 +21,8 @@ after(async () => {
   await browser?.close();
 });
 
-/**
- * A signed-in page in a browser profile of its own (cookie choice made), socket connected.
- * `forwardedFor` sends X-Forwarded-For on every request (the test server trusts 127.0.0.1).
- */
-async function signedIn(account, { forwardedFor } = {}) {
-  const page = await newPage(browser);
-  if (forwardedFor) await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': forwardedFor });
-  await page.addInitScript(() => localStorage.setItem('userCookieConsent', 'true'));
-  await page.goto('/login');
-  await logInThroughForm(page, account);
-  await page.waitForURL((url) => url.pathname === '/');
-  await waitForShell(page);
-  await page.locator('[data-testid="online-indicator"][data-socket-status="connected"]').waitFor();
-  return page;
-}
-
-async function assertAccessible(page, name) {
-  const violations = await seriousAccessibilityViolations(page);
-  assert.deepEqual(violations, [], `${name}: ${violations.join('\n')}`);
-}
+/** A signed-in page of this suite's browser. */
+const signedIn = (account, options) => signedInPage(browser, account, options);
 
 async function openProfile(page, userId, tab) {
   await page.goto(`/author-profile/${userId}${tab ? `?tab=${tab}` : ''}`);

@@ -5,18 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  api,
-  createAccount,
-  SCREENSHOTS,
-  gradientPng,
-  launch,
-  logInThroughForm,
-  newPage,
-  screenshot,
-  seriousAccessibilityViolations,
-  waitForShell,
-} from './helpers.js';
+import { api, assertAccessible, createAccount, SCREENSHOTS, gradientPng, launch, newPage, screenshot, signedInPage, waitForShell } from './helpers.js';
 
 let browser;
 before(async () => {
@@ -26,17 +15,8 @@ after(async () => {
   await browser?.close();
 });
 
-/** A signed-in page (cookie choice made, so the bar stays out of the way), socket connected. */
-async function signedIn(account) {
-  const page = await newPage(browser);
-  await page.addInitScript(() => localStorage.setItem('userCookieConsent', 'true'));
-  await page.goto('/login');
-  await logInThroughForm(page, account);
-  await page.waitForURL((url) => url.pathname === '/');
-  await waitForShell(page);
-  await page.locator('[data-testid="online-indicator"][data-socket-status="connected"]').waitFor();
-  return page;
-}
+/** A signed-in page of this suite's browser. */
+const signedIn = (account) => signedInPage(browser, account);
 
 /** Opens Editor.js's toolbox on the current (empty) block and picks a tool by its title. */
 async function addBlock(page, title) {
@@ -55,11 +35,6 @@ async function bold(page) {
   await page.keyboard.down('Control');
   await page.keyboard.press('b');
   await page.keyboard.up('Control');
-}
-
-async function assertAccessible(page, name) {
-  const violations = await seriousAccessibilityViolations(page);
-  assert.deepEqual(violations, [], `${name}: serious or critical accessibility violations`);
 }
 
 const EVERY_BLOCK = [
@@ -181,6 +156,8 @@ describe('posts', () => {
     await readerPage.getByRole('button', { name: 'Comment', exact: true }).click();
     await readerPage.locator('.comment__body', { hasText: comment }).waitFor();
     await readerPage.getByTestId('comment-count').filter({ hasText: '(1)' }).waitFor();
+    // The comment shows at once, faded until the server has it: checked once it is kept.
+    await readerPage.locator('.comment--pending').waitFor({ state: 'detached' });
     await assertAccessible(readerPage, 'the post page');
 
     // The reader's comment and vote survive a reload.
