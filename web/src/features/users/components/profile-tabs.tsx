@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { BankDetailsPanel } from '@/features/payments';
 import type { UserProfile } from '@/types/entities';
 
 /** What a profile tab knows about the page it is on. */
@@ -20,23 +22,23 @@ export interface ProfileTab {
   render: (ctx: ProfileTabContext) => ReactNode;
 }
 
-/** The owner's bank details until their screen exists: said plainly, no form that pretends. */
-function BankDetailsNotYet() {
-  return (
-    <section className="notice--info" aria-labelledby="bank-details-title" data-testid="bank-details-unavailable">
-      <h2 id="bank-details-title" className="section-title">
-        Bank details are not available yet
-      </h2>
-      <p>Adding the bank account your earnings are paid to is not available in the web app yet, so nothing is asked for or stored here.</p>
-    </section>
-  );
-}
-
 /**
- * Tabs other features add to the studio, after the built-in ones. The owner's bank details
- * (`?tab=bank-details`, seed 000 §2) say they are not available yet until their screen replaces
- * this entry.
+ * Tabs other features add to the studio, after the built-in ones: the owner's bank details
+ * (`?tab=bank-details`, seed 000 §2), the money studio's panel, with the way to plans and
+ * earnings.
  */
 export const PROFILE_EXTRA_TABS: ProfileTab[] = [
-  { id: 'bank-details', label: 'Bank details', visible: ({ own }) => own, render: () => <BankDetailsNotYet /> },
+  {
+    id: 'bank-details',
+    label: 'Bank details',
+    visible: ({ own }) => own,
+    render: ({ user }) => (
+      <>
+        <BankDetailsPanel userId={user._id} />
+        <p className="small">
+          <Link to={`/plans/${user._id}?tab=earnings`}>Plans, subscribers and earnings</Link>
+        </p>
+      </>
+    ),
+  },
 ];
