@@ -5,7 +5,7 @@ import { LocationsMap } from './locations-map';
 
 /**
  * Every user's latest location (administrators): `/user/locations` page after page, up to the
- * 500 kept. A self-contained component, to be placed in the admin dashboard as it is.
+ * 500 kept. The admin dashboard's Locations section shows it.
  */
 export function AllLocationsMap() {
   const dispatch = useAppDispatch();

@@ -1,9 +1,9 @@
 /**
  * `/author-profile/{id}`: an author's profile, and for its owner the studio. Tabs (`?tab=`):
  * posts (default), followers, following, achievements; for the owner analytics (per post with
- * `&post=`), map and categories; for an administrator analytics of anyone, and on their own
- * studio the map of every user's location. Whoever may not see a tab gets the public profile on a
- * direct link to it.
+ * `&post=`), map, categories and bank details; for an administrator analytics of anyone (the
+ * map of every user's location is the admin dashboard's Locations section). Whoever may not see a
+ * tab gets the public profile on a direct link to it.
  */
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
@@ -13,7 +13,7 @@ import { TabList } from '@/components/tab-list';
 import { EngagementPanel, PostStatsPanel } from '@/features/analytics';
 import { BadgeBoard } from '@/features/achievements';
 import { CategoryManager } from '@/features/categories';
-import { AllLocationsMap, FollowerMap } from '@/features/maps';
+import { FollowerMap } from '@/features/maps';
 import { PeopleList } from '../components/people-list';
 import { ProfileHeader } from '../components/profile-header';
 import { ProfilePosts } from '../components/profile-posts';
@@ -72,7 +72,6 @@ const TABS: TabDef[] = [
   },
   { id: 'map', label: 'Map', visible: ({ own }) => own, render: () => <FollowerMap /> },
   { id: 'categories', label: 'Categories', visible: ({ own }) => own, render: ({ user }) => <CategoryManager userId={user._id} /> },
-  { id: 'locations', label: 'All locations', visible: ({ own, isAdmin }) => own && isAdmin, render: () => <AllLocationsMap /> },
   ...PROFILE_EXTRA_TABS,
 ];
 
