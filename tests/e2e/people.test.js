@@ -346,7 +346,7 @@ describe('people', () => {
     await page.context().close();
   });
 
-  it("a visitor never sees the owner's tabs; an administrator's studio has the map of everyone and says bank details are not available yet", async () => {
+  it("a visitor never sees the owner's tabs; the owner's bank details; administrators see everyone on the dashboard's map", async () => {
     const page = await signedIn(reader);
     await openProfile(page, author.id, 'map');
     assert.equal(new URL(page.url()).search, '', 'a direct link to an owner tab gives the public profile');
@@ -359,15 +359,17 @@ describe('people', () => {
 
     const admin = await createAdmin();
     const adminPage = await signedIn(admin);
-    await openProfile(adminPage, admin.id, 'locations');
+    await adminPage.goto('/admin?section=locations');
     await adminPage.getByTestId('locations-map').waitFor();
     await adminPage.locator(`[data-testid="map-point"][data-user="${reader.id}"]`).waitFor();
+    await adminPage.getByTestId('map-india').waitFor();
     await screenshot(adminPage, 'all-locations');
     await assertAccessible(adminPage, 'all locations');
-    // The owner's bank details say plainly that they are not available yet (no form).
+    // The owner's bank details are the money studio's panel, in the profile's tab.
     await openProfile(adminPage, admin.id, 'bank-details');
-    await adminPage.getByTestId('bank-details-unavailable').getByRole('heading', { name: 'Bank details are not available yet' }).waitFor();
-    assert.equal(await adminPage.getByRole('tabpanel').locator('input, form').count(), 0);
+    await adminPage.getByRole('tabpanel').getByTestId('bank-details').waitFor();
+    await adminPage.getByRole('tabpanel').getByRole('link', { name: 'Plans, subscribers and earnings' }).waitFor();
+    await assertAccessible(adminPage, 'bank details');
     await adminPage.context().close();
   });
 });
