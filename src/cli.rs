@@ -112,6 +112,15 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
     db.ping().await.map_err(|e| {
         anyhow::anyhow!("the database at the configured address is not reachable: {e}")
     })?;
+    // Changes made here reach the running servers' indexes (a blocked user leaves user search)
+    // through Redis, as a server's own do.
+    let redis = crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
+    let db = if redis.is_configured() && redis.ping().await.is_ok() {
+        let observer = crate::feeds::Feeds::new(redis, &db);
+        db.with_observer(std::sync::Arc::new(observer))
+    } else {
+        db
+    };
     if let Command::Mail {
         action: MailAction::Daily { date },
     } = &command

@@ -25,6 +25,7 @@ pub mod ratelimit;
 pub mod realtime;
 pub mod redis_pool;
 pub mod routes;
+pub mod search;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

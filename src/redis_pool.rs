@@ -62,6 +62,8 @@ pub type RedisResult<T> = Result<T, RedisFailure>;
 
 struct Inner {
     pool: Pool,
+    /// For dedicated connections.
+    client: redis::Client,
     prefix: String,
     timeout: Duration,
     up: watch::Sender<bool>,
@@ -108,10 +110,12 @@ impl Redis {
             ..PoolConfig::default()
         });
         let pool = config.create_pool(Some(Runtime::Tokio1))?;
+        let client = redis::Client::open(url)?;
         let (up, _) = watch::channel(false);
         Ok(Self {
             inner: Some(Arc::new(Inner {
                 pool,
+                client,
                 prefix: format!("{namespace}:"),
                 timeout,
                 up,
@@ -220,6 +224,21 @@ impl Redis {
             return Err(RedisFailure::Down);
         }
         self.run(work).await
+    }
+
+    /// A connection of its own, outside the pool and without a time limit on answers: for
+    /// commands that wait (`XREAD BLOCK`, pub/sub), which would hold up everyone sharing a pooled
+    /// connection.
+    pub async fn dedicated(&self) -> RedisResult<redis::aio::MultiplexedConnection> {
+        let inner = self.inner.as_ref().ok_or(RedisFailure::Disabled)?;
+        let config = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(inner.timeout))
+            .set_response_timeout(None);
+        let conn = inner
+            .client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await?;
+        Ok(conn)
     }
 
     /// One round trip (`PING`); updates the up/down state.

@@ -46,6 +46,7 @@ impl Application {
             // The first answer (or its absence) decides how the first requests are served.
             let _ = state.redis.ping().await;
             state.feeds.spawn_supervisor();
+            state.search.spawn_follower();
             if state.redis.is_up() && !state.feeds.wait_ready(STARTUP_INDEX_WAIT).await {
                 tracing::info!(
                     "the read index is not ready yet; reading from the database meanwhile"
@@ -91,6 +92,8 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     let feeds = crate::feeds::Feeds::new(redis.clone(), &db);
     // Every write through the state's database handle is reported to the read index.
     let db = db.with_observer(Arc::new(feeds.clone()));
+    let search = crate::search::Search::new(feeds.clone(), &db)?;
+    feeds.set_follower(Arc::new(search.clone()));
     let tokens = TokenKeys::new(&settings.auth.jwt_secret, settings.auth.token_ttl_hours);
     let mailer = Arc::new(Mailer::new(&settings.mail, db.clone())?);
     let google = GoogleVerifier::new(
@@ -121,6 +124,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         db,
         redis,
         feeds,
+        search,
         tokens,
         mailer,
         google,

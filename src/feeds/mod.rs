@@ -36,6 +36,13 @@ use keys::Gen;
 
 pub use rebuild::RebuildReport;
 
+/// Something that follows the change stream (the search index): after applying a change, the
+/// writer waits until it has it, so the writer's next read finds it.
+pub trait ChangeFollower: Send + Sync {
+    /// Waits (briefly) until the change with this stream entry id is applied.
+    fn caught_up<'a>(&'a self, entry: &'a str) -> BoxFuture<'a, ()>;
+}
+
 /// How often a node looks at which generation is current (another node may have rebuilt).
 const FOLLOW_INTERVAL: Duration = Duration::from_secs(1);
 /// How long a node waits for another node's rebuild before checking again.
@@ -56,6 +63,7 @@ struct Inner {
     reads_paused: AtomicBool,
     wake: Notify,
     rebuilding: tokio::sync::Mutex<()>,
+    follower: std::sync::OnceLock<Arc<dyn ChangeFollower>>,
 }
 
 /// The read index; cheap to clone.
@@ -84,7 +92,23 @@ impl Feeds {
                 reads_paused: AtomicBool::new(false),
                 wake: Notify::new(),
                 rebuilding: tokio::sync::Mutex::new(()),
+                follower: std::sync::OnceLock::new(),
             }),
+        }
+    }
+
+    /// Makes writers wait for `follower` to have their changes.
+    pub fn set_follower(&self, follower: Arc<dyn ChangeFollower>) {
+        let _ = self.inner.follower.set(follower);
+    }
+
+    /// Waits until the follower has the change with this stream entry id.
+    async fn followed(&self, entry: &str) {
+        if entry.is_empty() {
+            return;
+        }
+        if let Some(f) = self.inner.follower.get() {
+            f.caught_up(entry).await;
         }
     }
 

@@ -49,12 +49,20 @@ impl Feeds {
     async fn apply_once(&self, change: &Change) -> anyhow::Result<()> {
         match change {
             Change::Posts(ids) => {
-                use futures_util::stream::{self, TryStreamExt};
-                stream::iter(ids.iter().copied().map(Ok::<_, anyhow::Error>))
-                    .try_for_each_concurrent(REFRESH_CONCURRENCY, |id| async move {
-                        self.refresh_post(id, None).await.map(|_| ())
-                    })
-                    .await
+                use futures_util::stream::{self, StreamExt, TryStreamExt};
+                let entries: Vec<String> = stream::iter(ids.iter().copied())
+                    .map(|id| async move { self.refresh_post(id, None).await })
+                    .buffer_unordered(REFRESH_CONCURRENCY)
+                    .try_collect()
+                    .await?;
+                if let Some(last) = entries
+                    .iter()
+                    .filter(|e| !e.is_empty())
+                    .max_by_key(|e| stream_order(e))
+                {
+                    self.followed(last).await;
+                }
+                Ok(())
             }
             Change::TrendingScores(scores) => {
                 for chunk in scores.chunks(500) {
@@ -81,10 +89,12 @@ impl Feeds {
                         .arg(CHANGES_KEPT)
                         .arg("*")
                         .arg("u")
-                        .arg(id.to_hex())
-                        .ignore();
+                        .arg(id.to_hex());
                 }
-                self.query::<()>(&pipe).await?;
+                let entries: Vec<String> = self.query(&pipe).await?;
+                if let Some(last) = entries.last() {
+                    self.followed(last).await;
+                }
                 Ok(())
             }
             Change::Categories(ids) => {
@@ -201,6 +211,14 @@ impl Feeds {
         }
         self.query::<()>(&pipe).await
     }
+}
+
+/// A stream entry id (`ms-seq`) as a number pair, for ordering.
+fn stream_order(entry: &str) -> (u64, u64) {
+    entry
+        .split_once('-')
+        .and_then(|(ms, seq)| Some((ms.parse().ok()?, seq.parse().ok()?)))
+        .unwrap_or((0, 0))
 }
 
 /// The apply script's call for a post (`None`: it is gone).

@@ -180,6 +180,14 @@ pub async fn find_by_email(db: &Db, email: &str) -> DbResult<Option<User>> {
         .db_context("loading a user by email")
 }
 
+/// Every user, as a stream (for building the user search index).
+pub async fn stream_all(db: &Db) -> DbResult<mongodb::Cursor<User>> {
+    collection(db)
+        .find(doc! {})
+        .await
+        .db_context("reading every user")
+}
+
 /// Finds the users with these ids (in no particular order).
 pub async fn find_many(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<User>> {
     use futures_util::TryStreamExt;
@@ -295,24 +303,32 @@ pub async fn toggle_blocked(db: &Db, id: ObjectId, from: bool) -> DbResult<Optio
     if !from {
         update.insert("$inc", doc! { "tokenVersion": 1_i64 });
     }
-    collection(db)
+    let updated = collection(db)
         .find_one_and_update(doc! { "_id": id, "blocked": from }, update)
         .return_document(ReturnDocument::After)
         .await
-        .db_context("blocking a user")
+        .db_context("blocking a user")?;
+    if updated.is_some() {
+        db.changed(Change::Users(vec![id])).await;
+    }
+    Ok(updated)
 }
 
 /// Changes the role only if it is still `from`. `None`: no such user, or someone changed it
 /// meanwhile.
 pub async fn change_role(db: &Db, id: ObjectId, from: Role, to: Role) -> DbResult<Option<User>> {
-    collection(db)
+    let updated = collection(db)
         .find_one_and_update(
             doc! { "_id": id, "role": from.as_str() },
             doc! { "$set": { "role": to.as_str(), "updatedAt": now() } },
         )
         .return_document(ReturnDocument::After)
         .await
-        .db_context("changing a user's role")
+        .db_context("changing a user's role")?;
+    if updated.is_some() {
+        db.changed(Change::Users(vec![id])).await;
+    }
+    Ok(updated)
 }
 
 /// Administrators who are not blocked, leaving out `except`.

@@ -1,8 +1,10 @@
-//! `GET /health` → `{"status", "db", "redis"}`. The database decides the status code: 200 while
-//! it answers, 503 (`"db": "down"`) when it does not. Redis is reported beside it (`"ok"`,
-//! `"down"`, or `"disabled"` when none is configured); without it the server still answers every
-//! request, reading from the database, so a Redis outage alone is 200 with `"status":
-//! "degraded"`.
+//! `GET /health` → `{"status", "db", "redis", "index", "search"}`. The database decides the status
+//! code: 200 while it answers, 503 (`"db": "down"`) when it does not. Redis is reported beside it
+//! (`"ok"`, `"down"`, or `"disabled"` when none is configured); without it the server still
+//! answers every request, reading from the database, so a Redis outage alone is 200 with
+//! `"status": "degraded"`. `index` and `search` say whether the read index and the search index
+//! answer (`"ready"`), or the database does meanwhile (`"unavailable"`: Redis away, an index being
+//! built or rebuilt; `"disabled"` without Redis).
 
 use std::time::Duration;
 
@@ -31,10 +33,17 @@ pub async fn health(state: web::Data<AppState>) -> HttpResponse {
         (true, RedisStatus::Down) => "degraded",
         (true, _) => "ok",
     };
+    let readiness = |ready: bool| match (redis, ready) {
+        (RedisStatus::Disabled, _) => "disabled",
+        (_, true) => "ready",
+        (_, false) => "unavailable",
+    };
     let body = json!({
         "status": status,
         "db": if db_up { "ok" } else { "down" },
         "redis": redis.as_str(),
+        "index": readiness(state.feeds.current().is_some()),
+        "search": readiness(state.search.posts_ready() && state.search.users_ready()),
     });
     if db_up {
         HttpResponse::Ok().json(body)

@@ -10,12 +10,26 @@ use crate::helpers::*;
 #[actix_web::test]
 async fn health_reports_ok_with_the_database_up() {
     let app = spawn_app().await;
-    let res = app.get("/health", None).await;
-    assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(
-        json_of(res).await,
-        json!({ "status": "ok", "db": "ok", "redis": "ok" })
-    );
+    // The read index and the search index are built at start; until then the database answers.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let res = app.get("/health", None).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let body = json_of(res).await;
+        if body["search"] == "ready" {
+            assert_eq!(
+                body,
+                json!({ "status": "ok", "db": "ok", "redis": "ok", "index": "ready", "search": "ready" })
+            );
+            break;
+        }
+        assert_eq!(body["status"], "ok", "{body}");
+        assert!(
+            Instant::now() < deadline,
+            "the indexes were not built: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 #[actix_web::test]
@@ -29,7 +43,7 @@ async fn health_says_redis_is_disabled_when_none_is_configured() {
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(
         json_of(res).await,
-        json!({ "status": "ok", "db": "ok", "redis": "disabled" })
+        json!({ "status": "ok", "db": "ok", "redis": "disabled", "index": "disabled", "search": "disabled" })
     );
 }
 
@@ -46,7 +60,7 @@ async fn redis_going_away_is_reported_without_failing_the_service() {
     assert_eq!(res.status(), StatusCode::OK, "the database still answers");
     assert_eq!(
         json_of(res).await,
-        json!({ "status": "degraded", "db": "ok", "redis": "down" })
+        json!({ "status": "degraded", "db": "ok", "redis": "down", "index": "unavailable", "search": "unavailable" })
     );
     // Requests are still served.
     let user = app.signup().await;
@@ -118,7 +132,7 @@ async fn the_server_starts_while_the_database_is_down() {
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(
         json_of(res).await,
-        json!({ "status": "degraded", "db": "down", "redis": "ok" })
+        json!({ "status": "degraded", "db": "down", "redis": "ok", "index": "unavailable", "search": "unavailable" })
     );
 }
 

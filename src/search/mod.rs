@@ -1,0 +1,765 @@
+//! Full-text search over posts and users, from embedded tantivy indexes held in memory.
+//!
+//! - **Posts** are indexed from the read index's stored posts (title, tags, text, author, whether
+//!   anyone may find them, creation time), **users** from the database (name, email, block state,
+//!   post count). Both are built at start and whenever the read index is rebuilt.
+//! - **Kept up to date by the same changes as the read index**: every applied change is announced
+//!   on a Redis stream (`<ns>ix:changes`: `p` post id, `u` user id, `rebuilt` generation), which
+//!   each node follows on a connection of its own, so posts written through any node or the
+//!   command line are found everywhere. The node that made a change waits (briefly) until its own
+//!   index has it, so an author finds a post they just published.
+//! - **Never required**: until the indexes are ready, or while Redis is away, search reads the
+//!   database (literal matches, newest first).
+
+pub mod text;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use deadpool_redis::redis;
+use futures_util::future::BoxFuture;
+use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
+    STRING,
+};
+use tantivy::{
+    DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, TantivyDocument,
+    Term,
+};
+use tokio::sync::watch;
+
+use crate::feeds::keys::Gen;
+use crate::feeds::{ChangeFollower, Feeds};
+use crate::persistence::posts::PageRequest;
+use crate::persistence::user_directory::FoundUser;
+use crate::persistence::{users, Db};
+
+/// Memory the index writers may use before they write a segment.
+const WRITER_MEMORY: usize = 20_000_000;
+/// How long a writer waits for its own change to be searchable.
+const OWN_CHANGE_WAIT: Duration = Duration::from_secs(2);
+/// Stream entries read at once.
+const STREAM_BATCH: usize = 500;
+/// How long a stream read blocks waiting for news (ms).
+const STREAM_BLOCK_MS: usize = 1000;
+/// Posts read from Redis per round trip while building.
+const BUILD_BATCH: usize = 500;
+/// With `after`, how many ranked results are looked through for the anchor post.
+pub const MAX_RANKED_SCAN: usize = 5000;
+/// Users considered before the final order (most posts first) is applied.
+const USER_CANDIDATES: usize = 500;
+/// How many users a search returns at most.
+pub const MAX_USER_RESULTS: usize = 10;
+
+#[derive(Clone, Copy)]
+struct PostFields {
+    id: Field,
+    title: Field,
+    tags: Field,
+    body: Field,
+    author: Field,
+    listable: Field,
+    created: Field,
+    id_hi: Field,
+    id_lo: Field,
+}
+
+#[derive(Clone, Copy)]
+struct UserFields {
+    id: Field,
+    name: Field,
+    email: Field,
+    email_text: Field,
+    avatar: Field,
+    blocked: Field,
+    total_posts: Field,
+}
+
+fn text_options(stored: bool) -> TextOptions {
+    let options = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(text::ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    if stored {
+        options.set_stored()
+    } else {
+        options
+    }
+}
+
+/// One in-memory index with its writer and reader.
+struct Part {
+    writer: Mutex<IndexWriter>,
+    reader: IndexReader,
+}
+
+impl Part {
+    fn new(schema: Schema) -> anyhow::Result<Self> {
+        let index = Index::create_in_ram(schema);
+        index
+            .tokenizers()
+            .register(text::ANALYZER, text::analyzer());
+        let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Self {
+            writer: Mutex::new(writer),
+            reader,
+        })
+    }
+
+    /// Applies changes (`None` document: delete only) and makes them searchable.
+    fn apply(
+        &self,
+        id_field: Field,
+        changes: Vec<(String, Option<TantivyDocument>)>,
+    ) -> anyhow::Result<()> {
+        let mut writer = self
+            .writer
+            .lock()
+            .map_err(|_| anyhow::anyhow!("search writer lock poisoned"))?;
+        for (id, doc) in changes {
+            writer.delete_term(Term::from_field_text(id_field, &id));
+            if let Some(doc) = doc {
+                writer.add_document(doc)?;
+            }
+        }
+        writer.commit()?;
+        drop(writer);
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Replaces everything.
+    fn replace_all(&self, docs: Vec<TantivyDocument>) -> anyhow::Result<()> {
+        let mut writer = self
+            .writer
+            .lock()
+            .map_err(|_| anyhow::anyhow!("search writer lock poisoned"))?;
+        writer.delete_all_documents()?;
+        for doc in docs {
+            writer.add_document(doc)?;
+        }
+        writer.commit()?;
+        drop(writer);
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    fn searcher(&self) -> Searcher {
+        self.reader.searcher()
+    }
+}
+
+/// How far the indexes have followed the changes.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Progress {
+    /// The read index generation the post index was built from.
+    posts_generation: Option<u64>,
+    /// Whether the user index has been built.
+    users_built: bool,
+    /// The last change stream entry applied (`ms-seq`).
+    last: Option<(u64, u64)>,
+}
+
+struct Inner {
+    feeds: Feeds,
+    db: Db,
+    posts: Part,
+    post_fields: PostFields,
+    users: Part,
+    user_fields: UserFields,
+    progress: watch::Sender<Progress>,
+}
+
+/// The search indexes; cheap to clone.
+#[derive(Clone)]
+pub struct Search {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Search")
+            .field("progress", &*self.inner.progress.borrow())
+            .finish()
+    }
+}
+
+/// Who is searching and within what.
+#[derive(Debug, Clone, Default)]
+pub struct PostScope {
+    /// The signed-in viewer: their own posts of every status are found too.
+    pub viewer: Option<ObjectId>,
+    /// Authors on either side of a block with the viewer.
+    pub hidden: Vec<ObjectId>,
+    /// Only this author's posts.
+    pub author: Option<ObjectId>,
+}
+
+/// A page of post hits, best first, and how many match in all.
+#[derive(Debug, Clone)]
+pub struct PostHits {
+    pub ids: Vec<ObjectId>,
+    pub total: u64,
+}
+
+/// Why the index cannot answer: read the database instead.
+#[derive(Debug, thiserror::Error)]
+#[error("the search index is not ready")]
+pub struct NotReady;
+
+/// A change stream entry: its id and its field-value pairs.
+type StreamEntry = (String, Vec<(String, String)>);
+
+fn split_id(id: &ObjectId) -> (u64, u64) {
+    let b = id.bytes();
+    let hi = u64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let mut lo = [0u8; 8];
+    lo.copy_from_slice(&b[4..12]);
+    (hi, u64::from_be_bytes(lo))
+}
+
+fn parse_stream_id(id: &str) -> Option<(u64, u64)> {
+    let (ms, seq) = id.split_once('-')?;
+    Some((ms.parse().ok()?, seq.parse().ok()?))
+}
+
+impl Search {
+    pub fn new(feeds: Feeds, db: &Db) -> anyhow::Result<Self> {
+        let mut s = Schema::builder();
+        let post_fields = PostFields {
+            id: s.add_text_field("id", STRING | STORED),
+            title: s.add_text_field("title", text_options(false)),
+            tags: s.add_text_field("tags", text_options(false)),
+            body: s.add_text_field("body", text_options(false)),
+            author: s.add_text_field("author", STRING),
+            listable: s.add_u64_field("listable", INDEXED),
+            created: s.add_i64_field("created", FAST),
+            id_hi: s.add_u64_field("id_hi", FAST),
+            id_lo: s.add_u64_field("id_lo", FAST),
+        };
+        let posts = Part::new(s.build())?;
+        let mut s = Schema::builder();
+        let user_fields = UserFields {
+            id: s.add_text_field("id", STRING | STORED),
+            name: s.add_text_field("name", text_options(true)),
+            email: s.add_text_field("email", STRING | STORED),
+            email_text: s.add_text_field("email_text", text_options(false)),
+            avatar: s.add_text_field("avatar", STORED),
+            blocked: s.add_u64_field("blocked", INDEXED),
+            total_posts: s.add_i64_field("total_posts", STORED),
+        };
+        let users = Part::new(s.build())?;
+        let (progress, _) = watch::channel(Progress::default());
+        Ok(Self {
+            inner: Arc::new(Inner {
+                feeds,
+                db: db.unobserved(),
+                posts,
+                post_fields,
+                users,
+                user_fields,
+                progress,
+            }),
+        })
+    }
+
+    /// Whether post search can answer from the index now.
+    pub fn posts_ready(&self) -> bool {
+        let Some(gen) = self.inner.feeds.current() else {
+            return false;
+        };
+        self.inner.progress.borrow().posts_generation == Some(gen.number)
+    }
+
+    /// Whether user search can answer from the index now.
+    pub fn users_ready(&self) -> bool {
+        self.inner.feeds.current().is_some() && self.inner.progress.borrow().users_built
+    }
+
+    /// Waits until the change with this stream entry id is searchable here (at most a moment).
+    pub async fn caught_up(&self, entry: &str) {
+        let Some(wanted) = parse_stream_id(entry) else {
+            return;
+        };
+        let mut rx = self.inner.progress.subscribe();
+        let reached =
+            |p: &Progress| p.last.is_some_and(|l| l >= wanted) || p.posts_generation.is_none();
+        let _ = tokio::time::timeout(OWN_CHANGE_WAIT, rx.wait_for(reached)).await;
+    }
+
+    /// Follows the change stream for the life of the process, building the indexes when the
+    /// read index is (re)built.
+    pub fn spawn_follower(&self) {
+        if !self.inner.feeds.redis().is_configured() {
+            return;
+        }
+        let search = self.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = search.follow().await {
+                    tracing::warn!(error = %format!("{e:#}"), "search index follower stopped; it restarts shortly");
+                }
+                search
+                    .inner
+                    .progress
+                    .send_modify(|p| *p = Progress::default());
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+    }
+
+    /// Builds the indexes, then applies the change stream until something fails.
+    async fn follow(&self) -> anyhow::Result<()> {
+        let redis = self.inner.feeds.redis().clone();
+        let stream_key = redis.key("ix:changes");
+        let gen = loop {
+            if let Some(gen) = self.inner.feeds.current() {
+                break gen;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        // Where the stream is now: everything after it is applied on top of the build.
+        let last: Option<String> = {
+            let key = stream_key.clone();
+            redis
+                .run(|mut c| async move {
+                    let found: Vec<(String, Vec<(String, String)>)> = redis::cmd("XREVRANGE")
+                        .arg(key)
+                        .arg("+")
+                        .arg("-")
+                        .arg("COUNT")
+                        .arg(1)
+                        .query_async(&mut c)
+                        .await?;
+                    Ok(found.into_iter().next().map(|(id, _)| id))
+                })
+                .await?
+        };
+        self.build_posts(&gen).await?;
+        self.build_users().await?;
+        let mut last_id = last.unwrap_or_else(|| "0-0".to_string());
+        self.inner.progress.send_modify(|p| {
+            p.posts_generation = Some(gen.number);
+            p.users_built = true;
+            p.last = parse_stream_id(&last_id);
+        });
+        tracing::info!(generation = gen.number, "search indexes built");
+        let mut conn = redis.dedicated().await?;
+        loop {
+            let reply: Option<Vec<(String, Vec<StreamEntry>)>> = redis::cmd("XREAD")
+                .arg("COUNT")
+                .arg(STREAM_BATCH)
+                .arg("BLOCK")
+                .arg(STREAM_BLOCK_MS)
+                .arg("STREAMS")
+                .arg(&stream_key)
+                .arg(&last_id)
+                .query_async(&mut conn)
+                .await?;
+            let Some(streams) = reply else {
+                // Nothing new; make sure the read index is still the one indexed.
+                match self.inner.feeds.current() {
+                    Some(g) if g.number == gen.number => continue,
+                    _ => return Ok(()),
+                }
+            };
+            let entries: Vec<StreamEntry> = streams.into_iter().flat_map(|(_, e)| e).collect();
+            let mut posts = Vec::new();
+            let mut people = Vec::new();
+            for (id, fields) in &entries {
+                last_id.clone_from(id);
+                for (kind, value) in fields {
+                    match kind.as_str() {
+                        "p" => posts.extend(ObjectId::parse_str(value).ok()),
+                        "u" => people.extend(ObjectId::parse_str(value).ok()),
+                        // A new generation: build everything again from it.
+                        "rebuilt" => return Ok(()),
+                        _ => {}
+                    }
+                }
+            }
+            posts.sort();
+            posts.dedup();
+            people.sort();
+            people.dedup();
+            let Some(current) = self.inner.feeds.current() else {
+                return Ok(());
+            };
+            if current.number != gen.number {
+                return Ok(());
+            }
+            self.apply_posts(&current, &posts).await?;
+            self.apply_users(&people).await?;
+            let reached = parse_stream_id(&last_id);
+            self.inner.progress.send_modify(|p| p.last = reached);
+        }
+    }
+
+    /// The post documents of these ids from the read index (`None`: the post is gone).
+    async fn post_docs(
+        &self,
+        gen: &Gen,
+        ids: &[ObjectId],
+    ) -> anyhow::Result<Vec<(ObjectId, Option<TantivyDocument>)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pipe = redis::pipe();
+        for id in ids {
+            pipe.cmd("HMGET")
+                .arg(gen.post(id))
+                .arg(&["v", "st", "a", "s", "vi", "b", "t"]);
+        }
+        let rows: Vec<Vec<Option<String>>> = self.inner.feeds.query(&pipe).await?;
+        let f = self.inner.post_fields;
+        Ok(ids
+            .iter()
+            .zip(rows)
+            .map(|(id, row)| {
+                let field = |i: usize| row.get(i).cloned().flatten();
+                let Some(card) =
+                    field(0).and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
+                else {
+                    return (*id, None);
+                };
+                let mut doc = TantivyDocument::default();
+                doc.add_text(f.id, id.to_hex());
+                doc.add_text(f.title, card["title"].as_str().unwrap_or_default());
+                for tag in card["tags"].as_array().into_iter().flatten() {
+                    doc.add_text(f.tags, tag.as_str().unwrap_or_default());
+                }
+                doc.add_text(f.body, field(1).unwrap_or_default());
+                doc.add_text(f.author, field(2).unwrap_or_default());
+                let listable = field(3).as_deref() == Some("published")
+                    && field(4).as_deref() == Some("Public")
+                    && field(5).as_deref() == Some("0");
+                doc.add_u64(f.listable, u64::from(listable));
+                doc.add_i64(
+                    f.created,
+                    field(6).and_then(|t| t.parse().ok()).unwrap_or(0),
+                );
+                let (hi, lo) = split_id(id);
+                doc.add_u64(f.id_hi, hi);
+                doc.add_u64(f.id_lo, lo);
+                (*id, Some(doc))
+            })
+            .collect())
+    }
+
+    async fn build_posts(&self, gen: &Gen) -> anyhow::Result<()> {
+        let redis = self.inner.feeds.redis().clone();
+        let key = gen.slugs();
+        let mut ids: Vec<ObjectId> = Vec::new();
+        let mut cursor: u64 = 0;
+        loop {
+            let key = key.clone();
+            let (next, items): (u64, Vec<String>) = redis
+                .run_for(Duration::from_secs(30), |mut c| async move {
+                    redis::cmd("HSCAN")
+                        .arg(key)
+                        .arg(cursor)
+                        .arg("COUNT")
+                        .arg(5000)
+                        .query_async(&mut c)
+                        .await
+                })
+                .await?;
+            ids.extend(
+                items
+                    .chunks_exact(2)
+                    .filter_map(|pair| ObjectId::parse_str(&pair[1]).ok()),
+            );
+            if next == 0 {
+                break;
+            }
+            cursor = next;
+        }
+        let mut docs = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(BUILD_BATCH) {
+            docs.extend(
+                self.post_docs(gen, chunk)
+                    .await?
+                    .into_iter()
+                    .filter_map(|(_, d)| d),
+            );
+        }
+        let search = self.clone();
+        tokio::task::spawn_blocking(move || search.inner.posts.replace_all(docs)).await??;
+        Ok(())
+    }
+
+    async fn apply_posts(&self, gen: &Gen, ids: &[ObjectId]) -> anyhow::Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let changes: Vec<(String, Option<TantivyDocument>)> = self
+            .post_docs(gen, ids)
+            .await?
+            .into_iter()
+            .map(|(id, doc)| (id.to_hex(), doc))
+            .collect();
+        let search = self.clone();
+        let id_field = self.inner.post_fields.id;
+        tokio::task::spawn_blocking(move || search.inner.posts.apply(id_field, changes)).await??;
+        Ok(())
+    }
+
+    fn user_doc(&self, u: &users::User) -> TantivyDocument {
+        let f = self.inner.user_fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.id, u.id.to_hex());
+        doc.add_text(f.name, &u.name);
+        doc.add_text(f.email, &u.email);
+        doc.add_text(f.email_text, &u.email);
+        if let Some(avatar) = &u.avatar {
+            doc.add_text(f.avatar, avatar);
+        }
+        doc.add_u64(f.blocked, u64::from(u.blocked));
+        doc.add_i64(f.total_posts, u.total_posts);
+        doc
+    }
+
+    async fn build_users(&self) -> anyhow::Result<()> {
+        let mut cursor = users::stream_all(&self.inner.db).await?;
+        let mut docs = Vec::new();
+        while let Some(u) = cursor.try_next().await? {
+            docs.push(self.user_doc(&u));
+        }
+        let search = self.clone();
+        tokio::task::spawn_blocking(move || search.inner.users.replace_all(docs)).await??;
+        Ok(())
+    }
+
+    async fn apply_users(&self, ids: &[ObjectId]) -> anyhow::Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let found = futures_util::future::try_join_all(
+            ids.iter().map(|id| users::find_by_id(&self.inner.db, *id)),
+        )
+        .await?;
+        let changes: Vec<(String, Option<TantivyDocument>)> = ids
+            .iter()
+            .zip(found)
+            .map(|(id, user)| (id.to_hex(), user.map(|u| self.user_doc(&u))))
+            .collect();
+        let search = self.clone();
+        let id_field = self.inner.user_fields.id;
+        tokio::task::spawn_blocking(move || search.inner.users.apply(id_field, changes)).await??;
+        Ok(())
+    }
+
+    /// Posts matching the text, best first (relevance, then newest), as the scope allows: posts
+    /// anyone may find, and the viewer's own of every status.
+    pub async fn posts(
+        &self,
+        text: &str,
+        scope: PostScope,
+        page: PageRequest,
+    ) -> Result<PostHits, NotReady> {
+        if !self.posts_ready() {
+            return Err(NotReady);
+        }
+        let search = self.clone();
+        let text = text.to_string();
+        tokio::task::spawn_blocking(move || search.search_posts(&text, &scope, page))
+            .await
+            .map_err(|_| NotReady)?
+    }
+
+    fn search_posts(
+        &self,
+        text: &str,
+        scope: &PostScope,
+        page: PageRequest,
+    ) -> Result<PostHits, NotReady> {
+        let f = self.inner.post_fields;
+        let Some(matching) = text::in_any(&[(f.title, 3.0), (f.tags, 2.0), (f.body, 1.0)], text)
+        else {
+            return Ok(PostHits {
+                ids: Vec::new(),
+                total: 0,
+            });
+        };
+        let listable: Box<dyn Query> = Box::new(TermQuery::new(
+            Term::from_field_u64(f.listable, 1),
+            IndexRecordOption::Basic,
+        ));
+        let author_term = |a: &ObjectId| -> Box<dyn Query> {
+            Box::new(TermQuery::new(
+                Term::from_field_text(f.author, &a.to_hex()),
+                IndexRecordOption::Basic,
+            ))
+        };
+        let visible: Box<dyn Query> = match scope.viewer {
+            Some(me) => Box::new(BooleanQuery::new(vec![
+                (Occur::Should, listable),
+                (Occur::Should, author_term(&me)),
+            ])),
+            None => listable,
+        };
+        let mut clauses = vec![(Occur::Must, matching), (Occur::Must, visible)];
+        if let Some(a) = &scope.author {
+            clauses.push((Occur::Must, author_term(a)));
+        }
+        for h in &scope.hidden {
+            clauses.push((Occur::MustNot, author_term(h)));
+        }
+        let query = BooleanQuery::new(clauses);
+        let searcher = self.inner.posts.searcher();
+        let limit = usize::try_from(page.limit).unwrap_or(0).max(1);
+        let skip = usize::try_from(page.skip).unwrap_or(0);
+        let ranked = |offset: usize, limit: usize| {
+            TopDocs::with_limit(limit).and_offset(offset).tweak_score(
+                move |reader: &tantivy::SegmentReader| {
+                    let fast = reader.fast_fields();
+                    let created = fast.i64("created").ok().map(|c| c.first_or_default_col(0));
+                    let hi = fast.u64("id_hi").ok().map(|c| c.first_or_default_col(0));
+                    let lo = fast.u64("id_lo").ok().map(|c| c.first_or_default_col(0));
+                    move |doc: tantivy::DocId, score: Score| {
+                        (
+                            score,
+                            created.as_ref().map_or(0, |c| c.get_val(doc)),
+                            hi.as_ref().map_or(0, |c| c.get_val(doc)),
+                            lo.as_ref().map_or(0, |c| c.get_val(doc)),
+                        )
+                    }
+                },
+            )
+        };
+        type Key = (Score, i64, u64, u64);
+        let (hits, total): (Vec<(Key, DocAddress)>, usize) = match page.after {
+            None => searcher
+                .search(&query, &(ranked(skip, limit), Count))
+                .map_err(|_| NotReady)?,
+            Some(after) => {
+                // Continue after the anchor: the last hit created at `after` (or the one with
+                // `afterId`); without one, the hits created before `after`.
+                let (all, total) = searcher
+                    .search(&query, &(ranked(0, MAX_RANKED_SCAN), Count))
+                    .map_err(|_| NotReady)?;
+                let at = after.timestamp_millis();
+                let wanted = page.after_id.map(|id| split_id(&id));
+                let anchor = all.iter().rposition(|((_, created, hi, lo), _)| {
+                    *created == at && wanted.is_none_or(|w| w == (*hi, *lo))
+                });
+                let rest: Vec<(Key, DocAddress)> = match anchor {
+                    Some(i) => all.into_iter().skip(i + 1).take(limit).collect(),
+                    None => all
+                        .into_iter()
+                        .filter(|((_, created, _, _), _)| *created < at)
+                        .take(limit)
+                        .collect(),
+                };
+                (rest, total)
+            }
+        };
+        let ids = hits
+            .iter()
+            .filter_map(|(_, addr)| {
+                let doc: TantivyDocument = searcher.doc(*addr).ok()?;
+                let id = doc.get_first(f.id)?.as_str()?.to_string();
+                ObjectId::parse_str(id).ok()
+            })
+            .collect();
+        Ok(PostHits {
+            ids,
+            total: total as u64,
+        })
+    }
+
+    /// Users whose name matches the text (as a phrase, the last word as a prefix) or whose email
+    /// is exactly the text; administrators also find users by part of their email. Blocked users
+    /// are left out. Most posts first, then by name; at most `MAX_USER_RESULTS`.
+    pub async fn users(&self, text: &str, admin: bool) -> Result<Vec<FoundUser>, NotReady> {
+        if !self.users_ready() {
+            return Err(NotReady);
+        }
+        let search = self.clone();
+        let text = text.to_string();
+        tokio::task::spawn_blocking(move || search.search_users(&text, admin))
+            .await
+            .map_err(|_| NotReady)?
+    }
+
+    fn search_users(&self, text: &str, admin: bool) -> Result<Vec<FoundUser>, NotReady> {
+        let f = self.inner.user_fields;
+        let mut fields = vec![(f.name, 1.0)];
+        if admin {
+            fields.push((f.email_text, 1.0));
+        }
+        let mut either: Vec<(Occur, Box<dyn Query>)> = vec![(
+            Occur::Should,
+            Box::new(TermQuery::new(
+                Term::from_field_text(f.email, text.trim()),
+                IndexRecordOption::Basic,
+            )),
+        )];
+        if let Some(q) = text::in_any(&fields, text) {
+            either.push((Occur::Should, q));
+        }
+        let query = BooleanQuery::new(vec![
+            (
+                Occur::Must,
+                Box::new(BooleanQuery::new(either)) as Box<dyn Query>,
+            ),
+            (
+                Occur::MustNot,
+                Box::new(TermQuery::new(
+                    Term::from_field_u64(f.blocked, 1),
+                    IndexRecordOption::Basic,
+                )),
+            ),
+        ]);
+        let searcher = self.inner.users.searcher();
+        let found: Vec<(Score, DocAddress)> = searcher
+            .search(
+                &query,
+                &TopDocs::with_limit(USER_CANDIDATES).order_by_score(),
+            )
+            .map_err(|_| NotReady)?;
+        let mut hits: Vec<FoundUser> = found
+            .into_iter()
+            .filter_map(|(_, addr)| {
+                let doc: TantivyDocument = searcher.doc(addr).ok()?;
+                let text_of = |field: Field| {
+                    doc.get_first(field)
+                        .and_then(|v| v.as_str().map(str::to_string))
+                };
+                Some(FoundUser {
+                    id: ObjectId::parse_str(text_of(f.id)?).ok()?,
+                    name: text_of(f.name).unwrap_or_default(),
+                    email: text_of(f.email).unwrap_or_default(),
+                    avatar: text_of(f.avatar),
+                    total_posts: doc
+                        .get_first(f.total_posts)
+                        .and_then(|v| v.as_i64())
+                        .unwrap_or(0),
+                })
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            b.total_posts
+                .cmp(&a.total_posts)
+                .then_with(|| a.name.cmp(&b.name))
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        hits.truncate(MAX_USER_RESULTS);
+        Ok(hits)
+    }
+}
+
+impl ChangeFollower for Search {
+    fn caught_up<'a>(&'a self, entry: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(Search::caught_up(self, entry))
+    }
+}
