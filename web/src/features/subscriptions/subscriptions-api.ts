@@ -16,6 +16,7 @@ export const SUBSCRIPTION_FALLBACK = {
   deletePlan: 'Failed to delete plan',
   analytics: 'Failed to fetch plan analytics',
   subscribers: 'Failed to fetch subscribers',
+  reminders: 'Failed to send renewal reminders',
 } as const;
 
 /** Seed 001 §4 "Subscription" status messages. */
@@ -74,6 +75,7 @@ export const subscriptionsApi = {
   activatePlan: (planId: string) => http.post<{ plan: Plan } & WithMode>(`/subscription/plans/${encodeURIComponent(planId)}/activate`, {}, SUBSCRIPTION_FALLBACK.activatePlan),
   deletePlan: (planId: string) => http.delete<{ plan?: Plan } & WithMode>(`/subscription/plans/${encodeURIComponent(planId)}`, SUBSCRIPTION_FALLBACK.deletePlan),
   analytics: (planId: string) => http.get<PlanAnalytics & WithMode>(`/subscription/plans/${encodeURIComponent(planId)}/analytics`, SUBSCRIPTION_FALLBACK.analytics),
+  reminders: () => http.post<{ message?: string; sent?: number; alreadySent?: number; failed?: number }>('/subscription/reminders', {}, SUBSCRIPTION_FALLBACK.reminders),
   subscribers: (authorId: string) =>
     http.get<{ subscriptions: Subscription[] } & WithMode>(`/subscription/author/${encodeURIComponent(authorId)}/subscriptions`, SUBSCRIPTION_FALLBACK.subscribers),
 };

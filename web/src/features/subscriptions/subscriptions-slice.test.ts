@@ -13,6 +13,7 @@ import {
   fetchMySubscriptions,
   fetchSubscriptionStatus,
   refundSubscription,
+  sendRenewalReminders,
   subscribe,
   unsubscribeAuthor,
 } from './subscriptions-slice';
@@ -170,6 +171,17 @@ describe('the subscriptions slice', () => {
     mockApi.on('GET', '/subscription/my-subscriptions', { status: 500, body: {} });
     await store.dispatch(fetchMySubscriptions());
     expect(store.getState().subscriptions.mySubscriptions.error).toBe('Failed to fetch subscribed plans');
+  });
+
+  it("sends renewal reminders once at a time and says 'Renewal reminders sent successfully' with the counts", async () => {
+    const store = signedIn();
+    mockApi.on('POST', '/subscription/reminders', { delayMs: 10, body: { message: 'Renewal reminders sent successfully', sent: 2, alreadySent: 1, failed: 0 } });
+    await Promise.all([store.dispatch(sendRenewalReminders()), store.dispatch(sendRenewalReminders())]);
+    expect(mockApi.calls('POST', '/subscription/reminders')).toHaveLength(1);
+    expect(store.getState().subscriptions.message).toBe('Renewal reminders sent successfully: 2 sent, 1 already reminded this period, 0 failed.');
+    mockApi.on('POST', '/subscription/reminders', { status: 500, body: {} });
+    await store.dispatch(sendRenewalReminders());
+    expect(store.getState().subscriptions.error).toBe('Failed to send renewal reminders');
   });
 
   it('describes each status to the reader', () => {

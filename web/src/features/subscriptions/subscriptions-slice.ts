@@ -252,6 +252,23 @@ export const fetchSubscribers = createAsyncThunk<Subscription[], string, { rejec
   }
 });
 
+/** Administrators: remind readers whose subscriptions renew soon (once per period each). */
+export const sendRenewalReminders = createAsyncThunk<{ message: string; sent: number; alreadySent: number; failed: number }, void, { state: Root; rejectValue: string }>(
+  'subscriptions/sendRenewalReminders',
+  async (_, { rejectWithValue }) => {
+    try {
+      const r = await subscriptionsApi.reminders();
+      const sent = r?.sent ?? 0;
+      const alreadySent = r?.alreadySent ?? 0;
+      const failed = r?.failed ?? 0;
+      return { message: r?.message || SUBSCRIPTION_MESSAGES.reminders, sent, alreadySent, failed };
+    } catch (e) {
+      return rejectWithValue(reject(e, SUBSCRIPTION_FALLBACK.reminders));
+    }
+  },
+  { condition: (_, api) => notPending('reminders')(_, api) },
+);
+
 function replacePlan(list: Plan[], plan: Plan): Plan[] {
   const at = list.findIndex((p) => p._id === plan._id);
   if (at < 0) return [plan, ...list];
@@ -459,6 +476,20 @@ const subscriptionsSlice = createSlice({
       })
       .addCase(fetchPlanAnalytics.rejected, (state, action) => {
         state.analytics[action.meta.arg] = { value: null, status: 'failed', error: action.payload ?? SUBSCRIPTION_FALLBACK.analytics };
+      })
+      .addCase(sendRenewalReminders.pending, (state) => {
+        state.pending.reminders = true;
+        state.message = null;
+        state.error = null;
+      })
+      .addCase(sendRenewalReminders.fulfilled, (state, action) => {
+        delete state.pending.reminders;
+        const { message, sent, alreadySent, failed } = action.payload;
+        state.message = `${message}: ${sent} sent, ${alreadySent} already reminded this period, ${failed} failed.`;
+      })
+      .addCase(sendRenewalReminders.rejected, (state, action) => {
+        delete state.pending.reminders;
+        state.error = action.payload ?? SUBSCRIPTION_FALLBACK.reminders;
       })
       .addCase(fetchSubscribers.pending, (state) => {
         state.subscribers.status = 'loading';

@@ -5,6 +5,7 @@ import { formatMoney, intervalLabel } from '@/lib/money';
 import { fetchCriteria, fetchPlans, fetchUserEarnings, processPayouts, selectAdmin, togglePlanStatus, updateCriteria } from '../admin-slice';
 import type { SubscriptionCriteria, UserEarning } from '../admin-types';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { selectSubscriptions, sendRenewalReminders } from '@/features/subscriptions/subscriptions-slice';
 import { ListState } from '../components/list-state';
 import { Pager } from '../components/pager';
 
@@ -69,6 +70,31 @@ function Criteria() {
   );
 }
 
+/** Reminds readers whose subscriptions renew within the reminder window (once per period each). */
+function RenewalReminders() {
+  const dispatch = useAppDispatch();
+  const { pending, message, error } = useAppSelector(selectSubscriptions);
+  const busy = Boolean(pending.reminders);
+  return (
+    <div className="button-row reminders">
+      <button type="button" className="button button--small button--ghost" disabled={busy} onClick={() => void dispatch(sendRenewalReminders())}>
+        {busy ? 'Sending reminders...' : 'Send renewal reminders now'}
+      </button>
+      <span className="muted small">Readers whose subscriptions renew in the next days get one email per period; the daily job sends them too.</span>
+      {message ? (
+        <p className="form-status" role="status">
+          {message}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function Plans() {
   const dispatch = useAppDispatch();
   const { plans } = useAppSelector(selectAdmin);
@@ -130,6 +156,7 @@ function Plans() {
         </div>
       ) : null}
       <Pager label="Plans" page={plans.page} totalPages={plans.totalPages} onPage={(page) => void dispatch(fetchPlans(page))} />
+      <RenewalReminders />
     </section>
   );
 }
