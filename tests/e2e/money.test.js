@@ -93,7 +93,8 @@ describe('plans, subscriptions, refunds and payouts', () => {
     await screenshot(authorPage, 'studio-bank-details');
     await noSeriousViolations(authorPage, 'the bank details tab');
 
-    // A subscribers-only post (the editor has no audience switch yet; arranged through the API).
+    // A subscribers-only post (the editor's "Who can read it"; arranged through the API here, the
+    // editor itself is driven by posts.test.js).
     const { status: postStatus, data: created } = await api('/post/post-create', {
       method: 'POST',
       token: author.token,

@@ -65,6 +65,8 @@ describe('before a save', () => {
     const input = toInput({ ...emptyDetails(), title: ' T ', status: 'scheduled', publishAt: '2030-01-02T03:04' }, []);
     expect(input).toMatchObject({ title: 'T', status: 'scheduled', publishAt: new Date('2030-01-02T03:04').toISOString(), visibility: 'Public', language: 'en' });
     expect(toInput({ ...emptyDetails(), title: 'T' }, []).publishAt).toBeNull();
+    expect(toInput({ ...emptyDetails(), title: 'T' }, []).audience).toBe('everyone');
+    expect(toInput({ ...emptyDetails(), title: 'T', audience: 'subscribers' }, []).audience).toBe('subscribers');
   });
 
   it('places server errors next to what caused them', () => {

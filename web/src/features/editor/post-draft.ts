@@ -14,6 +14,8 @@ export interface PostDetails {
   tags: string[];
   postType: 'Article' | 'Blog';
   visibility: 'Public' | 'Private' | 'Unlisted';
+  /** Who may read the blocks: everyone, or the author's subscribers (others see the teaser). */
+  audience: 'everyone' | 'subscribers';
   language: string;
   isFeatured: boolean;
   isPinned: boolean;
@@ -40,6 +42,7 @@ export function emptyDetails(): PostDetails {
     tags: [],
     postType: 'Article',
     visibility: 'Public',
+    audience: 'everyone',
     language: 'en',
     isFeatured: false,
     isPinned: false,

@@ -288,6 +288,8 @@ export interface PostInput {
   tags?: string[];
   postType?: string;
   visibility?: string;
+  /** `everyone` or `subscribers` (readers with a running subscription to the author). */
+  audience?: string;
   language?: string;
   isFeatured?: boolean;
   isPinned?: boolean;

@@ -56,6 +56,7 @@ export function toInput(details: PostDetails, blocks: Block[]): PostInput {
     tags: details.tags,
     postType: details.postType,
     visibility: details.visibility,
+    audience: details.audience,
     language: details.language || 'en',
     isFeatured: details.isFeatured,
     isPinned: details.isPinned,

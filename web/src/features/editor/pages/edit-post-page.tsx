@@ -19,6 +19,7 @@ function detailsOf(post: Post): PostDetails {
     tags: post.tags ?? [],
     postType: post.postType ?? 'Article',
     visibility: post.visibility ?? 'Public',
+    audience: post.audience === 'subscribers' ? 'subscribers' : 'everyone',
     language: post.language ?? 'en',
     isFeatured: Boolean(post.isFeatured),
     isPinned: Boolean(post.isPinned),
