@@ -131,6 +131,38 @@ describe('the post page', () => {
     expect(await screen.findByText('Failed to send appeal')).toBeInTheDocument();
   });
 
+  function readerSees(p: Post) {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('GET', `/post/${p.slug}`, { body: { post: p } });
+    mockApi.on('GET', `/comment/all-comments/${p._id}`, { body: { comments: [], count: 0 } });
+    mockApi.on('GET', '/post/suggested-post/suggested', { body: { posts: [] } });
+    mockApi.on('GET', `/post/bookmark-status/${p._id}`, { body: { liked: false, bookmarked: false, likesCount: 0, bookmarksCount: 0 } });
+    mockApi.on('POST', `/post/view/${p.slug}`, { body: { views: 1 } });
+    mockApi.on('POST', `/post/time-spent/${p._id}`, { body: { duration: 1 } });
+    mockApi.on('GET', /^\/api\/follow\//, { body: { isFollowing: false } });
+    renderApp(`/post/${p.slug}`, { preloadedState: { auth: signedInAuth() } });
+  }
+
+  it('shows a locked post as its teaser with a way to subscribe, and no blocks', async () => {
+    readerSees(post('l', { locked: true, audience: 'subscribers', blocks: [], excerpt: 'The opening lines' }));
+    expect(await screen.findByText('This post is for subscribers only.')).toBeInTheDocument();
+    expect(screen.getByText('The opening lines')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Subscribe to Bea Writer to read on' })).toHaveAttribute('href', '/plans/u9');
+  });
+
+  it("reports a post once: reason and details, the server's confirmation, then the button says Reported", async () => {
+    readerSees(post('r', { blocks: [{ id: 'p', type: 'paragraph', data: { text: 'Body' } }] }));
+    mockApi.on('POST', '/admin/reports', { status: 201, body: { message: 'Thank you. The post was reported to the moderators.' } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Report' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report this post' });
+    await userEvent.click(within(dialog).getByLabelText('Spam'));
+    await userEvent.type(within(dialog).getByLabelText('Details (optional)'), 'Links everywhere');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await screen.findByText('Thank you. The post was reported to the moderators.')).toBeInTheDocument();
+    expect(mockApi.calls('POST', '/admin/reports')[0].body).toEqual({ postId: 'r', reason: 'spam', details: 'Links everywhere' });
+    expect(screen.getByRole('button', { name: 'Reported' })).toBeDisabled();
+  });
+
   it('shows a reader the comments oldest first, and their new comment at once', async () => {
     mockAppStartup({ signedIn: true });
     mockApi.on('GET', '/post/slug-a', { body: { post: post('a', { blocks: [] }) } });
