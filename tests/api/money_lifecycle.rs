@@ -420,3 +420,102 @@ async fn unsubscribing_from_an_author_cancels_only_that_authors_subscription() {
         3
     );
 }
+
+#[actix_web::test]
+async fn refusals_own_plan_deleted_plan_declined_card_and_a_closed_refund_window() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let admin = app.admin().await;
+    let plan = app.create_plan(&author, 1000).await;
+    let plan_id = plan["_id"].as_str().unwrap().to_string();
+
+    // One's own plan.
+    let res = app.subscribe(&author, &plan_id).await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "You cannot subscribe to your own plan"
+    );
+    // A declined card: 402 with the bank's words, the attempt is recorded as failed, nothing
+    // is credited, and the reader may try again with another card.
+    let res = app
+        .post_json(
+            "/api/subscription/subscribe",
+            &json!({ "planId": plan_id, "paymentMethodId": "pm_card_chargeDeclined" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::PAYMENT_REQUIRED).await,
+        "Your card was declined."
+    );
+    let failed = app
+        .collection("subscriptions")
+        .find_one(doc! { "subscriberId": oid(&reader.id) })
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(failed.get_str("status").unwrap(), "failed");
+    assert_eq!(app.count_in("ledger", doc! {}).await, 0);
+    let res = app
+        .post_json(
+            "/api/subscription/subscribe",
+            &json!({ "planId": plan_id, "paymentMethodId": "pm_card_visa" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let sub = json_of(res).await["subscription"]["subscriptionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // A deleted plan takes no new subscribers (the existing one keeps its access).
+    let res = app
+        .delete(
+            &format!("/api/subscription/plans/{plan_id}"),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let late = app.signup().await;
+    let res = app.subscribe(&late, &plan_id).await;
+    assert_eq!(
+        assert_error(res, StatusCode::CONFLICT).await,
+        "This plan is not available for new subscribers"
+    );
+    assert_eq!(
+        app.subscription_doc(&sub).await.get_str("status").unwrap(),
+        "active"
+    );
+
+    // The charge is 8 days old: the 7-day refund window has closed, for the reader and for an
+    // administrator alike, and nothing is refunded.
+    app.collection("payments")
+        .update_many(
+            doc! { "subscriptionId": oid(&sub) },
+            doc! { "$set": { "createdAt": mongodb::bson::DateTime::from_millis(
+            mongodb::bson::DateTime::now().timestamp_millis() - 8 * 86_400_000) } },
+        )
+        .await
+        .unwrap();
+    for who in [&reader, &admin] {
+        let res = app
+            .patch_json(
+                &format!("/api/subscription/subscriptions/{sub}/refund"),
+                &json!({ "reason": "Too late" }),
+                Some(&who.token),
+            )
+            .await;
+        assert_eq!(
+            assert_error(res, StatusCode::CONFLICT).await,
+            "The refund window has closed: a payment can be refunded within 7 days"
+        );
+    }
+    assert_eq!(app.count_in("refunds", doc! {}).await, 0);
+    assert_eq!(
+        app.subscription_doc(&sub).await.get_str("status").unwrap(),
+        "active"
+    );
+}
