@@ -37,12 +37,7 @@ async fn criteria_metrics_overrides_and_switches_decide_eligibility() {
     assert_eq!(after["followerCount"], 1);
     assert_eq!(after["postCount"], 1);
     assert_eq!(after["engagementRate"], 0.0);
-    let stored = app
-        .collection("users")
-        .find_one(doc! { "_id": oid(&author.id) })
-        .await
-        .unwrap()
-        .unwrap();
+    let stored = app.find_doc("users", doc! { "_id": oid(&author.id) }).await;
     assert!(
         stored.get_bool("isEligibleForSubscription").unwrap(),
         "the verdict is stored for the users list"

@@ -950,12 +950,7 @@ async fn every_money_field_refuses_bad_input_with_a_clear_message_and_writes_not
         "no bank details were stored"
     );
     assert_eq!(app.count_in("payouts", doc! {}).await, 0);
-    let stored = app
-        .collection("plans")
-        .find_one(doc! {})
-        .await
-        .unwrap()
-        .unwrap();
+    let stored = app.find_doc("plans", doc! {}).await;
     assert_eq!(
         stored.get_i64("price").unwrap(),
         1000,
@@ -972,12 +967,7 @@ async fn an_account_number_is_stored_sealed_and_shown_by_its_last_four_digits_on
         .post_json("/api/payment/bank-details", &bank_body(), Some(&user.token))
         .await;
     assert_eq!(res.status(), StatusCode::CREATED);
-    let stored = app
-        .collection("bank_details")
-        .find_one(doc! {})
-        .await
-        .unwrap()
-        .unwrap();
+    let stored = app.find_doc("bank_details", doc! {}).await;
     let sealed = stored.get_str("accountNumberEncrypted").unwrap();
     assert!(
         sealed.starts_with("v1:") && !sealed.contains("123456789"),

@@ -304,12 +304,7 @@ async fn deleting_an_author_refunds_their_subscribers_and_keeps_the_books() {
         oid(&author.id),
         "the books keep the id"
     );
-    let plan_doc = app
-        .collection("plans")
-        .find_one(doc! {})
-        .await
-        .unwrap()
-        .unwrap();
+    let plan_doc = app.find_doc("plans", doc! {}).await;
     assert!(plan_doc.get_bool("isDeleted").unwrap());
     assert_eq!(app.count_in("bank_details", doc! {}).await, 0);
     assert_eq!(
@@ -375,13 +370,7 @@ async fn unsubscribing_from_an_author_cancels_only_that_authors_subscription() {
         (status["isSubscribed"].clone(), status["status"].clone()),
         (json!(true), json!("cancelled"))
     );
-    assert_eq!(
-        app.subscription_doc(&sub_b)
-            .await
-            .get_str("status")
-            .unwrap(),
-        "active"
-    );
+    assert_eq!(app.sub_status(&sub_b).await, "active");
     // Again: nothing left to cancel, still a success.
     let res = app
         .post_json(
@@ -398,13 +387,7 @@ async fn unsubscribing_from_an_author_cancels_only_that_authors_subscription() {
     app.end_period(&sub_b).await;
     let report = app.run_billing_at(mongodb::bson::DateTime::now()).await;
     assert_eq!((report.expired, report.renewed), (1, 1), "{report:?}");
-    assert_eq!(
-        app.subscription_doc(&sub_a)
-            .await
-            .get_str("status")
-            .unwrap(),
-        "expired"
-    );
+    assert_eq!(app.sub_status(&sub_a).await, "expired");
     let res = app
         .post_json(
             "/api/subscription/status",
@@ -451,11 +434,8 @@ async fn refusals_own_plan_deleted_plan_declined_card_and_a_closed_refund_window
         "Your card was declined."
     );
     let failed = app
-        .collection("subscriptions")
-        .find_one(doc! { "subscriberId": oid(&reader.id) })
-        .await
-        .unwrap()
-        .unwrap();
+        .find_doc("subscriptions", doc! { "subscriberId": oid(&reader.id) })
+        .await;
     assert_eq!(failed.get_str("status").unwrap(), "failed");
     assert_eq!(app.count_in("ledger", doc! {}).await, 0);
     let res = app
@@ -485,10 +465,7 @@ async fn refusals_own_plan_deleted_plan_declined_card_and_a_closed_refund_window
         assert_error(res, StatusCode::CONFLICT).await,
         "This plan is not available for new subscribers"
     );
-    assert_eq!(
-        app.subscription_doc(&sub).await.get_str("status").unwrap(),
-        "active"
-    );
+    assert_eq!(app.sub_status(&sub).await, "active");
 
     // The charge is 8 days old: the 7-day refund window has closed, for the reader and for an
     // administrator alike, and nothing is refunded.
@@ -514,8 +491,5 @@ async fn refusals_own_plan_deleted_plan_declined_card_and_a_closed_refund_window
         );
     }
     assert_eq!(app.count_in("refunds", doc! {}).await, 0);
-    assert_eq!(
-        app.subscription_doc(&sub).await.get_str("status").unwrap(),
-        "active"
-    );
+    assert_eq!(app.sub_status(&sub).await, "active");
 }

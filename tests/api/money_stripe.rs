@@ -178,11 +178,8 @@ async fn subscribing_through_stripe_waits_for_the_signed_webhook_and_processes_i
         .unwrap()
         .to_string();
     let payment = app
-        .collection("payments")
-        .find_one(doc! { "subscriptionId": oid(&sub_id) })
-        .await
-        .unwrap()
-        .unwrap();
+        .find_doc("payments", doc! { "subscriptionId": oid(&sub_id) })
+        .await;
     let intent = payment.get_str("providerPaymentId").unwrap().to_string();
     assert!(intent.starts_with("pi_"));
     // Subscribing again meanwhile (a second click, a reload) continues the same payment: no
@@ -220,13 +217,7 @@ async fn subscribing_through_stripe_waits_for_the_signed_webhook_and_processes_i
         assert_error(res, StatusCode::BAD_REQUEST).await,
         "Missing Stripe-Signature header"
     );
-    assert_eq!(
-        app.subscription_doc(&sub_id)
-            .await
-            .get_str("status")
-            .unwrap(),
-        "incomplete"
-    );
+    assert_eq!(app.sub_status(&sub_id).await, "incomplete");
     assert_eq!(app.count_in("ledger", doc! {}).await, 0);
     assert_eq!(app.count_in("webhook_events", doc! {}).await, 0);
 
@@ -281,11 +272,8 @@ async fn subscribing_through_stripe_waits_for_the_signed_webhook_and_processes_i
 
     // A refund the bank later fails gives the author's debit back, once.
     let refund_id = app
-        .collection("refunds")
-        .find_one(doc! {})
+        .find_doc("refunds", doc! {})
         .await
-        .unwrap()
-        .unwrap()
         .get_str("providerRefundId")
         .unwrap()
         .to_string();
@@ -311,12 +299,7 @@ async fn subscribing_through_stripe_waits_for_the_signed_webhook_and_processes_i
     let paid = json_of(res).await;
     assert_eq!(paid["results"][0]["status"], "paid", "{paid}");
     assert_eq!(paid["results"][0]["amount"], 1350);
-    let payout = app
-        .collection("payouts")
-        .find_one(doc! {})
-        .await
-        .unwrap()
-        .unwrap();
+    let payout = app.find_doc("payouts", doc! {}).await;
     assert!(payout
         .get_str("providerPayoutId")
         .unwrap()
@@ -351,11 +334,8 @@ async fn pending_subscription(app: &TestApp) -> (TestUser, String, String) {
         .unwrap()
         .to_string();
     let payment = app
-        .collection("payments")
-        .find_one(doc! { "subscriptionId": oid(&sub) })
-        .await
-        .unwrap()
-        .unwrap();
+        .find_doc("payments", doc! { "subscriptionId": oid(&sub) })
+        .await;
     let intent = payment.get_str("providerPaymentId").unwrap().to_string();
     (author, sub, intent)
 }
@@ -393,10 +373,7 @@ async fn the_same_event_delivered_ten_times_at_once_is_processed_once() {
     // Stripe's retry of a delivery that got 409 finds it done.
     let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
     assert_eq!(json_of(res).await["status"], "duplicate");
-    assert_eq!(
-        app.subscription_doc(&sub).await.get_str("status").unwrap(),
-        "active"
-    );
+    assert_eq!(app.sub_status(&sub).await, "active");
     assert_eq!(
         app.count_in("ledger", doc! { "authorId": oid(&author.id) })
             .await,
@@ -436,10 +413,7 @@ async fn an_event_whose_processing_stopped_halfway_is_processed_by_a_later_deliv
         .unwrap();
     let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
     assert_error(res, StatusCode::CONFLICT).await;
-    assert_eq!(
-        app.subscription_doc(&sub).await.get_str("status").unwrap(),
-        "incomplete"
-    );
+    assert_eq!(app.sub_status(&sub).await, "incomplete");
     // The process that began it died (10 minutes without finishing): the retry takes it over.
     app.collection("webhook_events")
         .replace_one(doc! { "_id": "evt_interrupted" }, began(600_000))
@@ -448,10 +422,7 @@ async fn an_event_whose_processing_stopped_halfway_is_processed_by_a_later_deliv
     let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(json_of(res).await["status"], "processed");
-    assert_eq!(
-        app.subscription_doc(&sub).await.get_str("status").unwrap(),
-        "active"
-    );
+    assert_eq!(app.sub_status(&sub).await, "active");
     let res = app.send_webhook(&event, WEBHOOK_SECRET, now).await;
     assert_eq!(json_of(res).await["status"], "duplicate");
     assert_eq!(app.count_in("ledger", doc! { "kind": "charge" }).await, 1);
@@ -478,11 +449,11 @@ async fn a_stripe_renewal_is_settled_by_its_webhook_paid_or_failed() {
         "{report:?}"
     );
     let renewal = app
-        .collection("payments")
-        .find_one(doc! { "subscriptionId": oid(&sub), "kind": "renewal" })
-        .await
-        .unwrap()
-        .unwrap();
+        .find_doc(
+            "payments",
+            doc! { "subscriptionId": oid(&sub), "kind": "renewal" },
+        )
+        .await;
     assert_eq!(renewal.get_str("status").unwrap(), "pending");
     let renewal_id = renewal.get_object_id("_id").unwrap().to_hex();
     // The renewal paid: the next period starts where the last one ended, credited once.
@@ -519,11 +490,11 @@ async fn a_stripe_renewal_is_settled_by_its_webhook_paid_or_failed() {
     app.end_period(&sub).await;
     app.run_billing_at(mongodb::bson::DateTime::now()).await;
     let second = app
-        .collection("payments")
-        .find_one(doc! { "subscriptionId": oid(&sub), "kind": "renewal", "status": "pending" })
-        .await
-        .unwrap()
-        .unwrap();
+        .find_doc(
+            "payments",
+            doc! { "subscriptionId": oid(&sub), "kind": "renewal", "status": "pending" },
+        )
+        .await;
     let failed = json!({
         "id": "evt_renewal_failed", "object": "event", "type": "payment_intent.payment_failed",
         "data": { "object": { "id": second.get_str("providerPaymentId").unwrap(), "object": "payment_intent",
@@ -547,11 +518,11 @@ async fn a_stripe_renewal_is_settled_by_its_webhook_paid_or_failed() {
         2
     );
     let failed_payment = app
-        .collection("payments")
-        .find_one(doc! { "_id": second.get_object_id("_id").unwrap() })
-        .await
-        .unwrap()
-        .unwrap();
+        .find_doc(
+            "payments",
+            doc! { "_id": second.get_object_id("_id").unwrap() },
+        )
+        .await;
     assert_eq!(failed_payment.get_str("status").unwrap(), "failed");
     assert_eq!(
         failed_payment.get_str("failureReason").unwrap(),
@@ -645,12 +616,7 @@ async fn when_stripe_is_away_retried_requests_move_money_once() {
     // so their next visit continues it.
     age(&app, "payments", waiting(&second), "updatedAt", 180_000).await;
     app.run_billing_at(mongodb::bson::DateTime::now()).await;
-    let kept = app
-        .collection("payments")
-        .find_one(waiting(&second))
-        .await
-        .unwrap()
-        .unwrap();
+    let kept = app.find_doc("payments", waiting(&second)).await;
     assert!(kept
         .get_str("providerPaymentId")
         .unwrap()
@@ -662,11 +628,8 @@ async fn when_stripe_is_away_retried_requests_move_money_once() {
 
     // The first reader's payment clears.
     let intent = app
-        .collection("payments")
-        .find_one(waiting(&first))
+        .find_doc("payments", waiting(&first))
         .await
-        .unwrap()
-        .unwrap()
         .get_str("providerPaymentId")
         .unwrap()
         .to_string();
@@ -675,10 +638,7 @@ async fn when_stripe_is_away_retried_requests_move_money_once() {
         .send_webhook(&succeeded("evt_after_outage", &intent), WEBHOOK_SECRET, now)
         .await;
     assert_eq!(json_of(res).await["status"], "processed");
-    assert_eq!(
-        app.subscription_doc(&sub).await.get_str("status").unwrap(),
-        "active"
-    );
+    assert_eq!(app.sub_status(&sub).await, "active");
 
     // A payout while Stripe is away is held (debited, retried with its key), and the same
     // request again pays nothing more.
@@ -713,12 +673,7 @@ async fn when_stripe_is_away_retried_requests_move_money_once() {
     age(&app, "payouts", doc! {}, "updatedAt", 180_000).await;
     let report = app.run_billing_at(mongodb::bson::DateTime::now()).await;
     assert_eq!(report.payouts_retried, 1, "{report:?}");
-    let record = app
-        .collection("payouts")
-        .find_one(doc! {})
-        .await
-        .unwrap()
-        .unwrap();
+    let record = app.find_doc("payouts", doc! {}).await;
     assert_eq!(record.get_str("status").unwrap(), "paid");
     assert!(record
         .get_str("providerPayoutId")
@@ -738,10 +693,7 @@ async fn when_stripe_is_away_retried_requests_move_money_once() {
     let res = app.patch_json(&path, &reason, Some(&first.token)).await;
     assert_error(res, StatusCode::BAD_GATEWAY).await;
     assert_eq!(app.count_in("refunds", doc! {}).await, 0);
-    assert_eq!(
-        app.subscription_doc(&sub).await.get_str("status").unwrap(),
-        "active"
-    );
+    assert_eq!(app.sub_status(&sub).await, "active");
     proxy.set_up(true);
     let res = app.patch_json(&path, &reason, Some(&first.token)).await;
     assert_eq!(res.status(), StatusCode::OK);
@@ -782,12 +734,7 @@ async fn a_refund_stripe_settles_later_is_marked_by_its_webhook_once() {
         .update_one(doc! {}, doc! { "$set": { "status": "pending" } })
         .await
         .unwrap();
-    let refund = app
-        .collection("refunds")
-        .find_one(doc! {})
-        .await
-        .unwrap()
-        .unwrap();
+    let refund = app.find_doc("refunds", doc! {}).await;
     let refund_id = refund.get_str("providerRefundId").unwrap();
     let settled = json!({ "id": "evt_refund_settled", "type": "refund.updated",
                           "data": { "object": { "id": refund_id, "object": "refund", "status": "succeeded" } } });
@@ -795,12 +742,7 @@ async fn a_refund_stripe_settles_later_is_marked_by_its_webhook_once() {
     assert_eq!(json_of(res).await["status"], "processed");
     let res = app.send_webhook(&settled, WEBHOOK_SECRET, now).await;
     assert_eq!(json_of(res).await["status"], "duplicate");
-    let refund = app
-        .collection("refunds")
-        .find_one(doc! {})
-        .await
-        .unwrap()
-        .unwrap();
+    let refund = app.find_doc("refunds", doc! {}).await;
     assert_eq!(refund.get_str("status").unwrap(), "succeeded");
     // The author was debited once, and nothing was given back.
     assert_eq!(

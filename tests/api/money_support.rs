@@ -141,6 +141,24 @@ impl TestApp {
             .unwrap();
     }
 
+    /// A subscription's status as stored.
+    pub async fn sub_status(&self, id: &str) -> String {
+        self.subscription_doc(id)
+            .await
+            .get_str("status")
+            .unwrap()
+            .to_string()
+    }
+
+    /// The one document of `name` matching `filter`, which must exist.
+    pub async fn find_doc(&self, name: &str, filter: Document) -> Document {
+        self.collection(name)
+            .find_one(filter)
+            .await
+            .unwrap()
+            .unwrap_or_else(|| panic!("no document in {name}"))
+    }
+
     pub async fn subscription_doc(&self, id: &str) -> Document {
         self.collection("subscriptions")
             .find_one(doc! { "_id": oid(id) })
