@@ -35,6 +35,7 @@ mod money_concurrency;
 mod money_eligibility;
 mod money_input;
 mod money_lifecycle;
+mod money_plans;
 mod money_posts;
 mod money_renewals;
 mod money_stripe;
