@@ -218,9 +218,6 @@ function PlansTab({ authorId }: { authorId: string }) {
   const [editing, setEditing] = useState<Plan | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Plan | null>(null);
   const [analytics, setAnalytics] = useState<string | null>(null);
-  useEffect(() => {
-    void dispatch(fetchMyPlans());
-  }, [dispatch]);
   return (
     <section aria-labelledby="my-plans-title">
       <div className="section-head">
@@ -346,7 +343,12 @@ function SubscribersTab({ authorId }: { authorId: string }) {
 }
 
 export function AuthorMoneyStudio({ authorId }: { authorId: string }) {
+  const dispatch = useAppDispatch();
   const [params, setParams] = useSearchParams();
+  // The plans carry the provider's mode, which the page's test-mode badge shows on every tab.
+  useEffect(() => {
+    void dispatch(fetchMyPlans());
+  }, [dispatch]);
   const tab = STUDIO_TABS.find((t) => t.id === params.get('tab'))?.id ?? 'plans';
   return (
     <div className="studio">

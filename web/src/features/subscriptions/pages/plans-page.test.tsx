@@ -102,4 +102,14 @@ describe('the plans page', () => {
     expect(router.state.location.search).toBe('?tab=bank-details');
     expect(await screen.findByText('No bank details yet: payouts wait until you add them.')).toBeInTheDocument();
   });
+
+  it('shows the author the test-mode badge on whichever studio tab the address opens', async () => {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('GET', '/subscription/my-plans', { body: { plans: [plan('p1', { authorId: testUser._id })], count: 1, mode: 'test' } });
+    mockApi.on('GET', '/payment/bank-details', { body: { message: 'Bank details fetched successfully', bankDetails: null } });
+    renderApp(`/plans/${testUser._id}?tab=bank-details`, { preloadedState: { auth: signedInAuth() } });
+    expect(await screen.findByText('No bank details yet: payouts wait until you add them.')).toBeInTheDocument();
+    expect(await screen.findByText('test mode — no real money')).toBeInTheDocument();
+    expect(mockApi.calls('GET', '/subscription/my-plans')).toHaveLength(1);
+  });
 });
