@@ -219,6 +219,26 @@ pub struct NotReady;
 /// A change stream entry: its id and its field-value pairs.
 type StreamEntry = (String, Vec<(String, String)>);
 
+/// The change stream's entries after `after` (at most a batch), waiting up to `block_ms` for
+/// some when given; `None` when there are none.
+async fn read_changes(
+    conn: &mut redis::aio::MultiplexedConnection,
+    stream_key: &str,
+    after: &str,
+    block_ms: Option<usize>,
+) -> redis::RedisResult<Option<Vec<StreamEntry>>> {
+    let mut cmd = redis::cmd("XREAD");
+    cmd.arg("COUNT").arg(STREAM_BATCH);
+    if let Some(ms) = block_ms {
+        cmd.arg("BLOCK").arg(ms);
+    }
+    cmd.arg("STREAMS").arg(stream_key).arg(after);
+    let reply: Option<Vec<(String, Vec<StreamEntry>)>> = cmd.query_async(conn).await?;
+    Ok(reply
+        .map(|streams| streams.into_iter().flat_map(|(_, e)| e).collect::<Vec<_>>())
+        .filter(|entries| !entries.is_empty()))
+}
+
 fn split_id(id: &ObjectId) -> (u64, u64) {
     let b = id.bytes();
     let hi = u64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
@@ -347,60 +367,70 @@ impl Search {
         self.build_posts(&gen).await?;
         self.build_users().await?;
         let mut last_id = last.unwrap_or_else(|| "0-0".to_string());
+        let mut conn = redis.dedicated().await?;
+        // Changes made while building are applied before the index answers: their writers did
+        // not wait for it (it was not in use yet), so a first answer must already hold them.
+        while let Some(entries) = read_changes(&mut conn, &stream_key, &last_id, None).await? {
+            if !self.apply_entries(&gen, &entries, &mut last_id).await? {
+                return Ok(());
+            }
+        }
         self.inner.progress.send_modify(|p| {
             p.posts_generation = Some(gen.number);
             p.users_built = true;
             p.last = parse_stream_id(&last_id);
         });
         tracing::info!(generation = gen.number, "search indexes built");
-        let mut conn = redis.dedicated().await?;
         loop {
-            let reply: Option<Vec<(String, Vec<StreamEntry>)>> = redis::cmd("XREAD")
-                .arg("COUNT")
-                .arg(STREAM_BATCH)
-                .arg("BLOCK")
-                .arg(STREAM_BLOCK_MS)
-                .arg("STREAMS")
-                .arg(&stream_key)
-                .arg(&last_id)
-                .query_async(&mut conn)
-                .await?;
-            let Some(streams) = reply else {
+            let read = read_changes(&mut conn, &stream_key, &last_id, Some(STREAM_BLOCK_MS));
+            let Some(entries) = read.await? else {
                 // Nothing new; make sure the read index is still the one indexed.
                 match self.inner.feeds.current() {
                     Some(g) if g.number == gen.number => continue,
                     _ => return Ok(()),
                 }
             };
-            let entries: Vec<StreamEntry> = streams.into_iter().flat_map(|(_, e)| e).collect();
-            let mut posts = Vec::new();
-            let mut people = Vec::new();
-            for (id, fields) in &entries {
-                last_id.clone_from(id);
-                for (kind, value) in fields {
-                    match kind.as_str() {
-                        "p" => posts.extend(ObjectId::parse_str(value).ok()),
-                        "u" => people.extend(ObjectId::parse_str(value).ok()),
-                        // A new generation: build everything again from it.
-                        "rebuilt" => return Ok(()),
-                        _ => {}
-                    }
-                }
-            }
-            posts.sort();
-            posts.dedup();
-            people.sort();
-            people.dedup();
-            let Some(current) = self.inner.feeds.current() else {
-                return Ok(());
-            };
-            if current.number != gen.number {
+            if !self.apply_entries(&gen, &entries, &mut last_id).await? {
                 return Ok(());
             }
-            self.apply_posts(&current, &posts).await?;
-            self.apply_users(&people).await?;
             let reached = parse_stream_id(&last_id);
             self.inner.progress.send_modify(|p| p.last = reached);
+        }
+    }
+
+    /// Applies a batch of the change stream, moving `last_id` past it. `false` when the read
+    /// index was rebuilt meanwhile: everything must then be built again.
+    async fn apply_entries(
+        &self,
+        gen: &Gen,
+        entries: &[StreamEntry],
+        last_id: &mut String,
+    ) -> anyhow::Result<bool> {
+        let mut posts = Vec::new();
+        let mut people = Vec::new();
+        for (id, fields) in entries {
+            last_id.clone_from(id);
+            for (kind, value) in fields {
+                match kind.as_str() {
+                    "p" => posts.extend(ObjectId::parse_str(value).ok()),
+                    "u" => people.extend(ObjectId::parse_str(value).ok()),
+                    // A new generation: build everything again from it.
+                    "rebuilt" => return Ok(false),
+                    _ => {}
+                }
+            }
+        }
+        posts.sort();
+        posts.dedup();
+        people.sort();
+        people.dedup();
+        match self.inner.feeds.current() {
+            Some(current) if current.number == gen.number => {
+                self.apply_posts(&current, &posts).await?;
+                self.apply_users(&people).await?;
+                Ok(true)
+            }
+            _ => Ok(false),
         }
     }
 
