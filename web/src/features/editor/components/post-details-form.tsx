@@ -248,19 +248,20 @@ export function PostDetailsForm({ details, onChange, errors, isAdmin, currentCat
           </select>
         </div>
         <div className="field">
-          <label htmlFor="post-audience">Who can read it</label>
-          <select id="post-audience" aria-describedby="post-audience-hint" value={details.audience} onChange={(e) => onChange({ audience: e.target.value as PostDetails['audience'] })}>
-            <option value="everyone">Everyone</option>
-            <option value="subscribers">Subscribers only</option>
-          </select>
-          <small id="post-audience-hint" className="muted">
-            Subscribers only: other readers see the title and the opening lines, and a way to subscribe.
-          </small>
-        </div>
-        <div className="field">
           <label htmlFor="post-language">Language</label>
           <input id="post-language" value={details.language} maxLength={10} onChange={(e) => onChange({ language: e.target.value.trim().toLowerCase() || 'en' })} />
         </div>
+      </div>
+
+      <div className="field">
+        <label htmlFor="post-audience">Who can read it</label>
+        <select id="post-audience" aria-describedby="post-audience-hint" value={details.audience} onChange={(e) => onChange({ audience: e.target.value as PostDetails['audience'] })}>
+          <option value="everyone">Everyone</option>
+          <option value="subscribers">Subscribers only</option>
+        </select>
+        <small id="post-audience-hint" className="muted">
+          Subscribers only: other readers see the title and the opening lines, and a way to subscribe.
+        </small>
       </div>
 
       {isAdmin ? (
