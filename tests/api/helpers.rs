@@ -120,9 +120,12 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         .await
         .expect("db client")
         .with_observer(std::sync::Arc::new(state.feeds.clone()));
+    // Idle connections are let go well before the server's 5 s keep-alive ends them, so a request
+    // never goes out on a connection the server is closing at that moment.
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(30))
+        .pool_idle_timeout(Duration::from_secs(2))
         .build()
         .unwrap();
     TestApp {
