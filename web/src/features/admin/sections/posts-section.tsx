@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate } from '@/lib/format';
@@ -7,6 +7,7 @@ import type { AdminPost } from '../admin-types';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ListState } from '../components/list-state';
 import { Pager } from '../components/pager';
+import { SearchSortForm } from '../components/search-sort-form';
 
 const SORT_FIELDS = [
   ['title', 'Title'],
@@ -18,7 +19,6 @@ const SORT_FIELDS = [
 export function PostsSection() {
   const dispatch = useAppDispatch();
   const { posts } = useAppSelector(selectAdmin);
-  const [search, setSearch] = useState(posts.query.search);
   const [doomed, setDoomed] = useState<AdminPost | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [pending, setPending] = useState<string | null>(null);
@@ -27,10 +27,6 @@ export function PostsSection() {
     void dispatch(fetchPosts());
   }, [dispatch, posts.query]);
 
-  const onSearch = (event: FormEvent) => {
-    event.preventDefault();
-    dispatch(postQueryChanged({ search: search.trim() }));
-  };
   const toggle = async (post: AdminPost) => {
     setPending(post._id);
     await dispatch(toggleBlockPost(post._id));
@@ -47,32 +43,17 @@ export function PostsSection() {
 
   return (
     <>
-      <form className="inline-form" role="search" onSubmit={onSearch}>
-        <div className="field">
-          <label htmlFor="post-search">Search posts</label>
-          <input id="post-search" type="search" placeholder="Title or author" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="post-sort">Sort by</label>
-          <select id="post-sort" value={posts.query.sortField} onChange={(e) => dispatch(postQueryChanged({ sortField: e.target.value }))}>
-            {SORT_FIELDS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="post-order">Order</label>
-          <select id="post-order" value={posts.query.sortOrder} onChange={(e) => dispatch(postQueryChanged({ sortOrder: e.target.value as 'asc' | 'desc' }))}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </div>
-        <button type="submit" className="button button--small">
-          Search
-        </button>
-      </form>
+      <SearchSortForm
+        idPrefix="post"
+        label="Search posts"
+        placeholder="Title or author"
+        initialSearch={posts.query.search}
+        sortFields={SORT_FIELDS}
+        sortField={posts.query.sortField}
+        sortOrder={posts.query.sortOrder}
+        onSearch={(search) => dispatch(postQueryChanged({ search }))}
+        onSort={(change) => dispatch(postQueryChanged(change))}
+      />
       {posts.message ? (
         <div className="list-state list-state--error" role="alert">
           <span>{posts.message}</span>

@@ -21,6 +21,7 @@ import type { AdminUser, MilestoneOverride } from '../admin-types';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ListState } from '../components/list-state';
 import { Pager } from '../components/pager';
+import { SearchSortForm } from '../components/search-sort-form';
 
 const SORT_FIELDS = [
   ['name', 'Name'],
@@ -189,7 +190,6 @@ export function UsersSection() {
   const dispatch = useAppDispatch();
   const me = useAppSelector((state) => state.auth.user);
   const { users } = useAppSelector(selectAdmin);
-  const [search, setSearch] = useState(users.query.search);
   const [doomed, setDoomed] = useState<AdminUser | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [eligibilityOf, setEligibilityOf] = useState<AdminUser | null>(null);
@@ -199,10 +199,6 @@ export function UsersSection() {
     void dispatch(fetchUsers());
   }, [dispatch, users.query]);
 
-  const onSearch = (event: FormEvent) => {
-    event.preventDefault();
-    dispatch(userQueryChanged({ search: search.trim() }));
-  };
   const act = async (id: string, action: Promise<unknown>) => {
     setPending(id);
     await action;
@@ -220,32 +216,17 @@ export function UsersSection() {
 
   return (
     <>
-      <form className="inline-form" role="search" onSubmit={onSearch}>
-        <div className="field">
-          <label htmlFor="user-search">Search users</label>
-          <input id="user-search" type="search" placeholder="Name or email" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="user-sort">Sort by</label>
-          <select id="user-sort" value={users.query.sortField} onChange={(e) => dispatch(userQueryChanged({ sortField: e.target.value }))}>
-            {SORT_FIELDS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="user-order">Order</label>
-          <select id="user-order" value={users.query.sortOrder} onChange={(e) => dispatch(userQueryChanged({ sortOrder: e.target.value as 'asc' | 'desc' }))}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </div>
-        <button type="submit" className="button button--small">
-          Search
-        </button>
-      </form>
+      <SearchSortForm
+        idPrefix="user"
+        label="Search users"
+        placeholder="Name or email"
+        initialSearch={users.query.search}
+        sortFields={SORT_FIELDS}
+        sortField={users.query.sortField}
+        sortOrder={users.query.sortOrder}
+        onSearch={(search) => dispatch(userQueryChanged({ search }))}
+        onSort={(change) => dispatch(userQueryChanged(change))}
+      />
       <p className="muted list-count">{users.total} users</p>
       <ListState status={users.status} error={users.error} count={users.items.length} emptyText="No users match." onRetry={() => void dispatch(fetchUsers())} />
       {users.items.length > 0 ? (
