@@ -16,7 +16,7 @@ use actix::{
 };
 use bytestring::ByteString;
 use serde_json::Value;
-use tokio::sync::oneshot;
+use tokio::{sync::oneshot, time::Instant};
 
 use super::{
     eio::{self, Frame},
@@ -263,6 +263,10 @@ pub(crate) struct Session {
     upgrade_attempts: u32,
     heartbeat: Option<SpawnHandle>,
     awaiting_pong: bool,
+    /// When the client has missed its ping: pingInterval + pingTimeout after the handshake
+    /// or the last pong. A polling request arriving then finds the session closed, even if
+    /// the timer that closes it has not run yet.
+    alive_until: Instant,
     closing: bool,
     torn_down: bool,
     app: AppState,
@@ -299,6 +303,7 @@ impl Session {
             upgrade_attempts: 0,
             heartbeat: None,
             awaiting_pong: false,
+            alive_until: Instant::now(),
             closing: false,
             torn_down: false,
             app,
@@ -420,6 +425,7 @@ impl Session {
     fn schedule_ping(&mut self, ctx: &mut Context<Self>) {
         let interval = self.engine.config.ping_interval;
         let timeout = self.engine.config.ping_timeout;
+        self.alive_until = Instant::now() + interval + timeout;
         self.heartbeat = Some(ctx.run_later(interval, move |act, ctx| {
             act.awaiting_pong = true;
             act.push_frames(ctx, &[eio::Packet::Ping(ByteString::new()).encode()]);
@@ -438,6 +444,15 @@ impl Session {
             ctx.cancel_future(handle);
         }
         self.schedule_ping(ctx);
+    }
+
+    /// Closes the session if its client missed a ping; true if it did.
+    fn missed_ping(&mut self, ctx: &mut Context<Self>) -> bool {
+        if self.closing || Instant::now() < self.alive_until {
+            return false;
+        }
+        self.close(ctx, CloseBy::Server, "ping timeout");
+        true
     }
 
     // ---- closing ----------------------------------------------------------------------
@@ -975,6 +990,9 @@ impl Handler<PollRequest> for Session {
     type Result = Result<PollReply, EngineError>;
 
     fn handle(&mut self, _: PollRequest, ctx: &mut Context<Self>) -> Self::Result {
+        if self.missed_ping(ctx) {
+            return Err(EngineError::UnknownSid);
+        }
         let probing = self.upgrade.as_ref().is_some_and(|u| u.probed);
         let closing = self.closing;
         let Transport::Polling(polling) = &mut self.transport else {
@@ -1034,6 +1052,9 @@ impl Handler<Post> for Session {
     fn handle(&mut self, msg: Post, ctx: &mut Context<Self>) -> Self::Result {
         if !matches!(self.transport, Transport::Polling(_)) {
             return Err(EngineError::BadRequest);
+        }
+        if self.missed_ping(ctx) {
+            return Err(EngineError::UnknownSid);
         }
         if self.closing {
             // As the reference server does: packets to a closing session are dropped.

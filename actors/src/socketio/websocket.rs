@@ -592,6 +592,13 @@ async fn admit(
                 Ok(Err(refused)) => {
                     // Closing the connection with the writer would lose the answer.
                     refused.writer.release();
+                    if refused.error == EngineError::BadRequest {
+                        // Already upgraded or upgrading: the reference server accepts the
+                        // websocket and closes it at once, which clients see as a close.
+                        switch_protocols(&io, &accept_key).await?;
+                        close_at_once(&io).await;
+                        return Ok(());
+                    }
                     return Err(refused.error);
                 }
                 Err(_) => return Err(EngineError::UnknownSid),
@@ -635,6 +642,31 @@ async fn switch_protocols(io: &TcpStream, accept_key: &[u8]) -> Result<(), Engin
     write_all(io, &response)
         .await
         .map_err(|_| EngineError::BadRequest)
+}
+
+/// Sends a close frame on a websocket just accepted, then waits (briefly) for the client to
+/// end the connection, so that the close frame is read rather than cut by a reset.
+async fn close_at_once(io: &TcpStream) {
+    let (head, len) = frame_header(OP_CLOSE, 0);
+    if write_all(io, &head[..len]).await.is_ok() {
+        let _ = socket2::SockRef::from(io).shutdown(Shutdown::Write);
+        let drain = async {
+            let mut buf = [0u8; 256];
+            loop {
+                if io.readable().await.is_err() {
+                    return;
+                }
+                match io.try_read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                    Err(_) => return,
+                }
+            }
+        };
+        let _ = tokio::time::timeout(HANDSHAKE_WRITE_TIMEOUT, drain).await;
+    }
+    shutdown(io);
 }
 
 /// Answers with an HTTP error and closes the connection.

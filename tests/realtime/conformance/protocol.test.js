@@ -177,6 +177,36 @@ for (const path of ["/engine.io", "/socket.io"]) {
       assert.equal(poll.status, 400);
     });
 
+    it("answers 400 to a poll arriving pingInterval + pingTimeout after the last pong", async () => {
+      // The session began before its handshake answer arrived here, so by this clock the
+      // deadline has passed when the poll is sent.
+      const sid = await openPolling(path);
+      const since = Date.now();
+      await sleep(PING_INTERVAL + PING_TIMEOUT - (Date.now() - since));
+      assert.deepEqual(await errorOf(await fetch(eio(path, `&sid=${sid}`))), {
+        status: 400,
+        body: { code: 1, message: "Session ID unknown" },
+      });
+    });
+
+    it("counts the timeout from the last pong, not from the handshake", async () => {
+      const sid = await openPolling(path);
+      const ping = await fetch(eio(path, `&sid=${sid}`));
+      assert.equal(await ping.text(), "2");
+      const pong = await fetch(eio(path, `&sid=${sid}`), { method: "POST", body: "3" });
+      const pongAt = Date.now();
+      assert.equal(await pong.text(), "ok");
+      // Well inside the new deadline, the session answers (with the next ping).
+      const poll = await fetch(eio(path, `&sid=${sid}`));
+      assert.equal(poll.status, 200);
+      assert.equal(await poll.text(), "2");
+      await sleep(PING_INTERVAL + PING_TIMEOUT - (Date.now() - pongAt));
+      assert.deepEqual(await errorOf(await fetch(eio(path, `&sid=${sid}`))), {
+        status: 400,
+        body: { code: 1, message: "Session ID unknown" },
+      });
+    });
+
     it("pings a websocket client and closes it when it stops answering", async () => {
       const ws = rawSocket(`${server.wsUrl}${path}/?EIO=4&transport=websocket`);
       await ws.next();
@@ -274,6 +304,38 @@ for (const path of ["/engine.io", "/socket.io"]) {
       assert.ok(await settlesWithin(second.closed, 2_000));
       ws.close();
     });
+
+    it("answers 400 to a poll on an upgraded session and accepts then closes a second websocket", async () => {
+      const sid = await openPolling(path);
+      const ws = rawSocket(`${server.wsUrl}${path}/?EIO=4&transport=websocket&sid=${sid}`);
+      await ws.opened;
+      ws.send("2probe");
+      assert.equal(await ws.next(), "3probe");
+      ws.send("5");
+      await sleep(20);
+      assert.deepEqual(await errorOf(await fetch(eio(path, `&sid=${sid}`))), {
+        status: 400,
+        body: { code: 3, message: "Bad request" },
+      });
+      // The reference server completes the websocket handshake (101) and sends a close frame
+      // without a status: the client sees an open, then a close with code 1005, no error.
+      const second = rawSocket(`${server.wsUrl}${path}/?EIO=4&transport=websocket&sid=${sid}`);
+      let refusal = null;
+      second.on("unexpected-response", (_req, res) => {
+        refusal = res.statusCode;
+      });
+      let errored = false;
+      second.on("error", () => {
+        errored = true;
+      });
+      assert.ok(await settlesWithin(second.opened, 2_000), "the second websocket was not accepted");
+      assert.equal(await second.closed, 1005);
+      assert.equal(refusal, null);
+      assert.equal(errored, false);
+      // The first websocket still serves the session.
+      assert.equal(await ws.next(), "2");
+      ws.close();
+    });
   });
 }
 
@@ -342,6 +404,28 @@ describe("Socket.IO connect", () => {
     assert.deepEqual(Object.keys(JSON.parse(reply.substring(2))), ["sid"]);
     assert.equal(await ws.nextData(), '42["auth",{}]');
     ws.close();
+  });
+
+  it("answers a CONNECT without payload with auth as an empty object, over polling", async () => {
+    for (const [packet, nsp] of [["40", ""], ["40/custom,", "/custom,"]]) {
+      const sid = await openPolling("/socket.io");
+      const push = await fetch(eio("/socket.io", `&sid=${sid}`), { method: "POST", body: packet });
+      assert.equal(await push.text(), "ok");
+      const packets = await pollUntil("/socket.io", sid, [`40${nsp}`, `42${nsp}[`]);
+      assert.equal(packets.length, 2, JSON.stringify(packets));
+      assert.match(packets[0], new RegExp(`^40${nsp.replace("/", "\\/")}\\{"sid":"[A-Za-z0-9_-]{20}"\\}$`));
+      assert.equal(packets[1], `42${nsp}["auth",{}]`);
+    }
+  });
+
+  it("answers a CONNECT without payload with auth as an empty object, over websocket", async () => {
+    for (const [packet, nsp] of [["40", ""], ["40/custom,", "/custom,"]]) {
+      const ws = await socketIo();
+      ws.send(packet);
+      assert.match(await ws.nextData(), new RegExp(`^40${nsp.replace("/", "\\/")}\\{"sid":"[A-Za-z0-9_-]{20}"\\}$`));
+      assert.equal(await ws.nextData(), `42${nsp}["auth",{}]`);
+      ws.close();
+    }
   });
 
   it("passes the CONNECT payload to the namespace", async () => {
