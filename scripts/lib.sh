@@ -202,6 +202,20 @@ ensure_chromium() {
   apt_install chromium || die "Chromium could not be installed with apt-get"
 }
 
+# Prints the path of Debian's nginx, installing it when missing (the load balancer of
+# scripts/cluster).
+ensure_nginx() {
+  local bin
+  bin="$(command -v nginx 2>/dev/null || true)"
+  [ -z "$bin" ] && [ -x /usr/sbin/nginx ] && bin=/usr/sbin/nginx
+  if [ -z "$bin" ]; then
+    log "installing nginx from Debian"
+    apt_install nginx-light || apt_install nginx || die "nginx could not be installed with apt-get"
+    bin=/usr/sbin/nginx
+  fi
+  echo "$bin"
+}
+
 # Kills the given pids and their children.
 stop_pids() {
   local pid

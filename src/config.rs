@@ -66,6 +66,9 @@ pub struct Settings {
     pub rate_limit: RateLimitSettings,
     pub mail: MailSettings,
     pub realtime: RealtimeSettings,
+    /// Several nodes over one Redis (used only when Redis is configured).
+    #[serde(default)]
+    pub cluster: ClusterSettings,
     pub geoip: GeoIpSettings,
     pub geojson: GeoJsonSettings,
     pub daily_mail: DailyMailSettings,
@@ -231,6 +234,34 @@ impl RealtimeSettings {
             outbound_queue: self.outbound_queue,
             presence_coalesce: Duration::from_millis(self.presence_coalesce_ms),
             ..Default::default()
+        }
+    }
+}
+
+/// Taking part in a cluster of nodes (with Redis).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClusterSettings {
+    /// This node's name, unique in the deployment and stable across restarts; empty: the
+    /// host name and port.
+    pub node_id: String,
+    /// How long a node that stops refreshing its heartbeat keeps its sockets in the
+    /// cluster's presence (ms); refreshed every third of it.
+    pub heartbeat_ttl_ms: u64,
+    /// Start of this node's Engine.IO session ids (letters, digits, `-`, `_`), for a load
+    /// balancer that routes polling requests by `sid` (see docs/deploy.md); empty: none.
+    pub sid_prefix: String,
+}
+
+/// Default heartbeat TTL of a node (ms).
+pub const DEFAULT_HEARTBEAT_TTL_MS: u64 = 15_000;
+
+impl Default for ClusterSettings {
+    fn default() -> Self {
+        Self {
+            node_id: String::new(),
+            heartbeat_ttl_ms: DEFAULT_HEARTBEAT_TTL_MS,
+            sid_prefix: String::new(),
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod auth;
 pub mod billing;
 pub mod cli;
+pub mod cluster;
 pub mod config;
 pub mod domain;
 pub mod error;

@@ -1,12 +1,39 @@
-//! Fixed-window rate limits kept in memory, per (kind, key). Each node limits on its own; see
+//! Fixed-window rate limits per (kind, key). With Redis they are counted there, so every node
+//! of a cluster shares them (one script: check, count, start the window); without Redis, or
+//! while it is unreachable, each node counts in its own memory with the same windows. See
 //! `docs/decisions.md`.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
+
+use deadpool_redis::redis::Script;
 
 use crate::config::RateLimitSettings;
 use crate::error::ApiError;
+use crate::redis_pool::Redis;
+
+/// KEYS[1]: the window's counter; ARGV[1]: the limit, ARGV[2]: the window in ms. Counts the
+/// attempt unless the allowance is used up; answers {allowed (1/0), ms left in the window}.
+static HIT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then
+  local left = redis.call('PTTL', KEYS[1])
+  if left < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    left = tonumber(ARGV[2])
+  end
+  return {0, left}
+end
+if redis.call('INCR', KEYS[1]) == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return {1, redis.call('PTTL', KEYS[1])}
+",
+    )
+});
 
 /// Entries beyond which expired windows are swept on the next check.
 const SWEEP_THRESHOLD: usize = 10_000;
@@ -25,18 +52,42 @@ pub enum Kind {
     ReportAccount,
 }
 
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::LoginAccount => "login-account",
+            Kind::LoginAddress => "login-address",
+            Kind::OtpSendAccount => "otp-send-account",
+            Kind::OtpSendAddress => "otp-send-address",
+            Kind::OtpCheckAccount => "otp-check-account",
+            Kind::OtpCheckAddress => "otp-check-address",
+            Kind::ContactEmail => "contact-email",
+            Kind::ContactAddress => "contact-address",
+            Kind::ReportAccount => "report-account",
+        }
+    }
+}
+
 pub struct RateLimiter {
     window: Duration,
     limits: RateLimitSettings,
     windows: Mutex<HashMap<(Kind, String), (Instant, u32)>>,
+    redis: Redis,
 }
 
 impl RateLimiter {
+    /// Limits counted in this process's memory.
     pub fn new(limits: RateLimitSettings) -> Self {
+        Self::with_redis(limits, Redis::disabled())
+    }
+
+    /// Limits counted in Redis (shared by every node), in memory while Redis is unreachable.
+    pub fn with_redis(limits: RateLimitSettings, redis: Redis) -> Self {
         Self {
             window: Duration::from_secs(limits.window_seconds),
             limits,
             windows: Mutex::new(HashMap::new()),
+            redis,
         }
     }
 
@@ -56,7 +107,39 @@ impl RateLimiter {
     }
 
     /// Counts one attempt; refuses it with a 429 once the window's allowance is used up.
-    pub fn hit(&self, kind: Kind, key: &str) -> Result<(), ApiError> {
+    pub async fn hit(&self, kind: Kind, key: &str) -> Result<(), ApiError> {
+        if self.redis.is_configured() {
+            match self.hit_redis(kind, key).await {
+                Some(Ok(())) => return Ok(()),
+                Some(Err(retry_after)) => return Err(refusal(retry_after)),
+                // Unreachable: this node counts on its own meanwhile.
+                None => {}
+            }
+        }
+        self.hit_memory(kind, key)
+    }
+
+    /// `None` when Redis did not answer; else whether the attempt is allowed, or the seconds
+    /// until it would be.
+    async fn hit_redis(&self, kind: Kind, key: &str) -> Option<Result<(), u64>> {
+        let counter = self.redis.key(&format!("ratelimit:{}:{key}", kind.name()));
+        let limit = self.limit(kind);
+        let window_ms = u64::try_from(self.window.as_millis()).unwrap_or(u64::MAX);
+        let mut invocation = HIT.prepare_invoke();
+        invocation.key(counter).arg(limit).arg(window_ms);
+        let (allowed, left_ms): (i64, i64) = self
+            .redis
+            .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
+            .await
+            .ok()?;
+        if allowed == 1 {
+            return Some(Ok(()));
+        }
+        let left = u64::try_from(left_ms).unwrap_or(0);
+        Some(Err(left.div_ceil(1000).max(1)))
+    }
+
+    fn hit_memory(&self, kind: Kind, key: &str) -> Result<(), ApiError> {
         let now = Instant::now();
         let limit = self.limit(kind);
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
@@ -74,23 +157,32 @@ impl RateLimiter {
                 .saturating_sub(now.duration_since(entry.0))
                 .as_secs()
                 .max(1);
-            let minutes = retry_after.div_ceil(60);
-            return Err(ApiError::RateLimited {
-                message: format!(
-                    "Too many attempts. Please try again in {minutes} minute{}.",
-                    if minutes == 1 { "" } else { "s" }
-                ),
-                retry_after,
-            });
+            return Err(refusal(retry_after));
         }
         entry.1 += 1;
         Ok(())
     }
 
     /// Counts an attempt against both the account and the client address.
-    pub fn hit_both(&self, account: (Kind, &str), address: (Kind, &str)) -> Result<(), ApiError> {
-        self.hit(address.0, address.1)?;
-        self.hit(account.0, account.1)
+    pub async fn hit_both(
+        &self,
+        account: (Kind, &str),
+        address: (Kind, &str),
+    ) -> Result<(), ApiError> {
+        self.hit(address.0, address.1).await?;
+        self.hit(account.0, account.1).await
+    }
+}
+
+/// The 429 of an attempt `retry_after` seconds too early.
+fn refusal(retry_after: u64) -> ApiError {
+    let minutes = retry_after.div_ceil(60);
+    ApiError::RateLimited {
+        message: format!(
+            "Too many attempts. Please try again in {minutes} minute{}.",
+            if minutes == 1 { "" } else { "s" }
+        ),
+        retry_after,
     }
 }
 
@@ -113,13 +205,13 @@ mod tests {
         })
     }
 
-    #[test]
-    fn the_attempt_past_the_limit_is_refused_with_a_retry_after() {
+    #[tokio::test]
+    async fn the_attempt_past_the_limit_is_refused_with_a_retry_after() {
         let l = limiter(3);
         for _ in 0..3 {
-            l.hit(Kind::LoginAccount, "a").unwrap();
+            l.hit(Kind::LoginAccount, "a").await.unwrap();
         }
-        match l.hit(Kind::LoginAccount, "a") {
+        match l.hit(Kind::LoginAccount, "a").await {
             Err(ApiError::RateLimited { retry_after, .. }) => {
                 assert!((1..=60).contains(&retry_after))
             }
@@ -127,12 +219,12 @@ mod tests {
         }
     }
 
-    #[test]
-    fn keys_and_kinds_are_counted_apart() {
+    #[tokio::test]
+    async fn keys_and_kinds_are_counted_apart() {
         let l = limiter(1);
-        l.hit(Kind::LoginAccount, "a").unwrap();
-        l.hit(Kind::LoginAccount, "b").unwrap();
-        l.hit(Kind::OtpSendAccount, "a").unwrap();
-        assert!(l.hit(Kind::LoginAccount, "a").is_err());
+        l.hit(Kind::LoginAccount, "a").await.unwrap();
+        l.hit(Kind::LoginAccount, "b").await.unwrap();
+        l.hit(Kind::OtpSendAccount, "a").await.unwrap();
+        assert!(l.hit(Kind::LoginAccount, "a").await.is_err());
     }
 }

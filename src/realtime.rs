@@ -50,12 +50,17 @@ pub fn start(settings: &RealtimeSettings, db: Db, tokens: TokenKeys) -> Realtime
 /// Starts the realtime server with the live features' client events (`userLocationUpdate`, handed
 /// to the location actor).
 pub fn start_with_live(
-    settings: &RealtimeSettings,
+    config: pressroom_actors::RealtimeConfig,
     db: Db,
     tokens: TokenKeys,
     locations: actix::Addr<crate::live::locations::LocationActor>,
+    cluster: Option<pressroom_actors::Cluster>,
 ) -> Realtime {
-    Realtime::builder(settings.to_config())
+    let mut builder = Realtime::builder(config);
+    if let Some(cluster) = cluster {
+        builder = builder.cluster(cluster);
+    }
+    builder
         .auth(Arc::new(JwtSocketAuth { db, tokens }))
         .on_event(LOCATION_EVENT, move |socket, event| {
             let Some(identity) = socket.identity() else {

@@ -241,6 +241,15 @@ impl Redis {
         Ok(conn)
     }
 
+    /// A pub/sub connection of its own (one per node, for messages from the other nodes).
+    pub async fn pubsub(&self) -> RedisResult<redis::aio::PubSub> {
+        let inner = self.inner.as_ref().ok_or(RedisFailure::Disabled)?;
+        let pubsub = tokio::time::timeout(inner.timeout, inner.client.get_async_pubsub())
+            .await
+            .map_err(|_| RedisFailure::Timeout)??;
+        Ok(pubsub)
+    }
+
     /// One round trip (`PING`); updates the up/down state.
     pub async fn ping(&self) -> RedisResult<()> {
         self.run(|mut conn| async move { conn.ping::<String>().await.map(|_| ()) })

@@ -53,6 +53,22 @@ impl Application {
                 );
             }
         }
+        if let Some(node) = state.realtime.node() {
+            let live = state.live.clone();
+            crate::cluster::spawn(
+                state.realtime.clone(),
+                state.redis.clone(),
+                node.to_owned(),
+                &state.settings.cluster,
+                Arc::new(move |topic: &str, _data| {
+                    if topic == crate::live::banners::NOTICE_TOPIC
+                        || topic == crate::cluster::REJOINED_TOPIC
+                    {
+                        live.banners.do_send(crate::live::banners::Reload);
+                    }
+                }),
+            );
+        }
         spawn_housekeeping(state.clone());
         crate::jobs::spawn_content_jobs(state.clone());
         crate::jobs::billing::spawn(state.clone());
@@ -82,7 +98,12 @@ impl Application {
 
     /// Runs until the server stops (SIGINT/SIGTERM stop it gracefully).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let stopped = self.server.await;
+        if let Some(node) = self.state.realtime.node() {
+            // A clean stop: the other nodes need not wait for the heartbeat to expire.
+            crate::cluster::leave(&self.state.redis, node).await;
+        }
+        stopped
     }
 }
 
@@ -100,14 +121,35 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         settings.auth.google_client_id.clone(),
         settings.auth.google_jwks_url.clone(),
     );
-    let limiter = RateLimiter::new(settings.rate_limit.clone());
+    let limiter = RateLimiter::with_redis(settings.rate_limit.clone(), redis.clone());
     let trusted_proxies = settings.trusted_proxies();
     let (location_ctx, locations) = crate::live::actors::location_context();
-    let realtime =
-        crate::realtime::start_with_live(&settings.realtime, db.clone(), tokens.clone(), locations);
+    // With Redis, this node takes part in a cluster: emits, presence and revocations reach
+    // every node (the `redis` broker); without it, the `local` broker.
+    let cluster = redis.is_configured().then(|| {
+        let node = crate::cluster::node_name(&settings.cluster, settings.server.port);
+        pressroom_actors::Cluster {
+            transport: Arc::new(crate::cluster::RedisTransport::start(redis.clone())),
+            presence: Arc::new(crate::cluster::RedisPresence::new(
+                redis.clone(),
+                node.clone(),
+            )),
+            node,
+        }
+    });
+    let mut realtime_config = settings.realtime.to_config();
+    realtime_config.sid_prefix = settings.cluster.sid_prefix.clone();
+    let realtime = crate::realtime::start_with_live(
+        realtime_config,
+        db.clone(),
+        tokens.clone(),
+        locations,
+        cluster,
+    );
     let live = crate::live::actors::start(
         db.clone(),
         realtime.clone(),
+        redis.clone(),
         location_ctx,
         crate::geoip::GeoIp::open(&settings.geoip.database_path),
         crate::routes::geojson::GeoData::new(settings.geojson.directory.clone()),
@@ -140,6 +182,9 @@ fn spawn_housekeeping(state: web::Data<AppState>) {
         let mut tick = tokio::time::interval(HOUSEKEEPING_INTERVAL);
         loop {
             tick.tick().await;
+            if !crate::jobs::take_turn(&state, "housekeeping", HOUSEKEEPING_INTERVAL).await {
+                continue;
+            }
             if let Err(e) = otps::purge_expired(&state.db).await {
                 tracing::debug!(error = %e, "could not purge expired codes");
             }

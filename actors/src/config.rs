@@ -43,6 +43,9 @@ pub struct RealtimeConfig {
     pub outbound_queue: usize,
     /// Shortest gap between two `onlineUsersCount` broadcasts.
     pub presence_coalesce: Duration,
+    /// Start of every Engine.IO session id of this node (empty: none), so that a load
+    /// balancer can send a polling session's requests to its node by the `sid` alone.
+    pub sid_prefix: String,
 }
 
 impl Default for RealtimeConfig {
@@ -56,6 +59,7 @@ impl Default for RealtimeConfig {
             cors_origins: Vec::new(),
             outbound_queue: DEFAULT_OUTBOUND_QUEUE,
             presence_coalesce: DEFAULT_PRESENCE_COALESCE,
+            sid_prefix: String::new(),
         }
     }
 }

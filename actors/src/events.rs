@@ -9,6 +9,8 @@
 //! `showFeedbackPrompt(message)`) send those values as positional arguments, in that order;
 //! `onlineUsersCount` sends a bare number; the others send one object or document.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -26,14 +28,22 @@ pub trait Event {
 /// An event ready to emit: its name and argument list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerEvent {
-    name: &'static str,
+    name: Cow<'static, str>,
     args: Vec<Value>,
 }
 
 impl ServerEvent {
+    /// An event received from another node: its name and arguments as they were sent.
+    pub fn from_parts(name: String, args: Vec<Value>) -> Self {
+        ServerEvent {
+            name: Cow::Owned(name),
+            args,
+        }
+    }
+
     /// Event name.
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Arguments after the name.
@@ -43,14 +53,16 @@ impl ServerEvent {
 
     /// Encodes the event once for every receiver on `nsp`.
     pub(crate) fn encode(&self, nsp: &str) -> Outbound {
-        Outbound::from_frames(Packet::event(nsp, self.name, self.args.clone(), Vec::new()).encode())
+        Outbound::from_frames(
+            Packet::event(nsp, &self.name, self.args.clone(), Vec::new()).encode(),
+        )
     }
 }
 
 impl<E: Event> From<E> for ServerEvent {
     fn from(event: E) -> Self {
         ServerEvent {
-            name: E::NAME,
+            name: Cow::Borrowed(E::NAME),
             args: event.args(),
         }
     }

@@ -29,6 +29,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod broker;
 pub mod config;
 pub mod events;
 pub mod hub;
@@ -37,6 +38,7 @@ mod realtime;
 mod server;
 pub mod socketio;
 
+pub use broker::{Cluster, PresenceChange, PresenceReset, PresenceStore, Transport};
 pub use config::RealtimeConfig;
 pub use events::{Event, ServerEvent};
 pub use presence::OnlineSnapshot;

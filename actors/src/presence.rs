@@ -6,14 +6,26 @@
 //!   broadcast of the latest count (skipped if the count came back to the last one sent).
 //! - `userStatus` goes to everyone when a user's first socket connects and when their last
 //!   one closes, so extra tabs and reconnects do not flap.
+//!
+//! In a cluster the counts are the cluster's: every connect and close goes through the
+//! [`PresenceStore`] (one at a time, in order), which answers the cluster-wide count and
+//! whether the user's first or last socket anywhere changed. The node where a user's status
+//! changed emits `userStatus` to every node once; the count (with a version, the highest
+//! wins) is published to every node, and each node broadcasts it to its own sockets with the
+//! same coalescing. While the store cannot be reached the node counts its own sockets, as a
+//! single node does, until [`Rejoin`] re-announces them.
 
-use std::{collections::HashMap, time::Duration};
+use std::{collections::HashMap, sync::Arc, time::Duration};
 
-use actix::{Actor, AsyncContext, Context, Handler, Message, MessageResult, Recipient};
+use actix::{
+    Actor, ActorFutureExt, AsyncContext, Context, Handler, Message, Recipient, ResponseActFuture,
+    WrapFuture,
+};
 use tokio::time::Instant;
 
 use crate::{
-    events::{OnlineUsersCount, UserStatus},
+    broker::{self, PresenceChange, PresenceReset, PresenceStore, Transport},
+    events::{OnlineUsersCount, ServerEvent, UserStatus},
     hub::{HubEmit, Target},
     socketio::namespace::SocketId,
 };
@@ -54,12 +66,54 @@ pub struct SocketDown {
 #[rtype(result = "OnlineSnapshot")]
 pub struct GetOnline;
 
+/// Another node changed the cluster-wide count.
+#[derive(Message, Debug)]
+#[rtype(result = "()")]
+pub struct ClusterCount {
+    /// Version of the count.
+    pub version: u64,
+    /// The count.
+    pub count: usize,
+}
+
+/// (Re-)announce this node's sockets to the store: at start (which forgets what a previous
+/// run of the node left) and when the store is reachable again. Answers whether it worked.
+#[derive(Message, Debug)]
+#[rtype(result = "bool")]
+pub struct Rejoin;
+
+/// Whether presence counts across the cluster (not fallen back to this node's sockets).
+#[derive(Message, Debug)]
+#[rtype(result = "bool")]
+pub struct InCluster;
+
+/// Another node's sockets were forgotten (it stopped refreshing its heartbeat).
+#[derive(Message, Debug)]
+#[rtype(result = "()")]
+pub struct Reaped(pub PresenceReset);
+
+/// The cluster side of presence.
+pub struct PresenceCluster {
+    /// This node.
+    pub node: Arc<str>,
+    /// Publishes to the other nodes.
+    pub transport: Arc<dyn Transport>,
+    /// The cluster-wide bookkeeping.
+    pub store: Arc<dyn PresenceStore>,
+}
+
 /// Counts and announces who is online. Started once per process.
 pub struct Presence {
     hub: Recipient<HubEmit>,
     coalesce: Duration,
-    sockets: usize,
+    /// This node's sockets and their users.
+    local: HashMap<SocketId, Option<String>>,
     users: HashMap<String, usize>,
+    cluster: Option<PresenceCluster>,
+    /// Whether the counts are the cluster's (the store answered the last change).
+    clustered: bool,
+    cluster_count: usize,
+    cluster_version: u64,
     last_broadcast: Option<Instant>,
     last_count_sent: Option<usize>,
     trailing_scheduled: bool,
@@ -71,20 +125,55 @@ impl Presence {
         Presence {
             hub,
             coalesce,
-            sockets: 0,
+            local: HashMap::new(),
             users: HashMap::new(),
+            cluster: None,
+            clustered: false,
+            cluster_count: 0,
+            cluster_version: 0,
             last_broadcast: None,
             last_count_sent: None,
             trailing_scheduled: false,
         }
     }
 
-    fn emit(&self, target: Target, event: impl Into<crate::events::ServerEvent>) {
+    /// Counts across the cluster through `cluster` (after a successful [`Rejoin`]).
+    #[must_use]
+    pub fn with_cluster(mut self, cluster: PresenceCluster) -> Self {
+        self.cluster = Some(cluster);
+        self
+    }
+
+    /// Emits to this node's sockets.
+    fn emit(&self, target: Target, event: impl Into<ServerEvent>) {
         self.hub.do_send(HubEmit {
             target,
             except: None,
             event: event.into(),
         });
+    }
+
+    /// Emits to every node's sockets.
+    fn emit_cluster(&self, target: Target, event: impl Into<ServerEvent>) {
+        let event = event.into();
+        if let Some(cluster) = &self.cluster {
+            cluster
+                .transport
+                .publish(broker::Message::emit(&cluster.node, &target, None, &event).encode());
+        }
+        self.hub.do_send(HubEmit {
+            target,
+            except: None,
+            event,
+        });
+    }
+
+    fn count(&self) -> usize {
+        if self.clustered {
+            self.cluster_count
+        } else {
+            self.local.len()
+        }
     }
 
     fn count_changed(&mut self, ctx: &mut Context<Self>) {
@@ -105,18 +194,106 @@ impl Presence {
         }
     }
 
+    /// Sends the count to this node's sockets (every node does so for its own).
     fn broadcast_count(&mut self) {
-        if self.last_count_sent == Some(self.sockets) {
+        let count = self.count();
+        if self.last_count_sent == Some(count) {
             return;
         }
-        self.last_count_sent = Some(self.sockets);
+        self.last_count_sent = Some(count);
         self.last_broadcast = Some(Instant::now());
-        self.emit(
-            Target::All,
-            OnlineUsersCount {
-                count: self.sockets,
-            },
-        );
+        self.emit(Target::All, OnlineUsersCount { count });
+    }
+
+    /// Takes a cluster-wide count if newer than the one known, and tells the other nodes
+    /// when it comes from here.
+    fn apply_count(&mut self, version: u64, count: usize, publish: bool, ctx: &mut Context<Self>) {
+        if version > self.cluster_version {
+            self.cluster_version = version;
+            self.cluster_count = count;
+        }
+        if publish {
+            if let Some(cluster) = &self.cluster {
+                cluster.transport.publish(
+                    broker::Message::Count {
+                        from: cluster.node.to_string(),
+                        version,
+                        count,
+                    }
+                    .encode(),
+                );
+            }
+        }
+        self.count_changed(ctx);
+    }
+
+    fn fall_back(&mut self, ctx: &mut Context<Self>) {
+        if self.clustered {
+            tracing::warn!("presence store unreachable; counting this node's sockets only");
+            self.clustered = false;
+            self.count_changed(ctx);
+        }
+    }
+
+    fn local_up(&mut self, socket: SocketId, user: Option<String>) -> bool {
+        self.local.insert(socket, user.clone());
+        let Some(user) = user else {
+            return false;
+        };
+        let count = self.users.entry(user).or_insert(0);
+        *count += 1;
+        *count == 1
+    }
+
+    fn local_down(&mut self, socket: SocketId) -> Option<(String, bool)> {
+        let user = self.local.remove(&socket).flatten()?;
+        let count = self.users.get_mut(&user)?;
+        *count -= 1;
+        let last = *count == 0;
+        if last {
+            self.users.remove(&user);
+        }
+        Some((user, last))
+    }
+
+    fn local_snapshot(&self) -> OnlineSnapshot {
+        let mut user_ids: Vec<String> = self.users.keys().cloned().collect();
+        user_ids.sort();
+        let user_sockets: usize = self.users.values().sum();
+        OnlineSnapshot {
+            user_ids,
+            guests: self.local.len().saturating_sub(user_sockets),
+            sockets: self.local.len(),
+        }
+    }
+
+    fn store(&self) -> Option<Arc<dyn PresenceStore>> {
+        self.cluster
+            .as_ref()
+            .filter(|_| self.clustered)
+            .map(|c| c.store.clone())
+    }
+
+    fn apply_reset(&mut self, reset: PresenceReset, publish: bool, ctx: &mut Context<Self>) {
+        for user in reset.went_offline {
+            self.emit_cluster(
+                Target::All,
+                UserStatus {
+                    user_id: user,
+                    is_online: false,
+                },
+            );
+        }
+        for user in reset.came_online {
+            self.emit_cluster(
+                Target::All,
+                UserStatus {
+                    user_id: user,
+                    is_online: true,
+                },
+            );
+        }
+        self.apply_count(reset.version, reset.count, publish, ctx);
     }
 }
 
@@ -128,18 +305,16 @@ impl Handler<SocketUp> for Presence {
     type Result = ();
 
     fn handle(&mut self, msg: SocketUp, ctx: &mut Context<Self>) {
-        self.sockets += 1;
-        self.emit(
-            Target::Socket(msg.socket),
-            OnlineUsersCount {
-                count: self.sockets,
-            },
-        );
-        if let Some(user) = msg.user {
-            let count = self.users.entry(user.clone()).or_insert(0);
-            *count += 1;
-            if *count == 1 {
-                self.emit(
+        let socket = msg.socket;
+        let first_here = self.local_up(socket, msg.user.clone());
+        let user = msg.user.clone();
+        let local_effects = move |act: &mut Self, ctx: &mut Context<Self>| {
+            act.emit(
+                Target::Socket(socket),
+                OnlineUsersCount { count: act.count() },
+            );
+            if let (true, Some(user)) = (first_here, msg.user.clone()) {
+                act.emit(
                     Target::All,
                     UserStatus {
                         user_id: user,
@@ -147,8 +322,42 @@ impl Handler<SocketUp> for Presence {
                     },
                 );
             }
-        }
-        self.count_changed(ctx);
+            act.count_changed(ctx);
+        };
+        let Some(store) = self.store() else {
+            local_effects(self, ctx);
+            return;
+        };
+        // One change at a time, in order: a close must never reach the store before its
+        // connect.
+        ctx.wait(
+            store.up(socket, user.clone()).into_actor(self).map(
+                move |change, act, ctx| match change {
+                    Some(PresenceChange {
+                        user_changed,
+                        count,
+                        version,
+                        ..
+                    }) => {
+                        act.emit(Target::Socket(socket), OnlineUsersCount { count });
+                        if let (true, Some(user)) = (user_changed, user) {
+                            act.emit_cluster(
+                                Target::All,
+                                UserStatus {
+                                    user_id: user,
+                                    is_online: true,
+                                },
+                            );
+                        }
+                        act.apply_count(version, count, true, ctx);
+                    }
+                    None => {
+                        act.fall_back(ctx);
+                        local_effects(act, ctx);
+                    }
+                },
+            ),
+        );
     }
 }
 
@@ -156,44 +365,140 @@ impl Handler<SocketDown> for Presence {
     type Result = ();
 
     fn handle(&mut self, msg: SocketDown, ctx: &mut Context<Self>) {
-        self.sockets = self.sockets.saturating_sub(1);
-        if let Some(user) = msg.user {
-            if let Some(count) = self.users.get_mut(&user) {
-                *count -= 1;
-                if *count == 0 {
-                    self.users.remove(&user);
-                    self.emit(
-                        Target::All,
-                        UserStatus {
-                            user_id: user,
-                            is_online: false,
-                        },
-                    );
-                }
+        let socket = msg.socket;
+        let local = self.local_down(socket);
+        let local_effects = move |act: &mut Self, ctx: &mut Context<Self>| {
+            if let Some((user, true)) = local.clone() {
+                act.emit(
+                    Target::All,
+                    UserStatus {
+                        user_id: user,
+                        is_online: false,
+                    },
+                );
             }
+            act.count_changed(ctx);
+        };
+        let Some(store) = self.store() else {
+            local_effects(self, ctx);
+            return;
+        };
+        ctx.wait(
+            store
+                .down(socket)
+                .into_actor(self)
+                .map(move |change, act, ctx| match change {
+                    Some(PresenceChange {
+                        user_changed,
+                        user,
+                        count,
+                        version,
+                    }) => {
+                        if let (true, Some(user)) = (user_changed, user) {
+                            act.emit_cluster(
+                                Target::All,
+                                UserStatus {
+                                    user_id: user,
+                                    is_online: false,
+                                },
+                            );
+                        }
+                        act.apply_count(version, count, true, ctx);
+                    }
+                    None => {
+                        act.fall_back(ctx);
+                        local_effects(act, ctx);
+                    }
+                }),
+        );
+    }
+}
+
+impl Handler<ClusterCount> for Presence {
+    type Result = ();
+
+    fn handle(&mut self, msg: ClusterCount, ctx: &mut Context<Self>) {
+        if self.clustered && msg.version > self.cluster_version {
+            self.apply_count(msg.version, msg.count, false, ctx);
         }
-        self.count_changed(ctx);
+    }
+}
+
+impl Handler<Reaped> for Presence {
+    type Result = ();
+
+    fn handle(&mut self, msg: Reaped, ctx: &mut Context<Self>) {
+        if self.clustered {
+            self.apply_reset(msg.0, true, ctx);
+        }
+    }
+}
+
+impl Handler<Rejoin> for Presence {
+    type Result = ResponseActFuture<Self, bool>;
+
+    fn handle(&mut self, _: Rejoin, ctx: &mut Context<Self>) -> Self::Result {
+        let Some(cluster) = &self.cluster else {
+            return Box::pin(actix::fut::ready(false));
+        };
+        let store = cluster.store.clone();
+        let sockets: Vec<_> = self
+            .local
+            .iter()
+            .map(|(socket, user)| (*socket, user.clone()))
+            .collect();
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        ctx.wait(
+            store
+                .reset(sockets)
+                .into_actor(self)
+                .map(move |reset, act, ctx| {
+                    let joined = reset.is_some();
+                    if let Some(reset) = reset {
+                        if !act.clustered {
+                            tracing::info!("presence counts across the cluster");
+                        }
+                        act.clustered = true;
+                        // The store may have restarted: its versions start again from its clock.
+                        act.cluster_version = 0;
+                        act.apply_reset(reset, true, ctx);
+                    } else {
+                        act.fall_back(ctx);
+                    }
+                    let _ = tx.send(joined);
+                }),
+        );
+        Box::pin(async move { rx.await.unwrap_or(false) }.into_actor(self))
+    }
+}
+
+impl Handler<InCluster> for Presence {
+    type Result = bool;
+
+    fn handle(&mut self, _: InCluster, _: &mut Context<Self>) -> bool {
+        self.clustered
     }
 }
 
 impl Handler<GetOnline> for Presence {
-    type Result = MessageResult<GetOnline>;
+    type Result = ResponseActFuture<Self, OnlineSnapshot>;
 
     fn handle(&mut self, _: GetOnline, _: &mut Context<Self>) -> Self::Result {
-        let mut user_ids: Vec<String> = self.users.keys().cloned().collect();
-        user_ids.sort();
-        let user_sockets: usize = self.users.values().sum();
-        MessageResult(OnlineSnapshot {
-            user_ids,
-            guests: self.sockets.saturating_sub(user_sockets),
-            sockets: self.sockets,
-        })
+        let Some(store) = self.store() else {
+            return Box::pin(actix::fut::ready(self.local_snapshot()));
+        };
+        Box::pin(
+            store
+                .online()
+                .into_actor(self)
+                .map(|online, act, _| online.unwrap_or_else(|| act.local_snapshot())),
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
 
     use actix::{Actor, Addr};
     use serde_json::json;
@@ -355,5 +660,178 @@ mod tests {
                 sockets: 4,
             }
         );
+    }
+
+    /// The cluster bookkeeping in memory, with the Redis scripts' semantics, shared by the
+    /// presence actors of several "nodes".
+    #[derive(Default)]
+    struct MemoryStore {
+        sockets: Mutex<HashMap<(String, u64), Option<String>>>,
+        version: Mutex<u64>,
+    }
+
+    struct NodeStore {
+        node: String,
+        shared: Arc<MemoryStore>,
+    }
+
+    impl MemoryStore {
+        fn user_sockets(map: &HashMap<(String, u64), Option<String>>, user: &str) -> usize {
+            map.values().filter(|u| u.as_deref() == Some(user)).count()
+        }
+
+        fn next(&self) -> u64 {
+            let mut v = self.version.lock().unwrap();
+            *v += 1;
+            *v
+        }
+    }
+
+    impl PresenceStore for NodeStore {
+        fn up(
+            &self,
+            socket: SocketId,
+            user: Option<String>,
+        ) -> futures_util::future::BoxFuture<'static, Option<PresenceChange>> {
+            let mut map = self.shared.sockets.lock().unwrap();
+            map.insert((self.node.clone(), socket.raw()), user.clone());
+            let first = user
+                .as_deref()
+                .is_some_and(|u| MemoryStore::user_sockets(&map, u) == 1);
+            let change = PresenceChange {
+                user_changed: first,
+                user,
+                count: map.len(),
+                version: self.shared.next(),
+            };
+            Box::pin(async move { Some(change) })
+        }
+
+        fn down(
+            &self,
+            socket: SocketId,
+        ) -> futures_util::future::BoxFuture<'static, Option<PresenceChange>> {
+            let mut map = self.shared.sockets.lock().unwrap();
+            let user = map.remove(&(self.node.clone(), socket.raw())).flatten();
+            let last = user
+                .as_deref()
+                .is_some_and(|u| MemoryStore::user_sockets(&map, u) == 0);
+            let change = PresenceChange {
+                user_changed: last,
+                user,
+                count: map.len(),
+                version: self.shared.next(),
+            };
+            Box::pin(async move { Some(change) })
+        }
+
+        fn online(&self) -> futures_util::future::BoxFuture<'static, Option<OnlineSnapshot>> {
+            Box::pin(async { None })
+        }
+
+        fn reset(
+            &self,
+            sockets: Vec<(SocketId, Option<String>)>,
+        ) -> futures_util::future::BoxFuture<'static, Option<PresenceReset>> {
+            let mut map = self.shared.sockets.lock().unwrap();
+            map.retain(|(node, _), _| *node != self.node);
+            for (socket, user) in sockets {
+                map.insert((self.node.clone(), socket.raw()), user);
+            }
+            let reset = PresenceReset {
+                count: map.len(),
+                version: self.shared.next(),
+                ..PresenceReset::default()
+            };
+            Box::pin(async move { Some(reset) })
+        }
+    }
+
+    /// Publishes nothing: the test looks at what each node emits itself.
+    struct Silent;
+
+    impl Transport for Silent {
+        fn publish(&self, _message: Vec<u8>) {}
+    }
+
+    async fn clustered(node: &str, shared: &Arc<MemoryStore>) -> (Addr<Presence>, Log) {
+        let log = Log::default();
+        let recorder = Recorder(log.clone()).start();
+        let presence = Presence::new(recorder.recipient(), WINDOW)
+            .with_cluster(PresenceCluster {
+                node: node.into(),
+                transport: Arc::new(Silent),
+                store: Arc::new(NodeStore {
+                    node: node.to_owned(),
+                    shared: shared.clone(),
+                }),
+            })
+            .start();
+        assert!(presence.send(Rejoin).await.unwrap());
+        (presence, log)
+    }
+
+    #[actix_rt::test]
+    async fn a_user_with_a_tab_on_each_node_changes_status_once_each_way() {
+        let shared = Arc::new(MemoryStore::default());
+        let (a, log_a) = clustered("a", &shared).await;
+        let (b, log_b) = clustered("b", &shared).await;
+        a.send(up(1, Some("u1"))).await.unwrap();
+        b.send(up(1, Some("u1"))).await.unwrap();
+        a.send(down(1, Some("u1"))).await.unwrap();
+        settle().await;
+        let statuses = |log: &Log| broadcasts_named(log, "userStatus");
+        assert_eq!(statuses(&log_a), vec![vec![json!("u1"), json!(true)]]);
+        assert_eq!(statuses(&log_b), Vec::<Vec<serde_json::Value>>::new());
+
+        b.send(down(1, Some("u1"))).await.unwrap();
+        settle().await;
+        assert_eq!(
+            statuses(&log_b),
+            vec![vec![json!("u1"), json!(false)]],
+            "the node that closed the last tab announces it"
+        );
+        assert_eq!(statuses(&log_a).len(), 1);
+    }
+
+    #[actix_rt::test]
+    async fn a_connecting_socket_is_told_the_cluster_count_and_newer_counts_win() {
+        let shared = Arc::new(MemoryStore::default());
+        let (a, log_a) = clustered("a", &shared).await;
+        let (b, _log_b) = clustered("b", &shared).await;
+        b.send(up(1, None)).await.unwrap();
+        b.send(up(2, None)).await.unwrap();
+        a.send(up(7, None)).await.unwrap();
+        settle().await;
+        let direct: Vec<_> = log_a
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(target, _)| *target == Target::Socket(SocketId::from_raw(7)))
+            .map(|(_, event)| event.args().to_vec())
+            .collect();
+        assert_eq!(direct, vec![vec![json!(3)]], "counted across both nodes");
+
+        // An older count from another node does not replace a newer one.
+        a.send(ClusterCount {
+            version: 1,
+            count: 99,
+        })
+        .await
+        .unwrap();
+        tokio::time::sleep(WINDOW + Duration::from_millis(50)).await;
+        settle().await;
+        let all = broadcasts_named(&log_a, "onlineUsersCount");
+        assert_eq!(all.last(), Some(&vec![json!(3)]));
+        a.send(ClusterCount {
+            version: 1_000,
+            count: 5,
+        })
+        .await
+        .unwrap();
+        tokio::time::sleep(WINDOW + Duration::from_millis(50)).await;
+        settle().await;
+        let all = broadcasts_named(&log_a, "onlineUsersCount");
+        assert_eq!(all.last(), Some(&vec![json!(5)]));
     }
 }

@@ -11,10 +11,14 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 
 use crate::{
+    broker::{Cluster, Message as BrokerMessage, PresenceReset},
     config::RealtimeConfig,
     events::ServerEvent,
     hub::{user_room, CountMembers, DisconnectUser, Hub, HubEmit, Target, ADMIN_ROOM},
-    presence::{GetOnline, OnlineSnapshot, Presence, SocketDown, SocketUp},
+    presence::{
+        ClusterCount, GetOnline, InCluster, OnlineSnapshot, Presence, PresenceCluster, Reaped,
+        Rejoin, SocketDown, SocketUp,
+    },
     server::Endpoint,
     socketio::{
         engine::Engine,
@@ -58,9 +62,17 @@ pub struct RealtimeBuilder {
     auth: Option<Arc<dyn SocketAuth>>,
     events: HashMap<String, EventHandler>,
     namespaces: HashMap<String, Arc<dyn NamespaceHandler>>,
+    cluster: Option<Cluster>,
 }
 
 impl RealtimeBuilder {
+    /// Takes part in a cluster: emits reach every node's sockets and presence counts every
+    /// node (the `redis` broker). Without it the broker is `local`.
+    pub fn cluster(mut self, cluster: Cluster) -> Self {
+        self.cluster = Some(cluster);
+        self
+    }
+
     /// Verifies tokens with `auth`; without it every socket is a guest.
     pub fn auth(mut self, auth: Arc<dyn SocketAuth>) -> Self {
         self.auth = Some(auth);
@@ -88,8 +100,15 @@ impl RealtimeBuilder {
     /// `HttpServer::new`.
     pub fn start(self) -> Realtime {
         let hub = Hub::default().start();
-        let presence =
-            Presence::new(hub.clone().recipient(), self.config.presence_coalesce).start();
+        let mut presence = Presence::new(hub.clone().recipient(), self.config.presence_coalesce);
+        if let Some(cluster) = &self.cluster {
+            presence = presence.with_cluster(PresenceCluster {
+                node: cluster.node.as_str().into(),
+                transport: cluster.transport.clone(),
+                store: cluster.presence.clone(),
+            });
+        }
+        let presence = presence.start();
         let mut namespaces = self.namespaces;
         namespaces
             .entry(ROOT_NAMESPACE.to_owned())
@@ -108,6 +127,7 @@ impl RealtimeBuilder {
             engine: Engine::new(self.config, App::SocketIo(server)),
             hub,
             presence,
+            cluster: self.cluster.map(Arc::new),
         }
     }
 }
@@ -118,6 +138,7 @@ pub struct Realtime {
     engine: Arc<Engine>,
     hub: Addr<Hub>,
     presence: Addr<Presence>,
+    cluster: Option<Arc<Cluster>>,
 }
 
 impl Realtime {
@@ -133,6 +154,7 @@ impl Realtime {
             auth: None,
             events: HashMap::new(),
             namespaces: HashMap::new(),
+            cluster: None,
         }
     }
 
@@ -168,6 +190,11 @@ impl Realtime {
     }
 
     fn emit(&self, target: Target, except: Option<SocketId>, event: ServerEvent) {
+        if let Some(cluster) = &self.cluster {
+            cluster
+                .transport
+                .publish(BrokerMessage::emit(&cluster.node, &target, except, &event).encode());
+        }
         self.hub.do_send(HubEmit {
             target,
             except,
@@ -183,9 +210,95 @@ impl Realtime {
     /// Disconnects every socket of `user_id` (token revoked): they receive a Socket.IO
     /// DISCONNECT, so the client does not reconnect with the old token by itself.
     pub fn disconnect_user(&self, user_id: &str) {
+        if let Some(cluster) = &self.cluster {
+            cluster.transport.publish(
+                BrokerMessage::DisconnectUser {
+                    from: cluster.node.clone(),
+                    user: user_id.to_owned(),
+                }
+                .encode(),
+            );
+        }
         self.hub.do_send(DisconnectUser {
             user_id: user_id.to_owned(),
         });
+    }
+
+    /// This node's name in the cluster (`None` on a single node).
+    pub fn node(&self) -> Option<&str> {
+        self.cluster.as_deref().map(|c| c.node.as_str())
+    }
+
+    /// Tells the other nodes that live state under `topic` changed (they get it from
+    /// [`Realtime::receive`]); nothing on a single node.
+    pub fn notify_cluster(&self, topic: &str, data: Value) {
+        if let Some(cluster) = &self.cluster {
+            cluster.transport.publish(
+                BrokerMessage::Notice {
+                    from: cluster.node.clone(),
+                    topic: topic.to_owned(),
+                    data,
+                }
+                .encode(),
+            );
+        }
+    }
+
+    /// Applies a message published by another node (the subscriber hands every message
+    /// here); this node's own messages are ignored. A notice of the server's own is handed
+    /// back as `(topic, data)`. A malformed message is refused.
+    pub fn receive(&self, bytes: &[u8]) -> Result<Option<(String, Value)>, serde_json::Error> {
+        let message = BrokerMessage::decode(bytes)?;
+        let Some(node) = self.node() else {
+            return Ok(None);
+        };
+        if message.from() == node {
+            return Ok(None);
+        }
+        match message {
+            BrokerMessage::Emit {
+                to,
+                except,
+                event,
+                args,
+                ..
+            } => {
+                if let Some((target, except)) = BrokerMessage::local_target(node, to, except) {
+                    self.hub.do_send(HubEmit {
+                        target,
+                        except,
+                        event: ServerEvent::from_parts(event, args),
+                    });
+                }
+            }
+            BrokerMessage::DisconnectUser { user, .. } => {
+                self.hub.do_send(DisconnectUser { user_id: user });
+            }
+            BrokerMessage::Count { version, count, .. } => {
+                self.presence.do_send(ClusterCount { version, count });
+            }
+            BrokerMessage::Notice { topic, data, .. } => return Ok(Some((topic, data))),
+        }
+        Ok(None)
+    }
+
+    /// Announces this node's sockets to the cluster's presence, replacing what the node held
+    /// before (a previous run, or the time the store was unreachable). Call at start and
+    /// whenever the store is reachable again; answers whether it worked.
+    pub async fn rejoin(&self) -> bool {
+        self.presence.send(Rejoin).await.unwrap_or(false)
+    }
+
+    /// Whether presence counts across the cluster (false on a single node, and while the
+    /// presence store was unreachable until the next successful [`Realtime::rejoin`]).
+    pub async fn in_cluster(&self) -> bool {
+        self.presence.send(InCluster).await.unwrap_or(false)
+    }
+
+    /// Another node's sockets were forgotten: announces the resulting status and count
+    /// changes to every node.
+    pub fn reaped(&self, reset: PresenceReset) {
+        self.presence.do_send(Reaped(reset));
     }
 
     /// Sockets in `room`, or all sockets of every namespace when `None`.

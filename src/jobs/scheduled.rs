@@ -36,6 +36,9 @@ pub fn spawn(state: web::Data<AppState>) {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
+            if !super::take_turn(&state, "scheduled-publishing", SCHEDULE_CHECK_INTERVAL).await {
+                continue;
+            }
             if let Err(e) = publish_due(&state).await {
                 tracing::debug!(error = %e, "could not publish scheduled posts");
             }

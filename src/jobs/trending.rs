@@ -28,6 +28,9 @@ pub fn spawn(state: web::Data<AppState>) {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
+            if !super::take_turn(&state, "trending", TRENDING_REFRESH_INTERVAL).await {
+                continue;
+            }
             match refresh(&state).await {
                 Ok(changed) => tracing::debug!(changed, "trending scores refreshed"),
                 Err(e) => tracing::warn!(error = %e, "could not refresh trending scores"),

@@ -42,13 +42,14 @@ pub fn location_context() -> (actix::Context<LocationActor>, Addr<LocationActor>
 pub fn start(
     db: Db,
     realtime: Realtime,
+    redis: crate::redis_pool::Redis,
     location_ctx: actix::Context<LocationActor>,
     geoip: GeoIp,
     geodata: GeoData,
 ) -> LiveActors {
     let locations = location_ctx.run(LocationActor::new(db.clone(), realtime.clone()));
     LiveActors {
-        banners: BannerActor::new(db, realtime.clone()).start(),
+        banners: BannerActor::new(db, realtime.clone(), redis).start(),
         locations,
         guests: GuestVisitActor::new(realtime).start(),
         geoip: Arc::new(geoip),

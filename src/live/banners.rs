@@ -1,6 +1,11 @@
 //! The banner actor: holds the active banners in memory (loaded from the database at start),
 //! answers "which banners does this caller see" without a database round trip, and expires
 //! non-sticky banners on time, telling everyone (`broadcastNotificationDeactivated`).
+//!
+//! In a cluster every node's actor holds the same banners: a change made through one node is
+//! announced to the others (a `banners` notice), whose actors reload the active banners from
+//! the database. Every node arms the expiry timers, but only the node that claims the expiry in
+//! Redis first announces and stores it, so it fires once (each node drops the banner itself).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -14,6 +19,12 @@ use pressroom_actors::Realtime;
 
 use crate::persistence::banners::{self, Banner};
 use crate::persistence::Db;
+use crate::redis_pool::Redis;
+
+/// Topic of the notices between nodes that the banners changed.
+pub const NOTICE_TOPIC: &str = "banners";
+/// How long the claim on a banner's expiry is kept (longer than any clock skew between nodes).
+const EXPIRY_CLAIM_MS: u64 = 24 * 3600 * 1000;
 
 /// Wait before retrying the initial load when the database is not reachable.
 pub const LOAD_RETRY: Duration = Duration::from_secs(2);
@@ -26,6 +37,7 @@ pub const EXPIRY_SLACK: Duration = Duration::from_millis(5);
 pub struct BannerActor {
     db: Db,
     realtime: Realtime,
+    redis: Redis,
     /// Active banners, newest first.
     banners: Vec<Banner>,
     loaded: bool,
@@ -33,10 +45,11 @@ pub struct BannerActor {
 }
 
 impl BannerActor {
-    pub fn new(db: Db, realtime: Realtime) -> Self {
+    pub fn new(db: Db, realtime: Realtime, redis: Redis) -> Self {
         BannerActor {
             db,
             realtime,
+            redis,
             banners: Vec::new(),
             loaded: false,
             timers: HashMap::new(),
@@ -49,6 +62,7 @@ impl BannerActor {
             async move { banners::list_active(&db).await }
                 .into_actor(self)
                 .map(|res, act, ctx| match res {
+                    Ok(found) if act.loaded => act.replace(found, ctx),
                     Ok(found) => {
                         for banner in found {
                             if !act.banners.iter().any(|b| b.id == banner.id) {
@@ -66,6 +80,26 @@ impl BannerActor {
                     }
                 }),
         );
+    }
+
+    /// Takes `found` (the active banners in the database) as the whole set, arming the timers
+    /// of new ones and cancelling those of banners gone.
+    fn replace(&mut self, mut found: Vec<Banner>, ctx: &mut Context<Self>) {
+        found.sort_by_key(|b| std::cmp::Reverse(b.timestamp));
+        for (_, handle) in self.timers.drain() {
+            ctx.cancel_future(handle);
+        }
+        let ids: Vec<ObjectId> = found.iter().map(|b| b.id).collect();
+        self.banners = found;
+        for id in ids {
+            self.arm(id, ctx);
+        }
+    }
+
+    /// Tells the other nodes that the banners changed.
+    fn announce(&self) {
+        self.realtime
+            .notify_cluster(NOTICE_TOPIC, serde_json::Value::Null);
     }
 
     /// Arms the expiry timer of a non-sticky banner with an expiry.
@@ -96,9 +130,13 @@ impl BannerActor {
             return;
         }
         self.banners.remove(pos);
-        crate::live::banner_deactivated(&self.realtime, &id.to_hex());
-        let db = self.db.clone();
+        let (db, redis, realtime) = (self.db.clone(), self.redis.clone(), self.realtime.clone());
         actix::spawn(async move {
+            if !claim_expiry(&redis, id).await {
+                // Another node announced and stored it.
+                return;
+            }
+            crate::live::banner_deactivated(&realtime, &id.to_hex());
             if let Err(e) = banners::deactivate(&db, id).await {
                 tracing::warn!(error = %e, banner = %id, "could not store a banner's expiry");
             }
@@ -110,6 +148,32 @@ impl BannerActor {
         if let Some(handle) = self.timers.remove(&id) {
             ctx.cancel_future(handle);
         }
+    }
+}
+
+/// Whether this node is the one to announce a banner's expiry: the first to claim it in Redis,
+/// or every node when there is no Redis (or it is unreachable: each node then tells its own
+/// sockets).
+async fn claim_expiry(redis: &Redis, id: ObjectId) -> bool {
+    if !redis.is_configured() {
+        return true;
+    }
+    let key = redis.key(&format!("banner:expired:{}", id.to_hex()));
+    let claimed: Result<Option<String>, _> = redis
+        .run_if_up(|mut conn| async move {
+            deadpool_redis::redis::cmd("SET")
+                .arg(key)
+                .arg("1")
+                .arg("NX")
+                .arg("PX")
+                .arg(EXPIRY_CLAIM_MS)
+                .query_async(&mut conn)
+                .await
+        })
+        .await;
+    match claimed {
+        Ok(answer) => answer.is_some(),
+        Err(_) => true,
     }
 }
 
@@ -138,6 +202,7 @@ impl Handler<Created> for BannerActor {
             self.banners.insert(0, banner);
             self.arm(id, ctx);
         }
+        self.announce();
     }
 }
 
@@ -159,6 +224,7 @@ impl Handler<Dismissed> for BannerActor {
                 banner.dismissed_by.push(msg.user);
             }
         }
+        self.announce();
     }
 }
 
@@ -173,6 +239,7 @@ impl Handler<Deactivated> for BannerActor {
     #[tracing::instrument(skip_all)]
     fn handle(&mut self, msg: Deactivated, ctx: &mut Context<Self>) {
         self.forget(msg.0, ctx);
+        self.announce();
     }
 }
 
@@ -190,6 +257,20 @@ impl Handler<DeletedAll> for BannerActor {
             ctx.cancel_future(handle);
         }
         self.banners.clear();
+        self.announce();
+    }
+}
+
+/// Sent when another node changed the banners: reload them from the database.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Reload;
+
+impl Handler<Reload> for BannerActor {
+    type Result = ();
+
+    fn handle(&mut self, _: Reload, ctx: &mut Context<Self>) {
+        self.load(ctx);
     }
 }
 

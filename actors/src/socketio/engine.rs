@@ -39,6 +39,22 @@ impl Sid {
         Sid(bytes)
     }
 
+    /// A random id that starts with `prefix` (at most half the id; characters outside the
+    /// id alphabet are skipped), so that a load balancer can route a session's requests to
+    /// the node that holds it by the id alone.
+    pub fn with_prefix(prefix: &str) -> Self {
+        let mut sid = Self::random();
+        for (slot, b) in sid
+            .0
+            .iter_mut()
+            .zip(prefix.bytes().filter(|b| SID_ALPHABET.contains(b)))
+            .take(SID_LEN / 2)
+        {
+            *slot = b;
+        }
+        sid
+    }
+
     /// Parses an id received from a client.
     pub fn parse(s: &str) -> Option<Self> {
         let bytes: [u8; SID_LEN] = s.as_bytes().try_into().ok()?;
@@ -190,6 +206,14 @@ mod tests {
         assert_eq!(sid.as_str().len(), SID_LEN);
         assert_eq!(Sid::parse(sid.as_str()), Some(sid));
         assert_ne!(Sid::random(), sid);
+    }
+
+    #[test]
+    fn a_prefixed_sid_starts_with_its_prefix_and_still_parses() {
+        let sid = Sid::with_prefix("n2-");
+        assert!(sid.as_str().starts_with("n2-"), "{sid}");
+        assert_eq!(Sid::parse(sid.as_str()), Some(sid));
+        assert!(Sid::with_prefix("n.2").as_str().starts_with("n2"));
     }
 
     #[test]

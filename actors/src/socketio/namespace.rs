@@ -33,9 +33,14 @@ impl SocketId {
         SocketId(NEXT_SOCKET_ID.fetch_add(1, Ordering::Relaxed))
     }
 
-    /// A fixed id, for tests of code that keys on socket ids.
+    /// A fixed id, for tests of code that keys on socket ids, and ids named by other nodes.
     pub fn from_raw(raw: u64) -> Self {
         SocketId(raw)
+    }
+
+    /// The id as a number (unique within one process).
+    pub fn raw(self) -> u64 {
+        self.0
     }
 }
 

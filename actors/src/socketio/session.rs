@@ -313,7 +313,7 @@ impl Session {
 
     /// Starts a long-polling session; the caller answers the handshake GET with a poll.
     pub(crate) fn start_polling(engine: Arc<Engine>, token: Option<String>) -> Addr<Session> {
-        let sid = Sid::random();
+        let sid = Sid::with_prefix(&engine.config.sid_prefix);
         Session::create(move |ctx| {
             engine.insert(sid, ctx.address());
             Session::new(sid, engine, Transport::Polling(Polling::default()), token)
@@ -327,7 +327,7 @@ impl Session {
         writer: WsWriter,
         reader: WsReader,
     ) {
-        let sid = Sid::random();
+        let sid = Sid::with_prefix(&engine.config.sid_prefix);
         let ws = Ws::new(writer, engine.config.outbound_queue, 0);
         Session::create(move |ctx| {
             engine.insert(sid, ctx.address());

@@ -49,10 +49,13 @@ pub async fn change_password(
     };
     let new_password = Password::parse(body.new_password)?;
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit_both(
-        (Kind::LoginAccount, &me.user.email),
-        (Kind::LoginAddress, &address),
-    )?;
+    state
+        .limiter
+        .hit_both(
+            (Kind::LoginAccount, &me.user.email),
+            (Kind::LoginAddress, &address),
+        )
+        .await?;
     if !password::verify(body.current_password.clone(), Some(stored)).await? {
         return Err(ApiError::invalid(
             "invalid_credentials",

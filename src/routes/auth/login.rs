@@ -32,7 +32,8 @@ pub async fn login(
     let address = client_key(&req, &state.trusted_proxies);
     state
         .limiter
-        .hit_both((Kind::LoginAccount, &email), (Kind::LoginAddress, &address))?;
+        .hit_both((Kind::LoginAccount, &email), (Kind::LoginAddress, &address))
+        .await?;
     let user = users::find_by_email(&state.db, &email).await?;
     let stored = user.as_ref().and_then(|u| u.password_hash.clone());
     let ok = password::verify(body.password, stored).await?;

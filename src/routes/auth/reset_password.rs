@@ -36,10 +36,13 @@ pub async fn reset_password(
     let email = Email::parse(&body.email)?;
     let new_password = Password::parse(body.new_password)?;
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit_both(
-        (Kind::OtpCheckAccount, email.as_str()),
-        (Kind::OtpCheckAddress, &address),
-    )?;
+    state
+        .limiter
+        .hit_both(
+            (Kind::OtpCheckAccount, email.as_str()),
+            (Kind::OtpCheckAddress, &address),
+        )
+        .await?;
     let user = users::find_by_email(&state.db, email.as_str()).await?;
     check_code(
         &state,

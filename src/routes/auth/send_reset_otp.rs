@@ -31,10 +31,13 @@ pub async fn send_reset_otp(
 ) -> ApiResult<HttpResponse> {
     let email = Email::parse(&body.into_inner().email)?;
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit_both(
-        (Kind::OtpSendAccount, email.as_str()),
-        (Kind::OtpSendAddress, &address),
-    )?;
+    state
+        .limiter
+        .hit_both(
+            (Kind::OtpSendAccount, email.as_str()),
+            (Kind::OtpSendAddress, &address),
+        )
+        .await?;
     if let Some(user) = users::find_by_email(&state.db, email.as_str()).await? {
         if !user.blocked && !send_code(&state, Purpose::ResetPassword, &user).await? {
             tracing::warn!(user_id = %user.id, "password reset mail could not be sent");

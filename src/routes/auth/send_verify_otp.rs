@@ -39,10 +39,13 @@ pub async fn send_verify_otp(
         return Err(ApiError::invalid("already_verified", MSG_ALREADY_VERIFIED));
     }
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit_both(
-        (Kind::OtpSendAccount, &me.id_hex()),
-        (Kind::OtpSendAddress, &address),
-    )?;
+    state
+        .limiter
+        .hit_both(
+            (Kind::OtpSendAccount, &me.id_hex()),
+            (Kind::OtpSendAddress, &address),
+        )
+        .await?;
     if !send_code(&state, Purpose::VerifyEmail, &me.user).await? {
         return Err(ApiError::Unavailable(anyhow::anyhow!("{MSG_MAIL_FAILED}")));
     }

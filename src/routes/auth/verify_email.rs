@@ -34,10 +34,13 @@ pub async fn verify_email(
     }
     let user_id = object_id(&body.user_id, "user id")?;
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit_both(
-        (Kind::OtpCheckAccount, &user_id.to_hex()),
-        (Kind::OtpCheckAddress, &address),
-    )?;
+    state
+        .limiter
+        .hit_both(
+            (Kind::OtpCheckAccount, &user_id.to_hex()),
+            (Kind::OtpCheckAddress, &address),
+        )
+        .await?;
     let user = users::find_by_id(&state.db, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;

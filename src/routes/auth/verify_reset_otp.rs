@@ -32,10 +32,13 @@ pub async fn verify_reset_otp(
     let body = body.into_inner();
     let email = Email::parse(&body.email)?;
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit_both(
-        (Kind::OtpCheckAccount, email.as_str()),
-        (Kind::OtpCheckAddress, &address),
-    )?;
+    state
+        .limiter
+        .hit_both(
+            (Kind::OtpCheckAccount, email.as_str()),
+            (Kind::OtpCheckAddress, &address),
+        )
+        .await?;
     let user = users::find_by_email(&state.db, email.as_str()).await?;
     check_code(
         &state,

@@ -47,10 +47,13 @@ pub async fn create(
     let subject = line_field(body.subject.as_deref(), "Subject", MAX_SUBJECT_LEN)?;
     let message = text_field(body.message.as_deref(), "Message", MAX_MESSAGE_LEN)?;
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit_both(
-        (Kind::ContactEmail, email.as_str()),
-        (Kind::ContactAddress, &address),
-    )?;
+    state
+        .limiter
+        .hit_both(
+            (Kind::ContactEmail, email.as_str()),
+            (Kind::ContactAddress, &address),
+        )
+        .await?;
     let stored = ContactMessage {
         id: ObjectId::new(),
         name,

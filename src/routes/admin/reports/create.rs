@@ -60,7 +60,7 @@ pub async fn create(
     if post.author == me.user.id {
         return Err(ApiError::bad_request(MSG_OWN_POST));
     }
-    state.limiter.hit(Kind::ReportAccount, &me.id_hex())?;
+    state.limiter.hit(Kind::ReportAccount, &me.id_hex()).await?;
     let report = Report {
         id: ObjectId::new(),
         post_id: post.id,

@@ -1,0 +1,665 @@
+//! Running several nodes over one Redis: the `redis` broker's transport (publishes on one
+//! ordered connection, one dedicated subscriber connection per node), cluster-wide presence
+//! (per-node socket sets kept by Lua scripts, a heartbeat key with a TTL per node, and a
+//! reaper that forgets the sockets of a node whose heartbeat expired), and the rejoin when
+//! Redis comes back.
+//!
+//! Keys, under the deployment's namespace (`<db>:`):
+//! - `presence:nodes` set of nodes that hold sockets;
+//! - `presence:alive:<node>` the node's heartbeat (expires after the TTL);
+//! - `presence:sockets:<node>` hash socket id → user id (`""` for a guest);
+//! - `presence:users` hash user id → sockets across the cluster;
+//! - `presence:count` sockets across the cluster; `presence:version` version of the count
+//!   (microseconds of Redis's clock, increasing, so it keeps increasing across a Redis restart).
+//!
+//! Messages between nodes go on channel `<db>:realtime`; their format is the actors crate's
+//! (`pressroom_actors::broker`).
+
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use deadpool_redis::redis::{self, AsyncCommands, Script};
+use futures_util::future::BoxFuture;
+use futures_util::StreamExt;
+use pressroom_actors::{
+    broker::{Message as BrokerMessage, PresenceStore},
+    OnlineSnapshot, PresenceChange, PresenceReset, Realtime, SocketId, Transport,
+};
+use tokio::sync::mpsc;
+
+use crate::config::ClusterSettings;
+use crate::redis_pool::Redis;
+
+/// Longest wait before the subscriber tries Redis again.
+const RESUBSCRIBE_WAIT: Duration = Duration::from_secs(1);
+/// Messages waiting for the publisher; beyond that (Redis stalled) new ones are dropped.
+const PUBLISH_QUEUE: usize = 65_536;
+
+/// This node's name: the configured one, else `<host name>:<port>` (stable across restarts, so
+/// a restarted node clears what it held), else random when the port is chosen at start.
+pub fn node_name(settings: &ClusterSettings, port: u16) -> String {
+    let configured = settings.node_id.trim();
+    if !configured.is_empty() {
+        return configured.to_owned();
+    }
+    if port == 0 {
+        return format!("node-{}", uuid::Uuid::new_v4().simple());
+    }
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".to_owned());
+    format!("{host}:{port}")
+}
+
+/// Channel of the messages between nodes.
+fn channel(redis: &Redis) -> String {
+    redis.key("realtime")
+}
+
+/// Publishes the broker's messages in order on one dedicated connection.
+pub struct RedisTransport {
+    queue: mpsc::Sender<Vec<u8>>,
+}
+
+impl RedisTransport {
+    /// Starts the publisher task.
+    pub fn start(redis: Redis) -> Self {
+        let (queue, mut rx) = mpsc::channel::<Vec<u8>>(PUBLISH_QUEUE);
+        let channel = channel(&redis);
+        tokio::spawn(async move {
+            let mut conn: Option<redis::aio::MultiplexedConnection> = None;
+            while let Some(message) = rx.recv().await {
+                if !redis.is_up() {
+                    // Events stay on this node while Redis is away.
+                    conn = None;
+                    continue;
+                }
+                if conn.is_none() {
+                    conn = redis.dedicated().await.ok();
+                }
+                let Some(c) = conn.as_mut() else {
+                    continue;
+                };
+                let sent: Result<i64, _> = c.publish(&channel, message).await;
+                if let Err(e) = sent {
+                    tracing::debug!(error = %e, "could not publish a realtime message");
+                    conn = None;
+                }
+            }
+        });
+        Self { queue }
+    }
+}
+
+impl Transport for RedisTransport {
+    fn publish(&self, message: Vec<u8>) {
+        if self.queue.try_send(message).is_err() {
+            tracing::debug!("realtime publish queue full; message dropped");
+        }
+    }
+}
+
+/// Presence across the nodes, kept in Redis by scripts (each runs atomically).
+pub struct RedisPresence {
+    redis: Redis,
+    node: String,
+}
+
+/// Common head of the presence scripts: key prefix and the next version.
+const SCRIPT_HEAD: &str = r"
+local p = KEYS[1]
+local function next_version()
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local last = tonumber(redis.call('GET', p .. 'version') or '0')
+  local v = math.max(now, last + 1)
+  redis.call('SET', p .. 'version', string.format('%.0f', v))
+  return v
+end
+local function count()
+  return tonumber(redis.call('GET', p .. 'count') or '0')
+end
+local function version()
+  return tonumber(redis.call('GET', p .. 'version') or '0')
+end
+-- Forgets every socket of `node`; returns the users left with no socket anywhere.
+local function forget(node, offline)
+  local sockets = redis.call('HGETALL', p .. 'sockets:' .. node)
+  local n = 0
+  for i = 2, #sockets, 2 do
+    local user = sockets[i]
+    n = n + 1
+    if user ~= '' then
+      local left = redis.call('HINCRBY', p .. 'users', user, -1)
+      if left <= 0 then
+        redis.call('HDEL', p .. 'users', user)
+        offline[user] = true
+      end
+    end
+  end
+  redis.call('DEL', p .. 'sockets:' .. node)
+  redis.call('SREM', p .. 'nodes', node)
+  if n > 0 then
+    local c = redis.call('DECRBY', p .. 'count', n)
+    if c < 0 then redis.call('SET', p .. 'count', 0) end
+  end
+  return n
+end
+";
+
+fn script(body: &str) -> Script {
+    Script::new(&format!("{SCRIPT_HEAD}{body}"))
+}
+
+/// ARGV: node, socket, user (`""` for a guest). Returns {first socket of the user anywhere,
+/// count, version}.
+static UP: LazyLock<Script> = LazyLock::new(|| {
+    script(
+        r"
+local node, socket, user = ARGV[1], ARGV[2], ARGV[3]
+redis.call('SADD', p .. 'nodes', node)
+if redis.call('HSETNX', p .. 'sockets:' .. node, socket, user) == 0 then
+  return {0, count(), string.format('%.0f', version())}
+end
+local first = 0
+if user ~= '' and redis.call('HINCRBY', p .. 'users', user, 1) == 1 then first = 1 end
+local c = redis.call('INCR', p .. 'count')
+return {first, c, string.format('%.0f', next_version())}
+",
+    )
+});
+
+/// ARGV: node, socket. Returns {last socket of the user anywhere, count, version, user}.
+static DOWN: LazyLock<Script> = LazyLock::new(|| {
+    script(
+        r"
+local node, socket = ARGV[1], ARGV[2]
+local user = redis.call('HGET', p .. 'sockets:' .. node, socket)
+if not user then
+  return {0, count(), string.format('%.0f', version()), ''}
+end
+redis.call('HDEL', p .. 'sockets:' .. node, socket)
+local last = 0
+if user ~= '' then
+  local left = redis.call('HINCRBY', p .. 'users', user, -1)
+  if left <= 0 then
+    redis.call('HDEL', p .. 'users', user)
+    last = 1
+  end
+end
+local c = redis.call('DECR', p .. 'count')
+if c < 0 then redis.call('SET', p .. 'count', 0); c = 0 end
+return {last, c, string.format('%.0f', next_version()), user}
+",
+    )
+});
+
+/// ARGV: node, whether to forget it even if its heartbeat lives ('1'), then socket, user
+/// pairs to register afterwards. Returns {count, version, number of users gone offline, those
+/// users..., users come online...}; an empty list when the node is alive and not forced.
+static RESET: LazyLock<Script> = LazyLock::new(|| {
+    script(
+        r"
+local node, force = ARGV[1], ARGV[2]
+if force ~= '1' and redis.call('EXISTS', p .. 'alive:' .. node) == 1 then
+  return {}
+end
+local before = {}
+local offline = {}
+forget(node, offline)
+local online = {}
+local added = 0
+for i = 3, #ARGV, 2 do
+  local socket, user = ARGV[i], ARGV[i + 1]
+  if redis.call('HSETNX', p .. 'sockets:' .. node, socket, user) == 1 then
+    added = added + 1
+    if user ~= '' and redis.call('HINCRBY', p .. 'users', user, 1) == 1 then
+      if offline[user] then offline[user] = nil else online[user] = true end
+    end
+  end
+end
+if added > 0 then
+  redis.call('SADD', p .. 'nodes', node)
+  redis.call('INCRBY', p .. 'count', added)
+end
+local result = {count(), string.format('%.0f', next_version())}
+local gone = {}
+for user in pairs(offline) do table.insert(gone, user) end
+table.insert(result, #gone)
+for _, user in ipairs(gone) do table.insert(result, user) end
+for user in pairs(online) do table.insert(result, user) end
+return result
+",
+    )
+});
+
+/// Who is online: {count, user, user...}.
+static ONLINE: LazyLock<Script> = LazyLock::new(|| {
+    script(
+        r"
+local result = {count()}
+for _, user in ipairs(redis.call('HKEYS', p .. 'users')) do table.insert(result, user) end
+local sum = 0
+for i, v in ipairs(redis.call('HVALS', p .. 'users')) do sum = sum + tonumber(v) end
+table.insert(result, 2, sum)
+return result
+",
+    )
+});
+
+fn parse_u64(value: &redis::Value) -> Option<u64> {
+    match value {
+        redis::Value::Int(n) => u64::try_from(*n).ok(),
+        redis::Value::BulkString(b) => std::str::from_utf8(b).ok()?.parse().ok(),
+        redis::Value::SimpleString(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+fn parse_string(value: &redis::Value) -> Option<String> {
+    match value {
+        redis::Value::BulkString(b) => String::from_utf8(b.clone()).ok(),
+        redis::Value::SimpleString(s) => Some(s.clone()),
+        redis::Value::Int(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn as_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// Parses the answer of the reset script (`None` for an empty answer: nothing was done).
+fn parse_reset(values: &[redis::Value]) -> Option<PresenceReset> {
+    let count = parse_u64(values.first()?)?;
+    let version = parse_u64(values.get(1)?)?;
+    let gone = as_usize(parse_u64(values.get(2)?)?);
+    let users: Vec<String> = values[3..].iter().filter_map(parse_string).collect();
+    let (went_offline, came_online) = users.split_at(gone.min(users.len()));
+    let mut went_offline = went_offline.to_vec();
+    let mut came_online = came_online.to_vec();
+    went_offline.sort();
+    came_online.sort();
+    Some(PresenceReset {
+        went_offline,
+        came_online,
+        count: as_usize(count),
+        version,
+    })
+}
+
+impl RedisPresence {
+    pub fn new(redis: Redis, node: String) -> Self {
+        Self { redis, node }
+    }
+
+    fn prefix(&self) -> String {
+        self.redis.key("presence:")
+    }
+
+    /// Forgets `node`'s sockets if its heartbeat expired (or at once with `force`), then
+    /// registers `sockets` for it. `Ok(None)`: the node is alive, nothing done.
+    pub async fn reset_node(
+        &self,
+        node: &str,
+        force: bool,
+        sockets: &[(SocketId, Option<String>)],
+    ) -> Result<Option<PresenceReset>, crate::redis_pool::RedisFailure> {
+        let prefix = self.prefix();
+        let mut invocation = RESET.prepare_invoke();
+        invocation
+            .key(prefix)
+            .arg(node)
+            .arg(if force { "1" } else { "0" });
+        for (socket, user) in sockets {
+            invocation
+                .arg(socket.raw())
+                .arg(user.as_deref().unwrap_or_default());
+        }
+        let values: Vec<redis::Value> = self
+            .redis
+            .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
+            .await?;
+        Ok(parse_reset(&values))
+    }
+
+    /// Nodes that hold sockets.
+    pub async fn nodes(&self) -> Result<Vec<String>, crate::redis_pool::RedisFailure> {
+        let key = format!("{}nodes", self.prefix());
+        self.redis
+            .run_if_up(|mut conn| async move { conn.smembers(key).await })
+            .await
+    }
+
+    /// Refreshes this node's heartbeat; answers whether it had expired (or never existed).
+    pub async fn beat(&self, ttl: Duration) -> Result<bool, crate::redis_pool::RedisFailure> {
+        let key = format!("{}alive:{}", self.prefix(), self.node);
+        let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        let previous: Option<String> = self
+            .redis
+            .run_if_up(|mut conn| async move {
+                redis::cmd("SET")
+                    .arg(key)
+                    .arg("1")
+                    .arg("PX")
+                    .arg(ms)
+                    .arg("GET")
+                    .query_async(&mut conn)
+                    .await
+            })
+            .await?;
+        Ok(previous.is_none())
+    }
+
+    /// Forgets this node's sockets and heartbeat; answers what that changed.
+    async fn stop(&self) -> Option<PresenceReset> {
+        let reset = self.reset_node(&self.node, true, &[]).await.ok().flatten();
+        let key = format!("{}alive:{}", self.prefix(), self.node);
+        let _ = self
+            .redis
+            .run_if_up(|mut conn| async move { conn.del::<_, i64>(key).await })
+            .await;
+        reset
+    }
+}
+
+impl PresenceStore for RedisPresence {
+    fn up(
+        &self,
+        socket: SocketId,
+        user: Option<String>,
+    ) -> BoxFuture<'static, Option<PresenceChange>> {
+        let (redis, prefix, node) = (self.redis.clone(), self.prefix(), self.node.clone());
+        Box::pin(async move {
+            let mut invocation = UP.prepare_invoke();
+            invocation
+                .key(prefix)
+                .arg(node)
+                .arg(socket.raw())
+                .arg(user.as_deref().unwrap_or_default());
+            let values: Vec<redis::Value> = redis
+                .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
+                .await
+                .ok()?;
+            Some(PresenceChange {
+                user_changed: parse_u64(values.first()?)? == 1,
+                user,
+                count: as_usize(parse_u64(values.get(1)?)?),
+                version: parse_u64(values.get(2)?)?,
+            })
+        })
+    }
+
+    fn down(&self, socket: SocketId) -> BoxFuture<'static, Option<PresenceChange>> {
+        let (redis, prefix, node) = (self.redis.clone(), self.prefix(), self.node.clone());
+        Box::pin(async move {
+            let mut invocation = DOWN.prepare_invoke();
+            invocation.key(prefix).arg(node).arg(socket.raw());
+            let values: Vec<redis::Value> = redis
+                .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
+                .await
+                .ok()?;
+            let user = parse_string(values.get(3)?)?;
+            Some(PresenceChange {
+                user_changed: parse_u64(values.first()?)? == 1,
+                user: (!user.is_empty()).then_some(user),
+                count: as_usize(parse_u64(values.get(1)?)?),
+                version: parse_u64(values.get(2)?)?,
+            })
+        })
+    }
+
+    fn online(&self) -> BoxFuture<'static, Option<OnlineSnapshot>> {
+        let (redis, prefix) = (self.redis.clone(), self.prefix());
+        Box::pin(async move {
+            let mut invocation = ONLINE.prepare_invoke();
+            invocation.key(prefix);
+            let values: Vec<redis::Value> = redis
+                .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
+                .await
+                .ok()?;
+            let sockets = as_usize(parse_u64(values.first()?)?);
+            let user_sockets = as_usize(parse_u64(values.get(1)?)?);
+            let mut user_ids: Vec<String> = values[2..].iter().filter_map(parse_string).collect();
+            user_ids.sort();
+            Some(OnlineSnapshot {
+                user_ids,
+                guests: sockets.saturating_sub(user_sockets),
+                sockets,
+            })
+        })
+    }
+
+    fn reset(
+        &self,
+        sockets: Vec<(SocketId, Option<String>)>,
+    ) -> BoxFuture<'static, Option<PresenceReset>> {
+        let this = RedisPresence::new(self.redis.clone(), self.node.clone());
+        Box::pin(async move {
+            match this.reset_node(&this.node, true, &sockets).await {
+                Ok(Some(reset)) => Some(reset),
+                _ => None,
+            }
+        })
+    }
+}
+
+/// A clean stop of `node`: forgets its sockets at once and tells the other nodes the resulting
+/// status and count changes (its own actors may already be stopped).
+pub async fn leave(redis: &Redis, node: &str) {
+    let presence = RedisPresence::new(redis.clone(), node.to_owned());
+    let Some(reset) = presence.stop().await else {
+        return;
+    };
+    let mut messages: Vec<Vec<u8>> = reset
+        .went_offline
+        .iter()
+        .map(|user| {
+            let event = pressroom_actors::ServerEvent::from(pressroom_actors::events::UserStatus {
+                user_id: user.clone(),
+                is_online: false,
+            });
+            BrokerMessage::emit(node, &pressroom_actors::hub::Target::All, None, &event).encode()
+        })
+        .collect();
+    messages.push(
+        BrokerMessage::Count {
+            from: node.to_owned(),
+            version: reset.version,
+            count: reset.count,
+        }
+        .encode(),
+    );
+    let channel = channel(redis);
+    let _ = redis
+        .run_if_up(|mut conn| async move {
+            for message in messages {
+                conn.publish::<_, _, i64>(&channel, message).await?;
+            }
+            Ok(())
+        })
+        .await;
+}
+
+/// Starts the node's cluster tasks: the subscriber (which applies other nodes' messages and
+/// rejoins after every (re)subscription), the heartbeat and the reaper of dead nodes.
+pub fn spawn(
+    realtime: Realtime,
+    redis: Redis,
+    node: String,
+    settings: &ClusterSettings,
+    notices: NoticeHandler,
+) {
+    let ttl = Duration::from_millis(settings.heartbeat_ttl_ms.max(300));
+    let presence = Arc::new(RedisPresence::new(redis.clone(), node.clone()));
+    spawn_subscriber(
+        realtime.clone(),
+        redis.clone(),
+        presence.clone(),
+        ttl,
+        notices,
+    );
+    spawn_heartbeat(realtime, redis, presence, node, ttl);
+}
+
+/// Topic of the notice a node gives itself when it (re)joins the cluster.
+pub const REJOINED_TOPIC: &str = "rejoined";
+
+/// Applies another node's notice of a live state change (`topic`, `data`).
+pub type NoticeHandler = Arc<dyn Fn(&str, serde_json::Value) + Send + Sync>;
+
+fn spawn_subscriber(
+    realtime: Realtime,
+    redis: Redis,
+    presence: Arc<RedisPresence>,
+    ttl: Duration,
+    notices: NoticeHandler,
+) {
+    let channel = channel(&redis);
+    tokio::spawn(async move {
+        let mut logged_down = false;
+        loop {
+            let subscribed = async {
+                let mut pubsub = redis.pubsub().await.ok()?;
+                pubsub.subscribe(&channel).await.ok()?;
+                Some(pubsub)
+            }
+            .await;
+            let Some(mut pubsub) = subscribed else {
+                if !logged_down {
+                    tracing::warn!("realtime: Redis unreachable; this node serves its own sockets only until it returns");
+                    logged_down = true;
+                }
+                tokio::time::sleep(RESUBSCRIBE_WAIT).await;
+                continue;
+            };
+            // Subscribed before re-announcing, so no change made meanwhile is missed.
+            let _ = presence.beat(ttl).await;
+            // Whatever changed while this node was away is read again.
+            notices(REJOINED_TOPIC, serde_json::Value::Null);
+            if realtime.rejoin().await {
+                if logged_down {
+                    tracing::info!("realtime: Redis is back; this node rejoined the cluster");
+                }
+                logged_down = false;
+            }
+            let mut messages = pubsub.on_message();
+            while let Some(message) = messages.next().await {
+                match realtime.receive(message.get_payload_bytes()) {
+                    Ok(Some((topic, data))) => notices(&topic, data),
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!(error = %e, "realtime: malformed message from another node")
+                    }
+                }
+            }
+            drop(messages);
+            if !logged_down {
+                tracing::warn!("realtime: lost the Redis subscription; this node serves its own sockets only until it returns");
+                logged_down = true;
+            }
+            tokio::time::sleep(RESUBSCRIBE_WAIT).await;
+        }
+    });
+}
+
+fn spawn_heartbeat(
+    realtime: Realtime,
+    redis: Redis,
+    presence: Arc<RedisPresence>,
+    node: String,
+    ttl: Duration,
+) {
+    let mut up = redis.watch();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(ttl / 3);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                changed = async {
+                    match up.as_mut() {
+                        Some(rx) => rx.changed().await.is_ok(),
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    // Back from an outage: re-announce (Redis may have lost everything).
+                    if changed && redis.is_up() {
+                        let _ = presence.beat(ttl).await;
+                        realtime.rejoin().await;
+                    }
+                    continue;
+                }
+            }
+            match presence.beat(ttl).await {
+                // The heartbeat had expired (a stall, or Redis lost its data): the others
+                // may have forgotten this node's sockets.
+                Ok(true) => {
+                    realtime.rejoin().await;
+                }
+                // Redis answers but presence fell back to this node (a change failed while
+                // Redis was away, and the rejoin raced with its return): join again.
+                Ok(false) if !realtime.in_cluster().await => {
+                    realtime.rejoin().await;
+                }
+                Ok(false) => {}
+                Err(_) => continue,
+            }
+            let Ok(nodes) = presence.nodes().await else {
+                continue;
+            };
+            for other in nodes.into_iter().filter(|n| *n != node) {
+                if let Ok(Some(reset)) = presence.reset_node(&other, false, &[]).await {
+                    tracing::info!(node = %other, "realtime: forgot the sockets of a node that stopped");
+                    realtime.reaped(reset);
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reset_answer_splits_offline_and_online_users() {
+        let values = vec![
+            redis::Value::Int(5),
+            redis::Value::BulkString(b"1700000000000001".to_vec()),
+            redis::Value::Int(2),
+            redis::Value::BulkString(b"u2".to_vec()),
+            redis::Value::BulkString(b"u1".to_vec()),
+            redis::Value::BulkString(b"u3".to_vec()),
+        ];
+        assert_eq!(
+            parse_reset(&values),
+            Some(PresenceReset {
+                went_offline: vec!["u1".into(), "u2".into()],
+                came_online: vec!["u3".into()],
+                count: 5,
+                version: 1_700_000_000_000_001,
+            })
+        );
+        assert_eq!(parse_reset(&[]), None);
+    }
+
+    #[test]
+    fn a_configured_node_name_wins_and_a_free_port_gets_a_random_one() {
+        let settings = ClusterSettings {
+            node_id: "edge-1".into(),
+            heartbeat_ttl_ms: 15_000,
+            sid_prefix: String::new(),
+        };
+        assert_eq!(node_name(&settings, 8080), "edge-1");
+        let unnamed = ClusterSettings {
+            node_id: String::new(),
+            heartbeat_ttl_ms: 15_000,
+            sid_prefix: String::new(),
+        };
+        assert!(node_name(&unnamed, 8080).ends_with(":8080"));
+        assert_ne!(node_name(&unnamed, 0), node_name(&unnamed, 0));
+    }
+}
