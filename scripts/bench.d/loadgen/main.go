@@ -3,7 +3,9 @@
 // connection, the connection rate, and the delivery of broadcast events.
 //
 //	loadgen run -url ws://127.0.0.1:PORT -http http://127.0.0.1:PORT -pid PID -n N -label NAME -out FILE
+//	loadgen run -url ws://A,ws://B -http http://A -pid PID_A,PID_B ...   (clients split over nodes)
 //	loadgen report OURS.json REFERENCE.json BARE.json
+//	loadgen report-nodes ONE_NODE.json TWO_NODES.json
 //	loadgen bare-server                      (PORT from the environment)
 //
 // `run` is the coordinator: it spawns worker processes (`loadgen worker`, each below the
@@ -66,6 +68,8 @@ func main() {
 		err = work(os.Args[2:])
 	case "report":
 		err = report(os.Args[2:])
+	case "report-nodes":
+		err = reportNodes(os.Args[2:])
 	case "bare-server":
 		err = bareServer(os.Args[2:])
 	default:
@@ -313,9 +317,16 @@ type Result struct {
 	// The same for the load generator's worker processes (receiving the frames), which share
 	// the machine's cores with the server.
 	LoadCPUMillisPerRound float64 `json:"load_cpu_ms_per_round"`
+	// With several nodes: latencies of the clients of the node the broadcast was asked of
+	// (local) and of the other nodes (remote: one Redis hop more).
+	Nodes                  int     `json:"nodes"`
+	LocalLatencyP50Millis  float64 `json:"local_latency_p50_ms"`
+	RemoteLatencyP50Millis float64 `json:"remote_latency_p50_ms"`
+	RemoteLatencyP99Millis float64 `json:"remote_latency_p99_ms"`
 }
 
 type worker struct {
+	node  int
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	lines *json.Decoder
@@ -325,7 +336,7 @@ func coordinate(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	url := fs.String("url", "", "ws://host:port of the server")
 	httpURL := fs.String("http", "", "http://host:port of the server")
-	pid := fs.Int("pid", 0, "server process id (for VmRSS)")
+	pidList := fs.String("pid", "", "server process ids, comma-separated (for VmRSS and CPU)")
 	n := fs.Int("n", 10000, "clients")
 	rounds := fs.Int("rounds", 5, "broadcast rounds")
 	label := fs.String("label", "server", "name in the report")
@@ -333,7 +344,16 @@ func coordinate(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	baseline, err := rssKiB(*pid)
+	urls := strings.Split(*url, ",")
+	var pids []int
+	for _, p := range strings.Split(*pidList, ",") {
+		id, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return fmt.Errorf("-pid: %w", err)
+		}
+		pids = append(pids, id)
+	}
+	baseline, err := sumOver(pids, rssKiB)
 	if err != nil {
 		return err
 	}
@@ -344,9 +364,23 @@ func coordinate(args []string) error {
 
 	start := time.Now()
 	var workers []*worker
-	for left := *n; left > 0; left -= perWorker {
-		count := min(left, perWorker)
-		cmd := exec.Command(self, "worker", "-url", *url, "-n", strconv.Itoa(count), "-rounds", strconv.Itoa(*rounds))
+	// Clients are split evenly over the nodes; each worker talks to one node.
+	type share struct {
+		node, count int
+	}
+	var shares []share
+	for i := range urls {
+		per := *n / len(urls)
+		if i < *n%len(urls) {
+			per++
+		}
+		for left := per; left > 0; left -= perWorker {
+			shares = append(shares, share{i, min(left, perWorker)})
+		}
+	}
+	for _, sh := range shares {
+		count := sh.count
+		cmd := exec.Command(self, "worker", "-url", urls[sh.node], "-n", strconv.Itoa(count), "-rounds", strconv.Itoa(*rounds))
 		cmd.Stderr = os.Stderr
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
@@ -359,7 +393,7 @@ func coordinate(args []string) error {
 		if err := cmd.Start(); err != nil {
 			return err
 		}
-		workers = append(workers, &worker{cmd: cmd, stdin: stdin, lines: json.NewDecoder(bufio.NewReader(stdout))})
+		workers = append(workers, &worker{node: sh.node, cmd: cmd, stdin: stdin, lines: json.NewDecoder(bufio.NewReader(stdout))})
 	}
 	defer func() {
 		for _, w := range workers {
@@ -367,7 +401,7 @@ func coordinate(args []string) error {
 			_ = w.cmd.Wait()
 		}
 	}()
-	res := Result{Label: *label, BaselineRSSKiB: baseline}
+	res := Result{Label: *label, BaselineRSSKiB: baseline, Nodes: len(urls)}
 	for _, w := range workers {
 		var ready workerReady
 		if err := w.lines.Decode(&ready); err != nil {
@@ -384,14 +418,14 @@ func coordinate(args []string) error {
 	fmt.Fprintf(os.Stderr, "%s: %d clients connected in %.2f s (%d failed)\n", *label, res.Clients, res.ConnectSeconds, res.Failed)
 
 	time.Sleep(settle)
-	if res.IdleRSSKiB, err = rssKiB(*pid); err != nil {
+	if res.IdleRSSKiB, err = sumOver(pids, rssKiB); err != nil {
 		return err
 	}
 	res.RSSPerConnBytes = float64(res.IdleRSSKiB-res.BaselineRSSKiB) * 1024 / float64(res.Clients)
 
-	var latencies []int64
+	var latencies, local, remote []int64
 	var rates []float64
-	cpuBefore, err := cpuMillis(*pid)
+	cpuBefore, err := sumOver(pids, cpuMillis)
 	if err != nil {
 		return err
 	}
@@ -418,6 +452,11 @@ func coordinate(args []string) error {
 			}
 			got += len(r.Latencies)
 			latencies = append(latencies, r.Latencies...)
+			if w.node == 0 {
+				local = append(local, r.Latencies...)
+			} else {
+				remote = append(remote, r.Latencies...)
+			}
 			last = max(last, r.LastMicro)
 		}
 		res.Delivered += got
@@ -426,7 +465,7 @@ func coordinate(args []string) error {
 		fmt.Fprintf(os.Stderr, "%s: round %d: %d/%d frames in %.1f ms\n", *label, round, got, res.Clients, float64(last-sent)/1e3)
 	}
 	res.Rounds = *rounds
-	cpuAfter, err := cpuMillis(*pid)
+	cpuAfter, err := sumOver(pids, cpuMillis)
 	if err != nil {
 		return err
 	}
@@ -446,6 +485,11 @@ func coordinate(args []string) error {
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
 	res.LatencyP50Millis = percentile(latencies, 50)
 	res.LatencyP99Millis = percentile(latencies, 99)
+	sort.Slice(local, func(i, j int) bool { return local[i] < local[j] })
+	sort.Slice(remote, func(i, j int) bool { return remote[i] < remote[j] })
+	res.LocalLatencyP50Millis = percentile(local, 50)
+	res.RemoteLatencyP50Millis = percentile(remote, 50)
+	res.RemoteLatencyP99Millis = percentile(remote, 99)
 
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
@@ -488,6 +532,19 @@ func cpuMillis(pid int) (int64, error) {
 		return 0, err
 	}
 	return (utime + stime) * 1000 / userHz, nil
+}
+
+// sumOver adds up a per-process figure over the server processes.
+func sumOver(pids []int, read func(int) (int64, error)) (int64, error) {
+	var total int64
+	for _, pid := range pids {
+		v, err := read(pid)
+		if err != nil {
+			return 0, err
+		}
+		total += v
+	}
+	return total, nil
 }
 
 // rssKiB reads VmRSS of a process, in KiB.
@@ -555,5 +612,46 @@ func report(args []string) error {
 	row("delivery latency p99 (ms)", ours.LatencyP99Millis, ref.LatencyP99Millis, bare.LatencyP99Millis, "%.1f")
 	row("server CPU per broadcast (ms)", ours.ServerCPUMillisPerRound, ref.ServerCPUMillisPerRound, bare.ServerCPUMillisPerRound, "%.0f")
 	row("load generator CPU per broadcast (ms)", ours.LoadCPUMillisPerRound, ref.LoadCPUMillisPerRound, bare.LoadCPUMillisPerRound, "%.0f")
+	return nil
+}
+
+// reportNodes prints one node against several nodes (same clients, broadcast asked of the
+// first node) and the share of the Redis hop in the remote clients' latency.
+func reportNodes(args []string) error {
+	if len(args) != 2 {
+		return errors.New("usage: loadgen report-nodes ONE_NODE.json NODES.json")
+	}
+	var results [2]Result
+	for i, path := range args {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, &results[i]); err != nil {
+			return err
+		}
+	}
+	one, many := results[0], results[1]
+	fmt.Printf("%-42s %12s %12s %9s\n", "", one.Label, many.Label, "ratio")
+	row := func(name string, a, b float64, format string) {
+		ratio := "-"
+		if a != 0 {
+			ratio = fmt.Sprintf("%.2f", b/a)
+		}
+		fmt.Printf("%-42s %12s %12s %9s\n", name, fmt.Sprintf(format, a), fmt.Sprintf(format, b), ratio)
+	}
+	row("clients connected", float64(one.Clients), float64(many.Clients), "%.0f")
+	row("broadcast frames per second", one.FramesPerSecond, many.FramesPerSecond, "%.0f")
+	row("delivery latency p50 (ms)", one.LatencyP50Millis, many.LatencyP50Millis, "%.1f")
+	row("delivery latency p99 (ms)", one.LatencyP99Millis, many.LatencyP99Millis, "%.1f")
+	row("p50, clients of the asked node (ms)", one.LatencyP50Millis, many.LocalLatencyP50Millis, "%.1f")
+	row("p50, clients of the other node (ms)", one.LatencyP50Millis, many.RemoteLatencyP50Millis, "%.1f")
+	row("p99, clients of the other node (ms)", one.LatencyP99Millis, many.RemoteLatencyP99Millis, "%.1f")
+	row("server CPU per broadcast, all nodes (ms)", one.ServerCPUMillisPerRound, many.ServerCPUMillisPerRound, "%.0f")
+	if many.RemoteLatencyP50Millis > 0 {
+		hop := many.RemoteLatencyP50Millis - many.LocalLatencyP50Millis
+		fmt.Printf("\nRedis hop (p50 of the other node's clients minus the asked node's): %.1f ms, %.0f%% of the other node's p50\n",
+			hop, 100*hop/many.RemoteLatencyP50Millis)
+	}
 	return nil
 }
