@@ -170,7 +170,7 @@ impl Drop for TestApp {
 }
 
 /// Removes every Redis key of a test's namespace.
-async fn drop_redis_keys(url: &str, prefix: &str) {
+pub async fn drop_redis_keys(url: &str, prefix: &str) {
     use deadpool_redis::redis::{self, AsyncCommands};
     let Ok(client) = redis::Client::open(url) else {
         return;

@@ -15,6 +15,7 @@ mod auth;
 mod banners;
 mod blocks;
 mod categories;
+mod cluster;
 mod comments;
 mod content;
 mod daily_mail;
