@@ -161,10 +161,12 @@ impl ResponseError for ApiError {
         if let ApiError::RateLimited { retry_after, .. } = self {
             builder.insert_header((header::RETRY_AFTER, retry_after.to_string()));
         }
-        builder.json(ErrorBody {
+        let mut res = builder.json(ErrorBody {
             message: &message,
             code: self.code(),
-        })
+        });
+        crate::security_headers::apply_security_headers(res.headers_mut(), false);
+        res
     }
 }
 

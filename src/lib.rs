@@ -27,6 +27,7 @@ pub mod realtime;
 pub mod redis_pool;
 pub mod routes;
 pub mod search;
+pub mod security_headers;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

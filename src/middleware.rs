@@ -1,13 +1,98 @@
-//! Cross-cutting middleware: a handler panic becomes a JSON 500 instead of a dropped connection.
+//! Cross-cutting middleware: a handler panic becomes a JSON 500 instead of a dropped connection;
+//! every response carries the security headers; state-changing API requests authenticated only by
+//! the session cookie must come from the site itself.
 
 use std::panic::AssertUnwindSafe;
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderMap};
+use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use futures_util::FutureExt;
 
-use crate::error::ApiError;
+use crate::auth::COOKIE_NAME;
+use crate::error::{json_error, ApiError};
+pub use crate::security_headers::{apply_security_headers, CONTENT_SECURITY_POLICY, HSTS};
+
+pub const MSG_CROSS_SITE: &str =
+    "This request came from another site and was refused. Reload the page and try again.";
+
+/// Adds the security headers to every response of the chain. `hsts` is on in production (where the
+/// site is served over HTTPS). An error that leaves the chain (a panic) is rendered by `ApiError`,
+/// which sets the same headers but HSTS (browsers keep HSTS from any earlier response).
+pub async fn security_headers(
+    hsts: bool,
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let mut res = next.call(req).await?.map_into_boxed_body();
+    apply_security_headers(res.headers_mut(), hsts);
+    Ok(res)
+}
+
+/// Refuses a state-changing `/api` request that is authenticated only by the session cookie (no
+/// bearer token) unless its `Origin` (or, without one, its `Referer`) is this site. Browsers send
+/// `Origin` on every cross-site and same-site POST/PUT/PATCH/DELETE, so the web app passes and a
+/// form or script on another site does not; bearer-token clients are not affected.
+pub async fn same_origin_for_cookies(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if needs_same_origin(&req) && !is_same_origin(req.headers()) {
+        let (http, _) = req.into_parts();
+        let res = json_error(StatusCode::FORBIDDEN, "cross_site_request", MSG_CROSS_SITE);
+        return Ok(ServiceResponse::new(http, res));
+    }
+    next.call(req)
+        .await
+        .map(ServiceResponse::map_into_boxed_body)
+}
+
+fn needs_same_origin(req: &ServiceRequest) -> bool {
+    let safe = matches!(
+        *req.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
+    );
+    if safe || !(req.path() == "/api" || req.path().starts_with("/api/")) {
+        return false;
+    }
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let v = v.trim();
+            v.len() > 7 && v[..7].eq_ignore_ascii_case("bearer ")
+        });
+    let cookie = req
+        .cookie(COOKIE_NAME)
+        .is_some_and(|c| !c.value().is_empty());
+    cookie && !bearer
+}
+
+/// Whether `Origin` (else `Referer`) names the host the request was sent to.
+fn is_same_origin(headers: &HeaderMap) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let source = headers
+        .get(header::ORIGIN)
+        .or_else(|| headers.get(header::REFERER))
+        .and_then(|v| v.to_str().ok());
+    source
+        .and_then(authority)
+        .is_some_and(|a| a.eq_ignore_ascii_case(host.trim()))
+}
+
+/// `host[:port]` of an absolute `http(s)` address.
+fn authority(url: &str) -> Option<&str> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|a| !a.is_empty() && !a.contains('@'))
+}
 
 /// Runs the rest of the chain and turns a panic into a 500 `{message, code}`.
 pub async fn catch_panic(
@@ -36,7 +121,79 @@ mod tests {
 
     use super::*;
     use crate::error::INTERNAL_MESSAGE;
+    use actix_web::http::header::HeaderValue;
     use actix_web::http::StatusCode;
+
+    #[actix_web::test]
+    async fn origins_are_compared_by_authority() {
+        assert_eq!(
+            authority("https://a.example:8443/x?y"),
+            Some("a.example:8443")
+        );
+        assert_eq!(authority("http://a.example"), Some("a.example"));
+        assert_eq!(authority("null"), None);
+        assert_eq!(authority("http://evil@a.example/"), None);
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static("a.example:8080"));
+        assert!(!is_same_origin(&h), "no Origin and no Referer");
+        h.insert(
+            header::REFERER,
+            HeaderValue::from_static("http://a.example:8080/p/x"),
+        );
+        assert!(is_same_origin(&h));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://evil.example"),
+        );
+        assert!(!is_same_origin(&h), "Origin wins over Referer");
+    }
+
+    #[actix_web::test]
+    async fn hsts_only_when_asked_and_own_headers_are_kept() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        );
+        apply_security_headers(&mut h, false);
+        assert!(h.get(header::STRICT_TRANSPORT_SECURITY).is_none());
+        assert_eq!(h.get(header::REFERRER_POLICY).unwrap(), "no-referrer");
+        assert_eq!(h.get(header::X_CONTENT_TYPE_OPTIONS).unwrap(), "nosniff");
+        apply_security_headers(&mut h, true);
+        assert_eq!(h.get(header::STRICT_TRANSPORT_SECURITY).unwrap(), HSTS);
+    }
+
+    #[actix_web::test]
+    async fn a_panic_still_gets_the_security_headers_but_hsts() {
+        let app = test::init_service(
+            App::new()
+                .wrap(from_fn(|req, next| security_headers(true, req, next)))
+                .wrap(from_fn(catch_panic))
+                .route(
+                    "/boom",
+                    web::get().to(|| async {
+                        let v: Vec<u8> = Vec::new();
+                        if v.is_empty() {
+                            panic!("boom");
+                        }
+                        HttpResponse::Ok().finish()
+                    }),
+                ),
+        )
+        .await;
+        let err = test::try_call_service(&app, test::TestRequest::get().uri("/boom").to_request())
+            .await
+            .expect_err("the panic surfaces as an error");
+        // This is what the HTTP dispatcher sends for an error from the service chain.
+        let res = err.error_response();
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let csp = res.headers().get(header::CONTENT_SECURITY_POLICY).unwrap();
+        assert!(csp.to_str().unwrap().contains("frame-ancestors 'none'"));
+        assert_eq!(
+            res.headers().get(header::X_CONTENT_TYPE_OPTIONS).unwrap(),
+            "nosniff"
+        );
+    }
 
     #[actix_web::test]
     async fn a_panicking_handler_answers_500_json() {

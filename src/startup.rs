@@ -200,11 +200,16 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
     let static_dir = state.settings.server.static_dir.clone();
     let workers = state.settings.server.workers;
     let endpoint = state.realtime.endpoint();
+    let hsts = state.settings.environment() == crate::config::Environment::Production;
     let mut server = HttpServer::new(move || {
         App::new()
+            .wrap(from_fn(crate::middleware::same_origin_for_cookies))
             .wrap(from_fn(crate::middleware::catch_panic))
             .wrap(Compress::default())
             .wrap(TracingLogger::default())
+            .wrap(from_fn(move |req, next| {
+                crate::middleware::security_headers(hsts, req, next)
+            }))
             .app_data(state.clone())
             .app_data(web::PayloadConfig::new(body_limit))
             .app_data(

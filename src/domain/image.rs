@@ -1,5 +1,7 @@
 //! Images that arrive as base64 data URLs: decoded, size- and type-checked against their actual
-//! bytes, and named by content for the media store (`/media/<32 hex>.<ext>`).
+//! bytes, decoded as pictures and re-encoded (which drops every metadata chunk, EXIF location and
+//! camera data included, and anything appended to or hidden in the file), and named by content for
+//! the media store (`/media/<32 hex>.<ext>`).
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -14,6 +16,14 @@ pub const MEDIA_URL_PREFIX: &str = "/media/";
 const NAME_HASH_LEN: usize = 32;
 
 pub const MSG_IMAGE_TOO_LARGE: &str = "Image is too large (at most 5 MB)";
+/// Largest accepted picture, in pixels (a small file can announce a huge picture).
+pub const MAX_IMAGE_PIXELS: u64 = 40_000_000;
+/// Longest accepted side, in pixels.
+pub const MAX_IMAGE_SIDE: u32 = 16_384;
+/// Most frames kept from an animated GIF.
+pub const MAX_GIF_FRAMES: usize = 500;
+pub const MSG_IMAGE_TOO_MANY_PIXELS: &str =
+    "Image has too many pixels (at most 40 million, and 16384 pixels a side)";
 pub const MSG_NOT_BASE64: &str = "Images must be base64 data URLs (data:image/...;base64,...)";
 
 /// The image formats the media store accepts. SVG is not among them: it can carry scripts.
@@ -152,12 +162,101 @@ pub fn decode_data_url(url: &str) -> Result<DecodedImage, ApiError> {
         return Err(ApiError::PayloadTooLarge(MSG_IMAGE_TOO_LARGE.into()));
     }
     match ImageKind::sniff(&bytes) {
-        Some(actual) if actual == kind => Ok(DecodedImage { kind, bytes }),
-        _ => Err(ApiError::bad_request(format!(
-            "Image data is not a valid {} file",
-            kind.label()
-        ))),
+        Some(actual) if actual == kind => Ok(DecodedImage {
+            kind,
+            bytes: reencode(kind, &bytes)?,
+        }),
+        _ => Err(not_valid(kind)),
     }
+}
+
+fn not_valid(kind: ImageKind) -> ApiError {
+    ApiError::bad_request(format!("Image data is not a valid {} file", kind.label()))
+}
+
+impl ImageKind {
+    fn format(self) -> image::ImageFormat {
+        match self {
+            ImageKind::Png => image::ImageFormat::Png,
+            ImageKind::Jpeg => image::ImageFormat::Jpeg,
+            ImageKind::Gif => image::ImageFormat::Gif,
+            ImageKind::Webp => image::ImageFormat::WebP,
+        }
+    }
+}
+
+/// Decodes the picture and encodes it again in the same format: only pixels survive (JPEG
+/// orientation is applied to them first, so dropping EXIF does not turn photos). GIF animations
+/// keep their frames and delays; PNG and WebP keep their first frame. Pictures announcing more
+/// than [`MAX_IMAGE_PIXELS`] are refused before any pixel is decoded.
+pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
+    use image::{ImageDecoder, ImageReader};
+    use std::io::Cursor;
+
+    let (w, h) = ImageReader::with_format(Cursor::new(bytes), kind.format())
+        .into_dimensions()
+        .map_err(|_| not_valid(kind))?;
+    if w == 0
+        || h == 0
+        || w > MAX_IMAGE_SIDE
+        || h > MAX_IMAGE_SIDE
+        || u64::from(w) * u64::from(h) > MAX_IMAGE_PIXELS
+    {
+        return Err(ApiError::bad_request(MSG_IMAGE_TOO_MANY_PIXELS));
+    }
+    let mut out = Vec::new();
+    let encoded = match kind {
+        ImageKind::Gif => reencode_gif(bytes, &mut out),
+        _ => {
+            let mut decoder = ImageReader::with_format(Cursor::new(bytes), kind.format())
+                .into_decoder()
+                .map_err(|_| not_valid(kind))?;
+            let orientation = decoder.orientation().ok();
+            let mut picture =
+                image::DynamicImage::from_decoder(decoder).map_err(|_| not_valid(kind))?;
+            if let Some(o) = orientation {
+                picture.apply_orientation(o);
+            }
+            match kind {
+                ImageKind::Jpeg => {
+                    let rgb = image::DynamicImage::ImageRgb8(picture.to_rgb8());
+                    let encoder =
+                        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY);
+                    rgb.write_with_encoder(encoder)
+                }
+                ImageKind::Webp => {
+                    let rgba = image::DynamicImage::ImageRgba8(picture.to_rgba8());
+                    rgba.write_with_encoder(image::codecs::webp::WebPEncoder::new_lossless(
+                        &mut out,
+                    ))
+                }
+                _ => picture.write_to(&mut Cursor::new(&mut out), kind.format()),
+            }
+        }
+    };
+    encoded.map_err(|_| not_valid(kind))?;
+    Ok(out)
+}
+
+/// Quality of re-encoded JPEG files (visually lossless for photos).
+const JPEG_QUALITY: u8 = 90;
+
+fn reencode_gif(bytes: &[u8], out: &mut Vec<u8>) -> image::ImageResult<()> {
+    use image::codecs::gif::{GifDecoder, GifEncoder, Repeat};
+    use image::AnimationDecoder;
+    let decoder = GifDecoder::new(std::io::Cursor::new(bytes))?;
+    let frames: Vec<image::Frame> = decoder
+        .into_frames()
+        .take(MAX_GIF_FRAMES)
+        .collect::<Result<_, _>>()?;
+    if frames.is_empty() {
+        return Err(image::ImageError::Decoding(
+            image::error::DecodingError::from_format_hint(image::ImageFormat::Gif.into()),
+        ));
+    }
+    let mut encoder = GifEncoder::new(out);
+    encoder.set_repeat(Repeat::Infinite)?;
+    encoder.encode_frames(frames)
 }
 
 /// Whether a file name is one the media store makes.
@@ -191,6 +290,54 @@ mod tests {
         let name = img.file_name();
         assert!(is_media_name(&name), "{name}");
         assert!(is_media_path(&format!("/media/{name}")));
+    }
+
+    fn encoded(kind: ImageKind, w: u32, h: u32) -> Vec<u8> {
+        let img = image::RgbaImage::from_fn(w, h, |x, y| {
+            image::Rgba([(x * 30) as u8, (y * 30) as u8, 99, 255])
+        });
+        let mut out = Vec::new();
+        let pic = image::DynamicImage::ImageRgba8(img);
+        let pic = if kind == ImageKind::Jpeg {
+            image::DynamicImage::ImageRgb8(pic.to_rgb8())
+        } else {
+            pic
+        };
+        if kind == ImageKind::Webp {
+            pic.write_with_encoder(image::codecs::webp::WebPEncoder::new_lossless(&mut out))
+                .unwrap();
+        } else {
+            pic.write_to(&mut std::io::Cursor::new(&mut out), kind.format())
+                .unwrap();
+        }
+        out
+    }
+
+    #[test]
+    fn every_accepted_format_is_reencoded_in_its_own_format() {
+        for kind in [
+            ImageKind::Png,
+            ImageKind::Jpeg,
+            ImageKind::Gif,
+            ImageKind::Webp,
+        ] {
+            let mut bytes = encoded(kind, 7, 3);
+            // Bytes appended after the picture (a classic way to smuggle content) are dropped.
+            bytes.extend_from_slice(b"<script>alert(1)</script>");
+            let out = reencode(kind, &bytes).unwrap_or_else(|e| panic!("{kind:?}: {e:?}"));
+            assert_eq!(ImageKind::sniff(&out), Some(kind));
+            assert!(!out.windows(8).any(|w| w == b"<script>"), "{kind:?}");
+            let back = image::load_from_memory_with_format(&out, kind.format()).unwrap();
+            assert_eq!((back.width(), back.height()), (7, 3), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_signature_alone_is_not_an_image() {
+        let mut fake = b"GIF89a".to_vec();
+        fake.extend_from_slice(&[0; 40]);
+        assert!(reencode(ImageKind::Gif, &fake).is_err());
+        assert!(reencode(ImageKind::Jpeg, &[0xFF, 0xD8, 0xFF, 0xE0, 1, 2]).is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `GET /media/{name}`: files of the media store, only names the store makes and only files it
-//! holds, with the content type of their format, `nosniff`, and a year-long immutable cache (the
-//! name is the content's hash, so a name never changes meaning).
+//! holds, with the content type of their format (sniffed from the bytes at upload and kept in the
+//! name), `Content-Disposition: inline` (every stored file is a re-encoded image), `nosniff`, and a
+//! year-long immutable cache (the name is the content's hash, so a name never changes meaning).
 
 use actix_files::NamedFile;
 use actix_web::http::header::{self, HeaderValue};
@@ -40,6 +41,10 @@ pub async fn serve(
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static(MEDIA_CACHE_CONTROL),
+    );
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("inline"),
     );
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,

@@ -27,6 +27,7 @@ mod feeds;
 mod follows;
 mod google;
 mod guest;
+mod hardening;
 mod health;
 mod helpers;
 mod locations;

@@ -2,7 +2,7 @@
 // the page-not-found screen.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createAccount, launch, logInThroughForm, newPage, screenshot, waitForShell } from './helpers.js';
+import { createAccount, cspViolations, launch, logInThroughForm, newPage, screenshot, waitForShell } from './helpers.js';
 
 let browser;
 before(async () => {
@@ -28,6 +28,40 @@ async function waitForCount(page, predicate, timeoutMs = 15_000) {
 }
 
 describe('the shell', () => {
+  it('runs under the strict Content-Security-Policy the server sends, breaking none of it', async () => {
+    const page = await newPage(browser);
+    const seen = [];
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        (window.__cspSeen ||= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+      });
+    });
+    const res = await page.goto('/');
+    const headers = res.headers();
+    assert.match(headers['content-security-policy'], /script-src 'self'/);
+    assert.doesNotMatch(headers['content-security-policy'].match(/script-src[^;]*/)[0], /unsafe/);
+    assert.match(headers['content-security-policy'], /frame-ancestors 'none'/);
+    assert.equal(headers['x-content-type-options'], 'nosniff');
+    await waitForShell(page);
+    for (const path of ['/about', '/login', '/signup', '/search?q=a']) {
+      await page.goto(path);
+      await waitForShell(page);
+      seen.push(...(await page.evaluate(() => window.__cspSeen || [])));
+    }
+    // An inline script injected into the page is refused: the policy is really enforced.
+    const ran = await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true';
+      document.body.appendChild(s);
+      return window.__inlineRan === true;
+    });
+    assert.equal(ran, false, 'an inline script must not run');
+    await page.waitForTimeout(300);
+    cspViolations.length = 0; // the refusal just provoked is the only expected violation
+    assert.deepEqual(seen, []);
+    await page.context().close();
+  });
+
   it('shows the splash, then the top bar with logo, online indicator, search, Login and Sign Up', async () => {
     const page = await newPage(browser);
     await page.goto('/');
