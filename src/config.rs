@@ -103,6 +103,9 @@ pub struct ServerSettings {
     pub workers: usize,
     /// The site's address as readers reach it, for links in emails (no trailing slash).
     pub public_url: String,
+    /// Longest an HTTP request may take before it is answered 503 (ms; 0: no limit). The realtime
+    /// endpoint is not bound by it (its long-polls wait by design).
+    pub request_timeout_ms: u64,
 }
 
 /// MongoDB settings.

@@ -31,6 +31,31 @@ pub async fn security_headers(
     Ok(res)
 }
 
+/// Answers 503 when the rest of the chain takes longer than `limit` (the request's work is
+/// dropped at that point, as it would be if the client went away). The realtime endpoint is not
+/// bound: its long-polls wait by design.
+pub async fn request_deadline(
+    limit: std::time::Duration,
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if limit.is_zero() || req.path().starts_with("/socket.io") {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
+    }
+    let path = req.path().to_string();
+    match tokio::time::timeout(limit, next.call(req)).await {
+        Ok(result) => result.map(ServiceResponse::map_into_boxed_body),
+        Err(_) => Err(ApiError::Unavailable(anyhow::anyhow!(
+            "{path} took longer than {} ms",
+            limit.as_millis()
+        ))
+        .into()),
+    }
+}
+
 /// Refuses a state-changing `/api` request that is authenticated only by the session cookie (no
 /// bearer token) unless its `Origin` (or, without one, its `Referer`) is this site. Browsers send
 /// `Origin` on every cross-site and same-site POST/PUT/PATCH/DELETE, so the web app passes and a
@@ -193,6 +218,35 @@ mod tests {
             res.headers().get(header::X_CONTENT_TYPE_OPTIONS).unwrap(),
             "nosniff"
         );
+    }
+
+    #[actix_web::test]
+    async fn a_request_past_its_deadline_is_a_503_but_realtime_is_not_bound() {
+        let limit = std::time::Duration::from_millis(50);
+        let slow = || async {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            HttpResponse::Ok().finish()
+        };
+        let app = test::init_service(
+            App::new()
+                .wrap(from_fn(move |req, next| request_deadline(limit, req, next)))
+                .route("/slow", web::get().to(slow))
+                .route("/socket.io/", web::get().to(slow)),
+        )
+        .await;
+        let err = test::try_call_service(&app, test::TestRequest::get().uri("/slow").to_request())
+            .await
+            .expect_err("the deadline ends the request");
+        assert_eq!(
+            err.error_response().status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        let res = test::call_service(
+            &app,
+            test::TestRequest::get().uri("/socket.io/").to_request(),
+        )
+        .await;
+        assert_eq!(res.status(), StatusCode::OK);
     }
 
     #[actix_web::test]

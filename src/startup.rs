@@ -70,6 +70,7 @@ impl Application {
             );
         }
         spawn_housekeeping(state.clone());
+        crate::persistence::counter_repair::spawn_at_start(state.db.clone());
         crate::jobs::spawn_content_jobs(state.clone());
         crate::jobs::billing::spawn(state.clone());
 
@@ -201,8 +202,12 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
     let workers = state.settings.server.workers;
     let endpoint = state.realtime.endpoint();
     let hsts = state.settings.environment() == crate::config::Environment::Production;
+    let deadline = Duration::from_millis(state.settings.server.request_timeout_ms);
     let mut server = HttpServer::new(move || {
         App::new()
+            .wrap(from_fn(move |req, next| {
+                crate::middleware::request_deadline(deadline, req, next)
+            }))
             .wrap(from_fn(crate::middleware::same_origin_for_cookies))
             .wrap(from_fn(crate::middleware::catch_panic))
             .wrap(Compress::default())

@@ -12,6 +12,7 @@ pub mod bookmarks;
 pub mod categories;
 pub mod comments;
 pub mod contact_messages;
+pub mod counter_repair;
 pub mod daily_mail;
 pub mod email_logs;
 pub mod feedback;

@@ -828,7 +828,53 @@ where
 /// post's lock. Returns the new value (`None`: no such post). Counting the records, rather than
 /// adding to the stored number, keeps the counter equal to the records whatever happened before
 /// (and so never below zero).
+///
+/// When the recount fails (the database went away between the record's write and this), the
+/// record is stored but the counter is not: the recount is then retried in the background until
+/// the database answers again, so the counter comes back to its records without waiting for the
+/// post's next change.
 pub async fn sync_counter(
+    db: &Db,
+    id: ObjectId,
+    counter: Counter,
+    collection_name: &'static str,
+    filter: Document,
+) -> DbResult<Option<i64>> {
+    let result = sync_counter_once(db, id, counter, collection_name, filter.clone()).await;
+    if result.is_err() {
+        spawn_counter_repair(db.clone(), id, counter, collection_name, filter);
+    }
+    result
+}
+
+/// Recount attempts after a failed one (with doubling waits up to 5 s: about ten minutes).
+const COUNTER_REPAIR_ATTEMPTS: u32 = 125;
+
+fn spawn_counter_repair(
+    db: Db,
+    id: ObjectId,
+    counter: Counter,
+    collection_name: &'static str,
+    filter: Document,
+) {
+    tokio::spawn(async move {
+        let mut wait = std::time::Duration::from_millis(250);
+        for _ in 0..COUNTER_REPAIR_ATTEMPTS {
+            tokio::time::sleep(wait).await;
+            match sync_counter_once(&db, id, counter, collection_name, filter.clone()).await {
+                Ok(_) => {
+                    tracing::info!(post = %id, counter = counter.field(), "post counter repaired");
+                    return;
+                }
+                Err(e) => tracing::debug!(post = %id, error = %e, "post counter not repaired yet"),
+            }
+            wait = (wait * 2).min(std::time::Duration::from_secs(5));
+        }
+        tracing::warn!(post = %id, "a post counter could not be repaired; the post's next change recounts it");
+    });
+}
+
+async fn sync_counter_once(
     db: &Db,
     id: ObjectId,
     counter: Counter,

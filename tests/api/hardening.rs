@@ -353,3 +353,57 @@ async fn an_image_with_absurd_dimensions_is_refused_before_decoding() {
     let msg = assert_error(res, StatusCode::BAD_REQUEST).await;
     assert!(msg.contains("pixels"), "{msg}");
 }
+
+// ── Counters after a database outage ─────────────────────────────────────────────────────────
+
+#[actix_web::test]
+async fn a_counter_whose_recount_failed_is_repaired_once_the_database_returns() {
+    use mongodb::bson::{doc, oid::ObjectId};
+    use pressroom::persistence::posts::{self, Counter};
+    use std::time::{Duration, Instant};
+
+    let app = spawn_app_with(AppOptions {
+        db_proxy: true,
+        tweak: Some(Box::new(|s| s.database.server_selection_timeout_ms = 500)),
+        ..Default::default()
+    })
+    .await;
+    let author = app.signup().await;
+    let post = crate::content::publish(&app, &author, "Counted", "text").await;
+    let id = ObjectId::parse_str(post["_id"].as_str().unwrap()).unwrap();
+    // Two likes are stored (as a like is, before its recount) ...
+    for _ in 0..2 {
+        app.db
+            .database()
+            .collection::<mongodb::bson::Document>("likes")
+            .insert_one(doc! { "_id": ObjectId::new(), "userId": ObjectId::new(), "postId": id, "createdAt": mongodb::bson::DateTime::now() })
+            .await
+            .unwrap();
+    }
+    // ... and the database goes away before the counter follows them.
+    let proxy = app.proxy.as_ref().unwrap();
+    proxy.set_up(false);
+    let result = posts::sync_counter(
+        &app.state.db,
+        id,
+        Counter::Likes,
+        "likes",
+        doc! { "postId": id },
+    )
+    .await;
+    assert!(
+        result.is_err(),
+        "the recount cannot succeed without the database"
+    );
+    proxy.set_up(true);
+    // Nobody touches the post again; the counter still comes back to its records.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let count = posts::counter(&app.db, id, Counter::Likes).await.unwrap();
+        if count == Some(2) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the counter stayed at {count:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}

@@ -45,7 +45,7 @@ describe('the shell', () => {
     await waitForShell(page);
     for (const path of ['/about', '/login', '/signup', '/search?q=a']) {
       await page.goto(path);
-      await waitForShell(page);
+      await page.waitForLoadState('networkidle');
       seen.push(...(await page.evaluate(() => window.__cspSeen || [])));
     }
     // An inline script injected into the page is refused: the policy is really enforced.
