@@ -13,7 +13,7 @@ import { Ferret, LONG, Server, figure, healthyWithin, request, sleep } from './l
 
 const BODY_LIMIT = 1_048_576;
 const MAX_PAYLOAD = 100_000;
-const IDLE_CONNECTIONS = Number(process.env.CHAOS_IDLE_CONNECTIONS || 10_000);
+const IDLE_CONNECTIONS = Number(process.env.CHAOS_IDLE_CONNECTIONS || (LONG ? 15_000 : 10_000));
 
 let ferret;
 let server;

@@ -6,7 +6,7 @@ import { after, before, it } from 'node:test';
 import { io } from 'socket.io-client';
 import { Ferret, LONG, Server, figure, healthyWithin, request, sleep } from './lib.js';
 
-const CLIENTS = Number(process.env.CHAOS_STORM_CLIENTS || (LONG ? 5_000 : 5_000));
+const CLIENTS = Number(process.env.CHAOS_STORM_CLIENTS || (LONG ? 8_000 : 5_000));
 
 let ferret;
 let server;
