@@ -60,8 +60,9 @@ pub enum ApiError {
     Internal(#[source] anyhow::Error),
 }
 
-#[derive(Serialize)]
-struct ErrorBody<'a> {
+/// The body of every error answer: a sentence for people and a stable code for programs.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody<'a> {
     message: &'a str,
     code: &'a str,
 }

@@ -224,6 +224,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
             )
             .app_data(web::QueryConfig::default().error_handler(query_error_handler))
             .app_data(web::PathConfig::default().error_handler(path_error_handler))
+            .configure(|cfg| routes::openapi::configure_viewer(cfg, &static_dir))
             .configure(routes::configure)
             .configure(|cfg| state.realtime.configure(cfg))
             .configure(|cfg| routes::web_app::configure(cfg, &static_dir))

@@ -9,7 +9,7 @@ pub const MAX_TAGS: usize = 10;
 pub const MAX_TAG_LEN: usize = 40;
 
 /// Tags as a client may send them: a list, or one comma-separated string.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum TagsInput {
     List(Vec<String>),

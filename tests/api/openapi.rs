@@ -13,7 +13,8 @@ async fn the_document_is_served_and_every_listed_route_is_routed() {
     assert!(doc["paths"]["/api/auth/signup"]["post"].is_object());
 
     let id = mongodb::bson::oid::ObjectId::new().to_hex();
-    for (method, path) in pressroom::routes::openapi::ROUTES {
+    for route in pressroom::routes::openapi::ROUTES {
+        let (method, path) = (route.method, route.path);
         let concrete: String = path
             .split('/')
             .map(|seg| {

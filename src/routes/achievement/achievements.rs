@@ -17,7 +17,8 @@ use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;
 use crate::routes::user::iso;
 use crate::state::AppState;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct AchievementsQuery {
     #[serde(default)]

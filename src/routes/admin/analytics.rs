@@ -35,7 +35,8 @@ pub const MAX_DAYS: i64 = 366;
 /// Entries in the top lists.
 pub const TOP: usize = 10;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalyticsQuery {
     #[serde(default)]

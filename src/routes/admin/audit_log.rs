@@ -16,10 +16,12 @@ use crate::persistence::audit_log::{self, AuditEntry};
 use crate::routes::user::iso;
 use crate::state::AppState;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditQuery {
     #[serde(flatten)]
+    #[param(ignore)]
     pub paging: PageParams,
     #[serde(default)]
     pub action: Option<String>,

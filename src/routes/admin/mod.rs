@@ -29,7 +29,8 @@ pub const DEFAULT_LIMIT: i64 = 10;
 pub const MAX_LIMIT: i64 = 100;
 
 /// `page` (from 1) and `limit` as sent; checked by [`PageParams::resolve`].
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageParams {
     #[serde(default)]
     pub page: Option<String>,
@@ -69,10 +70,12 @@ impl PageParams {
 
 /// The query of a searchable, sortable administrator list: `page`, `limit`, `search`,
 /// `sortField`, `sortOrder`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct ListParams {
     #[serde(flatten)]
+    #[param(ignore)]
     pub paging: PageParams,
     #[serde(default)]
     pub search: Option<String>,

@@ -17,7 +17,7 @@ use crate::routes::post::time_spent::{
 };
 use crate::state::AppState;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadingTimeBody {
     #[serde(default)]

@@ -25,7 +25,7 @@ pub const MSG_NO_PASSWORD_YET: &str =
 pub const MSG_SAME_PASSWORD: &str = "The new password must be different from the current one";
 pub const MSG_CURRENT_REQUIRED: &str = "Current password is required";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ChangePasswordBody {
     #[serde(default)]

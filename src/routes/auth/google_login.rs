@@ -14,7 +14,7 @@ use crate::persistence::users::{self, NewUser, User};
 use crate::persistence::{now, DbError};
 use crate::state::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GoogleLoginBody {
     token: String,

@@ -12,7 +12,7 @@ use crate::persistence::users::{self, normalize_email};
 use crate::ratelimit::Kind;
 use crate::state::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct LoginBody {
     email: String,
     password: String,

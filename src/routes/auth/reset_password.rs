@@ -18,7 +18,7 @@ use crate::state::AppState;
 pub const MSG_RESET_DONE: &str =
     "Your password has been reset. You can now log in with your new password.";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResetPasswordBody {
     email: String,

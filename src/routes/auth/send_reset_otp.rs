@@ -18,7 +18,7 @@ use crate::state::AppState;
 pub const MSG_RESET_SENT: &str =
     "If an account exists for this email, a password reset code has been sent.";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SendResetBody {
     email: String,
 }

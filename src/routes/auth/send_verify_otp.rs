@@ -16,7 +16,7 @@ use crate::state::AppState;
 pub const MSG_SENT: &str = "Verification code sent to your email";
 pub const MSG_ALREADY_VERIFIED: &str = "Your account is already verified";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SendVerifyBody {
     #[serde(default)]

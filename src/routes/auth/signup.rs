@@ -12,7 +12,7 @@ use crate::persistence::otps::Purpose;
 use crate::persistence::users::{self, NewUser};
 use crate::state::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SignupBody {
     full_name: String,

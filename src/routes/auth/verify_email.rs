@@ -15,7 +15,7 @@ use crate::state::AppState;
 
 pub const MSG_VERIFIED: &str = "Email verified successfully";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyEmailBody {
     user_id: String,

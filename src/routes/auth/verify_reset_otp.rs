@@ -17,7 +17,7 @@ use crate::state::AppState;
 
 pub const MSG_CODE_OK: &str = "Code verified. You can now choose a new password.";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct VerifyResetBody {
     email: String,
     otp: String,

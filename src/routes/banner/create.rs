@@ -29,7 +29,7 @@ pub const MAX_TITLE_LEN: usize = 200;
 pub const MAX_MESSAGE_LEN: usize = 2000;
 pub const MAX_REGION_LEN: usize = 100;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateBody {
     title: Option<String>,

@@ -17,7 +17,8 @@ use crate::net::client_ip;
 use crate::persistence::{banners, now};
 use crate::state::AppState;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct BannerQuery {
     #[serde(default)]
     all: Option<String>,

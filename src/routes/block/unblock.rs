@@ -13,7 +13,7 @@ use crate::persistence::blocks;
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UnblockBody {
     #[serde(default)]

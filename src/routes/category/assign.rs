@@ -20,7 +20,7 @@ pub const MAX_SELECTED: usize = 100;
 pub const MAX_NEW_AT_ONCE: usize = 20;
 pub const MSG_ONLY_YOURSELF: &str = "You can only change your own category selection";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewCategoryBody {
     name: String,
     #[serde(default)]
@@ -29,7 +29,7 @@ pub struct NewCategoryBody {
     description: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AssignBody {
     #[serde(default)]

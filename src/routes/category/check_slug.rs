@@ -10,7 +10,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::persistence::categories;
 use crate::state::AppState;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CheckSlugQuery {
     #[serde(default)]
     slug: Option<String>,

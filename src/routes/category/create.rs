@@ -12,7 +12,7 @@ use crate::extract::ApiJson;
 use crate::persistence::categories::{self, NewCategory};
 use crate::state::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CreateCategoryBody {
     name: String,
     #[serde(default)]

@@ -16,7 +16,7 @@ use crate::extract::{object_id, ApiJson};
 use crate::persistence::categories::{self, CategoryChanges};
 use crate::state::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateCategoryBody {
     #[serde(default)]

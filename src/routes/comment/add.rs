@@ -26,7 +26,7 @@ pub const MSG_PARENT_NOT_ON_POST: &str = "The comment you are replying to is not
 /// Characters of a comment copied into its notification.
 pub const NOTIFICATION_EXCERPT: usize = 100;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AddCommentBody {
     #[serde(default)]

@@ -17,7 +17,7 @@ pub const MSG_COMMENT_UPDATED: &str = "Comment updated successfully";
 pub const MSG_ONLY_AUTHOR_EDITS: &str = "Only the author of this comment can edit it";
 pub const MSG_BLOCKED_NOT_EDITABLE: &str = "A blocked comment cannot be edited";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct EditBody {
     #[serde(default)]
     content: Option<String>,

@@ -20,7 +20,7 @@ use crate::state::AppState;
 pub const REACTION_TYPES: [&str; 6] = ["like", "love", "laugh", "wow", "sad", "angry"];
 pub const MSG_COMMENT_BLOCKED: &str = "This comment has been blocked";
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReactionBody {
     #[serde(default)]

@@ -14,9 +14,11 @@ use crate::routes::admin::{present, PageParams};
 use crate::routes::user::iso;
 use crate::state::AppState;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ReportQuery {
     #[serde(flatten)]
+    #[param(ignore)]
     pub paging: PageParams,
     #[serde(default)]
     pub date: Option<String>,

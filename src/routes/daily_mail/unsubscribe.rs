@@ -17,7 +17,8 @@ pub const MSG_UNSUBSCRIBED: &str =
     "You will no longer receive the daily post email from Pressroom.";
 pub const MSG_BAD_LINK: &str = "This unsubscribe link is not valid. Please use the link from a recent email, or change your email settings after signing in.";
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UnsubscribeQuery {
     #[serde(default)]
     token: Option<String>,

@@ -14,7 +14,8 @@ use crate::routes::notification::PageQuery;
 use crate::routes::user::locations::{mark_online, with_users, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::state::AppState;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowerLocationsQuery {
     page: Option<u64>,

@@ -24,7 +24,8 @@ use crate::routes::user::activity::{paging, total_pages};
 use crate::routes::user::iso;
 use crate::state::AppState;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowQuery {
     #[serde(default)]

@@ -21,7 +21,7 @@ use crate::state::AppState;
 
 pub const MSG_SENT: &str = "Notification sent";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminNoticeBody {
     user_id: Option<String>,

@@ -19,7 +19,7 @@ use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::now;
 use crate::state::AppState;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct BroadcastBody {
     content: Option<String>,
 }

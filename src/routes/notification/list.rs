@@ -19,7 +19,8 @@ pub const MSG_BAD_TYPE: &str =
     "type must be admin, post, or one of like, bookmark, comment, reply, admin_reply, appeal";
 
 /// The list's query: a page and an optional kind filter.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     pub page: Option<u64>,
     pub limit: Option<i64>,

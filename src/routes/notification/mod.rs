@@ -40,7 +40,8 @@ pub const MAX_LIMIT: i64 = 100;
 pub const MAX_CONTENT_LEN: usize = 2000;
 
 /// `page` (from 1) and `limit` of a list.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
     pub page: Option<u64>,
     pub limit: Option<i64>,

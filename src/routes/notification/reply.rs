@@ -21,7 +21,7 @@ pub const MSG_NO_SENDER: &str = "This notification has no sender to reply to";
 pub const MSG_REPLY_BLOCKED: &str = "You cannot reply to this user";
 pub const MSG_ONLY_ADMIN_NOTICES: &str = "Only notices from an administrator can be replied to";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplyBody {
     notification_id: Option<String>,

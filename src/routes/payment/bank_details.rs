@@ -454,7 +454,8 @@ pub async fn update(
     })))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct UserQuery {
     #[serde(default)]

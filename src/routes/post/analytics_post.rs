@@ -37,7 +37,8 @@ pub struct Day {
     pub reading_time: i64,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AnalyticsQuery {
     #[serde(default)]
     days: Option<String>,

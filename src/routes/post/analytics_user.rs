@@ -40,7 +40,8 @@ pub fn engagement_rate(interactions: i64, views: i64) -> f64 {
 
 pub const MSG_NOT_YOUR_ANALYTICS: &str = "You can only view your own analytics";
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct EngagementQuery {
     #[serde(default)]

@@ -23,7 +23,7 @@ pub const MSG_ONLY_AUTHOR_APPEALS: &str = "Only the author of this post can appe
 pub const MSG_NOT_BLOCKED: &str = "This post is not blocked";
 pub const MSG_APPEAL_PENDING: &str = "An appeal for this post is already pending";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct AppealBody {
     #[serde(default)]
     message: Option<String>,

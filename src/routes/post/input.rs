@@ -21,7 +21,7 @@ pub const MAX_SEARCH_TEXT_LEN: usize = 100_000;
 pub const MSG_TITLE_REQUIRED: &str = "Title is required";
 
 /// What a client may send to create or change a post.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PostBody {
     #[serde(default)]

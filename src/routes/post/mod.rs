@@ -395,7 +395,8 @@ pub async fn list_filter_for(
 
 /// The query parameters lists share. Everything arrives as text and is checked here, so a bad
 /// value gets a message naming it.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct ListQuery {
     #[serde(default)]

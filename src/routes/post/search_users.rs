@@ -15,7 +15,8 @@ use crate::error::ApiResult;
 use crate::persistence::user_directory;
 use crate::state::AppState;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SearchUsersQuery {
     #[serde(default)]
     query: Option<String>,

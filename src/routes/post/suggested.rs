@@ -25,7 +25,8 @@ pub const MAX_SUGGESTED_LIMIT: i64 = 20;
 /// Most posts `exclude` may name.
 pub const MAX_EXCLUDED: usize = 50;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SuggestedQuery {
     #[serde(default)]
     limit: Option<String>,

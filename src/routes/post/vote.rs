@@ -24,7 +24,7 @@ pub const MSG_UNKNOWN_POLL: &str = "This post has no poll with that blockId";
 pub const MSG_POLL_CLOSED: &str = "This poll is closed";
 pub const MSG_VOTE_RECORDED: &str = "Vote recorded";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VoteBody {
     #[serde(default)]

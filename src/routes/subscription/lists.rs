@@ -27,7 +27,8 @@ pub const MSG_INVALID_AUTHOR_ID: &str = "Invalid author ID";
 pub const MSG_AUTHOR_NOT_FOUND: &str = "Author not found";
 
 /// Optional switches of the lists.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct ListSwitches {
     #[serde(default)]

@@ -61,7 +61,8 @@ pub async fn record_activity(
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ActivityQuery {
     #[serde(default)]
     page: Option<String>,

@@ -12,7 +12,7 @@ use crate::state::AppState;
 
 pub const MSG_CONSENT_SAVED: &str = "Consent saved";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ConsentBody {
     consent: bool,
 }

@@ -17,7 +17,7 @@ pub const MSG_BAD_RATING: &str = "Rating must be a whole number from 1 to 5";
 pub const MSG_MESSAGE_REQUIRED: &str = "Feedback message is required";
 pub const MAX_MESSAGE_LEN: usize = 2000;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SubmitBody {
     rating: Option<Value>,
     message: Option<String>,

@@ -19,13 +19,13 @@ pub const MSG_INVALID_LOCATION: &str = "Invalid location data from IP";
 pub const MSG_BAD_LATITUDE: &str = "Latitude must be a number between -90 and 90";
 pub const MSG_BAD_LONGITUDE: &str = "Longitude must be a number between -180 and 180";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CoordinatesBody {
     lat: Option<f64>,
     lon: Option<f64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveLocationBody {
     coordinates: Option<CoordinatesBody>,

@@ -24,7 +24,7 @@ pub const MAX_SHORT_FIELD_LEN: usize = 100;
 pub const MAX_URL_LEN: usize = 2048;
 
 /// The editable profile. A field that is absent stays as it is; `null` or "" clears it.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateUserBody {
     #[serde(default)]

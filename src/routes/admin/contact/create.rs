@@ -22,7 +22,7 @@ use crate::state::AppState;
 
 pub const MSG_SENT: &str = "Thank you for your message. We will get back to you soon.";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct ContactBody {
     #[serde(default)]
     name: Option<String>,

@@ -26,7 +26,7 @@ pub const MSG_REPLIED: &str = "Reply sent";
 pub const MSG_NOT_SENT: &str =
     "The reply could not be sent right now. It is kept in the email log and can be sent again from there.";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct ReplyBody {
     #[serde(default)]
     subject: Option<String>,

@@ -33,7 +33,7 @@ pub const MSG_UNSUBSCRIBED: &str = "No longer needed: the recipient unsubscribed
 pub const MSG_TEXT_NOT_KEPT: &str =
     "The text of this message was not kept, so it cannot be sent again";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct RetryBody {
     #[serde(default, rename = "type")]
     kind: Option<String>,

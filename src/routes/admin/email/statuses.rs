@@ -14,9 +14,11 @@ use crate::persistence::email_logs;
 use crate::routes::admin::{present, PageParams};
 use crate::state::AppState;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct StatusQuery {
     #[serde(flatten)]
+    #[param(ignore)]
     pub paging: PageParams,
     #[serde(default)]
     pub email: Option<String>,

@@ -24,7 +24,7 @@ pub const MSG_ALREADY_REPORTED: &str =
     "You have already reported this post. The moderators will review it.";
 pub const MSG_OWN_POST: &str = "You cannot report your own post";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportBody {
     #[serde(default)]

@@ -24,7 +24,7 @@ use crate::state::AppState;
 pub const MSG_SENT: &str = "Notification sent to the author";
 pub const MSG_AUTHOR_GONE: &str = "The author of this post no longer has an account";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NoticeBody {
     #[serde(default)]

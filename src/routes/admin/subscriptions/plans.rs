@@ -16,10 +16,12 @@ use crate::routes::admin::PageParams;
 use crate::routes::subscription::{load_plan, plan_view, plan_views};
 use crate::state::AppState;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanQuery {
     #[serde(flatten)]
+    #[param(ignore)]
     pub paging: PageParams,
     #[serde(default)]
     pub status: Option<String>,

@@ -21,7 +21,7 @@ pub const MSG_DELETED: &str = "User deleted successfully";
 pub const MSG_NOT_YOURSELF: &str = "You cannot delete your own account";
 pub const MSG_USER_ID_REQUIRED: &str = "userId is required";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeleteUserBody {
     #[serde(default)]
