@@ -71,6 +71,14 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
                     ApiError::bad_request("Could not read the request body")
                 }
             })?;
+            // Every body the API reads is an object; serde would also fill a struct from an array.
+            let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+            if first.is_some_and(|b| *b != b'{') {
+                return Err(ApiError::invalid(
+                    "invalid_json",
+                    "Request body must be a JSON object",
+                ));
+            }
             parse_json(&bytes).map(ApiJson)
         })
     }

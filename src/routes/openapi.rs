@@ -1333,8 +1333,9 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/api/subscription/subscribe",
-        access: Access::Public,
-        body: Body::None,
+        // The handler reads the bearer token itself, to answer 401 'Missing authentication token'.
+        access: Access::User,
+        body: Body::Free,
         query: None,
         created: true,
     },
@@ -1516,6 +1517,39 @@ pub const ROUTES: &[Route] = &[
     },
 ];
 
+/// Whether a concrete path fits a route pattern (`{name}` stands for one non-empty segment).
+pub fn path_matches(pattern: &str, path: &str) -> bool {
+    let (mut a, mut b) = (pattern.split('/'), path.split('/'));
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(p), Some(s)) if p.starts_with('{') && !s.is_empty() => {}
+            (Some(p), Some(s)) if p == s => {}
+            _ => return false,
+        }
+    }
+}
+
+/// The methods the table routes for a concrete path (empty when the path is unknown). Where
+/// patterns overlap (`/api/category/seed` and `/api/category/{id}`), the one with the most literal
+/// segments names the path.
+pub fn methods_for(path: &str) -> Vec<&'static str> {
+    let literal = |pattern: &str| pattern.split('/').filter(|s| !s.starts_with('{')).count();
+    let matching: Vec<&Route> = ROUTES
+        .iter()
+        .filter(|r| path_matches(r.path, path))
+        .collect();
+    let best = matching.iter().map(|r| literal(r.path)).max().unwrap_or(0);
+    let mut methods: Vec<&'static str> = matching
+        .iter()
+        .filter(|r| literal(r.path) == best)
+        .map(|r| r.method)
+        .collect();
+    methods.sort_unstable();
+    methods.dedup();
+    methods
+}
+
 fn tag(path: &str) -> &str {
     let rest = path
         .strip_prefix("/api/")
@@ -1549,7 +1583,9 @@ fn success_content(path: &str) -> Value {
 
 /// The error statuses a route can answer, each with the error body.
 fn error_statuses(route: &Route) -> Vec<&'static str> {
-    let mut codes = vec!["400", "401", "403", "404", "409", "413", "429", "503"];
+    let mut codes = vec![
+        "400", "401", "403", "404", "405", "409", "413", "429", "503",
+    ];
     let tag = tag(route.path);
     if matches!(tag, "subscription" | "payment" | "earning" | "admin") {
         codes.extend(["402", "502"]);
@@ -1653,11 +1689,22 @@ pub fn document() -> Value {
         if route.created {
             responses.insert("201".into(), ok.clone());
         }
+        if route.path == "/api/subscription/subscribe" {
+            // A payment the provider must still confirm (the client finishes it with its secret).
+            responses.insert("202".into(), ok.clone());
+        }
         responses.insert("200".into(), ok);
         for code in error_statuses(route) {
             responses.insert(
                 code.into(),
                 json!({ "description": "Error", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }),
+            );
+        }
+        if route.path == "/api/dailyMail/unsubscribe" {
+            // A person follows this link from an email: a bad link gets a page, not JSON.
+            responses.insert(
+                "400".into(),
+                json!({ "description": "The link is not valid", "content": { "text/html": { "schema": { "type": "string" } } } }),
             );
         }
         let mut operation = json!({

@@ -12,6 +12,7 @@ mod admin_reports_data;
 mod admin_users;
 mod analytics;
 mod auth;
+mod authz_matrix;
 mod banners;
 mod blocks;
 mod categories;

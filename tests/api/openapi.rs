@@ -47,3 +47,86 @@ async fn the_document_is_served_and_every_listed_route_is_routed() {
         );
     }
 }
+
+#[actix_web::test]
+async fn a_known_path_with_another_method_is_405_with_allow_and_an_unknown_one_a_json_404() {
+    let app = spawn_app().await;
+    let res = app
+        .client
+        .request(
+            Method::from_bytes(b"TRACE").unwrap(),
+            app.url("/api/achievement/achievements"),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(res.headers()["allow"], "GET");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["code"], "method_not_allowed");
+
+    let res = app
+        .client
+        .get(app.url("/api/post/like/abc"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(res.headers()["allow"], "POST");
+
+    // Under a known prefix, an unknown path is the house's JSON 404, not an empty answer.
+    let res = app.get("/api/achievement/nope", None).await;
+    let message = assert_error(res, StatusCode::NOT_FOUND).await;
+    assert!(message.contains("No such endpoint"), "{message}");
+}
+
+#[actix_web::test]
+async fn a_page_number_past_what_a_database_skip_holds_is_refused_or_empty_never_a_500() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let admin = app.admin().await;
+    for (path, token) in [
+        ("/api/notification/notifications", &user.token),
+        ("/api/follow/follower-locations", &user.token),
+        ("/api/user/feedback/all", &admin.token),
+        ("/api/user/locations", &admin.token),
+    ] {
+        for page in ["9223372036854775808", "9223372036854775807"] {
+            let res = app.get(&format!("{path}?page={page}"), Some(token)).await;
+            let status = res.status();
+            assert!(
+                status == StatusCode::OK || status == StatusCode::BAD_REQUEST,
+                "{path}?page={page} answered {status}"
+            );
+            if status == StatusCode::OK {
+                let body: Value = res.json().await.unwrap();
+                let list = body
+                    .get("list")
+                    .or_else(|| body.get("notifications"))
+                    .or_else(|| body.get("items"));
+                if let Some(list) = list.and_then(Value::as_array) {
+                    assert!(list.is_empty(), "{path}: {body}");
+                }
+            }
+        }
+    }
+}
+
+#[actix_web::test]
+async fn a_body_that_is_not_an_object_is_refused_and_changes_nothing() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    for body in ["[null, null]", "[\"New Name\"]", "\"text\"", "7"] {
+        let res = app
+            .client
+            .patch(app.url("/api/user/update-user"))
+            .bearer_auth(&user.token)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let message = assert_error(res, StatusCode::BAD_REQUEST).await;
+        assert_eq!(message, "Request body must be a JSON object", "{body}");
+    }
+}

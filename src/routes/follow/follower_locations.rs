@@ -18,7 +18,7 @@ use crate::state::AppState;
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowerLocationsQuery {
-    page: Option<u64>,
+    page: Option<i64>,
     limit: Option<i64>,
     include_offline: Option<bool>,
 }

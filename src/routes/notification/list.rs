@@ -22,7 +22,7 @@ pub const MSG_BAD_TYPE: &str =
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    pub page: Option<u64>,
+    pub page: Option<i64>,
     pub limit: Option<i64>,
     #[serde(rename = "type")]
     pub kind: Option<String>,

@@ -43,16 +43,17 @@ pub const MAX_CONTENT_LEN: usize = 2000;
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
-    pub page: Option<u64>,
+    pub page: Option<i64>,
     pub limit: Option<i64>,
 }
 
 impl PageQuery {
     /// (page, limit, skip) with defaults and bounds.
     pub fn resolve(&self, default_limit: i64, max_limit: i64) -> (u64, i64, u64) {
-        let page = self.page.unwrap_or(1).max(1);
+        // A page past the end answers an empty list; the skip stays within what the database reads.
+        let page = self.page.unwrap_or(1).max(1) as u64;
         let limit = self.limit.unwrap_or(default_limit).clamp(1, max_limit);
-        let skip = (page - 1).saturating_mul(limit as u64);
+        let skip = (page - 1).saturating_mul(limit as u64).min(i64::MAX as u64);
         (page, limit, skip)
     }
 }
