@@ -1,6 +1,8 @@
 //! Cross-cutting middleware: a handler panic becomes a JSON 500 instead of a dropped connection;
 //! every response carries the security headers; state-changing API requests authenticated only by
-//! the session cookie must come from the site itself.
+//! the session cookie must come from the site itself;
+//! an observer, when one is installed (the API tests install one to hold every answer to the
+//! OpenAPI document), sees each answer of the API.
 
 use std::panic::AssertUnwindSafe;
 
@@ -138,6 +140,82 @@ pub async fn catch_panic(
             Err(ApiError::internal(anyhow::anyhow!("handler panicked at {path}: {what}")).into())
         }
     }
+}
+
+/// One answer as the client receives it, with the route pattern that produced it.
+pub struct Exchange<'a> {
+    pub method: &'a str,
+    /// The matched route pattern (`/api/post/like/{postId}`), `None` when no route matched.
+    pub pattern: Option<&'a str>,
+    pub path: &'a str,
+    pub status: u16,
+    pub content_type: Option<&'a str>,
+    pub body: &'a [u8],
+    /// The port the server listens on (tells apart several servers in one process).
+    pub port: u16,
+}
+
+/// Sees every answer of the server's API and health routes.
+pub type ExchangeObserver = Box<dyn Fn(&Exchange<'_>) + Send + Sync>;
+
+static OBSERVER: std::sync::OnceLock<ExchangeObserver> = std::sync::OnceLock::new();
+
+/// Installs the process's observer (once; later calls are ignored). Nothing observes by default,
+/// and then [`observe`] only passes answers through.
+pub fn set_exchange_observer(observer: ExchangeObserver) {
+    let _ = OBSERVER.set(observer);
+}
+
+/// The port the client addressed (from `Host`; the server's configured port when absent).
+fn local_port(req: &actix_web::HttpRequest) -> u16 {
+    req.connection_info()
+        .host()
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| req.app_config().local_addr().port())
+}
+
+/// Hands each API answer to the installed observer (the body is read into memory for it).
+pub async fn observe(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(observer) = OBSERVER.get() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
+    };
+    let path = req.path().to_string();
+    if !(path.starts_with("/api/") || path == "/health") {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
+    }
+    let res = next.call(req).await?;
+    let (req, res) = res.into_parts();
+    let (res, body) = res.into_parts();
+    let bytes = actix_web::body::to_bytes(body)
+        .await
+        .map_err(|_| ApiError::internal(anyhow::anyhow!("the answer's body could not be read")))?;
+    let content_type = res
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    observer(&Exchange {
+        method: req.method().as_str(),
+        pattern: req.match_pattern().as_deref(),
+        path: &path,
+        status: res.status().as_u16(),
+        content_type: content_type.as_deref(),
+        body: &bytes,
+        port: local_port(&req),
+    });
+    let res = res.set_body(BoxBody::new(bytes));
+    Ok(ServiceResponse::new(req, res))
 }
 
 #[cfg(test)]

@@ -210,6 +210,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
             }))
             .wrap(from_fn(crate::middleware::same_origin_for_cookies))
             .wrap(from_fn(crate::middleware::catch_panic))
+            .wrap(from_fn(crate::middleware::observe))
             .wrap(Compress::default())
             .wrap(TracingLogger::default())
             .wrap(from_fn(move |req, next| {

@@ -1700,6 +1700,13 @@ pub fn document() -> Value {
                 json!({ "description": "Error", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }),
             );
         }
+        if route.path == "/health" {
+            // The database away: the same report, with `"db": "down"`.
+            responses.insert(
+                "503".into(),
+                json!({ "description": "The database is unreachable", "content": success_content(route.path) }),
+            );
+        }
         if route.path == "/api/dailyMail/unsubscribe" {
             // A person follows this link from an email: a bad link gets a page, not JSON.
             responses.insert(

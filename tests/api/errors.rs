@@ -24,7 +24,8 @@ async fn malformed_json_is_a_400_in_the_error_shape() {
         StatusCode::BAD_REQUEST,
     )
     .await;
-    assert!(msg.starts_with("Invalid"), "{msg}");
+    // serde would fill the body's struct from an array; only an object is a body.
+    assert_eq!(msg, "Request body must be a JSON object");
 }
 
 #[actix_web::test]

@@ -105,6 +105,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         tweak(&mut settings);
     }
     pressroom::telemetry::init(&settings.log);
+    crate::contract::install();
 
     let app = Application::build(settings.clone())
         .await
@@ -143,6 +144,14 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
 
 impl Drop for TestApp {
     fn drop(&mut self) {
+        // Every answer this app gave must match the OpenAPI document.
+        let port: u16 = self
+            .address
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        let violations = crate::contract::take_violations(port);
         let uri = required_env("PRESSROOM_TEST_MONGODB_URI");
         let redis_url = required_env("PRESSROOM_TEST_REDIS_URL");
         let name = self.db_name.clone();
@@ -166,6 +175,12 @@ impl Drop for TestApp {
             });
         })
         .join();
+        if !violations.is_empty() && !std::thread::panicking() {
+            panic!(
+                "answers that do not match the OpenAPI document:\n{}",
+                violations.join("\n")
+            );
+        }
     }
 }
 

@@ -1,0 +1,191 @@
+//! NoSQL-operator and injection payloads in every string field of every documented request body
+//! and every query parameter: the answer is a 4xx or a literal treatment of the text, never a 5xx,
+//! never a session obtained with an operator, and never script in an answer served as HTML.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use crate::helpers::*;
+use pressroom::routes::openapi::{document, ROUTES};
+
+fn payloads() -> Vec<Value> {
+    vec![
+        json!({ "$ne": null }),
+        json!({ "$gt": "" }),
+        json!({ "$where": "1" }),
+        json!({ "$regex": ".*" }),
+        json!(["a", "b"]),
+        json!("x".repeat(100_000)),
+        json!("nul\u{0}byte"),
+        json!("<script>alert(1)</script><img src=x onerror=alert(1)>"),
+        json!("'; db.users.drop(); '"),
+    ]
+}
+
+/// The string-typed properties of a body schema (following one `$ref` level of the document).
+fn string_fields(schema: &Value) -> Vec<String> {
+    let Some(props) = schema["properties"].as_object() else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .filter(|(_, p)| {
+            let t = &p["type"];
+            t == "string" || t.as_array().is_some_and(|a| a.contains(&json!("string")))
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+fn concrete(path: &str, id: &str) -> String {
+    path.split('/')
+        .map(|seg| if seg.starts_with('{') { id } else { seg })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[actix_web::test]
+async fn operator_and_script_payloads_in_every_string_field_never_break_a_route() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let admin = app.admin().await;
+    let doc = document();
+    let id = mongodb::bson::oid::ObjectId::new().to_hex();
+    let invalid_utf8: &[u8] = b"{\"text\": \"\xff\xfe\"}";
+    let mut tried = 0;
+    let mut broken = Vec::new();
+    let session_enders = [
+        "/api/auth/logout",
+        "/api/auth/logout-all",
+        "/api/user/delete-user",
+    ];
+    for route in ROUTES {
+        if session_enders.contains(&route.path) {
+            continue;
+        }
+        let key = route.path.trim_end_matches('/');
+        let op = &doc["paths"][key][route.method.to_lowercase()];
+        let body_schema = &op["requestBody"]["content"]["application/json"]["schema"];
+        let fields = string_fields(body_schema);
+        let queries: Vec<String> = op["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["in"] == "query")
+            .filter_map(|p| p["name"].as_str().map(str::to_string))
+            .collect();
+        let path = concrete(route.path, &id);
+        let method = Method::from_bytes(route.method.as_bytes()).unwrap();
+        let token = if route.path.contains("/admin") {
+            &admin.token
+        } else {
+            &user.token
+        };
+        let mut cases: Vec<(String, String, Vec<u8>)> = Vec::new();
+        for field in &fields {
+            for payload in payloads() {
+                let body = json!({ field.clone(): payload });
+                cases.push((field.clone(), path.clone(), body.to_string().into_bytes()));
+            }
+            cases.push((field.clone(), path.clone(), invalid_utf8.to_vec()));
+        }
+        for name in &queries {
+            for text in [
+                "{\"$ne\":null}",
+                "[$ne]=1",
+                "<script>alert(1)</script>",
+                "%00",
+                ".*",
+            ] {
+                let q = format!("{path}?{name}={}", urlencoding(text));
+                cases.push((name.clone(), q, b"{}".to_vec()));
+            }
+            // A query written the way some frameworks read operators: name[$ne]=x.
+            cases.push((
+                name.clone(),
+                format!("{path}?{name}%5B%24ne%5D=x"),
+                b"{}".to_vec(),
+            ));
+        }
+        for (field, url, body) in cases {
+            tried += 1;
+            let res = app
+                .client
+                .request(method.clone(), app.url(&url))
+                .bearer_auth(token)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await
+                .expect("request");
+            let status = res.status();
+            let html = res
+                .headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|c| c.starts_with("text/html"));
+            let text = res.text().await.unwrap_or_default();
+            let what = format!("{} {} [{field}]", route.method, route.path);
+            if status.is_server_error() {
+                broken.push(format!("{what}: {status} {text}"));
+            }
+            if html && text.to_lowercase().contains("<script") {
+                broken.push(format!("{what}: script served as HTML"));
+            }
+        }
+    }
+    // An operator never signs anyone in.
+    for payload in payloads().into_iter().take(5) {
+        let res = app
+            .post_json(
+                "/api/auth/login",
+                &json!({ "email": user.email, "password": payload }),
+                None,
+            )
+            .await;
+        assert!(
+            res.status().is_client_error(),
+            "login with password {payload} answered {}",
+            res.status()
+        );
+        let res = app
+            .post_json(
+                "/api/auth/login",
+                &json!({ "email": payload, "password": PASSWORD }),
+                None,
+            )
+            .await;
+        let status = res.status();
+        let message = assert_error(res, status).await;
+        assert!(
+            status.is_client_error(),
+            "login with email {payload}: {status}"
+        );
+        assert!(
+            message.contains("email"),
+            "the refusal names the field: {message}"
+        );
+        tried += 2;
+    }
+    eprintln!("injection payloads tried: {tried}");
+    assert!(tried > 1000, "only {tried} payloads were tried");
+    assert!(
+        broken.is_empty(),
+        "{} broken:\n{}",
+        broken.len(),
+        broken.join("\n")
+    );
+    let _ = StatusCode::OK;
+}
+
+/// Percent-encodes a query value.
+fn urlencoding(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
