@@ -92,7 +92,7 @@ pub async fn run_index(settings: &Settings, action: IndexAction) -> anyhow::Resu
         .ping()
         .await
         .map_err(|e| anyhow::anyhow!("Redis at the configured address is not reachable: {e}"))?;
-    let feeds = crate::feeds::Feeds::new(redis, &db);
+    let feeds = crate::feeds::Feeds::new(redis, &db)?;
     let report = feeds.rebuild().await?;
     Ok(format!(
         "read index rebuilt (generation {}): {} posts, {} follows, {} blocks, {} bookmarks, {} changes during the rebuild, in {:.1} s",
@@ -116,7 +116,7 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
     // through Redis, as a server's own do.
     let redis = crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
     let db = if redis.is_configured() && redis.ping().await.is_ok() {
-        let observer = crate::feeds::Feeds::new(redis, &db);
+        let observer = crate::feeds::Feeds::new(redis, &db)?;
         db.with_observer(std::sync::Arc::new(observer))
     } else {
         db

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_redis::redis::{self, AsyncCommands, RedisError};
-use deadpool_redis::{Config, Connection, Pool, PoolConfig, Runtime, Timeouts};
+use deadpool_redis::{Connection, Manager, Pool, PoolConfig, Runtime, Timeouts};
 use secrecy::ExposeSecret;
 use tokio::sync::watch;
 
@@ -99,17 +99,24 @@ impl Redis {
             return Ok(Self::disabled());
         }
         let timeout = Duration::from_millis(settings.timeout_ms);
-        let mut config = Config::from_url(url);
-        config.pool = Some(PoolConfig {
-            max_size: settings.pool_size,
-            timeouts: Timeouts {
-                wait: Some(timeout),
-                create: Some(timeout),
-                recycle: Some(timeout),
-            },
-            ..PoolConfig::default()
-        });
-        let pool = config.create_pool(Some(Runtime::Tokio1))?;
+        // No answer time limit on the connections themselves (the client's default is 500 ms):
+        // each use has its own (`run`, `run_for`), and a bulk load may take longer than a
+        // command without Redis being away.
+        let connections = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(timeout))
+            .set_response_timeout(None);
+        let pool = Pool::builder(Manager::new_with_config(url, connections)?)
+            .config(PoolConfig {
+                max_size: settings.pool_size,
+                timeouts: Timeouts {
+                    wait: Some(timeout),
+                    create: Some(timeout),
+                    recycle: Some(timeout),
+                },
+                ..PoolConfig::default()
+            })
+            .runtime(Runtime::Tokio1)
+            .build()?;
         let client = redis::Client::open(url)?;
         let (up, _) = watch::channel(false);
         Ok(Self {

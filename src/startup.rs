@@ -111,7 +111,7 @@ impl Application {
 /// The shared state with every singleton, started once.
 pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     let redis = Redis::connect(&settings.redis, &settings.database.name)?;
-    let feeds = crate::feeds::Feeds::new(redis.clone(), &db);
+    let feeds = crate::feeds::Feeds::new(redis.clone(), &db)?;
     // Every write through the state's database handle is reported to the read index.
     let db = db.with_observer(Arc::new(feeds.clone()));
     let search = crate::search::Search::new(feeds.clone(), &db)?;

@@ -52,6 +52,9 @@ struct Inner {
     redis: Redis,
     /// Reads and rebuilds go through a handle that reports nothing.
     db: Db,
+    /// The same, through a connection pool of its own: the rebuilds' and the search build's
+    /// whole-collection cursors (see `Db::with_own_pool`).
+    bulk: Db,
     /// The generation this node reads; `None`: not usable (Redis down, index missing or stale).
     current: RwLock<Option<Gen>>,
     /// Set when a write could not be applied: rebuild before reading again.
@@ -81,11 +84,13 @@ impl std::fmt::Debug for Feeds {
 }
 
 impl Feeds {
-    pub fn new(redis: Redis, db: &Db) -> Self {
-        Self {
+    pub fn new(redis: Redis, db: &Db) -> anyhow::Result<Self> {
+        let db = db.unobserved();
+        Ok(Self {
             inner: Arc::new(Inner {
                 redis,
-                db: db.unobserved(),
+                bulk: db.with_own_pool()?,
+                db,
                 current: RwLock::new(None),
                 needs_rebuild: AtomicBool::new(false),
                 stale_recorded: AtomicBool::new(false),
@@ -94,7 +99,7 @@ impl Feeds {
                 rebuilding: tokio::sync::Mutex::new(()),
                 follower: std::sync::OnceLock::new(),
             }),
-        }
+        })
     }
 
     /// Makes writers wait for `follower` to have their changes.
@@ -118,6 +123,11 @@ impl Feeds {
 
     fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// The handle for reading whole collections.
+    pub(crate) fn bulk_db(&self) -> &Db {
+        &self.inner.bulk
     }
 
     fn namespace(&self) -> &str {

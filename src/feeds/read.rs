@@ -499,21 +499,39 @@ impl Feeds {
 
     /// Runs a pipeline, loading the index's scripts first if Redis lost them.
     pub(crate) async fn query<T: FromRedisValue>(&self, pipe: &Pipeline) -> RedisResult<T> {
-        self.inner
-            .redis
-            .run_if_up(|mut conn| async move {
-                match pipe.query_async::<T>(&mut conn).await {
-                    Err(e)
-                        if e.kind()
-                            == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) =>
-                    {
-                        super::scripts::load_all(&mut conn).await?;
-                        pipe.query_async(&mut conn).await
-                    }
-                    other => other,
+        self.query_within(None, pipe).await
+    }
+
+    /// Like `query`, within `limit` rather than the configured command timeout: the rebuilds'
+    /// bulk loads, which a busy machine may take longer over without Redis being away.
+    pub(crate) async fn query_bulk<T: FromRedisValue>(
+        &self,
+        limit: std::time::Duration,
+        pipe: &Pipeline,
+    ) -> RedisResult<T> {
+        self.query_within(Some(limit), pipe).await
+    }
+
+    async fn query_within<T: FromRedisValue>(
+        &self,
+        limit: Option<std::time::Duration>,
+        pipe: &Pipeline,
+    ) -> RedisResult<T> {
+        let work = |mut conn: deadpool_redis::Connection| async move {
+            match pipe.query_async::<T>(&mut conn).await {
+                Err(e)
+                    if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) =>
+                {
+                    super::scripts::load_all(&mut conn).await?;
+                    pipe.query_async(&mut conn).await
                 }
-            })
-            .await
+                other => other,
+            }
+        };
+        match limit {
+            None => self.inner.redis.run_if_up(work).await,
+            Some(limit) => self.inner.redis.run_for(limit, work).await,
+        }
     }
 }
 

@@ -169,7 +169,7 @@ impl Feeds {
         };
 
         // Posts.
-        let mut cursor = posts::stream_all(self.db()).await?;
+        let mut cursor = posts::stream_all(self.bulk_db()).await?;
         let mut batch: Vec<posts::Post> = Vec::with_capacity(BATCH);
         loop {
             let next = cursor.try_next().await?;
@@ -190,7 +190,7 @@ impl Feeds {
                     ))
                     .ignore();
                 }
-                self.query::<()>(&pipe).await?;
+                self.query_bulk::<()>(LONG_OPERATION, &pipe).await?;
                 report.posts += batch.len() as u64;
                 batch.clear();
             }
@@ -200,16 +200,16 @@ impl Feeds {
         }
 
         // The social graph and bookmarks.
-        let follows = graph::all_follows(self.db()).await?;
+        let follows = graph::all_follows(self.bulk_db()).await?;
         report.follows = follows.len() as u64;
         for chunk in follows.chunks(BATCH) {
             let mut pipe = redis::pipe();
             for (follower, followee) in chunk {
                 pipe.sadd(gen.follows(follower), followee.to_hex()).ignore();
             }
-            self.query::<()>(&pipe).await?;
+            self.query_bulk::<()>(LONG_OPERATION, &pipe).await?;
         }
-        let blocks = graph::all_blocks(self.db()).await?;
+        let blocks = graph::all_blocks(self.bulk_db()).await?;
         report.blocks = blocks.len() as u64;
         for chunk in blocks.chunks(BATCH) {
             let mut pipe = redis::pipe();
@@ -219,9 +219,9 @@ impl Feeds {
                 pipe.sadd(gen.blockers_of(blocked), blocker.to_hex())
                     .ignore();
             }
-            self.query::<()>(&pipe).await?;
+            self.query_bulk::<()>(LONG_OPERATION, &pipe).await?;
         }
-        let marks = likes::all_marks(self.db(), bookmarks::BOOKMARK, None).await?;
+        let marks = likes::all_marks(self.bulk_db(), bookmarks::BOOKMARK, None).await?;
         report.bookmarks = marks.len() as u64;
         for chunk in marks.chunks(BATCH) {
             let mut pipe = redis::pipe();
@@ -233,7 +233,7 @@ impl Feeds {
                 )
                 .ignore();
             }
-            self.query::<()>(&pipe).await?;
+            self.query_bulk::<()>(LONG_OPERATION, &pipe).await?;
         }
 
         // What changed meanwhile, then the switch.

@@ -129,6 +129,8 @@ pub struct Db {
     client: Client,
     database: Database,
     observer: Option<Arc<dyn WriteObserver>>,
+    /// What the client was built from, for `with_own_pool`.
+    options: Arc<ClientOptions>,
 }
 
 impl std::fmt::Debug for Db {
@@ -149,12 +151,30 @@ impl Db {
         options.server_selection_timeout =
             Some(Duration::from_millis(settings.server_selection_timeout_ms));
         options.connect_timeout = Some(Duration::from_millis(settings.server_selection_timeout_ms));
-        let client = Client::with_options(options)?;
+        let client = Client::with_options(options.clone())?;
         let database = client.database(&settings.name);
         Ok(Self {
             client,
             database,
             observer: None,
+            options: Arc::new(options),
+        })
+    }
+
+    /// The same database through a connection pool of its own, for the long reads of index
+    /// builds. FerretDB ends a cursor when the connection that opened it closes, and the driver
+    /// closes a connection whose operation was abandoned (a request whose client went away, a
+    /// timed-out check); in a shared pool that connection can be the one a build's cursor lives
+    /// on, between two batches.
+    pub fn with_own_pool(&self) -> DbResult<Self> {
+        let client = Client::with_options((*self.options).clone())
+            .db_context("creating a connection pool")?;
+        let database = client.database(self.database.name());
+        Ok(Self {
+            client,
+            database,
+            observer: self.observer.clone(),
+            options: self.options.clone(),
         })
     }
 

@@ -18,16 +18,19 @@ use crate::state::AppState;
 pub const HEALTH_DB_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub async fn health(state: web::Data<AppState>) -> HttpResponse {
-    let (db, redis) = futures_util::join!(
-        tokio::time::timeout(HEALTH_DB_TIMEOUT, state.db.ping()),
-        async {
-            if state.redis.is_configured() {
-                let _ = state.redis.ping().await;
-            }
-            state.redis.status()
+    // The ping runs on its own task: a check that gives up waiting leaves it to finish, rather
+    // than abandoning it mid-operation, which would close its pooled connection.
+    let ping = {
+        let db = state.db.clone();
+        tokio::spawn(async move { db.ping().await })
+    };
+    let (db, redis) = futures_util::join!(tokio::time::timeout(HEALTH_DB_TIMEOUT, ping), async {
+        if state.redis.is_configured() {
+            let _ = state.redis.ping().await;
         }
-    );
-    let db_up = matches!(db, Ok(Ok(())));
+        state.redis.status()
+    });
+    let db_up = matches!(db, Ok(Ok(Ok(()))));
     let status = match (db_up, redis) {
         (false, _) => "degraded",
         (true, RedisStatus::Down) => "degraded",

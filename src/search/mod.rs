@@ -48,6 +48,8 @@ const STREAM_BATCH: usize = 500;
 const STREAM_BLOCK_MS: usize = 1000;
 /// Posts read from Redis per round trip while building.
 const BUILD_BATCH: usize = 500;
+/// Time limit of one Redis round trip of a build (a busy machine may take long over a batch).
+const BUILD_LIMIT: Duration = Duration::from_secs(30);
 /// With `after`, how many ranked results are looked through for the anchor post.
 pub const MAX_RANKED_SCAN: usize = 5000;
 /// Users considered before the final order (most posts first) is applied.
@@ -435,10 +437,13 @@ impl Search {
     }
 
     /// The post documents of these ids from the read index (`None`: the post is gone).
+    /// The documents of these posts from the read index; `bulk` for a build's batches, which get
+    /// the long time limit of bulk loads.
     async fn post_docs(
         &self,
         gen: &Gen,
         ids: &[ObjectId],
+        bulk: bool,
     ) -> anyhow::Result<Vec<(ObjectId, Option<TantivyDocument>)>> {
         if ids.is_empty() {
             return Ok(Vec::new());
@@ -449,7 +454,12 @@ impl Search {
                 .arg(gen.post(id))
                 .arg(&["v", "st", "a", "s", "vi", "b", "t"]);
         }
-        let rows: Vec<Vec<Option<String>>> = self.inner.feeds.query(&pipe).await?;
+        let feeds = &self.inner.feeds;
+        let rows: Vec<Vec<Option<String>>> = if bulk {
+            feeds.query_bulk(BUILD_LIMIT, &pipe).await?
+        } else {
+            feeds.query(&pipe).await?
+        };
         let f = self.inner.post_fields;
         Ok(ids
             .iter()
@@ -493,7 +503,7 @@ impl Search {
         loop {
             let key = key.clone();
             let (next, items): (u64, Vec<String>) = redis
-                .run_for(Duration::from_secs(30), |mut c| async move {
+                .run_for(BUILD_LIMIT, |mut c| async move {
                     redis::cmd("HSCAN")
                         .arg(key)
                         .arg(cursor)
@@ -516,7 +526,7 @@ impl Search {
         let mut docs = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(BUILD_BATCH) {
             docs.extend(
-                self.post_docs(gen, chunk)
+                self.post_docs(gen, chunk, true)
                     .await?
                     .into_iter()
                     .filter_map(|(_, d)| d),
@@ -532,7 +542,7 @@ impl Search {
             return Ok(());
         }
         let changes: Vec<(String, Option<TantivyDocument>)> = self
-            .post_docs(gen, ids)
+            .post_docs(gen, ids, false)
             .await?
             .into_iter()
             .map(|(id, doc)| (id.to_hex(), doc))
@@ -559,7 +569,7 @@ impl Search {
     }
 
     async fn build_users(&self) -> anyhow::Result<()> {
-        let mut cursor = users::stream_all(&self.inner.db).await?;
+        let mut cursor = users::stream_all(self.inner.feeds.bulk_db()).await?;
         let mut docs = Vec::new();
         while let Some(u) = cursor.try_next().await? {
             docs.push(self.user_doc(&u));
