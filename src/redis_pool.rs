@@ -21,6 +21,11 @@ use crate::config::RedisSettings;
 
 /// How often the monitor pings Redis.
 pub const CHECK_INTERVAL: Duration = Duration::from_secs(1);
+/// A command that times out marks Redis down only when nothing has been answered for this long:
+/// under load some commands wait past their limit while Redis is answering others, and
+/// setting the index aside then would send every read to the database at the worst moment.
+/// Refused or broken connections mark it down at once.
+pub const SLOW_IS_NOT_DOWN: Duration = Duration::from_secs(3);
 
 /// What `/health` reports about Redis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +72,8 @@ struct Inner {
     prefix: String,
     timeout: Duration,
     up: watch::Sender<bool>,
+    /// When a command last got an answer (see `SLOW_IS_NOT_DOWN`).
+    answered: std::sync::Mutex<Option<std::time::Instant>>,
 }
 
 /// The shared Redis handle; cheap to clone.
@@ -126,6 +133,7 @@ impl Redis {
                 prefix: format!("{namespace}:"),
                 timeout,
                 up,
+                answered: std::sync::Mutex::new(None),
             })),
         })
     }
@@ -201,20 +209,43 @@ impl Redis {
     {
         let inner = self.inner.as_ref().ok_or(RedisFailure::Disabled)?;
         let attempt = async {
-            let conn = inner
-                .pool
-                .get()
-                .await
-                .map_err(|e| RedisFailure::Pool(e.to_string()))?;
+            let conn = inner.pool.get().await.map_err(|e| match e {
+                deadpool_redis::PoolError::Timeout(deadpool_redis::TimeoutType::Wait) => {
+                    RedisFailure::Timeout
+                }
+                e => RedisFailure::Pool(e.to_string()),
+            })?;
             work(conn).await.map_err(RedisFailure::Command)
         };
         let result = match tokio::time::timeout(timeout, attempt).await {
             Ok(r) => r,
             Err(_) => Err(RedisFailure::Timeout),
         };
+        let answered = |inner: &Inner| {
+            if let Ok(mut at) = inner.answered.lock() {
+                *at = Some(std::time::Instant::now());
+            }
+        };
         match &result {
-            Ok(_) => self.set_up(true),
-            Err(RedisFailure::Command(e)) if !is_unreachable(e) => self.set_up(true),
+            Ok(_) => {
+                answered(inner);
+                self.set_up(true)
+            }
+            Err(RedisFailure::Command(e)) if !is_unreachable(e) => {
+                answered(inner);
+                self.set_up(true)
+            }
+            Err(RedisFailure::Timeout) => {
+                let silent = inner
+                    .answered
+                    .lock()
+                    .ok()
+                    .and_then(|at| *at)
+                    .is_none_or(|at| at.elapsed() >= SLOW_IS_NOT_DOWN);
+                if silent {
+                    self.set_up(false)
+                }
+            }
             Err(_) => self.set_up(false),
         }
         result
