@@ -32,6 +32,39 @@ use crate::redis_pool::Redis;
 
 /// Longest wait before the subscriber tries Redis again.
 const RESUBSCRIBE_WAIT: Duration = Duration::from_secs(1);
+/// How long after a peer's heartbeat key expires the reaper looks (Redis expires keys to the
+/// millisecond; this only keeps the look from landing a hair before the expiry).
+const REAP_AFTER_EXPIRY: Duration = Duration::from_millis(10);
+
+/// The timing of the heartbeat, derived from `cluster.heartbeat_ttl_ms` (the TTL): a node that
+/// stops must be forgotten within the TTL of its last heartbeat, and a live node must not be.
+///
+/// A node refreshes its key every quarter of the TTL and the key lives three quarters of it; the
+/// other nodes look at each peer's key at the moment it expires (its remaining life, read from
+/// Redis), not on a fixed tick. So a dead node is forgotten three quarters of the TTL after its
+/// last heartbeat, and the last quarter is the margin for the reaper's wake-up, the script and
+/// the 200 ms coalescing of the count; a live node is forgotten only if it misses two
+/// consecutive refreshes (a stall of half the TTL: 7.5 s by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heartbeat {
+    /// How often a node refreshes its key (and looks for new peers).
+    pub period: Duration,
+    /// How long the key lives after a refresh.
+    pub key_life: Duration,
+}
+
+impl Heartbeat {
+    /// Shortest TTL accepted; shorter settings are raised to it.
+    pub const MIN_TTL: Duration = Duration::from_millis(300);
+
+    pub fn for_ttl(ttl: Duration) -> Self {
+        let ttl = ttl.max(Self::MIN_TTL);
+        Self {
+            period: ttl / 4,
+            key_life: ttl * 3 / 4,
+        }
+    }
+}
 /// Messages waiting for the publisher; beyond that (Redis stalled) new ones are dropped.
 const PUBLISH_QUEUE: usize = 65_536;
 
@@ -235,6 +268,23 @@ return result
     )
 });
 
+/// ARGV: this node. Returns {node, remaining life of its heartbeat in ms (-2: expired), ...} for
+/// every other node that holds sockets.
+static PEERS: LazyLock<Script> = LazyLock::new(|| {
+    script(
+        r"
+local result = {}
+for _, node in ipairs(redis.call('SMEMBERS', p .. 'nodes')) do
+  if node ~= ARGV[1] then
+    table.insert(result, node)
+    table.insert(result, redis.call('PTTL', p .. 'alive:' .. node))
+  end
+end
+return result
+",
+    )
+});
+
 /// Who is online: {count, user, user...}.
 static ONLINE: LazyLock<Script> = LazyLock::new(|| {
     script(
@@ -290,6 +340,22 @@ fn parse_reset(values: &[redis::Value]) -> Option<PresenceReset> {
     })
 }
 
+/// Parses the answer of the peers script: pairs of node and remaining life in ms (negative:
+/// no key).
+fn parse_peers(values: &[redis::Value]) -> Vec<(String, Option<Duration>)> {
+    values
+        .chunks_exact(2)
+        .filter_map(|pair| {
+            let node = parse_string(&pair[0])?;
+            let life = match &pair[1] {
+                redis::Value::Int(ms) => u64::try_from(*ms).ok().map(Duration::from_millis),
+                _ => None,
+            };
+            Some((node, life))
+        })
+        .collect()
+}
+
 impl RedisPresence {
     pub fn new(redis: Redis, node: String) -> Self {
         Self { redis, node }
@@ -325,18 +391,25 @@ impl RedisPresence {
         Ok(parse_reset(&values))
     }
 
-    /// Nodes that hold sockets.
-    pub async fn nodes(&self) -> Result<Vec<String>, crate::redis_pool::RedisFailure> {
-        let key = format!("{}nodes", self.prefix());
-        self.redis
-            .run_if_up(|mut conn| async move { conn.smembers(key).await })
-            .await
+    /// The other nodes that hold sockets, each with the remaining life of its heartbeat key
+    /// (`None`: expired or missing).
+    pub async fn peers(
+        &self,
+    ) -> Result<Vec<(String, Option<Duration>)>, crate::redis_pool::RedisFailure> {
+        let mut invocation = PEERS.prepare_invoke();
+        invocation.key(self.prefix()).arg(&self.node);
+        let values: Vec<redis::Value> = self
+            .redis
+            .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
+            .await?;
+        Ok(parse_peers(&values))
     }
 
-    /// Refreshes this node's heartbeat; answers whether it had expired (or never existed).
-    pub async fn beat(&self, ttl: Duration) -> Result<bool, crate::redis_pool::RedisFailure> {
+    /// Refreshes this node's heartbeat key for `life`; answers whether it had expired (or never
+    /// existed).
+    pub async fn beat(&self, life: Duration) -> Result<bool, crate::redis_pool::RedisFailure> {
         let key = format!("{}alive:{}", self.prefix(), self.node);
-        let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        let ms = u64::try_from(life.as_millis()).unwrap_or(u64::MAX);
         let previous: Option<String> = self
             .redis
             .run_if_up(|mut conn| async move {
@@ -492,16 +565,17 @@ pub fn spawn(
     settings: &ClusterSettings,
     notices: NoticeHandler,
 ) {
-    let ttl = Duration::from_millis(settings.heartbeat_ttl_ms.max(300));
+    let heartbeat = Heartbeat::for_ttl(Duration::from_millis(settings.heartbeat_ttl_ms));
     let presence = Arc::new(RedisPresence::new(redis.clone(), node.clone()));
     spawn_subscriber(
         realtime.clone(),
         redis.clone(),
         presence.clone(),
-        ttl,
+        heartbeat,
         notices,
     );
-    spawn_heartbeat(realtime, redis, presence, node, ttl);
+    spawn_heartbeat(realtime.clone(), redis, presence.clone(), heartbeat);
+    spawn_reaper(realtime, presence, heartbeat);
 }
 
 /// Topic of the notice a node gives itself when it (re)joins the cluster.
@@ -514,7 +588,7 @@ fn spawn_subscriber(
     realtime: Realtime,
     redis: Redis,
     presence: Arc<RedisPresence>,
-    ttl: Duration,
+    heartbeat: Heartbeat,
     notices: NoticeHandler,
 ) {
     let channel = channel(&redis);
@@ -536,7 +610,7 @@ fn spawn_subscriber(
                 continue;
             };
             // Subscribed before re-announcing, so no change made meanwhile is missed.
-            let _ = presence.beat(ttl).await;
+            let _ = presence.beat(heartbeat.key_life).await;
             // Whatever changed while this node was away is read again.
             notices(REJOINED_TOPIC, serde_json::Value::Null);
             if realtime.rejoin().await {
@@ -569,12 +643,11 @@ fn spawn_heartbeat(
     realtime: Realtime,
     redis: Redis,
     presence: Arc<RedisPresence>,
-    node: String,
-    ttl: Duration,
+    heartbeat: Heartbeat,
 ) {
     let mut up = redis.watch();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(ttl / 3);
+        let mut tick = tokio::time::interval(heartbeat.period);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
@@ -587,13 +660,13 @@ fn spawn_heartbeat(
                 } => {
                     // Back from an outage: re-announce (Redis may have lost everything).
                     if changed && redis.is_up() {
-                        let _ = presence.beat(ttl).await;
+                        let _ = presence.beat(heartbeat.key_life).await;
                         realtime.rejoin().await;
                     }
                     continue;
                 }
             }
-            match presence.beat(ttl).await {
+            match presence.beat(heartbeat.key_life).await {
                 // The heartbeat had expired (a stall, or Redis lost its data): the others
                 // may have forgotten this node's sockets.
                 Ok(true) => {
@@ -604,18 +677,34 @@ fn spawn_heartbeat(
                 Ok(false) if !realtime.in_cluster().await => {
                     realtime.rejoin().await;
                 }
-                Ok(false) => {}
-                Err(_) => continue,
+                Ok(false) | Err(_) => {}
             }
-            let Ok(nodes) = presence.nodes().await else {
-                continue;
-            };
-            for other in nodes.into_iter().filter(|n| *n != node) {
-                if let Ok(Some(reset)) = presence.reset_node(&other, false, &[]).await {
-                    tracing::info!(node = %other, "realtime: forgot the sockets of a node that stopped");
-                    realtime.reaped(reset);
+        }
+    });
+}
+
+/// Forgets the sockets of peers whose heartbeat expired. It looks at each peer's key when it
+/// expires (its remaining life, read from Redis) rather than on a fixed tick, so a dead node is
+/// forgotten as soon as its key is gone; between expiries it looks every heartbeat period (new
+/// peers, refreshed keys).
+fn spawn_reaper(realtime: Realtime, presence: Arc<RedisPresence>, heartbeat: Heartbeat) {
+    tokio::spawn(async move {
+        loop {
+            let mut wait = heartbeat.period;
+            if let Ok(peers) = presence.peers().await {
+                for (other, life) in peers {
+                    match life {
+                        Some(life) => wait = wait.min(life + REAP_AFTER_EXPIRY),
+                        None => {
+                            if let Ok(Some(reset)) = presence.reset_node(&other, false, &[]).await {
+                                tracing::info!(node = %other, "realtime: forgot the sockets of a node that stopped");
+                                realtime.reaped(reset);
+                            }
+                        }
+                    }
                 }
             }
+            tokio::time::sleep(wait).await;
         }
     });
 }
@@ -644,6 +733,39 @@ mod tests {
             })
         );
         assert_eq!(parse_reset(&[]), None);
+    }
+
+    #[test]
+    fn a_dead_node_is_forgotten_within_the_ttl_and_a_live_one_survives_a_missed_beat() {
+        let ttl = Duration::from_millis(15_000);
+        let heartbeat = Heartbeat::for_ttl(ttl);
+        assert_eq!(heartbeat.period, Duration::from_millis(3_750));
+        assert_eq!(heartbeat.key_life, Duration::from_millis(11_250));
+        // Forgotten when the key expires, with a quarter of the TTL to spare.
+        assert!(heartbeat.key_life + REAP_AFTER_EXPIRY + Duration::from_millis(200) < ttl);
+        // A live node is forgotten only after missing two refreshes in a row.
+        assert!(heartbeat.key_life > heartbeat.period * 2);
+        assert_eq!(
+            Heartbeat::for_ttl(Duration::from_millis(10)),
+            Heartbeat::for_ttl(Heartbeat::MIN_TTL)
+        );
+    }
+
+    #[test]
+    fn a_peers_answer_pairs_nodes_with_the_life_of_their_key() {
+        let values = vec![
+            redis::Value::BulkString(b"a".to_vec()),
+            redis::Value::Int(1_250),
+            redis::Value::BulkString(b"b".to_vec()),
+            redis::Value::Int(-2),
+        ];
+        assert_eq!(
+            parse_peers(&values),
+            vec![
+                ("a".to_owned(), Some(Duration::from_millis(1_250))),
+                ("b".to_owned(), None),
+            ]
+        );
     }
 
     #[test]
