@@ -16,7 +16,7 @@ const START_TIMEOUT_MS = 60_000;
 export const EVENT_TIMEOUT_MS = 5_000;
 export const PASSWORD = "correct horse battery";
 
-function required(name) {
+export function required(name) {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the suites through scripts/test`);
   return value;
@@ -49,7 +49,7 @@ async function waitUntil(what, check, ms = START_TIMEOUT_MS) {
   }
 }
 
-function portOpen(port) {
+export function portOpen(port) {
   return new Promise((resolve) => {
     const socket = net.connect(port, "127.0.0.1");
     socket.once("connect", () => {

@@ -1,0 +1,177 @@
+// scripts/cluster as an operator runs it: `scripts/cluster 2` starts Redis (installed when
+// missing), two server processes and nginx in front of them (the database is the suite's FerretDB,
+// under a database of the test's own); through nginx the web app, the health check, a
+// socket.io-client session (long-polling kept on its node by the session-id prefix, then the
+// upgrade to websocket) and a login work, and SIGTERM to the script's process group stops
+// everything it started.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, openSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { io } from "socket.io-client";
+import { EVENT_TIMEOUT_MS, PASSWORD, eventually, freePort, join, portOpen, required } from "./cluster-helpers.js";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const STATE = path.join(REPO_ROOT, "data", "cluster");
+/** Starting: Redis, two nodes (each connects to the database and builds its indexes) and nginx. */
+const START_MS = 90_000;
+const STOP_MS = 20_000;
+
+let script;
+
+after(() => {
+  // Whatever happened, nothing the script started outlives the test.
+  if (script && script.exitCode === null) {
+    try {
+      process.kill(-script.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/** Processes still in process group `pgid`. */
+function groupMembers(pgid) {
+  const out = execFileSync("ps", ["-e", "-o", "pid=,pgid=,args="], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, group]) => Number(group) === pgid)
+    .map((fields) => fields.slice(2).join(" "));
+}
+
+/** Opens a socket.io-client socket through the balancer with the client's default transports. */
+function connect(base, options = {}) {
+  const socket = io(base, { reconnection: false, forceNew: true, autoConnect: false, ...options });
+  // The transport the session opened with (before any upgrade).
+  socket.io.once("open", () => {
+    socket.openedWith = socket.io.engine.transport.name;
+  });
+  socket.connect();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("socket did not connect")), EVENT_TIMEOUT_MS);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once("connect_error", (err) => {
+      clearTimeout(timer);
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+test("scripts/cluster 2 serves the product through nginx and stops on SIGTERM", { timeout: START_MS + 60_000 }, async (t) => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const db = `cluster_script_${Date.now()}_${randomUUID().slice(0, 8)}`;
+  const logPath = path.join(os.tmpdir(), `${db}.log`);
+  const env = {
+    ...process.env,
+    PRESSROOM_BIN: required("PRESSROOM_BIN"),
+    MONGODB_URI: required("PRESSROOM_TEST_MONGODB_URI"),
+    PRESSROOM__DATABASE__NAME: db,
+    PRESSROOM__SERVER__PORT: String(port),
+  };
+  // The script starts a Redis of its own, as on a machine that has none running.
+  delete env.REDIS_URL;
+  const log = openSync(logPath, "a");
+  const startedAt = Date.now();
+  // Its own process group, as a terminal gives it, so that SIGTERM can go to the whole group.
+  script = spawn(path.join(REPO_ROOT, "scripts", "cluster"), ["2"], {
+    cwd: REPO_ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
+  const exited = once(script, "exit");
+  const diagnose = () => `see ${logPath}:\n${readFileSync(logPath, "utf8").slice(-3_000)}`;
+
+  const nodesFile = path.join(STATE, "nodes");
+  await eventually(
+    () => `scripts/cluster did not write data/cluster/nodes and open port ${port}; ${diagnose()}`,
+    async () => {
+      if (script.exitCode !== null) throw new Error(`scripts/cluster exited with ${script.exitCode}; ${diagnose()}`);
+      return existsSync(nodesFile) && (await portOpen(port));
+    },
+    START_MS,
+  );
+  t.diagnostic(`scripts/cluster 2 ready in ${Date.now() - startedAt} ms`);
+  const nodes = readFileSync(nodesFile, "utf8").trim().split("\n");
+  assert.equal(nodes.length, 2, `data/cluster/nodes: ${nodes}`);
+  for (const node of nodes) assert.match(node, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const redisPort = Number(readFileSync(path.join(REPO_ROOT, "data", "redis", "port"), "utf8"));
+
+  // The web app and the health check through the balancer.
+  const page = await fetch(`${base}/`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get("content-type"), /text\/html/);
+  assert.match(await page.text(), /<div id="root">/);
+  const health = await fetch(`${base}/health`);
+  assert.equal(health.status, 200);
+  const healthBody = await health.json();
+  assert.equal(healthBody.status, "ok", JSON.stringify(healthBody));
+  assert.equal(healthBody.redis, "ok", JSON.stringify(healthBody));
+
+  // A sign-up and a login through the balancer.
+  const email = `script-${randomUUID()}@example.com`;
+  const json = { "content-type": "application/json" };
+  const signup = await fetch(`${base}/api/auth/signup`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ fullName: "Cluster Reader", email, password: PASSWORD, sendEmail: false }),
+  });
+  assert.equal(signup.status, 201, await signup.clone().text());
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  assert.equal(login.status, 200, await login.clone().text());
+  const { token, _id: userId } = await login.json();
+  assert.equal(typeof token, "string");
+
+
+  // Long-polling stays on the node that holds the session: a polling-only client makes several
+  // round trips (each request may be spread to either node unless nginx routes it by `sid`).
+  const polling = await connect(base, { transports: ["polling"], auth: { token } });
+  assert.equal(polling.openedWith, "polling");
+  assert.match(polling.io.engine.id, /^n[12]-/);
+  for (let i = 0; i < 5; i += 1) {
+    assert.equal(await join(polling, userId), true);
+  }
+  polling.close();
+  // The default client: long-polling first, then the upgrade to websocket on the same node.
+  const upgraded = await connect(base, { auth: { token } });
+  assert.equal(upgraded.openedWith, "polling");
+  await eventually("the session upgraded to websocket", () => upgraded.io.engine.transport.name === "websocket");
+  assert.equal(await join(upgraded, userId), true);
+  upgraded.close();
+
+  // SIGTERM to the process group stops the script, the nodes, nginx and Redis.
+  const stoppingAt = Date.now();
+  process.kill(-script.pid, "SIGTERM");
+  let timer;
+  const [code, signal] = await Promise.race([
+    exited,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`scripts/cluster did not stop; ${diagnose()}`)), STOP_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  t.diagnostic(`stopped ${Date.now() - stoppingAt} ms after SIGTERM (exit ${code ?? signal})`);
+  await eventually(
+    () => `processes left in the group: ${JSON.stringify(groupMembers(script.pid))}`,
+    () => groupMembers(script.pid).length === 0,
+    STOP_MS,
+  );
+  for (const open of [port, redisPort, ...nodes.map((n) => Number(new URL(n).port))]) {
+    assert.equal(await portOpen(open), false, `port ${open} is still open`);
+  }
+  assert.equal(existsSync(nodesFile), false, "data/cluster/nodes is removed on stop");
+});
