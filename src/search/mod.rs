@@ -249,6 +249,14 @@ fn split_id(id: &ObjectId) -> (u64, u64) {
     (hi, u64::from_be_bytes(lo))
 }
 
+/// The inverse of `split_id`.
+fn join_id(hi: u64, lo: u64) -> ObjectId {
+    let mut b = [0u8; 12];
+    b[..4].copy_from_slice(&(hi as u32).to_be_bytes());
+    b[4..].copy_from_slice(&lo.to_be_bytes());
+    ObjectId::from_bytes(b)
+}
+
 fn parse_stream_id(id: &str) -> Option<(u64, u64)> {
     let (ms, seq) = id.split_once('-')?;
     Some((ms.parse().ok()?, seq.parse().ok()?))
@@ -703,13 +711,10 @@ impl Search {
                 (rest, total)
             }
         };
+        // The id is in the ranking key (its fast fields): no stored document is read.
         let ids = hits
             .iter()
-            .filter_map(|(_, addr)| {
-                let doc: TantivyDocument = searcher.doc(*addr).ok()?;
-                let id = doc.get_first(f.id)?.as_str()?.to_string();
-                ObjectId::parse_str(id).ok()
-            })
+            .map(|((_, _, hi, lo), _)| join_id(*hi, *lo))
             .collect();
         Ok(PostHits {
             ids,
@@ -801,5 +806,23 @@ impl Search {
 impl ChangeFollower for Search {
     fn caught_up<'a>(&'a self, entry: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(Search::caught_up(self, entry))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_split_into_fast_fields_joins_back() {
+        for hex in [
+            "000000000000000000000000",
+            "ffffffffffffffffffffffff",
+            "65a1b2c3d4e5f60718293a4b",
+        ] {
+            let id = ObjectId::parse_str(hex).unwrap();
+            let (hi, lo) = split_id(&id);
+            assert_eq!(join_id(hi, lo), id);
+        }
     }
 }

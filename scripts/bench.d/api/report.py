@@ -61,11 +61,12 @@ def ms(text):
     return float(m.group(1)) * UNITS[m.group(2)] if m else None
 
 
-def record(out, wrk_file, before, after, rss_kib, label, endpoint, posts):
+def record(out, wrk_file, before, after, rss_kib, label, endpoint, posts, connections="32"):
     text = open(wrk_file).read()
-    figures = {"label": label, "endpoint": endpoint, "posts": int(posts)}
+    figures = {"label": label, "endpoint": endpoint, "posts": int(posts), "connections": int(connections)}
     m = re.search(r"(\d+) requests in ([\d.]+)(\w+)", text)
     figures["requests"] = int(m.group(1)) if m else 0
+    figures["seconds"] = ms(m.group(2) + m.group(3)) / 1000 if m else None
     m = re.search(r"Requests/sec:\s+([\d.]+)", text)
     figures["rps"] = float(m.group(1)) if m else 0.0
     for pct in ("50", "99"):
@@ -94,7 +95,8 @@ def fmt(v, digits=1):
 
 def table(files):
     runs = [json.load(open(f)) for f in files]
-    ref = next((r for r in runs if r["label"] == "reference"), None)
+    ref = next((r for r in runs if r["label"] == "reference" and r["endpoint"] == "home"), None)
+    ref1 = next((r for r in runs if r["label"] == "reference" and r["endpoint"] == "home-1"), None)
     ours = [r for r in runs if r["label"] == "ours"]
     floor = next((r for r in runs if r["label"] == "floor"), None)
     posts = runs[0]["posts"]
@@ -117,6 +119,8 @@ def table(files):
         line("floor GET /api/config/public (no storage)", floor)
     if ref:
         line("reference GET /api/public/posts", ref)
+        if ref1:
+            line("reference, 1 client alone", ref1)
         home = next((r for r in ours if r["endpoint"] == "home"), None)
         if home:
             print()
@@ -125,12 +129,18 @@ def table(files):
             def ratio(a, b):
                 return f"{a / b:,.3f}" if a and b else "-"
 
-            print(f"  requests per second  {ratio(home['rps'], ref['rps'])}")
+            rps = ratio(home["rps"], ref["rps"])
+            if not ref["requests"] and ref.get("seconds"):
+                # None answered in the run: it did less than one request in that time.
+                rps = f"> {home['rps'] * ref['seconds']:,.0f} (the reference answered none in {ref['seconds']:.0f} s)"
+            print(f"  requests per second  {rps}")
             print(f"  p50 latency          {ratio(home['p50'], ref['p50'])}")
             print(f"  p99 latency          {ratio(home['p99'], ref['p99'])}")
             print(f"  CPU per request      {ratio(home['cpu_app_ms'], ref['cpu_app_ms'])} (app), "
                   f"{ratio(home['cpu_all_ms'], ref['cpu_all_ms'])} (app + storage)")
             print(f"  RSS                  {ratio(home['rss_mib'], ref['rss_mib'])}")
+            if ref1 and ref1["p50"]:
+                print(f"  p50, ours at 32 clients / the reference's single client alone  {ratio(home['p50'], ref1['p50'])}")
 
 
 def growth(files):
