@@ -173,6 +173,24 @@ pub struct RateLimitSettings {
     pub report_per_account: u32,
 }
 
+impl RateLimitSettings {
+    /// The same allowance of `per_window` for every kind, in windows of `window_seconds`.
+    pub fn uniform(window_seconds: u64, per_window: u32) -> Self {
+        Self {
+            window_seconds,
+            login_per_account: per_window,
+            login_per_address: per_window,
+            otp_send_per_account: per_window,
+            otp_send_per_address: per_window,
+            otp_check_per_account: per_window,
+            otp_check_per_address: per_window,
+            contact_per_email: per_window,
+            contact_per_address: per_window,
+            report_per_account: per_window,
+        }
+    }
+}
+
 /// Outgoing mail.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

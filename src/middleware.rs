@@ -266,29 +266,35 @@ mod tests {
         assert_eq!(h.get(header::STRICT_TRANSPORT_SECURITY).unwrap(), HSTS);
     }
 
-    #[actix_web::test]
-    async fn a_panic_still_gets_the_security_headers_but_hsts() {
+    /// A handler that panics (the branch keeps the compiler from seeing it never returns).
+    async fn boom() -> HttpResponse {
+        let v: Vec<u8> = Vec::new();
+        if v.is_empty() {
+            panic!("boom");
+        }
+        HttpResponse::Ok().finish()
+    }
+
+    /// What the HTTP dispatcher sends when a handler panics behind `catch_panic` and the
+    /// production security headers.
+    async fn panic_response() -> HttpResponse {
         let app = test::init_service(
             App::new()
                 .wrap(from_fn(|req, next| security_headers(true, req, next)))
                 .wrap(from_fn(catch_panic))
-                .route(
-                    "/boom",
-                    web::get().to(|| async {
-                        let v: Vec<u8> = Vec::new();
-                        if v.is_empty() {
-                            panic!("boom");
-                        }
-                        HttpResponse::Ok().finish()
-                    }),
-                ),
+                .route("/boom", web::get().to(boom)),
         )
         .await;
         let err = test::try_call_service(&app, test::TestRequest::get().uri("/boom").to_request())
             .await
             .expect_err("the panic surfaces as an error");
         // This is what the HTTP dispatcher sends for an error from the service chain.
-        let res = err.error_response();
+        err.error_response()
+    }
+
+    #[actix_web::test]
+    async fn a_panic_still_gets_the_security_headers_but_hsts() {
+        let res = panic_response().await;
         assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
         let csp = res.headers().get(header::CONTENT_SECURITY_POLICY).unwrap();
         assert!(csp.to_str().unwrap().contains("frame-ancestors 'none'"));
@@ -329,22 +335,7 @@ mod tests {
 
     #[actix_web::test]
     async fn a_panicking_handler_answers_500_json() {
-        let app = test::init_service(App::new().wrap(from_fn(catch_panic)).route(
-            "/boom",
-            web::get().to(|| async {
-                let v: Vec<u8> = Vec::new();
-                if v.is_empty() {
-                    panic!("boom");
-                }
-                HttpResponse::Ok().finish()
-            }),
-        ))
-        .await;
-        let err = test::try_call_service(&app, test::TestRequest::get().uri("/boom").to_request())
-            .await
-            .expect_err("the panic surfaces as an error");
-        // This is what the HTTP dispatcher sends for an error from the service chain.
-        let res = err.error_response();
+        let res = panic_response().await;
         assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
         let bytes = actix_web::body::to_bytes(res.into_body()).await.unwrap();
         let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();

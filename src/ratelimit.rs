@@ -191,18 +191,7 @@ mod tests {
     use super::*;
 
     fn limiter(n: u32) -> RateLimiter {
-        RateLimiter::new(RateLimitSettings {
-            window_seconds: 60,
-            login_per_account: n,
-            login_per_address: n,
-            otp_send_per_account: n,
-            otp_send_per_address: n,
-            otp_check_per_account: n,
-            otp_check_per_address: n,
-            contact_per_email: n,
-            contact_per_address: n,
-            report_per_account: n,
-        })
+        RateLimiter::new(RateLimitSettings::uniform(60, n))
     }
 
     #[tokio::test]

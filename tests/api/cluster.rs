@@ -169,26 +169,11 @@ async fn a_node_that_rejoins_replaces_what_it_held() {
     ns.drop_keys().await;
 }
 
-fn limits(n: u32) -> RateLimitSettings {
-    RateLimitSettings {
-        window_seconds: 60,
-        login_per_account: n,
-        login_per_address: n,
-        otp_send_per_account: n,
-        otp_send_per_address: n,
-        otp_check_per_account: n,
-        otp_check_per_address: n,
-        contact_per_email: n,
-        contact_per_address: n,
-        report_per_account: n,
-    }
-}
-
 #[tokio::test]
 async fn nodes_share_one_allowance_and_window() {
     let ns = Namespace::new().await;
-    let a = RateLimiter::with_redis(limits(3), ns.redis.clone());
-    let b = RateLimiter::with_redis(limits(3), ns.redis.clone());
+    let a = RateLimiter::with_redis(RateLimitSettings::uniform(60, 3), ns.redis.clone());
+    let b = RateLimiter::with_redis(RateLimitSettings::uniform(60, 3), ns.redis.clone());
     a.hit(Kind::LoginAccount, "x@example.com").await.unwrap();
     b.hit(Kind::LoginAccount, "x@example.com").await.unwrap();
     a.hit(Kind::LoginAccount, "x@example.com").await.unwrap();

@@ -14,16 +14,19 @@ pub mod verify_email;
 pub mod verify_reset_otp;
 
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
-use actix_web::HttpResponse;
+use actix_web::{HttpRequest, HttpResponse};
 use chrono::Utc;
 use serde::Serialize;
 
 use crate::auth::otp;
 use crate::auth::COOKIE_NAME;
+use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
 use crate::mail::{MailKind, Outgoing};
+use crate::net::client_key;
 use crate::persistence::otps::{self, Otp, Purpose};
-use crate::persistence::users::User;
+use crate::persistence::users::{self, User};
+use crate::ratelimit::Kind;
 use crate::state::AppState;
 
 pub const MSG_BAD_CREDENTIALS: &str = "Invalid email or password";
@@ -138,6 +141,35 @@ pub async fn issue_code(
             ),
         ),
     })
+}
+
+/// Checks a password-reset code for `email` within the code-check limits (per account and per
+/// client address); answers the account, if there is one. `consume`: the code is used up.
+pub async fn check_reset_code(
+    state: &AppState,
+    req: &HttpRequest,
+    email: &Email,
+    code: &str,
+    consume: bool,
+) -> ApiResult<Option<User>> {
+    let address = client_key(req, &state.trusted_proxies);
+    state
+        .limiter
+        .hit_both(
+            (Kind::OtpCheckAccount, email.as_str()),
+            (Kind::OtpCheckAddress, &address),
+        )
+        .await?;
+    let user = users::find_by_email(&state.db, email.as_str()).await?;
+    check_code(
+        state,
+        Purpose::ResetPassword,
+        user.as_ref().map(|u| u.id),
+        code,
+        consume,
+    )
+    .await?;
+    Ok(user)
 }
 
 /// Checks a code for `purpose`; a wrong code counts a try, the last allowed wrong try kills it.

@@ -4,15 +4,12 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::check_code;
+use super::check_reset_code;
 use crate::auth::password::{self, Password};
 use crate::domain::Email;
 use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::net::client_key;
-use crate::persistence::otps::Purpose;
 use crate::persistence::users;
-use crate::ratelimit::Kind;
 use crate::state::AppState;
 
 pub const MSG_RESET_DONE: &str =
@@ -35,23 +32,7 @@ pub async fn reset_password(
     let body = body.into_inner();
     let email = Email::parse(&body.email)?;
     let new_password = Password::parse(body.new_password)?;
-    let address = client_key(&req, &state.trusted_proxies);
-    state
-        .limiter
-        .hit_both(
-            (Kind::OtpCheckAccount, email.as_str()),
-            (Kind::OtpCheckAddress, &address),
-        )
-        .await?;
-    let user = users::find_by_email(&state.db, email.as_str()).await?;
-    check_code(
-        &state,
-        Purpose::ResetPassword,
-        user.as_ref().map(|u| u.id),
-        &body.otp,
-        true,
-    )
-    .await?;
+    let user = check_reset_code(&state, &req, &email, &body.otp, true).await?;
     if let Some(user) = user {
         let hash = password::hash(new_password).await?;
         users::set_password(&state.db, user.id, &hash).await?;

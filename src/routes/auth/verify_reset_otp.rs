@@ -5,14 +5,10 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::check_code;
+use super::check_reset_code;
 use crate::domain::Email;
 use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::net::client_key;
-use crate::persistence::otps::Purpose;
-use crate::persistence::users;
-use crate::ratelimit::Kind;
 use crate::state::AppState;
 
 pub const MSG_CODE_OK: &str = "Code verified. You can now choose a new password.";
@@ -31,22 +27,6 @@ pub async fn verify_reset_otp(
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
     let email = Email::parse(&body.email)?;
-    let address = client_key(&req, &state.trusted_proxies);
-    state
-        .limiter
-        .hit_both(
-            (Kind::OtpCheckAccount, email.as_str()),
-            (Kind::OtpCheckAddress, &address),
-        )
-        .await?;
-    let user = users::find_by_email(&state.db, email.as_str()).await?;
-    check_code(
-        &state,
-        Purpose::ResetPassword,
-        user.map(|u| u.id),
-        &body.otp,
-        false,
-    )
-    .await?;
+    check_reset_code(&state, &req, &email, &body.otp, false).await?;
     Ok(HttpResponse::Ok().json(json!({ "message": MSG_CODE_OK })))
 }

@@ -1,7 +1,7 @@
 // A cluster for the two-node suites: a Redis of its own (so a test can stop and restart it) and
 // server processes over the same database (FerretDB started by scripts/test) and that Redis,
 // each on its own port. Clients talk to each node directly, as a load balancer would send them.
-import { spawn, execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, openSync } from "node:fs";
 import net from "node:net";
@@ -9,18 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { io } from "socket.io-client";
+import { EVENT_TIMEOUT_MS, apiAt, grantAdminIn, openSocket, required, signupAt, sleep } from "../client.js";
+
+export { EVENT_TIMEOUT_MS, PASSWORD, join, required, sleep, waitFor } from "../client.js";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const START_TIMEOUT_MS = 60_000;
-export const EVENT_TIMEOUT_MS = 5_000;
-export const PASSWORD = "correct horse battery";
-
-export function required(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the suites through scripts/test`);
-  return value;
-}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -33,8 +27,6 @@ export function freePort() {
     });
   });
 }
-
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function waitUntil(what, check, ms = START_TIMEOUT_MS) {
   const until = Date.now() + ms;
@@ -130,57 +122,18 @@ class Node {
     await exited;
   }
 
-  async api(method, route, body, token) {
-    const headers = { "content-type": "application/json" };
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${this.url}/api${route}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = { raw: text };
-    }
-    return { status: res.status, body: json, headers: res.headers };
+  api(method, route, body, token) {
+    return apiAt(this.url, method, route, body, token);
   }
 
   /** Signs up a fresh user through this node; returns { id, email, token, name }. */
-  async signup(name = "Reader") {
-    const email = `cl-${randomUUID()}@example.com`;
-    const res = await this.api("POST", "/auth/signup", { fullName: name, email, password: PASSWORD, sendEmail: false });
-    if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return { id: res.body._id, email, token: res.body.token, name };
+  signup(name = "Reader") {
+    return signupAt(this.url, "cl", name);
   }
 
-  /** Opens a socket.io-client socket to this node; resolves once connected. */
+  /** Opens a socket.io-client socket to this node (websocket unless told); resolves once connected. */
   connect({ token, transports = ["websocket"] } = {}) {
-    const socket = io(this.url, {
-      path: "/socket.io/",
-      transports,
-      auth: token ? { token } : {},
-      reconnection: false,
-      forceNew: true,
-      autoConnect: false,
-    });
-    socket.received = [];
-    socket.onAny((event, ...args) => socket.received.push({ event, args }));
-    socket.connect();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("socket did not connect")), EVENT_TIMEOUT_MS);
-      socket.once("connect", () => {
-        clearTimeout(timer);
-        resolve(socket);
-      });
-      socket.once("connect_error", (err) => {
-        clearTimeout(timer);
-        socket.close();
-        reject(err);
-      });
-    });
+    return openSocket(this.url, { token, transports });
   }
 }
 
@@ -213,45 +166,7 @@ export async function startCluster({ nodes = 2, ttlMs = 3_000, env = {} } = {}) 
 
 /** Makes an account an administrator the way an operator does (the CLI), in `cluster`'s database. */
 export function grantAdmin(cluster, email) {
-  execFileSync(required("PRESSROOM_BIN"), ["admin", "grant", email], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PRESSROOM_ENV: "test",
-      MONGODB_URI: required("PRESSROOM_TEST_MONGODB_URI"),
-      PRESSROOM__DATABASE__NAME: cluster.db,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-}
-
-/**
- * Resolves with the args of the first `event` whose args satisfy `match`: one already received
- * (it is consumed) or the next to arrive.
- */
-export function waitFor(socket, event, match = () => true, timeout = EVENT_TIMEOUT_MS) {
-  const index = socket.received.findIndex((e) => e.event === event && match(...e.args));
-  if (index >= 0) {
-    const [found] = socket.received.splice(index, 1);
-    return Promise.resolve(found.args);
-  }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.off(event, handler);
-      reject(new Error(`no ${event} event matched within ${timeout} ms`));
-    }, timeout);
-    function handler(...args) {
-      if (match(...args)) {
-        clearTimeout(timer);
-        socket.off(event, handler);
-        const wire = JSON.stringify(args);
-        const found = socket.received.findLastIndex((e) => e.event === event && JSON.stringify(e.args) === wire);
-        if (found >= 0) socket.received.splice(found, 1);
-        resolve(args);
-      }
-    }
-    socket.on(event, handler);
-  });
+  grantAdminIn(cluster.db, email);
 }
 
 /** Events named `event` received so far. */
@@ -273,9 +188,4 @@ export async function eventually(what, check, ms = EVENT_TIMEOUT_MS) {
     if (Date.now() > until) throw new Error(`${typeof what === "function" ? what() : what} (waited ${ms} ms)`);
     await sleep(50);
   }
-}
-
-/** Emits `join` and resolves with the server's acknowledgement. */
-export function join(socket, room) {
-  return socket.timeout(EVENT_TIMEOUT_MS).emitWithAck("join", room);
 }

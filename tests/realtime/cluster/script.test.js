@@ -13,8 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { io } from "socket.io-client";
-import { EVENT_TIMEOUT_MS, PASSWORD, eventually, freePort, join, portOpen, required } from "./cluster-helpers.js";
+import { PASSWORD, apiAt, openSocket, signupAt } from "../client.js";
+import { eventually, freePort, join, portOpen, required } from "./cluster-helpers.js";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const STATE = path.join(REPO_ROOT, "data", "cluster");
@@ -43,28 +43,6 @@ function groupMembers(pgid) {
     .map((line) => line.trim().split(/\s+/))
     .filter(([, group]) => Number(group) === pgid)
     .map((fields) => fields.slice(2).join(" "));
-}
-
-/** Opens a socket.io-client socket through the balancer with the client's default transports. */
-function connect(base, options = {}) {
-  const socket = io(base, { reconnection: false, forceNew: true, autoConnect: false, ...options });
-  // The transport the session opened with (before any upgrade).
-  socket.io.once("open", () => {
-    socket.openedWith = socket.io.engine.transport.name;
-  });
-  socket.connect();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("socket did not connect")), EVENT_TIMEOUT_MS);
-    socket.once("connect", () => {
-      clearTimeout(timer);
-      resolve(socket);
-    });
-    socket.once("connect_error", (err) => {
-      clearTimeout(timer);
-      socket.close();
-      reject(err);
-    });
-  });
 }
 
 test("scripts/cluster 2 serves the product through nginx and stops on SIGTERM", { timeout: START_MS + 60_000 }, async (t) => {
@@ -120,27 +98,16 @@ test("scripts/cluster 2 serves the product through nginx and stops on SIGTERM", 
   assert.equal(healthBody.redis, "ok", JSON.stringify(healthBody));
 
   // A sign-up and a login through the balancer.
-  const email = `script-${randomUUID()}@example.com`;
-  const json = { "content-type": "application/json" };
-  const signup = await fetch(`${base}/api/auth/signup`, {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify({ fullName: "Cluster Reader", email, password: PASSWORD, sendEmail: false }),
-  });
-  assert.equal(signup.status, 201, await signup.clone().text());
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  assert.equal(login.status, 200, await login.clone().text());
-  const { token, _id: userId } = await login.json();
+  const account = await signupAt(base, "script", "Cluster Reader");
+  const login = await apiAt(base, "POST", "/auth/login", { email: account.email, password: PASSWORD });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  const { token, _id: userId } = login.body;
   assert.equal(typeof token, "string");
-
+  assert.equal(userId, account.id);
 
   // Long-polling stays on the node that holds the session: a polling-only client makes several
   // round trips (each request may be spread to either node unless nginx routes it by `sid`).
-  const polling = await connect(base, { transports: ["polling"], auth: { token } });
+  const polling = await openSocket(base, { transports: ["polling"], token });
   assert.equal(polling.openedWith, "polling");
   assert.match(polling.io.engine.id, /^n[12]-/);
   for (let i = 0; i < 5; i += 1) {
@@ -148,7 +115,7 @@ test("scripts/cluster 2 serves the product through nginx and stops on SIGTERM", 
   }
   polling.close();
   // The default client: long-polling first, then the upgrade to websocket on the same node.
-  const upgraded = await connect(base, { auth: { token } });
+  const upgraded = await openSocket(base, { transports: ["polling", "websocket"], token });
   assert.equal(upgraded.openedWith, "polling");
   await eventually("the session upgraded to websocket", () => upgraded.io.engine.transport.name === "websocket");
   assert.equal(await join(upgraded, userId), true);
