@@ -4,6 +4,11 @@ use pressroom::config::Settings;
 use pressroom::startup::Application;
 use pressroom::telemetry;
 
+/// jemalloc, configured (`.cargo/config.toml`) to give freed pages back to the system within
+/// about a second, from a background thread.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();

@@ -15,6 +15,7 @@ use bytes::Bytes;
 
 use crate::{
     events::ServerEvent,
+    shrink,
     socketio::{
         eio::Frame,
         namespace::SocketId,
@@ -169,19 +170,16 @@ impl Handler<Unregister> for Hub {
         let Some(member) = self.sockets.remove(&msg.socket) else {
             return;
         };
+        shrink::when_sparse(&mut self.sockets);
         for room in member.rooms {
-            if let Some(set) = self.rooms.get_mut(&room) {
-                set.remove(&msg.socket);
-                if set.is_empty() {
-                    self.rooms.remove(&room);
-                }
-            }
+            self.leave_room(&room, msg.socket);
         }
         if let Some(user) = member.user {
             if let Some(list) = self.users.get_mut(&user) {
                 list.retain(|s| *s != msg.socket);
                 if list.is_empty() {
                     self.users.remove(&user);
+                    shrink::when_sparse(&mut self.users);
                 }
             }
         }
@@ -210,16 +208,26 @@ impl Handler<LeaveRoom> for Hub {
         if let Some(member) = self.sockets.get_mut(&msg.socket) {
             member.rooms.retain(|r| *r != msg.room);
         }
-        if let Some(set) = self.rooms.get_mut(&msg.room) {
-            set.remove(&msg.socket);
-            if set.is_empty() {
-                self.rooms.remove(&msg.room);
-            }
-        }
+        self.leave_room(&msg.room, msg.socket);
     }
 }
 
 impl Hub {
+    /// Takes `socket` out of `room`, dropping the room once empty (and giving back the room
+    /// the tables no longer need).
+    fn leave_room(&mut self, room: &str, socket: SocketId) {
+        let Some(set) = self.rooms.get_mut(room) else {
+            return;
+        };
+        set.remove(&socket);
+        if set.is_empty() {
+            self.rooms.remove(room);
+            shrink::when_sparse(&mut self.rooms);
+        } else {
+            shrink::when_sparse(set);
+        }
+    }
+
     /// The sockets of the main namespace that `target` names, but `except`.
     fn targets(&self, target: &Target, except: Option<SocketId>) -> Vec<SocketId> {
         let listed = |ids: &mut dyn Iterator<Item = &SocketId>| -> Vec<SocketId> {

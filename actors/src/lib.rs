@@ -36,6 +36,7 @@ pub mod hub;
 pub mod presence;
 mod realtime;
 mod server;
+mod shrink;
 pub mod socketio;
 
 pub use broker::{Cluster, PresenceChange, PresenceReset, PresenceStore, Transport};

@@ -246,12 +246,15 @@ impl Presence {
     }
 
     fn local_down(&mut self, socket: SocketId) -> Option<(String, bool)> {
-        let user = self.local.remove(&socket).flatten()?;
+        let user = self.local.remove(&socket).flatten();
+        crate::shrink::when_sparse(&mut self.local);
+        let user = user?;
         let count = self.users.get_mut(&user)?;
         *count -= 1;
         let last = *count == 0;
         if last {
             self.users.remove(&user);
+            crate::shrink::when_sparse(&mut self.users);
         }
         Some((user, last))
     }

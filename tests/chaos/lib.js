@@ -118,8 +118,13 @@ export class Server {
   }
   /** Resident memory of the server process, in KiB. */
   rssKb() {
+    return this.memoryKb().rss;
+  }
+  /** Resident memory of the server process in KiB: all of it, and the anonymous part (the heap). */
+  memoryKb() {
     const status = readFileSync(`/proc/${this.proc.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)[1]);
+    const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)[1]);
+    return { rss: field('VmRSS'), anon: field('RssAnon') };
   }
   /** Open file descriptors of the server process. */
   openFiles() {

@@ -166,7 +166,9 @@ impl Engine {
     }
 
     pub(crate) fn remove(&self, sid: &Sid) {
-        self.sessions().remove(sid);
+        let mut sessions = self.sessions();
+        sessions.remove(sid);
+        crate::shrink::when_sparse(&mut *sessions);
     }
 
     pub(crate) fn find(&self, sid: &str) -> Option<Addr<Session>> {
