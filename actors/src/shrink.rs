@@ -53,7 +53,8 @@ mod tests {
             map.remove(&i);
             when_sparse(&mut map);
         }
-        assert!(map.capacity() < full / 2, "{} of {full}", map.capacity());
+        // A fifth left: the table gave back at least half of its room.
+        assert!(map.capacity() <= full / 2, "{} of {full}", map.capacity());
         for i in 4_000..5_000 {
             map.remove(&i);
             when_sparse(&mut map);
