@@ -1,6 +1,8 @@
 //! NoSQL-operator and injection payloads in every string field of every documented request body
 //! and every query parameter: the answer is a 4xx or a literal treatment of the text, never a 5xx,
-//! never a session obtained with an operator, and never script in an answer served as HTML.
+//! never a session obtained with an operator, and never script in an answer served as HTML. An
+//! operator object or an array where a string belongs that is refused with a 400 is refused with
+//! a message naming the field.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -53,6 +55,7 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
     let id = mongodb::bson::oid::ObjectId::new().to_hex();
     let invalid_utf8: &[u8] = b"{\"text\": \"\xff\xfe\"}";
     let mut tried = 0;
+    let mut named = 0;
     let mut broken = Vec::new();
     let session_enders = [
         "/api/auth/logout",
@@ -81,13 +84,21 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
         } else {
             &user.token
         };
-        let mut cases: Vec<(String, String, Vec<u8>)> = Vec::new();
+        // (field, url, body, whether a 400 must name the field: an operator object or an array
+        // where a string belongs)
+        let mut cases: Vec<(String, String, Vec<u8>, bool)> = Vec::new();
         for field in &fields {
             for payload in payloads() {
+                let structured = payload.is_object() || payload.is_array();
                 let body = json!({ field.clone(): payload });
-                cases.push((field.clone(), path.clone(), body.to_string().into_bytes()));
+                cases.push((
+                    field.clone(),
+                    path.clone(),
+                    body.to_string().into_bytes(),
+                    structured,
+                ));
             }
-            cases.push((field.clone(), path.clone(), invalid_utf8.to_vec()));
+            cases.push((field.clone(), path.clone(), invalid_utf8.to_vec(), false));
         }
         for name in &queries {
             for text in [
@@ -98,16 +109,17 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
                 ".*",
             ] {
                 let q = format!("{path}?{name}={}", urlencoding(text));
-                cases.push((name.clone(), q, b"{}".to_vec()));
+                cases.push((name.clone(), q, b"{}".to_vec(), false));
             }
             // A query written the way some frameworks read operators: name[$ne]=x.
             cases.push((
                 name.clone(),
                 format!("{path}?{name}%5B%24ne%5D=x"),
                 b"{}".to_vec(),
+                false,
             ));
         }
-        for (field, url, body) in cases {
+        for (field, url, body, structured) in cases {
             tried += 1;
             let res = app
                 .client
@@ -131,6 +143,18 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
             }
             if html && text.to_lowercase().contains("<script") {
                 broken.push(format!("{what}: script served as HTML"));
+            }
+            if structured && status == StatusCode::BAD_REQUEST {
+                named += 1;
+                let message = serde_json::from_str::<Value>(&text)
+                    .ok()
+                    .and_then(|b| b["message"].as_str().map(str::to_string))
+                    .unwrap_or_default();
+                if !names(&message, &field) {
+                    broken.push(format!(
+                        "{what}: the 400 does not name the field: {message}"
+                    ));
+                }
             }
         }
     }
@@ -167,7 +191,11 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
         );
         tried += 2;
     }
-    eprintln!("injection payloads tried: {tried}");
+    eprintln!("injection payloads tried: {tried}; refusals checked for the field's name: {named}");
+    assert!(
+        named > 100,
+        "only {named} refusals were checked for the field's name"
+    );
     assert!(tried > 1000, "only {tried} payloads were tried");
     assert!(
         broken.is_empty(),
@@ -175,7 +203,20 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
         broken.len(),
         broken.join("\n")
     );
-    let _ = StatusCode::OK;
+}
+
+/// Whether an error message names a body field: its JSON name, or the same words as a person
+/// reads them (`fullName` as "full name").
+fn names(message: &str, field: &str) -> bool {
+    let message = message.to_lowercase();
+    let mut spaced = String::new();
+    for c in field.chars() {
+        if c.is_uppercase() {
+            spaced.push(' ');
+        }
+        spaced.push(c.to_ascii_lowercase());
+    }
+    message.contains(&field.to_lowercase()) || message.contains(&spaced)
 }
 
 /// Percent-encodes a query value.
