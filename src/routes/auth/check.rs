@@ -6,9 +6,10 @@ use serde::Serialize;
 use crate::auth::{token_from_request, AuthUser};
 use crate::error::ApiResult;
 
-#[derive(Serialize)]
+/// The answer: who the session belongs to.
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct CheckBody {
+pub struct CheckBody {
     #[serde(rename = "_id")]
     id: String,
     name: String,

@@ -22,8 +22,8 @@ pub struct GoogleLoginBody {
     send_email: Option<bool>,
 }
 
-#[derive(Serialize)]
-struct UserBody {
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct UserBody {
     #[serde(rename = "_id")]
     id: String,
     name: String,
@@ -31,9 +31,10 @@ struct UserBody {
     role: &'static str,
 }
 
-#[derive(Serialize)]
+/// The answer: the account signed in (or created) and its session.
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct GoogleSession {
+pub struct GoogleSession {
     user: UserBody,
     token: String,
     is_account_verified: bool,

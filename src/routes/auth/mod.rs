@@ -38,7 +38,7 @@ pub const MSG_MAIL_FAILED: &str =
     "We could not send the email right now. Please try again in a few minutes.";
 
 /// The body of a signup or login answer.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionBody {
     #[serde(rename = "_id")]

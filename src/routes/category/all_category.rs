@@ -1,9 +1,8 @@
 //! `GET /api/category/all-category` → {categories}: every category, by name. Open to guests.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::views;
+use super::CategoriesAnswer;
 use crate::error::ApiResult;
 use crate::persistence::categories;
 use crate::state::AppState;
@@ -11,5 +10,5 @@ use crate::state::AppState;
 #[tracing::instrument(skip_all)]
 pub async fn all_category(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let all = categories::list_all(&state.db).await?;
-    Ok(HttpResponse::Ok().json(json!({ "categories": views(&all) })))
+    Ok(HttpResponse::Ok().json(CategoriesAnswer::of(&all)))
 }

@@ -5,10 +5,9 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
-use serde_json::json;
 
 use super::user_selected::selected;
-use super::{parse_description, parse_name, slug_or_from_name, views};
+use super::{parse_description, parse_name, slug_or_from_name, CategoriesAnswer};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, ApiJson};
@@ -107,5 +106,5 @@ pub async fn assign(
     }
     categories::replace_selection(&state.db, me.user.id, &ids).await?;
     let list = selected(&state.db, me.user.id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "categories": views(&list) })))
+    Ok(HttpResponse::Ok().json(CategoriesAnswer::of(&list)))
 }

@@ -3,9 +3,8 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{parse_description, parse_name, slug_or_from_name, CategoryView};
+use super::{parse_description, parse_name, slug_or_from_name, CategoryAnswer, CategoryView};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::extract::ApiJson;
@@ -41,5 +40,7 @@ pub async fn create(
         },
     )
     .await?;
-    Ok(HttpResponse::Created().json(json!({ "category": CategoryView::from(&category) })))
+    Ok(HttpResponse::Created().json(CategoryAnswer {
+        category: CategoryView::from(&category),
+    }))
 }

@@ -25,7 +25,7 @@ pub const MSG_NOT_CATEGORY_OWNER: &str =
     "Only the creator of this category or an administrator can change it";
 
 /// A category as clients see it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CategoryView {
     #[serde(rename = "_id")]
@@ -48,6 +48,26 @@ impl From<&Category> for CategoryView {
             created_by: c.created_by.map(|id| id.to_hex()),
             created_at: iso(c.created_at),
             updated_at: iso(c.updated_at),
+        }
+    }
+}
+
+/// `{category}`: the answer of a creation or a change.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct CategoryAnswer {
+    pub category: CategoryView,
+}
+
+/// `{categories}`: the answer of every list of categories.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct CategoriesAnswer {
+    pub categories: Vec<CategoryView>,
+}
+
+impl CategoriesAnswer {
+    pub fn of(categories: &[Category]) -> Self {
+        CategoriesAnswer {
+            categories: views(categories),
         }
     }
 }

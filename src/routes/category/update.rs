@@ -3,11 +3,10 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{
-    may_manage, parse_description, parse_name, CategoryView, MSG_CATEGORY_NOT_FOUND,
-    MSG_NOT_CATEGORY_OWNER,
+    may_manage, parse_description, parse_name, CategoryAnswer, CategoryView,
+    MSG_CATEGORY_NOT_FOUND, MSG_NOT_CATEGORY_OWNER,
 };
 use crate::auth::AuthUser;
 use crate::domain::slug::Slug;
@@ -59,5 +58,7 @@ pub async fn update(
     let category = categories::update(&state.db, id, changes)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_CATEGORY_NOT_FOUND))?;
-    Ok(HttpResponse::Ok().json(json!({ "category": CategoryView::from(&category) })))
+    Ok(HttpResponse::Ok().json(CategoryAnswer {
+        category: CategoryView::from(&category),
+    }))
 }

@@ -2,9 +2,8 @@
 //! chosen.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::views;
+use super::CategoriesAnswer;
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::categories::{self, Category};
@@ -24,5 +23,5 @@ pub async fn selected(db: &Db, user: mongodb::bson::oid::ObjectId) -> ApiResult<
 #[tracing::instrument(skip_all)]
 pub async fn user_selected(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
     let list = selected(&state.db, me.user.id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "categories": views(&list) })))
+    Ok(HttpResponse::Ok().json(CategoriesAnswer::of(&list)))
 }
