@@ -180,41 +180,45 @@ async fn cookie_only_writes_must_come_from_the_site_itself() {
         .unwrap();
     assert_eq!(stored.consent, Some(true));
 
-    // Reads with the cookie alone are not affected (a link from another site still works).
-    let res = app
-        .client
-        .get(app.url("/api/auth/check"))
-        .header("cookie", format!("jwt={}", user.token))
-        .header("origin", "https://evil.example")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
-
-    // A bearer token is not sent by browsers on their own: such requests are not affected.
-    let res = app
-        .client
-        .post(app.url("/api/user/consent"))
-        .bearer_auth(&user.token)
-        .header("cookie", format!("jwt={}", user.token))
-        .header("origin", "https://evil.example")
-        .json(&json!({ "consent": true }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
-
-    // Nor are requests without the cookie (a guest signing up from a form elsewhere gets the
+    // From another site, these are not affected: reads with the cookie alone (a link from
+    // another site still works); writes with a bearer token (browsers do not send one on their
+    // own); writes without the cookie (a guest signing up from a form elsewhere gets the
     // ordinary answers).
-    let res = app
-        .client
-        .post(app.url("/api/auth/login"))
-        .header("origin", "https://evil.example")
-        .json(&json!({ "email": user.email, "password": PASSWORD }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
+    let cookie = format!("jwt={}", user.token);
+    let cases = [
+        ("GET", "/api/auth/check", None, Some(&cookie), None),
+        (
+            "POST",
+            "/api/user/consent",
+            Some(&user.token),
+            Some(&cookie),
+            Some(json!({ "consent": true })),
+        ),
+        (
+            "POST",
+            "/api/auth/login",
+            None,
+            None,
+            Some(json!({ "email": user.email, "password": PASSWORD })),
+        ),
+    ];
+    for (method, path, bearer, cookie, body) in cases {
+        let mut req = app
+            .client
+            .request(method.parse().unwrap(), app.url(path))
+            .header("origin", "https://evil.example");
+        if let Some(token) = bearer {
+            req = req.bearer_auth(token);
+        }
+        if let Some(cookie) = cookie {
+            req = req.header("cookie", cookie);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let res = req.send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{method} {path}");
+    }
 }
 
 // ── Uploaded images ──────────────────────────────────────────────────────────────────────────
