@@ -96,7 +96,11 @@ pub fn is_unavailable(err: &mongodb::error::Error) -> bool {
 pub fn is_duplicate_key(err: &mongodb::error::Error) -> bool {
     match &*err.kind {
         ErrorKind::Write(WriteFailure::WriteError(e)) => e.code == 11000,
-        ErrorKind::Command(e) => e.code == 11000,
+        // FerretDB's SQLite backend reports a unique index broken by `findAndModify` as an
+        // internal error (code 1) naming the constraint, not as 11000.
+        ErrorKind::Command(e) => {
+            e.code == 11000 || (e.code == 1 && e.message.contains("UNIQUE constraint failed"))
+        }
         ErrorKind::InsertMany(e) => e
             .write_errors
             .as_ref()

@@ -379,3 +379,36 @@ async fn posts_show_their_category_and_a_deleted_category_leaves_them_without_on
     .await;
     assert_eq!(read["post"]["category"], Value::Null);
 }
+
+/// Found by schemathesis: changing a category's slug to one a seeded category has, with the
+/// seeded category's description, answered 500.
+#[actix_web::test]
+async fn changing_a_slug_to_a_taken_one_is_a_conflict_not_a_server_error() {
+    let app = spawn_app().await;
+    let admin = admin(&app).await;
+    let res = app
+        .post_json("/api/category/seed", &json!({}), Some(&admin.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = app
+        .post_json(
+            "/api/category",
+            &json!({ "name": "Mine", "slug": "mine" }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let id = json_of(res).await["category"]["_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let res = app
+        .patch_json(
+            &format!("/api/category/{id}"),
+            &json!({ "slug": "business", "name": null,
+                     "description": "Home, fashion, relationships and everyday life." }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_error(res, StatusCode::CONFLICT).await;
+}
