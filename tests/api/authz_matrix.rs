@@ -60,21 +60,6 @@ fn expect(access: Access, role: Role, status: StatusCode, code: &str) -> Result<
     }
 }
 
-/// The path with each `{param}` replaced by a fresh object id (nobody's object).
-fn concrete(path: &str) -> String {
-    let id = mongodb::bson::oid::ObjectId::new().to_hex();
-    path.split('/')
-        .map(|seg| {
-            if seg.starts_with('{') {
-                id.as_str()
-            } else {
-                seg
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
 /// Routes that end the caller's session.
 const SESSION_ENDERS: [&str; 2] = ["/api/auth/logout-all", "/api/auth/logout"];
 

@@ -358,6 +358,21 @@ impl TestApp {
     }
 }
 
+/// The route's path with each `{param}` replaced by a fresh object id (nobody's object).
+pub fn concrete(path: &str) -> String {
+    let id = mongodb::bson::oid::ObjectId::new().to_hex();
+    path.split('/')
+        .map(|seg| {
+            if seg.starts_with('{') {
+                id.as_str()
+            } else {
+                seg
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 pub fn unique_email() -> String {
     format!("user-{}@example.com", uuid::Uuid::new_v4().simple())
 }
