@@ -2,6 +2,7 @@
 
 pub mod achievement;
 pub mod admin;
+pub mod answers;
 pub mod auth;
 pub mod banner;
 pub mod block;

@@ -139,8 +139,8 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 }
 
 use super::{
-    achievement, admin, auth, banner, block, category, comment, daily_mail, follow, notification,
-    payment, post, subscription, user,
+    achievement, admin, answers, auth, banner, block, category, comment, daily_mail, follow,
+    notification, payment, post, subscription, user,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -152,14 +152,14 @@ pub const ROUTES: &[Route] = &[
     post("/api/auth/signup", Public).with_body(Body::Typed(schema::<auth::signup::SignupBody>)).creates().returns(schema::<auth::SessionBody>),
     post("/api/auth/login", Public).with_body(Body::Typed(schema::<auth::login::LoginBody>)).returns(schema::<auth::SessionBody>),
     post("/api/auth/google-login", Public).with_body(Body::Typed(schema::<auth::google_login::GoogleLoginBody>)).creates().returns(schema::<auth::google_login::GoogleSession>),
-    post("/api/auth/send-verify-otp", User).with_body(Body::Typed(schema::<auth::send_verify_otp::SendVerifyBody>)),
-    post("/api/auth/verify-email", Public).with_body(Body::Typed(schema::<auth::verify_email::VerifyEmailBody>)),
-    post("/api/auth/send-reset-otp", Public).with_body(Body::Typed(schema::<auth::send_reset_otp::SendResetBody>)),
-    post("/api/auth/verify-reset-otp", Public).with_body(Body::Typed(schema::<auth::verify_reset_otp::VerifyResetBody>)),
-    post("/api/auth/reset-password", Public).with_body(Body::Typed(schema::<auth::reset_password::ResetPasswordBody>)),
+    post("/api/auth/send-verify-otp", User).with_body(Body::Typed(schema::<auth::send_verify_otp::SendVerifyBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/verify-email", Public).with_body(Body::Typed(schema::<auth::verify_email::VerifyEmailBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/send-reset-otp", Public).with_body(Body::Typed(schema::<auth::send_reset_otp::SendResetBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/verify-reset-otp", Public).with_body(Body::Typed(schema::<auth::verify_reset_otp::VerifyResetBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/reset-password", Public).with_body(Body::Typed(schema::<auth::reset_password::ResetPasswordBody>)).returns(schema::<answers::MessageAnswer>),
     get("/api/auth/check", User).returns(schema::<auth::check::CheckBody>),
-    post("/api/auth/logout", Public),
-    post("/api/auth/logout-all", User),
+    post("/api/auth/logout", Public).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/logout-all", User).returns(schema::<answers::MessageAnswer>),
     post("/api/auth/change-password", User).with_body(Body::Typed(schema::<auth::change_password::ChangePasswordBody>)),
     get("/api/user/get-user", User),
     patch("/api/user/update-user", User).with_body(Body::Typed(schema::<user::update_user::UpdateUserBody>)),

@@ -1,7 +1,7 @@
 //! `POST /api/auth/logout`: revokes the presented token and clears the cookie.
 
+use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde_json::json;
 
 use super::cleared_cookie;
 use crate::auth::{authenticate, token_from_request};
@@ -39,5 +39,5 @@ pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<H
     }
     Ok(HttpResponse::Ok()
         .cookie(cleared_cookie(&state))
-        .json(json!({ "message": MSG_LOGGED_OUT })))
+        .json(MessageAnswer::new(MSG_LOGGED_OUT)))
 }

@@ -1,8 +1,8 @@
 //! `POST /api/auth/logout-all` → {message}: "Log out everywhere". Every token of the signed-in
 //! user stops working (this one too), their live sockets are closed and the cookie is cleared.
 
+use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::cleared_cookie;
 use crate::auth::AuthUser;
@@ -19,5 +19,5 @@ pub async fn logout_all(state: web::Data<AppState>, me: AuthUser) -> ApiResult<H
     tracing::info!(user_id = %me.user.id, "logged out everywhere");
     Ok(HttpResponse::Ok()
         .cookie(cleared_cookie(&state))
-        .json(json!({ "message": MSG_LOGGED_OUT_EVERYWHERE })))
+        .json(MessageAnswer::new(MSG_LOGGED_OUT_EVERYWHERE)))
 }

@@ -1,8 +1,8 @@
 //! `POST /api/auth/reset-password` {email, otp, newPassword} → {message}. Ends every session.
 
+use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::check_reset_code;
 use crate::auth::password::{self, Password};
@@ -39,5 +39,5 @@ pub async fn reset_password(
         crate::live::sessions_ended(&state, &user.id.to_hex());
         tracing::info!(user_id = %user.id, "password reset; sessions ended");
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_RESET_DONE })))
+    Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_RESET_DONE)))
 }

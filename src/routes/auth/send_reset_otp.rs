@@ -1,9 +1,9 @@
 //! `POST /api/auth/send-reset-otp` {email} → {message}: the same answer whether or not the
 //! account exists.
 
+use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::send_code;
 use crate::domain::Email;
@@ -43,5 +43,5 @@ pub async fn send_reset_otp(
             tracing::warn!(user_id = %user.id, "password reset mail could not be sent");
         }
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_RESET_SENT })))
+    Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_RESET_SENT)))
 }

@@ -1,8 +1,8 @@
 //! `POST /api/auth/send-verify-otp` {userId} → {message}. Signed-in users, for themselves.
 
+use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{send_code, MSG_MAIL_FAILED};
 use crate::auth::AuthUser;
@@ -49,5 +49,5 @@ pub async fn send_verify_otp(
     if !send_code(&state, Purpose::VerifyEmail, &me.user).await? {
         return Err(ApiError::Unavailable(anyhow::anyhow!("{MSG_MAIL_FAILED}")));
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_SENT })))
+    Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_SENT)))
 }

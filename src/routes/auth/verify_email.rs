@@ -1,8 +1,8 @@
 //! `POST /api/auth/verify-email` {userId, otp} → {message}.
 
+use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::check_code;
 use crate::error::{ApiError, ApiResult};
@@ -45,10 +45,10 @@ pub async fn verify_email(
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
     if user.is_account_verified {
-        return Ok(HttpResponse::Ok().json(json!({ "message": MSG_VERIFIED })));
+        return Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_VERIFIED)));
     }
     check_code(&state, Purpose::VerifyEmail, Some(user.id), &body.otp, true).await?;
     users::mark_verified(&state.db, user.id).await?;
     tracing::info!(user_id = %user.id, "email verified");
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_VERIFIED })))
+    Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_VERIFIED)))
 }

@@ -1,9 +1,9 @@
 //! `POST /api/auth/verify-reset-otp` {email, otp} → {message}: checks a reset code without using
 //! it up.
 
+use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::check_reset_code;
 use crate::domain::Email;
@@ -28,5 +28,5 @@ pub async fn verify_reset_otp(
     let body = body.into_inner();
     let email = Email::parse(&body.email)?;
     check_reset_code(&state, &req, &email, &body.otp, false).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_CODE_OK })))
+    Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_CODE_OK)))
 }
