@@ -167,6 +167,32 @@ impl Fields {
         Ok(Fields(map))
     }
 
+    /// The body (from `ApiJson<Value>`) as an object of the fields its documented type `T`
+    /// names (the properties of `T`'s schema, so the document and the check cannot drift): a key
+    /// `T` does not name is refused with a message naming it, and the body must fit `T`. The
+    /// fields are then read one by one, each with its own message.
+    pub fn of<T>(value: serde_json::Value) -> Result<Self, ApiError>
+    where
+        T: DeserializeOwned + utoipa::ToSchema,
+    {
+        let schema = serde_json::to_value(T::schema()).unwrap_or_default();
+        let names: Vec<&str> = schema["properties"]
+            .as_object()
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let fields = Self::from_value(value, &names)?;
+        let object = serde_json::Value::Object(fields.0.clone());
+        serde_path_to_error::deserialize::<_, T>(object).map_err(|err| {
+            let path = err.path().to_string();
+            let detail = clean_serde_message(&err.into_inner().to_string());
+            ApiError::invalid(
+                "validation_error",
+                format!("Invalid value for '{path}': {detail}"),
+            )
+        })?;
+        Ok(fields)
+    }
+
     /// A field that is present and not null.
     pub fn get(&self, key: &str) -> Option<&serde_json::Value> {
         self.0.get(key).filter(|v| !v.is_null())

@@ -45,7 +45,7 @@ pub fn parse_currency(raw: &Value, allowed: &[String]) -> Result<String, ApiErro
 }
 
 /// How often a plan bills.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Interval {
     Month,

@@ -14,7 +14,7 @@ use crate::domain::money::Interval;
 pub const COLLECTION: &str = "plans";
 
 /// Whether a plan takes new subscribers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PlanStatus {
     Active,

@@ -26,8 +26,6 @@ pub enum Body {
     None,
     /// A JSON object of the given type.
     Typed(fn() -> SchemaSet),
-    /// A JSON object the handler reads field by field (checked and named in its errors).
-    Free,
 }
 
 /// A schema with the named schemas it refers to.
@@ -139,8 +137,8 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 }
 
 use super::{
-    achievement, admin, answers, auth, banner, block, category, comment, daily_mail, follow,
-    notification, payment, post, subscription, user,
+    achievement, admin, answers, auth, banner, block, category, comment, daily_mail, earning,
+    follow, notification, payment, post, subscription, user,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -240,13 +238,13 @@ pub const ROUTES: &[Route] = &[
     get("/api/achievement/achievements", User).with_query(params::<achievement::achievements::AchievementsQuery>),
     post("/api/achievement/achievements/calculate", User),
     get("/api/admin/subscriptions/plans", Admin).with_query(paged::<admin::subscriptions::plans::PlanQuery>),
-    post("/api/admin/subscriptions/eligibility/toggle", Admin).with_body(Body::Free),
-    patch("/api/admin/subscriptions/criteria", Admin).with_body(Body::Free),
+    post("/api/admin/subscriptions/eligibility/toggle", Admin).with_body(Body::Typed(schema::<admin::subscriptions::eligibility::ToggleBody>)),
+    patch("/api/admin/subscriptions/criteria", Admin).with_body(Body::Typed(schema::<admin::subscriptions::criteria::CriteriaBody>)),
     get("/api/admin/subscriptions/eligibility/{userId}", Admin),
-    patch("/api/admin/subscriptions/plan/status", Admin).with_body(Body::Free),
-    post("/api/admin/subscriptions/grant", Admin).with_body(Body::Free),
-    patch("/api/admin/subscriptions/user-override/{userId}", Admin).with_body(Body::Free),
-    patch("/api/admin/subscriptions/user-milestone/{userId}", Admin).with_body(Body::Free),
+    patch("/api/admin/subscriptions/plan/status", Admin).with_body(Body::Typed(schema::<admin::subscriptions::plans::PlanStatusBody>)),
+    post("/api/admin/subscriptions/grant", Admin).with_body(Body::Typed(schema::<admin::subscriptions::eligibility::GrantBody>)),
+    patch("/api/admin/subscriptions/user-override/{userId}", Admin).with_body(Body::Typed(schema::<admin::subscriptions::eligibility::OverrideBody>)),
+    patch("/api/admin/subscriptions/user-milestone/{userId}", Admin).with_body(Body::Typed(schema::<admin::subscriptions::milestones::MilestoneBody>)),
     patch("/api/admin/subscriptions/user-milestone-reset/{userId}", Admin),
     get("/api/admin/users", Admin).with_query(paged::<admin::ListParams>),
     patch("/api/admin/users/block/{id}", Admin),
@@ -298,29 +296,29 @@ pub const ROUTES: &[Route] = &[
     get("/api/dailyMail/daily-post-report", Admin).with_query(paged::<daily_mail::report::ReportQuery>),
     get("/api/dailyMail/unsubscribe", Public).with_query(params::<daily_mail::unsubscribe::UnsubscribeQuery>),
     post("/api/dailyMail/unsubscribe", Public).with_query(params::<daily_mail::unsubscribe::UnsubscribeQuery>),
-    post("/api/subscription/plans", User).with_body(Body::Free).creates(),
+    post("/api/subscription/plans", User).with_body(Body::Typed(schema::<subscription::plans::PlanBody>)).creates(),
     get("/api/subscription/plans/author/{authorId}", Optional),
-    patch("/api/subscription/plans/{id}", User).with_body(Body::Free).creates(),
+    patch("/api/subscription/plans/{id}", User).with_body(Body::Typed(schema::<subscription::plans::PlanChangeBody>)).creates(),
     delete("/api/subscription/plans/{id}", User).creates(),
     post("/api/subscription/plans/{id}/activate", User).creates(),
     get("/api/subscription/plans/{id}/analytics", User),
     // The handler reads the bearer token itself, to answer 401 'Missing authentication token'.
-    post("/api/subscription/subscribe", User).with_body(Body::Free).creates(),
+    post("/api/subscription/subscribe", User).with_body(Body::Typed(schema::<subscription::subscribe::SubscribeBody>)).creates(),
     patch("/api/subscription/subscriptions/{id}/cancel", User),
-    patch("/api/subscription/subscriptions/{id}/refund", User).with_body(Body::Free),
-    post("/api/subscription/status", User).with_body(Body::Free),
+    patch("/api/subscription/subscriptions/{id}/refund", User).with_body(Body::Typed(schema::<subscription::refund::RefundBody>)),
+    post("/api/subscription/status", User).with_body(Body::Typed(schema::<subscription::ReaderAuthorBody>)),
     post("/api/subscription/reminders", Admin),
     get("/api/subscription/my-plans", User).with_query(params::<subscription::lists::ListSwitches>),
-    post("/api/subscription/unsubscribe/author", User).with_body(Body::Free),
+    post("/api/subscription/unsubscribe/author", User).with_body(Body::Typed(schema::<subscription::ReaderAuthorBody>)),
     get("/api/subscription/author/{authorId}/subscriptions", User),
     get("/api/subscription/my-subscriptions", User).with_query(params::<subscription::lists::ListSwitches>),
     get("/api/subscription/check-eligibility", User),
     get("/api/earning/admin/earnings", Admin).with_query(params::<admin::PageParams>),
-    post("/api/earning/admin/payouts", Admin).with_body(Body::Free),
+    post("/api/earning/admin/payouts", Admin).with_body(Body::Typed(schema::<earning::payouts::PayoutsBody>)),
     get("/api/earning/my-earnings", User).with_query(params::<admin::PageParams>),
-    post("/api/payment/bank-details", User).with_body(Body::Free).creates(),
+    post("/api/payment/bank-details", User).with_body(Body::Typed(schema::<payment::bank_details::BankDetailsBody>)).creates(),
     get("/api/payment/bank-details", User).with_query(params::<payment::bank_details::UserQuery>).creates(),
-    patch("/api/payment/bank-details/{id}", User).with_body(Body::Free).creates(),
+    patch("/api/payment/bank-details/{id}", User).with_body(Body::Typed(schema::<payment::bank_details::BankDetailsChangeBody>)).creates(),
     delete("/api/payment/bank-details/{id}", User).creates(),
     post("/api/payment/webhook", Public),
     get("/api/geojson/india-border", Public),
@@ -552,7 +550,6 @@ pub fn document() -> Value {
         }
         let body = match route.body {
             Body::None => None,
-            Body::Free => Some(json!({ "type": "object" })),
             Body::Typed(of) => {
                 let (schema, refs) = of();
                 for (name, s) in refs {
@@ -660,5 +657,38 @@ mod tests {
             .unwrap()
             .contains(&json!("email")));
         assert_eq!(op["tags"][0], "post");
+    }
+
+    #[test]
+    fn bodies_read_field_by_field_document_their_fields() {
+        let doc = document();
+        let body = |path: &str, method: &str| {
+            doc["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+                .clone()
+        };
+        let subscribe = body("/api/subscription/subscribe", "post");
+        assert_eq!(subscribe["properties"]["planId"]["type"], "string");
+        assert_eq!(subscribe["required"], json!(["planId"]));
+        let bank = body("/api/payment/bank-details", "post");
+        assert_eq!(
+            bank["properties"]["contactData"]["$ref"],
+            "#/components/schemas/ContactDataBody"
+        );
+        let change = body("/api/payment/bank-details/{id}", "patch");
+        assert!(change["properties"]["userId"].is_null());
+        assert!(change.get("required").is_none());
+        let toggle = body("/api/admin/subscriptions/eligibility/toggle", "post");
+        assert_eq!(toggle["properties"]["enable"]["type"], "boolean");
+        for route in ROUTES {
+            if let Body::Typed(of) = route.body {
+                let (schema, _) = of();
+                assert!(
+                    schema["properties"].is_object(),
+                    "{} {} documents no fields",
+                    route.method,
+                    route.path
+                );
+            }
+        }
     }
 }

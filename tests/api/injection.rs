@@ -2,12 +2,14 @@
 //! and every query parameter: the answer is a 4xx or a literal treatment of the text, never a 5xx,
 //! never a session obtained with an operator, and never script in an answer served as HTML. An
 //! operator object or an array where a string belongs that is refused with a 400 is refused with
-//! a message naming the field.
+//! a message naming the field. The money bodies are reached with objects of the caller's own (a
+//! plan and bank details of an eligible author), so their changes read the fields too.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::helpers::*;
+use crate::money_support::bank_body;
 use pressroom::routes::openapi::{document, ROUTES};
 
 fn payloads() -> Vec<Value> {
@@ -49,10 +51,30 @@ fn concrete(path: &str, id: &str) -> String {
 #[actix_web::test]
 async fn operator_and_script_payloads_in_every_string_field_never_break_a_route() {
     let app = spawn_app().await;
-    let user = app.signup().await;
+    app.money_ready().await;
+    let user = app.eligible_author().await;
     let admin = app.admin().await;
     let doc = document();
     let id = mongodb::bson::oid::ObjectId::new().to_hex();
+    // Objects of the caller's own, so that a change reads its body rather than answering 404.
+    let plan = app.create_plan(&user, 700).await["_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let res = app
+        .post_json("/api/payment/bank-details", &bank_body(), Some(&user.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let bank = json_of(res).await["bankDetails"]["paymentId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let own: [(&str, &str, &str); 2] = [
+        ("PATCH", "/api/subscription/plans/{id}", &plan),
+        ("PATCH", "/api/payment/bank-details/{id}", &bank),
+    ];
+    // Per route with documented text fields in its body: structured refusals checked.
+    let mut reached: Vec<(String, usize)> = Vec::new();
     let invalid_utf8: &[u8] = b"{\"text\": \"\xff\xfe\"}";
     let mut tried = 0;
     let mut named = 0;
@@ -77,7 +99,11 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
             .filter(|p| p["in"] == "query")
             .filter_map(|p| p["name"].as_str().map(str::to_string))
             .collect();
-        let path = concrete(route.path, &id);
+        let id = own
+            .iter()
+            .find(|(m, p, _)| *m == route.method && *p == route.path)
+            .map_or(id.as_str(), |(_, _, own)| own);
+        let path = concrete(route.path, id);
         let method = Method::from_bytes(route.method.as_bytes()).unwrap();
         let token = if route.path.contains("/admin") {
             &admin.token
@@ -119,6 +145,7 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
                 false,
             ));
         }
+        let mut checked = 0;
         for (field, url, body, structured) in cases {
             tried += 1;
             let res = app
@@ -146,6 +173,7 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
             }
             if structured && status == StatusCode::BAD_REQUEST {
                 named += 1;
+                checked += 1;
                 let message = serde_json::from_str::<Value>(&text)
                     .ok()
                     .and_then(|b| b["message"].as_str().map(str::to_string))
@@ -156,6 +184,24 @@ async fn operator_and_script_payloads_in_every_string_field_never_break_a_route(
                     ));
                 }
             }
+        }
+        if !fields.is_empty() {
+            reached.push((format!("{} {}", route.method, route.path), checked));
+        }
+    }
+    // Every money body with text fields is reached: its structured values are refused and named.
+    let money = [
+        "/api/admin/subscriptions/",
+        "/api/subscription/",
+        "/api/earning/",
+        "/api/payment/",
+    ];
+    for (what, checked) in &reached {
+        if money.iter().any(|m| what.contains(m)) {
+            assert!(
+                *checked > 0,
+                "{what}: no refusal of a structured value was checked"
+            );
         }
     }
     // An operator never signs anyone in.

@@ -6,6 +6,7 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
@@ -17,6 +18,28 @@ use crate::state::AppState;
 /// Most authors one request may pay.
 pub const MAX_USERS: usize = 100;
 pub const MSG_USERS_REQUIRED: &str = "users must list the ids of the authors to pay";
+
+/// `{users}`: the authors to pay (1 to 100), each an id or an object with `userId` or `_id`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct PayoutsBody {
+    #[schema(value_type = Vec<PayoutTarget>, min_items = 1, max_items = 100)]
+    pub users: Option<Value>,
+}
+
+/// One author to pay: an id, or an object carrying it.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum PayoutTarget {
+    Id(String),
+    User {
+        #[serde(rename = "userId")]
+        #[schema(value_type = Option<String>)]
+        user_id: Option<String>,
+        #[serde(rename = "_id")]
+        #[schema(value_type = Option<String>)]
+        id: Option<String>,
+    },
+}
 
 fn parse_users(raw: Option<&Value>) -> ApiResult<Vec<ObjectId>> {
     let list = raw
@@ -56,7 +79,7 @@ pub async fn payouts(
     admin: AdminUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), &["users"])?;
+    let f = Fields::of::<PayoutsBody>(body.into_inner())?;
     let users = parse_users(f.get("users"))?;
     let mut results = Vec::new();
     for user in users {

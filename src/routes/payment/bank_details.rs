@@ -40,19 +40,96 @@ pub const MSG_INVALID_FOR_UPDATE: &str = "Invalid payment ID for update";
 pub const MSG_INVALID_FOR_DELETION: &str = "Invalid payment ID for deletion";
 pub const MSG_INVALID_USER_ID: &str = "Invalid user ID";
 pub const MSG_NOT_FOUND: &str = "Bank details not found";
+pub const MSG_ACCOUNT_NUMBER_TYPE: &str = "accountNumber must be a string of digits";
 pub const MSG_EXISTS: &str = "Bank details already exist for this user; update them instead";
 pub const MSG_NOT_OWNER: &str = "Only the owner or an administrator can see or change bank details";
 
-const FIELDS: &[&str] = &[
+/// New bank details: every field but `userId`, the bank code under one of its three names.
+// (Each field is read with its own message: `Fields::of`.)
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BankDetailsBody {
+    /// 2 to 100 letters (spaces, dots, apostrophes and hyphens allowed).
+    #[schema(value_type = String, min_length = 2, max_length = 100)]
+    pub account_holder_name: Option<Value>,
+    /// 4 to 20 digits (spaces and hyphens are dropped).
+    #[schema(value_type = String)]
+    pub account_number: Option<Value>,
+    /// An IFSC code (for example HDFC0001234) or a 9-digit US routing number.
+    #[schema(value_type = Option<String>)]
+    pub bank_code: Option<Value>,
+    /// The bank code, as an IFSC code.
+    #[schema(value_type = Option<String>)]
+    pub ifsc_code: Option<Value>,
+    /// The bank code, as a US routing number.
+    #[schema(value_type = Option<String>)]
+    pub routing_number: Option<Value>,
+    /// 2 to 100 characters.
+    #[schema(value_type = String, min_length = 2, max_length = 100)]
+    pub bank_name: Option<Value>,
+    #[schema(value_type = ContactDataBody)]
+    pub contact_data: Option<Value>,
+    /// Whose bank details these are: an administrator acting for someone (creation only).
+    #[schema(value_type = Option<String>)]
+    pub user_id: Option<Value>,
+}
+
+/// A change to bank details: at least one field of [`BankDetailsBody`] but `userId` (bank
+/// details stay with their owner).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BankDetailsChangeBody {
+    #[schema(value_type = Option<String>, min_length = 2, max_length = 100)]
+    pub account_holder_name: Option<Value>,
+    #[schema(value_type = Option<String>)]
+    pub account_number: Option<Value>,
+    #[schema(value_type = Option<String>)]
+    pub bank_code: Option<Value>,
+    #[schema(value_type = Option<String>)]
+    pub ifsc_code: Option<Value>,
+    #[schema(value_type = Option<String>)]
+    pub routing_number: Option<Value>,
+    #[schema(value_type = Option<String>, min_length = 2, max_length = 100)]
+    pub bank_name: Option<Value>,
+    #[schema(value_type = Option<ContactDataBody>)]
+    pub contact_data: Option<Value>,
+}
+
+/// `contactData` of bank details: every field required.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContactDataBody {
+    /// At most 100 characters.
+    #[schema(max_length = 100)]
+    pub name: String,
+    /// An email address.
+    pub email: String,
+    /// A phone number of 7 to 15 digits.
+    pub contact: String,
+}
+
+/// The text fields of a body, checked for their type before anything else, so a value of the
+/// wrong type is named even when another field is missing.
+const TEXT_FIELDS: &[&str] = &[
     "accountHolderName",
-    "accountNumber",
     "bankCode",
     "ifscCode",
     "routingNumber",
     "bankName",
-    "contactData",
     "userId",
 ];
+
+/// Reads a body of type `T` and checks the type of every text field that is sent.
+fn read_body<T: serde::de::DeserializeOwned + utoipa::ToSchema>(body: Value) -> ApiResult<Fields> {
+    let f = Fields::of::<T>(body)?;
+    for key in TEXT_FIELDS {
+        f.text(key)?;
+    }
+    if f.get("accountNumber").is_some_and(|raw| !raw.is_string()) {
+        return Err(ApiError::bad_request(MSG_ACCOUNT_NUMBER_TYPE));
+    }
+    Ok(f)
+}
 
 /// Bank details as clients see them: never the account number, only its last four digits.
 pub fn view(d: &BankDetails) -> Value {
@@ -103,7 +180,7 @@ fn holder_name(raw: &str) -> ApiResult<String> {
 fn account_number(raw: &Value) -> ApiResult<String> {
     let text = raw
         .as_str()
-        .ok_or_else(|| ApiError::bad_request("accountNumber must be a string of digits"))?;
+        .ok_or_else(|| ApiError::bad_request(MSG_ACCOUNT_NUMBER_TYPE))?;
     let digits: String = text.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
     if !(4..=20).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ApiError::bad_request(
@@ -243,7 +320,7 @@ pub async fn create(
     me: AuthUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), FIELDS)?;
+    let f = read_body::<BankDetailsBody>(body.into_inner())?;
     let holder = holder_name(&required(&f, "accountHolderName")?)?;
     let number = account_number(
         f.get("accountNumber")
@@ -347,12 +424,13 @@ pub async fn update(
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
     let details = load_own(&state, &me, &path, MSG_INVALID_FOR_UPDATE).await?;
-    let f = Fields::from_value(body.into_inner(), FIELDS)?;
-    if f.0.contains_key("userId") {
+    let body = body.into_inner();
+    if body.get("userId").is_some() {
         return Err(ApiError::bad_request(
             "Bank details cannot be moved to another user",
         ));
     }
+    let f = read_body::<BankDetailsChangeBody>(body)?;
     let mut set = Document::new();
     let holder = match f.text("accountHolderName")? {
         Some(raw) => Some(holder_name(&raw)?),

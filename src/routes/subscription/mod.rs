@@ -125,12 +125,25 @@ pub async fn audit_for_other(
     }
 }
 
+/// `{userId?, authorId}`: a reader (the caller when absent) and an author.
+#[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReaderAuthorBody {
+    /// The reader; the caller when absent.
+    #[schema(value_type = Option<String>)]
+    pub user_id: Option<Value>,
+    /// The author.
+    #[schema(value_type = String)]
+    pub author_id: Option<Value>,
+}
+
 /// The `{userId, authorId}` of a body: the reader (the caller when absent) and the author.
 pub fn reader_and_author(body: Value, me: &AuthUser) -> ApiResult<(ObjectId, ObjectId)> {
-    let f = crate::extract::Fields::from_value(body, &["userId", "authorId"])?;
+    let f = crate::extract::Fields::of::<ReaderAuthorBody>(body)?;
+    let reader = f.text("userId")?;
     let author =
         crate::extract::required_id(f.text("authorId")?.as_deref(), lists::MSG_INVALID_AUTHOR_ID)?;
-    let reader = match f.text("userId")? {
+    let reader = match reader {
         None => me.user.id,
         Some(raw) => crate::extract::required_id(Some(&raw), status::MSG_INVALID_USER_ID)?,
     };

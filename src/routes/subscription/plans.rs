@@ -6,6 +6,7 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{audit_for_other, load_own_plan, plan_view};
@@ -18,6 +19,54 @@ use crate::extract::{ApiJson, Fields};
 use crate::persistence::now;
 use crate::persistence::plans::{self, Plan, PlanStatus};
 use crate::state::AppState;
+
+// Each field is read with its own message (`Fields::of`).
+/// A new plan.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanBody {
+    /// At most 100 characters.
+    #[schema(value_type = String, max_length = 100)]
+    pub name: Option<Value>,
+    /// At most 2000 characters.
+    #[schema(value_type = Option<String>, max_length = 2000)]
+    pub description: Option<Value>,
+    /// In the currency's smallest unit (999 for 9.99); a whole number, or its digits as text.
+    #[schema(value_type = i64)]
+    pub price: Option<Value>,
+    /// One of the currencies the site sells in (the first by default).
+    #[schema(value_type = Option<String>)]
+    pub currency: Option<Value>,
+    /// `month` (the default) or `year`.
+    #[schema(value_type = Option<Interval>)]
+    pub interval: Option<Value>,
+    /// At most 20 texts of at most 200 characters.
+    #[schema(value_type = Option<Vec<String>>)]
+    pub benefits: Option<Value>,
+    /// `active` (the default) or `inactive`.
+    #[schema(value_type = Option<PlanStatus>)]
+    pub status: Option<Value>,
+}
+
+/// A change to a plan: at least one field of [`PlanBody`].
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanChangeBody {
+    #[schema(value_type = Option<String>, max_length = 100)]
+    pub name: Option<Value>,
+    #[schema(value_type = Option<String>, max_length = 2000)]
+    pub description: Option<Value>,
+    #[schema(value_type = Option<i64>)]
+    pub price: Option<Value>,
+    #[schema(value_type = Option<String>)]
+    pub currency: Option<Value>,
+    #[schema(value_type = Option<Interval>)]
+    pub interval: Option<Value>,
+    #[schema(value_type = Option<Vec<String>>)]
+    pub benefits: Option<Value>,
+    #[schema(value_type = Option<PlanStatus>)]
+    pub status: Option<Value>,
+}
 
 /// Fields a plan body may carry.
 pub const PLAN_FIELDS: &[&str] = &[
@@ -136,20 +185,16 @@ pub async fn create(
     me: AuthUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), PLAN_FIELDS)?;
+    let f = Fields::of::<PlanBody>(body.into_inner())?;
     let settings = &state.settings.payments;
-    let name = parse_name(
-        f.get("name")
-            .ok_or_else(|| ApiError::bad_request(MSG_NAME_REQUIRED))?,
-    )?;
+    // Every field that is sent is read before the required ones are asked for, so a value of the
+    // wrong type is named even when another field is missing.
+    let name = f.get("name").map(parse_name).transpose()?;
     let description = parse_description(f.get("description"))?;
-    let price = parse_amount(
-        f.get("price")
-            .ok_or_else(|| ApiError::bad_request(MSG_PRICE_REQUIRED))?,
-        "price",
-        MIN_PRICE,
-        MAX_PRICE,
-    )?;
+    let price = f
+        .get("price")
+        .map(|raw| parse_amount(raw, "price", MIN_PRICE, MAX_PRICE))
+        .transpose()?;
     let currency = match f.get("currency") {
         Some(raw) => parse_currency(raw, &settings.currencies)?,
         None => settings.currencies[0].clone(),
@@ -165,6 +210,8 @@ pub async fn create(
         .map(PlanStatus::parse)
         .transpose()?
         .unwrap_or(PlanStatus::Active);
+    let name = name.ok_or_else(|| ApiError::bad_request(MSG_NAME_REQUIRED))?;
+    let price = price.ok_or_else(|| ApiError::bad_request(MSG_PRICE_REQUIRED))?;
     ensure_may_sell(&state, &me, me.user.id).await?;
     if plans::by_author(&state.db, me.user.id, false).await?.len() >= MAX_PLANS_PER_AUTHOR {
         return Err(ApiError::conflict(format!(
@@ -203,7 +250,7 @@ pub async fn update(
     path: web::Path<String>,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), PLAN_FIELDS)?;
+    let f = Fields::of::<PlanChangeBody>(body.into_inner())?;
     let plan = load_own_plan(&state.db, &path, &me).await?;
     if plan.is_deleted {
         return Err(ApiError::conflict(MSG_DELETED_PLAN));

@@ -6,6 +6,7 @@
 //! to the card.
 
 use actix_web::{web, HttpResponse};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{audit_for_other, load_own_subscription, subscription_views};
@@ -21,6 +22,29 @@ pub const MSG_REFUNDED: &str = "Subscription refunded successfully";
 pub const MSG_REASON_REQUIRED: &str = "A reason for the refund is required";
 pub const MAX_REASON_LEN: usize = 1000;
 
+/// `{reason, bankDetails?}`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundBody {
+    /// Why the subscriber wants their money back (at most 1000 characters).
+    #[schema(value_type = String, max_length = 1000)]
+    pub reason: Option<Value>,
+    /// Accepted for the client's sake and not stored (card refunds go back to the card).
+    #[schema(schema_with = object_or_text)]
+    pub bank_details: Option<Value>,
+}
+
+/// `bankDetails` of a refund: an object or a text.
+fn object_or_text() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Object))
+        .item(ObjectBuilder::new().schema_type(Type::String))
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .build()
+        .into()
+}
+
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn refund(
     state: web::Data<AppState>,
@@ -28,15 +52,8 @@ pub async fn refund(
     path: web::Path<String>,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), &["reason", "bankDetails"])?;
-    let reason = f
-        .text("reason")?
-        .ok_or_else(|| ApiError::bad_request(MSG_REASON_REQUIRED))?;
-    if reason.chars().count() > MAX_REASON_LEN {
-        return Err(ApiError::bad_request(format!(
-            "reason must be at most {MAX_REASON_LEN} characters"
-        )));
-    }
+    let f = Fields::of::<RefundBody>(body.into_inner())?;
+    let reason = f.text("reason")?;
     match f.get("bankDetails") {
         None | Some(Value::Object(_)) | Some(Value::String(_)) => {}
         Some(_) => {
@@ -44,6 +61,12 @@ pub async fn refund(
                 "bankDetails must be an object or a text",
             ))
         }
+    }
+    let reason = reason.ok_or_else(|| ApiError::bad_request(MSG_REASON_REQUIRED))?;
+    if reason.chars().count() > MAX_REASON_LEN {
+        return Err(ApiError::bad_request(format!(
+            "reason must be at most {MAX_REASON_LEN} characters"
+        )));
     }
     let sub = load_own_subscription(&state.db, &path, &me).await?;
     let (sub, refund) = lifecycle::refund(&state, &sub, me.user.id, &reason, true).await?;

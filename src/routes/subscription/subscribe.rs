@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{load_plan, subscription_view};
@@ -22,7 +23,22 @@ pub const MSG_MISSING_PLAN_ID: &str = "Missing plan ID";
 pub const MSG_SUBSCRIBED: &str = "Subscribed successfully";
 pub const MSG_CONFIRMATION_NEEDED: &str =
     "Please confirm the payment to complete your subscription";
-const FIELDS: &[&str] = &["planId", "paymentMethodId", "authorId"];
+
+/// `{planId, paymentMethodId?, authorId?}`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscribeBody {
+    /// The plan to subscribe to.
+    #[schema(value_type = String)]
+    pub plan_id: Option<Value>,
+    /// A saved payment method of the provider (`pm_...`); without it the `stripe` provider asks
+    /// the reader to confirm the payment in the browser.
+    #[schema(value_type = Option<String>, max_length = 100, pattern = "^pm_[A-Za-z0-9_]+$")]
+    pub payment_method_id: Option<Value>,
+    /// The plan's author, as the client believes it (refused when it is someone else).
+    #[schema(value_type = Option<String>)]
+    pub author_id: Option<Value>,
+}
 
 /// A payment method id as the provider names them (`pm_...`).
 fn parse_method(f: &Fields) -> ApiResult<Option<String>> {
@@ -54,14 +70,14 @@ pub async fn subscribe(
     let f = if body.iter().all(u8::is_ascii_whitespace) {
         Fields::default()
     } else {
-        Fields::from_value(parse_json::<Value>(&body)?, FIELDS)?
+        Fields::of::<SubscribeBody>(parse_json::<Value>(&body)?)?
     };
-    let plan_id = f
-        .text("planId")?
-        .ok_or_else(|| ApiError::bad_request(MSG_MISSING_PLAN_ID))?;
+    let plan_id = f.text("planId")?;
     let method = parse_method(&f)?;
+    let author = f.text("authorId")?;
+    let plan_id = plan_id.ok_or_else(|| ApiError::bad_request(MSG_MISSING_PLAN_ID))?;
     let plan = load_plan(&state.db, &plan_id).await?;
-    if let Some(author) = f.text("authorId")? {
+    if let Some(author) = author {
         if author != plan.author_id.to_hex() {
             return Err(ApiError::bad_request(
                 "authorId does not match the plan's author",

@@ -3,6 +3,7 @@
 //! value).
 
 use actix_web::{web, HttpResponse};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
@@ -29,21 +30,31 @@ fn count(f: &Fields, key: &str, current: i64) -> ApiResult<i64> {
     }
 }
 
+/// The thresholds to change (at least one); each is read with its own range message.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CriteriaBody {
+    /// Followers an author needs (0 to 1,000,000,000).
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
+    pub min_followers: Option<Value>,
+    /// Published posts an author needs (0 to 1,000,000,000).
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
+    pub min_posts: Option<Value>,
+    /// Engagement rate an author needs (0 to 1000).
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 1000)]
+    pub min_engagement_rate: Option<Value>,
+    /// Days since signing up (0 to 1,000,000,000).
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
+    pub min_account_age_days: Option<Value>,
+}
+
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn update(
     state: web::Data<AppState>,
     admin: AdminUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(
-        body.into_inner(),
-        &[
-            "minFollowers",
-            "minPosts",
-            "minEngagementRate",
-            "minAccountAgeDays",
-        ],
-    )?;
+    let f = Fields::of::<CriteriaBody>(body.into_inner())?;
     if f.0.is_empty() {
         return Err(ApiError::bad_request(
             "Send at least one of minFollowers, minPosts, minEngagementRate, minAccountAgeDays",

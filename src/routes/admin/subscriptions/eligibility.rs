@@ -9,6 +9,7 @@
 //!   bypassSubscriptionCriteria}`: sets either switch directly.
 
 use actix_web::{web, HttpResponse};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{answer, load_user};
@@ -19,6 +20,41 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, Fields};
 use crate::persistence::users;
 use crate::state::AppState;
+
+// Money and eligibility bodies are read field by field (`Fields::of`), each with its message.
+/// `{userId, enable}`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToggleBody {
+    /// The user whose eligibility the administrator decides.
+    #[schema(value_type = String)]
+    pub user_id: Option<Value>,
+    /// Whether the user may sell subscription plans.
+    #[schema(value_type = bool)]
+    pub enable: Option<Value>,
+}
+
+/// `{userId, grant}`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GrantBody {
+    /// The user.
+    #[schema(value_type = String)]
+    pub user_id: Option<Value>,
+    /// `true` makes the user eligible whatever the criteria; `false` lets the criteria decide.
+    #[schema(value_type = bool)]
+    pub grant: Option<Value>,
+}
+
+/// `{isEligibleForSubscription, bypassSubscriptionCriteria}`: at least one of them.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OverrideBody {
+    #[schema(value_type = Option<bool>)]
+    pub is_eligible_for_subscription: Option<Value>,
+    #[schema(value_type = Option<bool>)]
+    pub bypass_subscription_criteria: Option<Value>,
+}
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn check(
@@ -41,9 +77,10 @@ pub async fn toggle(
     admin: AdminUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), &["userId", "enable"])?;
+    let f = Fields::of::<ToggleBody>(body.into_inner())?;
+    let user_id = f.text("userId")?;
     let enable = required_bool(&f, "enable")?;
-    let user = load_user(&state, f.text("userId")?.as_deref()).await?;
+    let user = load_user(&state, user_id.as_deref()).await?;
     let user = users::set_subscription_flags(&state.db, user.id, Some(enable), Some(true))
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_USER_NOT_FOUND))?;
@@ -69,9 +106,10 @@ pub async fn grant(
     admin: AdminUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), &["userId", "grant"])?;
+    let f = Fields::of::<GrantBody>(body.into_inner())?;
+    let user_id = f.text("userId")?;
     let grant = required_bool(&f, "grant")?;
-    let user = load_user(&state, f.text("userId")?.as_deref()).await?;
+    let user = load_user(&state, user_id.as_deref()).await?;
     let (eligible, bypass) = if grant {
         (Some(true), true)
     } else {
@@ -103,10 +141,7 @@ pub async fn user_override(
     path: web::Path<String>,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(
-        body.into_inner(),
-        &["isEligibleForSubscription", "bypassSubscriptionCriteria"],
-    )?;
+    let f = Fields::of::<OverrideBody>(body.into_inner())?;
     let eligible = f.boolean("isEligibleForSubscription")?;
     let bypass = f.boolean("bypassSubscriptionCriteria")?;
     if eligible.is_none() && bypass.is_none() {

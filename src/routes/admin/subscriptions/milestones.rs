@@ -4,6 +4,7 @@
 //! `PATCH /api/admin/subscriptions/user-milestone-reset/{userId}`: all four back to null.
 
 use actix_web::{web, HttpResponse};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{answer, load_user};
@@ -52,6 +53,20 @@ fn rate(f: &Fields, key: &str) -> ApiResult<Option<Option<f64>>> {
     }
 }
 
+/// The metrics to replace (at least one; `null` removes a replacement).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MilestoneBody {
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
+    pub follower_count: Option<Value>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
+    pub post_count: Option<Value>,
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 1000)]
+    pub engagement_rate: Option<Value>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
+    pub account_age_days: Option<Value>,
+}
+
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn set_override(
     state: web::Data<AppState>,
@@ -59,15 +74,7 @@ pub async fn set_override(
     path: web::Path<String>,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(
-        body.into_inner(),
-        &[
-            "followerCount",
-            "postCount",
-            "engagementRate",
-            "accountAgeDays",
-        ],
-    )?;
+    let f = Fields::of::<MilestoneBody>(body.into_inner())?;
     let followers = count(&f, "followerCount")?;
     let posts = count(&f, "postCount")?;
     let engagement = rate(&f, "engagementRate")?;

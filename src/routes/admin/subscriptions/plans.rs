@@ -77,15 +77,26 @@ pub async fn list(
     })))
 }
 
+/// `{planId, status}`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanStatusBody {
+    #[schema(value_type = String)]
+    pub plan_id: Option<Value>,
+    #[schema(value_type = PlanStatus)]
+    pub status: Option<Value>,
+}
+
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn set_status(
     state: web::Data<AppState>,
     admin: AdminUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::from_value(body.into_inner(), &["planId", "status"])?;
+    let f = Fields::of::<PlanStatusBody>(body.into_inner())?;
+    let plan_id = f.text("planId")?;
     let status = PlanStatus::parse(f.get("status").unwrap_or(&Value::Null))?;
-    let plan_id = f.text("planId")?.ok_or_else(|| {
+    let plan_id = plan_id.ok_or_else(|| {
         ApiError::bad_request(crate::routes::subscription::subscribe::MSG_MISSING_PLAN_ID)
     })?;
     let plan = load_plan(&state.db, &plan_id).await?;
