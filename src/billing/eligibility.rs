@@ -4,11 +4,11 @@
 
 use futures_util::TryStreamExt;
 use mongodb::bson::{doc, Document};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::domain::eligibility::{evaluate, AdminDecision, Criteria, Metrics, Verdict};
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::users::User;
+use crate::persistence::users::{MilestoneOverride, User};
 use crate::persistence::{follows, now, posts, subscription_criteria, users, DbContext};
 use crate::routes::post::analytics_user::engagement_rate;
 use crate::state::AppState;
@@ -66,25 +66,49 @@ pub struct Assessment {
     pub user: User,
 }
 
+/// `{isEligible, followerCount, postCount, engagementRate, accountAgeDays, criteria, message}`
+/// plus `overrideInfo` (the administrator's switches and milestone override).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EligibilityView {
+    pub user_id: String,
+    pub is_eligible: bool,
+    pub follower_count: i64,
+    pub post_count: i64,
+    pub engagement_rate: f64,
+    pub account_age_days: i64,
+    pub criteria: Criteria,
+    pub message: String,
+    pub override_info: OverrideInfo,
+}
+
+/// The administrator's switches and milestone override of a user.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OverrideInfo {
+    pub is_eligible_for_subscription: bool,
+    pub bypass_subscription_criteria: bool,
+    pub milestone_override: MilestoneOverride,
+}
+
 impl Assessment {
-    /// `{isEligible, followerCount, postCount, engagementRate, accountAgeDays, criteria,
-    /// message}` plus `overrideInfo` (the administrator's switches and milestone override).
-    pub fn to_json(&self) -> Value {
-        json!({
-            "userId": self.user.id.to_hex(),
-            "isEligible": self.verdict.is_eligible,
-            "followerCount": self.metrics.follower_count,
-            "postCount": self.metrics.post_count,
-            "engagementRate": self.metrics.engagement_rate,
-            "accountAgeDays": self.metrics.account_age_days,
-            "criteria": self.criteria,
-            "message": self.verdict.message,
-            "overrideInfo": {
-                "isEligibleForSubscription": self.user.is_eligible_for_subscription,
-                "bypassSubscriptionCriteria": self.user.bypass_subscription_criteria,
-                "milestoneOverride": self.user.milestone_override,
+    /// The assessment as clients see it.
+    pub fn view(&self) -> EligibilityView {
+        EligibilityView {
+            user_id: self.user.id.to_hex(),
+            is_eligible: self.verdict.is_eligible,
+            follower_count: self.metrics.follower_count,
+            post_count: self.metrics.post_count,
+            engagement_rate: self.metrics.engagement_rate,
+            account_age_days: self.metrics.account_age_days,
+            criteria: self.criteria,
+            message: self.verdict.message.clone(),
+            override_info: OverrideInfo {
+                is_eligible_for_subscription: self.user.is_eligible_for_subscription,
+                bypass_subscription_criteria: self.user.bypass_subscription_criteria,
+                milestone_override: self.user.milestone_override.clone(),
             },
-        })
+        }
     }
 }
 

@@ -20,7 +20,7 @@ use crate::state::AppState;
 const MAX_TRIES: u32 = 50;
 
 /// The outcome for one author and currency.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PayoutResult {
     pub user_id: String,

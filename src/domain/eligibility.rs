@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::persistence::users::MilestoneOverride;
 
 /// The thresholds an author must reach.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Criteria {
     pub min_followers: i64,

@@ -13,7 +13,7 @@ use super::{is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResul
 pub const COLLECTION: &str = "bank_details";
 
 /// Who to contact about payouts.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactData {
     pub name: String,

@@ -16,7 +16,7 @@ use super::{index, is_duplicate_key, unique_index, Db, DbContext, DbError, DbRes
 pub const COLLECTION: &str = "ledger";
 
 /// What an entry records. `amount` is its effect on the author's balance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EntryKind {
     /// A successful charge: `gross` is the price, `fee` the platform's share, `amount` the rest.

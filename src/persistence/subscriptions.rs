@@ -18,7 +18,7 @@ use crate::domain::money::Interval;
 
 pub const COLLECTION: &str = "subscriptions";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SubStatus {
     Incomplete,

@@ -30,7 +30,7 @@ impl Role {
 }
 
 /// Per-user overrides of the subscription milestones; each value may be null.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MilestoneOverride {
     pub follower_count: Option<i64>,

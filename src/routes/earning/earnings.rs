@@ -5,7 +5,9 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
-use serde_json::json;
+use serde::Serialize;
+
+use super::CurrencyEarnings;
 
 use crate::auth::AdminUser;
 use crate::billing::{ledger::balances, mode};
@@ -14,6 +16,30 @@ use crate::persistence::{bank_details, ledger, user_directory};
 use crate::routes::admin::PageParams;
 use crate::routes::post::DELETED_AUTHOR;
 use crate::state::AppState;
+
+/// `{userEarnings, total, page, totalPages, minPayout, mode}`: a page of authors' earnings.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EarningsAnswer {
+    pub user_earnings: Vec<AuthorEarnings>,
+    pub total: u64,
+    pub page: u64,
+    pub total_pages: u64,
+    /// The smallest balance paid out (minor units).
+    pub min_payout: i64,
+    pub mode: String,
+}
+
+/// An author's earnings in one currency.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorEarnings {
+    pub user_id: String,
+    pub name: String,
+    #[serde(flatten)]
+    pub earnings: CurrencyEarnings,
+    pub has_bank_details: bool,
+}
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn earnings(
@@ -38,26 +64,22 @@ pub async fn earnings(
     let with_bank = bank_details::users_with_details(&state.db, &authors).await?;
     let user_earnings: Vec<_> = shown
         .iter()
-        .map(|((author, currency), b)| {
-            json!({
-                "userId": author.to_hex(),
-                "name": names.get(author).map(|a| a.name.as_str()).unwrap_or(DELETED_AUTHOR),
-                "currency": currency,
-                "gross": b.gross,
-                "fees": b.fees,
-                "refunds": b.refunds,
-                "paidOut": b.paid_out,
-                "availableBalance": b.available,
-                "hasBankDetails": with_bank.contains(author),
-            })
+        .map(|((author, currency), b)| AuthorEarnings {
+            user_id: author.to_hex(),
+            name: names
+                .get(author)
+                .map_or(DELETED_AUTHOR, |a| a.name.as_str())
+                .to_string(),
+            earnings: CurrencyEarnings::of(currency, b),
+            has_bank_details: with_bank.contains(author),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "userEarnings": user_earnings,
-        "total": total,
-        "page": paging.page,
-        "totalPages": paging.total_pages(total),
-        "minPayout": state.settings.payments.min_payout,
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(EarningsAnswer {
+        user_earnings,
+        total,
+        page: paging.page,
+        total_pages: paging.total_pages(total),
+        min_payout: state.settings.payments.min_payout,
+        mode: mode(&state).to_string(),
+    }))
 }

@@ -6,11 +6,14 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
-use crate::billing::{mode, payouts::pay_author};
+use crate::billing::{
+    mode,
+    payouts::{pay_author, PayoutResult},
+};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, Fields};
 use crate::state::AppState;
@@ -39,6 +42,17 @@ pub enum PayoutTarget {
         #[schema(value_type = Option<String>)]
         id: Option<String>,
     },
+}
+
+/// `{message, paid, skipped, failed, results, mode}`: one result per author and currency.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PayoutsAnswer {
+    pub message: String,
+    pub paid: usize,
+    pub skipped: usize,
+    pub failed: usize,
+    pub results: Vec<PayoutResult>,
+    pub mode: String,
 }
 
 fn parse_users(raw: Option<&Value>) -> ApiResult<Vec<ObjectId>> {
@@ -94,12 +108,12 @@ pub async fn payouts(
         json!({ "results": results }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": "Payouts processed",
-        "paid": count("paid"),
-        "skipped": count("skipped"),
-        "failed": count("failed"),
-        "results": results,
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(PayoutsAnswer {
+        message: "Payouts processed".to_string(),
+        paid: count("paid"),
+        skipped: count("skipped"),
+        failed: count("failed"),
+        results,
+        mode: mode(&state).to_string(),
+    }))
 }

@@ -16,7 +16,7 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::audit::{Action, Target};
@@ -132,22 +132,71 @@ fn read_body<T: serde::de::DeserializeOwned + utoipa::ToSchema>(body: Value) -> 
 }
 
 /// Bank details as clients see them: never the account number, only its last four digits.
-pub fn view(d: &BankDetails) -> Value {
-    json!({
-        "_id": d.id.to_hex(),
-        "userId": d.user_id.to_hex(),
-        "paymentId": d.payment_id,
-        "accountHolderName": d.account_holder_name,
-        "accountLast4": d.account_last4,
-        "maskedAccountNumber": format!("****{}", d.account_last4),
-        "bankCode": d.bank_code,
-        "bankName": d.bank_name,
-        "country": d.country,
-        "contactData": d.contact_data,
-        "timestamp": iso(d.updated_at),
-        "createdAt": iso(d.created_at),
-        "mode": d.mode,
-    })
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BankDetailsView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub user_id: String,
+    /// The provider's id of the payout destination.
+    pub payment_id: String,
+    pub account_holder_name: String,
+    pub account_last4: String,
+    /// `****` and the last four digits.
+    pub masked_account_number: String,
+    pub bank_code: String,
+    pub bank_name: String,
+    pub country: String,
+    pub contact_data: ContactData,
+    /// When they last changed.
+    pub timestamp: String,
+    pub created_at: String,
+    pub mode: String,
+}
+
+pub fn view(d: &BankDetails) -> BankDetailsView {
+    BankDetailsView {
+        id: d.id.to_hex(),
+        user_id: d.user_id.to_hex(),
+        payment_id: d.payment_id.clone(),
+        account_holder_name: d.account_holder_name.clone(),
+        account_last4: d.account_last4.clone(),
+        masked_account_number: format!("****{}", d.account_last4),
+        bank_code: d.bank_code.clone(),
+        bank_name: d.bank_name.clone(),
+        country: d.country.clone(),
+        contact_data: d.contact_data.clone(),
+        timestamp: iso(d.updated_at),
+        created_at: iso(d.created_at),
+        mode: d.mode.clone(),
+    }
+}
+
+/// `{message, bankDetails, mode}`: bank details after a creation or a change.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BankDetailsAnswer {
+    pub message: String,
+    pub bank_details: BankDetailsView,
+    pub mode: String,
+}
+
+/// `{message, bankDetails, mode}`: a user's bank details, null when they have none.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BankDetailsFetched {
+    pub message: String,
+    pub bank_details: Option<BankDetailsView>,
+    pub mode: String,
+}
+
+/// `{message, paymentId, mode}`: the bank details removed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BankDetailsRemoved {
+    pub message: String,
+    pub payment_id: String,
+    pub mode: String,
 }
 
 /// A payment id as a path segment: the provider's id, letters, digits and `_`.
@@ -392,11 +441,11 @@ pub async fn create(
         json!({ "paymentId": details.payment_id }),
     )
     .await;
-    Ok(HttpResponse::Created().json(json!({
-        "message": MSG_CREATED,
-        "bankDetails": view(&details),
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Created().json(BankDetailsAnswer {
+        message: MSG_CREATED.to_string(),
+        bank_details: view(&details),
+        mode: mode(&state).to_string(),
+    }))
 }
 
 /// The record named by `raw`, if `me` may touch it.
@@ -525,11 +574,11 @@ pub async fn update(
         json!({ "paymentId": updated.payment_id }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_UPDATED,
-        "bankDetails": view(&updated),
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(BankDetailsAnswer {
+        message: MSG_UPDATED.to_string(),
+        bank_details: view(&updated),
+        mode: mode(&state).to_string(),
+    }))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -551,11 +600,11 @@ pub async fn get(
         return Err(ApiError::forbidden(MSG_NOT_OWNER));
     }
     let details = bank_details::find_by_user(&state.db, user).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_FETCHED,
-        "bankDetails": details.as_ref().map(view),
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(BankDetailsFetched {
+        message: MSG_FETCHED.to_string(),
+        bank_details: details.as_ref().map(view),
+        mode: mode(&state).to_string(),
+    }))
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -581,11 +630,11 @@ pub async fn delete(
         json!({ "paymentId": details.payment_id }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_DELETED,
-        "paymentId": details.payment_id,
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(BankDetailsRemoved {
+        message: MSG_DELETED.to_string(),
+        payment_id: details.payment_id,
+        mode: mode(&state).to_string(),
+    }))
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use secrecy::ExposeSecret;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::billing::webhook::handle;
 use crate::error::{ApiError, ApiResult};
@@ -15,6 +16,14 @@ use crate::payments::signature::verify;
 use crate::state::AppState;
 
 pub const MSG_NOT_CONFIGURED: &str = "Webhooks are not configured on this server";
+
+/// `{received: true, status}`: the event was taken in; `status` says what became of it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct WebhookAnswer {
+    pub received: bool,
+    /// `processed`, `ignored` or `duplicate`.
+    pub status: String,
+}
 
 #[tracing::instrument(skip_all)]
 pub async fn webhook(
@@ -47,5 +56,8 @@ pub async fn webhook(
     .map_err(|e| ApiError::invalid("invalid_signature", e.to_string()))?;
     let event: Value = parse_json(&body)?;
     let handled = handle(&state, &event).await?;
-    Ok(HttpResponse::Ok().json(json!({ "received": true, "status": handled.as_str() })))
+    Ok(HttpResponse::Ok().json(WebhookAnswer {
+        received: true,
+        status: handled.as_str().to_string(),
+    }))
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use actix_web::{web, HttpResponse};
 use chrono::Datelike;
 use mongodb::bson::doc;
-use serde_json::json;
+use serde::Serialize;
 
 use super::load_own_plan;
 use crate::auth::AuthUser;
@@ -22,14 +22,44 @@ use crate::state::AppState;
 /// Months in the series.
 pub const MONTHS: i32 = 12;
 
-#[derive(Default)]
-struct Month {
-    new_subscribers: i64,
-    renewals: i64,
-    cancellations: i64,
-    refunds: i64,
-    gross: i64,
-    net: i64,
+/// One calendar month (`YYYY-MM`, UTC) of a plan's figures; amounts in minor units.
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Month {
+    pub month: String,
+    pub new_subscribers: i64,
+    pub renewals: i64,
+    pub cancellations: i64,
+    pub refunds: i64,
+    pub gross: i64,
+    pub net: i64,
+}
+
+/// A plan's money (minor units): charged, fees, refunded, and what the author keeps.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Revenue {
+    pub gross: i64,
+    pub fees: i64,
+    pub refunds: i64,
+    pub net: i64,
+}
+
+/// A plan's figures.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanAnalytics {
+    pub plan_id: String,
+    pub plan_name: String,
+    pub currency: String,
+    pub active_subscribers: usize,
+    pub total_subscribers: usize,
+    pub revenue: Revenue,
+    pub refunds: usize,
+    pub cancellations: usize,
+    pub renewals: usize,
+    /// The last 12 months, oldest first.
+    pub monthly: Vec<Month>,
+    pub mode: String,
 }
 
 fn month_key(at: mongodb::bson::DateTime) -> String {
@@ -91,34 +121,29 @@ pub async fn analytics(
             acc.3 + b.available,
         )
     });
-    let monthly: Vec<_> = months
+    let monthly: Vec<Month> = months
         .into_iter()
-        .map(|(month, v)| {
-            json!({
-                "month": month,
-                "newSubscribers": v.new_subscribers,
-                "renewals": v.renewals,
-                "cancellations": v.cancellations,
-                "refunds": v.refunds,
-                "gross": v.gross,
-                "net": v.net,
-            })
-        })
+        .map(|(month, v)| Month { month, ..v })
         .collect();
     let mut subscribers: Vec<_> = subs.iter().map(|s| s.subscriber_id).collect();
     subscribers.sort();
     subscribers.dedup();
-    Ok(HttpResponse::Ok().json(json!({
-        "planId": plan.id.to_hex(),
-        "planName": plan.name,
-        "currency": plan.currency,
-        "activeSubscribers": active,
-        "totalSubscribers": subscribers.len(),
-        "revenue": { "gross": gross, "fees": fees, "refunds": refunds, "net": net },
-        "refunds": count("refunded"),
-        "cancellations": count("cancelled"),
-        "renewals": count("renewed"),
-        "monthly": monthly,
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(PlanAnalytics {
+        plan_id: plan.id.to_hex(),
+        plan_name: plan.name,
+        currency: plan.currency,
+        active_subscribers: active,
+        total_subscribers: subscribers.len(),
+        revenue: Revenue {
+            gross,
+            fees,
+            refunds,
+            net,
+        },
+        refunds: count("refunded"),
+        cancellations: count("cancelled"),
+        renewals: count("renewed"),
+        monthly,
+        mode: mode(&state).to_string(),
+    }))
 }

@@ -5,7 +5,7 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
-use super::{audit_for_other, load_own_subscription, subscription_views};
+use super::{audit_for_other, load_own_subscription, subscription_view_of, SubscriptionAnswer};
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
@@ -32,10 +32,9 @@ pub async fn cancel(
         json!({}),
     )
     .await;
-    let view = subscription_views(&state.db, std::slice::from_ref(&sub)).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_CANCELLED,
-        "subscription": view.into_iter().next(),
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(SubscriptionAnswer {
+        message: MSG_CANCELLED.to_string(),
+        subscription: subscription_view_of(&state.db, &sub).await?,
+        mode: mode(&state).to_string(),
+    }))
 }

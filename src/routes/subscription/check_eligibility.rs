@@ -15,5 +15,5 @@ pub async fn check_eligibility(
     me: AuthUser,
 ) -> ApiResult<HttpResponse> {
     let assessed = assess(&state, me.user).await?;
-    Ok(HttpResponse::Ok().json(assessed.to_json()))
+    Ok(HttpResponse::Ok().json(assessed.view()))
 }

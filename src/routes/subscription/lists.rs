@@ -10,10 +10,11 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
-use super::{plan_views, subscription_views};
+use super::{
+    plan_views, subscription_views, OwnPlanView, OwnPlansAnswer, PlansAnswer, SubscriptionView,
+};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::billing::mode;
 use crate::error::{ApiError, ApiResult};
@@ -35,6 +36,23 @@ pub struct ListSwitches {
     pub include_deleted: Option<String>,
     #[serde(default)]
     pub include_ended: Option<String>,
+}
+
+/// `{subscriptions, count, mode}`: subscriptions of a reader or to an author (a reader's own
+/// come under the key `plans`, as the seed names it).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SubscriptionsAnswer {
+    pub subscriptions: Vec<SubscriptionView>,
+    pub count: usize,
+    pub mode: String,
+}
+
+/// `{plans, count, mode}`: the caller's subscriptions.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct MySubscriptionsAnswer {
+    pub plans: Vec<SubscriptionView>,
+    pub count: usize,
+    pub mode: String,
 }
 
 fn switch(raw: &Option<String>, name: &str) -> ApiResult<bool> {
@@ -66,9 +84,12 @@ pub async fn author_plans(
             .filter(|p| p.status == PlanStatus::Active)
             .collect()
     };
-    let views = plan_views(&state.db, &list, mode(&state)).await?;
-    Ok(HttpResponse::Ok()
-        .json(json!({ "plans": views, "count": views.len(), "mode": mode(&state) })))
+    let plans = plan_views(&state.db, &list, mode(&state)).await?;
+    Ok(HttpResponse::Ok().json(PlansAnswer {
+        count: plans.len(),
+        plans,
+        mode: mode(&state).to_string(),
+    }))
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -84,13 +105,20 @@ pub async fn my_plans(
         doc! { "$and": [{ "authorId": me.user.id }, access_filter(now())] },
     )
     .await?;
-    let mut views = plan_views(&state.db, &list, mode(&state)).await?;
-    for (view, plan) in views.iter_mut().zip(&list) {
-        let active = running.iter().filter(|s| s.plan_id == plan.id).count();
-        view["activeSubscribers"] = json!(active);
-    }
-    Ok(HttpResponse::Ok()
-        .json(json!({ "plans": views, "count": views.len(), "mode": mode(&state) })))
+    let views = plan_views(&state.db, &list, mode(&state)).await?;
+    let plans: Vec<OwnPlanView> = views
+        .into_iter()
+        .zip(&list)
+        .map(|(view, plan)| OwnPlanView {
+            plan: view,
+            active_subscribers: running.iter().filter(|s| s.plan_id == plan.id).count(),
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(OwnPlansAnswer {
+        count: plans.len(),
+        plans,
+        mode: mode(&state).to_string(),
+    }))
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -108,9 +136,12 @@ pub async fn my_subscriptions(
         );
     }
     let list = subscriptions::find(&state.db, filter).await?;
-    let views = subscription_views(&state.db, &list).await?;
-    Ok(HttpResponse::Ok()
-        .json(json!({ "plans": views, "count": views.len(), "mode": mode(&state) })))
+    let plans = subscription_views(&state.db, &list).await?;
+    Ok(HttpResponse::Ok().json(MySubscriptionsAnswer {
+        count: plans.len(),
+        plans,
+        mode: mode(&state).to_string(),
+    }))
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -126,10 +157,10 @@ pub async fn author_subscriptions(
         ));
     }
     let list = subscriptions::find(&state.db, doc! { "authorId": author }).await?;
-    let views = subscription_views(&state.db, &list).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "subscriptions": views,
-        "count": views.len(),
-        "mode": mode(&state),
-    })))
+    let subscriptions = subscription_views(&state.db, &list).await?;
+    Ok(HttpResponse::Ok().json(SubscriptionsAnswer {
+        count: subscriptions.len(),
+        subscriptions,
+        mode: mode(&state).to_string(),
+    }))
 }

@@ -9,7 +9,7 @@ use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{audit_for_other, load_own_plan, plan_view};
+use super::{audit_for_other, load_own_plan, plan_view, PlanAnswer};
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{eligibility, mode};
@@ -172,7 +172,11 @@ pub fn plan_target(plan: &Plan) -> Target {
 }
 
 fn answer(status: u16, message: &str, plan: &Plan, mode: &str) -> HttpResponse {
-    let body = json!({ "message": message, "plan": plan_view(plan, mode, None), "mode": mode });
+    let body = PlanAnswer {
+        message: message.to_string(),
+        plan: plan_view(plan, mode, None),
+        mode: mode.to_string(),
+    };
     match status {
         201 => HttpResponse::Created().json(body),
         _ => HttpResponse::Ok().json(body),

@@ -6,10 +6,10 @@
 //! to the card.
 
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{audit_for_other, load_own_subscription, subscription_views};
+use super::{audit_for_other, load_own_subscription, subscription_view_of, SubscriptionView};
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
@@ -43,6 +43,30 @@ fn object_or_text() -> utoipa::openapi::Schema {
         .item(ObjectBuilder::new().schema_type(Type::Null))
         .build()
         .into()
+}
+
+/// `{message, subscription, refund, mode}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RefundAnswer {
+    pub message: String,
+    pub subscription: SubscriptionView,
+    pub refund: RefundView,
+    pub mode: String,
+}
+
+/// A refund as its subscriber sees it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    /// In the currency's smallest unit.
+    pub amount: i64,
+    pub currency: String,
+    pub status: String,
+    pub reason: String,
+    pub created_at: String,
+    pub mode: String,
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -81,19 +105,18 @@ pub async fn refund(
         details,
     )
     .await;
-    let view = subscription_views(&state.db, std::slice::from_ref(&sub)).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_REFUNDED,
-        "subscription": view.into_iter().next(),
-        "refund": {
-            "_id": refund.id.to_hex(),
-            "amount": refund.amount,
-            "currency": refund.currency,
-            "status": refund.status,
-            "reason": refund.reason,
-            "createdAt": iso(refund.created_at),
-            "mode": refund.mode,
+    Ok(HttpResponse::Ok().json(RefundAnswer {
+        message: MSG_REFUNDED.to_string(),
+        subscription: subscription_view_of(&state.db, &sub).await?,
+        refund: RefundView {
+            id: refund.id.to_hex(),
+            amount: refund.amount,
+            currency: refund.currency,
+            status: refund.status,
+            reason: refund.reason,
+            created_at: iso(refund.created_at),
+            mode: refund.mode,
         },
-        "mode": mode(&state),
-    })))
+        mode: mode(&state).to_string(),
+    }))
 }

@@ -4,6 +4,7 @@
 //! read.
 
 use actix_web::{web, HttpResponse};
+use serde::Serialize;
 use serde_json::json;
 
 use crate::auth::AdminUser;
@@ -13,6 +14,16 @@ use crate::persistence::now;
 use crate::state::AppState;
 
 pub const MSG_REMINDERS_SENT: &str = "Renewal reminders sent successfully";
+
+/// `{message, sent, alreadySent, failed}`: reminders sent, skipped as sent before, and failed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RemindersAnswer {
+    pub message: String,
+    pub sent: usize,
+    pub already_sent: usize,
+    pub failed: usize,
+}
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn reminders(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
@@ -25,10 +36,10 @@ pub async fn reminders(state: web::Data<AppState>, admin: AdminUser) -> ApiResul
         json!({ "sent": report.sent, "alreadySent": report.already_sent, "failed": report.failed }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_REMINDERS_SENT,
-        "sent": report.sent,
-        "alreadySent": report.already_sent,
-        "failed": report.failed,
-    })))
+    Ok(HttpResponse::Ok().json(RemindersAnswer {
+        message: MSG_REMINDERS_SENT.to_string(),
+        sent: report.sent,
+        already_sent: report.already_sent,
+        failed: report.failed,
+    }))
 }

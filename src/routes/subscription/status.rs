@@ -5,15 +5,27 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
+use crate::persistence::subscriptions::SubStatus;
 use crate::persistence::{now, subscriptions};
 use crate::state::AppState;
 
 pub const MSG_INVALID_USER_ID: &str = "Invalid user ID";
+
+/// `{isSubscribed, status, subscriptionId}`: whether the reader has access now, and the status
+/// and id of the subscription shown (null when there was none).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusAnswer {
+    pub is_subscribed: bool,
+    pub status: Option<SubStatus>,
+    pub subscription_id: Option<String>,
+}
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn status(
@@ -36,9 +48,9 @@ pub async fn status(
     let is_subscribed = subs.iter().any(|s| s.gives_access(at));
     // The subscription that gives access, else the latest one.
     let shown = subs.iter().find(|s| s.gives_access(at)).or(subs.first());
-    Ok(HttpResponse::Ok().json(json!({
-        "isSubscribed": is_subscribed,
-        "status": shown.map(|s| s.status),
-        "subscriptionId": shown.map(|s| s.id.to_hex()),
-    })))
+    Ok(HttpResponse::Ok().json(StatusAnswer {
+        is_subscribed,
+        status: shown.map(|s| s.status),
+        subscription_id: shown.map(|s| s.id.to_hex()),
+    }))
 }

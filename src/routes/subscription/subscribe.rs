@@ -7,15 +7,15 @@
 use std::collections::HashMap;
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use super::{load_plan, subscription_view};
+use super::{load_plan, subscription_view, SubscriptionView};
 use crate::auth::{authenticate, token_from_request};
 use crate::billing::{mode, subscribe::subscribe as subscribe_to};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{parse_json, Fields};
-use crate::persistence::payments::PaymentStatus;
+use crate::persistence::payments::{Payment, PaymentStatus};
 use crate::state::AppState;
 
 pub const MSG_MISSING_TOKEN: &str = "Missing authentication token";
@@ -38,6 +38,44 @@ pub struct SubscribeBody {
     /// The plan's author, as the client believes it (refused when it is someone else).
     #[schema(value_type = Option<String>)]
     pub author_id: Option<Value>,
+}
+
+/// `{message, subscription, payment, mode}`: 201 when the first period is paid, 202 when the
+/// reader must still confirm the payment (with `payment.clientSecret`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SubscribeAnswer {
+    pub message: String,
+    pub subscription: SubscriptionView,
+    pub payment: PaymentView,
+    pub mode: String,
+}
+
+/// The first payment of a subscription.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub status: PaymentStatus,
+    /// In the currency's smallest unit.
+    pub amount: i64,
+    pub currency: String,
+    /// The secret the browser confirms a pending payment with (null once paid).
+    pub client_secret: Option<String>,
+    pub mode: String,
+}
+
+impl PaymentView {
+    fn of(p: &Payment, client_secret: Option<String>) -> Self {
+        PaymentView {
+            id: p.id.to_hex(),
+            status: p.status,
+            amount: p.amount,
+            currency: p.currency.clone(),
+            client_secret,
+            mode: p.mode.clone(),
+        }
+    }
 }
 
 /// A payment method id as the provider names them (`pm_...`).
@@ -87,19 +125,17 @@ pub async fn subscribe(
     let done = subscribe_to(&state, &me.user, &plan, method).await?;
     let pending = done.payment.status == PaymentStatus::Pending;
     let names = HashMap::from([(me.user.id, me.user.name.clone())]);
-    let body = json!({
-        "message": if pending { MSG_CONFIRMATION_NEEDED } else { MSG_SUBSCRIBED },
-        "subscription": subscription_view(&done.subscription, &names),
-        "payment": {
-            "_id": done.payment.id.to_hex(),
-            "status": done.payment.status,
-            "amount": done.payment.amount,
-            "currency": done.payment.currency,
-            "clientSecret": done.client_secret,
-            "mode": done.payment.mode,
-        },
-        "mode": mode(&state),
-    });
+    let body = SubscribeAnswer {
+        message: if pending {
+            MSG_CONFIRMATION_NEEDED
+        } else {
+            MSG_SUBSCRIBED
+        }
+        .to_string(),
+        subscription: subscription_view(&done.subscription, &names),
+        payment: PaymentView::of(&done.payment, done.client_secret),
+        mode: mode(&state).to_string(),
+    };
     Ok(if pending {
         HttpResponse::Accepted().json(body)
     } else {

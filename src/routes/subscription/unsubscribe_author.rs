@@ -4,9 +4,10 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
+use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{audit_for_other, subscription_views};
+use super::{audit_for_other, subscription_views, SubscriptionView};
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
@@ -16,6 +17,15 @@ use crate::persistence::subscriptions::{self, SubStatus};
 use crate::state::AppState;
 
 pub const MSG_UNSUBSCRIBED: &str = "Unsubscribed successfully";
+
+/// `{message, cancelled, subscriptions, mode}`: how many subscriptions were cancelled, and them.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UnsubscribeAnswer {
+    pub message: String,
+    pub cancelled: usize,
+    pub subscriptions: Vec<SubscriptionView>,
+    pub mode: String,
+}
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn unsubscribe_author(
@@ -51,10 +61,10 @@ pub async fn unsubscribe_author(
         details,
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_UNSUBSCRIBED,
-        "cancelled": views.len(),
-        "subscriptions": views,
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(UnsubscribeAnswer {
+        message: MSG_UNSUBSCRIBED.to_string(),
+        cancelled: views.len(),
+        subscriptions: views,
+        mode: mode(&state).to_string(),
+    }))
 }

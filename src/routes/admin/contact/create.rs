@@ -6,7 +6,6 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{line_field, text_field, view, MAX_MESSAGE_LEN, MAX_SUBJECT_LEN};
 use crate::auth::MaybeUser;
@@ -32,6 +31,13 @@ pub struct ContactBody {
     subject: Option<String>,
     #[serde(default)]
     message: Option<String>,
+}
+
+/// `{message, id}`: the message is stored.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ContactSent {
+    pub message: String,
+    pub id: String,
 }
 
 #[tracing::instrument(skip_all)]
@@ -68,6 +74,12 @@ pub async fn create(
         created_at: now(),
     };
     contact_messages::insert(&state.db, &stored).await?;
-    live::new_contact_message(&state, view(&stored));
-    Ok(HttpResponse::Created().json(json!({ "message": MSG_SENT, "id": stored.id.to_hex() })))
+    live::new_contact_message(
+        &state,
+        serde_json::to_value(view(&stored)).unwrap_or_default(),
+    );
+    Ok(HttpResponse::Created().json(ContactSent {
+        message: MSG_SENT.to_string(),
+        id: stored.id.to_hex(),
+    }))
 }

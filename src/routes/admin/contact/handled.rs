@@ -34,9 +34,9 @@ pub async fn toggle_handled(
     let target = Target::new("contact_message", id.to_hex(), updated.subject.clone());
     let details = json!({ "isHandled": updated.is_handled });
     audit::record(&state, &admin.0, Action::ContactHandled, target, details).await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": message,
-        "isHandled": updated.is_handled,
-        "data": view(&updated),
-    })))
+    Ok(HttpResponse::Ok().json(super::ContactAnswer {
+        message: message.to_string(),
+        is_handled: updated.is_handled,
+        data: view(&updated),
+    }))
 }

@@ -2,7 +2,6 @@
 //! totalPages, page, limit}: newest first, 10 per page by default.
 
 use actix_web::{web, HttpResponse};
-use serde_json::{json, Value};
 
 use super::view;
 use crate::auth::AdminUser;
@@ -10,6 +9,17 @@ use crate::error::ApiResult;
 use crate::persistence::contact_messages;
 use crate::routes::admin::PageParams;
 use crate::state::AppState;
+
+/// `{messages, totalMessages, totalPages, page, limit}`: a page of contact messages.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactMessages {
+    pub messages: Vec<super::ContactView>,
+    pub total_messages: u64,
+    pub total_pages: u64,
+    pub page: u64,
+    pub limit: i64,
+}
 
 #[tracing::instrument(skip(state, _admin))]
 pub async fn list(
@@ -19,12 +29,11 @@ pub async fn list(
 ) -> ApiResult<HttpResponse> {
     let paging = query.resolve()?;
     let (found, total) = contact_messages::page(&state.db, paging.skip, paging.limit).await?;
-    let messages: Vec<Value> = found.iter().map(view).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "messages": messages,
-        "totalMessages": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(ContactMessages {
+        messages: found.iter().map(view).collect(),
+        total_messages: total,
+        total_pages: paging.total_pages(total),
+        page: paging.page,
+        limit: paging.limit,
+    }))
 }

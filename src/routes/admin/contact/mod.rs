@@ -8,7 +8,7 @@ pub mod list;
 pub mod reply;
 
 use mongodb::bson::oid::ObjectId;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::contact_messages::ContactMessage;
@@ -22,24 +22,61 @@ pub const MAX_SUBJECT_LEN: usize = 200;
 pub const MAX_MESSAGE_LEN: usize = 5000;
 
 /// A contact message as administrators see it.
-pub fn view(m: &ContactMessage) -> Value {
-    json!({
-        "_id": m.id.to_hex(),
-        "name": m.name,
-        "email": m.email,
-        "subject": m.subject,
-        "message": m.message,
-        "isHandled": m.is_handled,
-        "userId": m.user_id.map(|id| id.to_hex()),
-        "handledAt": m.handled_at.map(iso),
-        "reply": m.reply.as_ref().map(|r| json!({
-            "subject": r.subject,
-            "message": r.message,
-            "repliedBy": r.replied_by.to_hex(),
-            "repliedAt": iso(r.replied_at),
-        })),
-        "createdAt": iso(m.created_at),
-    })
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+    pub is_handled: bool,
+    /// The sender's account, when they were signed in.
+    pub user_id: Option<String>,
+    pub handled_at: Option<String>,
+    pub reply: Option<ReplyView>,
+    pub created_at: String,
+}
+
+/// An administrator's reply to a contact message.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyView {
+    pub subject: String,
+    pub message: String,
+    pub replied_by: String,
+    pub replied_at: String,
+}
+
+/// `{message, isHandled, data}`: a contact message after a change.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactAnswer {
+    pub message: String,
+    pub is_handled: bool,
+    pub data: ContactView,
+}
+
+/// A contact message as administrators see it.
+pub fn view(m: &ContactMessage) -> ContactView {
+    ContactView {
+        id: m.id.to_hex(),
+        name: m.name.clone(),
+        email: m.email.clone(),
+        subject: m.subject.clone(),
+        message: m.message.clone(),
+        is_handled: m.is_handled,
+        user_id: m.user_id.map(|id| id.to_hex()),
+        handled_at: m.handled_at.map(iso),
+        reply: m.reply.as_ref().map(|r| ReplyView {
+            subject: r.subject.clone(),
+            message: r.message.clone(),
+            replied_by: r.replied_by.to_hex(),
+            replied_at: iso(r.replied_at),
+        }),
+        created_at: iso(m.created_at),
+    }
 }
 
 /// A contact message id from the path.

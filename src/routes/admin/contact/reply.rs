@@ -89,9 +89,9 @@ pub async fn reply(
     let target = Target::new("contact_message", id.to_hex(), original.subject.clone());
     let details = json!({ "subject": subject, "to": original.email });
     audit::record(&state, &admin, Action::ContactReply, target, details).await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_REPLIED,
-        "isHandled": true,
-        "data": view(&updated),
-    })))
+    Ok(HttpResponse::Ok().json(super::ContactAnswer {
+        message: MSG_REPLIED.to_string(),
+        is_handled: true,
+        data: view(&updated),
+    }))
 }

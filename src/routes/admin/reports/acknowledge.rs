@@ -3,7 +3,6 @@
 //! included, 403. Repeating it is harmless. Administrators hear `reportAcknowledged`.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::{public_view, report_id, MSG_NOT_FOUND};
 use crate::auth::AuthUser;
@@ -36,8 +35,8 @@ pub async fn acknowledge(
         let at = updated.acknowledged_at.map(iso).unwrap_or_default();
         live::report_acknowledged(&state, &id.to_hex(), &at);
     }
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_ACKNOWLEDGED,
-        "report": public_view(&updated),
-    })))
+    Ok(HttpResponse::Ok().json(super::ReportAnswer {
+        message: MSG_ACKNOWLEDGED.to_string(),
+        report: public_view(&updated),
+    }))
 }

@@ -6,7 +6,6 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{admin_view_of, parse_reason, public_view, MAX_DETAILS_LEN};
 use crate::auth::AuthUser;
@@ -85,9 +84,10 @@ pub async fn create(
         Err(DbError::Duplicate(_)) => return Err(ApiError::conflict(MSG_ALREADY_REPORTED)),
         Err(e) => return Err(e.into()),
     }
-    live::new_report(&state, admin_view_of(&state.db, &report).await?);
-    Ok(HttpResponse::Created().json(json!({
-        "message": MSG_REPORTED,
-        "report": public_view(&report),
-    })))
+    let admin_view = admin_view_of(&state.db, &report).await?;
+    live::new_report(&state, serde_json::to_value(admin_view).unwrap_or_default());
+    Ok(HttpResponse::Created().json(super::ReportAnswer {
+        message: MSG_REPORTED.to_string(),
+        report: public_view(&report),
+    }))
 }

@@ -6,9 +6,9 @@
 //! and every notice), newest first, `{_id, content, read, createdAt}`. Anyone else: 403.
 
 use actix_web::{web, HttpResponse};
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use super::{admin_view_of, public_view, report_id, MSG_NOT_FOUND};
+use super::{admin_view_of, public_view, report_id, AdminReportView, ReportView, MSG_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{notifications, reports};
@@ -17,6 +17,33 @@ use crate::state::AppState;
 
 pub const MSG_NOT_YOURS: &str =
     "Only the author of the reported post or an administrator can read this report";
+
+/// `{report, messages}`: the report (as authors or as administrators see it) and what
+/// administrators told the author about it, newest first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportDetail {
+    pub report: EitherReport,
+    pub messages: Vec<ReportMessage>,
+}
+
+/// A report as the caller may see it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum EitherReport {
+    Author(ReportView),
+    Admin(AdminReportView),
+}
+
+/// A notification the author received about a report.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportMessage {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub content: String,
+    pub read: bool,
+    pub created_at: String,
+}
 
 #[tracing::instrument(skip(state, me), fields(user = %me.id_hex()))]
 pub async fn get(
@@ -33,22 +60,21 @@ pub async fn get(
         return Err(ApiError::forbidden(MSG_NOT_YOURS));
     }
     let link = format!("/acknowledge/{}", id.to_hex());
-    let messages: Vec<Value> = notifications::linking_to(&state.db, report.author_id, &link)
-        .await?
-        .iter()
-        .map(|n| {
-            json!({
-                "_id": n.id.to_hex(),
-                "content": n.content,
-                "read": n.read,
-                "createdAt": iso(n.created_at),
+    let messages: Vec<ReportMessage> =
+        notifications::linking_to(&state.db, report.author_id, &link)
+            .await?
+            .iter()
+            .map(|n| ReportMessage {
+                id: n.id.to_hex(),
+                content: n.content.clone(),
+                read: n.read,
+                created_at: iso(n.created_at),
             })
-        })
-        .collect();
-    let view = if is_author {
-        public_view(&report)
+            .collect();
+    let report = if is_author {
+        EitherReport::Author(public_view(&report))
     } else {
-        admin_view_of(&state.db, &report).await?
+        EitherReport::Admin(admin_view_of(&state.db, &report).await?)
     };
-    Ok(HttpResponse::Ok().json(json!({ "report": view, "messages": messages })))
+    Ok(HttpResponse::Ok().json(ReportDetail { report, messages }))
 }

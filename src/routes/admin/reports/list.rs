@@ -2,14 +2,25 @@
 //! limit}: newest first, each with the post's title, the reporter and the author.
 
 use actix_web::{web, HttpResponse};
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use super::{admin_view, people_of};
+use super::{admin_view, people_of, AdminReportView};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::reports;
 use crate::routes::admin::PageParams;
 use crate::state::AppState;
+
+/// `{reports, total, totalPages, page, limit}`: a page of reports.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportsAnswer {
+    pub reports: Vec<AdminReportView>,
+    pub total: u64,
+    pub total_pages: u64,
+    pub page: u64,
+    pub limit: i64,
+}
 
 #[tracing::instrument(skip(state, _admin))]
 pub async fn list(
@@ -20,12 +31,11 @@ pub async fn list(
     let paging = query.resolve()?;
     let (found, total) = reports::page(&state.db, paging.skip, paging.limit).await?;
     let people = people_of(&state.db, &found).await?;
-    let items: Vec<Value> = found.iter().map(|r| admin_view(r, &people)).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "reports": items,
-        "total": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(ReportsAnswer {
+        reports: found.iter().map(|r| admin_view(r, &people)).collect(),
+        total,
+        total_pages: paging.total_pages(total),
+        page: paging.page,
+        limit: paging.limit,
+    }))
 }

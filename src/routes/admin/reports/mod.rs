@@ -13,7 +13,7 @@ pub mod send_notification;
 use std::collections::HashMap;
 
 use mongodb::bson::oid::ObjectId;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::reports::Report;
@@ -53,14 +53,87 @@ pub fn report_id(raw: &str) -> ApiResult<ObjectId> {
     ObjectId::parse_str(raw.trim()).map_err(|_| ApiError::invalid("invalid_id", MSG_INVALID_ID))
 }
 
-fn person(id: Option<ObjectId>, users: &HashMap<ObjectId, User>) -> Value {
-    match id {
-        None => Value::Null,
-        Some(id) => match users.get(&id) {
-            Some(u) => json!({ "_id": id.to_hex(), "name": u.name, "email": u.email }),
-            None => json!({ "_id": id.to_hex(), "name": DELETED_AUTHOR, "email": null }),
+/// Someone a report involves (`email` is null when the account is gone).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportPerson {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: Option<String>,
+}
+
+fn person(id: Option<ObjectId>, users: &HashMap<ObjectId, User>) -> Option<ReportPerson> {
+    let id = id?;
+    Some(match users.get(&id) {
+        Some(u) => ReportPerson {
+            id: id.to_hex(),
+            name: u.name.clone(),
+            email: Some(u.email.clone()),
         },
-    }
+        None => ReportPerson {
+            id: id.to_hex(),
+            name: DELETED_AUTHOR.to_string(),
+            email: None,
+        },
+    })
+}
+
+/// The reported post.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportedPost {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub title: String,
+    pub slug: String,
+}
+
+/// A report as administrators see it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminReportView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub post: ReportedPost,
+    pub post_id: String,
+    pub post_title: String,
+    /// Null when the report was not filed by a user.
+    pub reporter: Option<ReportPerson>,
+    /// The post's author.
+    pub author: ReportPerson,
+    pub reason: String,
+    pub details: String,
+    pub is_reviewed: bool,
+    pub reviewed_at: Option<String>,
+    pub forwarded_to_author: bool,
+    pub forwarded_at: Option<String>,
+    pub is_acknowledged: bool,
+    pub acknowledged_at: Option<String>,
+    pub notices_sent: i32,
+    pub created_at: String,
+}
+
+/// A report as its reporter and the post's author see it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub post_id: String,
+    pub post_title: String,
+    pub post_slug: String,
+    pub reason: String,
+    pub is_reviewed: bool,
+    pub forwarded_to_author: bool,
+    pub is_acknowledged: bool,
+    pub acknowledged_at: Option<String>,
+    pub created_at: String,
+}
+
+/// `{message, report}`: a report after a change, as the caller sees it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportAnswer {
+    pub message: String,
+    pub report: ReportView,
 }
 
 /// Loads the reporters and authors of `reports`.
@@ -80,45 +153,53 @@ pub async fn people_of(db: &Db, reports: &[Report]) -> ApiResult<HashMap<ObjectI
 }
 
 /// A report as administrators see it: with the post's title, the reporter and the author.
-pub fn admin_view(r: &Report, people: &HashMap<ObjectId, User>) -> Value {
-    json!({
-        "_id": r.id.to_hex(),
-        "post": { "_id": r.post_id.to_hex(), "title": r.post_title, "slug": r.post_slug },
-        "postId": r.post_id.to_hex(),
-        "postTitle": r.post_title,
-        "reporter": person(r.reporter_id, people),
-        "author": person(Some(r.author_id), people),
-        "reason": r.reason,
-        "details": r.details,
-        "isReviewed": r.is_reviewed,
-        "reviewedAt": r.reviewed_at.map(iso),
-        "forwardedToAuthor": r.forwarded_to_author,
-        "forwardedAt": r.forwarded_at.map(iso),
-        "isAcknowledged": r.is_acknowledged,
-        "acknowledgedAt": r.acknowledged_at.map(iso),
-        "noticesSent": r.notices_sent,
-        "createdAt": iso(r.created_at),
-    })
+pub fn admin_view(r: &Report, people: &HashMap<ObjectId, User>) -> AdminReportView {
+    AdminReportView {
+        id: r.id.to_hex(),
+        post: ReportedPost {
+            id: r.post_id.to_hex(),
+            title: r.post_title.clone(),
+            slug: r.post_slug.clone(),
+        },
+        post_id: r.post_id.to_hex(),
+        post_title: r.post_title.clone(),
+        reporter: person(r.reporter_id, people),
+        author: person(Some(r.author_id), people).unwrap_or_else(|| ReportPerson {
+            id: r.author_id.to_hex(),
+            name: DELETED_AUTHOR.to_string(),
+            email: None,
+        }),
+        reason: r.reason.clone(),
+        details: r.details.clone(),
+        is_reviewed: r.is_reviewed,
+        reviewed_at: r.reviewed_at.map(iso),
+        forwarded_to_author: r.forwarded_to_author,
+        forwarded_at: r.forwarded_at.map(iso),
+        is_acknowledged: r.is_acknowledged,
+        acknowledged_at: r.acknowledged_at.map(iso),
+        notices_sent: r.notices_sent,
+        created_at: iso(r.created_at),
+    }
 }
 
 /// A report as its reporter and the post's author see it: never who else is involved.
-pub fn public_view(r: &Report) -> Value {
-    json!({
-        "_id": r.id.to_hex(),
-        "postId": r.post_id.to_hex(),
-        "postTitle": r.post_title,
-        "postSlug": r.post_slug,
-        "reason": r.reason,
-        "isReviewed": r.is_reviewed,
-        "forwardedToAuthor": r.forwarded_to_author,
-        "isAcknowledged": r.is_acknowledged,
-        "acknowledgedAt": r.acknowledged_at.map(iso),
-        "createdAt": iso(r.created_at),
-    })
+pub fn public_view(r: &Report) -> ReportView {
+    ReportView {
+        id: r.id.to_hex(),
+        post_id: r.post_id.to_hex(),
+        post_title: r.post_title.clone(),
+        post_slug: r.post_slug.clone(),
+        reason: r.reason.clone(),
+        is_reviewed: r.is_reviewed,
+        forwarded_to_author: r.forwarded_to_author,
+        is_acknowledged: r.is_acknowledged,
+        acknowledged_at: r.acknowledged_at.map(iso),
+        created_at: iso(r.created_at),
+    }
 }
 
 /// A report with its people, as administrators see it.
-pub async fn admin_view_of(db: &Db, r: &Report) -> ApiResult<Value> {
+pub async fn admin_view_of(db: &Db, r: &Report) -> ApiResult<AdminReportView> {
     let people = people_of(db, std::slice::from_ref(r)).await?;
     Ok(admin_view(r, &people))
 }

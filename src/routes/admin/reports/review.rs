@@ -18,6 +18,13 @@ use crate::persistence::notifications::Kind;
 use crate::persistence::reports;
 use crate::state::AppState;
 
+/// `{message, report}`: the report after a review, as administrators see it.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ReviewAnswer {
+    pub message: String,
+    pub report: super::AdminReportView,
+}
+
 pub const MSG_REVIEWED: &str = "Report reviewed";
 pub const MSG_FORWARDED: &str = "Report reviewed and forwarded to the author";
 
@@ -75,8 +82,8 @@ pub async fn review(
     } else {
         MSG_REVIEWED
     };
-    Ok(HttpResponse::Ok().json(json!({
-        "message": message,
-        "report": admin_view_of(&state.db, &updated).await?,
-    })))
+    Ok(HttpResponse::Ok().json(ReviewAnswer {
+        message: message.to_string(),
+        report: admin_view_of(&state.db, &updated).await?,
+    }))
 }

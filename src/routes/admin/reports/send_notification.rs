@@ -21,6 +21,18 @@ use crate::routes::admin::contact::{line_field, text_field, MAX_MESSAGE_LEN, MAX
 use crate::routes::notification::view;
 use crate::state::AppState;
 
+/// `{message, notification, emailSent}`: the notice is stored; `emailSent` says whether the
+/// mail went out now.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoticeAnswer {
+    pub message: String,
+    /// The author's new notification, as the notification list shows it.
+    #[schema(value_type = Object)]
+    pub notification: serde_json::Value,
+    pub email_sent: bool,
+}
+
 pub const MSG_SENT: &str = "Notification sent to the author";
 pub const MSG_AUTHOR_GONE: &str = "The author of this post no longer has an account";
 
@@ -83,9 +95,9 @@ pub async fn send_notification(
     let target = Target::new("report", id.to_hex(), report.post_title.clone());
     let details = json!({ "subject": subject, "emailSent": sent });
     audit::record(&state, &admin, Action::ReportNotice, target, details).await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_SENT,
-        "notification": view(&notification),
-        "emailSent": sent,
-    })))
+    Ok(HttpResponse::Ok().json(NoticeAnswer {
+        message: MSG_SENT.to_string(),
+        notification: view(&notification),
+        email_sent: sent,
+    }))
 }

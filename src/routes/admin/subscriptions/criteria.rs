@@ -3,7 +3,7 @@
 //! value).
 
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
@@ -48,6 +48,13 @@ pub struct CriteriaBody {
     pub min_account_age_days: Option<Value>,
 }
 
+/// `{message, criteria}`: the thresholds now in force.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct CriteriaAnswer {
+    pub message: String,
+    pub criteria: Criteria,
+}
+
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn update(
     state: web::Data<AppState>,
@@ -89,8 +96,8 @@ pub async fn update(
         json!({ "criteria": saved }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": "Subscription criteria updated",
-        "criteria": saved,
-    })))
+    Ok(HttpResponse::Ok().json(CriteriaAnswer {
+        message: "Subscription criteria updated".to_string(),
+        criteria: saved,
+    }))
 }

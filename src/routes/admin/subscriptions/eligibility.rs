@@ -63,7 +63,7 @@ pub async fn check(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let user = load_user(&state, Some(&path)).await?;
-    Ok(HttpResponse::Ok().json(assess(&state, user).await?.to_json()))
+    Ok(HttpResponse::Ok().json(assess(&state, user).await?.view()))
 }
 
 fn required_bool(f: &Fields, key: &str) -> ApiResult<bool> {

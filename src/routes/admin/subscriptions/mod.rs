@@ -8,12 +8,12 @@ pub mod milestones;
 pub mod plans;
 
 use mongodb::bson::oid::ObjectId;
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use crate::billing::eligibility::assess;
+use crate::billing::eligibility::{assess, EligibilityView, OverrideInfo};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::required_id;
-use crate::persistence::users::{self, User};
+use crate::persistence::users::{self, MilestoneOverride, User};
 use crate::state::AppState;
 
 pub const MSG_INVALID_USER_ID: &str = "Invalid user ID";
@@ -27,21 +27,44 @@ pub async fn load_user(state: &AppState, raw: Option<&str>) -> ApiResult<User> {
         .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))
 }
 
-/// `{message, user {_id, isEligibleForSubscription, bypassSubscriptionCriteria,
-/// milestoneOverride}, eligibility}` after a change to `user`.
-pub async fn answer(state: &AppState, message: &str, user: User) -> ApiResult<Value> {
+/// `{message, user {_id, name, isEligibleForSubscription, bypassSubscriptionCriteria,
+/// milestoneOverride}, overrideInfo, eligibility}` after a change to a user's eligibility.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EligibilityAnswer {
+    pub message: String,
+    pub user: EligibilityUser,
+    pub override_info: OverrideInfo,
+    pub eligibility: EligibilityView,
+}
+
+/// The user of an [`EligibilityAnswer`].
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EligibilityUser {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub is_eligible_for_subscription: bool,
+    pub bypass_subscription_criteria: bool,
+    pub milestone_override: MilestoneOverride,
+}
+
+/// The answer after a change to `user`.
+pub async fn answer(state: &AppState, message: &str, user: User) -> ApiResult<EligibilityAnswer> {
     let assessed = assess(state, user).await?;
     let u = &assessed.user;
-    Ok(json!({
-        "message": message,
-        "user": {
-            "_id": u.id.to_hex(),
-            "name": u.name,
-            "isEligibleForSubscription": u.is_eligible_for_subscription,
-            "bypassSubscriptionCriteria": u.bypass_subscription_criteria,
-            "milestoneOverride": u.milestone_override,
+    let eligibility = assessed.view();
+    Ok(EligibilityAnswer {
+        message: message.to_string(),
+        user: EligibilityUser {
+            id: u.id.to_hex(),
+            name: u.name.clone(),
+            is_eligible_for_subscription: u.is_eligible_for_subscription,
+            bypass_subscription_criteria: u.bypass_subscription_criteria,
+            milestone_override: u.milestone_override.clone(),
         },
-        "overrideInfo": assessed.to_json()["overrideInfo"].clone(),
-        "eligibility": assessed.to_json(),
-    }))
+        override_info: eligibility.override_info.clone(),
+        eligibility,
+    })
 }

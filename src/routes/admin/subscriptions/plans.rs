@@ -4,7 +4,7 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
@@ -13,7 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, Fields};
 use crate::persistence::plans::{self, PlanStatus};
 use crate::routes::admin::PageParams;
-use crate::routes::subscription::{load_plan, plan_view, plan_views};
+use crate::routes::subscription::{load_plan, plan_view, plan_views, PlanAnswer, PlanView};
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -27,6 +27,18 @@ pub struct PlanQuery {
     pub status: Option<String>,
     #[serde(default)]
     pub include_deleted: Option<String>,
+}
+
+/// `{plans, count, total, page, totalPages, mode}`: a page of every author's plans.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AllPlansAnswer {
+    pub plans: Vec<PlanView>,
+    pub count: usize,
+    pub total: u64,
+    pub page: u64,
+    pub total_pages: u64,
+    pub mode: String,
 }
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
@@ -66,15 +78,15 @@ pub async fn list(
         .skip(usize::try_from(paging.skip).unwrap_or(usize::MAX))
         .take(usize::try_from(paging.limit).unwrap_or(0))
         .collect();
-    let views = plan_views(&state.db, &shown, mode(&state)).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "plans": views,
-        "count": views.len(),
-        "total": total,
-        "page": paging.page,
-        "totalPages": paging.total_pages(total),
-        "mode": mode(&state),
-    })))
+    let plans = plan_views(&state.db, &shown, mode(&state)).await?;
+    Ok(HttpResponse::Ok().json(AllPlansAnswer {
+        count: plans.len(),
+        plans,
+        total,
+        page: paging.page,
+        total_pages: paging.total_pages(total),
+        mode: mode(&state).to_string(),
+    }))
 }
 
 /// `{planId, status}`.
@@ -116,9 +128,16 @@ pub async fn set_status(
         json!({ "status": status.as_str() }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": format!("Plan {}", if status == PlanStatus::Active { "activated" } else { "deactivated" }),
-        "plan": plan_view(&plan, mode(&state), None),
-        "mode": mode(&state),
-    })))
+    Ok(HttpResponse::Ok().json(PlanAnswer {
+        message: format!(
+            "Plan {}",
+            if status == PlanStatus::Active {
+                "activated"
+            } else {
+                "deactivated"
+            }
+        ),
+        plan: plan_view(&plan, mode(&state), None),
+        mode: mode(&state).to_string(),
+    }))
 }
