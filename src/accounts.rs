@@ -21,7 +21,7 @@ use crate::state::AppState;
 use crate::{live, notify};
 
 /// What a removal took with it.
-#[derive(Debug, Default, Clone, Serialize)]
+#[derive(Debug, Default, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Removal {
     pub posts: u64,

@@ -175,10 +175,10 @@ pub const ROUTES: &[Route] = &[
     delete("/api/user/activity/clear", User),
     delete("/api/user/activity/clear-old", User),
     get("/api/user/activity/{id}", User).with_query(params::<user::activity::ActivityQuery>),
-    get("/api/user/get-all-user", Admin).with_query(paged::<admin::ListParams>),
-    delete("/api/user/delete-user", Admin).with_body(Body::Typed(schema::<admin::users::delete::DeleteUserBody>)),
-    patch("/api/user/toggle-block/{id}", Admin),
-    patch("/api/user/toggle-role/{id}", Admin),
+    get("/api/user/get-all-user", Admin).with_query(paged::<admin::ListParams>).returns(schema::<admin::users::list::UsersAnswer>),
+    delete("/api/user/delete-user", Admin).with_body(Body::Typed(schema::<admin::users::delete::DeleteUserBody>)).returns(schema::<admin::users::delete::UserDeleted>),
+    patch("/api/user/toggle-block/{id}", Admin).returns(schema::<admin::users::AdminUserAnswer>),
+    patch("/api/user/toggle-role/{id}", Admin).returns(schema::<admin::users::AdminUserAnswer>),
     post("/api/category", User).with_body(Body::Typed(schema::<category::create::CreateCategoryBody>)).creates().returns(schema::<category::CategoryAnswer>),
     post("/api/category/", User).with_body(Body::Typed(schema::<category::create::CreateCategoryBody>)).creates().returns(schema::<category::CategoryAnswer>),
     get("/api/category/all-category", Public).returns(schema::<category::CategoriesAnswer>),
@@ -246,32 +246,32 @@ pub const ROUTES: &[Route] = &[
     patch("/api/admin/subscriptions/user-override/{userId}", Admin).with_body(Body::Typed(schema::<admin::subscriptions::eligibility::OverrideBody>)).returns(schema::<admin::subscriptions::EligibilityAnswer>),
     patch("/api/admin/subscriptions/user-milestone/{userId}", Admin).with_body(Body::Typed(schema::<admin::subscriptions::milestones::MilestoneBody>)).returns(schema::<admin::subscriptions::EligibilityAnswer>),
     patch("/api/admin/subscriptions/user-milestone-reset/{userId}", Admin).returns(schema::<admin::subscriptions::EligibilityAnswer>),
-    get("/api/admin/users", Admin).with_query(paged::<admin::ListParams>),
-    patch("/api/admin/users/block/{id}", Admin),
-    patch("/api/admin/users/role/{id}", Admin),
-    delete("/api/admin/users/{id}", Admin),
-    get("/api/admin/posts", Admin).with_query(paged::<admin::ListParams>),
-    patch("/api/admin/posts/block/{id}", Admin),
-    delete("/api/admin/posts/{id}", Admin),
-    get("/api/admin/audit-log", Admin).with_query(paged::<admin::audit_log::AuditQuery>),
-    get("/api/admin/overview", Admin),
-    post("/api/admin/contact", Optional).with_body(Body::Typed(schema::<admin::contact::create::ContactBody>)).creates(),
-    get("/api/admin/contact-messages", Admin).with_query(params::<admin::PageParams>),
-    patch("/api/admin/contact-messages/{id}/handled", Admin),
-    post("/api/admin/reply-contact/{id}", Admin).with_body(Body::Typed(schema::<admin::contact::reply::ReplyBody>)),
-    post("/api/admin/reports", User).with_body(Body::Typed(schema::<admin::reports::create::ReportBody>)).creates(),
-    get("/api/admin/reports", Admin).with_query(params::<admin::PageParams>),
-    patch("/api/admin/reports/{id}", Admin),
-    get("/api/admin/reports/{id}", User),
-    post("/api/admin/replies/send-notification", Admin).with_body(Body::Typed(schema::<admin::reports::send_notification::NoticeBody>)),
-    post("/api/admin/acknowledge-report/{id}", User),
-    get("/api/admin/analytics", Admin).with_query(params::<admin::analytics::AnalyticsQuery>),
+    get("/api/admin/users", Admin).with_query(paged::<admin::ListParams>).returns(schema::<admin::users::list::UsersAnswer>),
+    patch("/api/admin/users/block/{id}", Admin).returns(schema::<admin::users::AdminUserAnswer>),
+    patch("/api/admin/users/role/{id}", Admin).returns(schema::<admin::users::AdminUserAnswer>),
+    delete("/api/admin/users/{id}", Admin).returns(schema::<admin::users::delete::UserDeleted>),
+    get("/api/admin/posts", Admin).with_query(paged::<admin::ListParams>).returns(schema::<admin::posts::list::AdminPostsAnswer>),
+    patch("/api/admin/posts/block/{id}", Admin).returns(schema::<admin::block_post::PostBlockAnswer>),
+    delete("/api/admin/posts/{id}", Admin).returns(schema::<admin::posts::delete::PostDeleted>),
+    get("/api/admin/audit-log", Admin).with_query(paged::<admin::audit_log::AuditQuery>).returns(schema::<admin::audit_log::AuditAnswer>),
+    get("/api/admin/overview", Admin).returns(schema::<admin::overview::Overview>),
+    post("/api/admin/contact", Optional).with_body(Body::Typed(schema::<admin::contact::create::ContactBody>)).creates().returns(schema::<admin::contact::create::ContactSent>),
+    get("/api/admin/contact-messages", Admin).with_query(params::<admin::PageParams>).returns(schema::<admin::contact::list::ContactMessages>),
+    patch("/api/admin/contact-messages/{id}/handled", Admin).returns(schema::<admin::contact::ContactAnswer>),
+    post("/api/admin/reply-contact/{id}", Admin).with_body(Body::Typed(schema::<admin::contact::reply::ReplyBody>)).returns(schema::<admin::contact::ContactAnswer>),
+    post("/api/admin/reports", User).with_body(Body::Typed(schema::<admin::reports::create::ReportBody>)).creates().returns(schema::<admin::reports::ReportAnswer>),
+    get("/api/admin/reports", Admin).with_query(params::<admin::PageParams>).returns(schema::<admin::reports::list::ReportsAnswer>),
+    patch("/api/admin/reports/{id}", Admin).returns(schema::<admin::reports::review::ReviewAnswer>),
+    get("/api/admin/reports/{id}", User).returns(schema::<admin::reports::get::ReportDetail>),
+    post("/api/admin/replies/send-notification", Admin).with_body(Body::Typed(schema::<admin::reports::send_notification::NoticeBody>)).returns(schema::<admin::reports::send_notification::NoticeAnswer>),
+    post("/api/admin/acknowledge-report/{id}", User).returns(schema::<admin::reports::ReportAnswer>),
+    get("/api/admin/analytics", Admin).with_query(params::<admin::analytics::AnalyticsQuery>).returns(schema::<admin::analytics::AnalyticsAnswer>),
     get("/api/admin/download-csv", Admin).creates(),
-    get("/api/admin/email-status", Admin).with_query(paged::<admin::email::statuses::StatusQuery>),
-    get("/api/admin/all-email-statuses", Admin).with_query(paged::<admin::email::statuses::StatusQuery>),
-    post("/api/admin/retry-failed-emails", Admin).with_body(Body::Typed(schema::<admin::email::retry::RetryBody>)),
-    post("/api/admin/reading-time", Admin).with_body(Body::Typed(schema::<admin::reading_time::ReadingTimeBody>)),
-    get("/api/admin/reading-details/{postId}", Admin),
+    get("/api/admin/email-status", Admin).with_query(paged::<admin::email::statuses::StatusQuery>).returns(schema::<admin::email::statuses::AddressLogs>),
+    get("/api/admin/all-email-statuses", Admin).with_query(paged::<admin::email::statuses::StatusQuery>).returns(schema::<admin::email::statuses::EmailLogs>),
+    post("/api/admin/retry-failed-emails", Admin).with_body(Body::Typed(schema::<admin::email::retry::RetryBody>)).returns(schema::<admin::email::retry::RetryAnswer>),
+    post("/api/admin/reading-time", Admin).with_body(Body::Typed(schema::<admin::reading_time::ReadingTimeBody>)).returns(schema::<admin::reading_time::ReadingTimeAnswer>),
+    get("/api/admin/reading-details/{postId}", Admin).returns(schema::<admin::reading_details::ReadingDetails>),
     get("/api/notification/notifications", Optional).with_query(params::<notification::list::ListQuery>),
     get("/api/notification/unread-count", Optional),
     patch("/api/notification/mark-as-read/{id}", Optional),
@@ -657,6 +657,51 @@ mod tests {
             .unwrap()
             .contains(&json!("email")));
         assert_eq!(op["tags"][0], "post");
+    }
+
+    /// Routes that answer something other than JSON on success, documented by their media type.
+    const NOT_JSON: &[&str] = &["/api/admin/download-csv"];
+
+    /// The parts of the table whose JSON answers are all typed.
+    fn typed_part(route: &Route) -> bool {
+        const PREFIXES: &[&str] = &[
+            "/api/admin/",
+            "/api/subscription/",
+            "/api/earning/",
+            "/api/payment/",
+        ];
+        const ADMIN_USER_ROUTES: &[&str] = &[
+            "/api/user/get-all-user",
+            "/api/user/delete-user",
+            "/api/user/toggle-block/{id}",
+            "/api/user/toggle-role/{id}",
+        ];
+        PREFIXES.iter().any(|p| route.path.starts_with(p))
+            || ADMIN_USER_ROUTES.contains(&route.path)
+    }
+
+    #[test]
+    fn every_json_answer_of_the_typed_part_has_a_type() {
+        let untyped: Vec<String> = ROUTES
+            .iter()
+            .filter(|r| typed_part(r) && !NOT_JSON.contains(&r.path) && r.success.is_none())
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect();
+        assert!(
+            untyped.is_empty(),
+            "routes answering JSON without `.returns(...)`: {untyped:?}"
+        );
+        for path in NOT_JSON {
+            let route = ROUTES.iter().find(|r| r.path == *path).unwrap();
+            assert!(
+                route.success.is_none(),
+                "{path} is typed and listed as not JSON"
+            );
+            assert!(
+                success_content(path).get("application/json").is_none(),
+                "{path} is documented as JSON"
+            );
+        }
     }
 
     #[test]

@@ -17,8 +17,7 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime as ChronoTime, Duration, NaiveDate, Utc};
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use super::present;
 use crate::auth::AdminUser;
@@ -43,6 +42,90 @@ pub struct AnalyticsQuery {
     start_date: Option<String>,
     #[serde(default)]
     end_date: Option<String>,
+}
+
+/// `{data}`: the site's traffic in the range.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AnalyticsAnswer {
+    pub data: SiteAnalytics,
+}
+
+/// The site's traffic, its top posts and authors, and one entry per UTC day.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteAnalytics {
+    pub traffic: Traffic,
+    pub top_posts: Vec<TopPost>,
+    pub top_users: Vec<TopAuthor>,
+    pub series: Vec<DayTraffic>,
+    pub range: DateRange,
+}
+
+/// Totals of the range (times in seconds).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Traffic {
+    pub total_visits: u64,
+    pub total_time_spent: i64,
+    pub unique_users_count: usize,
+    pub unique_posts_count: usize,
+    pub unique_visitors_count: usize,
+    pub post_views: u64,
+    pub guest_visits: u64,
+}
+
+/// One UTC day (`YYYY-MM-DD`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DayTraffic {
+    pub date: String,
+    pub visits: u64,
+    pub views: u64,
+    pub guest_visits: u64,
+    pub time_spent: i64,
+    pub unique_users: usize,
+}
+
+/// The range read, as RFC 3339 instants.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DateRange {
+    pub start_date: String,
+    pub end_date: String,
+}
+
+/// A most viewed post.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TopPost {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub title: String,
+    pub slug: String,
+    pub views: u64,
+    pub time_spent: i64,
+    pub author: TopPostAuthor,
+}
+
+/// The author of a top post.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TopPostAuthor {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+}
+
+/// An author whose posts were most viewed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TopAuthor {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub avatar: Option<String>,
+    pub views: u64,
+    pub time_spent: i64,
+    pub posts: usize,
 }
 
 /// A range bound: a day (its start, or with `end` the start of the next day) or an instant.
@@ -214,41 +297,42 @@ pub async fn analytics(
 
     let (top_posts, top_users) = tops(&state, &t).await?;
     let posts_seen: HashSet<&ObjectId> = t.post_views.keys().chain(t.post_time.keys()).collect();
-    let series: Vec<Value> = t
+    let series: Vec<DayTraffic> = t
         .days
         .iter()
-        .map(|(date, d)| {
-            json!({
-                "date": date,
-                "visits": d.views + d.guest_visits,
-                "views": d.views,
-                "guestVisits": d.guest_visits,
-                "timeSpent": d.time_spent,
-                "uniqueUsers": d.users.len(),
-            })
+        .map(|(date, d)| DayTraffic {
+            date: date.clone(),
+            visits: d.views + d.guest_visits,
+            views: d.views,
+            guest_visits: d.guest_visits,
+            time_spent: d.time_spent,
+            unique_users: d.users.len(),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "data": {
-            "traffic": {
-                "totalVisits": t.views + t.guest_visits,
-                "totalTimeSpent": t.time_spent,
-                "uniqueUsersCount": t.users.len(),
-                "uniquePostsCount": posts_seen.len(),
-                "uniqueVisitorsCount": t.visitors.len(),
-                "postViews": t.views,
-                "guestVisits": t.guest_visits,
+    Ok(HttpResponse::Ok().json(AnalyticsAnswer {
+        data: SiteAnalytics {
+            traffic: Traffic {
+                total_visits: t.views + t.guest_visits,
+                total_time_spent: t.time_spent,
+                unique_users_count: t.users.len(),
+                unique_posts_count: posts_seen.len(),
+                unique_visitors_count: t.visitors.len(),
+                post_views: t.views,
+                guest_visits: t.guest_visits,
             },
-            "topPosts": top_posts,
-            "topUsers": top_users,
-            "series": series,
-            "range": { "startDate": from.to_rfc3339(), "endDate": to.to_rfc3339() },
-        }
-    })))
+            top_posts,
+            top_users,
+            series,
+            range: DateRange {
+                start_date: from.to_rfc3339(),
+                end_date: to.to_rfc3339(),
+            },
+        },
+    }))
 }
 
 /// The most viewed posts and the authors whose posts were most viewed.
-async fn tops(state: &AppState, t: &Tally) -> ApiResult<(Vec<Value>, Vec<Value>)> {
+async fn tops(state: &AppState, t: &Tally) -> ApiResult<(Vec<TopPost>, Vec<TopAuthor>)> {
     let mut ranked: Vec<(ObjectId, u64)> = t.post_views.iter().map(|(p, v)| (*p, *v)).collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     // Every viewed post's author, for the authors' ranking (posts deleted since have none).
@@ -280,29 +364,30 @@ async fn tops(state: &AppState, t: &Tally) -> ApiResult<(Vec<Value>, Vec<Value>)
         .take(TOP)
     {
         let post = &cards[id];
-        top_posts.push(json!({
-            "_id": id.to_hex(),
-            "title": post.title,
-            "slug": post.slug,
-            "views": views,
-            "timeSpent": t.post_time.get(id).copied().unwrap_or(0),
-            "author": { "_id": post.author.to_hex(), "name": name_of(&post.author) },
-        }));
+        top_posts.push(TopPost {
+            id: id.to_hex(),
+            title: post.title.clone(),
+            slug: post.slug.clone(),
+            views: *views,
+            time_spent: t.post_time.get(id).copied().unwrap_or(0),
+            author: TopPostAuthor {
+                id: post.author.to_hex(),
+                name: name_of(&post.author),
+            },
+        });
     }
     let mut users: Vec<(ObjectId, (u64, i64, usize))> = by_author.into_iter().collect();
     users.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));
     let top_users = users
         .iter()
         .take(TOP)
-        .map(|(id, (views, time, count))| {
-            json!({
-                "_id": id.to_hex(),
-                "name": name_of(id),
-                "avatar": authors.get(id).and_then(|a| a.avatar.clone()),
-                "views": views,
-                "timeSpent": time,
-                "posts": count,
-            })
+        .map(|(id, (views, time, count))| TopAuthor {
+            id: id.to_hex(),
+            name: name_of(id),
+            avatar: authors.get(id).and_then(|a| a.avatar.clone()),
+            views: *views,
+            time_spent: *time,
+            posts: *count,
         })
         .collect();
     Ok((top_posts, top_users))

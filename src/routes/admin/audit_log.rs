@@ -5,8 +5,7 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::Document;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use super::{present, PageParams};
 use crate::auth::AdminUser;
@@ -31,17 +30,58 @@ pub struct AuditQuery {
     pub target_id: Option<String>,
 }
 
-fn view(e: &AuditEntry) -> Value {
-    json!({
-        "_id": e.id.to_hex(),
-        "actor": { "_id": e.actor_id.to_hex(), "name": e.actor_name, "email": e.actor_email },
-        "action": e.action,
-        "targetType": e.target_type,
-        "targetId": e.target_id,
-        "targetLabel": e.target_label,
-        "details": e.details,
-        "createdAt": iso(e.created_at),
-    })
+/// An administrator action.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub actor: Actor,
+    pub action: String,
+    pub target_type: String,
+    pub target_id: Option<String>,
+    pub target_label: Option<String>,
+    /// What the action changed; its keys depend on the action.
+    #[schema(value_type = Object)]
+    pub details: Document,
+    pub created_at: String,
+}
+
+/// The administrator who acted.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Actor {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: String,
+}
+
+/// `{logs, total, totalPages, page, limit}`: a page of the audit log, newest first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditAnswer {
+    pub logs: Vec<AuditView>,
+    pub total: u64,
+    pub total_pages: u64,
+    pub page: u64,
+    pub limit: i64,
+}
+
+fn view(e: &AuditEntry) -> AuditView {
+    AuditView {
+        id: e.id.to_hex(),
+        actor: Actor {
+            id: e.actor_id.to_hex(),
+            name: e.actor_name.clone(),
+            email: e.actor_email.clone(),
+        },
+        action: e.action.clone(),
+        target_type: e.target_type.clone(),
+        target_id: e.target_id.clone(),
+        target_label: e.target_label.clone(),
+        details: e.details.clone(),
+        created_at: iso(e.created_at),
+    }
 }
 
 #[tracing::instrument(skip(state, _admin))]
@@ -62,12 +102,11 @@ pub async fn audit_log(
         filter.insert("targetId", target);
     }
     let (entries, total) = audit_log::page(&state.db, filter, paging.skip, paging.limit).await?;
-    let logs: Vec<Value> = entries.iter().map(view).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "logs": logs,
-        "total": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(AuditAnswer {
+        logs: entries.iter().map(view).collect(),
+        total,
+        total_pages: paging.total_pages(total),
+        page: paging.page,
+        limit: paging.limit,
+    }))
 }

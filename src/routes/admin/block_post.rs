@@ -18,6 +18,15 @@ use crate::state::AppState;
 pub const MSG_POST_BLOCKED: &str = "Post blocked";
 pub const MSG_POST_RESTORED: &str = "Post restored";
 
+/// `{message, blocked, postId}`: whether the post is blocked now.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostBlockAnswer {
+    pub message: String,
+    pub blocked: bool,
+    pub post_id: String,
+}
+
 #[tracing::instrument(skip(state, admin), fields(admin = %admin.0.id_hex()))]
 pub async fn block_post(
     state: web::Data<AppState>,
@@ -44,6 +53,9 @@ pub async fn block_post(
         (MSG_POST_RESTORED, Action::PostUnblock)
     };
     audit::record(&state, &admin.0, action, Target::post(&updated), json!({})).await;
-    Ok(HttpResponse::Ok()
-        .json(json!({ "message": message, "blocked": blocked, "postId": id.to_hex() })))
+    Ok(HttpResponse::Ok().json(PostBlockAnswer {
+        message: message.to_string(),
+        blocked,
+        post_id: id.to_hex(),
+    }))
 }

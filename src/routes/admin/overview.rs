@@ -7,7 +7,7 @@
 use actix_web::{web, HttpResponse};
 use chrono::{NaiveTime, Utc};
 use mongodb::bson::{doc, DateTime};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
@@ -19,6 +19,44 @@ use crate::state::AppState;
 fn start_of_today() -> DateTime {
     let midnight = Utc::now().date_naive().and_time(NaiveTime::MIN).and_utc();
     DateTime::from_millis(midnight.timestamp_millis())
+}
+
+/// The figures the dashboard's overview opens with.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Overview {
+    pub online: Online,
+    pub today: Today,
+    pub unread_contact_messages: u64,
+    pub open_reports: u64,
+    pub pending_appeals: u64,
+    pub totals: Totals,
+}
+
+/// Connected sockets, signed-in users among them, and guests.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Online {
+    pub count: usize,
+    pub users: usize,
+    pub guests: usize,
+}
+
+/// Since the start of the current UTC day.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Today {
+    pub since: String,
+    pub signups: u64,
+    pub posts: u64,
+    pub reports: u64,
+    pub contact_messages: u64,
+}
+
+/// Users, and published posts.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Totals {
+    pub users: u64,
+    pub posts: u64,
 }
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
@@ -43,22 +81,25 @@ pub async fn overview(state: web::Data<AppState>, admin: AdminUser) -> ApiResult
         posts::count(db, doc! { "status": "published" }),
     )?;
     let online = state.realtime.online().await;
-    Ok(HttpResponse::Ok().json(json!({
-        "online": {
-            "count": online.sockets,
-            "users": online.user_ids.len(),
-            "guests": online.guests,
+    Ok(HttpResponse::Ok().json(Overview {
+        online: Online {
+            count: online.sockets,
+            users: online.user_ids.len(),
+            guests: online.guests,
         },
-        "today": {
-            "since": iso(since),
-            "signups": signups,
-            "posts": posts_today,
-            "reports": reports_today,
-            "contactMessages": contact_today,
+        today: Today {
+            since: iso(since),
+            signups,
+            posts: posts_today,
+            reports: reports_today,
+            contact_messages: contact_today,
         },
-        "unreadContactMessages": unread,
-        "openReports": open_reports,
-        "pendingAppeals": appeals,
-        "totals": { "users": total_users, "posts": total_posts },
-    })))
+        unread_contact_messages: unread,
+        open_reports: open_reports,
+        pending_appeals: appeals,
+        totals: Totals {
+            users: total_users,
+            posts: total_posts,
+        },
+    }))
 }

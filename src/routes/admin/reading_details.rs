@@ -4,7 +4,7 @@
 //! timeSpent, sessions, lastReadAt}; at most `MAX_DETAILS` are listed. Times are seconds.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
@@ -17,6 +17,41 @@ use crate::state::AppState;
 
 /// Most readers listed.
 pub const MAX_DETAILS: usize = 200;
+
+/// Who read a post for how long (seconds), longest first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadingDetails {
+    pub post_id: String,
+    pub title: String,
+    pub total_time_spent: i64,
+    pub average_time_spent: i64,
+    pub readers: u64,
+    pub sessions: i64,
+    pub details: Vec<ReaderDetail>,
+}
+
+/// One reader of a post: a signed-in user (`user`) or a guest (`user` null).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReaderDetail {
+    pub reader: String,
+    pub guest: bool,
+    pub user: Option<Reader>,
+    pub time_spent: i64,
+    pub sessions: i64,
+    pub last_read_at: String,
+}
+
+/// A signed-in reader (null when the account is gone).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Reader {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub avatar: Option<String>,
+}
 
 #[tracing::instrument(skip(state, _admin))]
 pub async fn reading_details(
@@ -35,27 +70,30 @@ pub async fn reading_details(
     let mut details = Vec::new();
     for r in readers.into_iter().take(MAX_DETAILS) {
         let user = match r.user {
-            Some(uid) => users::find_by_id(&state.db, uid).await?.map(|u| {
-                json!({ "_id": u.id.to_hex(), "name": u.name, "email": u.email, "avatar": u.avatar })
+            Some(uid) => users::find_by_id(&state.db, uid).await?.map(|u| Reader {
+                id: u.id.to_hex(),
+                name: u.name,
+                email: u.email,
+                avatar: u.avatar,
             }),
             None => None,
         };
-        details.push(json!({
-            "reader": r.reader,
-            "guest": r.user.is_none(),
-            "user": user,
-            "timeSpent": r.seconds,
-            "sessions": r.sessions,
-            "lastReadAt": iso(r.last_read_at),
-        }));
+        details.push(ReaderDetail {
+            guest: r.user.is_none(),
+            reader: r.reader,
+            user,
+            time_spent: r.seconds,
+            sessions: r.sessions,
+            last_read_at: iso(r.last_read_at),
+        });
     }
-    Ok(HttpResponse::Ok().json(json!({
-        "postId": id.to_hex(),
-        "title": post.title,
-        "totalTimeSpent": total,
-        "averageTimeSpent": average(total, count),
-        "readers": count,
-        "sessions": sessions,
-        "details": details,
-    })))
+    Ok(HttpResponse::Ok().json(ReadingDetails {
+        post_id: id.to_hex(),
+        title: post.title,
+        total_time_spent: total,
+        average_time_spent: average(total, count),
+        readers: count,
+        sessions,
+        details,
+    }))
 }

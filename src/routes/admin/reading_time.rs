@@ -5,8 +5,8 @@
 //! the analytics read.
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
@@ -24,6 +24,15 @@ pub struct ReadingTimeBody {
     post_id: Option<String>,
     #[serde(default)]
     time_spent: Option<Value>,
+}
+
+/// `{message, postId, totalTimeSpent}`: the seconds recorded for the post in all.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadingTimeAnswer {
+    pub message: String,
+    pub post_id: String,
+    pub total_time_spent: i64,
 }
 
 #[tracing::instrument(skip(state, me, req, body))]
@@ -44,9 +53,9 @@ pub async fn reading_time(
     let seconds = parse_seconds(body.time_spent.as_ref(), "timeSpent")?;
     let post = readable_post(&state, post_id, Some(&me)).await?;
     let total = add_reading_time(&state, &req, Some(&me), &post, seconds, None).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_TIME_RECORDED,
-        "postId": post.id.to_hex(),
-        "totalTimeSpent": total,
-    })))
+    Ok(HttpResponse::Ok().json(ReadingTimeAnswer {
+        message: MSG_TIME_RECORDED.to_string(),
+        post_id: post.id.to_hex(),
+        total_time_spent: total,
+    }))
 }

@@ -9,10 +9,10 @@
 //! a daily email unsubscribed) is given up instead (`stopEmailAttempts`), with the reason.
 
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
-use super::{mail_type, view};
+use super::{mail_type, view, EmailLogView};
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
@@ -37,6 +37,31 @@ pub const MSG_TEXT_NOT_KEPT: &str =
 pub struct RetryBody {
     #[serde(default, rename = "type")]
     kind: Option<String>,
+}
+
+/// `{message, results}`: what became of each message sent again.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RetryAnswer {
+    pub message: String,
+    pub results: Vec<RetryResult>,
+}
+
+/// A message sent again: its log record, or only the outcome when the record is gone.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum RetryResult {
+    Log(EmailLogView),
+    Gone(GoneLog),
+}
+
+/// The outcome of a message whose log record is gone.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GoneLog {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub success: bool,
+    pub error: Option<String>,
 }
 
 /// Sends one claimed message again, or gives it up when it is no longer needed.
@@ -85,7 +110,7 @@ pub async fn retry_failed_emails(
 ) -> ApiResult<HttpResponse> {
     let kind = mail_type(body.into_inner().kind.as_deref())?
         .ok_or_else(|| ApiError::bad_request("type is required"))?;
-    let mut results: Vec<Value> = Vec::new();
+    let mut results: Vec<RetryResult> = Vec::new();
     let (mut sent, mut failed) = (0, 0);
     for id in email_logs::retryable_ids(&state.db, kind.as_str(), MAX_PER_RETRY).await? {
         let Some(log) = email_logs::claim_for_retry(&state.db, id).await? else {
@@ -106,10 +131,12 @@ pub async fn retry_failed_emails(
         }
         let now = email_logs::find_by_id(&state.db, id).await?;
         results.push(match now {
-            Some(log) => view(&log),
-            None => {
-                json!({ "_id": id.to_hex(), "success": outcome.success, "error": outcome.error })
-            }
+            Some(log) => RetryResult::Log(view(&log)),
+            None => RetryResult::Gone(GoneLog {
+                id: id.to_hex(),
+                success: outcome.success,
+                error: outcome.error,
+            }),
         });
     }
     audit::record(
@@ -120,8 +147,8 @@ pub async fn retry_failed_emails(
         json!({ "type": kind.as_str(), "sent": sent, "failed": failed }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": format!("{sent} sent, {failed} still failing"),
-        "results": results,
-    })))
+    Ok(HttpResponse::Ok().json(RetryAnswer {
+        message: format!("{sent} sent, {failed} still failing"),
+        results,
+    }))
 }

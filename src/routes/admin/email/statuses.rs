@@ -3,10 +3,9 @@
 //! {logs, total, totalPages, page, limit} (every message). Administrators only.
 
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
-use super::{mail_type, view};
+use super::{mail_type, view, EmailLogView};
 use crate::auth::AdminUser;
 use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
@@ -24,6 +23,26 @@ pub struct StatusQuery {
     pub email: Option<String>,
     #[serde(default, rename = "type")]
     pub kind: Option<String>,
+}
+
+/// `{email, logs, total, totalPages, page, limit}`: a page of one address's messages.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddressLogs {
+    pub email: String,
+    #[serde(flatten)]
+    pub page: EmailLogs,
+}
+
+/// `{logs, total, totalPages, page, limit}`: a page of messages.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EmailLogs {
+    pub logs: Vec<EmailLogView>,
+    pub total: u64,
+    pub total_pages: u64,
+    pub page: u64,
+    pub limit: i64,
 }
 
 #[tracing::instrument(skip(state, _admin))]
@@ -45,15 +64,16 @@ pub async fn email_status(
         paging.limit,
     )
     .await?;
-    let logs: Vec<Value> = logs.iter().map(view).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "email": email.as_str(),
-        "logs": logs,
-        "total": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(AddressLogs {
+        email: email.as_str().to_string(),
+        page: EmailLogs {
+            logs: logs.iter().map(view).collect(),
+            total,
+            total_pages: paging.total_pages(total),
+            page: paging.page,
+            limit: paging.limit,
+        },
+    }))
 }
 
 #[tracing::instrument(skip(state, _admin))]
@@ -72,12 +92,11 @@ pub async fn all_email_statuses(
         paging.limit,
     )
     .await?;
-    let logs: Vec<Value> = logs.iter().map(view).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "logs": logs,
-        "total": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(EmailLogs {
+        logs: logs.iter().map(view).collect(),
+        total,
+        total_pages: paging.total_pages(total),
+        page: paging.page,
+        limit: paging.limit,
+    }))
 }

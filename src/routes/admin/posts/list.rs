@@ -8,9 +8,10 @@ use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::{doc, Document};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::auth::AdminUser;
+use crate::domain::post::{PostStatus, Visibility};
 use crate::error::ApiResult;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::user_directory;
@@ -30,26 +31,74 @@ pub const SORT_FIELDS: &[(&str, &str)] = &[
 const MAX_NAME_MATCHES: i64 = 1000;
 
 /// A post as the administrators' list shows it.
-fn view(p: &Post, author: Option<&user_directory::AuthorCard>) -> Value {
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminPostView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub title: String,
+    pub slug: String,
+    /// `draft`, `scheduled` or `published`.
+    #[schema(value_type = String)]
+    pub status: PostStatus,
+    /// `Public`, `Private` or `Unlisted`.
+    #[schema(value_type = String)]
+    pub visibility: Visibility,
+    pub blocked: bool,
+    pub author: PostAuthor,
+    pub author_name: String,
+    pub views: i64,
+    pub likes_count: i64,
+    pub bookmarks_count: i64,
+    pub comments_count: i64,
+    pub share_count: i64,
+    pub publish_at: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A post's author (named "Deleted user" when the account is gone).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PostAuthor {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+}
+
+/// `{posts, totalCount, totalPages, page, limit}`: a page of every post.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminPostsAnswer {
+    pub posts: Vec<AdminPostView>,
+    pub total_count: u64,
+    pub total_pages: u64,
+    pub page: u64,
+    pub limit: i64,
+}
+
+fn view(p: &Post, author: Option<&user_directory::AuthorCard>) -> AdminPostView {
     let name = author.map_or(DELETED_AUTHOR, |a| a.name.as_str());
-    json!({
-        "_id": p.id.to_hex(),
-        "title": p.title,
-        "slug": p.slug,
-        "status": p.status,
-        "visibility": p.visibility,
-        "blocked": p.blocked,
-        "author": { "_id": p.author.to_hex(), "name": name },
-        "authorName": name,
-        "views": p.views,
-        "likesCount": p.likes_count,
-        "bookmarksCount": p.bookmarks_count,
-        "commentsCount": p.comments_count,
-        "shareCount": p.share_count,
-        "publishAt": p.publish_at.map(iso),
-        "createdAt": iso(p.created_at),
-        "updatedAt": iso(p.updated_at),
-    })
+    AdminPostView {
+        id: p.id.to_hex(),
+        title: p.title.clone(),
+        slug: p.slug.clone(),
+        status: p.status,
+        visibility: p.visibility,
+        blocked: p.blocked,
+        author: PostAuthor {
+            id: p.author.to_hex(),
+            name: name.to_string(),
+        },
+        author_name: name.to_string(),
+        views: p.views,
+        likes_count: p.likes_count,
+        bookmarks_count: p.bookmarks_count,
+        comments_count: p.comments_count,
+        share_count: p.share_count,
+        publish_at: p.publish_at.map(iso),
+        created_at: iso(p.created_at),
+        updated_at: iso(p.updated_at),
+    }
 }
 
 #[tracing::instrument(skip(state, _admin))]
@@ -77,15 +126,14 @@ pub async fn list(
     author_ids.sort();
     author_ids.dedup();
     let authors: HashMap<_, _> = user_directory::authors(&state.db, &author_ids).await?;
-    let items: Vec<Value> = found
-        .iter()
-        .map(|p| view(p, authors.get(&p.author)))
-        .collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "posts": items,
-        "totalCount": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(AdminPostsAnswer {
+        posts: found
+            .iter()
+            .map(|p| view(p, authors.get(&p.author)))
+            .collect(),
+        total_count: total,
+        total_pages: paging.total_pages(total),
+        page: paging.page,
+        limit: paging.limit,
+    }))
 }

@@ -36,5 +36,8 @@ pub async fn toggle_block(
         (MSG_UNBLOCKED, Action::UserUnblock)
     };
     audit::record(&state, &admin, action, Target::user(&updated), json!({})).await;
-    Ok(HttpResponse::Ok().json(json!({ "message": message, "data": admin_view(&updated) })))
+    Ok(HttpResponse::Ok().json(super::AdminUserAnswer {
+        message: message.to_string(),
+        data: admin_view(&updated),
+    }))
 }

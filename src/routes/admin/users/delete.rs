@@ -5,11 +5,10 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use super::{demote, target_of, user_id, MSG_LAST_ADMIN_DELETE};
-use crate::accounts::remove_account;
+use crate::accounts::{remove_account, Removal};
 use crate::audit::{self, Action, Target};
 use crate::auth::{AdminUser, AuthUser};
 use crate::error::{ApiError, ApiResult};
@@ -26,6 +25,15 @@ pub const MSG_USER_ID_REQUIRED: &str = "userId is required";
 pub struct DeleteUserBody {
     #[serde(default)]
     user_id: Option<String>,
+}
+
+/// `{message, userId, removed}`: the account is gone, with what it took with it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserDeleted {
+    pub message: String,
+    pub user_id: String,
+    pub removed: Removal,
 }
 
 /// `DELETE /api/admin/users/{id}`.
@@ -71,9 +79,9 @@ async fn delete_user(
         serde_json::to_value(&removed).unwrap_or_default(),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_DELETED,
-        "userId": id.to_hex(),
-        "removed": removed,
-    })))
+    Ok(HttpResponse::Ok().json(UserDeleted {
+        message: MSG_DELETED.to_string(),
+        user_id: id.to_hex(),
+        removed,
+    }))
 }

@@ -7,9 +7,9 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::{doc, Document};
-use serde_json::json;
+use serde::Serialize;
 
-use super::admin_view;
+use super::{admin_view, AdminUserView};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::users;
@@ -25,6 +25,19 @@ pub const SORT_FIELDS: &[(&str, &str)] = &[
     ("totalPosts", "totalPosts"),
     ("blocked", "blocked"),
 ];
+
+/// `{users, total, totalUsers, totalPages, page, limit}` (`total` and `totalUsers` are the same
+/// count, for both API families).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsersAnswer {
+    pub users: Vec<AdminUserView>,
+    pub total: u64,
+    pub total_users: u64,
+    pub total_pages: u64,
+    pub page: u64,
+    pub limit: i64,
+}
 
 #[tracing::instrument(skip(state, _admin))]
 pub async fn list(
@@ -45,13 +58,12 @@ pub async fn list(
         );
     }
     let (found, total) = users::page(&state.db, filter, sort, paging.skip, paging.limit).await?;
-    let items: Vec<_> = found.iter().map(admin_view).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "users": items,
-        "total": total,
-        "totalUsers": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(UsersAnswer {
+        users: found.iter().map(admin_view).collect(),
+        total,
+        total_users: total,
+        total_pages: paging.total_pages(total),
+        page: paging.page,
+        limit: paging.limit,
+    }))
 }

@@ -13,11 +13,11 @@ pub mod list;
 pub mod role;
 
 use mongodb::bson::oid::ObjectId;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::users::{self, Role, User};
+use crate::persistence::users::{self, MilestoneOverride, Role, User};
 use crate::routes::user::iso;
 use crate::state::AppState;
 
@@ -32,23 +32,51 @@ pub const MSG_LAST_ADMIN_DELETE: &str =
 
 /// A user as the administrators' lists show them (seed 001 §3 "Admin state lists": users with
 /// blocked, role, isEligibleForSubscription, bypassSubscriptionCriteria).
-pub fn admin_view(u: &User) -> Value {
-    json!({
-        "_id": u.id.to_hex(),
-        "name": u.name,
-        "email": u.email,
-        "avatar": u.avatar,
-        "role": u.role.as_str(),
-        "blocked": u.blocked,
-        "isAccountVerified": u.is_account_verified,
-        "region": u.region,
-        "totalPosts": u.total_posts,
-        "isEligibleForSubscription": u.is_eligible_for_subscription,
-        "bypassSubscriptionCriteria": u.bypass_subscription_criteria,
-        "milestoneOverride": u.milestone_override,
-        "createdAt": iso(u.created_at),
-        "updatedAt": iso(u.updated_at),
-    })
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminUserView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub avatar: Option<String>,
+    /// `user` or `admin`.
+    pub role: String,
+    pub blocked: bool,
+    pub is_account_verified: bool,
+    pub region: Option<String>,
+    pub total_posts: i64,
+    pub is_eligible_for_subscription: bool,
+    pub bypass_subscription_criteria: bool,
+    pub milestone_override: MilestoneOverride,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub fn admin_view(u: &User) -> AdminUserView {
+    AdminUserView {
+        id: u.id.to_hex(),
+        name: u.name.clone(),
+        email: u.email.clone(),
+        avatar: u.avatar.clone(),
+        role: u.role.as_str().to_string(),
+        blocked: u.blocked,
+        is_account_verified: u.is_account_verified,
+        region: u.region.clone(),
+        total_posts: u.total_posts,
+        is_eligible_for_subscription: u.is_eligible_for_subscription,
+        bypass_subscription_criteria: u.bypass_subscription_criteria,
+        milestone_override: u.milestone_override.clone(),
+        created_at: iso(u.created_at),
+        updated_at: iso(u.updated_at),
+    }
+}
+
+/// `{message, data}`: a user after an administrator's change; the message says what it was.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AdminUserAnswer {
+    pub message: String,
+    pub data: AdminUserView,
 }
 
 /// A user id from a path or body.

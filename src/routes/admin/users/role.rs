@@ -40,5 +40,8 @@ pub async fn toggle_role(
         ),
     };
     audit::record(&state, &admin, action, Target::user(&updated), json!({})).await;
-    Ok(HttpResponse::Ok().json(json!({ "message": message, "data": admin_view(&updated) })))
+    Ok(HttpResponse::Ok().json(super::AdminUserAnswer {
+        message: message.to_string(),
+        data: admin_view(&updated),
+    }))
 }
