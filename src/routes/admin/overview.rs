@@ -95,7 +95,7 @@ pub async fn overview(state: web::Data<AppState>, admin: AdminUser) -> ApiResult
             contact_messages: contact_today,
         },
         unread_contact_messages: unread,
-        open_reports: open_reports,
+        open_reports,
         pending_appeals: appeals,
         totals: Totals {
             users: total_users,

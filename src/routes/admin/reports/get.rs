@@ -31,7 +31,7 @@ pub struct ReportDetail {
 #[serde(untagged)]
 pub enum EitherReport {
     Author(ReportView),
-    Admin(AdminReportView),
+    Admin(Box<AdminReportView>),
 }
 
 /// A notification the author received about a report.
@@ -74,7 +74,7 @@ pub async fn get(
     let report = if is_author {
         EitherReport::Author(public_view(&report))
     } else {
-        EitherReport::Admin(admin_view_of(&state.db, &report).await?)
+        EitherReport::Admin(Box::new(admin_view_of(&state.db, &report).await?))
     };
     Ok(HttpResponse::Ok().json(ReportDetail { report, messages }))
 }
