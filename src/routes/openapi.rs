@@ -705,6 +705,28 @@ mod tests {
     }
 
     #[test]
+    fn one_schema_name_is_one_type() {
+        // Named schemas are keyed by the type's name alone: two types of one name in different
+        // modules would overwrite each other in the document.
+        let mut seen: BTreeMap<String, Value> = BTreeMap::new();
+        let mut sets: Vec<SchemaSet> = Vec::new();
+        for route in ROUTES {
+            sets.extend(route.success.map(|of| of()));
+            if let Body::Typed(of) = route.body {
+                sets.push(of());
+            }
+        }
+        for (_, refs) in sets {
+            for (name, schema) in refs {
+                if let Some(other) = seen.get(&name) {
+                    assert_eq!(other, &schema, "two types are named {name}");
+                }
+                seen.insert(name, schema);
+            }
+        }
+    }
+
+    #[test]
     fn bodies_read_field_by_field_document_their_fields() {
         let doc = document();
         let body = |path: &str, method: &str| {

@@ -24,6 +24,7 @@ use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::reading_time;
 use crate::persistence::{guest_visits, posts, site_analytics, user_directory, views};
+use crate::routes::admin::posts::list::AuthorName;
 use crate::routes::post::DELETED_AUTHOR;
 use crate::state::AppState;
 
@@ -54,17 +55,17 @@ pub struct AnalyticsAnswer {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteAnalytics {
-    pub traffic: Traffic,
-    pub top_posts: Vec<TopPost>,
-    pub top_users: Vec<TopAuthor>,
+    pub traffic: SiteTraffic,
+    pub top_posts: Vec<SiteTopPost>,
+    pub top_users: Vec<SiteTopAuthor>,
     pub series: Vec<DayTraffic>,
-    pub range: DateRange,
+    pub range: AnalyticsRange,
 }
 
 /// Totals of the range (times in seconds).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Traffic {
+pub struct SiteTraffic {
     pub total_visits: u64,
     pub total_time_spent: i64,
     pub unique_users_count: usize,
@@ -89,7 +90,7 @@ pub struct DayTraffic {
 /// The range read, as RFC 3339 instants.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DateRange {
+pub struct AnalyticsRange {
     pub start_date: String,
     pub end_date: String,
 }
@@ -97,28 +98,20 @@ pub struct DateRange {
 /// A most viewed post.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TopPost {
+pub struct SiteTopPost {
     #[serde(rename = "_id")]
     pub id: String,
     pub title: String,
     pub slug: String,
     pub views: u64,
     pub time_spent: i64,
-    pub author: TopPostAuthor,
-}
-
-/// The author of a top post.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct TopPostAuthor {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
+    pub author: AuthorName,
 }
 
 /// An author whose posts were most viewed.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TopAuthor {
+pub struct SiteTopAuthor {
     #[serde(rename = "_id")]
     pub id: String,
     pub name: String,
@@ -311,7 +304,7 @@ pub async fn analytics(
         .collect();
     Ok(HttpResponse::Ok().json(AnalyticsAnswer {
         data: SiteAnalytics {
-            traffic: Traffic {
+            traffic: SiteTraffic {
                 total_visits: t.views + t.guest_visits,
                 total_time_spent: t.time_spent,
                 unique_users_count: t.users.len(),
@@ -323,7 +316,7 @@ pub async fn analytics(
             top_posts,
             top_users,
             series,
-            range: DateRange {
+            range: AnalyticsRange {
                 start_date: from.to_rfc3339(),
                 end_date: to.to_rfc3339(),
             },
@@ -332,7 +325,7 @@ pub async fn analytics(
 }
 
 /// The most viewed posts and the authors whose posts were most viewed.
-async fn tops(state: &AppState, t: &Tally) -> ApiResult<(Vec<TopPost>, Vec<TopAuthor>)> {
+async fn tops(state: &AppState, t: &Tally) -> ApiResult<(Vec<SiteTopPost>, Vec<SiteTopAuthor>)> {
     let mut ranked: Vec<(ObjectId, u64)> = t.post_views.iter().map(|(p, v)| (*p, *v)).collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     // Every viewed post's author, for the authors' ranking (posts deleted since have none).
@@ -364,13 +357,13 @@ async fn tops(state: &AppState, t: &Tally) -> ApiResult<(Vec<TopPost>, Vec<TopAu
         .take(TOP)
     {
         let post = &cards[id];
-        top_posts.push(TopPost {
+        top_posts.push(SiteTopPost {
             id: id.to_hex(),
             title: post.title.clone(),
             slug: post.slug.clone(),
             views: *views,
             time_spent: t.post_time.get(id).copied().unwrap_or(0),
-            author: TopPostAuthor {
+            author: AuthorName {
                 id: post.author.to_hex(),
                 name: name_of(&post.author),
             },
@@ -381,7 +374,7 @@ async fn tops(state: &AppState, t: &Tally) -> ApiResult<(Vec<TopPost>, Vec<TopAu
     let top_users = users
         .iter()
         .take(TOP)
-        .map(|(id, (views, time, count))| TopAuthor {
+        .map(|(id, (views, time, count))| SiteTopAuthor {
             id: id.to_hex(),
             name: name_of(id),
             avatar: authors.get(id).and_then(|a| a.avatar.clone()),

@@ -36,7 +36,7 @@ pub struct AuditQuery {
 pub struct AuditView {
     #[serde(rename = "_id")]
     pub id: String,
-    pub actor: Actor,
+    pub actor: AuditActor,
     pub action: String,
     pub target_type: String,
     pub target_id: Option<String>,
@@ -49,7 +49,7 @@ pub struct AuditView {
 
 /// The administrator who acted.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Actor {
+pub struct AuditActor {
     #[serde(rename = "_id")]
     pub id: String,
     pub name: String,
@@ -70,7 +70,7 @@ pub struct AuditAnswer {
 fn view(e: &AuditEntry) -> AuditView {
     AuditView {
         id: e.id.to_hex(),
-        actor: Actor {
+        actor: AuditActor {
             id: e.actor_id.to_hex(),
             name: e.actor_name.clone(),
             email: e.actor_email.clone(),

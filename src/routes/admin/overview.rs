@@ -25,17 +25,17 @@ fn start_of_today() -> DateTime {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Overview {
-    pub online: Online,
-    pub today: Today,
+    pub online: OnlineFigures,
+    pub today: TodayFigures,
     pub unread_contact_messages: u64,
     pub open_reports: u64,
     pub pending_appeals: u64,
-    pub totals: Totals,
+    pub totals: OverviewTotals,
 }
 
 /// Connected sockets, signed-in users among them, and guests.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Online {
+pub struct OnlineFigures {
     pub count: usize,
     pub users: usize,
     pub guests: usize,
@@ -44,7 +44,7 @@ pub struct Online {
 /// Since the start of the current UTC day.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Today {
+pub struct TodayFigures {
     pub since: String,
     pub signups: u64,
     pub posts: u64,
@@ -54,7 +54,7 @@ pub struct Today {
 
 /// Users, and published posts.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Totals {
+pub struct OverviewTotals {
     pub users: u64,
     pub posts: u64,
 }
@@ -82,12 +82,12 @@ pub async fn overview(state: web::Data<AppState>, admin: AdminUser) -> ApiResult
     )?;
     let online = state.realtime.online().await;
     Ok(HttpResponse::Ok().json(Overview {
-        online: Online {
+        online: OnlineFigures {
             count: online.sockets,
             users: online.user_ids.len(),
             guests: online.guests,
         },
-        today: Today {
+        today: TodayFigures {
             since: iso(since),
             signups,
             posts: posts_today,
@@ -97,7 +97,7 @@ pub async fn overview(state: web::Data<AppState>, admin: AdminUser) -> ApiResult
         unread_contact_messages: unread,
         open_reports,
         pending_appeals: appeals,
-        totals: Totals {
+        totals: OverviewTotals {
             users: total_users,
             posts: total_posts,
         },

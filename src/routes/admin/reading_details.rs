@@ -37,7 +37,7 @@ pub struct ReadingDetails {
 pub struct ReaderDetail {
     pub reader: String,
     pub guest: bool,
-    pub user: Option<Reader>,
+    pub user: Option<ReadingUser>,
     pub time_spent: i64,
     pub sessions: i64,
     pub last_read_at: String,
@@ -45,7 +45,7 @@ pub struct ReaderDetail {
 
 /// A signed-in reader (null when the account is gone).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Reader {
+pub struct ReadingUser {
     #[serde(rename = "_id")]
     pub id: String,
     pub name: String,
@@ -70,12 +70,14 @@ pub async fn reading_details(
     let mut details = Vec::new();
     for r in readers.into_iter().take(MAX_DETAILS) {
         let user = match r.user {
-            Some(uid) => users::find_by_id(&state.db, uid).await?.map(|u| Reader {
-                id: u.id.to_hex(),
-                name: u.name,
-                email: u.email,
-                avatar: u.avatar,
-            }),
+            Some(uid) => users::find_by_id(&state.db, uid)
+                .await?
+                .map(|u| ReadingUser {
+                    id: u.id.to_hex(),
+                    name: u.name,
+                    email: u.email,
+                    avatar: u.avatar,
+                }),
             None => None,
         };
         details.push(ReaderDetail {

@@ -25,7 +25,7 @@ pub const MONTHS: i32 = 12;
 /// One calendar month (`YYYY-MM`, UTC) of a plan's figures; amounts in minor units.
 #[derive(Debug, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Month {
+pub struct PlanMonth {
     pub month: String,
     pub new_subscribers: i64,
     pub renewals: i64,
@@ -37,7 +37,7 @@ pub struct Month {
 
 /// A plan's money (minor units): charged, fees, refunded, and what the author keeps.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Revenue {
+pub struct PlanRevenue {
     pub gross: i64,
     pub fees: i64,
     pub refunds: i64,
@@ -53,12 +53,12 @@ pub struct PlanAnalytics {
     pub currency: String,
     pub active_subscribers: usize,
     pub total_subscribers: usize,
-    pub revenue: Revenue,
+    pub revenue: PlanRevenue,
     pub refunds: usize,
     pub cancellations: usize,
     pub renewals: usize,
     /// The last 12 months, oldest first.
-    pub monthly: Vec<Month>,
+    pub monthly: Vec<PlanMonth>,
     pub mode: String,
 }
 
@@ -81,11 +81,11 @@ pub async fn analytics(
     let events = subscription_events::find(db, doc! { "planId": plan.id }).await?;
     let entries = ledger::find(db, doc! { "planId": plan.id }).await?;
 
-    let mut months: BTreeMap<String, Month> = BTreeMap::new();
+    let mut months: BTreeMap<String, PlanMonth> = BTreeMap::new();
     let today = to_chrono(at);
     let (mut y, mut m) = (today.year(), today.month() as i32);
     for _ in 0..MONTHS {
-        months.insert(format!("{y:04}-{m:02}"), Month::default());
+        months.insert(format!("{y:04}-{m:02}"), PlanMonth::default());
         m -= 1;
         if m == 0 {
             m = 12;
@@ -121,9 +121,9 @@ pub async fn analytics(
             acc.3 + b.available,
         )
     });
-    let monthly: Vec<Month> = months
+    let monthly: Vec<PlanMonth> = months
         .into_iter()
-        .map(|(month, v)| Month { month, ..v })
+        .map(|(month, v)| PlanMonth { month, ..v })
         .collect();
     let mut subscribers: Vec<_> = subs.iter().map(|s| s.subscriber_id).collect();
     subscribers.sort();
@@ -134,7 +134,7 @@ pub async fn analytics(
         currency: plan.currency,
         active_subscribers: active,
         total_subscribers: subscribers.len(),
-        revenue: Revenue {
+        revenue: PlanRevenue {
             gross,
             fees,
             refunds,

@@ -45,7 +45,7 @@ pub struct AdminPostView {
     #[schema(value_type = String)]
     pub visibility: Visibility,
     pub blocked: bool,
-    pub author: PostAuthor,
+    pub author: AuthorName,
     pub author_name: String,
     pub views: i64,
     pub likes_count: i64,
@@ -59,7 +59,7 @@ pub struct AdminPostView {
 
 /// A post's author (named "Deleted user" when the account is gone).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct PostAuthor {
+pub struct AuthorName {
     #[serde(rename = "_id")]
     pub id: String,
     pub name: String,
@@ -85,7 +85,7 @@ fn view(p: &Post, author: Option<&user_directory::AuthorCard>) -> AdminPostView 
         status: p.status,
         visibility: p.visibility,
         blocked: p.blocked,
-        author: PostAuthor {
+        author: AuthorName {
             id: p.author.to_hex(),
             name: name.to_string(),
         },
