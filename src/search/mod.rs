@@ -11,8 +11,10 @@
 //! - **Never required**: until the indexes are ready, or while Redis is away, search reads the
 //!   database (literal matches, newest first).
 
+pub mod newest;
 pub mod text;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,8 +22,8 @@ use deadpool_redis::redis;
 use futures_util::future::BoxFuture;
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
     STRING,
@@ -50,8 +52,9 @@ const STREAM_BLOCK_MS: usize = 1000;
 const BUILD_BATCH: usize = 500;
 /// Time limit of one Redis round trip of a build (a busy machine may take long over a batch).
 const BUILD_LIMIT: Duration = Duration::from_secs(30);
-/// With `after`, how many ranked results are looked through for the anchor post.
-pub const MAX_RANKED_SCAN: usize = 5000;
+/// How many matches of a post search are ranked at most: the newest ones. Pages, the `after`
+/// cursor and `total` cover these; a query matching more reports this many.
+pub const MAX_RANKED: usize = 1000;
 /// Users considered before the final order (most posts first) is applied.
 const USER_CANDIDATES: usize = 500;
 /// How many users a search returns at most.
@@ -179,6 +182,10 @@ struct Inner {
     users: Part,
     user_fields: UserFields,
     progress: watch::Sender<Progress>,
+    /// The recency summaries of the post index's segments.
+    recency: newest::Recency,
+    /// How many matches are ranked at most (`MAX_RANKED` unless set otherwise).
+    ranked_bound: AtomicUsize,
 }
 
 /// The search indexes; cheap to clone.
@@ -206,11 +213,13 @@ pub struct PostScope {
     pub author: Option<ObjectId>,
 }
 
-/// A page of post hits, best first, and how many match in all.
+/// A page of post hits, best first, and how many matches are ranked (at most the bound).
 #[derive(Debug, Clone)]
 pub struct PostHits {
     pub ids: Vec<ObjectId>,
     pub total: u64,
+    /// Whether more posts match than were ranked.
+    pub more: bool,
 }
 
 /// Why the index cannot answer: read the database instead.
@@ -298,6 +307,8 @@ impl Search {
                 users,
                 user_fields,
                 progress,
+                recency: newest::Recency::default(),
+                ranked_bound: AtomicUsize::new(MAX_RANKED),
             }),
         })
     }
@@ -540,6 +551,18 @@ impl Search {
                     .filter_map(|(_, d)| d),
             );
         }
+        // Oldest first, as later posts will follow: the newest matches are then read first
+        // (`newest`).
+        let f = self.inner.post_fields;
+        let key = |d: &TantivyDocument| {
+            let num = |field: Field| d.get_first(field).and_then(|v| v.as_u64());
+            (
+                d.get_first(f.created).and_then(|v| v.as_i64()),
+                num(f.id_hi),
+                num(f.id_lo),
+            )
+        };
+        docs.sort_by_cached_key(key);
         let search = self.clone();
         tokio::task::spawn_blocking(move || search.inner.posts.replace_all(docs)).await??;
         Ok(())
@@ -624,6 +647,19 @@ impl Search {
             .map_err(|_| NotReady)?
     }
 
+    /// How many matches are ranked at most.
+    pub fn ranked_bound(&self) -> usize {
+        self.inner.ranked_bound.load(Ordering::Relaxed)
+    }
+
+    /// Ranks at most this many matches from now on (at least 1): a smaller bound lets a site's
+    /// behaviour beyond it be seen with a few posts.
+    pub fn set_ranked_bound(&self, bound: usize) {
+        self.inner
+            .ranked_bound
+            .store(bound.max(1), Ordering::Relaxed);
+    }
+
     fn search_posts(
         &self,
         text: &str,
@@ -631,11 +667,13 @@ impl Search {
         page: PageRequest,
     ) -> Result<PostHits, NotReady> {
         let f = self.inner.post_fields;
-        let Some(matching) = text::in_any(&[(f.title, 3.0), (f.tags, 2.0), (f.body, 1.0)], text)
-        else {
+        let searcher = self.inner.posts.searcher();
+        let fields = [(f.title, 3.0), (f.tags, 2.0), (f.body, 1.0)];
+        let Some(matching) = text::in_any(Some(&searcher), &fields, text) else {
             return Ok(PostHits {
                 ids: Vec::new(),
                 total: 0,
+                more: false,
             });
         };
         let listable: Box<dyn Query> = Box::new(TermQuery::new(
@@ -663,62 +701,51 @@ impl Search {
             clauses.push((Occur::MustNot, author_term(h)));
         }
         let query = BooleanQuery::new(clauses);
-        let searcher = self.inner.posts.searcher();
+        let weight = query
+            .weight(EnableScoring::enabled_from_searcher(&searcher))
+            .map_err(|_| NotReady)?;
+        // Only the newest matches are ranked: the cost of a query follows the bound, not the
+        // number of posts that match (docs/decisions.md, "The search index").
+        let found = self
+            .inner
+            .recency
+            .newest(&searcher, weight.as_ref(), self.ranked_bound())
+            .map_err(|_| NotReady)?;
+        let mut ranked = found.hits;
+        ranked.sort_unstable_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| (b.created, b.hi, b.lo).cmp(&(a.created, a.hi, a.lo)))
+        });
+        let total = ranked.len() as u64;
         let limit = usize::try_from(page.limit).unwrap_or(0).max(1);
         let skip = usize::try_from(page.skip).unwrap_or(0);
-        let ranked = |offset: usize, limit: usize| {
-            TopDocs::with_limit(limit).and_offset(offset).tweak_score(
-                move |reader: &tantivy::SegmentReader| {
-                    let fast = reader.fast_fields();
-                    let created = fast.i64("created").ok().map(|c| c.first_or_default_col(0));
-                    let hi = fast.u64("id_hi").ok().map(|c| c.first_or_default_col(0));
-                    let lo = fast.u64("id_lo").ok().map(|c| c.first_or_default_col(0));
-                    move |doc: tantivy::DocId, score: Score| {
-                        (
-                            score,
-                            created.as_ref().map_or(0, |c| c.get_val(doc)),
-                            hi.as_ref().map_or(0, |c| c.get_val(doc)),
-                            lo.as_ref().map_or(0, |c| c.get_val(doc)),
-                        )
-                    }
-                },
-            )
-        };
-        type Key = (Score, i64, u64, u64);
-        let (hits, total): (Vec<(Key, DocAddress)>, usize) = match page.after {
-            None => searcher
-                .search(&query, &(ranked(skip, limit), Count))
-                .map_err(|_| NotReady)?,
+        let hits: Vec<newest::Hit> = match page.after {
+            None => ranked.into_iter().skip(skip).take(limit).collect(),
             Some(after) => {
                 // Continue after the anchor: the last hit created at `after` (or the one with
                 // `afterId`); without one, the hits created before `after`.
-                let (all, total) = searcher
-                    .search(&query, &(ranked(0, MAX_RANKED_SCAN), Count))
-                    .map_err(|_| NotReady)?;
                 let at = after.timestamp_millis();
                 let wanted = page.after_id.map(|id| split_id(&id));
-                let anchor = all.iter().rposition(|((_, created, hi, lo), _)| {
-                    *created == at && wanted.is_none_or(|w| w == (*hi, *lo))
-                });
-                let rest: Vec<(Key, DocAddress)> = match anchor {
-                    Some(i) => all.into_iter().skip(i + 1).take(limit).collect(),
-                    None => all
+                let anchor = ranked
+                    .iter()
+                    .rposition(|h| h.created == at && wanted.is_none_or(|w| w == (h.hi, h.lo)));
+                match anchor {
+                    Some(i) => ranked.into_iter().skip(i + 1).take(limit).collect(),
+                    None => ranked
                         .into_iter()
-                        .filter(|((_, created, _, _), _)| *created < at)
+                        .filter(|h| h.created < at)
                         .take(limit)
                         .collect(),
-                };
-                (rest, total)
+                }
             }
         };
         // The id is in the ranking key (its fast fields): no stored document is read.
-        let ids = hits
-            .iter()
-            .map(|((_, _, hi, lo), _)| join_id(*hi, *lo))
-            .collect();
+        let ids = hits.iter().map(|h| join_id(h.hi, h.lo)).collect();
         Ok(PostHits {
             ids,
-            total: total as u64,
+            total,
+            more: !found.complete,
         })
     }
 
@@ -749,7 +776,7 @@ impl Search {
                 IndexRecordOption::Basic,
             )),
         )];
-        if let Some(q) = text::in_any(&fields, text) {
+        if let Some(q) = text::in_any(None, &fields, text) {
             either.push((Occur::Should, q));
         }
         let query = BooleanQuery::new(vec![

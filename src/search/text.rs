@@ -8,13 +8,18 @@
 //! `gardening`), so the search box finds as the reader types.
 
 use tantivy::query::{
-    BooleanQuery, BoostQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query, RegexQuery, TermQuery,
+    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
+    RegexQuery, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, TextAnalyzer, Token, TokenStream, Tokenizer,
 };
-use tantivy::Term;
+use tantivy::{Searcher, Term};
+
+/// The most longer words a single word's prefix is spelled out as; beyond, a regular expression
+/// over the term dictionary (which reads every posting of every such word) is used.
+const MAX_PREFIX_TERMS: usize = 64;
 
 /// The name the analyzer is registered under in each index.
 pub const ANALYZER: &str = "pressroom";
@@ -99,8 +104,68 @@ pub fn terms_of(text: &str) -> Vec<(String, bool)> {
     out
 }
 
-/// Matches the terms as a phrase in `field`, the last word as a prefix.
-pub fn phrase_in(field: Field, terms: &[(String, bool)]) -> Option<Box<dyn Query>> {
+/// The words of `field` starting with `prefix` in the searcher's segments (the word itself
+/// included), when there are at most `MAX_PREFIX_TERMS`.
+fn words_starting(searcher: &Searcher, field: Field, prefix: &str) -> Option<Vec<Term>> {
+    let mut words: Vec<Vec<u8>> = Vec::new();
+    for reader in searcher.segment_readers() {
+        let index = reader.inverted_index(field).ok()?;
+        let mut stream = index
+            .terms()
+            .range()
+            .ge(prefix.as_bytes())
+            .into_stream()
+            .ok()?;
+        while stream.advance() {
+            let key = stream.key();
+            if !key.starts_with(prefix.as_bytes()) {
+                break;
+            }
+            if !words.iter().any(|w| w == key) {
+                if words.len() == MAX_PREFIX_TERMS {
+                    return None;
+                }
+                words.push(key.to_vec());
+            }
+        }
+    }
+    Some(
+        words
+            .iter()
+            .filter_map(|w| std::str::from_utf8(w).ok())
+            .map(|w| Term::from_field_text(field, w))
+            .collect(),
+    )
+}
+
+/// Any document holding a word that starts with `prefix`, all scoring 1: the words spelled out
+/// when a searcher is given and they are few (each document is then found through its words'
+/// postings, as any term), otherwise a regular expression.
+fn prefix_of(searcher: Option<&Searcher>, field: Field, prefix: &str) -> Option<Box<dyn Query>> {
+    if let Some(words) = searcher.and_then(|s| words_starting(s, field, prefix)) {
+        let any: Vec<(Occur, Box<dyn Query>)> = words
+            .into_iter()
+            .map(|t| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(t, IndexRecordOption::Basic));
+                (Occur::Should, q)
+            })
+            .collect();
+        return Some(Box::new(ConstScoreQuery::new(
+            Box::new(BooleanQuery::new(any)),
+            1.0,
+        )));
+    }
+    let regex = RegexQuery::from_pattern(&format!("{}.*", regex_literal(prefix)), field).ok()?;
+    Some(Box::new(regex))
+}
+
+/// Matches the terms as a phrase in `field`, the last word as a prefix (its longer words looked
+/// up in `searcher`'s term dictionaries when given).
+pub fn phrase_in(
+    searcher: Option<&Searcher>,
+    field: Field,
+    terms: &[(String, bool)],
+) -> Option<Box<dyn Query>> {
     let (last, last_is_word) = terms.last()?;
     let tantivy_terms: Vec<Term> = terms
         .iter()
@@ -115,13 +180,10 @@ pub fn phrase_in(field: Field, terms: &[(String, bool)]) -> Option<Box<dyn Query
             return Some(exact);
         }
         // The word itself ranks by relevance; longer words that start with it match too.
-        let prefix = RegexQuery::from_pattern(&format!("{}.*", regex_literal(last)), field).ok()?;
+        let prefix = prefix_of(searcher, field, last)?;
         return Some(Box::new(BooleanQuery::new(vec![
             (Occur::Should, exact),
-            (
-                Occur::Should,
-                Box::new(BoostQuery::new(Box::new(prefix), 0.5)),
-            ),
+            (Occur::Should, Box::new(BoostQuery::new(prefix, 0.5))),
         ])));
     }
     if *last_is_word {
@@ -146,15 +208,19 @@ fn regex_literal(term: &str) -> String {
 }
 
 /// The query's phrase in any of these fields (each with its weight); `None` when the text has
-/// no terms.
-pub fn in_any(fields: &[(Field, f32)], text: &str) -> Option<Box<dyn Query>> {
+/// no terms. With a searcher, a single word's longer words are looked up in its segments.
+pub fn in_any(
+    searcher: Option<&Searcher>,
+    fields: &[(Field, f32)],
+    text: &str,
+) -> Option<Box<dyn Query>> {
     let terms = terms_of(text);
     if terms.is_empty() {
         return None;
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for (field, weight) in fields {
-        if let Some(q) = phrase_in(*field, &terms) {
+        if let Some(q) = phrase_in(searcher, *field, &terms) {
             clauses.push((Occur::Should, Box::new(BoostQuery::new(q, *weight))));
         }
     }

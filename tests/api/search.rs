@@ -711,3 +711,77 @@ async fn a_rebuilt_search_index_answers_as_the_kept_one_and_without_redis_the_da
     let health = get_ok(&app, "/health", None).await;
     assert_eq!(health["search"], "ready");
 }
+
+#[actix_web::test]
+async fn only_the_newest_matches_are_ranked_and_pages_total_and_cursor_keep_to_them() {
+    let app = spawn_app().await;
+    index_ready(&app).await;
+    let user = app.signup().await;
+    // docs/decisions.md: a query ranks its newest `MAX_RANKED` matches; here 4, so a site of a
+    // few posts has more matches than are ranked.
+    assert_eq!(
+        app.state.search.ranked_bound(),
+        pressroom::search::MAX_RANKED
+    );
+    app.state.search.set_ranked_bound(4);
+    let old_title = publish(&app, &user, "Heron watching", "notes").await;
+    let mut texts = Vec::new();
+    for i in 0..4 {
+        texts.push(publish(&app, &user, &format!("Marsh {i}"), "a heron flew by").await);
+    }
+    let new_title = publish(&app, &user, "Heron at dusk", "quiet").await;
+    // The newest four matches, ranked: the title match first, then equal relevance newest
+    // first. The older title match and the oldest text match are not ranked.
+    let ranked = vec![id(&new_title), id(&texts[3]), id(&texts[2]), id(&texts[1])];
+    assert_eq!(found(&app, "heron", None).await, ranked);
+    assert_eq!(found(&app, "heron", Some(&user.token)).await, ranked);
+    // Numbered pages cover the ranked matches and `total` counts them.
+    let page = |n: u32| {
+        let app = &app;
+        async move {
+            get_ok(
+                app,
+                &format!("/api/public/search-posts?query=heron&limit=3&page={n}"),
+                None,
+            )
+            .await
+        }
+    };
+    let first = page(1).await;
+    assert_eq!(ids_of(&first), ranked[..3]);
+    assert_eq!(first["total"], 4);
+    assert_eq!(first["page"], 1);
+    let second = page(2).await;
+    assert_eq!(ids_of(&second), ranked[3..]);
+    assert_eq!(second["total"], 4);
+    let third = page(3).await;
+    assert!(ids_of(&third).is_empty());
+    assert_eq!(third["total"], 4);
+    // Cursor pages: the same order, without repeats or gaps, and nothing past the bound.
+    for with_id in [true, false] {
+        let (all, sizes) = page_through(
+            &app,
+            "/api/post/search-post/search?query=heron",
+            1,
+            with_id,
+            None,
+        )
+        .await;
+        assert_eq!(all, ranked, "afterId: {with_id}");
+        assert_eq!(sizes, [1, 1, 1, 1], "afterId: {with_id}");
+    }
+    // A query matching no more than the bound is ranked whole.
+    assert_eq!(found(&app, "watching", None).await, [id(&old_title)]);
+    // With the bound above the matches, every match is ranked again: both title matches first.
+    app.state
+        .search
+        .set_ranked_bound(pressroom::search::MAX_RANKED);
+    let all = found(&app, "heron", None).await;
+    assert_eq!(all.len(), 6);
+    let mut titles = all[..2].to_vec();
+    titles.sort();
+    let mut expected = vec![id(&old_title), id(&new_title)];
+    expected.sort();
+    assert_eq!(titles, expected);
+    assert!(all.contains(&id(&texts[0])));
+}
