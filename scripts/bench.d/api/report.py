@@ -117,6 +117,22 @@ def table(files):
             line(f"ours {name}", r)
     if floor:
         line("floor GET /api/config/public (no storage)", floor)
+    base = [r for r in runs if r["label"] == "base"]
+    for key, name in ENDPOINTS:
+        r = next((r for r in base if r["endpoint"] == key), None)
+        if r:
+            line(f"base {name}", r)
+    base_floor = next((r for r in runs if r["label"] == "floor-base"), None)
+    if base_floor:
+        line("base floor", base_floor)
+    if base:
+        print()
+        print("ours/base (API_BASELINE, the same site):")
+        for key, name in ENDPOINTS:
+            o = next((r for r in ours if r["endpoint"] == key), None)
+            b = next((r for r in base if r["endpoint"] == key), None)
+            if o and b and b["p99"] and b["cpu_app_ms"]:
+                print(f"  {name:42}p99 {o['p99'] / b['p99']:.3f}   CPU per request {o['cpu_app_ms'] / b['cpu_app_ms']:.3f}")
     if ref:
         line("reference GET /api/public/posts", ref)
         if ref1:
@@ -145,17 +161,21 @@ def table(files):
 
 def growth(files):
     runs = [json.load(open(f)) for f in files]
-    ours = [r for r in runs if r["label"] == "ours"]
-    sizes = sorted({r["posts"] for r in ours})
-    if len(sizes) < 2:
-        return
-    print()
-    print("our p99 (ms) by number of posts, and the ratio largest/smallest:")
-    print(f"{'':44}" + "".join(f"{s:>11,}" for s in sizes) + f"{'ratio':>9}")
-    for key, name in ENDPOINTS:
-        row = [next((r["p99"] for r in ours if r["endpoint"] == key and r["posts"] == s), None) for s in sizes]
-        ratio = f"{row[-1] / row[0]:.2f}" if row[0] and row[-1] else "-"
-        print(f"{name:44}" + "".join(f"{fmt(v):>11}" for v in row) + f"{ratio:>9}")
+    for label, title in (("ours", "our"), ("base", "the baseline's (API_BASELINE)")):
+        ours = [r for r in runs if r["label"] == label]
+        sizes = sorted({r["posts"] for r in ours})
+        if len(sizes) < 2:
+            continue
+        for figure, what in (("p99", "p99 (ms)"), ("cpu_app_ms", "CPU per request (ms)")):
+            print()
+            print(f"{title} {what} by number of posts, and the ratio largest/smallest:")
+            print(f"{'':44}" + "".join(f"{s:>11,}" for s in sizes) + f"{'ratio':>9}")
+            for key, name in ENDPOINTS:
+                row = [next((r[figure] for r in ours if r["endpoint"] == key and r["posts"] == s), None) for s in sizes]
+                if not any(row):
+                    continue
+                ratio = f"{row[-1] / row[0]:.2f}" if row[0] and row[-1] else "-"
+                print(f"{name:44}" + "".join(f"{fmt(v, 2 if figure != 'p99' else 1):>11}" for v in row) + f"{ratio:>9}")
 
 
 if __name__ == "__main__":
