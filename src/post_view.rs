@@ -23,7 +23,7 @@ pub fn iso(dt: DateTime) -> String {
 }
 
 /// A post's author as shown with it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AuthorView {
     #[serde(rename = "_id")]
     pub id: String,
@@ -43,7 +43,7 @@ impl AuthorView {
 }
 
 /// A post's category as shown with it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CategoryRef {
     #[serde(rename = "_id")]
     pub id: String,
@@ -52,7 +52,7 @@ pub struct CategoryRef {
 }
 
 /// A post's own fields as clients see them: everything but its author and category.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardView {
     #[serde(rename = "_id")]
@@ -136,7 +136,7 @@ impl CardView {
 }
 
 /// A post as clients see it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct PostView {
     pub author: AuthorView,
     pub category: Option<CategoryRef>,

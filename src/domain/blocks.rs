@@ -47,12 +47,14 @@ pub const BLOCK_TYPES: [&str; 11] = [
 ];
 
 /// One content block. `data` holds only the known keys of its type, sanitised.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Block {
     pub id: String,
     #[serde(rename = "type")]
     pub kind: String,
+    /// The block's Editor.js data; its keys depend on the block's type.
     #[serde(default)]
+    #[schema(value_type = Object)]
     pub data: Value,
 }
 

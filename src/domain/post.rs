@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ApiError;
 
 /// Article or Blog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
 pub enum PostType {
     #[default]
     Article,
@@ -14,7 +14,7 @@ pub enum PostType {
 
 /// Who may see a post: Public (everywhere), Unlisted (by its address only), Private (the author
 /// and administrators).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
 pub enum Visibility {
     #[default]
     Public,
@@ -23,7 +23,7 @@ pub enum Visibility {
 }
 
 /// Where a post is in its life: a draft, scheduled for `publishAt`, or published.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PostStatus {
     Draft,
@@ -86,7 +86,7 @@ impl PostStatus {
 
 /// Who may read a post's blocks: everyone, or only the author's subscribers (others get the
 /// title, thumbnail and excerpt with `locked: true`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Audience {
     #[default]

@@ -15,7 +15,7 @@ use crate::domain::post::PostStatus;
 pub const COLLECTION: &str = "achievements";
 
 /// What badges are computed from.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Metrics {
     /// Published posts.

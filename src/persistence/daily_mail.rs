@@ -14,7 +14,7 @@ pub const LEASES: &str = "job_leases";
 pub const LOGS: &str = "daily_mail_logs";
 
 /// What became of a recipient's email.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Claimed; being sent (a run that died leaves it so).

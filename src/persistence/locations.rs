@@ -14,7 +14,7 @@ use super::{index, is_duplicate_key, unique_index, Db, DbContext, DbResult};
 pub const COLLECTION: &str = "user_locations";
 
 /// Where a location came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The browser's geolocation.

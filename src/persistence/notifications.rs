@@ -17,7 +17,7 @@ pub const COLLECTION: &str = "notifications";
 pub const HISTORY_LIMIT: i64 = 200;
 
 /// What a notification is about (`type` on the wire, seed 000 §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     Like,

@@ -16,3 +16,26 @@ impl MessageAnswer {
         }
     }
 }
+
+/// `{message, deletedCount}`: the answer of a removal of many items at once.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletedAnswer {
+    pub message: String,
+    pub deleted_count: u64,
+}
+
+impl DeletedAnswer {
+    pub fn new(message: impl Into<String>, deleted_count: u64) -> Self {
+        DeletedAnswer {
+            message: message.into(),
+            deleted_count,
+        }
+    }
+}
+
+/// `{count}`: how many items there are.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct CountAnswer {
+    pub count: u64,
+}

@@ -9,13 +9,24 @@
 use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::redis_pool::RedisStatus;
 use crate::state::AppState;
 
 /// Longest the health check waits for the database.
 pub const HEALTH_DB_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The report: `status` (`ok`, `degraded`), `db` (`ok`, `down`), `redis` (`ok`, `down`,
+/// `disabled`), `index` and `search` (`ready`, `unavailable`, `disabled`).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct HealthAnswer {
+    status: &'static str,
+    db: &'static str,
+    redis: &'static str,
+    index: &'static str,
+    search: &'static str,
+}
 
 pub async fn health(state: web::Data<AppState>) -> HttpResponse {
     // The ping runs on its own task: a check that gives up waiting leaves it to finish, rather
@@ -41,13 +52,13 @@ pub async fn health(state: web::Data<AppState>) -> HttpResponse {
         (_, true) => "ready",
         (_, false) => "unavailable",
     };
-    let body = json!({
-        "status": status,
-        "db": if db_up { "ok" } else { "down" },
-        "redis": redis.as_str(),
-        "index": readiness(state.feeds.current().is_some()),
-        "search": readiness(state.search.posts_ready() && state.search.users_ready()),
-    });
+    let body = HealthAnswer {
+        status,
+        db: if db_up { "ok" } else { "down" },
+        redis: redis.as_str(),
+        index: readiness(state.feeds.current().is_some()),
+        search: readiness(state.search.posts_ready() && state.search.users_ready()),
+    };
     if db_up {
         HttpResponse::Ok().json(body)
     } else {

@@ -1,10 +1,19 @@
 //! `GET /api/config/public` → what the web app needs to know about this server.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use crate::state::AppState;
 
+/// What the web app needs before anyone signs in: the Google client id (null when Google sign-in
+/// is off).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicConfigAnswer {
+    google_client_id: Option<String>,
+}
+
 pub async fn public_config(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(json!({ "googleClientId": state.google.client_id() }))
+    HttpResponse::Ok().json(PublicConfigAnswer {
+        google_client_id: state.google.client_id().map(str::to_string),
+    })
 }

@@ -5,7 +5,6 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{progress, recalculate, views};
 use crate::auth::AuthUser;
@@ -23,6 +22,15 @@ use crate::state::AppState;
 pub struct AchievementsQuery {
     #[serde(default)]
     user_id: Option<String>,
+}
+
+/// `{badges, progress, calculatedAt}`: the badges held and the progress towards every badge.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AchievementsAnswer {
+    badges: Vec<super::BadgeView>,
+    progress: Vec<super::ProgressView>,
+    calculated_at: String,
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -50,9 +58,9 @@ pub async fn achievements(
         Some(r) => r,
         None => recalculate(&state.db, whose).await?,
     };
-    Ok(HttpResponse::Ok().json(json!({
-        "badges": views(&record.badges),
-        "progress": progress(&record.metrics, &record.badges),
-        "calculatedAt": iso(record.calculated_at),
-    })))
+    Ok(HttpResponse::Ok().json(AchievementsAnswer {
+        badges: views(&record.badges),
+        progress: progress(&record.metrics, &record.badges),
+        calculated_at: iso(record.calculated_at),
+    }))
 }

@@ -3,7 +3,6 @@
 //! ids earned by this calculation.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::{progress, recalculate, views};
 use crate::auth::AuthUser;
@@ -11,6 +10,18 @@ use crate::error::ApiResult;
 use crate::persistence::achievements;
 use crate::routes::user::iso;
 use crate::state::AppState;
+
+/// `{badges, metrics, progress, newBadges, calculatedAt}`: the recalculated badges, the metrics
+/// they come from, and the ids of badges earned by this calculation.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CalculatedAnswer {
+    badges: Vec<super::BadgeView>,
+    metrics: crate::persistence::achievements::Metrics,
+    progress: Vec<super::ProgressView>,
+    new_badges: Vec<String>,
+    calculated_at: String,
+}
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn calculate(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
@@ -25,11 +36,11 @@ pub async fn calculate(state: web::Data<AppState>, me: AuthUser) -> ApiResult<Ht
         .map(|b| b.id.as_str())
         .filter(|id| !before.iter().any(|b| b == id))
         .collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "badges": views(&record.badges),
-        "metrics": record.metrics,
-        "progress": progress(&record.metrics, &record.badges),
-        "newBadges": new,
-        "calculatedAt": iso(record.calculated_at),
-    })))
+    Ok(HttpResponse::Ok().json(CalculatedAnswer {
+        badges: views(&record.badges),
+        progress: progress(&record.metrics, &record.badges),
+        metrics: record.metrics,
+        new_badges: new.into_iter().map(str::to_string).collect(),
+        calculated_at: iso(record.calculated_at),
+    }))
 }

@@ -17,7 +17,7 @@ use crate::persistence::{now, Db};
 use crate::routes::user::iso;
 
 /// Which metric a badge reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Metric {
     Posts,
@@ -165,7 +165,7 @@ pub const BADGES: [Badge; 13] = [
 ];
 
 /// A held badge as clients see it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BadgeView {
     pub id: &'static str,
@@ -194,7 +194,7 @@ pub fn earned(metrics: &Metrics, held: &[Earned]) -> Vec<Earned> {
 
 /// A badge of the catalogue with the user's standing: what it needs, how far they are, and
 /// when they earned it (null while not earned).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProgressView {
     pub id: &'static str,

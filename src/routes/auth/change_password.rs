@@ -5,7 +5,6 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::session_cookie;
 use crate::auth::password::{self, Password};
@@ -31,6 +30,13 @@ pub struct ChangePasswordBody {
     #[serde(default)]
     current_password: String,
     new_password: String,
+}
+
+/// `{message, token}`: the new session token (every other session has ended).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct PasswordChangedAnswer {
+    message: &'static str,
+    token: String,
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -77,5 +83,8 @@ pub async fn change_password(
     tracing::info!(user_id = %user.id, "password changed; other sessions ended");
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))
-        .json(json!({ "message": MSG_PASSWORD_CHANGED, "token": token })))
+        .json(PasswordChangedAnswer {
+            message: MSG_PASSWORD_CHANGED,
+            token,
+        }))
 }

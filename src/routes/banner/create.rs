@@ -87,6 +87,13 @@ pub fn parse_expiry(raw: Option<String>, at: DateTime) -> ApiResult<Option<DateT
     Ok(Some(expires))
 }
 
+/// `{message, notification}`: the banner as created.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct BannerCreatedAnswer {
+    message: &'static str,
+    notification: super::BannerView,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn create(
     state: web::Data<AppState>,
@@ -131,7 +138,10 @@ pub async fn create(
     };
     banners::insert(&state.db, &banner).await?;
     state.live.banners.do_send(Created(banner.clone()));
-    live::banner_created(&state, view(&banner, Viewer::Guest));
+    live::banner_created(
+        &state,
+        serde_json::to_value(view(&banner, Viewer::Guest)).unwrap_or_default(),
+    );
     audit::record(
         &state,
         &me,
@@ -140,10 +150,10 @@ pub async fn create(
         json!({ "region": banner.region }),
     )
     .await;
-    Ok(HttpResponse::Created().json(json!({
-        "message": MSG_CREATED,
-        "notification": view(&banner, Viewer::Admin),
-    })))
+    Ok(HttpResponse::Created().json(BannerCreatedAnswer {
+        message: MSG_CREATED,
+        notification: view(&banner, Viewer::Admin),
+    }))
 }
 
 #[cfg(test)]

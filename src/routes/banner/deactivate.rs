@@ -14,6 +14,13 @@ use crate::state::AppState;
 
 pub const MSG_DEACTIVATED: &str = "Notification deactivated";
 
+/// `{message, data}`: the banner after it was turned off.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct BannerDeactivatedAnswer {
+    message: &'static str,
+    data: super::BannerView,
+}
+
 #[tracing::instrument(skip(state, admin))]
 pub async fn deactivate(
     state: web::Data<AppState>,
@@ -35,8 +42,8 @@ pub async fn deactivate(
         json!({}),
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_DEACTIVATED,
-        "data": view(&banner, Viewer::Admin),
-    })))
+    Ok(HttpResponse::Ok().json(BannerDeactivatedAnswer {
+        message: MSG_DEACTIVATED,
+        data: view(&banner, Viewer::Admin),
+    }))
 }

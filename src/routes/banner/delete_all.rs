@@ -4,6 +4,8 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
+use crate::routes::answers::DeletedAnswer;
+
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
@@ -27,5 +29,5 @@ pub async fn delete_all(state: web::Data<AppState>, admin: AdminUser) -> ApiResu
         details,
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_DELETED_ALL, "deletedCount": deleted })))
+    Ok(HttpResponse::Ok().json(DeletedAnswer::new(MSG_DELETED_ALL, deleted)))
 }

@@ -2,7 +2,6 @@
 //! stops seeing a banner; their other tabs hide it too (`broadcastNotificationDismissed(id)`).
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::{banner_id, MSG_NOT_FOUND};
 use crate::auth::AuthUser;
@@ -28,5 +27,8 @@ pub async fn dismiss(
         user: me.user.id,
     });
     live::banner_dismissed(&state, &me.id_hex(), &id.to_hex());
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_DISMISSED, "id": id.to_hex() })))
+    Ok(HttpResponse::Ok().json(super::BannerIdAnswer {
+        message: MSG_DISMISSED,
+        id: id.to_hex(),
+    }))
 }

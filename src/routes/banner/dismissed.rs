@@ -3,7 +3,6 @@
 //! them in the admin view).
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::{banner_id, MSG_NOT_FOUND};
 use crate::auth::AuthUser;
@@ -12,6 +11,12 @@ use crate::persistence::banners;
 use crate::state::AppState;
 
 pub const MSG_ADMIN_NO_STATUS: &str = "Administrators have no banner dismissal status";
+
+/// `{dismissed}`: whether the caller dismissed the banner.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct DismissedAnswer {
+    dismissed: bool,
+}
 
 #[tracing::instrument(skip(state, me))]
 pub async fn dismissed(
@@ -26,5 +31,7 @@ pub async fn dismissed(
     let banner = banners::find_by_id(&state.db, id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
-    Ok(HttpResponse::Ok().json(json!({ "dismissed": banner.dismissed_by.contains(&me.user.id) })))
+    Ok(HttpResponse::Ok().json(DismissedAnswer {
+        dismissed: banner.dismissed_by.contains(&me.user.id),
+    }))
 }

@@ -7,9 +7,8 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{caller_regions, view, Viewer};
+use super::{caller_regions, view, BannersAnswer, Viewer};
 use crate::auth::{MaybeUser, MSG_ADMIN_ONLY};
 use crate::error::{ApiError, ApiResult};
 use crate::live::banners::{self as actor, Visible};
@@ -39,8 +38,8 @@ pub async fn get_notifications(
             });
         }
         let all = banners::list_all(&state.db).await?;
-        let items: Vec<_> = all.iter().map(|b| view(b, Viewer::Admin)).collect();
-        return Ok(HttpResponse::Ok().json(json!({ "notifications": items })));
+        let notifications = all.iter().map(|b| view(b, Viewer::Admin)).collect();
+        return Ok(HttpResponse::Ok().json(BannersAnswer { notifications }));
     }
     let place = state
         .live
@@ -70,6 +69,6 @@ pub async fn get_notifications(
             actor::visible(&all, me.map(|u| u.id), &regions, now())
         }
     };
-    let items: Vec<_> = seen.iter().map(|b| view(b, viewer)).collect();
-    Ok(HttpResponse::Ok().json(json!({ "notifications": items })))
+    let notifications = seen.iter().map(|b| view(b, viewer)).collect();
+    Ok(HttpResponse::Ok().json(BannersAnswer { notifications }))
 }

@@ -10,7 +10,7 @@ pub mod dismissed;
 pub mod get_notifications;
 
 use mongodb::bson::oid::ObjectId;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
 use crate::geoip::IpPlace;
@@ -31,7 +31,7 @@ pub enum Viewer {
 
 /// A banner as clients see it (seed 000 §3). `dismissedBy` lists only the viewer (or everyone for
 /// administrators): who dismissed what is nobody else's business.
-pub fn view(b: &Banner, viewer: Viewer) -> Value {
+pub fn view(b: &Banner, viewer: Viewer) -> BannerView {
     let dismissed: Vec<String> = b
         .dismissed_by
         .iter()
@@ -42,19 +42,50 @@ pub fn view(b: &Banner, viewer: Viewer) -> Value {
         })
         .map(|u| u.to_hex())
         .collect();
-    json!({
-        "_id": b.id.to_hex(),
-        "title": b.title,
-        "message": b.message,
-        "link": b.link,
-        "region": b.region,
-        "isActive": b.is_active,
-        "expiresAt": b.expires_at.map(iso),
-        "sticky": b.sticky,
-        "dismissedBy": dismissed,
-        "timestamp": iso(b.timestamp),
-        "createdAt": iso(b.timestamp),
-    })
+    BannerView {
+        id: b.id.to_hex(),
+        title: b.title.clone(),
+        message: b.message.clone(),
+        link: b.link.clone(),
+        region: b.region.clone(),
+        is_active: b.is_active,
+        expires_at: b.expires_at.map(iso),
+        sticky: b.sticky,
+        dismissed_by: dismissed,
+        timestamp: iso(b.timestamp),
+        created_at: iso(b.timestamp),
+    }
+}
+
+/// A banner as clients see it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BannerView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub title: String,
+    pub message: String,
+    pub link: Option<String>,
+    pub region: String,
+    pub is_active: bool,
+    pub expires_at: Option<String>,
+    pub sticky: bool,
+    pub dismissed_by: Vec<String>,
+    pub timestamp: String,
+    pub created_at: String,
+}
+
+/// `{notifications}`: the banners the caller sees.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct BannersAnswer {
+    pub notifications: Vec<BannerView>,
+}
+
+/// `{message, id}`: which banner the action touched.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct BannerIdAnswer {
+    pub message: &'static str,
+    pub id: String,
 }
 
 /// A banner id from the path.

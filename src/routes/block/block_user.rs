@@ -2,9 +2,8 @@
 //! the two. Blocking again answers the same.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::{MSG_BLOCKED, MSG_CANNOT_BLOCK_SELF};
+use super::{BlockAnswer, MSG_BLOCKED, MSG_CANNOT_BLOCK_SELF};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
@@ -39,5 +38,8 @@ pub async fn block_user(
         )
         .await;
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_BLOCKED, "blockedUserId": other.to_hex() })))
+    Ok(HttpResponse::Ok().json(BlockAnswer {
+        message: MSG_BLOCKED,
+        blocked_user_id: other.to_hex(),
+    }))
 }

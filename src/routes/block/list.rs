@@ -3,7 +3,6 @@
 //! offer Unblock.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
@@ -11,6 +10,23 @@ use crate::persistence::{blocks, user_directory};
 use crate::routes::post::DELETED_AUTHOR;
 use crate::routes::user::iso;
 use crate::state::AppState;
+
+/// Someone the caller blocked.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockedUser {
+    #[serde(rename = "_id")]
+    id: String,
+    name: String,
+    avatar: Option<String>,
+    blocked_at: String,
+}
+
+/// `{users}`: everyone the caller blocked.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct BlockedAnswer {
+    users: Vec<BlockedUser>,
+}
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn list(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
@@ -21,13 +37,13 @@ pub async fn list(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpRes
         .iter()
         .map(|(id, at)| {
             let card = cards.get(id);
-            json!({
-                "_id": id.to_hex(),
-                "name": card.map_or(DELETED_AUTHOR, |c| c.name.as_str()),
-                "avatar": card.and_then(|c| c.avatar.clone()),
-                "blockedAt": iso(*at),
-            })
+            BlockedUser {
+                id: id.to_hex(),
+                name: card.map_or(DELETED_AUTHOR, |c| c.name.as_str()).to_string(),
+                avatar: card.and_then(|c| c.avatar.clone()),
+                blocked_at: iso(*at),
+            }
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({ "users": users })))
+    Ok(HttpResponse::Ok().json(BlockedAnswer { users }))
 }

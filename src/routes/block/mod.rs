@@ -24,3 +24,11 @@ pub async fn ensure_not_blocked(db: &Db, me: ObjectId, other: ObjectId) -> ApiRe
     }
     Ok(())
 }
+
+/// `{message, blockedUserId}`: the answer of a block or an unblock.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockAnswer {
+    pub message: &'static str,
+    pub blocked_user_id: String,
+}

@@ -3,9 +3,8 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::MSG_UNBLOCKED;
+use super::{BlockAnswer, MSG_UNBLOCKED};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, ApiJson};
@@ -43,6 +42,8 @@ pub async fn unblock(
         )
         .await;
     }
-    Ok(HttpResponse::Ok()
-        .json(json!({ "message": MSG_UNBLOCKED, "blockedUserId": other.to_hex() })))
+    Ok(HttpResponse::Ok().json(BlockAnswer {
+        message: MSG_UNBLOCKED,
+        blocked_user_id: other.to_hex(),
+    }))
 }

@@ -3,7 +3,6 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::domain::slug::Slug;
 use crate::error::{ApiError, ApiResult};
@@ -19,6 +18,15 @@ pub struct CheckSlugQuery {
     kind: Option<String>,
 }
 
+/// `{isAvailable, message?}`: whether the slug is free; `message` says why a slug cannot be used.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SlugAnswer {
+    is_available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
 #[tracing::instrument(skip(state))]
 pub async fn check_slug(
     state: web::Data<AppState>,
@@ -32,9 +40,10 @@ pub async fn check_slug(
     let slug = match Slug::parse(&raw) {
         Ok(s) => s,
         Err(e) => {
-            return Ok(
-                HttpResponse::Ok().json(json!({ "isAvailable": false, "message": e.to_string() }))
-            )
+            return Ok(HttpResponse::Ok().json(SlugAnswer {
+                is_available: false,
+                message: Some(e.to_string()),
+            }))
         }
     };
     let taken = match query.kind.as_deref().map(str::trim).unwrap_or("category") {
@@ -46,5 +55,8 @@ pub async fn check_slug(
             .is_some(),
         _ => return Err(ApiError::bad_request("type must be category or post")),
     };
-    Ok(HttpResponse::Ok().json(json!({ "isAvailable": !taken })))
+    Ok(HttpResponse::Ok().json(SlugAnswer {
+        is_available: !taken,
+        message: None,
+    }))
 }

@@ -2,7 +2,6 @@
 //! category leaves every user's selection and the posts filed under it keep no category.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::{may_manage, MSG_CATEGORY_NOT_FOUND, MSG_NOT_CATEGORY_OWNER};
 use crate::auth::AuthUser;
@@ -12,6 +11,14 @@ use crate::persistence::{categories, posts};
 use crate::state::AppState;
 
 pub const MSG_CATEGORY_DELETED: &str = "Category deleted successfully";
+
+/// `{message, _id}`: which category was removed.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct CategoryDeletedAnswer {
+    message: &'static str,
+    #[serde(rename = "_id")]
+    id: String,
+}
 
 #[tracing::instrument(skip(state, me))]
 pub async fn delete(
@@ -30,5 +37,8 @@ pub async fn delete(
         return Err(ApiError::not_found(MSG_CATEGORY_NOT_FOUND));
     }
     posts::clear_category(&state.db, id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_CATEGORY_DELETED, "_id": id.to_hex() })))
+    Ok(HttpResponse::Ok().json(CategoryDeletedAnswer {
+        message: MSG_CATEGORY_DELETED,
+        id: id.to_hex(),
+    }))
 }

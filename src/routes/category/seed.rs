@@ -78,6 +78,13 @@ pub const DEFAULT_CATEGORIES: [(&str, &str, &str); 16] = [
     ),
 ];
 
+/// `{message, added}`: how many default categories were added.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct SeedAnswer {
+    message: String,
+    added: u32,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn seed(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
     let mut added = 0;
@@ -106,5 +113,5 @@ pub async fn seed(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<Htt
         details,
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({ "message": message, "added": added })))
+    Ok(HttpResponse::Ok().json(SeedAnswer { message, added }))
 }

@@ -6,9 +6,8 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{parse_content, view_one, MAX_DEPTH, MSG_COMMENT_NOT_FOUND};
+use super::{parse_content, view_one, CommentAnswer, MAX_DEPTH, MSG_COMMENT_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::domain::sanitize::plain_text;
 use crate::error::{ApiError, ApiResult};
@@ -143,5 +142,8 @@ pub async fn add_comment(
         }
     }
     let view = view_one(&state.db, comment, post.author, Some(&me)).await?;
-    Ok(HttpResponse::Created().json(json!({ "message": MSG_COMMENT_ADDED, "comment": view })))
+    Ok(HttpResponse::Created().json(CommentAnswer {
+        message: MSG_COMMENT_ADDED,
+        comment: view,
+    }))
 }

@@ -6,7 +6,6 @@
 use std::collections::HashSet;
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::tree;
 use crate::auth::MaybeUser;
@@ -14,6 +13,13 @@ use crate::error::ApiResult;
 use crate::persistence::{comments, graph};
 use crate::routes::post::like::readable_post;
 use crate::state::AppState;
+
+/// `{comments, count}`: the post's comments as a tree, and how many there are in all.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct CommentsAnswer {
+    comments: Vec<super::CommentView>,
+    count: usize,
+}
 
 #[tracing::instrument(skip(state, viewer))]
 pub async fn all_comments(
@@ -32,5 +38,5 @@ pub async fn all_comments(
     };
     let list = comments::list_for_post(&state.db, post.id).await?;
     let (comments, count) = tree(&state.db, &post, list, &hidden, me).await?;
-    Ok(HttpResponse::Ok().json(json!({ "comments": comments, "count": count })))
+    Ok(HttpResponse::Ok().json(CommentsAnswer { comments, count }))
 }

@@ -5,9 +5,8 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{load_with_post, view_one, MSG_COMMENT_NOT_FOUND};
+use super::{load_with_post, view_one, CommentAnswer, MSG_COMMENT_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::comments;
@@ -47,5 +46,8 @@ pub async fn block(
         MSG_COMMENT_UNBLOCKED
     };
     let view = view_one(&state.db, updated, post.author, Some(&me)).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": message, "comment": view })))
+    Ok(HttpResponse::Ok().json(CommentAnswer {
+        message,
+        comment: view,
+    }))
 }

@@ -3,7 +3,6 @@
 //! reply below it; the post's `commentsCount` drops by the unblocked ones removed. Others 403.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::load_with_post;
 use crate::auth::AuthUser;
@@ -15,6 +14,18 @@ use crate::state::AppState;
 pub const MSG_COMMENT_DELETED: &str = "Comment deleted successfully";
 pub const MSG_NOT_ALLOWED_TO_DELETE: &str =
     "Only the author of the comment, the author of the post or an administrator can delete it";
+
+/// `{message, postId, commentId, deletedCount, commentsCount}`: the comment and its replies
+/// removed, and the post's count of comments after.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommentDeletedAnswer {
+    message: &'static str,
+    post_id: String,
+    comment_id: String,
+    deleted_count: u64,
+    comments_count: i64,
+}
 
 #[tracing::instrument(skip(state, me))]
 pub async fn delete(
@@ -30,11 +41,11 @@ pub async fn delete(
     let count = posts::counter(&state.db, post.id, Counter::Comments)
         .await?
         .unwrap_or(0);
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_COMMENT_DELETED,
-        "postId": post.id.to_hex(),
-        "commentId": comment.id.to_hex(),
-        "deletedCount": removed,
-        "commentsCount": count.max(0),
-    })))
+    Ok(HttpResponse::Ok().json(CommentDeletedAnswer {
+        message: MSG_COMMENT_DELETED,
+        post_id: post.id.to_hex(),
+        comment_id: comment.id.to_hex(),
+        deleted_count: removed,
+        comments_count: count.max(0),
+    }))
 }

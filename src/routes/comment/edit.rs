@@ -4,9 +4,8 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{load_with_post, parse_content, view_one, MSG_COMMENT_NOT_FOUND};
+use super::{load_with_post, parse_content, view_one, CommentAnswer, MSG_COMMENT_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
@@ -42,5 +41,8 @@ pub async fn edit(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_COMMENT_NOT_FOUND))?;
     let view = view_one(&state.db, updated, post.author, Some(&me)).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_COMMENT_UPDATED, "comment": view })))
+    Ok(HttpResponse::Ok().json(CommentAnswer {
+        message: MSG_COMMENT_UPDATED,
+        comment: view,
+    }))
 }

@@ -38,7 +38,7 @@ pub const MSG_COMMENT_TOO_LONG: &str = "Comment must be at most 5000 characters"
 pub const MSG_COMMENT_HIDDEN: &str = "This comment has been hidden by a moderator.";
 
 /// A comment's author as shown with it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct UserData {
     #[serde(rename = "_id")]
     pub id: String,
@@ -47,7 +47,7 @@ pub struct UserData {
 }
 
 /// A comment as clients see it, with its replies.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CommentView {
     #[serde(rename = "_id")]
@@ -58,6 +58,7 @@ pub struct CommentView {
     pub user: String,
     pub user_data: UserData,
     pub reactions: BTreeMap<String, Vec<String>>,
+    #[schema(no_recursion)]
     pub replies: Vec<CommentView>,
     pub replies_count: usize,
     pub is_flagged: bool,
@@ -65,6 +66,13 @@ pub struct CommentView {
     pub edited: bool,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// `{message, comment}`: a comment after a change.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct CommentAnswer {
+    pub message: &'static str,
+    pub comment: CommentView,
 }
 
 /// Checks and cleans comment text: trimmed, at most 5000 characters, inline HTML sanitised,

@@ -5,7 +5,6 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{load_with_post, reactions_view};
 use crate::auth::AuthUser;
@@ -25,6 +24,17 @@ pub const MSG_COMMENT_BLOCKED: &str = "This comment has been blocked";
 pub struct ReactionBody {
     #[serde(default)]
     reaction_type: Option<String>,
+}
+
+/// `{commentId, reactions, reacted, reactionType}`: the comment's reactions (type → user ids)
+/// after the toggle, and whether the caller's reaction is now on.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReactionAnswer {
+    comment_id: String,
+    reactions: std::collections::BTreeMap<String, Vec<String>>,
+    reacted: bool,
+    reaction_type: String,
 }
 
 #[tracing::instrument(skip(state, me, body))]
@@ -75,10 +85,10 @@ pub async fn reaction(
         .await?
         .remove(&comment.id)
         .unwrap_or_default();
-    Ok(HttpResponse::Ok().json(json!({
-        "commentId": comment.id.to_hex(),
-        "reactions": reactions_view(reactions),
-        "reacted": reacted,
-        "reactionType": kind,
-    })))
+    Ok(HttpResponse::Ok().json(ReactionAnswer {
+        comment_id: comment.id.to_hex(),
+        reactions: reactions_view(reactions),
+        reacted,
+        reaction_type: kind,
+    }))
 }

@@ -5,7 +5,7 @@
 use actix_web::{web, HttpResponse};
 use chrono::NaiveDate;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
@@ -24,21 +24,51 @@ pub struct ReportQuery {
     pub date: Option<String>,
 }
 
-fn view(log: &DailyMailLog) -> Value {
-    json!({
-        "_id": log.id.to_hex(),
-        "date": log.date,
-        "userId": log.user_id.to_hex(),
-        "email": log.email,
-        "postCount": log.post_count,
-        "postIds": log.post_ids.iter().map(|id| id.to_hex()).collect::<Vec<_>>(),
-        "status": log.status,
-        "success": log.status == daily_mail::Status::Sent,
-        "error": log.error,
-        "emailLogId": log.email_log_id.map(|id| id.to_hex()),
-        "createdAt": iso(log.created_at),
-        "sentAt": log.sent_at.map(iso),
-    })
+/// One recipient's daily email as the report shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MailLogView {
+    #[serde(rename = "_id")]
+    id: String,
+    date: String,
+    user_id: String,
+    email: String,
+    post_count: i64,
+    post_ids: Vec<String>,
+    status: daily_mail::Status,
+    success: bool,
+    error: Option<String>,
+    email_log_id: Option<String>,
+    created_at: String,
+    sent_at: Option<String>,
+}
+
+fn view(log: &DailyMailLog) -> MailLogView {
+    MailLogView {
+        id: log.id.to_hex(),
+        date: log.date.clone(),
+        user_id: log.user_id.to_hex(),
+        email: log.email.clone(),
+        post_count: log.post_count,
+        post_ids: log.post_ids.iter().map(|id| id.to_hex()).collect(),
+        status: log.status,
+        success: log.status == daily_mail::Status::Sent,
+        error: log.error.clone(),
+        email_log_id: log.email_log_id.map(|id| id.to_hex()),
+        created_at: iso(log.created_at),
+        sent_at: log.sent_at.map(iso),
+    }
+}
+
+/// `{logs, total, totalPages, page, limit}`: one page of the daily email report.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MailReportAnswer {
+    logs: Vec<MailLogView>,
+    total: u64,
+    total_pages: u64,
+    page: u64,
+    limit: i64,
 }
 
 /// A `YYYY-MM-DD` date.
@@ -58,12 +88,11 @@ pub async fn report(
     let date = date.map(|d| d.to_string());
     let (logs, total) =
         daily_mail::page(&state.db, date.as_deref(), paging.skip, paging.limit).await?;
-    let logs: Vec<Value> = logs.iter().map(view).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "logs": logs,
-        "total": total,
-        "totalPages": paging.total_pages(total),
-        "page": paging.page,
-        "limit": paging.limit,
-    })))
+    Ok(HttpResponse::Ok().json(MailReportAnswer {
+        logs: logs.iter().map(view).collect(),
+        total,
+        total_pages: paging.total_pages(total),
+        page: paging.page,
+        limit: paging.limit,
+    }))
 }

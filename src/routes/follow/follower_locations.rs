@@ -4,14 +4,15 @@
 //! ones only.
 
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::locations;
 use crate::routes::notification::PageQuery;
-use crate::routes::user::locations::{mark_online, with_users, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::routes::user::locations::{
+    mark_online, with_users, PlacedUser, DEFAULT_LIMIT, MAX_LIMIT,
+};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -21,6 +22,16 @@ pub struct FollowerLocationsQuery {
     page: Option<i64>,
     limit: Option<i64>,
     include_offline: Option<bool>,
+}
+
+/// `{list, total, totalPages, page}`: one page of the followers' locations.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowerLocationsAnswer {
+    list: Vec<PlacedUser>,
+    total: u64,
+    total_pages: u64,
+    page: u64,
 }
 
 #[tracing::instrument(skip_all)]
@@ -50,10 +61,10 @@ pub async fn follower_locations(
         .collect();
     let mut items = with_users(&state, &page_items).await?;
     mark_online(&state, &mut items).await;
-    Ok(HttpResponse::Ok().json(json!({
-        "list": items,
-        "total": total,
-        "totalPages": total.div_ceil(limit as u64),
-        "page": page,
-    })))
+    Ok(HttpResponse::Ok().json(FollowerLocationsAnswer {
+        list: items,
+        total,
+        total_pages: total.div_ceil(limit as u64),
+        page,
+    }))
 }

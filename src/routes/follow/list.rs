@@ -9,8 +9,7 @@ use std::collections::HashSet;
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use super::{FOLLOW_PAGE_SIZE, MAX_FOLLOW_PAGE_SIZE};
 use crate::auth::AuthUser;
@@ -34,6 +33,29 @@ pub struct FollowQuery {
     limit: Option<String>,
     #[serde(default)]
     user_id: Option<String>,
+}
+
+/// One person of a followers or following list; `isFollowing` says whether the caller follows them.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowEntry {
+    #[serde(rename = "_id")]
+    id: String,
+    name: String,
+    avatar: Option<String>,
+    is_following: bool,
+    followed_at: String,
+}
+
+/// `{list, count, page, limit, totalPages}`: one page of followers or of people followed.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowListAnswer {
+    list: Vec<FollowEntry>,
+    count: u64,
+    page: u64,
+    limit: i64,
+    total_pages: u64,
 }
 
 async fn list(
@@ -71,22 +93,22 @@ async fn list(
         .iter()
         .map(|e| {
             let card = cards.get(&e.user);
-            json!({
-                "_id": e.user.to_hex(),
-                "name": card.map_or(DELETED_AUTHOR, |c| c.name.as_str()),
-                "avatar": card.and_then(|c| c.avatar.clone()),
-                "isFollowing": mine.contains(&e.user),
-                "followedAt": iso(e.since),
-            })
+            FollowEntry {
+                id: e.user.to_hex(),
+                name: card.map_or(DELETED_AUTHOR, |c| c.name.as_str()).to_string(),
+                avatar: card.and_then(|c| c.avatar.clone()),
+                is_following: mine.contains(&e.user),
+                followed_at: iso(e.since),
+            }
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "list": items,
-        "count": total,
-        "page": page,
-        "limit": limit,
-        "totalPages": total_pages(total, limit),
-    })))
+    Ok(HttpResponse::Ok().json(FollowListAnswer {
+        list: items,
+        count: total,
+        page,
+        limit,
+        total_pages: total_pages(total, limit),
+    }))
 }
 
 #[tracing::instrument(skip(state, me))]

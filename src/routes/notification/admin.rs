@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{
-    check_length, navigate_to, present, view, MSG_INVALID_USER, MSG_MISSING_USER_OR_CONTENT,
-    MSG_USER_NOT_FOUND,
+    check_length, navigate_to, present, NotificationSentAnswer, NotificationView, MSG_INVALID_USER,
+    MSG_MISSING_USER_OR_CONTENT, MSG_USER_NOT_FOUND,
 };
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
@@ -61,8 +61,8 @@ pub async fn admin(
         details,
     )
     .await;
-    Ok(HttpResponse::Created().json(json!({
-        "message": MSG_SENT,
-        "notification": view(&notification),
-    })))
+    Ok(HttpResponse::Created().json(NotificationSentAnswer {
+        message: MSG_SENT,
+        notification: NotificationView::of(&notification),
+    }))
 }

@@ -24,6 +24,13 @@ pub struct BroadcastBody {
     content: Option<String>,
 }
 
+/// `{message, count}`: how many users the broadcast reached.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct BroadcastAnswer {
+    message: String,
+    count: usize,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn broadcast(
     state: web::Data<AppState>,
@@ -72,8 +79,8 @@ pub async fn broadcast(
         json!({ "content": content, "recipients": items.len() }),
     )
     .await;
-    Ok(HttpResponse::Created().json(json!({
-        "message": format!("Notification sent to {} users", items.len()),
-        "count": items.len(),
-    })))
+    Ok(HttpResponse::Created().json(BroadcastAnswer {
+        message: format!("Notification sent to {} users", items.len()),
+        count: items.len(),
+    }))
 }

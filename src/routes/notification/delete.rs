@@ -2,7 +2,6 @@
 //! if it was unread, every tab of theirs gets the new unread count.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::{notification_id, signed_in, MSG_INVALID_ID, MSG_NOT_FOUND};
 use crate::auth::MaybeUser;
@@ -27,7 +26,17 @@ pub async fn delete(
     if !gone.read {
         push_unread_count(&state, me.user.id).await;
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_DELETED, "id": id.to_hex() })))
+    Ok(HttpResponse::Ok().json(NoticeDeletedAnswer {
+        message: MSG_DELETED,
+        id: id.to_hex(),
+    }))
+}
+
+/// `{message, id}`: which notification was removed.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct NoticeDeletedAnswer {
+    message: &'static str,
+    id: String,
 }
 
 /// `DELETE /api/notification/` without an id.

@@ -3,9 +3,8 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde_json::json;
 
-use super::{present, view, MSG_INVALID_USER, MSG_MISSING_USER};
+use super::{present, NotificationView, NotificationsAnswer, MSG_INVALID_USER, MSG_MISSING_USER};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::notifications;
@@ -23,8 +22,8 @@ pub async fn history(
     let user =
         ObjectId::parse_str(&raw).map_err(|_| ApiError::invalid("invalid_id", MSG_INVALID_USER))?;
     let items = notifications::history(&state.db, user).await?;
-    let items: Vec<_> = items.iter().map(view).collect();
-    Ok(HttpResponse::Ok().json(json!({ "notifications": items })))
+    let notifications = items.iter().map(NotificationView::of).collect();
+    Ok(HttpResponse::Ok().json(NotificationsAnswer { notifications }))
 }
 
 /// `GET /api/notification/user/` without an id.

@@ -7,9 +7,8 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{signed_in, view, PageQuery, DEFAULT_LIMIT, MAX_LIMIT};
+use super::{signed_in, NotificationView, PageQuery, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::notifications::{self, Kind};
@@ -53,6 +52,18 @@ pub fn kinds_of(filter: Option<&str>) -> ApiResult<Vec<Kind>> {
     Ok(kinds)
 }
 
+/// `{notifications, total, page, totalPages, unreadCount}`: one page of the caller's
+/// notifications, newest first.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationPageAnswer {
+    notifications: Vec<super::NotificationView>,
+    total: u64,
+    page: u64,
+    total_pages: u64,
+    unread_count: u64,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn list(
     state: web::Data<AppState>,
@@ -70,18 +81,19 @@ pub async fn list(
     let (items, total) =
         notifications::list_for_user(&state.db, me.user.id, &kinds, skip, limit).await?;
     let unread = notifications::count_unread(&state.db, me.user.id).await?;
-    let items: Vec<_> = items.iter().map(view).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "notifications": items,
-        "total": total,
-        "page": page,
-        "totalPages": total.div_ceil(limit as u64),
-        "unreadCount": unread,
-    })))
+    Ok(HttpResponse::Ok().json(NotificationPageAnswer {
+        notifications: items.iter().map(NotificationView::of).collect(),
+        total,
+        page,
+        total_pages: total.div_ceil(limit as u64),
+        unread_count: unread,
+    }))
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]

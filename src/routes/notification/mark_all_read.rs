@@ -2,7 +2,6 @@
 //! the caller read; every tab of theirs gets the count 0.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::signed_in;
 use crate::auth::MaybeUser;
@@ -13,10 +12,20 @@ use crate::state::AppState;
 
 pub const MSG_ALL_READ: &str = "All notifications marked as read";
 
+/// `{message, modified}`: how many notifications were marked read.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct AllReadAnswer {
+    message: &'static str,
+    modified: u64,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn mark_all_read(state: web::Data<AppState>, user: MaybeUser) -> ApiResult<HttpResponse> {
     let me = signed_in(user)?;
     let modified = notifications::mark_all_read(&state.db, me.user.id).await?;
     push_unread_count(&state, me.user.id).await;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_ALL_READ, "modified": modified })))
+    Ok(HttpResponse::Ok().json(AllReadAnswer {
+        message: MSG_ALL_READ,
+        modified,
+    }))
 }

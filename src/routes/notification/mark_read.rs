@@ -2,9 +2,10 @@
 //! notifications read; every tab of theirs gets the new unread count.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::{notification_id, signed_in, view, MSG_INVALID_ID, MSG_NOT_FOUND};
+use super::{
+    notification_id, signed_in, NotificationAnswer, NotificationView, MSG_INVALID_ID, MSG_NOT_FOUND,
+};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::notify::push_unread_count;
@@ -23,7 +24,9 @@ pub async fn mark_read(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     push_unread_count(&state, me.user.id).await;
-    Ok(HttpResponse::Ok().json(json!({ "notification": view(&notification) })))
+    Ok(HttpResponse::Ok().json(NotificationAnswer {
+        notification: NotificationView::of(&notification),
+    }))
 }
 
 /// `PATCH /api/notification/mark-as-read/` without an id.

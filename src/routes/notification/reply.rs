@@ -4,11 +4,10 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{
-    check_length, notification_id, present, signed_in, view, MSG_MISSING_ID_OR_CONTENT,
-    MSG_NOT_FOUND,
+    check_length, notification_id, present, signed_in, NotificationAnswer, NotificationView,
+    MSG_MISSING_ID_OR_CONTENT, MSG_NOT_FOUND,
 };
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
@@ -64,5 +63,7 @@ pub async fn reply(
     let notification = notify(&state, input)
         .await?
         .ok_or_else(|| ApiError::forbidden(MSG_REPLY_BLOCKED))?;
-    Ok(HttpResponse::Created().json(json!({ "notification": view(&notification) })))
+    Ok(HttpResponse::Created().json(NotificationAnswer {
+        notification: NotificationView::of(&notification),
+    }))
 }

@@ -1,7 +1,7 @@
 //! `GET /api/notification/unread-count` → {count}.
 
+use crate::routes::answers::CountAnswer;
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::signed_in;
 use crate::auth::MaybeUser;
@@ -13,5 +13,5 @@ use crate::state::AppState;
 pub async fn unread_count(state: web::Data<AppState>, user: MaybeUser) -> ApiResult<HttpResponse> {
     let me = signed_in(user)?;
     let count = notifications::count_unread(&state.db, me.user.id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "count": count })))
+    Ok(HttpResponse::Ok().json(CountAnswer { count }))
 }

@@ -11,7 +11,6 @@ use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::{may_manage, visible_to, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
@@ -25,7 +24,7 @@ pub const MAX_DAYS: i64 = 365;
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// One day of a series.
-#[derive(Debug, Default, Clone, Serialize)]
+#[derive(Debug, Default, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Day {
     pub date: String,
@@ -117,6 +116,24 @@ pub async fn daily_series(db: &Db, posts: &[ObjectId], days: i64) -> ApiResult<V
     Ok(series.into_values().collect())
 }
 
+/// One post's figures: counts, reading time (seconds) and the daily series.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostAnalyticsAnswer {
+    post_id: String,
+    title: String,
+    slug: String,
+    views: i64,
+    likes: i64,
+    bookmarks: i64,
+    shares: i64,
+    comments: i64,
+    total_reading_time: i64,
+    average_reading_time: i64,
+    readers: u64,
+    daily: Vec<Day>,
+}
+
 #[tracing::instrument(skip(state, me))]
 pub async fn post_analytics(
     state: web::Data<AppState>,
@@ -138,18 +155,18 @@ pub async fn post_analytics(
     }
     let (total_reading, readers) = reading_time::totals_for_posts(&state.db, &[id]).await?;
     let daily = daily_series(&state.db, &[id], days).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "postId": id.to_hex(),
-        "title": post.title,
-        "slug": post.slug,
-        "views": post.views.max(0),
-        "likes": post.likes_count.max(0),
-        "bookmarks": post.bookmarks_count.max(0),
-        "shares": post.share_count.max(0),
-        "comments": post.comments_count.max(0),
-        "totalReadingTime": total_reading,
-        "averageReadingTime": average(total_reading, readers),
-        "readers": readers,
-        "daily": daily,
-    })))
+    Ok(HttpResponse::Ok().json(PostAnalyticsAnswer {
+        post_id: id.to_hex(),
+        title: post.title,
+        slug: post.slug,
+        views: post.views.max(0),
+        likes: post.likes_count.max(0),
+        bookmarks: post.bookmarks_count.max(0),
+        shares: post.share_count.max(0),
+        comments: post.comments_count.max(0),
+        total_reading_time: total_reading,
+        average_reading_time: average(total_reading, readers),
+        readers,
+        daily,
+    }))
 }

@@ -9,7 +9,6 @@
 use actix_web::{web, HttpResponse};
 use futures_util::TryStreamExt;
 use mongodb::bson::{doc, Document};
-use serde_json::json;
 
 use serde::Deserialize;
 
@@ -48,6 +47,39 @@ pub struct EngagementQuery {
     days: Option<String>,
     #[serde(default)]
     user_id: Option<String>,
+}
+
+/// One of an author's most viewed posts.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct TopPost {
+    #[serde(rename = "_id")]
+    id: String,
+    title: String,
+    slug: String,
+    views: i64,
+    likes: i64,
+    comments: i64,
+}
+
+/// An author's figures over all their posts, with the top posts and the daily series.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EngagementAnswer {
+    user_id: String,
+    posts: usize,
+    views: i64,
+    likes: i64,
+    bookmarks: i64,
+    shares: i64,
+    comments: i64,
+    total_reading_time: i64,
+    average_reading_time: i64,
+    readers: u64,
+    followers: u64,
+    following: u64,
+    engagement_rate: f64,
+    top_posts: Vec<TopPost>,
+    daily: Vec<super::analytics_post::Day>,
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -101,33 +133,34 @@ pub async fn user_engagement(
     let top: Vec<_> = top
         .into_iter()
         .take(TOP_POSTS)
-        .map(|d| {
-            json!({
-                "_id": d.get_object_id("_id").map(|id| id.to_hex()).unwrap_or_default(),
-                "title": d.get_str("title").unwrap_or_default(),
-                "slug": d.get_str("slug").unwrap_or_default(),
-                "views": number(d, "views"),
-                "likes": number(d, "likesCount"),
-                "comments": number(d, "commentsCount"),
-            })
+        .map(|d| TopPost {
+            id: d
+                .get_object_id("_id")
+                .map(|id| id.to_hex())
+                .unwrap_or_default(),
+            title: d.get_str("title").unwrap_or_default().to_string(),
+            slug: d.get_str("slug").unwrap_or_default().to_string(),
+            views: number(d, "views"),
+            likes: number(d, "likesCount"),
+            comments: number(d, "commentsCount"),
         })
         .collect();
     let daily = daily_series(&state.db, &ids, days).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "userId": author.to_hex(),
-        "posts": docs.len(),
-        "views": views,
-        "likes": likes,
-        "bookmarks": bookmarks,
-        "shares": shares,
-        "comments": comments,
-        "totalReadingTime": total_reading,
-        "averageReadingTime": average(total_reading, readers),
-        "readers": readers,
-        "followers": follows::follower_count(&state.db, author).await?,
-        "following": follows::following_count(&state.db, author).await?,
-        "engagementRate": engagement_rate(likes + comments + shares + bookmarks, views),
-        "topPosts": top,
-        "daily": daily,
-    })))
+    Ok(HttpResponse::Ok().json(EngagementAnswer {
+        user_id: author.to_hex(),
+        posts: docs.len(),
+        views,
+        likes,
+        bookmarks,
+        shares,
+        comments,
+        total_reading_time: total_reading,
+        average_reading_time: average(total_reading, readers),
+        readers,
+        followers: follows::follower_count(&state.db, author).await?,
+        following: follows::following_count(&state.db, author).await?,
+        engagement_rate: engagement_rate(likes + comments + shares + bookmarks, views),
+        top_posts: top,
+        daily,
+    }))
 }

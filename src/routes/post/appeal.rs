@@ -4,7 +4,6 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
@@ -27,6 +26,26 @@ pub const MSG_APPEAL_PENDING: &str = "An appeal for this post is already pending
 pub struct AppealBody {
     #[serde(default)]
     message: Option<String>,
+}
+
+/// An appeal as its author sees it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AppealView {
+    #[serde(rename = "_id")]
+    id: String,
+    post_id: String,
+    post_title: String,
+    message: String,
+    status: &'static str,
+    created_at: String,
+}
+
+/// `{message, appeal}`: the appeal as filed.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct AppealAnswer {
+    message: &'static str,
+    appeal: AppealView,
 }
 
 #[tracing::instrument(skip(state, me, body))]
@@ -70,15 +89,15 @@ pub async fn appeal(
     notice.post_id = Some(id);
     notice.navigate_to = Some(format!("/post/{}", post.slug));
     notify_admins(&state, notice).await?;
-    Ok(HttpResponse::Created().json(json!({
-        "message": MSG_APPEAL_SENT,
-        "appeal": {
-            "_id": appeal.id.to_hex(),
-            "postId": id.to_hex(),
-            "postTitle": appeal.post_title,
-            "message": appeal.message,
-            "status": "pending",
-            "createdAt": iso(appeal.created_at),
+    Ok(HttpResponse::Created().json(AppealAnswer {
+        message: MSG_APPEAL_SENT,
+        appeal: AppealView {
+            id: appeal.id.to_hex(),
+            post_id: id.to_hex(),
+            post_title: appeal.post_title,
+            message: appeal.message,
+            status: "pending",
+            created_at: iso(appeal.created_at),
         },
-    })))
+    }))
 }

@@ -15,9 +15,16 @@ const BOOKMARK_TOGGLE: MarkToggle = MarkToggle {
     activity: "bookmark",
     verb: "Bookmarked",
     notification: Kind::Bookmark,
-    on_key: "bookmarked",
-    count_key: "bookmarksCount",
 };
+
+/// `{bookmarked, bookmarksCount, postId}`: the caller's bookmark after the toggle.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BookmarkAnswer {
+    bookmarked: bool,
+    bookmarks_count: i64,
+    post_id: String,
+}
 
 #[tracing::instrument(skip(state, me))]
 pub async fn bookmark(
@@ -25,5 +32,10 @@ pub async fn bookmark(
     me: AuthUser,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    toggle_mark(&state, &me, &post_id, &BOOKMARK_TOGGLE).await
+    let toggled = toggle_mark(&state, &me, &post_id, &BOOKMARK_TOGGLE).await?;
+    Ok(HttpResponse::Ok().json(BookmarkAnswer {
+        bookmarked: toggled.on,
+        bookmarks_count: toggled.count,
+        post_id: toggled.post_id,
+    }))
 }

@@ -2,13 +2,23 @@
 //! for the signed-in caller.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::like::readable_post;
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::{bookmarks, likes};
 use crate::state::AppState;
+
+/// `{postId, liked, bookmarked, likesCount, bookmarksCount}`: the caller's marks on a post.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarksAnswer {
+    post_id: String,
+    liked: bool,
+    bookmarked: bool,
+    likes_count: i64,
+    bookmarks_count: i64,
+}
 
 #[tracing::instrument(skip(state, me))]
 pub async fn bookmark_status(
@@ -19,11 +29,11 @@ pub async fn bookmark_status(
     let post = readable_post(&state, &post_id, Some(&me)).await?;
     let liked = likes::exists(&state.db, me.user.id, post.id).await?;
     let bookmarked = bookmarks::exists(&state.db, me.user.id, post.id).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "postId": post.id.to_hex(),
-        "liked": liked,
-        "bookmarked": bookmarked,
-        "likesCount": post.likes_count.max(0),
-        "bookmarksCount": post.bookmarks_count.max(0),
-    })))
+    Ok(HttpResponse::Ok().json(MarksAnswer {
+        post_id: post.id.to_hex(),
+        liked,
+        bookmarked,
+        likes_count: post.likes_count.max(0),
+        bookmarks_count: post.bookmarks_count.max(0),
+    }))
 }

@@ -61,9 +61,5 @@ pub async fn bookmarked_posts(state: web::Data<AppState>, me: AuthUser) -> ApiRe
 }
 
 fn answer(posts: &[Box<RawValue>]) -> HttpResponse {
-    #[derive(serde::Serialize)]
-    struct Bookmarked<'a> {
-        posts: &'a [Box<RawValue>],
-    }
-    HttpResponse::Ok().json(Bookmarked { posts })
+    super::PostsAnswer::respond(posts)
 }

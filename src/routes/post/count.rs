@@ -3,9 +3,9 @@
 //! `postCountsUpdated` (see `live::post_counts_updated`). They are the totals of those lists, from
 //! the read index when it can answer.
 
+use crate::routes::answers::CountAnswer;
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde_json::json;
 
 use super::feed::{self, Feed};
 use super::MSG_SIGN_IN_REQUIRED;
@@ -39,7 +39,7 @@ pub async fn following_posts_count(state: &AppState, user: ObjectId) -> ApiResul
 #[tracing::instrument(skip_all)]
 pub async fn count_all(state: web::Data<AppState>, viewer: MaybeUser) -> ApiResult<HttpResponse> {
     let count = all_posts_count(&state, viewer.0.map(|v| v.user.id)).await?;
-    Ok(HttpResponse::Ok().json(json!({ "count": count })))
+    Ok(HttpResponse::Ok().json(CountAnswer { count }))
 }
 
 #[tracing::instrument(skip_all)]
@@ -48,7 +48,7 @@ pub async fn count_my(state: web::Data<AppState>, viewer: MaybeUser) -> ApiResul
         .0
         .ok_or_else(|| ApiError::unauthorized(MSG_SIGN_IN_REQUIRED))?;
     let count = my_posts_count(&state, me.user.id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "count": count })))
+    Ok(HttpResponse::Ok().json(CountAnswer { count }))
 }
 
 #[tracing::instrument(skip_all)]
@@ -60,5 +60,5 @@ pub async fn count_following(
         .0
         .ok_or_else(|| ApiError::unauthorized(MSG_SIGN_IN_REQUIRED))?;
     let count = following_posts_count(&state, me.user.id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "count": count })))
+    Ok(HttpResponse::Ok().json(CountAnswer { count }))
 }

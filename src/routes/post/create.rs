@@ -4,14 +4,13 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde_json::json;
 
 use super::input::{
     parse_audience, parse_blocks, parse_category, parse_lang, parse_post_type, parse_publish_at,
     parse_thumbnail, parse_title, parse_visibility, requested_status, search_text_for, tags_of,
     PendingImages, PostBody,
 };
-use super::render_one_for;
+use super::{render_one_for, PostAnswer};
 use crate::auth::AuthUser;
 use crate::domain::blocks::{check_upload_rules, reading_time_minutes};
 use crate::domain::post::PostStatus;
@@ -154,5 +153,5 @@ pub async fn create(
     }
     live::post_counts_updated(&state, me.user.id, post.is_listable());
     let view = render_one_for(&state, Some(&me), post).await?;
-    Ok(HttpResponse::Created().json(json!({ "post": view })))
+    Ok(HttpResponse::Created().json(PostAnswer::of(&view)?))
 }

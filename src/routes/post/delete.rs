@@ -45,6 +45,14 @@ pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Op
     Ok(Some(deleted))
 }
 
+/// `{message, postId}`: which post was removed.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostDeletedAnswer {
+    message: &'static str,
+    post_id: String,
+}
+
 #[tracing::instrument(skip(state, me))]
 pub async fn delete(
     state: web::Data<AppState>,
@@ -66,5 +74,8 @@ pub async fn delete(
         )
         .await;
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_POST_DELETED, "postId": id.to_hex() })))
+    Ok(HttpResponse::Ok().json(PostDeletedAnswer {
+        message: MSG_POST_DELETED,
+        post_id: id.to_hex(),
+    }))
 }

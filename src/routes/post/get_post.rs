@@ -7,11 +7,13 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
-use super::{render_one_for, unlock_raw, visible_to, Access, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
+use super::{
+    render_one_for, unlock_raw, visible_to, Access, PostAnswer, MSG_INVALID_SLUG,
+    MSG_POST_NOT_FOUND,
+};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::feeds::cards::ReadError;
@@ -20,11 +22,6 @@ use crate::state::AppState;
 
 /// Longest slug worth looking up.
 const MAX_LOOKUP_LEN: usize = 200;
-
-#[derive(Serialize)]
-struct PostAnswer<'a> {
-    post: &'a RawValue,
-}
 
 /// The post as the viewer may see it, from the index (`Ok(None)`: not there or not visible;
 /// `Err(Index)`: the index cannot say).
@@ -101,7 +98,7 @@ pub async fn get_post(
     let mut post = match from_index(&state, viewer.0.as_ref(), slug).await {
         // Guests, and posts without polls, get the stored card as it is.
         Ok(Some(raw)) if viewer.0.is_none() || !raw.get().contains("\"type\":\"poll\"") => {
-            return Ok(HttpResponse::Ok().json(PostAnswer { post: &raw }));
+            return Ok(HttpResponse::Ok().json(PostAnswer { post: raw }));
         }
         Ok(Some(raw)) => serde_json::from_str(raw.get()).map_err(ApiError::internal)?,
         Ok(None) => return Err(ApiError::not_found(MSG_POST_NOT_FOUND)),
@@ -118,5 +115,5 @@ pub async fn get_post(
     if let Some(me) = viewer.0.as_ref() {
         mark_own_votes(&state.db, &mut post, me.user.id).await?;
     }
-    Ok(HttpResponse::Ok().json(json!({ "post": post })))
+    Ok(HttpResponse::Ok().json(PostAnswer::of(&post)?))
 }

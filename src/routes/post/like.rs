@@ -4,7 +4,6 @@
 //! a post one may engage with, and telling its author.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
@@ -67,9 +66,22 @@ pub struct MarkToggle {
     pub verb: &'static str,
     /// Notification sent to the author when the mark is set.
     pub notification: Kind,
-    /// Response keys: whether the mark is on, and the post's count.
-    pub on_key: &'static str,
-    pub count_key: &'static str,
+}
+
+/// What a toggle left: whether the mark is on, the post's count of marks, and the post.
+pub struct Toggled {
+    pub on: bool,
+    pub count: i64,
+    pub post_id: String,
+}
+
+/// `{liked, likesCount, postId}`: the caller's like after the toggle.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LikeAnswer {
+    liked: bool,
+    likes_count: i64,
+    post_id: String,
 }
 
 /// Toggles the caller's mark on a post: readable post, a block refuses only adding, safe under
@@ -79,7 +91,7 @@ pub async fn toggle_mark(
     me: &AuthUser,
     post_id: &str,
     toggle: &MarkToggle,
-) -> ApiResult<HttpResponse> {
+) -> ApiResult<Toggled> {
     let post = readable_post(state, post_id, Some(me)).await?;
     if !likes::has_mark(&state.db, toggle.mark, me.user.id, post.id).await? {
         ensure_may_engage(state, me, &post).await?;
@@ -99,11 +111,11 @@ pub async fn toggle_mark(
         .await;
         tell_user(state, me, post.author, toggle.notification, &post, "").await;
     }
-    let mut body = serde_json::Map::new();
-    body.insert(toggle.on_key.to_owned(), json!(toggled.on));
-    body.insert(toggle.count_key.to_owned(), json!(toggled.count.max(0)));
-    body.insert("postId".to_owned(), json!(post.id.to_hex()));
-    Ok(HttpResponse::Ok().json(body))
+    Ok(Toggled {
+        on: toggled.on,
+        count: toggled.count.max(0),
+        post_id: post.id.to_hex(),
+    })
 }
 
 const LIKE_TOGGLE: MarkToggle = MarkToggle {
@@ -111,8 +123,6 @@ const LIKE_TOGGLE: MarkToggle = MarkToggle {
     activity: "like",
     verb: "Liked",
     notification: Kind::Like,
-    on_key: "liked",
-    count_key: "likesCount",
 };
 
 #[tracing::instrument(skip(state, me))]
@@ -121,5 +131,10 @@ pub async fn like(
     me: AuthUser,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    toggle_mark(&state, &me, &post_id, &LIKE_TOGGLE).await
+    let toggled = toggle_mark(&state, &me, &post_id, &LIKE_TOGGLE).await?;
+    Ok(HttpResponse::Ok().json(LikeAnswer {
+        liked: toggled.on,
+        likes_count: toggled.count,
+        post_id: toggled.post_id,
+    }))
 }

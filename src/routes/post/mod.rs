@@ -551,9 +551,11 @@ pub async fn find_by_slug(state: &AppState, slug: &str) -> ApiResult<Option<Post
     Ok(posts::find_by_slug(&state.db, slug).await?)
 }
 
-/// A list answer: `{posts, total}` (and `page` for the numbered families).
-#[derive(Serialize)]
+/// A list answer: `{posts, total}` (and `page` for the numbered families). Each post is the JSON
+/// of a [`PostView`], kept as text from the read index.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct ListAnswer<'a> {
+    #[schema(value_type = Vec<PostView>)]
     pub posts: &'a [Box<RawValue>],
     pub total: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -563,6 +565,35 @@ pub struct ListAnswer<'a> {
 impl ListAnswer<'_> {
     pub fn respond(posts: &[Box<RawValue>], total: u64, page: Option<u64>) -> HttpResponse {
         HttpResponse::Ok().json(ListAnswer { posts, total, page })
+    }
+}
+
+/// `{posts}`: a list without a total (suggestions, bookmarks).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PostsAnswer<'a> {
+    #[schema(value_type = Vec<PostView>)]
+    pub posts: &'a [Box<RawValue>],
+}
+
+impl PostsAnswer<'_> {
+    pub fn respond(posts: &[Box<RawValue>]) -> HttpResponse {
+        HttpResponse::Ok().json(PostsAnswer { posts })
+    }
+}
+
+/// `{post}`: one post as the viewer may see it (the JSON of a [`PostView`]).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PostAnswer {
+    #[schema(value_type = PostView)]
+    pub post: Box<RawValue>,
+}
+
+impl PostAnswer {
+    /// The answer for a post already rendered.
+    pub fn of(post: &impl Serialize) -> ApiResult<Self> {
+        Ok(PostAnswer {
+            post: serde_json::value::to_raw_value(post).map_err(ApiError::internal)?,
+        })
     }
 }
 

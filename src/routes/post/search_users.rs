@@ -7,7 +7,6 @@
 
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::auth::MaybeUser;
 use crate::domain::search::SearchQuery;
@@ -22,15 +21,21 @@ pub struct SearchUsersQuery {
     query: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct UserHit {
+pub struct UserHit {
     #[serde(rename = "_id")]
     id: String,
     name: String,
     email: Option<String>,
     avatar: Option<String>,
     total_posts: i64,
+}
+
+/// `{users}`: the people found (`email` only for administrators or an exact match).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct UserHitsAnswer {
+    users: Vec<UserHit>,
 }
 
 #[tracing::instrument(skip(state, viewer))]
@@ -56,5 +61,5 @@ pub async fn search_users(
             total_posts: u.total_posts,
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({ "users": users })))
+    Ok(HttpResponse::Ok().json(UserHitsAnswer { users }))
 }

@@ -2,7 +2,6 @@
 //! (guests too). Each share is recorded for the per-day analytics.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
 use super::like::readable_post;
 use super::MSG_POST_NOT_FOUND;
@@ -11,6 +10,14 @@ use crate::error::{ApiError, ApiResult};
 use crate::persistence::shares;
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;
+
+/// `{shareCount, postId}`: the post's count of shares after this one.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShareAnswer {
+    share_count: i64,
+    post_id: String,
+}
 
 #[tracing::instrument(skip(state, viewer))]
 pub async fn share(
@@ -34,5 +41,8 @@ pub async fn share(
         )
         .await;
     }
-    Ok(HttpResponse::Ok().json(json!({ "shareCount": count, "postId": post.id.to_hex() })))
+    Ok(HttpResponse::Ok().json(ShareAnswer {
+        share_count: count,
+        post_id: post.id.to_hex(),
+    }))
 }

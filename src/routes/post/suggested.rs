@@ -180,9 +180,5 @@ async fn from_index(
 }
 
 fn answer(posts: &[Box<RawValue>]) -> HttpResponse {
-    #[derive(serde::Serialize)]
-    struct Suggested<'a> {
-        posts: &'a [Box<RawValue>],
-    }
-    HttpResponse::Ok().json(Suggested { posts })
+    super::PostsAnswer::respond(posts)
 }

@@ -5,7 +5,7 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::like::readable_post;
 use super::view::{optional_body, viewer_key};
@@ -59,6 +59,16 @@ pub fn parse_seconds(raw: Option<&Value>, field: &str) -> ApiResult<i64> {
 }
 
 /// Adds reading time by the reader to the post; returns the reader's total.
+/// `{message, postId, duration, updatedAt}`: the reader's total time on the post (seconds).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TimeSpentAnswer {
+    message: &'static str,
+    post_id: String,
+    duration: i64,
+    updated_at: String,
+}
+
 pub async fn add_reading_time(
     state: &AppState,
     req: &HttpRequest,
@@ -86,10 +96,10 @@ pub async fn time_spent(
     let post = readable_post(&state, &post_id, me).await?;
     let total =
         add_reading_time(&state, &req, me, &post, seconds, body.guest_id.as_deref()).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_TIME_RECORDED,
-        "postId": post.id.to_hex(),
-        "duration": total,
-        "updatedAt": iso(now()),
-    })))
+    Ok(HttpResponse::Ok().json(TimeSpentAnswer {
+        message: MSG_TIME_RECORDED,
+        post_id: post.id.to_hex(),
+        duration: total,
+        updated_at: iso(now()),
+    }))
 }

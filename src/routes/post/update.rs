@@ -23,9 +23,17 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::live;
 use crate::persistence::{media, now, posts, user_directory};
+use crate::post_view::PostView;
 use crate::state::AppState;
 
 pub const MSG_POST_UPDATED: &str = "Post updated successfully";
+
+/// `{message, post}`: the post as changed.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct PostUpdatedAnswer {
+    message: &'static str,
+    post: PostView,
+}
 
 #[tracing::instrument(skip(state, me, body))]
 pub async fn update(
@@ -190,5 +198,8 @@ pub async fn update(
         .await;
     }
     let view = render_one_for(&state, Some(&me), post).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_POST_UPDATED, "post": view })))
+    Ok(HttpResponse::Ok().json(PostUpdatedAnswer {
+        message: MSG_POST_UPDATED,
+        post: view,
+    }))
 }

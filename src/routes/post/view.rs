@@ -6,7 +6,6 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{visible_to, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
 use crate::auth::{AuthUser, MaybeUser};
@@ -74,6 +73,12 @@ pub fn viewer_key(
 
 /// Counts a view of the post with this slug if the viewer's window allows; returns the post's
 /// view count.
+/// `{views}`: the post's count of views after this one.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ViewsAnswer {
+    pub views: i64,
+}
+
 pub async fn track_view(
     state: &AppState,
     req: &HttpRequest,
@@ -109,5 +114,5 @@ pub async fn view(
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
     let views = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
-    Ok(HttpResponse::Ok().json(json!({ "views": views })))
+    Ok(HttpResponse::Ok().json(ViewsAnswer { views }))
 }

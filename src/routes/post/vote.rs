@@ -7,7 +7,7 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::like::{ensure_may_engage, readable_post};
 use super::MSG_POST_NOT_FOUND;
@@ -65,43 +65,73 @@ pub fn is_closed(data: &Value) -> bool {
         .is_some_and(|at| at <= chrono::Utc::now())
 }
 
+/// One option of a poll with its count.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct PollOption {
+    pub text: Option<String>,
+    pub votes: i64,
+}
+
 /// A poll block as the client sees it after a vote.
-pub fn poll_view(post: ObjectId, block: &Block, choices: &[usize]) -> Value {
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PollView {
+    pub post_id: String,
+    pub block_id: String,
+    pub question: Option<String>,
+    pub options: Vec<PollOption>,
+    pub multiple: bool,
+    pub closes_at: Option<String>,
+    pub closed: bool,
+    pub total_votes: i64,
+    /// The caller's choice in a single-choice poll (null in a multiple-choice one).
+    pub user_vote: Option<usize>,
+    pub user_votes: Vec<usize>,
+}
+
+/// `{message, poll}`: the poll after the vote.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct VoteAnswer {
+    message: &'static str,
+    poll: PollView,
+}
+
+pub fn poll_view(post: ObjectId, block: &Block, choices: &[usize]) -> PollView {
     let data = &block.data;
-    let options: Vec<Value> = data
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    let options: Vec<PollOption> = data
         .get("options")
         .and_then(Value::as_array)
         .map(|opts| {
             opts.iter()
-                .map(|o| {
-                    json!({
-                        "text": o.get("text").cloned().unwrap_or(Value::Null),
-                        "votes": o.get("votes").and_then(Value::as_i64).unwrap_or(0).max(0),
-                    })
+                .map(|o| PollOption {
+                    text: text(o.get("text")),
+                    votes: o.get("votes").and_then(Value::as_i64).unwrap_or(0).max(0),
                 })
                 .collect()
         })
         .unwrap_or_default();
-    let total: i64 = options
-        .iter()
-        .filter_map(|o| o.get("votes").and_then(Value::as_i64))
-        .sum();
+    let total: i64 = options.iter().map(|o| o.votes).sum();
     let multiple = data
         .get("multiple")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    json!({
-        "postId": post.to_hex(),
-        "blockId": block.id,
-        "question": data.get("question").cloned().unwrap_or(Value::Null),
-        "options": options,
-        "multiple": multiple,
-        "closesAt": data.get("closesAt").cloned().unwrap_or(Value::Null),
-        "closed": is_closed(data),
-        "totalVotes": total,
-        "userVote": if multiple { Value::Null } else { json!(choices.first()) },
-        "userVotes": choices,
-    })
+    PollView {
+        post_id: post.to_hex(),
+        block_id: block.id.clone(),
+        question: text(data.get("question")),
+        options,
+        multiple,
+        closes_at: text(data.get("closesAt")),
+        closed: is_closed(data),
+        total_votes: total,
+        user_vote: if multiple {
+            None
+        } else {
+            choices.first().copied()
+        },
+        user_votes: choices.to_vec(),
+    }
 }
 
 #[tracing::instrument(skip(state, me, body))]
@@ -169,8 +199,8 @@ pub async fn vote(
         None,
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MSG_VOTE_RECORDED,
-        "poll": poll_view(post.id, block, &choices),
-    })))
+    Ok(HttpResponse::Ok().json(VoteAnswer {
+        message: MSG_VOTE_RECORDED,
+        poll: poll_view(post.id, block, &choices),
+    }))
 }

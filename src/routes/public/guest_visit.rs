@@ -4,8 +4,7 @@
 
 use actix_web::{web, HttpResponse};
 use pressroom_actors::events::GuestVisitUpdate;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
@@ -20,6 +19,21 @@ pub const MSG_BAD_GUEST_ID: &str = "guestId must be 1 to 100 letters, digits, '-
 #[serde(rename_all = "camelCase")]
 pub struct VisitBody {
     guest_id: Option<String>,
+}
+
+/// A guest's visits.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GuestView {
+    guest_id: String,
+    visit_count: u64,
+    last_visit: String,
+}
+
+/// `{guest}`: the guest after this visit.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GuestAnswer {
+    guest: GuestView,
 }
 
 /// A guest id as sent, or a new one.
@@ -57,13 +71,13 @@ pub async fn guest_visit(state: web::Data<AppState>, body: web::Bytes) -> ApiRes
         last_visit: iso(visit.last_visit),
     };
     state.live.guests.do_send(Visited(update.clone()));
-    Ok(HttpResponse::Ok().json(json!({
-        "guest": {
-            "guestId": update.guest_id,
-            "visitCount": update.visit_count,
-            "lastVisit": update.last_visit,
-        }
-    })))
+    Ok(HttpResponse::Ok().json(GuestAnswer {
+        guest: GuestView {
+            guest_id: update.guest_id,
+            visit_count: update.visit_count,
+            last_visit: update.last_visit,
+        },
+    }))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! `POST /api/post/view/{slug}`, sharing its 30-minute window per viewer.
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
@@ -10,6 +10,13 @@ use crate::routes::post::view::track_view;
 use crate::state::AppState;
 
 pub const MSG_VIEW_TRACKED: &str = "View tracked";
+
+/// `{message, views}`: the post's count of views after this one.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ViewTrackedAnswer {
+    message: &'static str,
+    views: i64,
+}
 
 #[tracing::instrument(skip(state, viewer, req, body))]
 pub async fn view(
@@ -20,5 +27,8 @@ pub async fn view(
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
     let views = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_VIEW_TRACKED, "views": views })))
+    Ok(HttpResponse::Ok().json(ViewTrackedAnswer {
+        message: MSG_VIEW_TRACKED,
+        views,
+    }))
 }

@@ -6,7 +6,6 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::iso;
 use crate::auth::AuthUser;
@@ -20,8 +19,18 @@ pub const ACTIVITY_LIMIT: i64 = 50;
 pub const MAX_ACTIVITY_LIMIT: i64 = 200;
 pub const MSG_NOT_YOUR_ACTIVITY: &str = "You can only view your own activity";
 
+/// `{activity, total, page, totalPages}`: one page of a user's activity.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityAnswer {
+    activity: Vec<ActivityView>,
+    total: u64,
+    page: u64,
+    total_pages: u64,
+}
+
 /// An entry as clients see it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityView {
     #[serde(rename = "_id")]
@@ -128,10 +137,10 @@ pub async fn get_activity(
     let skip = (page - 1) * u64::try_from(limit).unwrap_or(0);
     let (entries, total) = activity::page(&state.db, user, skip, limit).await?;
     let entries: Vec<ActivityView> = entries.into_iter().map(ActivityView::from).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "activity": entries,
-        "total": total,
-        "page": page,
-        "totalPages": total_pages(total, limit),
-    })))
+    Ok(HttpResponse::Ok().json(ActivityAnswer {
+        activity: entries,
+        total,
+        page,
+        total_pages: total_pages(total, limit),
+    }))
 }

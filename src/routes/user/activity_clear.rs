@@ -4,11 +4,11 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::DateTime;
-use serde_json::json;
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::{activity, now};
+use crate::routes::answers::DeletedAnswer;
 use crate::state::AppState;
 
 /// How many days of activity `clear-old` keeps.
@@ -19,7 +19,7 @@ pub const MSG_CLEARED_OLD: &str = "Activity older than 30 days cleared successfu
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn clear(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
     let deleted = activity::clear(&state.db, me.user.id, None).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_CLEARED, "deletedCount": deleted })))
+    Ok(HttpResponse::Ok().json(DeletedAnswer::new(MSG_CLEARED, deleted)))
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -28,5 +28,5 @@ pub async fn clear_old(state: web::Data<AppState>, me: AuthUser) -> ApiResult<Ht
         now().timestamp_millis() - ACTIVITY_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     );
     let deleted = activity::clear(&state.db, me.user.id, Some(cutoff)).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_CLEARED_OLD, "deletedCount": deleted })))
+    Ok(HttpResponse::Ok().json(DeletedAnswer::new(MSG_CLEARED_OLD, deleted)))
 }

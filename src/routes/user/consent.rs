@@ -1,8 +1,7 @@
 //! `POST /api/user/consent` {consent: true|false} → {message, consent}.
 
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
@@ -17,6 +16,13 @@ pub struct ConsentBody {
     consent: bool,
 }
 
+/// `{message, consent}`: the consent as saved.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ConsentAnswer {
+    message: &'static str,
+    consent: bool,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn consent(
     state: web::Data<AppState>,
@@ -27,5 +33,8 @@ pub async fn consent(
     users::set_consent(&state.db, me.user.id, consent)
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MSG_CONSENT_SAVED, "consent": consent })))
+    Ok(HttpResponse::Ok().json(ConsentAnswer {
+        message: MSG_CONSENT_SAVED,
+        consent,
+    }))
 }

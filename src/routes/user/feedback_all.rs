@@ -4,17 +4,45 @@
 use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::{feedback, users};
 use crate::routes::notification::PageQuery;
-use crate::routes::user::iso;
+use crate::routes::user::feedback_submit::FeedbackView;
 use crate::state::AppState;
 
 pub const DEFAULT_LIMIT: i64 = 50;
 pub const MAX_LIMIT: i64 = 200;
+
+/// Who wrote a feedback entry.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct FeedbackAuthor {
+    #[serde(rename = "_id")]
+    id: String,
+    name: String,
+    email: String,
+    avatar: Option<String>,
+}
+
+/// A feedback entry with its author (`null` when the account is gone).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct FeedbackEntry {
+    #[serde(flatten)]
+    feedback: FeedbackView,
+    user: Option<FeedbackAuthor>,
+}
+
+/// `{feedbacks, total, page, totalPages}`: one page of feedback, newest first.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedbacksAnswer {
+    feedbacks: Vec<FeedbackEntry>,
+    total: u64,
+    page: u64,
+    total_pages: u64,
+}
 
 #[tracing::instrument(skip_all)]
 pub async fn feedback_all(
@@ -30,24 +58,22 @@ pub async fn feedback_all(
         .into_iter()
         .map(|u| (u.id, u))
         .collect();
-    let feedbacks: Vec<Value> = items
+    let feedbacks: Vec<FeedbackEntry> = items
         .iter()
-        .map(|f| {
-            json!({
-                "_id": f.id.to_hex(),
-                "rating": f.rating,
-                "message": f.message,
-                "createdAt": iso(f.created_at),
-                "user": people.get(&f.user_id).map(|u| json!({
-                    "_id": u.id.to_hex(), "name": u.name, "email": u.email, "avatar": u.avatar,
-                })),
-            })
+        .map(|f| FeedbackEntry {
+            feedback: FeedbackView::of(f),
+            user: people.get(&f.user_id).map(|u| FeedbackAuthor {
+                id: u.id.to_hex(),
+                name: u.name.clone(),
+                email: u.email.clone(),
+                avatar: u.avatar.clone(),
+            }),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "feedbacks": feedbacks,
-        "total": total,
-        "page": page,
-        "totalPages": total.div_ceil(limit as u64),
-    })))
+    Ok(HttpResponse::Ok().json(FeedbacksAnswer {
+        feedbacks,
+        total,
+        page,
+        total_pages: total.div_ceil(limit as u64),
+    }))
 }

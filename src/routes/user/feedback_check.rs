@@ -5,7 +5,6 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::DateTime;
-use serde_json::json;
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
@@ -33,6 +32,13 @@ pub fn should_prompt(
         && last_prompt.is_none_or(|t| days_since(t) >= BETWEEN_PROMPTS_DAYS)
 }
 
+/// `{shouldPrompt}`: whether to ask now.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedbackCheckAnswer {
+    should_prompt: bool,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn feedback_check(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
     let at = now();
@@ -42,7 +48,9 @@ pub async fn feedback_check(state: web::Data<AppState>, me: AuthUser) -> ApiResu
     if prompt {
         feedback::record_prompt(&state.db, me.user.id, at).await?;
     }
-    Ok(HttpResponse::Ok().json(json!({ "shouldPrompt": prompt })))
+    Ok(HttpResponse::Ok().json(FeedbackCheckAnswer {
+        should_prompt: prompt,
+    }))
 }
 
 #[cfg(test)]

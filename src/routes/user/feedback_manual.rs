@@ -4,7 +4,7 @@
 
 use actix_web::{web, HttpResponse};
 use pressroom_actors::events::DEFAULT_FEEDBACK_PROMPT;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::audit::{self, Action, Target};
@@ -21,6 +21,14 @@ pub const MAX_PROMPT_LEN: usize = 500;
 #[derive(Deserialize, Default)]
 pub struct ManualBody {
     message: Option<String>,
+}
+
+/// `{success, message, prompt}`: the prompt as sent.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PromptAnswer {
+    success: bool,
+    message: &'static str,
+    prompt: String,
 }
 
 #[tracing::instrument(skip(state, admin, body))]
@@ -59,9 +67,9 @@ pub async fn feedback_manual(
         details,
     )
     .await;
-    Ok(HttpResponse::Ok().json(json!({
-        "success": true,
-        "message": MSG_PROMPT_SENT,
-        "prompt": message,
-    })))
+    Ok(HttpResponse::Ok().json(PromptAnswer {
+        success: true,
+        message: MSG_PROMPT_SENT,
+        prompt: message,
+    }))
 }

@@ -2,8 +2,8 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
@@ -21,6 +21,35 @@ pub const MAX_MESSAGE_LEN: usize = 2000;
 pub struct SubmitBody {
     rating: Option<Value>,
     message: Option<String>,
+}
+
+/// A feedback entry as clients see it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedbackView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub rating: i32,
+    pub message: String,
+    pub created_at: String,
+}
+
+impl FeedbackView {
+    pub fn of(f: &Feedback) -> Self {
+        FeedbackView {
+            id: f.id.to_hex(),
+            rating: f.rating,
+            message: f.message.clone(),
+            created_at: iso(f.created_at),
+        }
+    }
+}
+
+/// `{success, feedback}`: the feedback as stored.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct FeedbackSubmitAnswer {
+    success: bool,
+    feedback: FeedbackView,
 }
 
 /// A rating: a whole number from 1 to 5.
@@ -56,15 +85,10 @@ pub async fn feedback_submit(
         created_at: now(),
     };
     feedback::insert(&state.db, &item).await?;
-    Ok(HttpResponse::Created().json(json!({
-        "success": true,
-        "feedback": {
-            "_id": item.id.to_hex(),
-            "rating": item.rating,
-            "message": item.message,
-            "createdAt": iso(item.created_at),
-        },
-    })))
+    Ok(HttpResponse::Created().json(FeedbackSubmitAnswer {
+        success: true,
+        feedback: FeedbackView::of(&item),
+    }))
 }
 
 #[cfg(test)]

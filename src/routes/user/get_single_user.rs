@@ -4,7 +4,7 @@
 //! blocked them).
 
 use actix_web::{web, HttpResponse};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use super::PublicUser;
 use crate::auth::MaybeUser;
@@ -12,6 +12,27 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
 use crate::persistence::{blocks, follows, users};
 use crate::state::AppState;
+
+/// A public profile with its counts and, for another signed-in user, their relation to it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    #[serde(flatten)]
+    pub public: PublicUser,
+    pub followers_count: u64,
+    pub following_count: u64,
+    pub is_online: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_following: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked_by_you: Option<bool>,
+}
+
+/// `{data}`: the answer.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ProfileAnswer {
+    pub data: Profile,
+}
 
 pub const MSG_USER_NOT_FOUND: &str = "User not found";
 
@@ -25,14 +46,18 @@ pub async fn get_single_user(
     let user = users::find_by_id(&state.db, id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))?;
-    let mut data = serde_json::to_value(PublicUser::from(&user)).map_err(ApiError::internal)?;
     let online = state.realtime.online().await.user_ids;
-    data["followersCount"] = json!(follows::follower_count(&state.db, id).await?);
-    data["followingCount"] = json!(follows::following_count(&state.db, id).await?);
-    data["isOnline"] = Value::Bool(online.contains(&id.to_hex()));
+    let mut profile = Profile {
+        public: PublicUser::from(&user),
+        followers_count: follows::follower_count(&state.db, id).await?,
+        following_count: follows::following_count(&state.db, id).await?,
+        is_online: online.contains(&id.to_hex()),
+        is_following: None,
+        blocked_by_you: None,
+    };
     if let Some(me) = viewer.0.as_ref().filter(|me| me.user.id != id) {
-        data["isFollowing"] = Value::Bool(follows::is_following(&state.db, me.user.id, id).await?);
-        data["blockedByYou"] = Value::Bool(blocks::has_blocked(&state.db, me.user.id, id).await?);
+        profile.is_following = Some(follows::is_following(&state.db, me.user.id, id).await?);
+        profile.blocked_by_you = Some(blocks::has_blocked(&state.db, me.user.id, id).await?);
     }
-    Ok(HttpResponse::Ok().json(json!({ "data": data })))
+    Ok(HttpResponse::Ok().json(ProfileAnswer { data: profile }))
 }

@@ -1,13 +1,14 @@
 //! `GET /api/user/get-user` → {data}: the signed-in user's own account.
 
 use actix_web::HttpResponse;
-use serde_json::json;
 
-use super::OwnUser;
+use super::{OwnUser, OwnUserAnswer};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 
 #[tracing::instrument(skip_all)]
 pub async fn get_user(me: AuthUser) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(json!({ "data": OwnUser::from(&me.user) })))
+    Ok(HttpResponse::Ok().json(OwnUserAnswer {
+        data: OwnUser::from(&me.user),
+    }))
 }

@@ -4,7 +4,7 @@
 //! give coordinates 0 and `Unknown`.
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
 
 use super::iso;
 use crate::auth::MaybeUser;
@@ -12,6 +12,27 @@ use crate::error::ApiResult;
 use crate::net::client_ip;
 use crate::persistence::now;
 use crate::state::AppState;
+
+/// Where the caller's address places them (`userId` is null for a guest).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IpLocation {
+    latitude: f64,
+    longitude: f64,
+    city: String,
+    country: String,
+    country_code: Option<String>,
+    state: String,
+    pincode: String,
+    user_id: Option<String>,
+    timestamp: String,
+}
+
+/// `{location}`: the answer.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct IpLocationAnswer {
+    location: IpLocation,
+}
 
 #[tracing::instrument(skip_all)]
 pub async fn ip_location(
@@ -23,17 +44,17 @@ pub async fn ip_location(
         .live
         .geoip
         .locate(client_ip(&req, &state.trusted_proxies));
-    Ok(HttpResponse::Ok().json(json!({
-        "location": {
-            "latitude": place.latitude,
-            "longitude": place.longitude,
-            "city": place.city,
-            "country": place.country,
-            "countryCode": place.country_code,
-            "state": place.state,
-            "pincode": place.pincode,
-            "userId": user.0.map(|u| u.id_hex()),
-            "timestamp": iso(now()),
-        }
-    })))
+    Ok(HttpResponse::Ok().json(IpLocationAnswer {
+        location: IpLocation {
+            latitude: place.latitude,
+            longitude: place.longitude,
+            city: place.city,
+            country: place.country,
+            country_code: place.country_code,
+            state: place.state,
+            pincode: place.pincode,
+            user_id: user.0.map(|u| u.id_hex()),
+            timestamp: iso(now()),
+        },
+    }))
 }

@@ -26,7 +26,7 @@ pub fn iso(dt: mongodb::bson::DateTime) -> String {
 }
 
 /// A user as they see themselves: the public profile and what only they may see.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnUser {
     #[serde(flatten)]
@@ -61,7 +61,7 @@ impl From<&User> for OwnUser {
 }
 
 /// A user as anyone may see them.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicUser {
     #[serde(rename = "_id")]
@@ -92,6 +92,31 @@ impl From<&User> for PublicUser {
             total_posts: u.total_posts,
             is_account_verified: u.is_account_verified,
             created_at: iso(u.created_at),
+        }
+    }
+}
+
+/// `{data}`: the signed-in user's own account.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct OwnUserAnswer {
+    pub data: OwnUser,
+}
+
+/// A short reference to a user inside another object: `{_id, name, avatar}`.
+#[derive(Clone, Serialize, utoipa::ToSchema)]
+pub struct UserRef {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub avatar: Option<String>,
+}
+
+impl From<&User> for UserRef {
+    fn from(u: &User) -> Self {
+        UserRef {
+            id: u.id.to_hex(),
+            name: u.name.clone(),
+            avatar: u.avatar.clone(),
         }
     }
 }

@@ -3,12 +3,20 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use serde_json::json;
+use serde::Serialize;
 
 use super::PublicUser;
 use crate::error::ApiResult;
 use crate::persistence::users;
 use crate::state::AppState;
+
+/// `{users, guests, count}`: who is connected now (signed-in users, guest sockets, all sockets).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct OnlineAnswer {
+    users: Vec<PublicUser>,
+    guests: usize,
+    count: usize,
+}
 
 #[tracing::instrument(skip_all)]
 pub async fn online(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
@@ -22,9 +30,9 @@ pub async fn online(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     found.retain(|u| !u.blocked);
     found.sort_by_key(|u| u.name.to_lowercase());
     let users: Vec<PublicUser> = found.iter().map(PublicUser::from).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "users": users,
-        "guests": snapshot.guests,
-        "count": snapshot.sockets,
-    })))
+    Ok(HttpResponse::Ok().json(OnlineAnswer {
+        users,
+        guests: snapshot.guests,
+        count: snapshot.sockets,
+    }))
 }

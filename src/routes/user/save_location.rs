@@ -4,9 +4,8 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::locations::location_view;
+use super::locations::{location_view, LocationAnswer};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
@@ -74,5 +73,7 @@ pub async fn save_location(
         location: location.clone(),
         store: false,
     });
-    Ok(HttpResponse::Ok().json(json!({ "location": location_view(&location) })))
+    Ok(HttpResponse::Ok().json(LocationAnswer {
+        location: location_view(&location),
+    }))
 }

@@ -3,9 +3,8 @@
 //! coarse IP guess never replaces a device fix).
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde_json::json;
 
-use super::locations::location_view;
+use super::locations::{location_view, LocationAnswer};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::live::locations::Update;
@@ -48,5 +47,7 @@ pub async fn track_ip_location(
             });
         }
     }
-    Ok(HttpResponse::Ok().json(json!({ "location": location_view(&location) })))
+    Ok(HttpResponse::Ok().json(LocationAnswer {
+        location: location_view(&location),
+    }))
 }

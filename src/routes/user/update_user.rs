@@ -7,9 +7,8 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::OwnUser;
+use super::{OwnUser, OwnUserAnswer};
 use crate::auth::AuthUser;
 use crate::domain::image::{decode_data_url, is_data_url, DecodedImage, MEDIA_URL_PREFIX};
 use crate::domain::PersonName;
@@ -154,5 +153,7 @@ pub async fn update_user(
             tracing::warn!(error = %e, "could not release a previous avatar");
         }
     }
-    Ok(HttpResponse::Ok().json(json!({ "data": OwnUser::from(&user) })))
+    Ok(HttpResponse::Ok().json(OwnUserAnswer {
+        data: OwnUser::from(&user),
+    }))
 }
