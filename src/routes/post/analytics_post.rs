@@ -123,15 +123,23 @@ pub struct PostAnalyticsAnswer {
     post_id: String,
     title: String,
     slug: String,
-    views: i64,
-    likes: i64,
-    bookmarks: i64,
-    shares: i64,
-    comments: i64,
-    total_reading_time: i64,
-    average_reading_time: i64,
-    readers: u64,
+    #[serde(flatten)]
+    totals: Totals,
     daily: Vec<Day>,
+}
+
+/// Counts and reading time (seconds) over one post or over all of an author's posts.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    pub views: i64,
+    pub likes: i64,
+    pub bookmarks: i64,
+    pub shares: i64,
+    pub comments: i64,
+    pub total_reading_time: i64,
+    pub average_reading_time: i64,
+    pub readers: u64,
 }
 
 #[tracing::instrument(skip(state, me))]
@@ -159,14 +167,16 @@ pub async fn post_analytics(
         post_id: id.to_hex(),
         title: post.title,
         slug: post.slug,
-        views: post.views.max(0),
-        likes: post.likes_count.max(0),
-        bookmarks: post.bookmarks_count.max(0),
-        shares: post.share_count.max(0),
-        comments: post.comments_count.max(0),
-        total_reading_time: total_reading,
-        average_reading_time: average(total_reading, readers),
-        readers,
+        totals: Totals {
+            views: post.views.max(0),
+            likes: post.likes_count.max(0),
+            bookmarks: post.bookmarks_count.max(0),
+            shares: post.share_count.max(0),
+            comments: post.comments_count.max(0),
+            total_reading_time: total_reading,
+            average_reading_time: average(total_reading, readers),
+            readers,
+        },
         daily,
     }))
 }

@@ -12,7 +12,7 @@ use mongodb::bson::{doc, Document};
 
 use serde::Deserialize;
 
-use super::analytics_post::{average, daily_series, parse_days};
+use super::analytics_post::{average, daily_series, parse_days, Day, Totals};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
@@ -67,19 +67,13 @@ pub struct TopPost {
 pub struct EngagementAnswer {
     user_id: String,
     posts: usize,
-    views: i64,
-    likes: i64,
-    bookmarks: i64,
-    shares: i64,
-    comments: i64,
-    total_reading_time: i64,
-    average_reading_time: i64,
-    readers: u64,
+    #[serde(flatten)]
+    totals: Totals,
     followers: u64,
     following: u64,
     engagement_rate: f64,
     top_posts: Vec<TopPost>,
-    daily: Vec<super::analytics_post::Day>,
+    daily: Vec<Day>,
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -149,14 +143,16 @@ pub async fn user_engagement(
     Ok(HttpResponse::Ok().json(EngagementAnswer {
         user_id: author.to_hex(),
         posts: docs.len(),
-        views,
-        likes,
-        bookmarks,
-        shares,
-        comments,
-        total_reading_time: total_reading,
-        average_reading_time: average(total_reading, readers),
-        readers,
+        totals: Totals {
+            views,
+            likes,
+            bookmarks,
+            shares,
+            comments,
+            total_reading_time: total_reading,
+            average_reading_time: average(total_reading, readers),
+            readers,
+        },
         followers: follows::follower_count(&state.db, author).await?,
         following: follows::following_count(&state.db, author).await?,
         engagement_rate: engagement_rate(likes + comments + shares + bookmarks, views),

@@ -97,7 +97,7 @@ pub async fn with_users(state: &AppState, list: &[UserLocation]) -> ApiResult<Ve
 pub async fn mark_online(state: &AppState, items: &mut [PlacedUser]) {
     let online = state.realtime.online().await.user_ids;
     for item in items {
-        item.is_online = online.iter().any(|o| *o == item.location.user_id);
+        item.is_online = online.contains(&item.location.user_id);
     }
 }
 
