@@ -793,6 +793,24 @@ mod tests {
     }
 
     #[test]
+    fn no_two_schemas_share_a_name() {
+        let mut seen: BTreeMap<String, Value> = BTreeMap::new();
+        for route in ROUTES {
+            let body = match route.body {
+                Body::Typed(of) => Some(of),
+                _ => None,
+            };
+            for of in route.success.into_iter().chain(body) {
+                for (name, schema) in of().1 {
+                    if let Some(before) = seen.insert(name.clone(), schema.clone()) {
+                        assert_eq!(before, schema, "two types are named {name}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn typed_answers_resolve_their_references() {
         let doc = document();
         let schemas = doc["components"]["schemas"].as_object().unwrap();

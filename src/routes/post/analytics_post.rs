@@ -124,14 +124,14 @@ pub struct PostAnalyticsAnswer {
     title: String,
     slug: String,
     #[serde(flatten)]
-    totals: Totals,
+    totals: PostTotals,
     daily: Vec<Day>,
 }
 
 /// Counts and reading time (seconds) over one post or over all of an author's posts.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Totals {
+pub struct PostTotals {
     pub views: i64,
     pub likes: i64,
     pub bookmarks: i64,
@@ -167,7 +167,7 @@ pub async fn post_analytics(
         post_id: id.to_hex(),
         title: post.title,
         slug: post.slug,
-        totals: Totals {
+        totals: PostTotals {
             views: post.views.max(0),
             likes: post.likes_count.max(0),
             bookmarks: post.bookmarks_count.max(0),

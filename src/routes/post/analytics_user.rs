@@ -12,7 +12,7 @@ use mongodb::bson::{doc, Document};
 
 use serde::Deserialize;
 
-use super::analytics_post::{average, daily_series, parse_days, Day, Totals};
+use super::analytics_post::{average, daily_series, parse_days, Day, PostTotals};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
@@ -51,7 +51,7 @@ pub struct EngagementQuery {
 
 /// One of an author's most viewed posts.
 #[derive(serde::Serialize, utoipa::ToSchema)]
-pub struct TopPost {
+pub struct AuthorTopPost {
     #[serde(rename = "_id")]
     id: String,
     title: String,
@@ -68,11 +68,11 @@ pub struct EngagementAnswer {
     user_id: String,
     posts: usize,
     #[serde(flatten)]
-    totals: Totals,
+    totals: PostTotals,
     followers: u64,
     following: u64,
     engagement_rate: f64,
-    top_posts: Vec<TopPost>,
+    top_posts: Vec<AuthorTopPost>,
     daily: Vec<Day>,
 }
 
@@ -127,7 +127,7 @@ pub async fn user_engagement(
     let top: Vec<_> = top
         .into_iter()
         .take(TOP_POSTS)
-        .map(|d| TopPost {
+        .map(|d| AuthorTopPost {
             id: d
                 .get_object_id("_id")
                 .map(|id| id.to_hex())
@@ -143,7 +143,7 @@ pub async fn user_engagement(
     Ok(HttpResponse::Ok().json(EngagementAnswer {
         user_id: author.to_hex(),
         posts: docs.len(),
-        totals: Totals {
+        totals: PostTotals {
             views,
             likes,
             bookmarks,
