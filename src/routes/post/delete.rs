@@ -49,8 +49,17 @@ pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Op
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PostDeletedAnswer {
-    message: &'static str,
-    post_id: String,
+    pub message: &'static str,
+    pub post_id: String,
+}
+
+impl PostDeletedAnswer {
+    pub fn of(id: ObjectId) -> Self {
+        PostDeletedAnswer {
+            message: MSG_POST_DELETED,
+            post_id: id.to_hex(),
+        }
+    }
 }
 
 #[tracing::instrument(skip(state, me))]
@@ -74,8 +83,5 @@ pub async fn delete(
         )
         .await;
     }
-    Ok(HttpResponse::Ok().json(PostDeletedAnswer {
-        message: MSG_POST_DELETED,
-        post_id: id.to_hex(),
-    }))
+    Ok(HttpResponse::Ok().json(PostDeletedAnswer::of(id)))
 }

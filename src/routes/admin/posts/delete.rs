@@ -8,17 +8,9 @@ use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
-use crate::routes::post::delete::{delete_post, MSG_POST_DELETED};
+use crate::routes::post::delete::{delete_post, PostDeletedAnswer};
 use crate::routes::post::MSG_POST_NOT_FOUND;
 use crate::state::AppState;
-
-/// `{message, postId}`: the post is gone.
-#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PostDeleted {
-    pub message: String,
-    pub post_id: String,
-}
 
 #[tracing::instrument(skip(state, admin), fields(admin = %admin.0.id_hex()))]
 pub async fn delete(
@@ -38,8 +30,5 @@ pub async fn delete(
         json!({}),
     )
     .await;
-    Ok(HttpResponse::Ok().json(PostDeleted {
-        message: MSG_POST_DELETED.to_string(),
-        post_id: id.to_hex(),
-    }))
+    Ok(HttpResponse::Ok().json(PostDeletedAnswer::of(id)))
 }

@@ -28,9 +28,11 @@ pub struct ReviewAnswer {
 pub const MSG_REVIEWED: &str = "Report reviewed";
 pub const MSG_FORWARDED: &str = "Report reviewed and forwarded to the author";
 
-#[derive(Debug, Default, Deserialize)]
+/// `{forwardToAuthor?}`, or no body: whether the post's author is told about the report.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReviewBody {
+    /// Notify the post's author (once); `false` by default.
     #[serde(default)]
     forward_to_author: Option<bool>,
 }

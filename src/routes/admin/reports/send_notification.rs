@@ -18,18 +18,17 @@ use crate::notify::{notify, NotificationInput};
 use crate::persistence::notifications::Kind;
 use crate::persistence::{reports, users};
 use crate::routes::admin::contact::{line_field, text_field, MAX_MESSAGE_LEN, MAX_SUBJECT_LEN};
-use crate::routes::notification::view;
+use crate::routes::notification::NotificationView;
 use crate::state::AppState;
 
 /// `{message, notification, emailSent}`: the notice is stored; `emailSent` says whether the
 /// mail went out now.
-#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NoticeAnswer {
     pub message: String,
     /// The author's new notification, as the notification list shows it.
-    #[schema(value_type = Object)]
-    pub notification: serde_json::Value,
+    pub notification: NotificationView,
     pub email_sent: bool,
 }
 
@@ -97,7 +96,7 @@ pub async fn send_notification(
     audit::record(&state, &admin, Action::ReportNotice, target, details).await;
     Ok(HttpResponse::Ok().json(NoticeAnswer {
         message: MSG_SENT.to_string(),
-        notification: view(&notification),
+        notification: NotificationView::of(&notification),
         email_sent: sent,
     }))
 }
