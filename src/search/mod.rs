@@ -66,6 +66,10 @@ struct PostFields {
     title: Field,
     tags: Field,
     body: Field,
+    /// Each field's adjacent pairs of terms (`text::AdjacentPairs`).
+    title_pairs: Field,
+    tags_pairs: Field,
+    body_pairs: Field,
     author: Field,
     listable: Field,
     created: Field,
@@ -82,6 +86,15 @@ struct UserFields {
     avatar: Field,
     blocked: Field,
     total_posts: Field,
+}
+
+/// A field of adjacent pairs of terms: which documents hold them, nothing more.
+fn pairs_options() -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(text::PAIRS_ANALYZER)
+            .set_index_option(IndexRecordOption::Basic),
+    )
 }
 
 fn text_options(stored: bool) -> TextOptions {
@@ -109,6 +122,9 @@ impl Part {
         index
             .tokenizers()
             .register(text::ANALYZER, text::analyzer());
+        index
+            .tokenizers()
+            .register(text::PAIRS_ANALYZER, text::pairs_analyzer());
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
         let reader = index
             .reader_builder()
@@ -279,6 +295,9 @@ impl Search {
             title: s.add_text_field("title", text_options(false)),
             tags: s.add_text_field("tags", text_options(false)),
             body: s.add_text_field("body", text_options(false)),
+            title_pairs: s.add_text_field("title_pairs", pairs_options()),
+            tags_pairs: s.add_text_field("tags_pairs", pairs_options()),
+            body_pairs: s.add_text_field("body_pairs", pairs_options()),
             author: s.add_text_field("author", STRING),
             listable: s.add_u64_field("listable", INDEXED),
             created: s.add_i64_field("created", FAST),
@@ -492,11 +511,17 @@ impl Search {
                 };
                 let mut doc = TantivyDocument::default();
                 doc.add_text(f.id, id.to_hex());
-                doc.add_text(f.title, card["title"].as_str().unwrap_or_default());
+                let title = card["title"].as_str().unwrap_or_default();
+                doc.add_text(f.title, title);
+                doc.add_text(f.title_pairs, title);
                 for tag in card["tags"].as_array().into_iter().flatten() {
-                    doc.add_text(f.tags, tag.as_str().unwrap_or_default());
+                    let tag = tag.as_str().unwrap_or_default();
+                    doc.add_text(f.tags, tag);
+                    doc.add_text(f.tags_pairs, tag);
                 }
-                doc.add_text(f.body, field(1).unwrap_or_default());
+                let body = field(1).unwrap_or_default();
+                doc.add_text(f.body, &body);
+                doc.add_text(f.body_pairs, body);
                 doc.add_text(f.author, field(2).unwrap_or_default());
                 let listable = field(3).as_deref() == Some("published")
                     && field(4).as_deref() == Some("Public")
@@ -668,7 +693,11 @@ impl Search {
     ) -> Result<PostHits, NotReady> {
         let f = self.inner.post_fields;
         let searcher = self.inner.posts.searcher();
-        let fields = [(f.title, 3.0), (f.tags, 2.0), (f.body, 1.0)];
+        let fields = [
+            (f.title, Some(f.title_pairs), 3.0),
+            (f.tags, Some(f.tags_pairs), 2.0),
+            (f.body, Some(f.body_pairs), 1.0),
+        ];
         let Some(matching) = text::in_any(Some(&searcher), &fields, text) else {
             return Ok(PostHits {
                 ids: Vec::new(),
@@ -765,9 +794,9 @@ impl Search {
 
     fn search_users(&self, text: &str, admin: bool) -> Result<Vec<FoundUser>, NotReady> {
         let f = self.inner.user_fields;
-        let mut fields = vec![(f.name, 1.0)];
+        let mut fields = vec![(f.name, None, 1.0)];
         if admin {
-            fields.push((f.email_text, 1.0));
+            fields.push((f.email_text, None, 1.0));
         }
         let mut either: Vec<(Occur, Box<dyn Query>)> = vec![(
             Occur::Should,

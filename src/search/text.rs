@@ -8,8 +8,8 @@
 //! `gardening`), so the search box finds as the reader types.
 
 use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
-    RegexQuery, TermQuery,
+    BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhrasePrefixQuery, PhraseQuery,
+    Query, RegexQuery, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::{
@@ -23,6 +23,8 @@ const MAX_PREFIX_TERMS: usize = 64;
 
 /// The name the analyzer is registered under in each index.
 pub const ANALYZER: &str = "pressroom";
+/// The name the adjacent-pairs analyzer is registered under in each index.
+pub const PAIRS_ANALYZER: &str = "pressroom_pairs";
 
 /// Words of letters and digits, and each other visible character, as terms.
 #[derive(Clone, Default)]
@@ -89,6 +91,83 @@ pub fn analyzer() -> TextAnalyzer {
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .build()
+}
+
+/// Each two adjacent terms of a text (as `analyzer` cuts it) as one term, `first second`: the
+/// terms of a field that lets a phrase's candidates be found from the postings of its pairs, so
+/// word positions are read only where the phrase's words are next to each other. A field value
+/// is cut on its own: a pair never spans two values (nor does a phrase, tantivy leaving a gap in
+/// positions between values).
+#[derive(Clone)]
+pub struct AdjacentPairs {
+    words: TextAnalyzer,
+    pairs: Vec<Token>,
+}
+
+impl Default for AdjacentPairs {
+    fn default() -> Self {
+        Self {
+            words: analyzer(),
+            pairs: Vec::new(),
+        }
+    }
+}
+
+pub struct AdjacentPairsStream<'a> {
+    pairs: &'a mut Vec<Token>,
+    next: usize,
+}
+
+impl Tokenizer for AdjacentPairs {
+    type TokenStream<'a> = AdjacentPairsStream<'a>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> AdjacentPairsStream<'a> {
+        self.pairs.clear();
+        let mut words = self.words.token_stream(text);
+        let mut previous: Option<Token> = None;
+        while words.advance() {
+            let token = words.token().clone();
+            if let Some(first) = previous.take() {
+                self.pairs.push(Token {
+                    offset_from: first.offset_from,
+                    offset_to: token.offset_to,
+                    position: self.pairs.len(),
+                    text: pair_term(&first.text, &token.text),
+                    position_length: 1,
+                });
+            }
+            previous = Some(token);
+        }
+        AdjacentPairsStream {
+            pairs: &mut self.pairs,
+            next: 0,
+        }
+    }
+}
+
+impl TokenStream for AdjacentPairsStream<'_> {
+    fn advance(&mut self) -> bool {
+        self.next += 1;
+        self.next <= self.pairs.len()
+    }
+
+    fn token(&self) -> &Token {
+        &self.pairs[self.next - 1]
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.pairs[self.next - 1]
+    }
+}
+
+/// The analyzer of the adjacent-pairs fields.
+pub fn pairs_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(AdjacentPairs::default()).build()
+}
+
+/// Two adjacent terms as one (a space is never part of a term).
+fn pair_term(first: &str, second: &str) -> String {
+    format!("{first} {second}")
 }
 
 /// A query's terms, each with whether it is a word (rather than a mark).
@@ -159,11 +238,54 @@ fn prefix_of(searcher: Option<&Searcher>, field: Field, prefix: &str) -> Option<
     Some(Box::new(regex))
 }
 
+/// The documents holding every adjacent pair of the phrase in `pairs` (the last pair with any
+/// longer word when the last term is a word), scoring 0; `None` when no pair can narrow the
+/// phrase (a single term, or a last word with too many longer words and no other pair).
+fn pairs_of(
+    searcher: Option<&Searcher>,
+    pairs: Field,
+    terms: &[(String, bool)],
+) -> Option<Box<dyn Query>> {
+    let mut all: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for (i, w) in terms.windows(2).enumerate() {
+        let pair = pair_term(&w[0].0, &w[1].0);
+        let prefix = i + 2 == terms.len() && w[1].1;
+        let q: Box<dyn Query> = if prefix {
+            match searcher.and_then(|s| words_starting(s, pairs, &pair)) {
+                // No such pair anywhere: the phrase matches nothing.
+                Some(words) if words.is_empty() => Box::new(EmptyQuery),
+                Some(words) => Box::new(BooleanQuery::new(
+                    words
+                        .into_iter()
+                        .map(|t| {
+                            let q: Box<dyn Query> =
+                                Box::new(TermQuery::new(t, IndexRecordOption::Basic));
+                            (Occur::Should, q)
+                        })
+                        .collect(),
+                )),
+                None => continue,
+            }
+        } else {
+            Box::new(TermQuery::new(
+                Term::from_field_text(pairs, &pair),
+                IndexRecordOption::Basic,
+            ))
+        };
+        all.push((Occur::Must, q));
+    }
+    (!all.is_empty()).then(|| {
+        Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(all)), 0.0)) as Box<dyn Query>
+    })
+}
+
 /// Matches the terms as a phrase in `field`, the last word as a prefix (its longer words looked
-/// up in `searcher`'s term dictionaries when given).
+/// up in `searcher`'s term dictionaries when given). With the field's adjacent-pairs field, a
+/// phrase's positions are read only in documents holding all its pairs.
 pub fn phrase_in(
     searcher: Option<&Searcher>,
     field: Field,
+    pairs: Option<Field>,
     terms: &[(String, bool)],
 ) -> Option<Box<dyn Query>> {
     let (last, last_is_word) = terms.last()?;
@@ -186,10 +308,17 @@ pub fn phrase_in(
             (Occur::Should, Box::new(BoostQuery::new(prefix, 0.5))),
         ])));
     }
-    if *last_is_word {
-        Some(Box::new(PhrasePrefixQuery::new(tantivy_terms)))
+    let phrase: Box<dyn Query> = if *last_is_word {
+        Box::new(PhrasePrefixQuery::new(tantivy_terms))
     } else {
-        Some(Box::new(PhraseQuery::new(tantivy_terms)))
+        Box::new(PhraseQuery::new(tantivy_terms))
+    };
+    match pairs.and_then(|p| pairs_of(searcher, p, terms)) {
+        Some(narrow) => Some(Box::new(BooleanQuery::new(vec![
+            (Occur::Must, narrow),
+            (Occur::Must, phrase),
+        ]))),
+        None => Some(phrase),
     }
 }
 
@@ -207,11 +336,14 @@ fn regex_literal(term: &str) -> String {
     out
 }
 
+/// A searched text field: the field, its adjacent-pairs field if it has one, and its weight.
+pub type Searched = (Field, Option<Field>, f32);
+
 /// The query's phrase in any of these fields (each with its weight); `None` when the text has
-/// no terms. With a searcher, a single word's longer words are looked up in its segments.
+/// no terms. With a searcher, a last word's longer words are looked up in its segments.
 pub fn in_any(
     searcher: Option<&Searcher>,
-    fields: &[(Field, f32)],
+    fields: &[Searched],
     text: &str,
 ) -> Option<Box<dyn Query>> {
     let terms = terms_of(text);
@@ -219,8 +351,8 @@ pub fn in_any(
         return None;
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for (field, weight) in fields {
-        if let Some(q) = phrase_in(searcher, *field, &terms) {
+    for (field, pairs, weight) in fields {
+        if let Some(q) = phrase_in(searcher, *field, *pairs, &terms) {
             clauses.push((Occur::Should, Box::new(BoostQuery::new(q, *weight))));
         }
     }
@@ -252,5 +384,105 @@ mod tests {
         );
         assert!(terms_of("   ").is_empty());
         assert_eq!(terms_of("\"\\").len(), 2);
+    }
+
+    #[test]
+    fn adjacent_pairs_stay_within_a_value() {
+        let mut pairs = pairs_analyzer();
+        let mut out = Vec::new();
+        {
+            let mut stream = pairs.token_stream("Crème (fox) c++");
+            while stream.advance() {
+                out.push(stream.token().text.clone());
+            }
+        }
+        assert_eq!(
+            out,
+            ["creme (", "( fox", "fox )", ") c", "c +", "+ +"].map(String::from)
+        );
+        let mut one = pairs.token_stream("alone");
+        assert!(!one.advance());
+    }
+
+    /// Over a site of random texts (words, marks, several tag values), each phrase narrowed by
+    /// its pairs matches exactly the documents the phrase alone matches.
+    #[test]
+    fn pairs_narrow_a_phrase_without_changing_its_matches() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        use tantivy::collector::DocSetCollector;
+        use tantivy::schema::{Schema, TextFieldIndexing, TextOptions};
+        use tantivy::{Index, TantivyDocument};
+
+        let words = [
+            "river", "rivers", "stone", "stones", "st", "garden", "c", "+", "(", ".",
+        ];
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut text = |n: usize| {
+            (0..n)
+                .map(|_| words[rng.gen_range(0..words.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut s = Schema::builder();
+        let indexed = |tokenizer: &str, record| {
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(tokenizer)
+                    .set_index_option(record),
+            )
+        };
+        let tags = s.add_text_field(
+            "tags",
+            indexed(ANALYZER, IndexRecordOption::WithFreqsAndPositions),
+        );
+        let tags_pairs = s.add_text_field(
+            "tags_pairs",
+            indexed(PAIRS_ANALYZER, IndexRecordOption::Basic),
+        );
+        let index = Index::create_in_ram(s.build());
+        index.tokenizers().register(ANALYZER, analyzer());
+        index
+            .tokenizers()
+            .register(PAIRS_ANALYZER, pairs_analyzer());
+        let mut writer = index.writer_with_num_threads(1, 15_000_000).unwrap();
+        // Three values each, so phrases and pairs could span two values (neither may).
+        for _ in 0..400 {
+            let values: Vec<String> = (0..3).map(|_| text(4)).collect();
+            let mut doc = TantivyDocument::default();
+            for v in &values {
+                doc.add_text(tags, v);
+                doc.add_text(tags_pairs, v);
+            }
+            writer.add_document(doc).unwrap();
+        }
+        writer.commit().unwrap();
+        let searcher = index.reader().unwrap().searcher();
+        let matches = |q: &dyn Query| searcher.search(q, &DocSetCollector).unwrap();
+        let mut seen_some = 0;
+        for query in [
+            "river stone",
+            "river st",
+            "river s",
+            "stone (",
+            "c + +",
+            "( river",
+            "river rivers st",
+            "garden . garden",
+            "st",
+            "stones stones stones",
+            "river ri",
+        ] {
+            let terms = terms_of(query);
+            let plain = phrase_in(Some(&searcher), tags, None, &terms).unwrap();
+            let narrowed = phrase_in(Some(&searcher), tags, Some(tags_pairs), &terms).unwrap();
+            let expected = matches(plain.as_ref());
+            assert_eq!(matches(narrowed.as_ref()), expected, "{query}");
+            seen_some += usize::from(!expected.is_empty());
+        }
+        assert!(
+            seen_some >= 8,
+            "the site should hold most phrases: {seen_some}"
+        );
     }
 }
