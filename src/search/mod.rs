@@ -24,10 +24,7 @@ use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query, TermQuery};
-use tantivy::schema::{
-    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
-    STRING,
-};
+use tantivy::schema::{Field, IndexRecordOption, Schema, Value, FAST, INDEXED, STORED, STRING};
 use tantivy::{
     DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, TantivyDocument,
     Term,
@@ -88,28 +85,6 @@ struct UserFields {
     total_posts: Field,
 }
 
-/// A field of adjacent pairs of terms: which documents hold them, nothing more.
-fn pairs_options() -> TextOptions {
-    TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default()
-            .set_tokenizer(text::PAIRS_ANALYZER)
-            .set_index_option(IndexRecordOption::Basic),
-    )
-}
-
-fn text_options(stored: bool) -> TextOptions {
-    let options = TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default()
-            .set_tokenizer(text::ANALYZER)
-            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
-    );
-    if stored {
-        options.set_stored()
-    } else {
-        options
-    }
-}
-
 /// One in-memory index with its writer and reader.
 struct Part {
     writer: Mutex<IndexWriter>,
@@ -119,12 +94,7 @@ struct Part {
 impl Part {
     fn new(schema: Schema) -> anyhow::Result<Self> {
         let index = Index::create_in_ram(schema);
-        index
-            .tokenizers()
-            .register(text::ANALYZER, text::analyzer());
-        index
-            .tokenizers()
-            .register(text::PAIRS_ANALYZER, text::pairs_analyzer());
+        text::register_analyzers(&index);
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
         let reader = index
             .reader_builder()
@@ -292,12 +262,12 @@ impl Search {
         let mut s = Schema::builder();
         let post_fields = PostFields {
             id: s.add_text_field("id", STRING | STORED),
-            title: s.add_text_field("title", text_options(false)),
-            tags: s.add_text_field("tags", text_options(false)),
-            body: s.add_text_field("body", text_options(false)),
-            title_pairs: s.add_text_field("title_pairs", pairs_options()),
-            tags_pairs: s.add_text_field("tags_pairs", pairs_options()),
-            body_pairs: s.add_text_field("body_pairs", pairs_options()),
+            title: s.add_text_field("title", text::words_field(false)),
+            tags: s.add_text_field("tags", text::words_field(false)),
+            body: s.add_text_field("body", text::words_field(false)),
+            title_pairs: s.add_text_field("title_pairs", text::pairs_field()),
+            tags_pairs: s.add_text_field("tags_pairs", text::pairs_field()),
+            body_pairs: s.add_text_field("body_pairs", text::pairs_field()),
             author: s.add_text_field("author", STRING),
             listable: s.add_u64_field("listable", INDEXED),
             created: s.add_i64_field("created", FAST),
@@ -308,9 +278,9 @@ impl Search {
         let mut s = Schema::builder();
         let user_fields = UserFields {
             id: s.add_text_field("id", STRING | STORED),
-            name: s.add_text_field("name", text_options(true)),
+            name: s.add_text_field("name", text::words_field(true)),
             email: s.add_text_field("email", STRING | STORED),
-            email_text: s.add_text_field("email_text", text_options(false)),
+            email_text: s.add_text_field("email_text", text::words_field(false)),
             avatar: s.add_text_field("avatar", STORED),
             blocked: s.add_u64_field("blocked", INDEXED),
             total_posts: s.add_i64_field("total_posts", STORED),

@@ -11,11 +11,11 @@ use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhrasePrefixQuery, PhraseQuery,
     Query, RegexQuery, TermQuery,
 };
-use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::schema::{Field, IndexRecordOption, TextFieldIndexing, TextOptions};
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, TextAnalyzer, Token, TokenStream, Tokenizer,
 };
-use tantivy::{Searcher, Term};
+use tantivy::{Index, Searcher, Term};
 
 /// The most longer words a single word's prefix is spelled out as; beyond, a regular expression
 /// over the term dictionary (which reads every posting of every such word) is used.
@@ -91,6 +91,37 @@ pub fn analyzer() -> TextAnalyzer {
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .build()
+}
+
+/// Makes the analyzers of `words_field` and `pairs_field` known to an index.
+pub fn register_analyzers(index: &Index) {
+    index.tokenizers().register(ANALYZER, analyzer());
+    index
+        .tokenizers()
+        .register(PAIRS_ANALYZER, pairs_analyzer());
+}
+
+/// A searched text field: its terms with their positions, cut by `analyzer`.
+pub fn words_field(stored: bool) -> TextOptions {
+    let options = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    if stored {
+        options.set_stored()
+    } else {
+        options
+    }
+}
+
+/// A field of adjacent pairs of terms (`AdjacentPairs`): which documents hold them, nothing more.
+pub fn pairs_field() -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(PAIRS_ANALYZER)
+            .set_index_option(IndexRecordOption::Basic),
+    )
 }
 
 /// Each two adjacent terms of a text (as `analyzer` cuts it) as one term, `first second`: the
@@ -411,8 +442,8 @@ mod tests {
         use rand::rngs::StdRng;
         use rand::{Rng, SeedableRng};
         use tantivy::collector::DocSetCollector;
-        use tantivy::schema::{Schema, TextFieldIndexing, TextOptions};
-        use tantivy::{Index, TantivyDocument};
+        use tantivy::schema::Schema;
+        use tantivy::TantivyDocument;
 
         let words = [
             "river", "rivers", "stone", "stones", "st", "garden", "c", "+", "(", ".",
@@ -425,21 +456,8 @@ mod tests {
                 .join(" ")
         };
         let mut s = Schema::builder();
-        let indexed = |tokenizer: &str, record| {
-            TextOptions::default().set_indexing_options(
-                TextFieldIndexing::default()
-                    .set_tokenizer(tokenizer)
-                    .set_index_option(record),
-            )
-        };
-        let tags = s.add_text_field(
-            "tags",
-            indexed(ANALYZER, IndexRecordOption::WithFreqsAndPositions),
-        );
-        let tags_pairs = s.add_text_field(
-            "tags_pairs",
-            indexed(PAIRS_ANALYZER, IndexRecordOption::Basic),
-        );
+        let tags = s.add_text_field("tags", words_field(false));
+        let tags_pairs = s.add_text_field("tags_pairs", pairs_field());
         let index = Index::create_in_ram(s.build());
         index.tokenizers().register(ANALYZER, analyzer());
         index
