@@ -175,11 +175,8 @@ impl Fields {
     where
         T: DeserializeOwned + utoipa::ToSchema,
     {
-        let schema = serde_json::to_value(T::schema()).unwrap_or_default();
-        let names: Vec<&str> = schema["properties"]
-            .as_object()
-            .map(|p| p.keys().map(String::as_str).collect())
-            .unwrap_or_default();
+        let names = Self::names_of::<T>();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let fields = Self::from_value(value, &names)?;
         let object = serde_json::Value::Object(fields.0.clone());
         serde_path_to_error::deserialize::<_, T>(object).map_err(|err| {
@@ -191,6 +188,15 @@ impl Fields {
             )
         })?;
         Ok(fields)
+    }
+
+    /// The fields the documented body type `T` names (its schema's properties, in name order).
+    pub fn names_of<T: utoipa::ToSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).unwrap_or_default();
+        schema["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// A field that is present and not null.

@@ -68,16 +68,6 @@ pub struct PlanChangeBody {
     pub status: Option<Value>,
 }
 
-/// Fields a plan body may carry.
-pub const PLAN_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "price",
-    "currency",
-    "interval",
-    "benefits",
-    "status",
-];
 pub const MAX_NAME_LEN: usize = 100;
 pub const MAX_DESCRIPTION_LEN: usize = 2000;
 pub const MAX_BENEFITS: usize = 20;
@@ -297,7 +287,7 @@ pub async fn update(
     if set.is_empty() {
         return Err(ApiError::bad_request(format!(
             "Nothing to change: send at least one of {}",
-            PLAN_FIELDS.join(", ")
+            Fields::names_of::<PlanChangeBody>().join(", ")
         )));
     }
     let changed: Vec<String> = set.keys().cloned().collect();
