@@ -19,6 +19,7 @@ pub mod mail;
 pub mod middleware;
 pub mod net;
 pub mod notify;
+pub mod pages;
 pub mod payments;
 pub mod persistence;
 pub mod post_view;

@@ -217,6 +217,8 @@ pub fn card_fields(post: &Post) -> Vec<(&'static str, String)> {
         ("vi", post.visibility.as_str().to_string()),
         ("b", if post.blocked { "1" } else { "0" }.to_string()),
         ("t", post.created_at.timestamp_millis().to_string()),
+        ("u", post.updated_at.timestamp_millis().to_string()),
+        ("tg", post.tags.join(&LIST_SEP.to_string())),
         ("tr", format_score(post.trending_score)),
         ("lk", post.likes_count.to_string()),
         ("cm", post.comments_count.to_string()),

@@ -19,6 +19,7 @@ pub mod keys;
 pub mod read;
 mod rebuild;
 pub mod scripts;
+pub mod sitemap;
 mod write;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -20,6 +20,7 @@ pub mod payment;
 pub mod post;
 pub mod public;
 pub mod public_config;
+pub mod site;
 pub mod subscription;
 pub mod user;
 pub mod web_app;

@@ -48,6 +48,7 @@ mod money_support;
 mod notifications;
 mod openapi;
 mod otp;
+mod pages;
 mod people;
 mod posts;
 mod read_index;

@@ -1,0 +1,86 @@
+//! Escaping for what the server writes into HTML: text and attribute values, and JSON inside a
+//! `<script>` data block (JSON-LD, the app's initial data), which must never end the block.
+
+/// Escapes text or an attribute value (`&`, `<`, `>`, `"`, `'`).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON as it may stand inside `<script type="application/...json">`: `<`, `>` and `&` (and the
+/// two line separators JavaScript reads as line ends) written as `\u` escapes, so no value can
+/// close the element or open a comment; the JSON means the same to any parser.
+pub fn script_json(value: &serde_json::Value) -> String {
+    let raw = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+    script_json_str(&raw)
+}
+
+/// The same for JSON text already serialised.
+pub fn script_json_str(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len() + 16);
+    for c in raw.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The first `max` characters of a text, cut at a word and ended with `…` when shortened.
+pub fn clip(text: &str, max: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut cut: String = text.chars().take(max).collect();
+    if let Some(space) = cut.rfind(' ') {
+        cut.truncate(space);
+    }
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape(r#"</title><script>alert("x")</script> & 'y'"#),
+            "&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;"
+        );
+    }
+
+    #[test]
+    fn script_json_cannot_close_its_element_and_means_the_same() {
+        let value = serde_json::json!({ "headline": "</script><script>alert(1)</script> & <!--" });
+        let out = script_json(&value);
+        assert!(!out.contains("</script"));
+        assert!(!out.contains("<!--"));
+        assert!(!out.contains('&'));
+        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(back, value);
+    }
+
+    #[test]
+    fn clips_at_a_word() {
+        assert_eq!(clip("one two three", 100), "one two three");
+        assert_eq!(clip("one two three", 9), "one two…");
+    }
+}

@@ -1,0 +1,559 @@
+//! Each kind of public page as a head and a body, from what the read index holds: a post, an
+//! author, a tag, a category, the home page. Pure: the caller reads the data and the site's
+//! address.
+
+use serde_json::{json, Value};
+
+use super::article::{img_tag, render_blocks, ImageSizes, LOCKED_CLASS};
+use super::head::{ArticleMeta, FeedLink, PageMeta, PreviewImage, SITE_DESCRIPTION, SITE_NAME};
+use super::html::{clip, escape};
+use super::model::{author_path, category_path, encode_segment, post_path, tag_path, PublicPost};
+use super::share_image;
+
+/// Characters of a description.
+pub const DESCRIPTION_LEN: usize = 200;
+/// Characters of a JSON-LD headline (search engines cut longer ones).
+pub const HEADLINE_LEN: usize = 110;
+
+/// The site's address (no trailing slash), for absolute links.
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub base: String,
+}
+
+impl Site {
+    pub fn new(base: &str) -> Self {
+        Self {
+            base: base.trim_end_matches('/').to_string(),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// An address as it stands, or made absolute when it is a path on the site.
+    pub fn absolute(&self, url: &str) -> String {
+        if url.starts_with('/') && !url.starts_with("//") {
+            self.url(url)
+        } else {
+            url.to_string()
+        }
+    }
+
+    /// The site's own feeds.
+    pub fn site_feeds(&self) -> Vec<FeedLink> {
+        vec![
+            FeedLink {
+                mime: "application/atom+xml",
+                title: format!("{SITE_NAME} (Atom)"),
+                href: self.url("/feed.xml"),
+            },
+            FeedLink {
+                mime: "application/rss+xml",
+                title: format!("{SITE_NAME} (RSS)"),
+                href: self.url("/rss.xml"),
+            },
+        ]
+    }
+
+    /// The site's feeds and those of a page (`path` + `/feed.xml`, `/rss.xml`).
+    pub fn feeds_with(&self, path: &str, name: &str) -> Vec<FeedLink> {
+        let mut feeds = self.site_feeds();
+        feeds.push(FeedLink {
+            mime: "application/atom+xml",
+            title: format!("{name} – {SITE_NAME} (Atom)"),
+            href: self.url(&format!("{path}/feed.xml")),
+        });
+        feeds.push(FeedLink {
+            mime: "application/rss+xml",
+            title: format!("{name} – {SITE_NAME} (RSS)"),
+            href: self.url(&format!("{path}/rss.xml")),
+        });
+        feeds
+    }
+
+    fn publisher(&self) -> Value {
+        json!({ "@type": "Organization", "name": SITE_NAME, "url": self.url("/") })
+    }
+
+    fn breadcrumbs(&self, last: (&str, &str)) -> Value {
+        json!({
+            "@context": "https://schema.org",
+            "@type": "BreadcrumbList",
+            "itemListElement": [
+                { "@type": "ListItem", "position": 1, "name": SITE_NAME, "item": self.url("/") },
+                { "@type": "ListItem", "position": 2, "name": last.0, "item": self.url(last.1) },
+            ]
+        })
+    }
+}
+
+/// A readable date (`May 1, 2024`) of an ISO-8601 time.
+fn human_date(iso: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(iso)
+        .map(|d| d.format("%B %-d, %Y").to_string())
+        .unwrap_or_default()
+}
+
+/// A post's description: its excerpt, without its title repeated in front.
+fn post_description(post: &PublicPost) -> String {
+    let excerpt = post.excerpt.trim();
+    let rest = excerpt
+        .strip_prefix(post.title.trim())
+        .map(str::trim_start)
+        .filter(|r| !r.is_empty())
+        .unwrap_or(excerpt);
+    let d = clip(rest, DESCRIPTION_LEN);
+    if d.is_empty() {
+        format!("{} by {} on {SITE_NAME}", post.title, post.author.name)
+    } else {
+        d
+    }
+}
+
+/// The head and body of a post's page. `listable`: the post may be indexed (public, not
+/// unlisted).
+pub fn post_page(site: &Site, post: &PublicPost, sizes: &dyn ImageSizes) -> (PageMeta, String) {
+    let path = post_path(&post.slug);
+    let canonical = site.url(&path);
+    let author_url = site.url(&author_path(&post.author.id));
+    let description = post_description(post);
+    let version = share_image::version(&post.title, &post.author.name, post.thumbnail.as_deref());
+    let image_url = site.url(&format!(
+        "/og/post/{}.png?v={version}",
+        encode_segment(&post.id)
+    ));
+    let keywords = post.tags.join(", ");
+    let mut ld = json!({
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": clip(&post.title, HEADLINE_LEN),
+        "description": description,
+        "image": [image_url],
+        "datePublished": post.published(),
+        "dateModified": post.updated_at,
+        "author": { "@type": "Person", "name": post.author.name, "url": author_url },
+        "publisher": site.publisher(),
+        "mainEntityOfPage": { "@type": "WebPage", "@id": canonical },
+        "url": canonical,
+        "inLanguage": post.lang(),
+        "keywords": keywords,
+        "isAccessibleForFree": !post.locked,
+    });
+    if let Some(c) = &post.category {
+        ld["articleSection"] = json!(c.name);
+    }
+    if post.locked {
+        ld["hasPart"] = json!({
+            "@type": "WebPageElement",
+            "isAccessibleForFree": false,
+            "cssSelector": format!(".{LOCKED_CLASS}"),
+        });
+    }
+    let meta = PageMeta {
+        title: post.title.clone(),
+        description,
+        canonical: Some(canonical),
+        lang: post.lang().to_string(),
+        noindex: !post.is_listable(),
+        og_type: "article",
+        image: Some(PreviewImage {
+            url: image_url,
+            width: share_image::WIDTH,
+            height: share_image::HEIGHT,
+            alt: post.title.clone(),
+        }),
+        article: Some(ArticleMeta {
+            published: post.published().to_string(),
+            modified: post.updated_at.clone(),
+            author_url,
+            section: post.category.as_ref().map(|c| c.name.clone()),
+            tags: post.tags.clone(),
+        }),
+        json_ld: vec![ld],
+        feeds: site.site_feeds(),
+    };
+    (meta, article_html(post, &path, sizes))
+}
+
+/// The article of a post page (a subscribers-only post: its teaser and where to subscribe).
+pub fn article_html(post: &PublicPost, path: &str, sizes: &dyn ImageSizes) -> String {
+    let mut b = String::with_capacity(4096);
+    b.push_str(&format!(
+        "<main id=\"main\"><article class=\"ssr\" lang=\"{}\"><header><h1>{}</h1><p class=\"byline\">By <a href=\"{}\">{}</a>",
+        escape(post.lang()),
+        escape(&post.title),
+        escape(&author_path(&post.author.id)),
+        escape(&post.author.name)
+    ));
+    let date = human_date(post.published());
+    if !date.is_empty() {
+        b.push_str(&format!(
+            " · <time datetime=\"{}\">{}</time>",
+            escape(post.published()),
+            escape(&date)
+        ));
+    }
+    if post.reading_time > 0 {
+        b.push_str(&format!(" · {} min read", post.reading_time));
+    }
+    if let Some(c) = &post.category {
+        b.push_str(&format!(
+            " · in <a href=\"{}\">{}</a>",
+            escape(&category_path(&c.slug)),
+            escape(&c.name)
+        ));
+    }
+    b.push_str("</p></header>\n");
+    if let Some(thumb) = post.thumbnail.as_deref().filter(|t| !t.is_empty()) {
+        b.push_str(&format!(
+            "<figure class=\"thumbnail\">{}</figure>\n",
+            img_tag(thumb, &post.title, sizes, true)
+        ));
+    }
+    if post.locked {
+        if !post.excerpt.trim().is_empty() {
+            b.push_str(&format!("<p>{}</p>\n", escape(post.excerpt.trim())));
+        }
+        b.push_str(&format!(
+            "<div class=\"{LOCKED_CLASS}\"><p>The rest of this post is for subscribers of {}. <a href=\"/plans/{}\">See the plans</a> or <a href=\"/login\">log in</a>.</p></div>\n",
+            escape(&post.author.name),
+            escape(&encode_segment(&post.author.id))
+        ));
+    } else {
+        b.push_str(&render_blocks(&post.blocks, path, sizes));
+    }
+    if !post.tags.is_empty() {
+        b.push_str("<p class=\"tags\">");
+        for tag in &post.tags {
+            b.push_str(&format!(
+                "<a href=\"{}\">#{}</a> ",
+                escape(&tag_path(tag)),
+                escape(tag)
+            ));
+        }
+        b.push_str("</p>\n");
+    }
+    b.push_str("</article></main>");
+    b
+}
+
+/// A list of posts as cards (title, byline, excerpt).
+pub fn cards_html(posts: &[PublicPost]) -> String {
+    let mut b = String::from("<ul class=\"cards\">");
+    for p in posts {
+        b.push_str(&format!(
+            "<li><h2><a href=\"{}\">{}</a></h2><p class=\"byline\">By <a href=\"{}\">{}</a> · <time datetime=\"{}\">{}</time></p><p>{}</p></li>",
+            escape(&post_path(&p.slug)),
+            escape(&p.title),
+            escape(&author_path(&p.author.id)),
+            escape(&p.author.name),
+            escape(p.published()),
+            escape(&human_date(p.published())),
+            escape(&post_description(p))
+        ));
+    }
+    b.push_str("</ul>");
+    b
+}
+
+fn list_body(heading: &str, intro: &str, posts: &[PublicPost]) -> String {
+    let intro = if intro.trim().is_empty() {
+        String::new()
+    } else {
+        format!("<p>{}</p>", escape(intro.trim()))
+    };
+    format!(
+        "<main id=\"main\"><section class=\"ssr\"><h1>{}</h1>{intro}{}</section></main>",
+        escape(heading),
+        cards_html(posts)
+    )
+}
+
+/// An author as their page shows them.
+#[derive(Debug, Clone)]
+pub struct AuthorInfo {
+    pub id: String,
+    pub name: String,
+    pub bio: Option<String>,
+    pub avatar: Option<String>,
+}
+
+/// The head and body of an author's page.
+pub fn author_page(site: &Site, author: &AuthorInfo, posts: &[PublicPost]) -> (PageMeta, String) {
+    let path = author_path(&author.id);
+    let canonical = site.url(&path);
+    let bio = author.bio.as_deref().map(str::trim).unwrap_or("");
+    let description = if bio.is_empty() {
+        format!("Posts by {} on {SITE_NAME}", author.name)
+    } else {
+        clip(bio, DESCRIPTION_LEN)
+    };
+    let mut person = json!({
+        "@type": "Person",
+        "name": author.name,
+        "url": canonical,
+        "identifier": author.id,
+    });
+    if !bio.is_empty() {
+        person["description"] = json!(bio);
+    }
+    if let Some(avatar) = author.avatar.as_deref().filter(|a| !a.is_empty()) {
+        person["image"] = json!(site.absolute(avatar));
+    }
+    let ld = json!({
+        "@context": "https://schema.org",
+        "@type": "ProfilePage",
+        "mainEntity": person,
+        "url": canonical,
+    });
+    let meta = PageMeta {
+        title: author.name.clone(),
+        description,
+        canonical: Some(canonical),
+        lang: "en".into(),
+        noindex: false,
+        og_type: "profile",
+        image: None,
+        article: None,
+        json_ld: vec![ld],
+        feeds: site.feeds_with(&path, &author.name),
+    };
+    (meta, list_body(&author.name, bio, posts))
+}
+
+/// The head and body of a tag's page.
+pub fn tag_page(site: &Site, tag: &str, posts: &[PublicPost]) -> (PageMeta, String) {
+    let path = tag_path(tag);
+    let name = format!("#{tag}");
+    let meta = PageMeta {
+        title: name.clone(),
+        description: format!("Posts tagged #{tag} on {SITE_NAME}"),
+        canonical: Some(site.url(&path)),
+        lang: "en".into(),
+        noindex: false,
+        og_type: "website",
+        image: None,
+        article: None,
+        json_ld: vec![site.breadcrumbs((&name, &path))],
+        feeds: site.feeds_with(&path, &name),
+    };
+    (meta, list_body(&name, "", posts))
+}
+
+/// A category as its page shows it.
+#[derive(Debug, Clone)]
+pub struct CategoryInfo {
+    pub name: String,
+    pub slug: String,
+    pub description: String,
+}
+
+/// The head and body of a category's page.
+pub fn category_page(site: &Site, cat: &CategoryInfo, posts: &[PublicPost]) -> (PageMeta, String) {
+    let path = category_path(&cat.slug);
+    let description = if cat.description.trim().is_empty() {
+        format!("Posts in {} on {SITE_NAME}", cat.name)
+    } else {
+        clip(&cat.description, DESCRIPTION_LEN)
+    };
+    let meta = PageMeta {
+        title: cat.name.clone(),
+        description,
+        canonical: Some(site.url(&path)),
+        lang: "en".into(),
+        noindex: false,
+        og_type: "website",
+        image: None,
+        article: None,
+        json_ld: vec![site.breadcrumbs((&cat.name, &path))],
+        feeds: site.feeds_with(&path, &cat.name),
+    };
+    (meta, list_body(&cat.name, &cat.description, posts))
+}
+
+/// The head and body of the home page.
+pub fn home_page(site: &Site, posts: &[PublicPost]) -> (PageMeta, String) {
+    let ld = json!({
+        "@context": "https://schema.org",
+        "@type": "WebSite",
+        "name": SITE_NAME,
+        "url": site.url("/"),
+        "description": SITE_DESCRIPTION,
+    });
+    let meta = PageMeta {
+        title: String::new(),
+        description: SITE_DESCRIPTION.to_string(),
+        canonical: Some(site.url("/")),
+        lang: "en".into(),
+        noindex: false,
+        og_type: "website",
+        image: None,
+        article: None,
+        json_ld: vec![ld],
+        feeds: site.site_feeds(),
+    };
+    (meta, list_body("Latest posts", "", posts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pages::article::NoSizes;
+    use serde_json::json;
+
+    fn post(extra: Value) -> PublicPost {
+        let mut v = json!({
+            "_id": "64b7f0000000000000000001",
+            "slug": "a-post",
+            "title": "A </title><script>x</script> \"post\" & more",
+            "blocks": [{"id": "p1", "type": "paragraph", "data": {"text": "Body text here."}}],
+            "thumbnail": null,
+            "excerpt": "Body text here.",
+            "tags": ["rust", "web"],
+            "language": "de",
+            "locked": false,
+            "visibility": "Public",
+            "status": "published",
+            "blocked": false,
+            "readingTime": 2,
+            "publishedAt": "2024-05-01T10:00:00Z",
+            "createdAt": "2024-04-30T10:00:00Z",
+            "updatedAt": "2024-05-02T10:00:00Z",
+            "author": {"_id": "64b7f00000000000000000aa", "name": "Ann <Writer>", "avatar": null},
+            "category": {"_id": "64b7f00000000000000000cc", "name": "Tech", "slug": "tech"}
+        });
+        if let (Some(base), Some(extra)) = (v.as_object_mut(), extra.as_object()) {
+            for (k, val) in extra {
+                base.insert(k.clone(), val.clone());
+            }
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn ld_of(meta: &PageMeta) -> &Value {
+        &meta.json_ld[0]
+    }
+
+    #[test]
+    fn a_post_page_describes_the_post() {
+        let site = Site::new("https://news.example/");
+        let (meta, body) = post_page(&site, &post(json!({})), &NoSizes);
+        assert_eq!(
+            meta.canonical.as_deref(),
+            Some("https://news.example/post/a-post")
+        );
+        assert_eq!(meta.lang, "de");
+        assert!(!meta.noindex);
+        let ld = ld_of(&meta);
+        assert_eq!(ld["@type"], "BlogPosting");
+        assert_eq!(ld["datePublished"], "2024-05-01T10:00:00Z");
+        assert_eq!(ld["dateModified"], "2024-05-02T10:00:00Z");
+        assert_eq!(
+            ld["author"]["url"],
+            "https://news.example/author-profile/64b7f00000000000000000aa"
+        );
+        assert_eq!(ld["inLanguage"], "de");
+        assert_eq!(ld["keywords"], "rust, web");
+        assert_eq!(ld["isAccessibleForFree"], true);
+        assert!(ld.get("hasPart").is_none());
+        let img = meta.image.as_ref().unwrap();
+        assert!(img
+            .url
+            .starts_with("https://news.example/og/post/64b7f0000000000000000001.png?v="));
+        assert_eq!((img.width, img.height), (1200, 630));
+        assert!(body.contains("<p>Body text here.</p>"));
+        assert!(body.contains(
+            "<h1>A &lt;/title&gt;&lt;script&gt;x&lt;/script&gt; &quot;post&quot; &amp; more</h1>"
+        ));
+        assert!(body.contains(
+            "By <a href=\"/author-profile/64b7f00000000000000000aa\">Ann &lt;Writer&gt;</a>"
+        ));
+        assert!(body.contains("<time datetime=\"2024-05-01T10:00:00Z\">May 1, 2024</time>"));
+        assert!(
+            !body.contains("<figure class=\"thumbnail\">"),
+            "no thumbnail, no figure"
+        );
+        let head = meta.render();
+        assert!(!head.contains("<script>x"));
+    }
+
+    #[test]
+    fn a_subscribers_only_post_shows_its_teaser_and_is_marked_paywalled() {
+        let site = Site::new("https://news.example");
+        let p = post(json!({"locked": true, "blocks": [], "excerpt": "The teaser."}));
+        let (meta, body) = post_page(&site, &p, &NoSizes);
+        let ld = ld_of(&meta);
+        assert_eq!(ld["isAccessibleForFree"], false);
+        assert_eq!(ld["hasPart"]["isAccessibleForFree"], false);
+        assert_eq!(ld["hasPart"]["cssSelector"], ".post-locked");
+        assert!(body.contains("<p>The teaser.</p>"));
+        assert!(body.contains("<div class=\"post-locked\">"));
+        assert!(body.contains("/plans/64b7f00000000000000000aa"));
+    }
+
+    #[test]
+    fn unlisted_posts_are_not_indexed_and_odd_languages_are_english() {
+        let site = Site::new("https://news.example");
+        let (meta, _) = post_page(
+            &site,
+            &post(json!({"visibility": "Unlisted", "language": "\"><x"})),
+            &NoSizes,
+        );
+        assert!(meta.noindex);
+        assert_eq!(meta.lang, "en");
+    }
+
+    #[test]
+    fn a_thumbnail_is_painted_first() {
+        let site = Site::new("https://news.example");
+        let (_, body) = post_page(
+            &site,
+            &post(json!({"thumbnail": "https://cdn.example/t.png"})),
+            &NoSizes,
+        );
+        assert!(body.contains("<img src=\"https://cdn.example/t.png\" alt=\"A &lt;/title&gt;"));
+        assert!(body.contains("fetchpriority=\"high\""));
+    }
+
+    #[test]
+    fn a_description_does_not_repeat_the_title() {
+        let p = post(json!({"title": "Hello", "excerpt": "Hello The body starts here."}));
+        assert_eq!(post_description(&p), "The body starts here.");
+    }
+
+    #[test]
+    fn list_pages_offer_their_feeds_and_breadcrumbs() {
+        let site = Site::new("https://news.example");
+        let (meta, body) = tag_page(&site, "rust lang", &[post(json!({}))]);
+        assert_eq!(
+            meta.canonical.as_deref(),
+            Some("https://news.example/tag/rust%20lang")
+        );
+        assert!(meta
+            .feeds
+            .iter()
+            .any(|f| f.href == "https://news.example/tag/rust%20lang/feed.xml"));
+        assert!(meta
+            .feeds
+            .iter()
+            .any(|f| f.href == "https://news.example/feed.xml"));
+        assert_eq!(ld_of(&meta)["@type"], "BreadcrumbList");
+        assert!(body.contains("<a href=\"/post/a-post\">"));
+        let author = AuthorInfo {
+            id: "64b7f00000000000000000aa".into(),
+            name: "Ann".into(),
+            bio: Some("Writes about <rust>.".into()),
+            avatar: Some("/media/x.png".into()),
+        };
+        let (meta, body) = author_page(&site, &author, &[]);
+        assert_eq!(meta.og_type, "profile");
+        assert_eq!(meta.description, "Writes about <rust>.");
+        assert_eq!(
+            ld_of(&meta)["mainEntity"]["image"],
+            "https://news.example/media/x.png"
+        );
+        assert!(body.contains("Writes about &lt;rust&gt;."));
+    }
+}

@@ -1,0 +1,324 @@
+//! The app's pages as the server answers them: the built `index.html` with the page's head, its
+//! public content inside the app's root element and the app's initial data, with true status
+//! codes: an unknown post, author, tag, category or page answers 404 (the app shows its
+//! not-found screen); a post a guest may not read answers 404 unless the viewer may read it (its
+//! author, or an administrator for a blocked or private one), and then reveals nothing of it in
+//! the HTML. Pages that are not public content carry `noindex`.
+
+use actix_web::dev::ServiceRequest;
+use actix_web::http::StatusCode;
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use mongodb::bson::oid::ObjectId;
+
+use super::{decode_segment, guest_posts, lookup, site, validated, Lookup, MediaSizes};
+use crate::auth::MaybeUser;
+use crate::domain::tags::{normalize_tag, MAX_TAG_LEN};
+use crate::pages::head::PageMeta;
+use crate::pages::model::PublicPost;
+use crate::pages::shell::{Page, Shell};
+use crate::pages::view::{self, AuthorInfo, CategoryInfo};
+use crate::persistence::{categories, users};
+use crate::routes::post::feed::Feed;
+use crate::state::AppState;
+
+/// Cards on the first screen of a list page.
+pub const FIRST_SCREEN: i64 = 12;
+const HTML: &str = "text/html; charset=utf-8";
+/// Pages are revalidated on every visit (their ETag makes that cheap).
+const PAGE_CACHE: &str = "no-cache";
+
+/// Pages of the app that are public content (indexable) without anything to fill in.
+const PUBLIC_PAGES: [(&str, &str); 4] = [
+    ("about", "About"),
+    ("contact", "Contact"),
+    ("privacy", "Privacy policy"),
+    ("terms", "Terms of service"),
+];
+
+/// The app's other pages (one segment): not content, never indexed.
+const APP_PAGES: [(&str, &str); 17] = [
+    ("search", "Search"),
+    ("createPost", "Write a post"),
+    ("admin", "Administration"),
+    ("user", "Your profile"),
+    ("user-setting", "Settings"),
+    ("bookmark", "Bookmarks"),
+    ("my-subscriptions", "Your subscriptions"),
+    ("message-box", "Messages"),
+    ("users", "Online now"),
+    ("verify", "Verify your email"),
+    ("signup", "Sign up"),
+    ("login", "Log in"),
+    ("select-category", "Choose your categories"),
+    ("reset-password", "Reset your password"),
+    ("edit-post", "Edit a post"),
+    ("delete-post", "Delete a post"),
+    ("acknowledge", "Acknowledge a report"),
+];
+
+/// Pages of the app that take one parameter and are not content.
+const APP_PAGES_WITH_PARAM: [&str; 4] = ["edit-post", "delete-post", "acknowledge", "plans"];
+
+fn respond(req: &HttpRequest, shell: &Shell, status: StatusCode, page: Page) -> HttpResponse {
+    validated(req, status, HTML, PAGE_CACHE, shell.render(&page), None)
+}
+
+fn plain(title: &str) -> Page {
+    Page {
+        meta: Some(PageMeta::plain(title)),
+        ..Page::default()
+    }
+}
+
+fn not_found() -> Page {
+    plain("Page not found")
+}
+
+/// `GET /`.
+pub async fn home(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    shell: web::Data<Shell>,
+) -> HttpResponse {
+    let posts = first_screen(
+        &state,
+        &Feed::Public {
+            tag: None,
+            category: None,
+        },
+    )
+    .await
+    .map(|(posts, _)| posts)
+    .unwrap_or_default();
+    let (meta, body) = view::home_page(&site(&state), &posts);
+    let page = Page {
+        meta: Some(meta),
+        body,
+        initial_data: None,
+    };
+    respond(&req, &shell, StatusCode::OK, page)
+}
+
+/// The first screen of a list (`None` when it cannot be read).
+async fn first_screen(state: &AppState, list: &Feed) -> Option<(Vec<PublicPost>, u64)> {
+    match guest_posts(state, list, FIRST_SCREEN).await {
+        Ok(found) => Some(found),
+        Err(e) => {
+            tracing::debug!(error = %e, "a page's list could not be read");
+            None
+        }
+    }
+}
+
+/// Every other page of the app (the files' fallback).
+pub async fn app_page(
+    req: ServiceRequest,
+) -> Result<actix_web::dev::ServiceResponse, actix_web::Error> {
+    let (http_req, _) = req.into_parts();
+    let res = page_for(&http_req).await;
+    Ok(actix_web::dev::ServiceResponse::new(http_req, res))
+}
+
+async fn page_for(req: &HttpRequest) -> HttpResponse {
+    let Some(shell) = req.app_data::<web::Data<Shell>>().cloned() else {
+        return HttpResponse::NotFound().finish();
+    };
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return respond(req, &shell, StatusCode::OK, Page::default());
+    };
+    let path = req.path().trim_end_matches('/');
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let (status, page) = match segments.as_slice() {
+        ["post", slug] => post_page(req, &state, slug).await,
+        ["author-profile", id] => author_page(&state, id).await,
+        ["tag", tag] => tag_page(&state, tag).await,
+        ["category", c] => category_page(&state, c).await,
+        [name] => match PUBLIC_PAGES.iter().find(|(p, _)| p == name) {
+            Some((_, title)) => {
+                let mut meta = PageMeta::plain(title);
+                meta.noindex = false;
+                meta.canonical = Some(site(&state).url(&format!("/{name}")));
+                meta.feeds = site(&state).site_feeds();
+                (
+                    StatusCode::OK,
+                    Page {
+                        meta: Some(meta),
+                        ..Page::default()
+                    },
+                )
+            }
+            None => match APP_PAGES.iter().find(|(p, _)| p == name) {
+                Some((_, title)) if !APP_PAGES_WITH_PARAM.contains(name) => {
+                    (StatusCode::OK, plain(title))
+                }
+                _ => (StatusCode::NOT_FOUND, not_found()),
+            },
+        },
+        [name, _] if APP_PAGES_WITH_PARAM.contains(name) => {
+            let title = APP_PAGES
+                .iter()
+                .find(|(p, _)| p == name)
+                .map(|(_, t)| *t)
+                .unwrap_or("Plans");
+            (StatusCode::OK, plain(title))
+        }
+        _ => (StatusCode::NOT_FOUND, not_found()),
+    };
+    respond(req, &shell, status, page)
+}
+
+async fn post_page(req: &HttpRequest, state: &AppState, raw: &str) -> (StatusCode, Page) {
+    let Some(slug) = decode_segment(raw) else {
+        return (StatusCode::NOT_FOUND, not_found());
+    };
+    let viewer = MaybeUser::extract(req).await.ok().and_then(|m| m.0);
+    match lookup(state, viewer.as_ref(), Some(slug.trim()), None).await {
+        Lookup::Found(post, json) => {
+            let sizes = MediaSizes {
+                dir: &state.settings.server.media_dir,
+            };
+            let (meta, body) = view::post_page(&site(state), &post, &sizes);
+            let data = format!(
+                "{{\"path\":{},\"post\":{json}}}",
+                serde_json::to_string(&crate::pages::model::post_path(&post.slug))
+                    .unwrap_or_else(|_| "null".into())
+            );
+            (
+                StatusCode::OK,
+                Page {
+                    meta: Some(meta),
+                    body,
+                    initial_data: Some(data),
+                },
+            )
+        }
+        Lookup::Hidden => (StatusCode::OK, plain("Post")),
+        Lookup::Unknown => (StatusCode::OK, plain("Post")),
+        Lookup::Missing => (StatusCode::NOT_FOUND, not_found()),
+    }
+}
+
+async fn author_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
+    let Some(id) = decode_segment(raw).and_then(|id| ObjectId::parse_str(id.trim()).ok()) else {
+        return (StatusCode::NOT_FOUND, not_found());
+    };
+    let user = match users::find_by_id(&state.db, id).await {
+        Ok(Some(user)) => user,
+        Ok(None) => return (StatusCode::NOT_FOUND, not_found()),
+        Err(e) => {
+            tracing::debug!(error = %e, "an author page could not read its author");
+            return (StatusCode::OK, plain("Author"));
+        }
+    };
+    let posts = first_screen(
+        state,
+        &Feed::Authors {
+            authors: vec![id],
+            category: None,
+        },
+    )
+    .await
+    .map(|(p, _)| p)
+    .unwrap_or_default();
+    let info = AuthorInfo {
+        id: id.to_hex(),
+        name: user.name,
+        bio: user.bio,
+        avatar: user.avatar,
+    };
+    let (meta, body) = view::author_page(&site(state), &info, &posts);
+    (
+        StatusCode::OK,
+        Page {
+            meta: Some(meta),
+            body,
+            initial_data: None,
+        },
+    )
+}
+
+/// A tag named in a path, normalised (`None`: not a tag any post could have).
+pub fn tag_of(raw: &str) -> Option<String> {
+    let tag = decode_segment(raw)?;
+    if tag.chars().count() > MAX_TAG_LEN * 2 {
+        return None;
+    }
+    normalize_tag(&tag).filter(|t| t.chars().count() <= MAX_TAG_LEN)
+}
+
+async fn tag_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
+    let Some(tag) = tag_of(raw) else {
+        return (StatusCode::NOT_FOUND, not_found());
+    };
+    let list = Feed::Public {
+        tag: Some(tag.clone()),
+        category: None,
+    };
+    match first_screen(state, &list).await {
+        Some((posts, _)) if posts.is_empty() => (StatusCode::NOT_FOUND, not_found()),
+        Some((posts, _)) => {
+            let (meta, body) = view::tag_page(&site(state), &tag, &posts);
+            (
+                StatusCode::OK,
+                Page {
+                    meta: Some(meta),
+                    body,
+                    initial_data: None,
+                },
+            )
+        }
+        None => (StatusCode::OK, plain(&format!("#{tag}"))),
+    }
+}
+
+/// A category named in a path by slug or id (`Err(())`: the index cannot say).
+pub async fn category_of(state: &AppState, raw: &str) -> Result<Option<categories::Category>, ()> {
+    let Some(name) = decode_segment(raw) else {
+        return Ok(None);
+    };
+    let name = name.trim();
+    if name.is_empty() || name.len() > 200 {
+        return Ok(None);
+    }
+    let id = match state.feeds.find_category(name).await {
+        Ok(Some(id)) => id,
+        Ok(None) => return Ok(None),
+        Err(e) => {
+            tracing::debug!(error = %e, "a category could not be looked up");
+            return Err(());
+        }
+    };
+    categories::find_by_id(&state.db, id).await.map_err(|_| ())
+}
+
+async fn category_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
+    let cat = match category_of(state, raw).await {
+        Ok(Some(cat)) => cat,
+        Ok(None) => return (StatusCode::NOT_FOUND, not_found()),
+        Err(()) => return (StatusCode::OK, plain("Category")),
+    };
+    let posts = first_screen(
+        state,
+        &Feed::Public {
+            tag: None,
+            category: Some(cat.id),
+        },
+    )
+    .await
+    .map(|(p, _)| p)
+    .unwrap_or_default();
+    let info = CategoryInfo {
+        name: cat.name,
+        slug: cat.slug,
+        description: cat.description,
+    };
+    let (meta, body) = view::category_page(&site(state), &info, &posts);
+    (
+        StatusCode::OK,
+        Page {
+            meta: Some(meta),
+            body,
+            initial_data: None,
+        },
+    )
+}
