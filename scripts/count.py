@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads a test suite's log and prints "passed failed" for cargo, vitest and node:test output."""
+"""Reads a test suite's log and prints "passed failed" for cargo, vitest, node:test and pytest output."""
 import re
 import sys
 
@@ -23,4 +23,13 @@ elif kind == "node":
         passed += int(m.group(1))
     for m in re.finditer(r"^(?:#|ℹ) fail (\d+)$", text, re.M):
         failed += int(m.group(1))
+elif kind == "pytest":
+    m = re.findall(r"^=*\s*(.*\b(?:passed|failed|error)\b.*?)\s*=*$", text, re.M)
+    if m:
+        last = m[-1]
+        f = re.search(r"(\d+) failed", last)
+        e = re.search(r"(\d+) error", last)
+        p = re.search(r"(\d+) passed", last)
+        failed = (int(f.group(1)) if f else 0) + (int(e.group(1)) if e else 0)
+        passed = int(p.group(1)) if p else 0
 print(passed, failed)

@@ -12,7 +12,7 @@ use super::html::escape;
 pub const WIDTH: u32 = 1200;
 pub const HEIGHT: u32 = 630;
 /// Characters per line of the title on a card, and lines at most.
-const TITLE_LINE: usize = 30;
+const TITLE_LINE: usize = 26;
 const TITLE_LINES: usize = 4;
 
 /// The version of a post's share image: a hash of everything it shows.
@@ -66,7 +66,7 @@ pub fn title_lines(title: &str) -> Vec<String> {
 /// The card's SVG.
 pub fn card_svg(title: &str, author: &str) -> String {
     let lines = title_lines(title);
-    let size = if lines.len() > 2 { 60 } else { 72 };
+    let size = if lines.len() > 2 { 56 } else { 64 };
     let mut text = String::new();
     for (i, line) in lines.iter().enumerate() {
         text.push_str(&format!(

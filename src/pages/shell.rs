@@ -63,15 +63,15 @@ impl Shell {
         let html_at = html.find("<html")?;
         let html_end = html_at + html[html_at..].find('>')? + 1;
         let mut rest = html[html_end..].to_string();
-        // The page writes its own title and description.
-        let title_at = rest.find("<title>")?;
-        let title_end = title_at + rest[title_at..].find("</title>")? + "</title>".len();
-        rest.replace_range(title_at..title_end, "");
+        // The page writes its own description and title (where the title stood).
         if let Some(d) = rest.find("<meta name=\"description\"") {
             if let Some(end) = rest[d..].find('>') {
                 rest.replace_range(d..d + end + 1, "");
             }
         }
+        let title_at = rest.find("<title>")?;
+        let title_end = title_at + rest[title_at..].find("</title>")? + "</title>".len();
+        rest.replace_range(title_at..title_end, "");
         let root_at = rest.find("<div id=\"root\"></div>")?;
         if root_at < title_at {
             return None;
@@ -158,7 +158,10 @@ mod tests {
         assert!(html.contains("content=\"Une description\""));
         assert!(html
             .contains("<div id=\"root\"><article class=\"ssr\"><h1>A post</h1></article></div>"));
-        assert!(html.contains("src=\"/assets/index-abc.js\""));
+        assert!(html.contains(
+            "<script type=\"module\" crossorigin src=\"/assets/index-abc.js\"></script>"
+        ));
+        assert!(html.find("<meta property=\"og:site_name\"") < html.find("<script type=\"module\""));
         assert!(html.contains(r#"{"post":{"title":"\u003c/script\u003e"}}"#));
         assert!(html.ends_with("</html>"));
     }

@@ -144,7 +144,7 @@ describe('the shell', () => {
   it('shows the page-not-found screen for an unknown address', async () => {
     const page = await newPage(browser);
     const response = await page.goto('/no/such/page');
-    assert.equal(response.status(), 200, 'client routes fall back to index.html');
+    assert.equal(response.status(), 404, 'an unknown address is a true 404, with the app to show it');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await screenshot(page, 'not-found');
     await page.getByRole('link', { name: 'Go to the home page' }).click();

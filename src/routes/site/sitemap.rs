@@ -2,7 +2,8 @@
 //! 50,000 public posts (newest first), a sitemap of the posts (`/sitemap-posts-N.xml`, with
 //! `lastmod`) and one each of their authors, tags and categories. Read from the index's post
 //! hashes, so a sitemap costs the same at 100,000 posts as at 100. A page past the last answers
-//! 404.
+//! 404; a sitemap with nothing of its kind (no tags yet) names the home page, as the protocol
+//! wants at least one address.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -119,12 +120,19 @@ pub async fn child(
         .sitemap_posts(&gen, skip, MAX_URLS)
         .await
         .map_err(index_unavailable)?;
-    let urls = match kind.as_str() {
+    let mut urls = match kind.as_str() {
         "posts" => post_urls(&state, n, &posts),
         "authors" => author_urls(&state, &posts),
         "tags" => tag_urls(&state, &posts),
         _ => category_urls(&state, &posts).await?,
     };
+    // A sitemap names at least one address: one with nothing of its kind names the home page.
+    if urls.is_empty() {
+        urls.push(SitemapUrl {
+            loc: site(&state).url("/"),
+            lastmod: None,
+        });
+    }
     Ok(validated(
         &req,
         StatusCode::OK,

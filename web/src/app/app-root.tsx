@@ -6,6 +6,7 @@ import { AdBlockerScreen } from '@/features/ad-blocker';
 import { CookieConsentBar } from '@/features/consent';
 import { FeedbackModal } from '@/features/feedback';
 import { LocationErrorToast } from '@/features/location';
+import { wasServerRendered } from './initial-data';
 import { useAppLifecycle } from './use-app-lifecycle';
 
 let splashDone = false;
@@ -18,7 +19,8 @@ export function setSplashDone(done: boolean) {
 /** The root route: global effects, the 1 s splash, and the overlays shared by every screen. */
 export function AppRoot() {
   useAppLifecycle();
-  const [showSplash, setShowSplash] = useState(!splashDone);
+  // A page the server already painted is not hidden behind the splash (docs/decisions.md).
+  const [showSplash, setShowSplash] = useState(!splashDone && !wasServerRendered());
 
   useEffect(() => {
     if (!showSplash) return;

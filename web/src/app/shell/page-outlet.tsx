@@ -8,7 +8,15 @@ export function PageOutlet() {
   const { pathname } = useLocation();
   return (
     <ErrorBoundary resetKey={pathname}>
-      <Suspense fallback={<LoadingOverlay />}>
+      <Suspense
+        fallback={
+          <>
+            {/* Holds the page's place, so the footer stays out of view until the page is there. */}
+            <div className="page-placeholder" aria-hidden="true" />
+            <LoadingOverlay />
+          </>
+        }
+      >
         <Outlet />
       </Suspense>
     </ErrorBoundary>

@@ -410,6 +410,16 @@ const postsSlice = createSlice({
   name: 'posts',
   initialState: initialPostsState,
   reducers: {
+    /**
+     * The post the server rendered into the page (its initial data): shown at once, so the app
+     * takes over the server's article without a spinner in between; the page still reads it again
+     * for the viewer.
+     */
+    currentPostPreloaded(state, action: PayloadAction<Post>) {
+      state.currentPost = action.payload;
+      state.currentStatus = 'succeeded';
+      state.error = null;
+    },
     /** The blocked flag of the open post, set locally (seed 000 §4). */
     currentPostBlockedSet(state, action: PayloadAction<boolean>) {
       if (state.currentPost) state.currentPost.blocked = action.payload;
@@ -592,6 +602,7 @@ const postsSlice = createSlice({
 });
 
 export const {
+  currentPostPreloaded,
   currentPostBlockedSet,
   postHiddenFromViewer,
   searchQueryChanged,

@@ -1,0 +1,121 @@
+// Pages for the outside world in Chromium: a post page's article is readable with JavaScript
+// turned off (what preview bots, crawlers and reader apps see); with JavaScript the app takes
+// over the server's article without a layout shift; the share image is a 1200×630 PNG.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, BASE_URL, createAccount, gradientPng, launch, newPage, screenshot } from './helpers.js';
+
+let browser;
+let post;
+let imagePost;
+before(async () => {
+  browser = await launch();
+  const author = await createAccount('pages');
+  const created = await api('/post/post-create', {
+    method: 'POST',
+    token: author.token,
+    body: {
+      title: 'Where rivers meet the sea',
+      tags: ['estuary'],
+      blocks: [
+        { id: 'p1', type: 'paragraph', data: { text: 'Estuaries mix fresh water with salt water, and <b>tides</b> push both ways.' } },
+        { id: 'h1', type: 'header', data: { text: 'Brackish water', level: 2 } },
+        { id: 'p2', type: 'paragraph', data: { text: 'Fish that live here tolerate changing salinity every day.' } },
+        { id: 'l1', type: 'list', data: { style: 'unordered', items: ['mudflats', 'salt marshes', 'mangroves'] } },
+      ],
+    },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.data));
+  post = created.data.post;
+  const png = gradientPng(800, 400, [20, 80, 160], [200, 220, 240]).toString('base64');
+  const withImage = await api('/post/post-create', {
+    method: 'POST',
+    token: author.token,
+    body: {
+      title: 'A delta seen from above',
+      thumbnail: `data:image/png;base64,${png}`,
+      blocks: [
+        { id: 'p1', type: 'paragraph', data: { text: 'Sediment fans out where the river slows.' } },
+        { id: 'i1', type: 'image', data: { file: { url: `data:image/png;base64,${png}` }, caption: 'The delta' } },
+      ],
+    },
+  });
+  assert.equal(withImage.status, 201, JSON.stringify(withImage.data));
+  imagePost = withImage.data.post;
+});
+after(async () => {
+  await browser?.close();
+});
+
+describe('server-rendered pages', () => {
+  it('a post is readable with JavaScript disabled', async () => {
+    const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const response = await page.goto(`/post/${post.slug}`);
+    assert.equal(response.status(), 200);
+    await page.getByRole('heading', { level: 1, name: 'Where rivers meet the sea' }).waitFor();
+    assert.ok(await page.getByText('Estuaries mix fresh water with salt water').isVisible());
+    assert.ok(await page.getByRole('heading', { level: 2, name: 'Brackish water' }).isVisible());
+    assert.ok(await page.getByText('salt marshes').isVisible());
+    assert.equal(await page.title(), 'Where rivers meet the sea – Pressroom');
+    await screenshot(page, 'pages-post-no-javascript');
+    const missing = await context.newPage();
+    const notFound = await missing.goto('/post/no-such-post-anywhere');
+    assert.equal(notFound.status(), 404);
+    await context.close();
+  });
+
+  for (const [name, which] of [['a text post', () => post], ['a post with images', () => imagePost]]) {
+    it(`the app takes over ${name} without a layout shift`, async () => {
+      const page = await newPage(browser, { viewport: { width: 390, height: 844 } });
+      await page.addInitScript(() => {
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const target = which();
+      await page.goto(`/post/${target.slug}`);
+      // The app has taken over: its top bar is there and the article is the app's.
+      await page.getByRole('banner').waitFor();
+      await page.getByRole('heading', { level: 1, name: target.title }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(1500);
+      const shifts = await page.evaluate(() => window.__shifts);
+      const cls = shifts.reduce((a, b) => a + b, 0);
+      await screenshot(page, `pages-takeover-${target.slug.slice(0, 20)}`);
+      assert.ok(cls <= 0.02, `layout shift ${cls} (${JSON.stringify(shifts)}); console: ${page.consoleErrors.join(' | ')}`);
+      await page.context().close();
+    });
+  }
+
+  it('the share image is a 1200×630 PNG', async () => {
+    const page = await newPage(browser);
+    await page.goto(`/post/${imagePost.slug}`);
+    const image = await page.locator('meta[property="og:image"]').getAttribute('content');
+    const local = image.replace(/^https?:\/\/[^/]+/, '');
+    const response = await page.request.get(local);
+    assert.equal(response.status(), 200);
+    assert.equal(response.headers()['content-type'], 'image/png');
+    const size = await page.evaluate(async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    }, local);
+    assert.deepEqual(size, [1200, 630]);
+    const card = await page.request.get(
+      (await (async () => {
+        await page.goto(`/post/${post.slug}`);
+        return page.locator('meta[property="og:image"]').getAttribute('content');
+      })()).replace(/^https?:\/\/[^/]+/, ''),
+    );
+    assert.equal(card.status(), 200);
+    await page.setViewportSize({ width: 1200, height: 630 });
+    await page.goto(local);
+    await screenshot(page, 'pages-share-image-thumbnail');
+    await page.context().close();
+  });
+});
