@@ -161,7 +161,9 @@ mod tests {
         assert!(html.contains(
             "<script type=\"module\" crossorigin src=\"/assets/index-abc.js\"></script>"
         ));
-        assert!(html.find("<meta property=\"og:site_name\"") < html.find("<script type=\"module\""));
+        assert!(
+            html.find("<meta property=\"og:site_name\"") < html.find("<script type=\"module\"")
+        );
         assert!(html.contains(r#"{"post":{"title":"\u003c/script\u003e"}}"#));
         assert!(html.ends_with("</html>"));
     }

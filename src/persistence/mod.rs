@@ -43,6 +43,7 @@ pub mod reports;
 pub mod revoked_tokens;
 pub mod shares;
 pub mod site_analytics;
+pub mod subscriber_feeds;
 pub mod subscription_claims;
 pub mod subscription_criteria;
 pub mod subscription_events;

@@ -559,6 +559,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::get().to(subscription::lists::my_subscriptions),
                     )
                     .route(
+                        "/private-feed/{authorId}",
+                        web::get().to(subscription::private_feed::get),
+                    )
+                    .route(
+                        "/private-feed/{authorId}",
+                        web::delete().to(subscription::private_feed::remove),
+                    )
+                    .route(
+                        "/private-feed/{authorId}/reset",
+                        web::post().to(subscription::private_feed::reset),
+                    )
+                    .route(
                         "/check-eligibility",
                         web::get().to(subscription::check_eligibility::check_eligibility),
                     ),

@@ -333,10 +333,20 @@ const OBJECT_ROWS: &[Row] = &[
 ];
 
 /// Routes with an id in their path that name no owned object, and why.
-const NOT_OBJECTS: &[(&str, &str)] = &[(
-    "/media/{name}",
-    "uploaded images, public by their unguessable name (tests/api/hardening.rs)",
-)];
+const NOT_OBJECTS: &[(&str, &str)] = &[
+    (
+        "/media/{name}",
+        "uploaded images, public by their unguessable name (tests/api/hardening.rs)",
+    ),
+    (
+        "/api/subscription/private-feed/{authorId}",
+        "the caller's own feed of an author, given by their own subscription (tests/api/pages.rs)",
+    ),
+    (
+        "/api/subscription/private-feed/{authorId}/reset",
+        "the caller's own feed of an author, given by their own subscription (tests/api/pages.rs)",
+    ),
+];
 
 /// The path of a row with each `{param}` filled from the object.
 fn fill(path: &str, obj: &Obj) -> String {

@@ -610,3 +610,128 @@ async fn a_subscribers_only_post_page_shows_its_teaser_marked_as_paywalled() {
     let atom = app.get("/feed.xml", None).await.text().await.unwrap();
     assert!(atom.contains("Members digest") && !atom.contains(secret));
 }
+
+#[actix_web::test]
+async fn a_subscriber_has_a_private_full_text_feed_for_as_long_as_access_lasts() {
+    let app = spawn_app().await;
+    app.money_ready().await;
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let stranger = app.signup().await;
+    let plan = app.create_plan(&author, 1000).await;
+    let secret = "pangolinquartz";
+    create_post(
+        &app,
+        &author.token,
+        json!({
+            "title": "Members letter",
+            "audience": "subscribers",
+            "blocks": [
+                paragraph("p1", &"An opening every reader sees in the teaser. ".repeat(6)),
+                paragraph("p2", &format!("Only for subscribers: {secret}.")),
+            ],
+        }),
+    )
+    .await;
+    let path = format!("/api/subscription/private-feed/{}", author.id);
+    // No subscription, no feed; a bad author id is a 400 naming it.
+    let res = app.get(&path, Some(&stranger.token)).await;
+    assert_eq!(
+        assert_error(res, StatusCode::FORBIDDEN).await,
+        "A private feed is for readers with an active subscription to this author"
+    );
+    let res = app
+        .get("/api/subscription/private-feed/nope", Some(&reader.token))
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Invalid author ID"
+    );
+    assert_eq!(
+        app.get(&path, None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+
+    let sub = app.subscribed(&reader, plan["_id"].as_str().unwrap()).await;
+    let url = json_of(app.get(&path, Some(&reader.token)).await).await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        url.starts_with("http://127.0.0.1:8080/feeds/private/"),
+        "{url}"
+    );
+    let feed_path = url
+        .strip_prefix("http://127.0.0.1:8080")
+        .unwrap()
+        .to_string();
+    // The same address on every request, until it is replaced.
+    let again = json_of(app.get(&path, Some(&reader.token)).await).await["url"].clone();
+    assert_eq!(again, url.as_str());
+    let res = app.get(&feed_path, None).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .starts_with("private"));
+    let atom = res.text().await.unwrap();
+    assert!(
+        atom.contains(secret),
+        "the subscriber's feed has the whole post"
+    );
+    assert!(!app
+        .get("/feed.xml", None)
+        .await
+        .text()
+        .await
+        .unwrap()
+        .contains(secret));
+    // A wrong secret is refused.
+    let stem = feed_path.strip_suffix(".xml").unwrap();
+    let last = if stem.ends_with('0') { '1' } else { '0' };
+    let forged = format!("{}{last}.xml", &stem[..stem.len() - 1]);
+    assert_eq!(app.get(&forged, None).await.status(), StatusCode::NOT_FOUND);
+
+    // Replaced: the old address stops working.
+    let res = app
+        .post_empty(&format!("{path}/reset"), Some(&reader.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let new_url = json_of(res).await["url"].as_str().unwrap().to_string();
+    assert_ne!(new_url, url);
+    assert_eq!(
+        app.get(&feed_path, None).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    let new_path = new_url
+        .strip_prefix("http://127.0.0.1:8080")
+        .unwrap()
+        .to_string();
+    assert_eq!(app.get(&new_path, None).await.status(), StatusCode::OK);
+
+    // Refunded, the subscription ends: so does the feed.
+    let res = app
+        .patch_json(
+            &format!("/api/subscription/subscriptions/{sub}/refund"),
+            &json!({ "reason": "Mistake" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        app.get(&new_path, None).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get(&path, Some(&reader.token)).await.status(),
+        StatusCode::FORBIDDEN
+    );
+    // Removed by the reader.
+    let res = app.delete(&path, Some(&reader.token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = app.delete(&path, Some(&reader.token)).await;
+    assert_eq!(
+        assert_error(res, StatusCode::NOT_FOUND).await,
+        "You have no private feed of this author"
+    );
+}

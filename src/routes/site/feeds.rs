@@ -213,3 +213,98 @@ pub async fn category(
     )
     .await
 }
+
+pub const MSG_PRIVATE_FEED_GONE: &str = "This private feed is not available";
+
+/// `GET /feeds/private/{reader}/{author}/{secret}.xml`: a paying reader's feed of an author, the
+/// subscribers-only posts in full, while their subscription gives access. A wrong secret, a
+/// replaced or removed feed, or an ended subscription answers 404 (the address says nothing of
+/// why). Never cached by shared caches.
+pub async fn private(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+) -> ApiResult<HttpResponse> {
+    let gone = || ApiError::not_found(MSG_PRIVATE_FEED_GONE);
+    let (reader, author, file) = path.into_inner();
+    let reader = ObjectId::parse_str(&reader).map_err(|_| gone())?;
+    let author = ObjectId::parse_str(&author).map_err(|_| gone())?;
+    let secret = file.strip_suffix(".xml").ok_or_else(gone)?;
+    let feed = crate::persistence::subscriber_feeds::find(&state.db, reader, author)
+        .await?
+        .ok_or_else(gone)?;
+    let same = feed.secret.len() == secret.len()
+        && feed
+            .secret
+            .bytes()
+            .zip(secret.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0;
+    if !same {
+        return Err(gone());
+    }
+    let access =
+        crate::persistence::subscriptions::authors_with_access(&state.db, reader, &[author])
+            .await?;
+    if !access.contains(&author) {
+        return Err(gone());
+    }
+    let user = users::find_by_id(&state.db, author)
+        .await?
+        .ok_or_else(gone)?;
+    let (mut posts, _) = guest_posts(
+        &state,
+        &Feed::Authors {
+            authors: vec![author],
+            category: None,
+        },
+        FEED_LEN,
+    )
+    .await?;
+    open_locked(&state, &mut posts).await?;
+    let info = FeedInfo {
+        title: format!("{} (subscriber) – {SITE_NAME}", user.name),
+        description: format!("Every post of {}, in full, for a subscriber", user.name),
+        page_path: author_path(&author.to_hex()),
+        self_path: req.path().to_string(),
+    };
+    let mut res = answer(&req, &state, Format::Atom, &info, &posts);
+    res.headers_mut().insert(
+        actix_web::http::header::CACHE_CONTROL,
+        actix_web::http::header::HeaderValue::from_static("private, max-age=300"),
+    );
+    Ok(res)
+}
+
+/// Puts the locked posts' blocks (kept sealed in the index) in, for a reader who may read them.
+async fn open_locked(state: &AppState, posts: &mut [PublicPost]) -> ApiResult<()> {
+    let locked: Vec<ObjectId> = posts
+        .iter()
+        .filter(|p| p.locked)
+        .filter_map(|p| ObjectId::parse_str(&p.id).ok())
+        .collect();
+    if locked.is_empty() {
+        return Ok(());
+    }
+    let unavailable =
+        |e: crate::redis_pool::RedisFailure| ApiError::Unavailable(anyhow::anyhow!("{e}"));
+    let gen = state
+        .feeds
+        .current()
+        .ok_or_else(|| unavailable(crate::redis_pool::RedisFailure::Down))?;
+    let sealed = state
+        .feeds
+        .sealed_blocks(&gen, &locked)
+        .await
+        .map_err(|e| ApiError::Unavailable(anyhow::anyhow!("{e}")))?;
+    for (id, blocks) in locked.iter().zip(sealed) {
+        let Some(blocks) = blocks.and_then(|b| serde_json::from_str(&b).ok()) else {
+            continue;
+        };
+        if let Some(post) = posts.iter_mut().find(|p| p.id == id.to_hex()) {
+            post.blocks = blocks;
+            post.locked = false;
+        }
+    }
+    Ok(())
+}

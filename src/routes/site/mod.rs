@@ -56,6 +56,10 @@ pub fn configure(cfg: &mut web::ServiceConfig, dir: &Path) {
         "/category/{slug}/{file:(?:feed|rss)\\.xml}",
         web::get().to(feeds::category),
     )
+    .route(
+        "/feeds/private/{reader}/{author}/{file}",
+        web::get().to(feeds::private),
+    )
     .route("/og/post/{file}", web::get().to(share::post_image));
 }
 

@@ -6,6 +6,7 @@ pub mod cancel;
 pub mod check_eligibility;
 pub mod lists;
 pub mod plans;
+pub mod private_feed;
 pub mod refund;
 pub mod reminders;
 pub mod status;
