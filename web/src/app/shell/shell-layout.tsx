@@ -37,6 +37,9 @@ export function ShellLayout() {
           <Link to="/contact">Contact</Link>
           <Link to="/privacy">Privacy</Link>
           <Link to="/terms">Terms</Link>
+          <a href="/feed.xml" type="application/atom+xml">
+            Feed
+          </a>
           {isAuthenticated ? (
             <button type="button" className="link-button footer__feedback" onClick={() => dispatch(feedbackRequested())}>
               Give feedback

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/page';
+import { FeedLinks } from '@/components/feed-links';
 import { PostFeed } from '@/components/post-feed';
 import { fetchCategories, selectCategories } from '@/features/categories';
 import { usePostList } from '../use-post-list';
@@ -23,6 +24,7 @@ export default function CategoryPage() {
   return (
     <Page title={name} wide>
       {known?.description ? <p className="lead muted">{known.description}</p> : null}
+      <FeedLinks base={`/category/${encodeURIComponent(category)}`} label={`Follow ${name} in a feed reader`} />
       <PostFeed feed={feed} onLoadMore={loadMore} onRetry={retry} label={`Posts in ${name}`} empty="No posts in this category yet." />
     </Page>
   );

@@ -1,5 +1,6 @@
 import { useParams } from 'react-router-dom';
 import { Page } from '@/components/page';
+import { FeedLinks } from '@/components/feed-links';
 import { PostFeed } from '@/components/post-feed';
 import { usePostList } from '../use-post-list';
 
@@ -10,6 +11,7 @@ export default function TagPage() {
   const { feed, loadMore, retry } = usePostList('publicPosts', { tag: normalised });
   return (
     <Page title={`#${normalised}`} wide>
+      <FeedLinks base={`/tag/${encodeURIComponent(normalised)}`} label={`Follow #${normalised} in a feed reader`} />
       <PostFeed feed={feed} onLoadMore={loadMore} onRetry={retry} label={`Posts tagged ${normalised}`} empty="No posts with this tag yet." />
     </Page>
   );

@@ -24,6 +24,7 @@ import {
   unsubscribeAuthor,
 } from '../subscriptions-slice';
 import { PlanCard } from './plan-card';
+import { PrivateFeed } from './private-feed';
 
 /** What a subscription's status means to the reader. */
 export function standingText(sub: Pick<Subscription, 'status' | 'currentPeriodEnd' | 'graceEndsAt' | 'hasAccess'> | null): string {
@@ -165,7 +166,9 @@ export function ReaderPlans({ authorId }: { authorId: string }) {
           <FormStatus message={message} />
           {!refunding ? <FormError message={error} /> : null}
         </section>
-      ) : (
+      ) : null}
+      {isAuthenticated && running ? <PrivateFeed authorId={authorId} /> : null}
+      {isAuthenticated ? null : (
         <p className="notice" role="note">
           <Link to="/login">Log in</Link> to subscribe.
         </p>

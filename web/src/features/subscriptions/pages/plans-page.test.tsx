@@ -37,6 +37,8 @@ function readerSetup(subscriptions: Subscription[] = []) {
   mockApi.on('POST', '/subscription/status', {
     body: subscriptions.length ? { isSubscribed: true, status: subscriptions[0].status, subscriptionId: subscriptions[0]._id } : { isSubscribed: false, status: null },
   });
+  // A running subscription brings the private feed panel.
+  mockApi.on('GET', '/subscription/private-feed/au', { body: { url: 'http://127.0.0.1:8080/feeds/private/me/au/secret.xml' } });
 }
 
 describe('the plans page', () => {

@@ -8,6 +8,7 @@
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { FeedLinks } from '@/components/feed-links';
 import { Page } from '@/components/page';
 import { TabList } from '@/components/tab-list';
 import { EngagementPanel, PostStatsPanel } from '@/features/analytics';
@@ -129,6 +130,7 @@ export default function AuthorProfilePage() {
   return (
     <Page title={own ? 'Your studio' : loaded.name} wide bare>
       <ProfileHeader user={loaded} own={own} />
+      <FeedLinks base={`/author-profile/${encodeURIComponent(loaded._id)}`} label={own ? 'Your posts in a feed reader' : `Follow ${loaded.name} in a feed reader`} />
       <TabList label={own ? 'Studio' : 'Profile'} tabs={tabs} active={active.id} onChoose={choose} />
       <div role="tabpanel" id={`panel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="profile-panel" key={`${active.id}:${loaded._id}`}>
         {active.render(ctx)}
