@@ -117,6 +117,14 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >&2
 }
 
+# The fonts share images are drawn with (Debian's DejaVu), installed when missing; without them the
+# server still draws the cards, without their text.
+ensure_fonts() {
+  [ -d /usr/share/fonts/truetype/dejavu ] && return 0
+  log "installing the DejaVu fonts from Debian (share images)"
+  apt_install fonts-dejavu-core || log "the DejaVu fonts could not be installed: share images will have no text"
+}
+
 # Prints the path of Debian's redis-server, installing it when missing.
 ensure_redis() {
   local bin

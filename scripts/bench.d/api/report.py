@@ -25,6 +25,9 @@ ENDPOINTS = [
     ("single", "GET /api/public/post/{slug}"),
     ("search", "GET /api/public/search-posts?query="),
     ("count", "GET /api/post/count/all"),
+    ("page", "GET /post/{slug} (server-rendered page)"),
+    ("feed", "GET /feed.xml (Atom, 30 posts)"),
+    ("sitemap", "GET /sitemap-posts-1.xml"),
 ]
 
 
@@ -45,6 +48,9 @@ def paths(site_file, out_dir):
         ]
         + [f"/api/public/search-posts?query={w}" for w in site["words"]],
         "count": ["/api/post/count/all"],
+        "page": [f"/post/{s}" for s in site["slugs"]],
+        "feed": ["/feed.xml"],
+        "sitemap": ["/sitemap-posts-1.xml"],
         "floor": ["/api/config/public"],
     }
     for name, items in lists.items():
@@ -117,6 +123,13 @@ def table(files):
             line(f"ours {name}", r)
     if floor:
         line("floor GET /api/config/public (no storage)", floor)
+    single = next((r for r in ours if r["endpoint"] == "single"), None)
+    page = next((r for r in ours if r["endpoint"] == "page"), None)
+    if single and page and single["cpu_app_ms"] and single["p99"]:
+        print(
+            f"  a post's page / its JSON: CPU per request {page['cpu_app_ms'] / single['cpu_app_ms']:.2f}x, "
+            f"p99 {page['p99'] / single['p99']:.2f}x, req/s {page['rps'] / max(single['rps'], 1e-9):.2f}x"
+        )
     base = [r for r in runs if r["label"] == "base"]
     for key, name in ENDPOINTS:
         r = next((r for r in base if r["endpoint"] == key), None)

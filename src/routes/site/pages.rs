@@ -5,6 +5,9 @@
 //! author, or an administrator for a blocked or private one), and then reveals nothing of it in
 //! the HTML. Pages that are not public content carry `noindex`.
 
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
 use actix_web::dev::ServiceRequest;
 use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
@@ -174,10 +177,7 @@ async fn post_page(req: &HttpRequest, state: &AppState, raw: &str) -> (StatusCod
     let viewer = MaybeUser::extract(req).await.ok().and_then(|m| m.0);
     match lookup(state, viewer.as_ref(), Some(slug.trim()), None).await {
         Lookup::Found(post, json) => {
-            let sizes = MediaSizes {
-                dir: &state.settings.server.media_dir,
-            };
-            let (meta, body) = view::post_page(&site(state), &post, &sizes);
+            let (meta, body) = rendered_post(state, &post);
             let data = format!(
                 "{{\"path\":{},\"post\":{json}}}",
                 serde_json::to_string(&crate::pages::model::post_path(&post.slug))
@@ -196,6 +196,46 @@ async fn post_page(req: &HttpRequest, state: &AppState, raw: &str) -> (StatusCod
         Lookup::Unknown => (StatusCode::OK, plain("Post")),
         Lookup::Missing => (StatusCode::NOT_FOUND, not_found()),
     }
+}
+
+/// Rendered post pages, by everything they show (the post's id and `updatedAt`, its author's and
+/// category's names): a post read often is rendered once per version.
+static RENDERED: LazyLock<Mutex<HashMap<String, Arc<Rendered>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+/// A post page's head and body.
+type Rendered = (PageMeta, String);
+/// Rendered pages kept at most (the whole cache is dropped when it is full).
+const MAX_RENDERED: usize = 2_000;
+
+fn rendered_post(state: &AppState, post: &PublicPost) -> (PageMeta, String) {
+    let key = format!(
+        "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+        post.id,
+        post.updated_at,
+        post.author.name,
+        post.category
+            .as_ref()
+            .map(|c| c.name.as_str())
+            .unwrap_or(""),
+        post.category
+            .as_ref()
+            .map(|c| c.slug.as_str())
+            .unwrap_or(""),
+    );
+    if let Some(hit) = RENDERED.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return (hit.0.clone(), hit.1.clone());
+    }
+    let sizes = MediaSizes {
+        dir: &state.settings.server.media_dir,
+    };
+    let rendered = view::post_page(&site(state), post, &sizes);
+    if let Ok(mut cache) = RENDERED.lock() {
+        if cache.len() >= MAX_RENDERED {
+            cache.clear();
+        }
+        cache.insert(key, Arc::new(rendered.clone()));
+    }
+    rendered
 }
 
 async fn author_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
