@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod backup;
 pub mod billing;
 pub mod cli;
 pub mod cluster;
@@ -16,6 +17,7 @@ pub mod geoip;
 pub mod jobs;
 pub mod live;
 pub mod mail;
+pub mod metrics;
 pub mod middleware;
 pub mod net;
 pub mod notify;
