@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod middleware;
 pub mod net;
 pub mod notify;
+pub mod operations;
 pub mod payments;
 pub mod persistence;
 pub mod post_view;
