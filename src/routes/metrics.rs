@@ -14,6 +14,7 @@ use secrecy::ExposeSecret;
 use crate::error::json_error;
 use crate::state::AppState;
 
+#[tracing::instrument(skip_all)]
 pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     if !allowed(&req, &state) {
         return json_error(StatusCode::NOT_FOUND, "not_found", "Not found");
