@@ -469,6 +469,10 @@ pub async fn refresh(state: &AppState) {
         tokio::time::timeout(DB_PING_TIMEOUT, ping).await,
         Ok(Ok(Ok(())))
     );
+    if state.redis.is_configured() {
+        // Marks Redis down (or up again) now rather than at its monitor's next look.
+        let _ = state.redis.ping().await;
+    }
     DB_UP.set(i64::from(db_up));
     REDIS_UP.set(i64::from(state.redis.is_up()));
     REDIS_CONFIGURED.set(i64::from(state.redis.is_configured()));

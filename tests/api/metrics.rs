@@ -174,3 +174,42 @@ async fn mail_rate_limits_and_jobs_are_counted() {
         ) > 0.0
     );
 }
+
+#[actix_web::test]
+async fn database_and_redis_outages_show_in_their_gauges_and_pass() {
+    let app = spawn_app_with(AppOptions {
+        db_proxy: true,
+        redis_proxy: true,
+        ..AppOptions::default()
+    })
+    .await;
+    let up = scrape(&app).await;
+    assert_eq!(sample(&up, "pressroom_db_up", &[]), 1.0);
+    assert_eq!(sample(&up, "pressroom_redis_up", &[]), 1.0);
+    assert_eq!(sample(&up, "pressroom_redis_configured", &[]), 1.0);
+
+    app.proxy.as_ref().unwrap().set_up(false);
+    app.redis_proxy.as_ref().unwrap().set_up(false);
+    let down = scrape(&app).await;
+    assert_eq!(sample(&down, "pressroom_db_up", &[]), 0.0);
+    assert_eq!(sample(&down, "pressroom_redis_up", &[]), 0.0);
+    assert_eq!(sample(&down, "pressroom_redis_configured", &[]), 1.0);
+    assert_eq!(
+        sample(&down, "pressroom_index_ready", &[("index", "read")]),
+        0.0
+    );
+
+    app.proxy.as_ref().unwrap().set_up(true);
+    app.redis_proxy.as_ref().unwrap().set_up(true);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = scrape(&app).await;
+        if sample(&now, "pressroom_db_up", &[]) == 1.0
+            && sample(&now, "pressroom_redis_up", &[]) == 1.0
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the gauges did not come back up");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
