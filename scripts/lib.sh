@@ -168,6 +168,19 @@ ensure_smtp_sink() {
   echo "$venv/bin/python"
 }
 
+# Prints the path of a Python (the same virtualenv) with what the metrics tests use: the
+# Prometheus client library (its text-format parser) and a Socket.IO client.
+ensure_ops_python() {
+  local venv="$PRESSROOM_CACHE/venv"
+  ensure_smtp_sink >/dev/null
+  if ! "$venv/bin/python" -c 'import prometheus_client, socketio, websocket, requests' 2>/dev/null; then
+    log "installing the metrics test packages (prometheus-client, python-socketio)"
+    "$venv/bin/pip" install -q prometheus-client "python-socketio[client]" >&2 \
+      || die "pip could not install prometheus-client and python-socketio"
+  fi
+  echo "$venv/bin/python"
+}
+
 # Starts an SMTP sink on port $1 that stores every message in the Maildir $2; prints its pid.
 # It is aiosmtpd's Maildir handler with refusals on demand for delivery-failure tests
 # (scripts/smtp_sink.py: recipients named refuse-once-4xx..., refuse-once-5xx..., refuse-always...).
@@ -220,6 +233,21 @@ ensure_nginx() {
     log "installing nginx from Debian"
     apt_install nginx-light || apt_install nginx || die "nginx could not be installed with apt-get"
     bin=/usr/sbin/nginx
+  fi
+  echo "$bin"
+}
+
+# Prints the path of Debian's prometheus, installing the package (prometheus and promtool) when
+# missing. Only the binaries are used: scripts/cluster runs it with a configuration of its own,
+# scripts/test runs promtool on ops/prometheus/.
+ensure_prometheus() {
+  local bin
+  bin="$(command -v prometheus 2>/dev/null || true)"
+  [ -z "$bin" ] && [ -x /usr/bin/prometheus ] && bin=/usr/bin/prometheus
+  if [ -z "$bin" ] || ! command -v promtool >/dev/null 2>&1; then
+    log "installing Prometheus from Debian"
+    apt_install prometheus || die "Prometheus could not be installed with apt-get"
+    bin=/usr/bin/prometheus
   fi
   echo "$bin"
 }

@@ -42,6 +42,22 @@ pub enum Command {
         #[command(subcommand)]
         action: IndexAction,
     },
+    /// Write a backup of the database (every collection with its indexes) to FILE, a tar
+    /// archive (see docs/deploy.md); the server keeps running.
+    Backup {
+        file: std::path::PathBuf,
+        /// Also put the media directory (`server.media_dir`) in the archive.
+        #[arg(long)]
+        media: bool,
+    },
+    /// Restore a backup into the configured database, which must hold no documents (unless
+    /// --force), then rebuild the read index.
+    Restore {
+        file: std::path::PathBuf,
+        /// Replace everything in a database that holds documents.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -106,6 +122,53 @@ pub async fn run_index(settings: &Settings, action: IndexAction) -> anyhow::Resu
     ))
 }
 
+/// Runs `backup` or `restore` against the configured database; returns the line to print.
+pub async fn run_backup(settings: &Settings, command: Command) -> anyhow::Result<String> {
+    let db = Db::connect(&settings.database).await?;
+    db.ping().await.map_err(|e| {
+        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
+    })?;
+    match command {
+        Command::Backup { file, media } => {
+            let media_dir = media.then_some(settings.server.media_dir.as_path());
+            let manifest = crate::backup::backup(&db, &file, media_dir).await?;
+            let documents: u64 = manifest.collections.iter().map(|c| c.documents).sum();
+            Ok(format!(
+                "backup of {} written to {}: {} collections, {documents} documents, {} media files",
+                manifest.database,
+                file.display(),
+                manifest.collections.len(),
+                manifest.media.len()
+            ))
+        }
+        Command::Restore { file, force } => {
+            let restored =
+                crate::backup::restore(&db, &file, &settings.server.media_dir, force).await?;
+            let mut line = format!(
+                "restored {} into {}: {} collections, {} documents, {} media files",
+                file.display(),
+                settings.database.name,
+                restored.collections,
+                restored.documents,
+                restored.media
+            );
+            let redis =
+                crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
+            if redis.is_configured() && redis.ping().await.is_ok() {
+                let report = crate::feeds::Feeds::new(redis, &db)?.rebuild().await?;
+                line.push_str(&format!(
+                    "; read index rebuilt (generation {}, {} posts); running servers rebuild their search index from it",
+                    report.generation, report.posts
+                ));
+            } else {
+                line.push_str("; no Redis reachable: servers build the read index when they start");
+            }
+            Ok(line)
+        }
+        _ => anyhow::bail!("not a backup command"),
+    }
+}
+
 /// Runs an administrative command against the configured database; returns the line to print.
 pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<String> {
     let db = Db::connect(&settings.database).await?;
@@ -140,7 +203,11 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::User {
             action: UserAction::Unblock { email },
         } => (email.clone(), "is unblocked"),
-        Command::Serve | Command::Mail { .. } | Command::Index { .. } => {
+        Command::Serve
+        | Command::Mail { .. }
+        | Command::Index { .. }
+        | Command::Backup { .. }
+        | Command::Restore { .. } => {
             anyhow::bail!("not an account command")
         }
     };
@@ -173,7 +240,11 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::User {
             action: UserAction::Unblock { .. },
         } => users::set_blocked(&db, user.id, false).await?,
-        Command::Serve | Command::Mail { .. } | Command::Index { .. } => None,
+        Command::Serve
+        | Command::Mail { .. }
+        | Command::Index { .. }
+        | Command::Backup { .. }
+        | Command::Restore { .. } => None,
     };
     Ok(format!("{} {outcome}", user.email))
 }

@@ -130,6 +130,10 @@ impl Transport for RedisTransport {
     fn publish(&self, message: Vec<u8>) {
         if self.queue.try_send(message).is_err() {
             tracing::debug!("realtime publish queue full; message dropped");
+        } else {
+            pressroom_actors::metrics::BROKER_MESSAGES
+                .with_label_values(&["published"])
+                .inc();
         }
     }
 }
@@ -581,6 +585,23 @@ pub fn spawn(
 /// Topic of the notice a node gives itself when it (re)joins the cluster.
 pub const REJOINED_TOPIC: &str = "rejoined";
 
+/// Topic of the notice every node publishes with each heartbeat, stamped with its clock; the
+/// others measure from it how long messages between nodes take (`pressroom_broker_lag_seconds`;
+/// across machines this includes the difference of their clocks).
+pub const PROBE_TOPIC: &str = "probe";
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Sets the broker lag from another node's probe.
+fn record_probe(data: &serde_json::Value) {
+    if let Some(sent) = data.get("sentAtMs").and_then(serde_json::Value::as_i64) {
+        let lag_ms = (now_ms() - sent).max(0);
+        crate::metrics::BROKER_LAG.set(lag_ms as f64 / 1000.0);
+    }
+}
+
 /// Applies another node's notice of a live state change (`topic`, `data`).
 pub type NoticeHandler = Arc<dyn Fn(&str, serde_json::Value) + Send + Sync>;
 
@@ -622,6 +643,7 @@ fn spawn_subscriber(
             let mut messages = pubsub.on_message();
             while let Some(message) = messages.next().await {
                 match realtime.receive(message.get_payload_bytes()) {
+                    Ok(Some((topic, data))) if topic == PROBE_TOPIC => record_probe(&data),
                     Ok(Some((topic, data))) => notices(&topic, data),
                     Ok(None) => {}
                     Err(e) => {
@@ -679,6 +701,7 @@ fn spawn_heartbeat(
                 }
                 Ok(false) | Err(_) => {}
             }
+            realtime.notify_cluster(PROBE_TOPIC, serde_json::json!({ "sentAtMs": now_ms() }));
         }
     });
 }

@@ -74,6 +74,9 @@ pub struct Settings {
     pub daily_mail: DailyMailSettings,
     pub payments: PaymentSettings,
     pub log: LogSettings,
+    /// Who may read `GET /metrics`.
+    #[serde(default)]
+    pub metrics: MetricsSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
     pub environment: Option<Environment>,
@@ -423,6 +426,26 @@ impl PaymentSettings {
     }
 }
 
+/// Who may read `GET /metrics` (everyone else gets a 404): loopback and `trusted` addresses
+/// connecting directly, and any request bearing `token` when one is set.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsSettings {
+    /// Bearer token that opens `/metrics` from anywhere; empty: no token is accepted.
+    pub token: SecretString,
+    /// Addresses (exact IPs, e.g. the Prometheus server's) allowed without the token.
+    pub trusted: Vec<String>,
+}
+
+impl Default for MetricsSettings {
+    fn default() -> Self {
+        MetricsSettings {
+            token: SecretString::from(String::new()),
+            trusted: Vec::new(),
+        }
+    }
+}
+
 /// Logging.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -472,6 +495,7 @@ impl Settings {
                     .with_list_parse_key("server.trusted_proxies")
                     .with_list_parse_key("realtime.cors_origins")
                     .with_list_parse_key("payments.currencies")
+                    .with_list_parse_key("metrics.trusted")
                     .try_parsing(true),
             );
             if let Ok(uri) = std::env::var("MONGODB_URI") {
@@ -553,6 +577,11 @@ impl Settings {
             ));
         }
         self.payments.check(self.environment())?;
+        for address in &self.metrics.trusted {
+            address.parse::<std::net::IpAddr>().map_err(|_| {
+                ConfigError::Invalid(format!("metrics.trusted: '{address}' is not an IP address"))
+            })?;
+        }
         for proxy in &self.server.trusted_proxies {
             proxy.parse::<std::net::IpAddr>().map_err(|_| {
                 ConfigError::Invalid(format!(

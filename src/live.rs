@@ -7,7 +7,8 @@ use pressroom_actors::events::{
     ShowFeedbackPrompt, UpdateUnreadCount, UserLocationUpdate,
 };
 use pressroom_actors::events::{
-    ContactMessageReplied, NewContactMessage, NewReport, ReportAcknowledged, ReportReviewed,
+    ContactMessageReplied, NewContactMessage, NewReport, OperationsSnapshot, ReportAcknowledged,
+    ReportReviewed,
 };
 use pressroom_actors::events::{NewAppeal, PostBlockToggled, PostCountsUpdated};
 use std::collections::HashSet;
@@ -131,6 +132,13 @@ pub fn contact_message_replied(state: &AppState, id: &str, at: &str, by: &str) {
             replied_by: by.to_string(),
         },
     );
+}
+
+/// This node's operating figures: administrators' Operations section shows them per node.
+pub fn operations_snapshot(state: &AppState, snapshot: Value) {
+    state
+        .realtime
+        .emit_room(ADMIN_ROOM, OperationsSnapshot(snapshot));
 }
 
 /// A user reported a post: administrators add it to their list.

@@ -289,6 +289,7 @@ impl Mailer {
                 mail.unsubscribe_url.as_deref(),
             )
             .await;
+        count_outcome(&outcome);
         let log = EmailLog {
             id: ObjectId::new(),
             email: mail.to,
@@ -339,9 +340,21 @@ impl Mailer {
     }
 
     async fn store_retry(&self, log: &EmailLog, outcome: Outcome) -> Outcome {
+        count_outcome(&outcome);
         if let Err(e) = email_logs::finish_retry(&self.db, log.id, &outcome).await {
             tracing::warn!(error = %e, "could not record a retried email");
         }
         outcome
     }
+}
+
+/// Counts a sending outcome in `pressroom_mail_total`: `sent`, `failed` (to be retried) or
+/// `suppressed` (not to be tried again: a refused address, or out of retries).
+fn count_outcome(outcome: &Outcome) {
+    let label = match (outcome.success, outcome.stop) {
+        (true, _) => "sent",
+        (false, false) => "failed",
+        (false, true) => "suppressed",
+    };
+    crate::metrics::MAIL.with_label_values(&[label]).inc();
 }

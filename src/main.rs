@@ -1,5 +1,5 @@
 use clap::Parser;
-use pressroom::cli::{run_admin, run_index, Cli, Command};
+use pressroom::cli::{run_admin, run_backup, run_index, Cli, Command};
 use pressroom::config::Settings;
 use pressroom::startup::Application;
 use pressroom::telemetry;
@@ -22,6 +22,9 @@ async fn main() -> anyhow::Result<()> {
                 .await?
         }
         Command::Index { action } => println!("{}", run_index(&settings, action).await?),
+        backup @ (Command::Backup { .. } | Command::Restore { .. }) => {
+            println!("{}", run_backup(&settings, backup).await?)
+        }
         admin => println!("{}", run_admin(&settings, admin).await?),
     }
     Ok(())

@@ -53,7 +53,21 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn name(self) -> &'static str {
+    /// Every limit.
+    pub const ALL: [Kind; 9] = [
+        Kind::LoginAccount,
+        Kind::LoginAddress,
+        Kind::OtpSendAccount,
+        Kind::OtpSendAddress,
+        Kind::OtpCheckAccount,
+        Kind::OtpCheckAddress,
+        Kind::ContactEmail,
+        Kind::ContactAddress,
+        Kind::ReportAccount,
+    ];
+
+    /// The limit's name (in Redis keys and the metrics).
+    pub fn name(self) -> &'static str {
         match self {
             Kind::LoginAccount => "login-account",
             Kind::LoginAddress => "login-address",
@@ -108,6 +122,16 @@ impl RateLimiter {
 
     /// Counts one attempt; refuses it with a 429 once the window's allowance is used up.
     pub async fn hit(&self, kind: Kind, key: &str) -> Result<(), ApiError> {
+        let result = self.count_hit(kind, key).await;
+        if result.is_err() {
+            crate::metrics::RATE_LIMITED
+                .with_label_values(&[kind.name()])
+                .inc();
+        }
+        result
+    }
+
+    async fn count_hit(&self, kind: Kind, key: &str) -> Result<(), ApiError> {
         if self.redis.is_configured() {
             match self.hit_redis(kind, key).await {
                 Some(Ok(())) => return Ok(()),

@@ -217,10 +217,25 @@ impl Redis {
             })?;
             work(conn).await.map_err(RedisFailure::Command)
         };
+        let started = std::time::Instant::now();
         let result = match tokio::time::timeout(timeout, attempt).await {
             Ok(r) => r,
             Err(_) => Err(RedisFailure::Timeout),
         };
+        crate::metrics::REDIS_DURATION
+            .with_label_values(&[] as &[&str])
+            .observe(started.elapsed().as_secs_f64());
+        let failure = match &result {
+            Ok(_) => None,
+            Err(RedisFailure::Timeout) => Some("timeout"),
+            Err(RedisFailure::Command(e)) if !is_unreachable(e) => Some("command"),
+            Err(_) => Some("unreachable"),
+        };
+        if let Some(kind) = failure {
+            crate::metrics::REDIS_ERRORS
+                .with_label_values(&[kind])
+                .inc();
+        }
         let answered = |inner: &Inner| {
             if let Ok(mut at) = inner.answered.lock() {
                 *at = Some(std::time::Instant::now());

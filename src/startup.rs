@@ -38,6 +38,7 @@ pub struct Application {
 
 impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        crate::metrics::init();
         let db = Db::connect(&settings.database).await?;
         db.prepare_or_retry(STARTUP_PREPARE_WAIT).await;
         let state = web::Data::new(build_state(settings.clone(), db)?);
@@ -73,6 +74,7 @@ impl Application {
         crate::persistence::counter_repair::spawn_at_start(state.db.clone());
         crate::jobs::spawn_content_jobs(state.clone());
         crate::jobs::billing::spawn(state.clone());
+        crate::operations::spawn(state.clone());
 
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))?;
         let port = listener.local_addr()?.port();
@@ -179,6 +181,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
 }
 
 fn spawn_housekeeping(state: web::Data<AppState>) {
+    crate::metrics::job_declared("housekeeping", HOUSEKEEPING_INTERVAL);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(HOUSEKEEPING_INTERVAL);
         loop {
@@ -186,12 +189,19 @@ fn spawn_housekeeping(state: web::Data<AppState>) {
             if !crate::jobs::take_turn(&state, "housekeeping", HOUSEKEEPING_INTERVAL).await {
                 continue;
             }
-            if let Err(e) = otps::purge_expired(&state.db).await {
+            let codes = otps::purge_expired(&state.db).await;
+            if let Err(e) = &codes {
                 tracing::debug!(error = %e, "could not purge expired codes");
             }
-            if let Err(e) = revoked_tokens::purge_expired(&state.db).await {
+            let revocations = revoked_tokens::purge_expired(&state.db).await;
+            if let Err(e) = &revocations {
                 tracing::debug!(error = %e, "could not purge expired revocations");
             }
+            crate::metrics::job_ran(
+                "housekeeping",
+                HOUSEKEEPING_INTERVAL,
+                codes.is_ok() && revocations.is_ok(),
+            );
         }
     });
 }
@@ -211,6 +221,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
             .wrap(from_fn(crate::middleware::same_origin_for_cookies))
             .wrap(from_fn(crate::middleware::catch_panic))
             .wrap(from_fn(crate::middleware::observe))
+            .wrap(from_fn(crate::metrics::observe_http))
             .wrap(Compress::default())
             .wrap(TracingLogger::default())
             .wrap(from_fn(move |req, next| {

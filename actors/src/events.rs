@@ -321,6 +321,14 @@ document_event!(
     "newReport"
 );
 
+document_event!(
+    /// `operationsSnapshot`: one node's live operating figures (online users, guests and
+    /// sockets, events and HTTP requests per second with their p99, database, Redis and index
+    /// health, the last run of each job), every few seconds, to administrators of every node.
+    OperationsSnapshot,
+    "operationsSnapshot"
+);
+
 /// `reportReviewed`: an administrator reviewed a report, to administrators.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -367,7 +375,7 @@ impl Default for ShowFeedbackPrompt {
 positional_event!(ShowFeedbackPrompt, "showFeedbackPrompt", message);
 
 /// Names of all server events, for documentation and tests.
-pub const ALL_EVENTS: [&str; 19] = [
+pub const ALL_EVENTS: [&str; 20] = [
     OnlineUsersCount::NAME,
     NewNotification::NAME,
     UpdateUnreadCount::NAME,
@@ -387,15 +395,17 @@ pub const ALL_EVENTS: [&str; 19] = [
     NewReport::NAME,
     ReportReviewed::NAME,
     ReportAcknowledged::NAME,
+    OperationsSnapshot::NAME,
 ];
 
 /// Events that go to `adminRoom` only.
-pub const ADMIN_EVENTS: [&str; 5] = [
+pub const ADMIN_EVENTS: [&str; 6] = [
     NewContactMessage::NAME,
     ContactMessageReplied::NAME,
     NewReport::NAME,
     ReportReviewed::NAME,
     ReportAcknowledged::NAME,
+    OperationsSnapshot::NAME,
 ];
 
 #[cfg(test)]
@@ -540,6 +550,10 @@ mod tests {
                 }
                 .into(),
                 r#"42["reportAcknowledged",{"reportId":"r1","isAcknowledged":true,"acknowledgedAt":"2024-01-01T00:00:00Z"}]"#,
+            ),
+            (
+                OperationsSnapshot(json!({"node": "n1", "sockets": 3})).into(),
+                r#"42["operationsSnapshot",{"node":"n1","sockets":3}]"#,
             ),
         ];
         assert_eq!(cases.len(), ALL_EVENTS.len());

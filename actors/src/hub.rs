@@ -57,6 +57,9 @@ pub struct HubEmit {
     pub except: Option<SocketId>,
     /// The event.
     pub event: ServerEvent,
+    /// When it was emitted (on this node; when it arrived, for another node's): the fan-out
+    /// time is measured from here.
+    pub emitted: std::time::Instant,
 }
 
 /// Sent by a session when a socket connected to a namespace.
@@ -338,6 +341,10 @@ impl Handler<HubEmit> for Hub {
                 deliver(member, &out);
             }
         }
+        crate::metrics::EVENTS
+            .with_label_values(&[msg.event.name()])
+            .inc();
+        crate::metrics::FANOUT.observe(msg.emitted.elapsed().as_secs_f64());
     }
 }
 

@@ -33,6 +33,7 @@ pub mod broker;
 pub mod config;
 pub mod events;
 pub mod hub;
+pub mod metrics;
 pub mod presence;
 mod realtime;
 mod server;

@@ -27,6 +27,7 @@ use crate::{
     broker::{self, PresenceChange, PresenceReset, PresenceStore, Transport},
     events::{OnlineUsersCount, ServerEvent, UserStatus},
     hub::{HubEmit, Target},
+    metrics,
     socketio::namespace::SocketId,
 };
 
@@ -150,6 +151,7 @@ impl Presence {
             target,
             except: None,
             event: event.into(),
+            emitted: std::time::Instant::now(),
         });
     }
 
@@ -165,6 +167,7 @@ impl Presence {
             target,
             except: None,
             event,
+            emitted: std::time::Instant::now(),
         });
     }
 
@@ -177,6 +180,7 @@ impl Presence {
     }
 
     fn count_changed(&mut self, ctx: &mut Context<Self>) {
+        metrics::CLUSTER_ONLINE.set(i64::try_from(self.count()).unwrap_or(i64::MAX));
         if self.trailing_scheduled {
             return;
         }
@@ -238,14 +242,31 @@ impl Presence {
     fn local_up(&mut self, socket: SocketId, user: Option<String>) -> bool {
         self.local.insert(socket, user.clone());
         let Some(user) = user else {
+            self.export_local();
             return false;
         };
         let count = self.users.entry(user).or_insert(0);
         *count += 1;
-        *count == 1
+        let first = *count == 1;
+        self.export_local();
+        first
+    }
+
+    /// Sets this node's presence gauges from its sockets.
+    fn export_local(&self) {
+        let user_sockets: usize = self.users.values().sum();
+        let guests = self.local.len().saturating_sub(user_sockets);
+        metrics::ONLINE_USERS.set(i64::try_from(self.users.len()).unwrap_or(i64::MAX));
+        metrics::ONLINE_GUESTS.set(i64::try_from(guests).unwrap_or(i64::MAX));
     }
 
     fn local_down(&mut self, socket: SocketId) -> Option<(String, bool)> {
+        let change = self.forget_local(socket);
+        self.export_local();
+        change
+    }
+
+    fn forget_local(&mut self, socket: SocketId) -> Option<(String, bool)> {
         let user = self.local.remove(&socket).flatten();
         crate::shrink::when_sparse(&mut self.local);
         let user = user?;

@@ -199,6 +199,7 @@ impl Realtime {
             target,
             except,
             event,
+            emitted: std::time::Instant::now(),
         });
     }
 
@@ -255,6 +256,9 @@ impl Realtime {
         if message.from() == node {
             return Ok(None);
         }
+        crate::metrics::BROKER_MESSAGES
+            .with_label_values(&["received"])
+            .inc();
         match message {
             BrokerMessage::Emit {
                 to,
@@ -268,6 +272,7 @@ impl Realtime {
                         target,
                         except,
                         event: ServerEvent::from_parts(event, args),
+                        emitted: std::time::Instant::now(),
                     });
                 }
             }

@@ -280,6 +280,9 @@ impl Feeds {
             }
         }
         report.seconds = started.elapsed().as_secs_f64();
+        crate::metrics::INDEX_REBUILD
+            .with_label_values(&["read"])
+            .observe(report.seconds);
         Ok(report)
     }
 

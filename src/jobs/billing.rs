@@ -52,12 +52,15 @@ pub async fn tick(state: &AppState) -> anyhow::Result<()> {
 
 pub fn spawn(state: web::Data<AppState>) {
     let every = Duration::from_secs(state.settings.payments.job_interval_seconds);
+    crate::metrics::job_declared("billing", every);
     tokio::spawn(async move {
         let mut tick_timer = tokio::time::interval(every);
         tick_timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick_timer.tick().await;
-            if let Err(e) = tick(&state).await {
+            let result = tick(&state).await;
+            crate::metrics::job_ran("billing", every, result.is_ok());
+            if let Err(e) = result {
                 tracing::warn!(error = %format!("{e:#}"), "billing job run failed");
             }
         }

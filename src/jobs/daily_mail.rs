@@ -273,6 +273,7 @@ pub fn spawn(state: web::Data<AppState>) {
     if !state.settings.daily_mail.enabled {
         return;
     }
+    crate::metrics::job_declared("daily-mail", CHECK_INTERVAL);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(CHECK_INTERVAL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -280,6 +281,8 @@ pub fn spawn(state: web::Data<AppState>) {
             tick.tick().await;
             let now = Utc::now();
             if now.time().hour() < state.settings.daily_mail.hour_utc {
+                // Not due yet today: the check itself is the run.
+                crate::metrics::job_ran("daily-mail", CHECK_INTERVAL, true);
                 continue;
             }
             let job = DailyMailer {
@@ -287,7 +290,9 @@ pub fn spawn(state: web::Data<AppState>) {
                 mailer: &state.mailer,
                 settings: &state.settings,
             };
-            if let Err(e) = job.run(now.date_naive(), false).await {
+            let result = job.run(now.date_naive(), false).await;
+            crate::metrics::job_ran("daily-mail", CHECK_INTERVAL, result.is_ok());
+            if let Err(e) = result {
                 tracing::warn!(error = %format!("{e:#}"), "the daily post email did not finish");
             }
         }

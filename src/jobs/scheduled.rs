@@ -31,6 +31,7 @@ pub async fn publish_due(state: &web::Data<AppState>) -> DbResult<usize> {
 }
 
 pub fn spawn(state: web::Data<AppState>) {
+    crate::metrics::job_declared("scheduled-publishing", SCHEDULE_CHECK_INTERVAL);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(SCHEDULE_CHECK_INTERVAL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -39,7 +40,13 @@ pub fn spawn(state: web::Data<AppState>) {
             if !super::take_turn(&state, "scheduled-publishing", SCHEDULE_CHECK_INTERVAL).await {
                 continue;
             }
-            if let Err(e) = publish_due(&state).await {
+            let result = publish_due(&state).await;
+            crate::metrics::job_ran(
+                "scheduled-publishing",
+                SCHEDULE_CHECK_INTERVAL,
+                result.is_ok(),
+            );
+            if let Err(e) = result {
                 tracing::debug!(error = %e, "could not publish scheduled posts");
             }
         }

@@ -23,6 +23,7 @@ pub async fn refresh(state: &AppState) -> DbResult<u64> {
 }
 
 pub fn spawn(state: web::Data<AppState>) {
+    crate::metrics::job_declared("trending", TRENDING_REFRESH_INTERVAL);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(TRENDING_REFRESH_INTERVAL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -31,7 +32,9 @@ pub fn spawn(state: web::Data<AppState>) {
             if !super::take_turn(&state, "trending", TRENDING_REFRESH_INTERVAL).await {
                 continue;
             }
-            match refresh(&state).await {
+            let result = refresh(&state).await;
+            crate::metrics::job_ran("trending", TRENDING_REFRESH_INTERVAL, result.is_ok());
+            match result {
                 Ok(changed) => tracing::debug!(changed, "trending scores refreshed"),
                 Err(e) => tracing::warn!(error = %e, "could not refresh trending scores"),
             }

@@ -15,6 +15,7 @@
 
 pub mod cipher;
 pub mod local;
+pub mod metered;
 pub mod signature;
 pub mod stripe;
 
@@ -202,11 +203,12 @@ pub type Provider = Arc<dyn PaymentProvider>;
 
 /// Builds the provider named by the settings.
 pub fn build(settings: &PaymentSettings, db: Db) -> anyhow::Result<Provider> {
-    Ok(match settings.provider {
+    let provider: Provider = match settings.provider {
         PaymentProviderKind::Local => Arc::new(local::LocalProvider::new(db)),
         PaymentProviderKind::Stripe => Arc::new(stripe::StripeProvider::new(
             &settings.stripe_api_base,
             settings.stripe_secret_key.expose_secret(),
         )?),
-    })
+    };
+    Ok(Arc::new(metered::Metered(provider)))
 }

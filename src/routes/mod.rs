@@ -14,6 +14,7 @@ pub mod follow;
 pub mod geojson;
 pub mod health;
 pub mod media;
+pub mod metrics;
 pub mod notification;
 pub mod openapi;
 pub mod payment;
@@ -29,11 +30,16 @@ use actix_web::web;
 
 use crate::error::json_error;
 
-/// Registers every route under `/api` plus `/health`.
+/// Registers every route under `/api` plus `/health` and `/metrics`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/health")
             .route(web::get().to(health::health))
+            .default_service(web::to(api_not_found)),
+    )
+    .service(
+        web::resource("/metrics")
+            .route(web::get().to(metrics::metrics))
             .default_service(web::to(api_not_found)),
     )
     .service(

@@ -159,6 +159,7 @@ use Access::{Admin, Optional, Public, User};
 #[rustfmt::skip]
 pub const ROUTES: &[Route] = &[
     get("/health", Public).returns(schema::<health::HealthAnswer>),
+    get("/metrics", Public),
     get("/api/follow/follower-locations", User).with_query(params::<follow::follower_locations::FollowerLocationsQuery>).returns(schema::<follow::follower_locations::FollowerLocationsAnswer>),
     post("/api/auth/signup", Public).with_body(Body::Typed(schema::<auth::signup::SignupBody>)).creates().returns(schema::<auth::SessionBody>),
     post("/api/auth/login", Public).with_body(Body::Typed(schema::<auth::login::LoginBody>)).returns(schema::<auth::SessionBody>),
@@ -404,6 +405,8 @@ fn success_content(path: &str) -> Value {
             json!({ "application/geo+json": { "schema": { "type": "object" } } })
         }
         "/api/dailyMail/unsubscribe" => json!({ "text/html": { "schema": { "type": "string" } } }),
+        // Prometheus text format; loopback, `metrics.trusted` and `metrics.token` only (else 404).
+        "/metrics" => json!({ "text/plain": { "schema": { "type": "string" } } }),
         _ => json!({ "application/json": { "schema": { "type": "object" } } }),
     }
 }
@@ -708,6 +711,8 @@ mod tests {
         "/media/{name}",
         // A CSV or workbook download.
         "/api/admin/download-csv",
+        // Prometheus text format.
+        "/metrics",
     ];
 
     /// Routes that only refuse: a request without the id the real route needs.

@@ -15,7 +15,7 @@ use crate::error::json_error;
 /// Cache lifetime of hashed assets.
 pub const ASSET_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
 /// Path prefixes that never fall back to the app.
-pub const RESERVED_PREFIXES: [&str; 4] = ["/api", "/socket.io", "/media", "/health"];
+pub const RESERVED_PREFIXES: [&str; 5] = ["/api", "/socket.io", "/media", "/health", "/metrics"];
 
 /// Whether a path belongs to the server rather than the client router.
 pub fn is_reserved(path: &str) -> bool {

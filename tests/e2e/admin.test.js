@@ -1,7 +1,8 @@
 // The administrators' dashboard in Chromium against the real server: a block signs the blocked
 // user's open tab out; a report travels reader → administrator (live) → author (acknowledges from
 // the notification) → administrator (acknowledged, live); a guest's contact message arrives live
-// and the reply reaches the SMTP sink; the workbook downloads as a valid .xlsx. Every section is
+// and the reply reaches the SMTP sink; the workbook downloads as a valid .xlsx; the Operations
+// section's figures follow sockets as they connect and close. Every section is
 // photographed and passes axe-core without serious or critical violations.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -72,6 +73,7 @@ const SECTIONS = [
   ['locations', 'Locations', 'User locations'],
   ['export', 'Export', 'Export'],
   ['audit', 'Audit log', 'Audit log'],
+  ['operations', 'Operations', 'Operations'],
 ];
 
 describe('the administrators’ dashboard', () => {
@@ -201,6 +203,36 @@ describe('the administrators’ dashboard', () => {
     await adminPage.context().close();
   });
 
+  it('the Operations section shows live figures that change when sockets connect and close', async () => {
+    const adminPage = await signIn(admin);
+    await openSection(adminPage, 'operations', 'Operations');
+    const sockets = adminPage.locator('tr[data-node="cluster"] [data-figure="sockets"]');
+    await sockets.waitFor({ timeout: 15_000 });
+    const count = async () => Number((await sockets.textContent()).trim());
+    const waitForCount = async (predicate, what) => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const n = await count();
+        if (predicate(n)) return n;
+        if (Date.now() > deadline) throw new Error(`${what}: still ${n}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    const before = await waitForCount((n) => n >= 1, 'the administrator’s own socket');
+    const table = adminPage.getByRole('table', { name: 'Live figures' });
+    assert.match(await table.textContent(), /Database/);
+    assert.equal(await adminPage.locator('tr[data-node]:not([data-node="cluster"]) .health--ok').first().textContent(), 'ok');
+    assert.match(await adminPage.getByRole('table', { name: 'Jobs' }).textContent(), /scheduled-publishing/);
+
+    // Two more readers open the site: the figures follow within a few seconds.
+    const readers = [await signIn(await createAccount('ops-a')), await signIn(await createAccount('ops-b'))];
+    const during = await waitForCount((n) => n >= before + 2, 'after two readers connected');
+    await screenshot(adminPage, 'admin-operations-live');
+    for (const reader of readers) await reader.context().close();
+    await waitForCount((n) => n <= during - 2, 'after the readers left');
+    await adminPage.context().close();
+  });
+
   it('every section opens from the navigation, is photographed and has no serious accessibility violation', async () => {
     const adminPage = await signIn(admin);
     await adminPage.goto('/admin');
@@ -216,7 +248,7 @@ describe('the administrators’ dashboard', () => {
     }
     // Keyboard: the navigation's links are reachable with Tab and say which one is current.
     const current = adminPage.locator('[aria-current="page"]');
-    assert.equal((await current.textContent()).trim(), 'Audit log');
+    assert.equal((await current.textContent()).trim(), 'Operations');
     assert.deepEqual(adminPage.consoleErrors.filter((e) => !/Failed to load resource/.test(e)), []);
     await adminPage.context().close();
   });

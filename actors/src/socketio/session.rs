@@ -268,6 +268,8 @@ pub(crate) struct Session {
     /// the timer that closes it has not run yet.
     alive_until: Instant,
     closing: bool,
+    /// Why the session closed (the `reason` of its disconnect metric).
+    close_reason: &'static str,
     torn_down: bool,
     app: AppState,
     /// Token from the handshake request (bearer header or `jwt` cookie), if any.
@@ -305,6 +307,7 @@ impl Session {
             awaiting_pong: false,
             alive_until: Instant::now(),
             closing: false,
+            close_reason: "server stop",
             torn_down: false,
             app,
             handshake_token: handshake_token.map(String::into_boxed_str),
@@ -455,6 +458,10 @@ impl Session {
         true
     }
 
+    fn is_websocket(&self) -> bool {
+        matches!(self.transport, Transport::WebSocket(_))
+    }
+
     // ---- closing ----------------------------------------------------------------------
 
     fn close(&mut self, ctx: &mut Context<Self>, by: CloseBy, reason: &'static str) {
@@ -463,6 +470,7 @@ impl Session {
         }
         tracing::debug!(sid = %self.sid, reason, "closing realtime session");
         self.closing = true;
+        self.close_reason = reason;
         if let Some(handle) = self.heartbeat.take() {
             ctx.cancel_future(handle);
         }
@@ -823,6 +831,12 @@ impl Session {
         };
         ctx.cancel_future(upgrade.timer);
         let previous = std::mem::replace(&mut self.transport, Transport::WebSocket(upgrade.ws));
+        crate::metrics::ONLINE_SOCKETS
+            .with_label_values(&[crate::metrics::transport_label(false)])
+            .dec();
+        crate::metrics::ONLINE_SOCKETS
+            .with_label_values(&[crate::metrics::transport_label(true)])
+            .inc();
         if let Transport::Polling(mut polling) = previous {
             if let Some(waiting) = polling.waiting.take() {
                 let _ = waiting.send(eio::kind::NOOP.to_string());
@@ -855,6 +869,13 @@ impl Actor for Session {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         ctx.set_mailbox_capacity(self.cap());
+        let transport = crate::metrics::transport_label(self.is_websocket());
+        crate::metrics::SOCKET_CONNECTS
+            .with_label_values(&[transport])
+            .inc();
+        crate::metrics::ONLINE_SOCKETS
+            .with_label_values(&[transport])
+            .inc();
         let upgrades: &[&str] = match self.transport {
             Transport::Polling(_) => &[TRANSPORT_WEBSOCKET],
             Transport::WebSocket(_) => &[],
@@ -882,6 +903,12 @@ impl Actor for Session {
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
+        crate::metrics::ONLINE_SOCKETS
+            .with_label_values(&[crate::metrics::transport_label(self.is_websocket())])
+            .dec();
+        crate::metrics::SOCKET_DISCONNECTS
+            .with_label_values(&[self.close_reason])
+            .inc();
         self.teardown();
         self.engine.remove(&self.sid);
         // The hub may still hold the link for a moment: end the connection now.

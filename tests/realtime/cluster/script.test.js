@@ -2,7 +2,7 @@
 // missing), two server processes and nginx in front of them (the database is the suite's FerretDB,
 // under a database of the test's own); through nginx the web app, the health check, a
 // socket.io-client session (long-polling kept on its node by the session-id prefix, then the
-// upgrade to websocket) and a login work, and SIGTERM to the script's process group stops
+// upgrade to websocket) and a login work, Prometheus scrapes both nodes, and SIGTERM to the script's process group stops
 // everything it started.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -97,6 +97,43 @@ test("scripts/cluster 2 serves the product through nginx and stops on SIGTERM", 
   assert.equal(healthBody.status, "ok", JSON.stringify(healthBody));
   assert.equal(healthBody.redis, "ok", JSON.stringify(healthBody));
 
+  // Prometheus, started beside the nodes, scrapes both (its `up` is 1 for each) with our rules
+  // loaded; /metrics is not served through the balancer (it comes through a proxy).
+  const prometheus = readFileSync(path.join(STATE, "prometheus"), "utf8").trim();
+  assert.match(prometheus, /^http:\/\/127\.0\.0\.1:\d+$/);
+  let up = [];
+  let targets = [];
+  await eventually(
+    () => `Prometheus did not see both nodes up: ${JSON.stringify(up)}; targets: ${JSON.stringify(targets)}; ${diagnose()}`,
+    async () => {
+      const res = await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent('up{job="pressroom"}')}`);
+      if (!res.ok) return false;
+      up = (await res.json()).data.result;
+      targets = (await (await fetch(`${prometheus}/api/v1/targets`)).json()).data.activeTargets.map((t) => [t.scrapeUrl, t.health, t.lastError]);
+      return up.length === 2 && up.every((r) => r.value[1] === "1");
+    },
+    30_000,
+  );
+  const scraped = up.map((r) => `http://${r.metric.instance}`).sort();
+  assert.deepEqual(scraped, [...nodes].sort());
+  const rules = await (await fetch(`${prometheus}/api/v1/rules`)).json();
+  const alerts = rules.data.groups.flatMap((g) => g.rules).filter((r) => r.type === "alerting").map((r) => r.name);
+  assert.ok(alerts.includes("PressroomNodeDown"), JSON.stringify(alerts));
+  assert.equal((await fetch(`${base}/metrics`)).status, 404);
+  // Every query of the Grafana dashboard evaluates there, and names only series the nodes export.
+  const dashboard = JSON.parse(readFileSync(path.join(REPO_ROOT, "ops", "grafana", "pressroom.json"), "utf8"));
+  const names = new Set((await (await fetch(`${prometheus}/api/v1/label/__name__/values`)).json()).data);
+  const queries = dashboard.panels.flatMap((p) => p.targets ?? []).map((t) => t.expr);
+  assert.ok(queries.length > 10, `${queries.length} queries`);
+  for (const expr of queries) {
+    const query = expr.replaceAll("$job", "pressroom").replaceAll("$instance", ".*");
+    const answer = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(query)}`)).json();
+    assert.equal(answer.status, "success", `${query}: ${JSON.stringify(answer)}`);
+    for (const name of query.match(/\b(pressroom|process)_[a-z_]+/g) ?? []) {
+      assert.ok(names.has(name), `${name} (in ${query}) is not exported`);
+    }
+  }
+
   // A sign-up and a login through the balancer.
   const account = await signupAt(base, "script", "Cluster Reader");
   const login = await apiAt(base, "POST", "/auth/login", { email: account.email, password: PASSWORD });
@@ -137,7 +174,7 @@ test("scripts/cluster 2 serves the product through nginx and stops on SIGTERM", 
     () => groupMembers(script.pid).length === 0,
     STOP_MS,
   );
-  for (const open of [port, redisPort, ...nodes.map((n) => Number(new URL(n).port))]) {
+  for (const open of [port, redisPort, Number(new URL(prometheus).port), ...nodes.map((n) => Number(new URL(n).port))]) {
     assert.equal(await portOpen(open), false, `port ${open} is still open`);
   }
   assert.equal(existsSync(nodesFile), false, "data/cluster/nodes is removed on stop");

@@ -1,5 +1,5 @@
 // The administrators' live events (actors/src/events.rs): newContactMessage,
-// contactMessageReplied, newReport, reportReviewed and reportAcknowledged reach an administrator's
+// contactMessageReplied, newReport, reportReviewed, reportAcknowledged and operationsSnapshot reach an administrator's
 // socket in adminRoom, and never a user's socket (even one that tried to join adminRoom) or a
 // guest's.
 import { test } from "node:test";
@@ -13,6 +13,7 @@ const ADMIN_EVENTS = [
   "newReport",
   "reportReviewed",
   "reportAcknowledged",
+  "operationsSnapshot",
 ];
 
 test("each administrator event reaches adminRoom and never a user or a guest", async () => {
@@ -86,6 +87,13 @@ test("each administrator event reaches adminRoom and never a user or a guest", a
     const [ackEvent] = await acknowledged;
     assert.equal(ackEvent.isAcknowledged, true);
     assert.ok(ackEvent.acknowledgedAt);
+
+    // Every few seconds each node sends administrators its operating figures.
+    const [figures] = await waitFor(adminWs, "operationsSnapshot", (s) => typeof s.node === "string");
+    assert.equal(figures.db, "ok");
+    assert.ok(figures.sockets >= 5, JSON.stringify(figures));
+    assert.ok(figures.onlineUsers >= 3, JSON.stringify(figures));
+    assert.ok(Array.isArray(figures.jobs) && figures.jobs.some((j) => j.name === "scheduled-publishing"), JSON.stringify(figures.jobs));
 
     await sleep(300);
     const leaked = outsiders.flatMap((r) => r.seen);

@@ -1,5 +1,5 @@
 import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
-import { addAdminListeners, adminReducer } from '@/features/admin';
+import { addAdminListeners, adminReducer, operationsReducer } from '@/features/admin';
 import { achievementsReducer } from '@/features/achievements/achievements-slice';
 import { analyticsReducer } from '@/features/analytics/analytics-slice';
 import { addAuthListeners } from '@/features/auth/auth-listeners';
@@ -46,6 +46,7 @@ export const rootReducer = combineReducers({
   location: locationReducer,
   guest: guestReducer,
   admin: adminReducer,
+  operations: operationsReducer,
   subscriptions: subscriptionsReducer,
   payments: paymentsReducer,
   blocks: blocksReducer,

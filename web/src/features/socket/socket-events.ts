@@ -26,6 +26,8 @@ export const socketEvents = {
   reportReceived: createAction<AdminEventPayload>('socket/newReport'),
   reportReviewed: createAction<AdminEventPayload>('socket/reportReviewed'),
   reportAcknowledged: createAction<AdminEventPayload>('socket/reportAcknowledged'),
+  /** A node's operating figures, every few seconds (the admin dashboard's Operations section). */
+  operationsSnapshotReceived: createAction<AdminEventPayload>('socket/operationsSnapshot'),
   /** The server closed this socket itself (a logout, a password change or a block elsewhere): the session is re-checked. */
   serverDisconnected: createAction('socket/serverDisconnected'),
 };
@@ -40,6 +42,7 @@ export const ADMIN_SOCKET_EVENTS = {
   newReport: socketEvents.reportReceived,
   reportReviewed: socketEvents.reportReviewed,
   reportAcknowledged: socketEvents.reportAcknowledged,
+  operationsSnapshot: socketEvents.operationsSnapshotReceived,
 } as const;
 
 export const DEFAULT_FEEDBACK_PROMPT = "We'd love your feedback!";

@@ -17,6 +17,7 @@ import { ExportSection } from '../sections/export-section';
 import { LocationsSection } from '../sections/locations-section';
 import { MoneySection } from '../sections/money-section';
 import { NoticesSection } from '../sections/notices-section';
+import { OperationsSection } from '../sections/operations-section';
 import { OverviewSection } from '../sections/overview-section';
 import { PostsSection } from '../sections/posts-section';
 import { ReportsSection } from '../sections/reports-section';
@@ -43,6 +44,7 @@ export const SECTIONS: DashboardSection[] = [
   { id: 'locations', label: 'Locations', title: 'User locations', Component: LocationsSection },
   { id: 'export', label: 'Export', title: 'Export', Component: ExportSection },
   { id: 'audit', label: 'Audit log', title: 'Audit log', Component: AuditSection },
+  { id: 'operations', label: 'Operations', title: 'Operations', Component: OperationsSection },
 ];
 
 function Badge({ count, label }: { count: number | undefined; label: string }) {
