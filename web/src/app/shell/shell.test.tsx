@@ -98,6 +98,19 @@ describe('the shell, logged out', () => {
     }
   });
 
+  it('"Skip to content" is the first thing Tab reaches and moves focus to the page', async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    document.body.focus();
+    await userEvent.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    expect(skip).toHaveAttribute('href', '#main');
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('main')).toHaveFocus();
+  });
+
   it('the theme toggle switches light/dark and remembers it', async () => {
     mockAppStartup();
     renderApp('/about');
