@@ -140,6 +140,23 @@ describe('the shell, logged out', () => {
     expect(await screen.findByRole('alertdialog', { name: 'Ad blocker detected' })).toBeInTheDocument();
   });
 
+  it('shows no Google promo card when the server has no Google client id (sign-in with Google would not work)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      mockAppStartup();
+      mockApi.on('GET', '/config/public', { body: { googleClientId: null } });
+      renderApp('/about');
+      await ready();
+      await act(async () => {
+        vi.advanceTimersByTime(31_000);
+      });
+      expect(screen.queryByRole('heading', { name: 'Sign in with Google' })).not.toBeInTheDocument();
+      expect(mockApi.calls('GET', '/config/public').length).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('shows the Google promo card to guests after 30 seconds when Google sign-in is configured', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
