@@ -244,6 +244,9 @@ describe('the shell, logged in', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
     expect(localStorage.getItem('userCookieConsent')).toBe('true');
     await waitFor(() => expect(mockApi.calls('POST', '/user/consent').map((c) => c.body)).toContainEqual({ consent: true }));
+    // Once: the choice is saved by one path only.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mockApi.calls('POST', '/user/consent')).toHaveLength(1);
   });
 
   it('opens the feedback modal on showFeedbackPrompt', async () => {
