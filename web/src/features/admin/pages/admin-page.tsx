@@ -3,11 +3,11 @@
  * the address (`/admin?section=reports`), so every section can be linked to, bookmarked and
  * reached with Back and Forward.
  */
-import type { ComponentType } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/page';
-import { selectAdmin } from '../admin-slice';
+import { adminMessageCleared, selectAdmin } from '../admin-slice';
 import { ActionStatus } from '../components/action-status';
 import { AuditSection } from '../sections/audit-section';
 import { BannersSection } from '../sections/banners-section';
@@ -60,6 +60,11 @@ export function AdminPage() {
   const asked = params.get('section');
   const active = SECTIONS.find((s) => s.id === asked) ?? SECTIONS[0];
   const { Component } = active;
+  const dispatch = useAppDispatch();
+  // A status line belongs to the section it came from ("User blocked" is not news in Reports).
+  useEffect(() => {
+    dispatch(adminMessageCleared());
+  }, [dispatch, active.id]);
   return (
     <Page title={`${active.title} · Admin dashboard`} wide bare>
       <h1 className="page__title">Admin dashboard</h1>
