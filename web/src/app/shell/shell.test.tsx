@@ -181,6 +181,27 @@ describe('the shell, logged out', () => {
   });
 });
 
+describe('the shell while the server is away', () => {
+  it('a protected page says it cannot connect (not an endless spinner), the header offers no Login, and Try again opens the page', async () => {
+    mockAppStartup({ signedIn: true });
+    localStorage.setItem('jwt', 'token-1');
+    mockApi.on('GET', '/auth/check', { status: 503, body: { message: 'Service unavailable' } });
+    const { router } = renderApp('/bookmark');
+    expect(await screen.findByRole('heading', { name: "Can't connect to server. Please try again." })).toBeInTheDocument();
+    expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign Up' })).not.toBeInTheDocument();
+    expect(screen.getByText('Reconnecting...')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/bookmark');
+
+    mockApi.on('GET', '/auth/check', { body: { ...testUser, token: 'token-1', isAccountVerified: true } });
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: "Can't connect to server. Please try again." })).not.toBeInTheDocument());
+    expect(await screen.findByRole('button', { name: 'Account menu' })).toBeInTheDocument();
+    expect(screen.queryByText('Reconnecting...')).not.toBeInTheDocument();
+  });
+});
+
 describe('the shell, logged in', () => {
   it('shows Write, the bell with its unread badge and the avatar menu', async () => {
     mockAppStartup({ signedIn: true });
