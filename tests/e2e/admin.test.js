@@ -67,6 +67,7 @@ const SECTIONS = [
   ['reports', 'Reports', 'Reported posts'],
   ['notices', 'Notices & feedback', 'Notices and feedback'],
   ['banners', 'Banners', 'Banner notifications'],
+  ['categories', 'Categories', 'Categories'],
   ['email', 'Email', 'Email'],
   ['money', 'Money', 'Plans, criteria, earnings and payouts'],
   ['locations', 'Locations', 'User locations'],

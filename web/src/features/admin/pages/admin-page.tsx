@@ -11,6 +11,7 @@ import { adminMessageCleared, selectAdmin } from '../admin-slice';
 import { ActionStatus } from '../components/action-status';
 import { AuditSection } from '../sections/audit-section';
 import { BannersSection } from '../sections/banners-section';
+import { CategoriesSection } from '../sections/categories-section';
 import { ContactSection } from '../sections/contact-section';
 import { EmailSection } from '../sections/email-section';
 import { ExportSection } from '../sections/export-section';
@@ -38,6 +39,7 @@ export const SECTIONS: DashboardSection[] = [
   { id: 'reports', label: 'Reports', title: 'Reported posts', Component: ReportsSection },
   { id: 'notices', label: 'Notices & feedback', title: 'Notices and feedback', Component: NoticesSection },
   { id: 'banners', label: 'Banners', title: 'Banner notifications', Component: BannersSection },
+  { id: 'categories', label: 'Categories', title: 'Categories', Component: CategoriesSection },
   { id: 'email', label: 'Email', title: 'Email', Component: EmailSection },
   { id: 'money', label: 'Money', title: 'Plans, criteria, earnings and payouts', Component: MoneySection },
   { id: 'locations', label: 'Locations', title: 'User locations', Component: LocationsSection },
