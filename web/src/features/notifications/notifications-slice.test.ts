@@ -34,7 +34,19 @@ describe('notifications state', () => {
     expect(state.list[0]._id).toBe('new');
   });
 
-  it('mark-read lowers the count by 1, never below 0', async () => {
+  it("mark-read takes the server's count, even when the server's live push came first", async () => {
+    mockApi.on('PATCH', /^\/api\/notification\/mark-as-read\//, { body: { notification: {} } });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 1 } });
+    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: [n('a'), n('b')], unreadCount: 2 } });
+    const done = store.dispatch(markNotificationRead('a'));
+    // The server pushes updateUnreadCount(1) before its HTTP answer arrives.
+    store.dispatch(socketEvents.unreadCountUpdated(1));
+    await done;
+    expect(store.getState().notifications.unreadCount).toBe(1);
+  });
+
+  it('mark-read lowers the count by 1, never below 0, when the server count cannot be read', async () => {
+    mockApi.on('GET', '/notification/unread-count', { status: 503 });
     mockApi.on('PATCH', /^\/api\/notification\/mark-as-read\//, { body: { notification: {} } });
     const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: [n('a')], unreadCount: 1 } });
     await store.dispatch(markNotificationRead('a'));

@@ -105,16 +105,30 @@ export const fetchUnreadCount = createAsyncThunk<number, void, ThunkConfig>(
   },
 );
 
-export const markNotificationRead = createAsyncThunk<string, string, ThunkConfig>(
+/** The server's unread count, or null when it cannot be read now. */
+async function serverUnreadCount(): Promise<number | null> {
+  try {
+    const r = await notificationsApi.unreadCount();
+    return Number(r?.count) || 0;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Marks one notification read, then reads the server's unread count: the server also pushes the
+ * new count live, and a local "minus one" landing after that push would count the same read twice.
+ */
+export const markNotificationRead = createAsyncThunk<{ id: string; unreadCount: number | null }, string, ThunkConfig>(
   'notifications/markRead',
   async (id, { rejectWithValue }) => {
     if (!validId(id)) return rejectWithValue(INVALID_NOTIFICATION_ID);
     try {
       await notificationsApi.markRead(id);
-      return id;
     } catch (e) {
       return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.markRead));
     }
+    return { id, unreadCount: await serverUnreadCount() };
   },
 );
 
@@ -142,12 +156,7 @@ export const deleteNotification = createAsyncThunk<{ id: string; unreadCount: nu
     } catch (e) {
       return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.delete));
     }
-    try {
-      const r = await notificationsApi.unreadCount();
-      return { id, unreadCount: Number(r?.count) || 0 };
-    } catch {
-      return { id, unreadCount: null };
-    }
+    return { id, unreadCount: await serverUnreadCount() };
   },
 );
 
@@ -273,9 +282,11 @@ const notificationsSlice = createSlice({
         state.inbox.error = action.payload ?? NOTIFICATION_FALLBACK.fetch;
       })
       .addCase(markNotificationRead.fulfilled, (state, action) => {
+        const { id, unreadCount } = action.payload;
         state.loading = false;
-        for (const item of [...state.list, ...state.inbox.list]) if (item._id === action.payload) item.read = true;
-        state.unreadCount = Math.max(0, state.unreadCount - 1);
+        for (const item of [...state.list, ...state.inbox.list]) if (item._id === id) item.read = true;
+        // The server's count when it answered; else one less (seed 000 §4), never below 0.
+        state.unreadCount = unreadCount ?? Math.max(0, state.unreadCount - 1);
       })
       .addCase(markAllNotificationsRead.fulfilled, (state) => {
         state.loading = false;

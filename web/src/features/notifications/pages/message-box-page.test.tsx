@@ -48,6 +48,7 @@ describe('the message box, as a place to read and answer', () => {
   it('every item links to its navigateTo, else to the inbox by kind; opening an unread one marks it read', async () => {
     serve([liked, forwarded, comment, notice]);
     mockApi.on('PATCH', '/notification/mark-as-read/l2', { body: { notification: { ...liked, read: true } } });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 1 } });
     const user = userEvent.setup();
     renderWithProviders(<MessageBoxPage />, { route: '/message-box', preloadedState: { auth: signedInAuth() } });
     const like = await screen.findByRole('link', { name: 'Bea liked your post "Hello"' });
