@@ -46,7 +46,11 @@ describe('the app by keyboard alone', () => {
 
     const page = await newPage(browser);
     await page.addInitScript(() => localStorage.setItem('userCookieConsent', 'false'));
-    page.on('dialog', (d) => assert.fail(`a browser dialog appeared: ${d.message()}`));
+    const browserDialogs = [];
+    page.on('dialog', (d) => {
+      browserDialogs.push(`${d.type()}: ${d.message()}`);
+      void d.dismiss();
+    });
     await page.goto('/signup');
 
     // ── Sign up and verify ───────────────────────────────────────────────────────────────
@@ -63,7 +67,13 @@ describe('the app by keyboard alone', () => {
     await tabTo(page, page.getByLabel('Verification code'));
     await page.keyboard.type(code);
     await page.keyboard.press('Enter');
-    await page.waitForURL('**/select-category');
+    await page.getByText('Email verified successfully').waitFor();
+    await tabTo(page, page.getByRole('link', { name: 'Continue' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/select-category').catch(async (e) => {
+      await screenshot(page, 'keyboard-debug');
+      throw new Error(`${e.message} at ${page.url()}`);
+    });
     await tabTo(page, page.getByRole('button', { name: 'Skip for now' }));
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/');
@@ -142,6 +152,7 @@ describe('the app by keyboard alone', () => {
     assert.equal(await focusedText(page), 'Logout');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/login');
+    assert.deepEqual(browserDialogs, [], 'no browser dialog (alert, confirm) on the way');
     assert.deepEqual(page.consoleErrors.filter((e) => !/Failed to load resource/.test(e)), []);
     await page.context().close();
   });
