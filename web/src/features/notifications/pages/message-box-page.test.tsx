@@ -70,6 +70,8 @@ describe('the message box, as a place to read and answer', () => {
 
   it("answers an administrator's notice: Reply, the reply shown under it; an empty reply says 'Missing notificationId or content'", async () => {
     serve([notice, liked]);
+    mockApi.on('PATCH', '/notification/mark-as-read/n1', { body: { notification: { ...notice, read: true } } });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 1 } });
     mockApi.on('POST', '/notification/reply', (request) => ({
       status: 201,
       body: {
@@ -93,6 +95,8 @@ describe('the message box, as a place to read and answer', () => {
     expect(thread).toHaveTextContent('You replied: Sources added, thank you');
     expect(mockApi.calls('POST', '/notification/reply')[0].body).toEqual({ notificationId: 'n1', content: 'Sources added, thank you' });
     expect(screen.queryByLabelText('Your reply to the administrator')).not.toBeInTheDocument();
+    // Answering a notice marks it read.
+    await waitFor(() => expect(mockApi.calls('PATCH', '/notification/mark-as-read/n1')).toHaveLength(1));
   });
 
   it("shows 'Failed to reply to notification' when the server fails without a message", async () => {

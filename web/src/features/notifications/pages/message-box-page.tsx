@@ -43,6 +43,8 @@ function ReplyForm({ notice, onDone }: { notice: UserNotification; onDone: () =>
     setSending(false);
     if (replyToNotification.fulfilled.match(result)) {
       setContent('');
+      // An answered notice has been read.
+      if (!notice.read) void dispatch(markNotificationRead(notice._id));
       onDone();
     } else {
       setError(result.payload ?? 'Failed to reply to notification');
