@@ -202,6 +202,18 @@ describe('the administrators’ dashboard', () => {
     await adminPage.context().close();
   });
 
+  it('the default categories are added from the Categories section', async () => {
+    const adminPage = await signIn(admin);
+    await openSection(adminPage, 'categories', 'Categories');
+    await adminPage.getByRole('button', { name: 'Add the default categories' }).click();
+    await adminPage.getByRole('status').filter({ hasText: /categor/i }).waitFor();
+    const heading = await adminPage.getByRole('heading', { name: /^All categories \(\d+\)$/ }).textContent();
+    assert.ok(Number(/\((\d+)\)/.exec(heading)[1]) >= 16, heading);
+    await adminPage.getByRole('list', { name: 'Categories' }).getByText('Technology', { exact: true }).waitFor();
+    await screenshot(adminPage, 'admin-categories-seeded');
+    await adminPage.context().close();
+  });
+
   it('every section opens from the navigation, is photographed and has no serious accessibility violation', async () => {
     const adminPage = await signIn(admin);
     await adminPage.goto('/admin');

@@ -23,7 +23,7 @@ export function CategoriesSection() {
 
   return (
     <>
-      <div className="panel">
+      <div className="panel categories-seed">
         <h3>Default categories</h3>
         <p className="muted">Adds the standard categories (Technology, Programming, Science and the rest) that are not there yet. Categories that exist are left as they are.</p>
         <button type="button" className="button" disabled={busy} onClick={() => void seed()}>
