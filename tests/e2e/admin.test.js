@@ -68,6 +68,7 @@ const SECTIONS = [
   ['reports', 'Reports', 'Reported posts'],
   ['notices', 'Notices & feedback', 'Notices and feedback'],
   ['banners', 'Banners', 'Banner notifications'],
+  ['categories', 'Categories', 'Categories'],
   ['email', 'Email', 'Email'],
   ['money', 'Money', 'Plans, criteria, earnings and payouts'],
   ['locations', 'Locations', 'User locations'],
@@ -230,6 +231,18 @@ describe('the administrators’ dashboard', () => {
     await screenshot(adminPage, 'admin-operations-live');
     for (const reader of readers) await reader.context().close();
     await waitForCount((n) => n <= during - 2, 'after the readers left');
+    await adminPage.context().close();
+  });
+
+  it('the default categories are added from the Categories section', async () => {
+    const adminPage = await signIn(admin);
+    await openSection(adminPage, 'categories', 'Categories');
+    await adminPage.getByRole('button', { name: 'Add the default categories' }).click();
+    await adminPage.getByRole('status').filter({ hasText: /categor/i }).waitFor();
+    const heading = await adminPage.getByRole('heading', { name: /^All categories \(\d+\)$/ }).textContent();
+    assert.ok(Number(/\((\d+)\)/.exec(heading)[1]) >= 16, heading);
+    await adminPage.getByRole('list', { name: 'Categories' }).getByText('Technology', { exact: true }).waitFor();
+    await screenshot(adminPage, 'admin-categories-seeded');
     await adminPage.context().close();
   });
 

@@ -82,4 +82,24 @@ describe('banner notices', () => {
     assert.equal(await page.getByText(title, { exact: true }).count(), 0);
     await page.context().close();
   });
+  it('a banner expiring years ahead (2030-01-01, beyond setTimeout\'s 2^31 - 1 ms) is shown, live and after a reload, and stays', async () => {
+    const page = await newPage(browser);
+    await page.goto('/');
+    await waitForShell(page);
+    const title = `Long notice ${Date.now()}`;
+    const banner = await createBanner(title, { expiresAt: '2030-01-01T00:00:00.000Z', sticky: false });
+    const shown = page.getByTestId('banner-notice').getByText(title, { exact: true });
+    await shown.waitFor();
+    await page.waitForTimeout(2_000);
+    assert.equal(await shown.count(), 1, 'still shown live');
+    await page.reload();
+    await waitForShell(page);
+    await shown.waitFor();
+    await page.waitForTimeout(2_000);
+    assert.equal(await shown.count(), 1, 'still shown after a reload');
+    assert.equal(await page.getByText('Banner expired.').count(), 0);
+    await screenshot(page, 'banner-long-expiry');
+    await api(`/bannerNotification/deactivate/${banner._id}`, { method: 'PATCH', token: admin.token, body: {} });
+    await page.context().close();
+  });
 });

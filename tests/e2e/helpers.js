@@ -272,17 +272,23 @@ const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 /**
  * Runs axe-core in the page and returns its serious and critical violations (WCAG 2.1 A/AA
- * rules and best practices), each as "rule: target (help)".
+ * rules and best practices; with `targetSize`, WCAG 2.2's target size too), each as
+ * "rule: target (help)".
  */
-export async function seriousAccessibilityViolations(page, { exclude = [] } = {}) {
+export async function seriousAccessibilityViolations(page, { exclude = [], targetSize = false } = {}) {
   // Evaluated through the DevTools protocol rather than added as an inline <script>: the page's
   // Content-Security-Policy (rightly) refuses inline scripts.
   const alreadyLoaded = await page.evaluate(() => Boolean(window.axe));
   if (!alreadyLoaded) await page.evaluate(await readFile(AXE_SOURCE, 'utf8'));
-  const violations = await page.evaluate(async (excluded) => {
-    const result = await window.axe.run({ exclude: excluded.map((s) => [s]) }, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  }, exclude);
+  const violations = await page.evaluate(
+    async ({ excluded, targetSize: withTargetSize }) => {
+      // `targetSize`: also WCAG 2.2's 24 x 24 px touch targets (axe ships that rule switched off).
+      const options = { resultTypes: ['violations'], ...(withTargetSize ? { rules: { 'target-size': { enabled: true } } } : {}) };
+      const result = await window.axe.run({ exclude: excluded.map((s) => [s]) }, options);
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+    },
+    { excluded: exclude, targetSize },
+  );
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.targets.slice(0, 3).join(', ')} — ${v.help}`);

@@ -248,7 +248,9 @@ describe('people', () => {
     }, src);
     assert.deepEqual(size, [256, 256]);
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menu', { name: 'Account' }).getByText('Ada Renamed').waitFor();
+    // The name heads the account dropdown, above the menu (a menu holds menu items only).
+    await page.getByRole('menu', { name: 'Account' }).waitFor();
+    await page.locator('.account-menu__who').getByText('Ada Renamed').waitFor();
     await page.keyboard.press('Escape');
     await page.mouse.click(5, 500);
     await page.goto('/user-setting');

@@ -108,6 +108,9 @@ describe('posts', () => {
     // The draft is kept locally while writing.
     await writer.waitForFunction(() => localStorage.getItem('postDraft:new')?.includes('Should we keep going?'));
 
+    // A new post starts as a draft; publishing is the writer's choice.
+    assert.equal(await writer.getByLabel('Save as draft').isChecked(), true, 'a new post defaults to Save as draft');
+    await writer.getByLabel('Publish now').check();
     await writer.getByRole('button', { name: 'Publish', exact: true }).click();
     await writer.waitForURL('**/post/**');
     await writer.getByRole('heading', { level: 1, name: title }).waitFor();

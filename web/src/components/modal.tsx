@@ -12,35 +12,102 @@ interface ModalProps {
   hideTitle?: boolean;
 }
 
-/** A dialog that closes on Escape or its close button and locks page scrolling while open. */
+const FOCUSABLE = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]:not([tabindex="-1"])',
+  '[contenteditable="true"]',
+].join(', ');
+
+/** The elements Tab reaches inside `root`, in order. */
+export function focusableIn(root: HTMLElement): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('[inert]') && el.getAttribute('aria-hidden') !== 'true');
+}
+
+/** Open dialogs, innermost last: only the top one answers Escape and Tab. */
+const openDialogs: HTMLElement[] = [];
+
+/**
+ * The one dialog of the app: focus moves into it (its first field, else its first control), Tab
+ * and Shift+Tab cycle inside it, Escape and the close button close it, focus goes back to what
+ * opened it, the page behind is inert (neither clicked, focused nor read) and does not scroll.
+ */
 export function Modal({ title, labelledBy, onClose, children, className, hideTitle }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
+  const backdropRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
   useEffect(() => {
+    const dialog = dialogRef.current!;
+    const backdrop = backdropRef.current!;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    openDialogs.push(dialog);
+
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
+    // Everything beside this dialog's backdrop becomes inert (and was not inert before).
+    const madeInert: HTMLElement[] = [];
+    for (const sibling of Array.from(document.body.children)) {
+      if (sibling === backdrop || !(sibling instanceof HTMLElement) || sibling.hasAttribute('inert')) continue;
+      if (sibling.tagName === 'SCRIPT' || sibling.tagName === 'STYLE') continue;
+      sibling.setAttribute('inert', '');
+      madeInert.push(sibling);
+    }
+
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onCloseRef.current();
+      if (openDialogs[openDialogs.length - 1] !== dialog) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onCloseRef.current();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const items = focusableIn(dialog);
+      if (items.length === 0) {
+        event.preventDefault();
+        dialog.focus();
+        return;
+      }
+      const first = items[0];
+      const last = items[items.length - 1];
+      const active = document.activeElement;
+      if (event.shiftKey && (active === first || !dialog.contains(active))) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+        event.preventDefault();
+        first.focus();
+      }
     };
     document.addEventListener('keydown', onKey);
-    const focusable = dialogRef.current?.querySelector<HTMLElement>('input, textarea, button:not([data-close])');
-    focusable?.focus();
+
+    const field = dialog.querySelector<HTMLElement>('input:not([disabled]):not([type="hidden"]), textarea:not([disabled]), select:not([disabled])');
+    const target = field ?? focusableIn(dialog).find((el) => !el.hasAttribute('data-close')) ?? dialog;
+    target.focus();
+
     return () => {
       document.body.style.overflow = previousOverflow;
       document.removeEventListener('keydown', onKey);
+      for (const el of madeInert) el.removeAttribute('inert');
+      const at = openDialogs.indexOf(dialog);
+      if (at >= 0) openDialogs.splice(at, 1);
+      if (opener && opener.isConnected) opener.focus();
     };
   }, []);
 
   return createPortal(
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div ref={backdropRef} className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={dialogRef}
         className={`modal ${className ?? ''}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby={labelledBy}
+        tabIndex={-1}
       >
         <div className="modal__header">
           <h2 id={labelledBy} className={hideTitle ? 'visually-hidden' : 'modal__title'}>

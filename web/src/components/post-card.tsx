@@ -6,12 +6,29 @@ import { Avatar } from './avatar';
 import { CommentIcon, HeartIcon } from './icons';
 import { CategoryPill, TagList } from './post-meta';
 
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * The excerpt a card shows: the post's first words, without its title when the text opens with a
+ * header that repeats it (the title is already the card's heading). Empty when nothing is left.
+ */
+export function cardExcerpt(title: string, excerpt: string | undefined | null): string {
+  const text = squash(excerpt ?? '');
+  const heading = squash(title ?? '');
+  if (!heading || text.toLowerCase().slice(0, heading.length) !== heading.toLowerCase()) return text;
+  const next = text.charAt(heading.length);
+  // Only a whole repeat: "Hello world" opens "Hello world. Then…" but not "Hello worldwide…".
+  if (next && /[\p{L}\p{N}]/u.test(next)) return text;
+  return text.slice(heading.length).replace(/^[\s.:;,!?\-–—]+/, '');
+}
+
 /**
  * A post in a list: thumbnail, title, excerpt, author, category, tags, reading time, likes and
  * comments, relative time. `actions` adds controls (e.g. removing a bookmark).
  */
 export function PostCard({ post, actions }: { post: Post; actions?: ReactNode }) {
   const href = `/post/${encodeURIComponent(post.slug)}`;
+  const excerpt = cardExcerpt(post.title, post.excerpt);
   return (
     <article className="post-card" aria-labelledby={`post-${post._id}-title`}>
       {post.thumbnail ? (
@@ -27,7 +44,7 @@ export function PostCard({ post, actions }: { post: Post; actions?: ReactNode })
       <h2 className="post-card__title" id={`post-${post._id}-title`}>
         <Link to={href}>{post.title}</Link>
       </h2>
-      {post.excerpt ? <p className="post-card__excerpt">{post.excerpt}</p> : null}
+      {excerpt ? <p className="post-card__excerpt">{excerpt}</p> : null}
       <TagList tags={post.tags?.slice(0, 4)} />
       <div className="post-card__meta">
         {post.author ? (

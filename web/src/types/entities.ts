@@ -10,8 +10,10 @@ export interface UserNotification {
   createdAt?: string | null;
   navigateTo?: string | null;
   sender?: { name?: string | null; avatar?: string | null } | null;
-  post?: { title?: string | null } | null;
+  post?: { _id?: string | null; title?: string | null } | null;
   user?: string | null;
+  /** The administrator's notice an `admin_reply` answers. */
+  replyTo?: string | null;
 }
 
 export interface BannerNotification {

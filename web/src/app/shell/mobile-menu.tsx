@@ -1,10 +1,12 @@
 import { Link } from 'react-router-dom';
 import { useAppSelector } from '@/app/hooks';
+import { selectSessionUnconfirmed } from '@/features/auth';
 import { accountLinks, useLogout } from './avatar-menu';
 
 /** The hamburger panel under 1024 px. */
 export function MobileMenu({ onClose }: { onClose: () => void }) {
   const { isAuthenticated, user, role } = useAppSelector((state) => state.auth);
+  const sessionUnconfirmed = useAppSelector(selectSessionUnconfirmed);
   const doLogout = useLogout();
   return (
     <nav className="mobile-menu" aria-label="Main menu" id="mobile-menu">
@@ -46,12 +48,16 @@ export function MobileMenu({ onClose }: { onClose: () => void }) {
           <Link to="/contact" onClick={onClose}>
             Contact
           </Link>
-          <Link to="/login" onClick={onClose}>
-            Login
-          </Link>
-          <Link to="/signup" onClick={onClose}>
-            Sign Up
-          </Link>
+          {sessionUnconfirmed ? null : (
+            <>
+              <Link to="/login" onClick={onClose}>
+                Login
+              </Link>
+              <Link to="/signup" onClick={onClose}>
+                Sign Up
+              </Link>
+            </>
+          )}
         </>
       )}
     </nav>

@@ -22,12 +22,25 @@ export function ShellLayout() {
   const isAuthenticated = useAppSelector((state) => state.auth.isAuthenticated);
   return (
     <div className="shell">
+      <a
+        href="#main"
+        className="skip-link"
+        onClick={(event) => {
+          // Focus moves to the page itself, so Tab goes on from there (the address stays as it is).
+          event.preventDefault();
+          const main = document.getElementById('main');
+          main?.focus();
+          main?.scrollIntoView?.();
+        }}
+      >
+        Skip to content
+      </a>
       <TopBar />
       <SecondaryBar />
       <GuestSessionBanner />
       <UnverifiedEmailBar />
       <BannerNotice regions={regions} />
-      <main className="shell__main" id="main">
+      <main className="shell__main" id="main" tabIndex={-1}>
         <PageOutlet />
       </main>
       <footer className="footer">

@@ -98,6 +98,19 @@ describe('the shell, logged out', () => {
     }
   });
 
+  it('"Skip to content" is the first thing Tab reaches and moves focus to the page', async () => {
+    mockAppStartup();
+    renderApp('/about');
+    await ready();
+    document.body.focus();
+    await userEvent.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    expect(skip).toHaveAttribute('href', '#main');
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('main')).toHaveFocus();
+  });
+
   it('the theme toggle switches light/dark and remembers it', async () => {
     mockAppStartup();
     renderApp('/about');
@@ -127,6 +140,23 @@ describe('the shell, logged out', () => {
     expect(await screen.findByRole('alertdialog', { name: 'Ad blocker detected' })).toBeInTheDocument();
   });
 
+  it('shows no Google promo card when the server has no Google client id (sign-in with Google would not work)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      mockAppStartup();
+      mockApi.on('GET', '/config/public', { body: { googleClientId: null } });
+      renderApp('/about');
+      await ready();
+      await act(async () => {
+        vi.advanceTimersByTime(31_000);
+      });
+      expect(screen.queryByRole('heading', { name: 'Sign in with Google' })).not.toBeInTheDocument();
+      expect(mockApi.calls('GET', '/config/public').length).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('shows the Google promo card to guests after 30 seconds when Google sign-in is configured', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
@@ -148,6 +178,27 @@ describe('the shell, logged out', () => {
       delete window.google;
       vi.useRealTimers();
     }
+  });
+});
+
+describe('the shell while the server is away', () => {
+  it('a protected page says it cannot connect (not an endless spinner), the header offers no Login, and Try again opens the page', async () => {
+    mockAppStartup({ signedIn: true });
+    localStorage.setItem('jwt', 'token-1');
+    mockApi.on('GET', '/auth/check', { status: 503, body: { message: 'Service unavailable' } });
+    const { router } = renderApp('/bookmark');
+    expect(await screen.findByRole('heading', { name: "Can't connect to server. Please try again." })).toBeInTheDocument();
+    expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign Up' })).not.toBeInTheDocument();
+    expect(screen.getByText('Reconnecting...')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/bookmark');
+
+    mockApi.on('GET', '/auth/check', { body: { ...testUser, token: 'token-1', isAccountVerified: true } });
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: "Can't connect to server. Please try again." })).not.toBeInTheDocument());
+    expect(await screen.findByRole('button', { name: 'Account menu' })).toBeInTheDocument();
+    expect(screen.queryByText('Reconnecting...')).not.toBeInTheDocument();
   });
 });
 
@@ -214,6 +265,9 @@ describe('the shell, logged in', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
     expect(localStorage.getItem('userCookieConsent')).toBe('true');
     await waitFor(() => expect(mockApi.calls('POST', '/user/consent').map((c) => c.body)).toContainEqual({ consent: true }));
+    // Once: the choice is saved by one path only.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mockApi.calls('POST', '/user/consent')).toHaveLength(1);
   });
 
   it('opens the feedback modal on showFeedbackPrompt', async () => {

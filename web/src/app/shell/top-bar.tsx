@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { useAppSelector } from '@/app/hooks';
 import { AnimatedLogo } from '@/components/animated-logo';
 import { useIsMobile } from '@/components/use-media-query';
+import { selectSessionUnconfirmed } from '@/features/auth';
 import { LocationBadge } from '@/features/location';
 import { NotificationBell } from '@/features/notifications';
 import { SearchBox, SearchModal } from '@/features/search';
@@ -14,6 +15,7 @@ import { MobileMenu } from './mobile-menu';
 
 export function TopBar() {
   const isAuthenticated = useAppSelector((state) => state.auth.isAuthenticated);
+  const sessionUnconfirmed = useAppSelector(selectSessionUnconfirmed);
   const isMobile = useIsMobile();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -55,6 +57,11 @@ export function TopBar() {
             <NotificationBell />
             <AvatarMenu />
           </>
+        ) : sessionUnconfirmed ? (
+          // A stored session the server could not check yet: neither Login nor Sign Up is right.
+          <span className="top-bar__reconnecting muted small" role="status">
+            Reconnecting...
+          </span>
         ) : isMobile ? null : (
           <>
             <Link to="/login" state={from} className="button button--ghost button--small">

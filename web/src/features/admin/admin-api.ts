@@ -103,6 +103,24 @@ type Paged<K extends string, T> = { [key in K]?: T[] } & { total?: number; total
 
 const id = encodeURIComponent;
 
+/** `GET /admin/reading-details/{postId}`: who read a post for how long (seconds), longest first. */
+export interface ReadingDetails {
+  postId: string;
+  title: string;
+  totalTimeSpent: number;
+  averageTimeSpent: number;
+  readers: number;
+  sessions: number;
+  details: {
+    reader: string;
+    guest: boolean;
+    user: { _id: string; name: string; email: string; avatar?: string | null } | null;
+    timeSpent: number;
+    sessions: number;
+    lastReadAt: string;
+  }[];
+}
+
 export const adminApi = {
   overview: () => http.get<Overview>('/admin/overview', ADMIN_FALLBACK.overview),
 
@@ -221,6 +239,7 @@ export const adminApi = {
     http.patch<{ message?: string; plan?: Plan }>('/admin/subscriptions/plan/status', { planId, status }, ADMIN_FALLBACK.togglePlanStatus),
   updateCriteria: (criteria: Partial<SubscriptionCriteria>) =>
     http.patch<{ message?: string; criteria?: SubscriptionCriteria }>('/admin/subscriptions/criteria', criteria, ADMIN_FALLBACK.updateCriteria),
+  readingDetails: (postId: string) => http.get<ReadingDetails>(`/admin/reading-details/${id(postId)}`, ADMIN_FALLBACK.readingDetails),
   checkEligibility: (userId: string) => http.get<UserEligibility>(`/admin/subscriptions/eligibility/${id(userId)}`, ADMIN_FALLBACK.checkEligibility),
   toggleEligibility: (userId: string, enable: boolean) =>
     http.post<EligibilityChange>('/admin/subscriptions/eligibility/toggle', { userId, enable }, ADMIN_FALLBACK.toggleEligibility),

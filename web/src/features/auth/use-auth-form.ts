@@ -33,7 +33,17 @@ export function useAuthForm() {
     }
   };
 
+  /** A sign-in this page started elsewhere (Google's button) decides where to go itself, too. */
+  const hold = () => {
+    submitting.current = true;
+  };
+  const release = () => {
+    submitting.current = false;
+  };
+
   return {
+    hold,
+    release,
     dispatch,
     navigate,
     location,

@@ -81,6 +81,27 @@ describe('BannerNotice', () => {
     }
   });
 
+  it('shows a banner expiring on 2030-01-01 (beyond setTimeout\'s 2^31 - 1 ms) and keeps it shown', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2026-11-26T00:00:00Z'));
+      renderWithProviders(<BannerNotice regions={[]} />, {
+        preloadedState: { banner: { banners: [banner({ expiresAt: '2030-01-01T00:00:00.000Z' })], dismissedIds: [], error: null } },
+      });
+      act(() => {
+        vi.advanceTimersByTime(10);
+      });
+      expect(screen.getByTestId('banner-notice')).toHaveTextContent('Heads up');
+      act(() => {
+        vi.advanceTimersByTime(2 ** 31);
+      });
+      expect(screen.getByTestId('banner-notice')).toBeInTheDocument();
+      expect(currentToasts().map((t) => t.message)).not.toContain('Banner expired.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("says 'Banner expired.' once when the server deactivates an expired banner first", () => {
     vi.useFakeTimers();
     try {

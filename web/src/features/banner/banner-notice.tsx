@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { setTimeoutAt } from '@/lib/long-timer';
 import { safeHref } from '@/lib/safe-url';
 import { BANNER_KEY, storage } from '@/lib/storage';
 import { toast } from '@/lib/toast';
@@ -55,11 +56,11 @@ export function BannerNotice({ regions }: { regions: string[] }) {
     if (!banner || banner.sticky || !banner.expiresAt) return;
     const at = new Date(banner.expiresAt).getTime();
     if (Number.isNaN(at)) return;
-    const timer = setTimeout(() => {
+    // Expiries months ahead overflow setTimeout's 32-bit delay; setTimeoutAt waits in steps.
+    return setTimeoutAt(() => {
       dispatch(bannerExpired(banner._id));
       setNow(Date.now());
-    }, Math.max(0, at - Date.now()));
-    return () => clearTimeout(timer);
+    }, at);
   }, [banner, dispatch]);
 
   // 'Banner expired.' once, whether our timer or the server's deactivation hid it first.

@@ -71,6 +71,29 @@ export const fetchCategories = createAsyncThunk<Category[], void, Config>(
   },
 );
 
+/**
+ * `POST /category/seed` (administrators): adds the default categories that are missing, then
+ * reads every category again. Gives the server's message and the new list.
+ */
+export const seedCategories = createAsyncThunk<{ message: string; categories: Category[] }, void, Config>(
+  'categories/seed',
+  async (_, { rejectWithValue }) => {
+    let message: string;
+    try {
+      const r = await http.post<{ message?: string }>('/category/seed', {}, CATEGORY_FALLBACK.seed);
+      message = r?.message || 'Default categories added';
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.seed));
+    }
+    try {
+      const r = await http.get<{ categories?: Category[] }>('/category/all-category', CATEGORY_FALLBACK.fetch);
+      return { message, categories: r?.categories ?? [] };
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.fetch));
+    }
+  },
+);
+
 export const fetchUserSelectedCategories = createAsyncThunk<Category[], void, Config>(
   'categories/fetchUserSelected',
   async (_, { rejectWithValue }) => {
@@ -167,6 +190,10 @@ const categoriesSlice = createSlice({
       .addCase(fetchCategories.fulfilled, (state, action) => {
         state.status = 'succeeded';
         state.categories = action.payload;
+      })
+      .addCase(seedCategories.fulfilled, (state, action) => {
+        state.status = 'succeeded';
+        state.categories = action.payload.categories;
       })
       .addCase(fetchCategories.rejected, (state, action) => {
         state.status = 'failed';

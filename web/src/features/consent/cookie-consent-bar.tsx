@@ -1,18 +1,18 @@
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { CONSENT_KEY, storage } from '@/lib/storage';
-import { consentChosen, saveConsent, selectCookieConsent } from './consent-slice';
+import { consentChosen, selectCookieConsent } from './consent-slice';
 
 export function CookieConsentBar() {
   const dispatch = useAppDispatch();
   const consent = useAppSelector(selectCookieConsent);
-  const isAuthenticated = useAppSelector((state) => state.auth.isAuthenticated);
   if (consent !== null) return null;
 
+  // Kept locally here; a signed-in user's choice is saved to the server by the app's lifecycle
+  // (which also saves a guest's choice once they sign in), so it is sent once.
   const choose = (value: boolean) => {
     storage.set(CONSENT_KEY, String(value));
     dispatch(consentChosen(value));
-    if (isAuthenticated) void dispatch(saveConsent(value));
   };
 
   return (

@@ -80,6 +80,11 @@ describe('before a save', () => {
 });
 
 describe('drafts', () => {
+  it("a new post starts as a draft (both seeds: status default draft), in en, Public", () => {
+    expect(emptyDetails()).toMatchObject({ status: 'draft', language: 'en', visibility: 'Public', postType: 'Article' });
+    expect(toInput(emptyDetails(), []).status).toBe('draft');
+  });
+
   it('are kept in local storage per post and read back', () => {
     writeDraft('new', { details: { ...emptyDetails(), title: 'Half written' }, blocks: [{ id: 'p', type: 'paragraph', data: { text: 'so far' } }] });
     expect(readDraft('new')).toMatchObject({ details: { title: 'Half written' }, blocks: [{ id: 'p' }] });

@@ -46,7 +46,8 @@ export function emptyDetails(): PostDetails {
     language: 'en',
     isFeatured: false,
     isPinned: false,
-    status: 'published',
+    // Both seeds give a new post's status as draft: publishing is a choice the writer makes.
+    status: 'draft',
     publishAt: '',
   };
 }

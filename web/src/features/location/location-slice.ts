@@ -2,6 +2,7 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { errorMessage, http, request } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
+import { storage } from '@/lib/storage';
 import type { UserLocation } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
 
@@ -55,6 +56,17 @@ export interface IpLocation {
   timestamp?: string;
 }
 
+/** 'shared': the person chose to share their precise position; 'declined': they refused (never asked again). */
+export type PreciseChoice = 'shared' | 'declined' | null;
+
+/** Where the choice is kept (local storage). */
+export const PRECISE_LOCATION_KEY = 'preciseLocation';
+
+export function readPreciseChoice(): PreciseChoice {
+  const raw = storage.get(PRECISE_LOCATION_KEY);
+  return raw === 'shared' || raw === 'declined' ? raw : null;
+}
+
 export interface LocationState {
   ipLocation: IpLocation | null;
   tracked: boolean;
@@ -63,6 +75,11 @@ export interface LocationState {
   error: string | null;
   /** Shown in the location error toast. */
   geoError: string | null;
+  /**
+   * Whether this browser shares the precise (GPS) position: chosen by the person (settings or the
+   * follower map's prompt), kept in local storage; null until they choose.
+   */
+  preciseChoice: PreciseChoice;
   /** The administrators' list of every user's location: its paging and status. */
   userLocationsMeta: { total: number; totalPages: number; page: number; status: 'idle' | 'loading' | 'succeeded' | 'failed'; error: string | null };
   /** Map outlines. */
@@ -76,6 +93,7 @@ export const initialLocationState: LocationState = {
   userLocations: [],
   error: null,
   geoError: null,
+  preciseChoice: null,
   userLocationsMeta: { total: 0, totalPages: 0, page: 0, status: 'idle', error: null },
   geo: {
     world: { data: null, status: 'idle', error: null },
@@ -225,13 +243,16 @@ function putFirst(list: UserLocation[], location: UserLocation, cap?: number) {
 
 const locationSlice = createSlice({
   name: 'location',
-  initialState: initialLocationState,
+  initialState: (): LocationState => ({ ...initialLocationState, preciseChoice: readPreciseChoice() }),
   reducers: {
     geolocationFailed(state, action: PayloadAction<string>) {
       state.geoError = action.payload;
     },
     geoErrorDismissed(state) {
       state.geoError = null;
+    },
+    preciseChoiceChanged(state, action: PayloadAction<PreciseChoice>) {
+      state.preciseChoice = action.payload;
     },
   },
   extraReducers: (builder) => {
@@ -305,7 +326,7 @@ const locationSlice = createSlice({
   },
 });
 
-export const { geolocationFailed, geoErrorDismissed } = locationSlice.actions;
+export const { geolocationFailed, geoErrorDismissed, preciseChoiceChanged } = locationSlice.actions;
 export const locationReducer = locationSlice.reducer;
 export const selectIpLocation = (state: { location: LocationState }) => state.location.ipLocation;
 export const selectUserLocations = (state: { location: LocationState }) => state.location.userLocations;

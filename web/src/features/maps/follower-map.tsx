@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { fetchAllFollowerLocations, selectFollowerLocations } from '@/features/follows';
+import { PreciseLocationControl } from '@/features/location';
 import { LocationsMap } from './locations-map';
 
 /**
@@ -15,7 +16,9 @@ export function FollowerMap() {
   }, [dispatch]);
   const online = locations.list.filter((l) => l.isOnline).length;
   return (
-    <LocationsMap
+    <>
+      <PreciseLocationControl variant="prompt" />
+      <LocationsMap
       title="Where your followers are"
       locations={locations.list}
       status={locations.status}
@@ -29,6 +32,7 @@ export function FollowerMap() {
           </>
         ) : null
       }
-    />
+      />
+    </>
   );
 }

@@ -20,7 +20,7 @@ export type InboxType = 'admin' | 'post';
 
 export const notificationsApi = {
   list: (page: number, type?: InboxType | null) =>
-    http.get<{ notifications?: UserNotification[]; total?: number }>('/notification/notifications', NOTIFICATION_FALLBACK.fetch, {
+    http.get<{ notifications?: UserNotification[]; total?: number; unreadCount?: number }>('/notification/notifications', NOTIFICATION_FALLBACK.fetch, {
       page,
       limit: NOTIFICATIONS_PAGE_SIZE,
       type: type ?? undefined,

@@ -34,7 +34,19 @@ describe('notifications state', () => {
     expect(state.list[0]._id).toBe('new');
   });
 
-  it('mark-read lowers the count by 1, never below 0', async () => {
+  it("mark-read takes the server's count, even when the server's live push came first", async () => {
+    mockApi.on('PATCH', /^\/api\/notification\/mark-as-read\//, { body: { notification: {} } });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 1 } });
+    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: [n('a'), n('b')], unreadCount: 2 } });
+    const done = store.dispatch(markNotificationRead('a'));
+    // The server pushes updateUnreadCount(1) before its HTTP answer arrives.
+    store.dispatch(socketEvents.unreadCountUpdated(1));
+    await done;
+    expect(store.getState().notifications.unreadCount).toBe(1);
+  });
+
+  it('mark-read lowers the count by 1, never below 0, when the server count cannot be read', async () => {
+    mockApi.on('GET', '/notification/unread-count', { status: 503 });
     mockApi.on('PATCH', /^\/api\/notification\/mark-as-read\//, { body: { notification: {} } });
     const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: [n('a')], unreadCount: 1 } });
     await store.dispatch(markNotificationRead('a'));
@@ -60,12 +72,24 @@ describe('notifications state', () => {
     expect(store.getState().notifications.list.every((x) => x.read)).toBe(true);
   });
 
-  it('delete removes the item and recounts unread', async () => {
+  it("delete removes the item and recounts unread from the server's count", async () => {
     mockApi.on('DELETE', '/notification/a', { body: { message: 'deleted' } });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 7 } });
     const store = setupStore({ notifications: { ...initialNotificationsState, list: [n('a'), n('b'), n('c', { read: true })], unreadCount: 9 } });
     await store.dispatch(deleteNotification('a'));
     expect(store.getState().notifications.list.map((x) => x._id)).toEqual(['b', 'c']);
-    expect(store.getState().notifications.unreadCount).toBe(1);
+    expect(store.getState().notifications.unreadCount).toBe(7);
+  });
+
+  it('deleting from the inbox while the dropdown list is empty keeps the other unread ones counted', async () => {
+    // The dropdown is filled only when the bell opens: a recount from it would give 0.
+    mockApi.on('DELETE', '/notification/a', { body: { message: 'deleted' } });
+    mockApi.on('GET', '/notification/unread-count', { status: 500, body: { message: 'down' } });
+    const inbox = { ...initialNotificationsState.inbox, status: 'succeeded' as const, list: [n('a'), n('b'), n('c')], total: 3 };
+    const store = setupStore({ notifications: { ...initialNotificationsState, list: [], unreadCount: 5, inbox } });
+    await store.dispatch(deleteNotification('a'));
+    expect(store.getState().notifications.inbox.list.map((x) => x._id)).toEqual(['b', 'c']);
+    expect(store.getState().notifications.unreadCount).toBe(4);
   });
 
   it("fetching needs a signed-in user, else 'User not authenticated'", async () => {

@@ -21,6 +21,8 @@ export interface InboxState {
   status: 'idle' | 'loading' | 'succeeded' | 'failed';
   error: string | null;
   requestId: string | null;
+  /** Answers sent from this inbox, by the id of the notice they answer (shown under it). */
+  replies: Record<string, UserNotification[]>;
 }
 
 export interface NotificationsState {
@@ -43,7 +45,7 @@ export const initialNotificationsState: NotificationsState = {
   userNotificationHistory: [],
   loading: false,
   error: null,
-  inbox: { type: null, list: [], page: 1, total: 0, status: 'idle', error: null, requestId: null },
+  inbox: { type: null, list: [], page: 1, total: 0, status: 'idle', error: null, requestId: null, replies: {} },
 };
 
 /** Whether a notification belongs in the inbox under a kind filter. */
@@ -76,14 +78,16 @@ export const fetchNotifications = createAsyncThunk<
 
 /** A page of the message box under a kind filter; page 1 replaces, later pages append. */
 export const fetchInbox = createAsyncThunk<
-  { notifications: UserNotification[]; total: number; page: number },
+  { notifications: UserNotification[]; total: number; page: number; unreadCount: number | null },
   { page?: number; type?: InboxType | null },
   ThunkConfig
 >('notifications/fetchInbox', async ({ page = 1, type = null }, { getState, rejectWithValue }) => {
   if (!getState().auth.isAuthenticated) return rejectWithValue(USER_NOT_AUTHENTICATED);
   try {
     const r = await notificationsApi.list(page, type);
-    return { notifications: r?.notifications ?? [], total: r?.total ?? 0, page };
+    // The server's unreadCount is over every kind, whatever the filter: the badge follows it.
+    const unreadCount = typeof r?.unreadCount === 'number' ? r.unreadCount : null;
+    return { notifications: r?.notifications ?? [], total: r?.total ?? 0, page, unreadCount };
   } catch (e) {
     return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.fetch));
   }
@@ -101,16 +105,30 @@ export const fetchUnreadCount = createAsyncThunk<number, void, ThunkConfig>(
   },
 );
 
-export const markNotificationRead = createAsyncThunk<string, string, ThunkConfig>(
+/** The server's unread count, or null when it cannot be read now. */
+async function serverUnreadCount(): Promise<number | null> {
+  try {
+    const r = await notificationsApi.unreadCount();
+    return Number(r?.count) || 0;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Marks one notification read, then reads the server's unread count: the server also pushes the
+ * new count live, and a local "minus one" landing after that push would count the same read twice.
+ */
+export const markNotificationRead = createAsyncThunk<{ id: string; unreadCount: number | null }, string, ThunkConfig>(
   'notifications/markRead',
   async (id, { rejectWithValue }) => {
     if (!validId(id)) return rejectWithValue(INVALID_NOTIFICATION_ID);
     try {
       await notificationsApi.markRead(id);
-      return id;
     } catch (e) {
       return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.markRead));
     }
+    return { id, unreadCount: await serverUnreadCount() };
   },
 );
 
@@ -125,16 +143,20 @@ export const markAllNotificationsRead = createAsyncThunk<void, void, ThunkConfig
   },
 );
 
-export const deleteNotification = createAsyncThunk<string, string, ThunkConfig>(
+/**
+ * Deletes one notification, then asks the server for the unread count (the lists held here are
+ * partial: the dropdown's is empty until the bell opens), so the badge matches the server's.
+ */
+export const deleteNotification = createAsyncThunk<{ id: string; unreadCount: number | null }, string, ThunkConfig>(
   'notifications/delete',
   async (id, { rejectWithValue }) => {
     if (!validId(id)) return rejectWithValue(INVALID_NOTIFICATION_ID);
     try {
       await notificationsApi.remove(id);
-      return id;
     } catch (e) {
       return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.delete));
     }
+    return { id, unreadCount: await serverUnreadCount() };
   },
 );
 
@@ -190,11 +212,10 @@ export const fetchUserHistory = createAsyncThunk<UserNotification[], string, Thu
   },
 );
 
-const countUnread = (list: UserNotification[]) => list.filter((n) => !n.read).length;
-
-function addToFront(state: NotificationsState, notification: UserNotification) {
+function addToFront(state: NotificationsState, notification: UserNotification, { toInbox = true } = {}) {
   state.list = [notification, ...state.list.filter((n) => n._id !== notification._id)];
   if (state.list.length > LIST_TRIM_ABOVE) state.list = state.list.slice(0, LIST_TRIM_TO);
+  if (!toInbox) return;
   const inbox = state.inbox;
   if (inbox.status === 'succeeded' && matchesInboxType(notification, inbox.type)) {
     const isNew = !inbox.list.some((n) => n._id === notification._id);
@@ -240,7 +261,8 @@ const notificationsSlice = createSlice({
       })
       .addCase(fetchInbox.fulfilled, (state, action) => {
         if (state.inbox.requestId !== action.meta.requestId) return;
-        const { notifications, total, page } = action.payload;
+        const { notifications, total, page, unreadCount } = action.payload;
+        if (unreadCount !== null) state.unreadCount = unreadCount;
         const inbox = state.inbox;
         inbox.requestId = null;
         inbox.status = 'succeeded';
@@ -260,9 +282,11 @@ const notificationsSlice = createSlice({
         state.inbox.error = action.payload ?? NOTIFICATION_FALLBACK.fetch;
       })
       .addCase(markNotificationRead.fulfilled, (state, action) => {
+        const { id, unreadCount } = action.payload;
         state.loading = false;
-        for (const item of [...state.list, ...state.inbox.list]) if (item._id === action.payload) item.read = true;
-        state.unreadCount = Math.max(0, state.unreadCount - 1);
+        for (const item of [...state.list, ...state.inbox.list]) if (item._id === id) item.read = true;
+        // The server's count when it answered; else one less (seed 000 §4), never below 0.
+        state.unreadCount = unreadCount ?? Math.max(0, state.unreadCount - 1);
       })
       .addCase(markAllNotificationsRead.fulfilled, (state) => {
         state.loading = false;
@@ -270,12 +294,16 @@ const notificationsSlice = createSlice({
         state.unreadCount = 0;
       })
       .addCase(deleteNotification.fulfilled, (state, action) => {
+        const { id, unreadCount } = action.payload;
         state.loading = false;
-        state.list = state.list.filter((n) => n._id !== action.payload);
+        const removed = [...state.list, ...state.inbox.list].find((n) => n._id === id);
+        state.list = state.list.filter((n) => n._id !== id);
         const before = state.inbox.list.length;
-        state.inbox.list = state.inbox.list.filter((n) => n._id !== action.payload);
+        state.inbox.list = state.inbox.list.filter((n) => n._id !== id);
         state.inbox.total = Math.max(0, state.inbox.total - (before - state.inbox.list.length));
-        state.unreadCount = countUnread(state.list);
+        // The server's count when it answered; else one less if the deleted one was unread.
+        if (unreadCount !== null) state.unreadCount = unreadCount;
+        else if (removed && !removed.read) state.unreadCount = Math.max(0, state.unreadCount - 1);
       })
       .addCase(sendAdminNotice.fulfilled, (state, action) => {
         state.loading = false;
@@ -291,7 +319,12 @@ const notificationsSlice = createSlice({
       })
       .addCase(replyToNotification.fulfilled, (state, action) => {
         state.loading = false;
-        if (action.payload) addToFront(state, action.payload);
+        if (!action.payload) return;
+        // The dropdown's list takes it at the front; the inbox shows it under the notice it answers.
+        addToFront(state, action.payload, { toInbox: false });
+        const answered = action.payload.replyTo || action.meta.arg.notificationId;
+        const thread = state.inbox.replies[answered] ?? [];
+        state.inbox.replies[answered] = [...thread.filter((r) => r._id !== action.payload!._id), action.payload];
       })
       .addCase(fetchUserHistory.fulfilled, (state, action) => {
         state.loading = false;

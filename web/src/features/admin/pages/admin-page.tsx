@@ -3,14 +3,15 @@
  * the address (`/admin?section=reports`), so every section can be linked to, bookmarked and
  * reached with Back and Forward.
  */
-import type { ComponentType } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/page';
-import { selectAdmin } from '../admin-slice';
+import { adminMessageCleared, selectAdmin } from '../admin-slice';
 import { ActionStatus } from '../components/action-status';
 import { AuditSection } from '../sections/audit-section';
 import { BannersSection } from '../sections/banners-section';
+import { CategoriesSection } from '../sections/categories-section';
 import { ContactSection } from '../sections/contact-section';
 import { EmailSection } from '../sections/email-section';
 import { ExportSection } from '../sections/export-section';
@@ -39,6 +40,7 @@ export const SECTIONS: DashboardSection[] = [
   { id: 'reports', label: 'Reports', title: 'Reported posts', Component: ReportsSection },
   { id: 'notices', label: 'Notices & feedback', title: 'Notices and feedback', Component: NoticesSection },
   { id: 'banners', label: 'Banners', title: 'Banner notifications', Component: BannersSection },
+  { id: 'categories', label: 'Categories', title: 'Categories', Component: CategoriesSection },
   { id: 'email', label: 'Email', title: 'Email', Component: EmailSection },
   { id: 'money', label: 'Money', title: 'Plans, criteria, earnings and payouts', Component: MoneySection },
   { id: 'locations', label: 'Locations', title: 'User locations', Component: LocationsSection },
@@ -62,6 +64,11 @@ export function AdminPage() {
   const asked = params.get('section');
   const active = SECTIONS.find((s) => s.id === asked) ?? SECTIONS[0];
   const { Component } = active;
+  const dispatch = useAppDispatch();
+  // A status line belongs to the section it came from ("User blocked" is not news in Reports).
+  useEffect(() => {
+    dispatch(adminMessageCleared());
+  }, [dispatch, active.id]);
   return (
     <Page title={`${active.title} · Admin dashboard`} wide bare>
       <h1 className="page__title">Admin dashboard</h1>

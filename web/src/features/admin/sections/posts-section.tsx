@@ -7,6 +7,7 @@ import type { AdminPost } from '../admin-types';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ListState } from '../components/list-state';
 import { Pager } from '../components/pager';
+import { ReadingDetailsDialog } from '../components/reading-details-dialog';
 import { SearchSortForm } from '../components/search-sort-form';
 
 const SORT_FIELDS = [
@@ -20,6 +21,7 @@ export function PostsSection() {
   const dispatch = useAppDispatch();
   const { posts } = useAppSelector(selectAdmin);
   const [doomed, setDoomed] = useState<AdminPost | null>(null);
+  const [reading, setReading] = useState<AdminPost | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [pending, setPending] = useState<string | null>(null);
 
@@ -109,6 +111,9 @@ export function PostsSection() {
                       >
                         {p.blocked ? 'Unblock' : 'Block'}
                       </button>
+                      <button type="button" className="button button--small button--ghost" aria-label={`Reading details of “${p.title}”`} onClick={() => setReading(p)}>
+                        Reading
+                      </button>
                       <button type="button" className="button button--small button--danger-ghost" aria-label={`Delete “${p.title}”`} onClick={() => setDoomed(p)}>
                         Delete
                       </button>
@@ -121,6 +126,7 @@ export function PostsSection() {
         </div>
       ) : null}
       <Pager label="Posts" page={posts.page} totalPages={posts.totalPages} onPage={(page) => void dispatch(fetchPosts({ page }))} disabled={posts.status === 'loading'} />
+      {reading ? <ReadingDetailsDialog post={reading} onClose={() => setReading(null)} /> : null}
       {doomed ? (
         <ConfirmDialog title={`Delete “${doomed.title}”?`} confirmLabel="Delete post" danger busy={deleting} onConfirm={() => void confirmDelete()} onCancel={() => setDoomed(null)}>
           <p>

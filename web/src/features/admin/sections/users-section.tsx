@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate } from '@/lib/format';
@@ -44,10 +44,21 @@ function EligibilityPanel({ user, onClose }: { user: AdminUser; onClose: () => v
   const { userEligibility, overrideInfo } = useAppSelector(selectAdmin);
   const [busy, setBusy] = useState(false);
   const [values, setValues] = useState<Record<string, string>>({});
+  const panelRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     void dispatch(checkUserEligibility(user._id));
   }, [dispatch, user._id]);
+  // The panel opens below the table: bring it into view and move focus to it; focus goes back to
+  // the button that opened it when it closes.
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panelRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+    panelRef.current?.focus({ preventScroll: true });
+    return () => {
+      if (opener?.isConnected) opener.focus({ preventScroll: true });
+    };
+  }, [user._id]);
   useEffect(() => {
     const m = overrideInfo?.milestoneOverride;
     setValues(Object.fromEntries(MILESTONES.map(([key]) => [key, m?.[key] === null || m?.[key] === undefined ? '' : String(m[key])])));
@@ -70,7 +81,7 @@ function EligibilityPanel({ user, onClose }: { user: AdminUser; onClose: () => v
     void run(dispatch(overrideMilestones({ userId: user._id, values: body })));
   };
   return (
-    <section className="panel" aria-labelledby="eligibility-title">
+    <section ref={panelRef} tabIndex={-1} className="panel eligibility-panel" aria-labelledby="eligibility-title" data-testid="eligibility-panel">
       <div className="panel__header">
         <h3 id="eligibility-title">Subscription eligibility of {user.name}</h3>
         <button type="button" className="button button--small button--ghost" onClick={onClose}>

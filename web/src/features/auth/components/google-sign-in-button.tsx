@@ -54,7 +54,7 @@ export function useGoogleClientId(): string | null {
 }
 
 /** The Google Identity Services button; renders nothing when no client id is configured. */
-export function GoogleSignInButton({ onSuccess }: { onSuccess?: () => void }) {
+export function GoogleSignInButton({ onSuccess, onStart, onFailure }: { onSuccess?: () => void; onStart?: () => void; onFailure?: () => void }) {
   const dispatch = useAppDispatch();
   const theme = useAppSelector((state) => state.theme.mode);
   const clientId = useGoogleClientId();
@@ -62,6 +62,10 @@ export function GoogleSignInButton({ onSuccess }: { onSuccess?: () => void }) {
   const [failed, setFailed] = useState(false);
   const onSuccessRef = useRef(onSuccess);
   onSuccessRef.current = onSuccess;
+  const onStartRef = useRef(onStart);
+  onStartRef.current = onStart;
+  const onFailureRef = useRef(onFailure);
+  onFailureRef.current = onFailure;
 
   useEffect(() => {
     if (!clientId) return;
@@ -74,8 +78,10 @@ export function GoogleSignInButton({ onSuccess }: { onSuccess?: () => void }) {
           client_id: clientId,
           callback: (response) => {
             if (!response.credential) return;
+            onStartRef.current?.();
             void dispatch(googleLogin({ token: response.credential, sendEmail: true })).then((result) => {
               if (result.meta.requestStatus === 'fulfilled') onSuccessRef.current?.();
+              else onFailureRef.current?.();
             });
           },
         });

@@ -80,10 +80,31 @@ describe('login page', () => {
       mockApi.on('POST', '/auth/google-login', {
         body: { user: { _id: 'g', name: 'G', email: 'g@x', role: 'user' }, token: 'gt', isAccountVerified: true },
       });
+      // Someone who has chosen categories goes back to where they came from.
+      mockApi.on('GET', '/category/user-selected', { body: { categories: [{ _id: 'c1', name: 'Tech', slug: 'tech' }] } });
       const { callback } = initialize.mock.calls[0][0];
       callback({ credential: 'google-credential' });
+      await waitFor(() => expect(mockApi.calls('GET', '/category/user-selected')).toHaveLength(1));
       await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
       expect(mockApi.calls('POST', '/auth/google-login')[0].body).toEqual({ token: 'google-credential', sendEmail: true });
+    } finally {
+      delete window.google;
+    }
+  });
+
+  it('a Google sign-up with no category chosen yet goes to /select-category, as an email sign-up does', async () => {
+    mockApi.on('GET', '/config/public', { body: { googleClientId: 'cid' } });
+    const initialize = vi.fn();
+    window.google = { accounts: { id: { initialize, renderButton: vi.fn() } } };
+    try {
+      renderWithProviders(<SignupPage />, { preloadedState: { auth: guestAuth() }, route: '/signup', path: '/signup' });
+      await waitFor(() => expect(initialize).toHaveBeenCalled());
+      mockApi.on('POST', '/auth/google-login', {
+        body: { user: { _id: 'g', name: 'G', email: 'g@x', role: 'user' }, token: 'gt', isAccountVerified: true },
+      });
+      mockApi.on('GET', '/category/user-selected', { body: { categories: [] } });
+      initialize.mock.calls[0][0].callback({ credential: 'google-credential' });
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/select-category'));
     } finally {
       delete window.google;
     }

@@ -3,11 +3,12 @@ import { Link, Navigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { FormError, FormField } from '@/components/form-field';
 import { login } from '../auth-slice';
+import { landingAfterSignIn } from '@/features/categories';
 import { GoogleSignInButton } from '../components/google-sign-in-button';
 import { useAuthForm } from '../use-auth-form';
 
 export default function LoginPage() {
-  const { dispatch, navigate, location, target, loading, error, redirectNow, submit } = useAuthForm();
+  const { dispatch, navigate, location, target, loading, error, redirectNow, submit, hold, release } = useAuthForm();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
 
@@ -50,7 +51,16 @@ export default function LoginPage() {
           <Link to="/reset-password">Forgot password?</Link>
         </p>
       </form>
-      <GoogleSignInButton onSuccess={() => navigate(target, { replace: true })} />
+      <GoogleSignInButton
+        onStart={hold}
+        onFailure={release}
+        onSuccess={() =>
+          void landingAfterSignIn(dispatch, target).then((to) => {
+            release();
+            navigate(to, { replace: true });
+          })
+        }
+      />
     </AuthCard>
   );
 }

@@ -3,11 +3,12 @@ import { Link, Navigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { FormError, FormField } from '@/components/form-field';
 import { signup } from '../auth-slice';
+import { landingAfterSignIn } from '@/features/categories';
 import { GoogleSignInButton } from '../components/google-sign-in-button';
 import { useAuthForm } from '../use-auth-form';
 
 export default function SignupPage() {
-  const { dispatch, navigate, location, target, loading, error, redirectNow, submit } = useAuthForm();
+  const { dispatch, navigate, location, target, loading, error, redirectNow, submit, hold, release } = useAuthForm();
   const [fullName, setFullName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -58,7 +59,16 @@ export default function SignupPage() {
           {loading ? 'Creating account...' : 'Sign Up'}
         </button>
       </form>
-      <GoogleSignInButton onSuccess={() => navigate(target, { replace: true })} />
+      <GoogleSignInButton
+        onStart={hold}
+        onFailure={release}
+        onSuccess={() =>
+          void landingAfterSignIn(dispatch, target).then((to) => {
+            release();
+            navigate(to, { replace: true });
+          })
+        }
+      />
     </AuthCard>
   );
 }

@@ -17,6 +17,7 @@ describe('CategoriesDropdown', () => {
     const pills = within(panel).getAllByRole('button').filter((b) => b.className.includes('pill'));
     expect(pills.map((p) => p.textContent)).toEqual(['Cat 0 ★', 'Cat 1', 'Cat 2', 'Cat 3', 'Cat 4']);
     expect(within(panel).queryByRole('button', { name: 'Manage Categories' })).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('link', { name: 'Choose the categories you follow' })).not.toBeInTheDocument();
     await userEvent.click(pills[2]);
     expect(screen.getByTestId('location')).toHaveTextContent('/category/cat-2');
     expect(screen.queryByRole('region', { name: 'Categories' })).not.toBeInTheDocument();
@@ -29,6 +30,14 @@ describe('CategoriesDropdown', () => {
     expect(await screen.findByText('No categories selected. Visit Category Management to add some!')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Manage Categories' }));
     expect(screen.getByTestId('location')).toHaveTextContent(`/author-profile/${testUser._id}?tab=categories`);
+  });
+
+  it('links a signed-in user to /select-category (guests see no such link)', async () => {
+    mockApi.on('GET', '/category/user-selected', { body: { categories: [] } });
+    renderWithProviders(<CategoriesDropdown />, { preloadedState: { auth: signedInAuth() } });
+    await userEvent.click(screen.getByRole('button', { name: 'Categories' }));
+    await userEvent.click(await screen.findByRole('link', { name: 'Choose the categories you follow' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/select-category');
   });
 
   it("shows 'Failed to load categories' and the toast when loading fails", async () => {

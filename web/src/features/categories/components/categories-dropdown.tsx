@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { useClickOutside } from '@/components/use-click-outside';
 import { toast } from '@/lib/toast';
@@ -86,6 +86,11 @@ export function CategoriesDropdown() {
             >
               Manage Categories
             </button>
+          ) : null}
+          {isAuthenticated ? (
+            <Link to="/select-category" className="dropdown__link" onClick={() => setOpen(false)}>
+              Choose the categories you follow
+            </Link>
           ) : null}
         </div>
       ) : null}

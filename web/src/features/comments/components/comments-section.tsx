@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { RichText } from '@/components/rich-text';
 import { relativeTime } from '@/lib/format';
 import {
@@ -15,6 +16,8 @@ import {
   selectPostComments,
   type Comment,
 } from '../comments-slice';
+
+export const DELETE_COMMENT_WARNING = 'The comment and every reply under it will be deleted. This cannot be undone.';
 
 interface Viewer {
   id: string | null;
@@ -87,8 +90,13 @@ function CommentItem({ comment, postId, viewer, depth }: { comment: Comment; pos
   const liked = viewer.id !== null && likes.includes(viewer.id);
   const signedIn = viewer.id !== null;
 
-  const remove = () => {
-    if (window.confirm('Delete this comment and every reply under it?')) void dispatch(deleteComment({ postId, commentId: comment._id }));
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const remove = async () => {
+    setDeleting(true);
+    await dispatch(deleteComment({ postId, commentId: comment._id }));
+    setDeleting(false);
+    setConfirmingDelete(false);
   };
 
   return (
@@ -151,7 +159,7 @@ function CommentItem({ comment, postId, viewer, depth }: { comment: Comment; pos
             </button>
           ) : null}
           {mine || canModerate ? (
-            <button type="button" className="link-button link-button--danger" onClick={remove}>
+            <button type="button" className="link-button link-button--danger" onClick={() => setConfirmingDelete(true)}>
               Delete
             </button>
           ) : null}
@@ -161,6 +169,11 @@ function CommentItem({ comment, postId, viewer, depth }: { comment: Comment; pos
             </span>
           ) : null}
         </div>
+      ) : null}
+      {confirmingDelete ? (
+        <ConfirmDialog title="Delete this comment?" confirmLabel="Delete comment" danger busy={deleting} onConfirm={() => void remove()} onCancel={() => setConfirmingDelete(false)}>
+          <p>{DELETE_COMMENT_WARNING}</p>
+        </ConfirmDialog>
       ) : null}
       {replying ? (
         <CommentForm

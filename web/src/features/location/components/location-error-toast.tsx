@@ -1,9 +1,12 @@
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { reloadPage } from '@/lib/browser';
 import { geoErrorDismissed } from '../location-slice';
-import { forgetGeolocationRequest } from '../use-geolocation';
 
-/** The location error toast; dismissing it reloads the page, and the reloaded page asks the browser again. */
+/**
+ * The location error toast (seed 000 §2; dismissing it reloads the page). Only a person who chose
+ * to share their precise position can see it, and a refusal is remembered, so the reloaded page
+ * asks nothing again.
+ */
 export function LocationErrorToast() {
   const dispatch = useAppDispatch();
   const message = useAppSelector((state) => state.location.geoError);
@@ -16,7 +19,6 @@ export function LocationErrorToast() {
         className="button button--small"
         onClick={() => {
           dispatch(geoErrorDismissed());
-          forgetGeolocationRequest();
           reloadPage();
         }}
       >

@@ -32,6 +32,7 @@ describe('notification dropdown', () => {
       body: { notifications: [item, { _id: 'n2', type: 'admin', read: true, content: 'Hello', createdAt: null }], total: 2 },
     });
     mockApi.on('PATCH', '/notification/mark-as-read/n1', { body: { notification: { ...item, read: true } } });
+    mockApi.on('GET', '/notification/unread-count', { body: { count: 0 } });
     renderWithProviders(<NotificationBell />, {
       preloadedState: { auth: signedInAuth(), notifications: { ...initialNotificationsState, unreadCount: 1 } },
     });

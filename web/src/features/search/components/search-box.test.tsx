@@ -31,7 +31,7 @@ describe('SearchBox', () => {
       vi.advanceTimersByTime(1);
     });
     expect(screen.getByText('Loading...')).toBeInTheDocument();
-    expect(screen.getByRole('listbox')).toHaveStyle({ maxHeight: '450px' });
+    expect(screen.getByTestId('search-dropdown')).toHaveStyle({ maxHeight: '450px' });
     release();
     const options = await screen.findAllByRole('option');
     expect(options.map((o) => o.textContent)).toEqual(['Rusty Nailrusty@example.comPosts: 7', 'Rust tips']);
@@ -107,5 +107,80 @@ describe('SearchBox', () => {
     fireEvent.focus(screen.getByPlaceholderText('Search articles or users...'));
     fireEvent.click(await screen.findByRole('option', { name: 'Rust tips' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/post/rust-tips');
+  });
+
+  it('is a combobox: arrow keys highlight results (aria-activedescendant), Enter opens the highlighted one', async () => {
+    mockApi.on('GET', '/public/search-posts', { body: { posts: [{ _id: 'p1', slug: 'rust-tips', title: 'Rust tips' }], total: 1 } });
+    mockApi.on('GET', '/post/search-users', { body: { users: [{ _id: 'u9', name: 'Rusty Nail', totalPosts: 7 }] } });
+    renderWithProviders(<SearchBox />);
+    const input = screen.getByRole('combobox', { name: 'Search' });
+    type('rus');
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    await screen.findByRole('option', { name: 'Rust tips' });
+    expect(input).toHaveAttribute('aria-expanded', 'true');
+    expect(input).toHaveAttribute('aria-controls', screen.getByRole('listbox', { name: 'Search results' }).id);
+    expect(input).not.toHaveAttribute('aria-activedescendant');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    const [user, post] = screen.getAllByRole('option');
+    expect(input).toHaveAttribute('aria-activedescendant', user.id);
+    expect(user).toHaveAttribute('aria-selected', 'true');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(input).toHaveAttribute('aria-activedescendant', post.id);
+    expect(post).toHaveAttribute('aria-selected', 'true');
+    expect(user).toHaveAttribute('aria-selected', 'false');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(input).toHaveAttribute('aria-activedescendant', user.id);
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(input).toHaveAttribute('aria-activedescendant', post.id);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(screen.getByTestId('location')).toHaveTextContent('/post/rust-tips');
+  });
+
+  it('Escape closes the list and keeps the text', async () => {
+    mockApi.on('GET', '/public/search-posts', { body: { posts: [{ _id: 'p1', slug: 'rust-tips', title: 'Rust tips' }], total: 1 } });
+    mockApi.on('GET', '/post/search-users', { body: { users: [] } });
+    renderWithProviders(<SearchBox />);
+    const input = screen.getByRole('combobox', { name: 'Search' });
+    type('rus');
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    await screen.findByRole('option', { name: 'Rust tips' });
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByRole('option')).not.toBeInTheDocument();
+    expect(input).toHaveAttribute('aria-expanded', 'false');
+    expect(input).toHaveValue('rus');
+  });
+
+  it("drops the previous query's results at 1 or 2 characters", async () => {
+    mockApi.on('GET', '/public/search-posts', { body: { posts: [{ _id: 'p1', slug: 'rust-tips', title: 'Rust tips' }], total: 1 } });
+    mockApi.on('GET', '/post/search-users', { body: { users: [] } });
+    const { store } = renderWithProviders(<SearchBox />);
+    type('rust');
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    await screen.findByRole('option', { name: 'Rust tips' });
+    type('ru');
+    expect(screen.queryByRole('option', { name: 'Rust tips' })).not.toBeInTheDocument();
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    expect(store.getState().search.posts).toEqual([]);
+    fireEvent.focus(screen.getByRole('combobox'));
+    expect(screen.queryByRole('option')).not.toBeInTheDocument();
+  });
+
+  it("Enter under 3 characters says 'Type at least 3 characters to search.'", () => {
+    renderWithProviders(<SearchBox />);
+    type('ru');
+    fireEvent.submit(screen.getByRole('search'));
+    expect(screen.getByRole('status')).toHaveTextContent('Type at least 3 characters to search.');
+    expect(screen.getByRole('combobox')).toHaveAccessibleDescription('Type at least 3 characters to search.');
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    type('rust');
+    expect(screen.queryByText('Type at least 3 characters to search.')).not.toBeInTheDocument();
   });
 });

@@ -16,6 +16,7 @@ import { toast } from '@/lib/toast';
 import { changePassword, logoutEverywhere } from '@/features/auth';
 import { fetchBlockedUsers, selectBlocks, unblockUser } from '@/features/blocks';
 import { consentChosen, selectCookieConsent } from '@/features/consent';
+import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
 import { AvatarCropper } from '../components/avatar-cropper';
 import { selectProfile, updateCurrentUser, type ProfileChanges } from '../users-slice';
@@ -342,6 +343,7 @@ export default function SettingsPage() {
         <a href="#profile">Profile</a>
         <a href="#avatar">Avatar</a>
         <a href="#preferences">Cookies and theme</a>
+        <a href="#location">Location</a>
         <a href="#blocked">Blocked people</a>
         <a href="#password">Password</a>
         <a href="#sessions">Sessions</a>
@@ -355,6 +357,9 @@ export default function SettingsPage() {
         </Section>
         <Section id="preferences" title="Cookies and theme">
           <PreferencesSection />
+        </Section>
+        <Section id="location" title="Location">
+          <PreciseLocationControl variant="settings" />
         </Section>
         <Section id="blocked" title="Blocked people">
           <BlockedSection />
