@@ -1,5 +1,5 @@
 //! Sitemaps (sitemaps.org 0.9), written with `quick-xml`: an index naming child sitemaps of at
-//! most `MAX_URLS` addresses each, and the children (posts with `lastmod`; the authors, tags and
+//! most `MAX_URLS` addresses each (`POSTS_PER_SITEMAP` posts), and the children (posts with `lastmod`; the authors, tags and
 //! categories of the same posts).
 
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
@@ -8,6 +8,9 @@ use quick_xml::Writer;
 pub const NAMESPACE: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
 /// Addresses in one sitemap at most (the protocol's limit).
 pub const MAX_URLS: usize = 50_000;
+/// Posts in one child sitemap: below the protocol's limit, so that one page's cost (a read of
+/// each post's hash) stays small however many posts the site has.
+pub const POSTS_PER_SITEMAP: usize = 10_000;
 pub const CONTENT_TYPE: &str = "application/xml; charset=utf-8";
 
 /// One address and when it last changed (W3C date-time).
@@ -52,9 +55,9 @@ pub fn index(sitemaps: &[SitemapUrl]) -> String {
     write("sitemapindex", "sitemap", sitemaps).unwrap_or_default()
 }
 
-/// The number of child sitemaps for `n` addresses (at least one).
+/// The number of child sitemaps for `n` posts (at least one).
 pub fn pages_for(n: u64) -> u64 {
-    n.div_ceil(MAX_URLS as u64).max(1)
+    n.div_ceil(POSTS_PER_SITEMAP as u64).max(1)
 }
 
 #[cfg(test)]
@@ -83,7 +86,8 @@ mod tests {
     #[test]
     fn pages_cover_every_address() {
         assert_eq!(pages_for(0), 1);
-        assert_eq!(pages_for(50_000), 1);
-        assert_eq!(pages_for(50_001), 2);
+        assert_eq!(pages_for(10_000), 1);
+        assert_eq!(pages_for(10_001), 2);
+        assert_eq!(pages_for(100_000), 10);
     }
 }

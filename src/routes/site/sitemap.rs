@@ -1,5 +1,5 @@
 //! `robots.txt` and the sitemaps: an index (`/sitemap.xml`) naming, for each block of up to
-//! 50,000 public posts (newest first), a sitemap of the posts (`/sitemap-posts-N.xml`, with
+//! 10,000 public posts (newest first), a sitemap of the posts (`/sitemap-posts-N.xml`, with
 //! `lastmod`) and one each of their authors, tags and categories. Read from the index's post
 //! hashes, so a sitemap costs the same at 100,000 posts as at 100. A page past the last answers
 //! 404; a sitemap with nothing of its kind (no tags yet) names the home page, as the protocol
@@ -15,7 +15,7 @@ use super::{site, validated};
 use crate::error::{ApiError, ApiResult};
 use crate::feeds::sitemap::SitemapPost;
 use crate::pages::model::{author_path, category_path, post_path, tag_path};
-use crate::pages::sitemap::{self, pages_for, SitemapUrl, CONTENT_TYPE, MAX_URLS};
+use crate::pages::sitemap::{self, pages_for, SitemapUrl, CONTENT_TYPE, POSTS_PER_SITEMAP};
 use crate::redis_pool::RedisFailure;
 use crate::state::AppState;
 
@@ -114,10 +114,10 @@ pub async fn child(
     if n > pages_for(total) {
         return Err(ApiError::not_found(MSG_NO_SITEMAP));
     }
-    let skip = usize::try_from((n - 1) * MAX_URLS as u64).unwrap_or(usize::MAX);
+    let skip = usize::try_from((n - 1) * POSTS_PER_SITEMAP as u64).unwrap_or(usize::MAX);
     let posts = state
         .feeds
-        .sitemap_posts(&gen, skip, MAX_URLS)
+        .sitemap_posts(&gen, skip, POSTS_PER_SITEMAP)
         .await
         .map_err(index_unavailable)?;
     let mut urls = match kind.as_str() {
