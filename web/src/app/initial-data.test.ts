@@ -29,12 +29,15 @@ describe('initial data', () => {
     expect(doc.getElementById('initial-data')).toBeNull();
   });
 
-  it('ignores data for another path, broken data, and an empty root', () => {
+  it('ignores data for another path and broken data; a list page keeps the splash', () => {
     const store = setupStore({ auth: guestAuth() });
-    takeInitialData(store, page('', JSON.stringify({ path: '/post/other', post })), '/post/tides');
+    takeInitialData(store, page('<main>article</main>', JSON.stringify({ path: '/post/other', post })), '/post/tides');
     expect(wasServerRendered()).toBe(false);
     expect(store.getState().posts.currentPost).toBeNull();
     takeInitialData(store, page('<p>x</p>', '{not json'), '/post/tides');
     expect(store.getState().posts.currentPost).toBeNull();
+    expect(wasServerRendered()).toBe(false);
+    takeInitialData(store, page('<main><ul class="cards"></ul></main>'), '/');
+    expect(wasServerRendered()).toBe(false);
   });
 });

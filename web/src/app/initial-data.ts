@@ -12,7 +12,7 @@ interface InitialData {
 
 let serverRendered = false;
 
-/** Whether the server painted this page's content before the app started (no splash then). */
+/** Whether the server painted this page's article before the app started (no splash then). */
 export function wasServerRendered(): boolean {
   return serverRendered;
 }
@@ -23,12 +23,13 @@ export function setServerRendered(value: boolean) {
 }
 
 /**
- * Notes whether the server rendered the page (its root element arrived with content) and puts
- * the post it rendered into the store, so the first screen the app draws is the same article.
- * Data for another path than the one open is ignored.
+ * Puts the post the server rendered into the store, so the first screen the app draws is the
+ * same article, and notes that the reader is already looking at it (no splash then). Data for
+ * another path than the one open is ignored; list pages, whose cards the app fetches itself, keep
+ * the splash.
  */
 export function takeInitialData(store: AppStore, doc: Document = document, pathname = window.location.pathname) {
-  serverRendered = (doc.getElementById('root')?.childElementCount ?? 0) > 0;
+  serverRendered = false;
   const element = doc.getElementById(INITIAL_DATA_ID);
   if (!element?.textContent) return;
   let data: InitialData;
@@ -40,5 +41,6 @@ export function takeInitialData(store: AppStore, doc: Document = document, pathn
   element.remove();
   if (data.post && data.path && decodeURIComponent(data.path) === decodeURIComponent(pathname)) {
     store.dispatch(currentPostPreloaded(data.post));
+    serverRendered = (doc.getElementById('root')?.childElementCount ?? 0) > 0;
   }
 }
