@@ -130,7 +130,7 @@ impl Transport for RedisTransport {
     fn publish(&self, message: Vec<u8>) {
         if self.queue.try_send(message).is_err() {
             tracing::debug!("realtime publish queue full; message dropped");
-        } else {
+        } else if pressroom_actors::metrics::enabled() {
             pressroom_actors::metrics::BROKER_MESSAGES
                 .with_label_values(&["published"])
                 .inc();

@@ -435,6 +435,10 @@ pub struct MetricsSettings {
     pub token: SecretString,
     /// Addresses (exact IPs, e.g. the Prometheus server's) allowed without the token.
     pub trusted: Vec<String>,
+    /// Whether requests, database and Redis commands and realtime events are counted and timed
+    /// (`false` only to measure what that costs: `/metrics` then shows gauges read at scrape
+    /// time, and the counters stay at zero).
+    pub enabled: bool,
 }
 
 impl Default for MetricsSettings {
@@ -442,6 +446,7 @@ impl Default for MetricsSettings {
         MetricsSettings {
             token: SecretString::from(String::new()),
             trusted: Vec::new(),
+            enabled: true,
         }
     }
 }

@@ -356,6 +356,12 @@ pub async fn observe_http(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if !pressroom_actors::metrics::enabled() {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
+    }
     let started = Instant::now();
     let method = method_label(req.method());
     let result = next.call(req).await;

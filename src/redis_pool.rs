@@ -222,19 +222,21 @@ impl Redis {
             Ok(r) => r,
             Err(_) => Err(RedisFailure::Timeout),
         };
-        crate::metrics::REDIS_DURATION
-            .with_label_values(&[] as &[&str])
-            .observe(started.elapsed().as_secs_f64());
-        let failure = match &result {
-            Ok(_) => None,
-            Err(RedisFailure::Timeout) => Some("timeout"),
-            Err(RedisFailure::Command(e)) if !is_unreachable(e) => Some("command"),
-            Err(_) => Some("unreachable"),
-        };
-        if let Some(kind) = failure {
-            crate::metrics::REDIS_ERRORS
-                .with_label_values(&[kind])
-                .inc();
+        if pressroom_actors::metrics::enabled() {
+            crate::metrics::REDIS_DURATION
+                .with_label_values(&[] as &[&str])
+                .observe(started.elapsed().as_secs_f64());
+            let failure = match &result {
+                Ok(_) => None,
+                Err(RedisFailure::Timeout) => Some("timeout"),
+                Err(RedisFailure::Command(e)) if !is_unreachable(e) => Some("command"),
+                Err(_) => Some("unreachable"),
+            };
+            if let Some(kind) = failure {
+                crate::metrics::REDIS_ERRORS
+                    .with_label_values(&[kind])
+                    .inc();
+            }
         }
         let answered = |inner: &Inner| {
             if let Ok(mut at) = inner.answered.lock() {

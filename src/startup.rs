@@ -38,6 +38,7 @@ pub struct Application {
 
 impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        pressroom_actors::metrics::set_enabled(settings.metrics.enabled);
         crate::metrics::init();
         let db = Db::connect(&settings.database).await?;
         db.prepare_or_retry(STARTUP_PREPARE_WAIT).await;

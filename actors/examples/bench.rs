@@ -120,6 +120,10 @@ async fn main() -> std::io::Result<()> {
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?,
         Err(_) => DEFAULT_PORT,
     };
+    // `METRICS=off`: the realtime metrics are not recorded (`scripts/bench realtime --metrics`
+    // measures both ways).
+    pressroom_actors::metrics::set_enabled(std::env::var("METRICS").as_deref() != Ok("off"));
+    pressroom_actors::metrics::init();
     let mut builder = Realtime::builder(RealtimeConfig::default()).namespace("/", Arc::new(Quiet));
     let mut subscriber = None;
     if let Ok(url) = std::env::var("REDIS_URL") {

@@ -341,10 +341,12 @@ impl Handler<HubEmit> for Hub {
                 deliver(member, &out);
             }
         }
-        crate::metrics::EVENTS
-            .with_label_values(&[msg.event.name()])
-            .inc();
-        crate::metrics::FANOUT.observe(msg.emitted.elapsed().as_secs_f64());
+        if crate::metrics::enabled() {
+            crate::metrics::EVENTS
+                .with_label_values(&[msg.event.name()])
+                .inc();
+            crate::metrics::FANOUT.observe(msg.emitted.elapsed().as_secs_f64());
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! Labels are bounded: `transport` is `polling` or `websocket`, `reason` one of the session's
 //! fixed close reasons, `event` one of the server's event names.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;
 
 use prometheus::core::Collector;
@@ -125,6 +126,21 @@ pub static BROKER_MESSAGES: LazyLock<IntCounterVec> = LazyLock::new(|| {
         &["direction"],
     )
 });
+
+/// Whether the live side records its metrics (`metrics.enabled`; on unless switched off, which
+/// only the benchmarks do, to measure what recording costs).
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Switches recording on or off for the whole process (at start, before any socket).
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// Whether metrics are recorded.
+#[inline]
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
 
 /// The label of a transport.
 pub fn transport_label(websocket: bool) -> &'static str {

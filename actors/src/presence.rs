@@ -180,7 +180,9 @@ impl Presence {
     }
 
     fn count_changed(&mut self, ctx: &mut Context<Self>) {
-        metrics::CLUSTER_ONLINE.set(i64::try_from(self.count()).unwrap_or(i64::MAX));
+        if crate::metrics::enabled() {
+            metrics::CLUSTER_ONLINE.set(i64::try_from(self.count()).unwrap_or(i64::MAX));
+        }
         if self.trailing_scheduled {
             return;
         }
@@ -256,8 +258,10 @@ impl Presence {
     fn export_local(&self) {
         let user_sockets: usize = self.users.values().sum();
         let guests = self.local.len().saturating_sub(user_sockets);
-        metrics::ONLINE_USERS.set(i64::try_from(self.users.len()).unwrap_or(i64::MAX));
-        metrics::ONLINE_GUESTS.set(i64::try_from(guests).unwrap_or(i64::MAX));
+        if crate::metrics::enabled() {
+            metrics::ONLINE_USERS.set(i64::try_from(self.users.len()).unwrap_or(i64::MAX));
+            metrics::ONLINE_GUESTS.set(i64::try_from(guests).unwrap_or(i64::MAX));
+        }
     }
 
     fn local_down(&mut self, socket: SocketId) -> Option<(String, bool)> {

@@ -256,9 +256,11 @@ impl Realtime {
         if message.from() == node {
             return Ok(None);
         }
-        crate::metrics::BROKER_MESSAGES
-            .with_label_values(&["received"])
-            .inc();
+        if crate::metrics::enabled() {
+            crate::metrics::BROKER_MESSAGES
+                .with_label_values(&["received"])
+                .inc();
+        }
         match message {
             BrokerMessage::Emit {
                 to,

@@ -157,9 +157,11 @@ impl Db {
             Some(Duration::from_millis(settings.server_selection_timeout_ms));
         options.connect_timeout = Some(Duration::from_millis(settings.server_selection_timeout_ms));
         // Every command's time and failure go to the metrics (`pressroom_db_*`).
-        options.command_event_handler = Some(mongodb::event::EventHandler::callback(
-            crate::metrics::record_db_command,
-        ));
+        if pressroom_actors::metrics::enabled() {
+            options.command_event_handler = Some(mongodb::event::EventHandler::callback(
+                crate::metrics::record_db_command,
+            ));
+        }
         let client = Client::with_options(options.clone())?;
         let database = client.database(&settings.name);
         Ok(Self {

@@ -61,9 +61,14 @@ async fn unknown_api_routes_are_a_json_404() {
 #[actix_web::test]
 async fn client_routes_get_the_app_page() {
     let app = spawn_app().await;
-    let res = app.get("/some/client/route", None).await;
+    // A route of the app: its page. An address the app does not have: the app's page too (it
+    // shows its not-found screen), answered 404.
+    let res = app.get("/about", None).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert!(res.text().await.unwrap().contains("<html"));
+    let res = app.get("/some/client/route", None).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert!(res.text().await.unwrap().contains("<div id=\"root\">"));
     assert_error(
         app.get("/media/missing.png", None).await,
         StatusCode::NOT_FOUND,

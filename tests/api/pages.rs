@@ -227,6 +227,10 @@ async fn pages_answer_true_status_codes_and_reveal_nothing_hidden() {
             html.contains("<meta name=\"robots\" content=\"noindex\" />"),
             "{path}"
         );
+        assert!(
+            html.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Pressroom (Atom)\" href=\"http://127.0.0.1:8080/feed.xml\" />"),
+            "{path} names the site's feed"
+        );
     }
     let (status, html) = page(&app, "/", None).await;
     assert_eq!(status, StatusCode::OK);

@@ -831,12 +831,14 @@ impl Session {
         };
         ctx.cancel_future(upgrade.timer);
         let previous = std::mem::replace(&mut self.transport, Transport::WebSocket(upgrade.ws));
-        crate::metrics::ONLINE_SOCKETS
-            .with_label_values(&[crate::metrics::transport_label(false)])
-            .dec();
-        crate::metrics::ONLINE_SOCKETS
-            .with_label_values(&[crate::metrics::transport_label(true)])
-            .inc();
+        if crate::metrics::enabled() {
+            crate::metrics::ONLINE_SOCKETS
+                .with_label_values(&[crate::metrics::transport_label(false)])
+                .dec();
+            crate::metrics::ONLINE_SOCKETS
+                .with_label_values(&[crate::metrics::transport_label(true)])
+                .inc();
+        }
         if let Transport::Polling(mut polling) = previous {
             if let Some(waiting) = polling.waiting.take() {
                 let _ = waiting.send(eio::kind::NOOP.to_string());
@@ -869,13 +871,15 @@ impl Actor for Session {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         ctx.set_mailbox_capacity(self.cap());
-        let transport = crate::metrics::transport_label(self.is_websocket());
-        crate::metrics::SOCKET_CONNECTS
-            .with_label_values(&[transport])
-            .inc();
-        crate::metrics::ONLINE_SOCKETS
-            .with_label_values(&[transport])
-            .inc();
+        if crate::metrics::enabled() {
+            let transport = crate::metrics::transport_label(self.is_websocket());
+            crate::metrics::SOCKET_CONNECTS
+                .with_label_values(&[transport])
+                .inc();
+            crate::metrics::ONLINE_SOCKETS
+                .with_label_values(&[transport])
+                .inc();
+        }
         let upgrades: &[&str] = match self.transport {
             Transport::Polling(_) => &[TRANSPORT_WEBSOCKET],
             Transport::WebSocket(_) => &[],
@@ -903,12 +907,14 @@ impl Actor for Session {
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
-        crate::metrics::ONLINE_SOCKETS
-            .with_label_values(&[crate::metrics::transport_label(self.is_websocket())])
-            .dec();
-        crate::metrics::SOCKET_DISCONNECTS
-            .with_label_values(&[self.close_reason])
-            .inc();
+        if crate::metrics::enabled() {
+            crate::metrics::ONLINE_SOCKETS
+                .with_label_values(&[crate::metrics::transport_label(self.is_websocket())])
+                .dec();
+            crate::metrics::SOCKET_DISCONNECTS
+                .with_label_values(&[self.close_reason])
+                .inc();
+        }
         self.teardown();
         self.engine.remove(&self.sid);
         // The hub may still hold the link for a moment: end the connection now.

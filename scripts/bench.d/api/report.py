@@ -130,6 +130,22 @@ def table(files):
             f"  a post's page / its JSON: CPU per request {page['cpu_app_ms'] / single['cpu_app_ms']:.2f}x, "
             f"p99 {page['p99'] / single['p99']:.2f}x, req/s {page['rps'] / max(single['rps'], 1e-9):.2f}x"
         )
+    off = [r for r in runs if r["label"] == "metrics-off"]
+    for key, name in ENDPOINTS:
+        r = next((r for r in off if r["endpoint"] == key), None)
+        if r:
+            line(f"metrics off {name}", r)
+    if off:
+        print()
+        print("metrics on / off (API_METRICS=compare, the same build and site):")
+        for key, name in ENDPOINTS:
+            o = next((r for r in ours if r["endpoint"] == key), None)
+            b = next((r for r in off if r["endpoint"] == key), None)
+            if o and b and b["rps"] and b["cpu_app_ms"]:
+                print(
+                    f"  {name:42}req/s {o['rps'] / b['rps']:.3f}   CPU per request {o['cpu_app_ms'] / b['cpu_app_ms']:.3f}"
+                    f"   p99 {o['p99'] / b['p99']:.3f}"
+                )
     base = [r for r in runs if r["label"] == "base"]
     for key, name in ENDPOINTS:
         r = next((r for r in base if r["endpoint"] == key), None)

@@ -167,6 +167,11 @@ async fn page_for(req: &HttpRequest) -> HttpResponse {
         }
         _ => (StatusCode::NOT_FOUND, not_found()),
     };
+    let mut page = page;
+    // Every page names the site's feeds (feed readers discover them from any address).
+    if let Some(meta) = page.meta.as_mut().filter(|m| m.feeds.is_empty()) {
+        meta.feeds = site(&state).site_feeds();
+    }
     respond(req, &shell, status, page)
 }
 
