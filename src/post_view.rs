@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::blocks::{plain_text_of, Block};
 use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
+use crate::domain::sanitize::clip;
 use crate::persistence::posts::Post;
 
 /// Characters of text in a post's excerpt.
@@ -169,16 +170,7 @@ pub fn excerpt(blocks: &[Block]) -> String {
             .cloned()
             .collect::<Vec<_>>(),
     );
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() <= EXCERPT_LEN {
-        return text;
-    }
-    let mut cut: String = text.chars().take(EXCERPT_LEN).collect();
-    if let Some(space) = cut.rfind(' ') {
-        cut.truncate(space);
-    }
-    cut.push('…');
-    cut
+    clip(&text, EXCERPT_LEN)
 }
 
 #[cfg(test)]

@@ -35,6 +35,21 @@ pub fn sanitize_inline(html: &str) -> String {
     INLINE.clean(html).to_string()
 }
 
+/// The first `max` characters of a text (whitespace collapsed), cut at a word and ended with `…`
+/// when shortened: excerpts, descriptions and headlines.
+pub fn clip(text: &str, max: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut cut: String = text.chars().take(max).collect();
+    if let Some(space) = cut.rfind(' ') {
+        cut.truncate(space);
+    }
+    cut.push('…');
+    cut
+}
+
 /// The readable text of an HTML fragment: tags dropped, the common entities decoded.
 pub fn plain_text(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
@@ -101,6 +116,12 @@ fn entity(name: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clips_at_a_word() {
+        assert_eq!(clip("one  two\nthree", 100), "one two three");
+        assert_eq!(clip("one two three", 9), "one two…");
+    }
 
     #[test]
     fn scripts_and_event_handlers_are_removed() {

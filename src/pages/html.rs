@@ -41,20 +41,6 @@ pub fn script_json_str(raw: &str) -> String {
     out
 }
 
-/// The first `max` characters of a text, cut at a word and ended with `…` when shortened.
-pub fn clip(text: &str, max: usize) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() <= max {
-        return text;
-    }
-    let mut cut: String = text.chars().take(max).collect();
-    if let Some(space) = cut.rfind(' ') {
-        cut.truncate(space);
-    }
-    cut.push('…');
-    cut
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,11 +62,5 @@ mod tests {
         assert!(!out.contains('&'));
         let back: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(back, value);
-    }
-
-    #[test]
-    fn clips_at_a_word() {
-        assert_eq!(clip("one two three", 100), "one two three");
-        assert_eq!(clip("one two three", 9), "one two…");
     }
 }

@@ -6,9 +6,10 @@ use serde_json::{json, Value};
 
 use super::article::{img_tag, render_blocks, ImageSizes, LOCKED_CLASS};
 use super::head::{ArticleMeta, FeedLink, PageMeta, PreviewImage, SITE_DESCRIPTION, SITE_NAME};
-use super::html::{clip, escape};
+use super::html::escape;
 use super::model::{author_path, category_path, encode_segment, post_path, tag_path, PublicPost};
 use super::share_image;
+use crate::domain::sanitize::clip;
 
 /// Characters of a description.
 pub const DESCRIPTION_LEN: usize = 200;

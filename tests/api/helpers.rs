@@ -650,3 +650,32 @@ impl TestApp {
             .expect("age account");
     }
 }
+
+impl TestApp {
+    /// Rebuilds the read index as an operator does (`scripts/cli index rebuild`), waits until this
+    /// server has switched to the new generation, and returns the command's report line.
+    pub async fn rebuild_index(&self) -> String {
+        let before = self.state.feeds.current().unwrap().number;
+        let mut settings = self.settings.clone();
+        settings.redis.url = required_env("PRESSROOM_TEST_REDIS_URL").into();
+        settings.database.uri = required_env("PRESSROOM_TEST_MONGODB_URI").into();
+        let line = pressroom::cli::run_index(&settings, pressroom::cli::IndexAction::Rebuild)
+            .await
+            .unwrap();
+        assert!(line.starts_with("read index rebuilt"), "{line}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while self
+            .state
+            .feeds
+            .current()
+            .is_none_or(|g| g.number == before)
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server did not switch to the rebuilt index"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        line
+    }
+}

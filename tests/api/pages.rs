@@ -422,27 +422,7 @@ async fn feeds_follow_every_write_and_answer_conditional_requests() {
 
     // A rebuilt index (`scripts/cli index rebuild`) gives the same feeds and sitemaps.
     let before_rebuild = feed(&app, "/feed.xml").await.0;
-    let generation = app.state.feeds.current().unwrap().number;
-    let mut settings = app.settings.clone();
-    settings.redis.url = required_env("PRESSROOM_TEST_REDIS_URL").into();
-    settings.database.uri = required_env("PRESSROOM_TEST_MONGODB_URI").into();
-    let line = pressroom::cli::run_index(&settings, pressroom::cli::IndexAction::Rebuild)
-        .await
-        .unwrap();
-    assert!(line.starts_with("read index rebuilt"), "{line}");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while app
-        .state
-        .feeds
-        .current()
-        .is_none_or(|g| g.number == generation)
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the server did not switch to the rebuilt index"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    app.rebuild_index().await;
     assert_eq!(feed(&app, "/feed.xml").await.0, before_rebuild);
     assert!(in_sitemap(&app).await);
     let tags = app

@@ -61,8 +61,8 @@ fn iso_ms(ms: i64) -> String {
         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-/// `GET /sitemap.xml`.
-pub async fn index(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+/// The index's current generation and how many public posts it lists.
+async fn public_list(state: &AppState) -> ApiResult<(crate::feeds::keys::Gen, u64)> {
     let gen = state
         .feeds
         .current()
@@ -72,6 +72,12 @@ pub async fn index(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<Ht
         .public_count(&gen)
         .await
         .map_err(index_unavailable)?;
+    Ok((gen, total))
+}
+
+/// `GET /sitemap.xml`.
+pub async fn index(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let (_, total) = public_list(&state).await?;
     let site = site(&state);
     let mut children = Vec::new();
     for n in 1..=pages_for(total) {
@@ -102,15 +108,7 @@ pub async fn child(
     if !KINDS.contains(&kind.as_str()) || n == 0 {
         return Err(ApiError::not_found(MSG_NO_SITEMAP));
     }
-    let gen = state
-        .feeds
-        .current()
-        .ok_or_else(|| index_unavailable(RedisFailure::Down))?;
-    let total = state
-        .feeds
-        .public_count(&gen)
-        .await
-        .map_err(index_unavailable)?;
+    let (gen, total) = public_list(&state).await?;
     if n > pages_for(total) {
         return Err(ApiError::not_found(MSG_NO_SITEMAP));
     }
