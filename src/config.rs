@@ -334,6 +334,9 @@ pub struct PaymentSettings {
     pub min_payout: i64,
     /// Days after a charge during which its subscription may be refunded.
     pub refund_window_days: i64,
+    /// A reader gets at most one refund per author within this many days (and never a second
+    /// refund of the same plan).
+    pub refund_per_author_days: i64,
     /// Days a subscription whose renewal failed keeps access (past_due) before it ends.
     pub grace_days: i64,
     /// Readers are reminded when their renewal is due within this many days.
@@ -413,13 +416,14 @@ impl PaymentSettings {
         }
         if self.min_payout < 1
             || self.refund_window_days < 0
+            || self.refund_per_author_days < 0
             || self.grace_days < 0
             || self.reminder_days < 1
             || self.job_interval_seconds == 0
             || self.webhook_tolerance_seconds < 1
         {
             return Err(ConfigError::Invalid(
-                "payments: min_payout, reminder_days, job_interval_seconds and webhook_tolerance_seconds must be positive; refund_window_days and grace_days not negative".into(),
+                "payments: min_payout, reminder_days, job_interval_seconds and webhook_tolerance_seconds must be positive; refund_window_days, refund_per_author_days and grace_days not negative".into(),
             ));
         }
         Ok(())

@@ -79,7 +79,7 @@ test("marking read, marking all read and deleting in one tab update the count in
   }
 });
 
-test("a broadcast reaches every connected user with their own item, not the sender, and never a guest", async () => {
+test("a broadcast notice reaches every connected user with their own item as adminNoticeBroadcast (never newBroadcastNotification), not the sender, and never a guest", async () => {
   const boss = await admin();
   const a = await signup();
   const b = await signup();
@@ -89,11 +89,12 @@ test("a broadcast reaches every connected user with their own item, not the send
   const guest = await connect({ transports: ["websocket"] });
   try {
     const bossSaw = record(sboss, "newNotification");
-    const bossAnnounced = record(sboss, "newBroadcastNotification");
-    const guestAnnounced = record(guest, "newBroadcastNotification");
+    const bossAnnounced = record(sboss, "adminNoticeBroadcast");
+    const guestAnnounced = record(guest, "adminNoticeBroadcast");
+    const asBanner = [sa, sb, guest].map((s) => record(s, "newBroadcastNotification"));
     const content = `Maintenance ${Date.now()}`;
     const got = [sa, sb].map((s) => waitFor(s, "newNotification", (n) => n.content === content));
-    const announced = [sa, sb].map((s) => waitFor(s, "newBroadcastNotification", (n) => n.content === content));
+    const announced = [sa, sb].map((s) => waitFor(s, "adminNoticeBroadcast", (n) => n.content === content));
     const res = await api("POST", "/notification/broadcast", { content }, boss.token);
     assert.equal(res.status, 201);
     const [[na], [nb]] = await Promise.all(got);
@@ -114,6 +115,7 @@ test("a broadcast reaches every connected user with their own item, not the send
     const about = (seen) => seen.filter(([n]) => n?.content === content).length;
     assert.equal(about(bossAnnounced.seen), 0, "the sender is not an addressee");
     assert.equal(about(guestAnnounced.seen), 0, "guests hear nothing of a notice");
+    for (const banners of asBanner) assert.equal(about(banners.seen), 0, "newBroadcastNotification carries banners only");
   } finally {
     for (const s of [sa, sb, sboss, guest]) s.close();
   }
