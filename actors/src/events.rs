@@ -213,6 +213,13 @@ document_event!(
     "adminNoticeBroadcast"
 );
 
+document_event!(
+    /// `adminJobProgress`: where an administrator's background job stands (`{jobId, kind,
+    /// status, done, total, message, ...}`), to `adminRoom`.
+    AdminJobProgress,
+    "adminJobProgress"
+);
+
 /// `broadcastNotificationDismissed(id)`: the user dismissed a banner (to their other tabs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BroadcastNotificationDismissed {
@@ -383,7 +390,7 @@ impl Default for ShowFeedbackPrompt {
 positional_event!(ShowFeedbackPrompt, "showFeedbackPrompt", message);
 
 /// Names of all server events, for documentation and tests.
-pub const ALL_EVENTS: [&str; 21] = [
+pub const ALL_EVENTS: [&str; 22] = [
     OnlineUsersCount::NAME,
     NewNotification::NAME,
     UpdateUnreadCount::NAME,
@@ -392,6 +399,7 @@ pub const ALL_EVENTS: [&str; 21] = [
     NewAppeal::NAME,
     NewBroadcastNotification::NAME,
     AdminNoticeBroadcast::NAME,
+    AdminJobProgress::NAME,
     BroadcastNotificationDismissed::NAME,
     BroadcastNotificationDeactivated::NAME,
     BroadcastNotificationDeletedAll::NAME,
@@ -563,6 +571,10 @@ mod tests {
             (
                 AdminNoticeBroadcast(json!({"_id": "n1", "broadcast": true})).into(),
                 r#"42["adminNoticeBroadcast",{"_id":"n1","broadcast":true}]"#,
+            ),
+            (
+                AdminJobProgress(json!({"jobId": "j1", "done": 1})).into(),
+                r#"42["adminJobProgress",{"jobId":"j1","done":1}]"#,
             ),
             (
                 OperationsSnapshot(json!({"node": "n1", "sockets": 3})).into(),

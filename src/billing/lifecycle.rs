@@ -247,7 +247,8 @@ pub async fn cancel(
 /// The refund policy's frequency rules (docs/refunds.md): a reader is refunded a plan at most
 /// once ever, and a subscription to one author at most once in `payments.refund_per_author_days`
 /// (rolling). The refusal says which rule and, for the second, from when a refund is possible.
-async fn refund_frequency(state: &AppState, sub: &Subscription) -> ApiResult<()> {
+/// Refunds of `payment` itself are left to the once-per-payment rule (simultaneous requests).
+async fn refund_frequency(state: &AppState, sub: &Subscription, payment: ObjectId) -> ApiResult<()> {
     let db = &state.db;
     let theirs: Vec<ObjectId> =
         subscriptions::find(db, doc! { "subscriberId": sub.subscriber_id })
@@ -255,7 +256,11 @@ async fn refund_frequency(state: &AppState, sub: &Subscription) -> ApiResult<()>
             .iter()
             .map(|s| s.id)
             .collect();
-    let earlier = refunds::of_subscriptions(db, &theirs).await?;
+    let earlier: Vec<RefundRecord> = refunds::of_subscriptions(db, &theirs)
+        .await?
+        .into_iter()
+        .filter(|r| r.payment_id != payment)
+        .collect();
     let day = |at: mongodb::bson::DateTime| at.to_chrono().format("%Y-%m-%d").to_string();
     if let Some(same_plan) = earlier.iter().find(|r| r.plan_id == sub.plan_id) {
         return Err(ApiError::conflict(format!(
@@ -317,7 +322,7 @@ pub async fn refund(
         )));
     }
     if enforce_window {
-        refund_frequency(state, sub).await?;
+        refund_frequency(state, sub, payment.id).await?;
     }
     let record = RefundRecord {
         id: ObjectId::new(),

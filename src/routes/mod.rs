@@ -433,6 +433,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         "/retry-failed-emails",
                         web::post().to(admin::email::retry::retry_failed_emails),
                     )
+                    .route("/jobs/{id}", web::get().to(admin::jobs::job))
                     .route(
                         "/reading-time",
                         web::post().to(admin::reading_time::reading_time),
