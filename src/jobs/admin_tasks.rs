@@ -298,18 +298,22 @@ async fn broadcast(state: &AppState, id: ObjectId, job: &Document) -> DbResult<(
                 created_at: at,
             })
             .collect();
-        notifications::insert_many(&state.db, &items).await?;
-        let ids: Vec<ObjectId> = items.iter().map(|n| n.id).collect();
+        // Stored with the job's id, so a job taken up again skips who already has it.
+        let docs: Vec<Document> = items
+            .iter()
+            .filter_map(|n| mongodb::bson::to_document(n).ok())
+            .map(|mut d| {
+                d.insert("broadcastJob", id);
+                d
+            })
+            .collect();
         state
             .db
             .database()
             .collection::<Document>(notifications::COLLECTION)
-            .update_many(
-                doc! { "_id": { "$in": ids } },
-                doc! { "$set": { "broadcastJob": id } },
-            )
+            .insert_many(docs)
             .await
-            .db_context("marking a broadcast's notices")?;
+            .db_context("storing notifications")?;
         let online = state.realtime.online().await.user_ids;
         for item in items
             .iter()

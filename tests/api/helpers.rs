@@ -703,9 +703,9 @@ impl TestApp {
     }
 }
 
-/// Waits (up to 30 s) for an administrator's background job to end; returns the job.
+/// Waits (up to 90 s) for an administrator's background job to end; returns the job.
 pub async fn wait_for_job(app: &TestApp, admin: &TestUser, id: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         let res = app.get(&format!("/api/admin/jobs/{id}"), Some(&admin.token)).await;
         assert_eq!(res.status(), StatusCode::OK);
