@@ -2,9 +2,8 @@
 //! domain event to its typed Socket.IO event and audience.
 
 use pressroom_actors::events::{
-    BroadcastNotificationDeactivated, BroadcastNotificationDeletedAll,
-    AdminNoticeBroadcast, BroadcastNotificationDismissed, GuestVisitUpdate, NewBroadcastNotification,
-    NewNotification,
+    AdminNoticeBroadcast, BroadcastNotificationDeactivated, BroadcastNotificationDeletedAll,
+    BroadcastNotificationDismissed, GuestVisitUpdate, NewBroadcastNotification, NewNotification,
     ShowFeedbackPrompt, UpdateUnreadCount, UserLocationUpdate,
 };
 use pressroom_actors::events::{

@@ -248,14 +248,17 @@ pub async fn cancel(
 /// once ever, and a subscription to one author at most once in `payments.refund_per_author_days`
 /// (rolling). The refusal says which rule and, for the second, from when a refund is possible.
 /// Refunds of `payment` itself are left to the once-per-payment rule (simultaneous requests).
-async fn refund_frequency(state: &AppState, sub: &Subscription, payment: ObjectId) -> ApiResult<()> {
+async fn refund_frequency(
+    state: &AppState,
+    sub: &Subscription,
+    payment: ObjectId,
+) -> ApiResult<()> {
     let db = &state.db;
-    let theirs: Vec<ObjectId> =
-        subscriptions::find(db, doc! { "subscriberId": sub.subscriber_id })
-            .await?
-            .iter()
-            .map(|s| s.id)
-            .collect();
+    let theirs: Vec<ObjectId> = subscriptions::find(db, doc! { "subscriberId": sub.subscriber_id })
+        .await?
+        .iter()
+        .map(|s| s.id)
+        .collect();
     let earlier: Vec<RefundRecord> = refunds::of_subscriptions(db, &theirs)
         .await?
         .into_iter()

@@ -323,7 +323,10 @@ mod tests {
 
     #[test]
     fn every_pattern_of_the_list_compiles_and_known_agents_are_told_apart() {
-        assert!(CRAWLERS.is_some(), "the crawler list compiles as one expression");
+        assert!(
+            CRAWLERS.is_some(),
+            "the crawler list compiles as one expression"
+        );
         for line in CRAWLER_PATTERNS
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

@@ -95,11 +95,7 @@ fn int(d: &Document, key: &str) -> Option<i64> {
 pub fn job_view(job: &Document) -> Value {
     let results: Vec<Value> = job
         .get_array("results")
-        .map(|a| {
-            a.iter()
-                .map(|b| b.clone().into_relaxed_extjson())
-                .collect()
-        })
+        .map(|a| a.iter().map(|b| b.clone().into_relaxed_extjson()).collect())
         .unwrap_or_default();
     let time = |k: &str| job.get_datetime(k).ok().map(|t| iso(*t));
     json!({
@@ -124,9 +120,7 @@ fn announce(state: &AppState, job: &Document) {
         let id = o.get("_id").cloned().unwrap_or(Value::Null);
         o.insert("jobId".into(), id);
     }
-    state
-        .realtime
-        .emit_room(ADMIN_ROOM, AdminJobProgress(v));
+    state.realtime.emit_room(ADMIN_ROOM, AdminJobProgress(v));
 }
 
 /// Applies `update` to the job and tells the administrators.
@@ -338,10 +332,8 @@ async fn broadcast(state: &AppState, id: ObjectId, job: &Document) -> DbResult<(
 /// Starts this node's worker: it runs queued jobs one at a time.
 pub fn spawn(state: web::Data<AppState>) {
     tokio::spawn(async move {
-        let by_status = crate::persistence::index(
-            doc! { "status": 1, "createdAt": 1 },
-            "status_created",
-        );
+        let by_status =
+            crate::persistence::index(doc! { "status": 1, "createdAt": 1 }, "status_created");
         if let Err(e) = collection(&state.db).create_index(by_status).await {
             tracing::debug!(error = %e, "the job index is not in place yet");
         }

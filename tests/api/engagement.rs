@@ -516,10 +516,9 @@ async fn parallel_views_by_one_viewer_count_once() {
     let post = publish(&app, &author, "Rushed", "x").await;
     let path = format!("/api/post/view/{}", post["slug"].as_str().unwrap());
     let guest = app.guest_id().await;
-    let results = join_all(
-        (0..25).map(|_| app.post_owned(path.clone(), json!({ "guestId": guest }), None)),
-    )
-    .await;
+    let results =
+        join_all((0..25).map(|_| app.post_owned(path.clone(), json!({ "guestId": guest }), None)))
+            .await;
     for res in results {
         assert_eq!(res.status(), StatusCode::OK);
     }

@@ -707,7 +707,9 @@ impl TestApp {
 pub async fn wait_for_job(app: &TestApp, admin: &TestUser, id: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
-        let res = app.get(&format!("/api/admin/jobs/{id}"), Some(&admin.token)).await;
+        let res = app
+            .get(&format!("/api/admin/jobs/{id}"), Some(&admin.token))
+            .await;
         assert_eq!(res.status(), StatusCode::OK);
         let job = json_of(res).await["job"].clone();
         if job["status"] == "done" || job["status"] == "failed" {

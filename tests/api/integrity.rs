@@ -65,7 +65,10 @@ async fn the_refund_loop_is_closed_once_per_plan_and_once_per_author_in_90_days(
         .update_many(doc! {}, doc! { "$set": { "createdAt": old } })
         .await
         .unwrap();
-    assert_eq!(refund(&app, &second, &reader).await.status(), StatusCode::OK);
+    assert_eq!(
+        refund(&app, &second, &reader).await.status(),
+        StatusCode::OK
+    );
 
     // The first plan never again: subscribe to it anew, the refund is refused.
     let third = app.subscribed(&reader, &gold).await;
@@ -129,8 +132,11 @@ async fn guest_id_rotation_is_bounded_and_forged_ids_are_the_address() {
     }
     assert_eq!(last["views"], 4, "the address and three guests");
     assert_eq!(
-        app.count_in("views", doc! { "postId": oid(post["_id"].as_str().unwrap()) })
-            .await,
+        app.count_in(
+            "views",
+            doc! { "postId": oid(post["_id"].as_str().unwrap()) }
+        )
+        .await,
         4
     );
 }
@@ -148,7 +154,11 @@ async fn crawlers_and_headless_browsers_never_count() {
     ];
     for agent in bots {
         let guest = app.guest_id().await;
-        assert_eq!(view_as(&app, slug, Some(&guest), Some(agent)).await["views"], 0, "{agent}");
+        assert_eq!(
+            view_as(&app, slug, Some(&guest), Some(agent)).await["views"],
+            0,
+            "{agent}"
+        );
         let res = app
             .client
             .post(app.url(&format!("/api/post/{id}/share")))
@@ -162,7 +172,10 @@ async fn crawlers_and_headless_browsers_never_count() {
     // A browser counts.
     let guest = app.guest_id().await;
     let person = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
-    assert_eq!(view_as(&app, slug, Some(&guest), Some(person)).await["views"], 1);
+    assert_eq!(
+        view_as(&app, slug, Some(&guest), Some(person)).await["views"],
+        1
+    );
 }
 
 #[actix_web::test]
@@ -171,7 +184,11 @@ async fn the_authors_own_share_does_not_count() {
     let (author, post) = a_post(&app).await;
     let id = post["_id"].as_str().unwrap();
     let res = app
-        .post_json(&format!("/api/post/{id}/share"), &json!({}), Some(&author.token))
+        .post_json(
+            &format!("/api/post/{id}/share"),
+            &json!({}),
+            Some(&author.token),
+        )
         .await;
     assert_eq!(json_of(res).await["shareCount"], 0);
 }
@@ -228,9 +245,15 @@ async fn engagement_bursts_get_429_with_retry_after() {
     }
     let res = app.post_json(&like, &json!({}), Some(&reader.token)).await;
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1..=60).contains(&retry), "{retry}");
-    assert!(assert_error(res, StatusCode::TOO_MANY_REQUESTS).await.starts_with("Too many attempts"));
+    assert!(assert_error(res, StatusCode::TOO_MANY_REQUESTS)
+        .await
+        .starts_with("Too many attempts"));
     // Another reader from the same address still has the address's allowance (8), then not.
     let other = app.signup().await;
     for _ in 0..3 {
@@ -241,7 +264,11 @@ async fn engagement_bursts_get_429_with_retry_after() {
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
     // Each action has its own allowance: a bookmark still works.
     let res = app
-        .post_json(&format!("/api/post/bookmark/{id}"), &json!({}), Some(&reader.token))
+        .post_json(
+            &format!("/api/post/bookmark/{id}"),
+            &json!({}),
+            Some(&reader.token),
+        )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     // Views, shares, votes, comments and follows are limited too.
@@ -249,7 +276,11 @@ async fn engagement_bursts_get_429_with_retry_after() {
     let view = format!("/api/post/view/{slug}");
     let mut codes = Vec::new();
     for _ in 0..7 {
-        codes.push(app.post_json(&view, &json!({}), Some(&reader.token)).await.status());
+        codes.push(
+            app.post_json(&view, &json!({}), Some(&reader.token))
+                .await
+                .status(),
+        );
     }
     assert_eq!(codes.iter().filter(|c| **c == StatusCode::OK).count(), 5);
     assert_eq!(codes.last(), Some(&StatusCode::TOO_MANY_REQUESTS));
@@ -262,11 +293,31 @@ async fn analytics_refusals_carry_error_as_well_as_message() {
     let stranger = app.signup().await;
     let id = post["_id"].as_str().unwrap();
     for (path, token, status) in [
-        (format!("/api/post/analytics/post/{id}"), Some(stranger.token.as_str()), StatusCode::FORBIDDEN),
-        (format!("/api/post/analytics/post/{id}"), None, StatusCode::UNAUTHORIZED),
-        ("/api/post/analytics/post/nope".to_string(), Some(stranger.token.as_str()), StatusCode::BAD_REQUEST),
-        ("/api/post/analytics/user-engagement?days=0".to_string(), Some(stranger.token.as_str()), StatusCode::BAD_REQUEST),
-        (format!("/api/post/analytics/user-engagement?userId={}", author.id), Some(stranger.token.as_str()), StatusCode::FORBIDDEN),
+        (
+            format!("/api/post/analytics/post/{id}"),
+            Some(stranger.token.as_str()),
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            format!("/api/post/analytics/post/{id}"),
+            None,
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "/api/post/analytics/post/nope".to_string(),
+            Some(stranger.token.as_str()),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/post/analytics/user-engagement?days=0".to_string(),
+            Some(stranger.token.as_str()),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            format!("/api/post/analytics/user-engagement?userId={}", author.id),
+            Some(stranger.token.as_str()),
+            StatusCode::FORBIDDEN,
+        ),
     ] {
         let res = app.get(&path, token).await;
         assert_eq!(res.status(), status, "{path}");
@@ -283,7 +334,10 @@ async fn counters_verify_lists_tampered_counters_and_repair_fixes_them() {
     let (_, other) = a_post(&app).await;
     let id = post["_id"].as_str().unwrap();
     let reader = app.signup().await;
-    for path in [format!("/api/post/like/{id}"), format!("/api/post/{id}/share")] {
+    for path in [
+        format!("/api/post/like/{id}"),
+        format!("/api/post/{id}/share"),
+    ] {
         let res = app.post_json(&path, &json!({}), Some(&reader.token)).await;
         assert_eq!(res.status(), StatusCode::OK);
     }
@@ -299,14 +353,21 @@ async fn counters_verify_lists_tampered_counters_and_repair_fixes_them() {
     let verify = |repair| {
         let settings = app.settings.clone();
         async move {
-            pressroom::cli::run_counters(&settings, pressroom::cli::CountersAction::Verify { repair })
-                .await
-                .unwrap()
+            pressroom::cli::run_counters(
+                &settings,
+                pressroom::cli::CountersAction::Verify { repair },
+            )
+            .await
+            .unwrap()
         }
     };
     let clean = verify(false).await;
     assert!(clean.consistent, "{}", clean.text);
-    assert!(clean.text.ends_with("0 counters differ from their records"), "{}", clean.text);
+    assert!(
+        clean.text.ends_with("0 counters differ from their records"),
+        "{}",
+        clean.text
+    );
 
     // Someone pumps the numbers directly in the database.
     app.collection("posts")
@@ -329,7 +390,10 @@ async fn counters_verify_lists_tampered_counters_and_repair_fixes_them() {
         format!("post {id} views: stored 5000, records 1"),
         format!("post {id} shareCount: stored 900, records 1"),
         format!("post {id} likesCount: stored 0, records 1"),
-        format!("post {} commentsCount: stored 7, records 0", other["_id"].as_str().unwrap()),
+        format!(
+            "post {} commentsCount: stored 7, records 0",
+            other["_id"].as_str().unwrap()
+        ),
         "4 counters differ from their records (run with --repair to fix them)".to_string(),
     ] {
         assert!(found.text.contains(&line), "{line} in\n{}", found.text);
@@ -340,15 +404,34 @@ async fn counters_verify_lists_tampered_counters_and_repair_fixes_them() {
 
     let repaired = verify(true).await;
     assert!(repaired.consistent, "{}", repaired.text);
-    assert!(repaired.text.contains(&format!("post {id} views: stored 5000, records 1 -> repaired")));
-    assert!(repaired.text.ends_with("4 counters differed from their records, 4 repaired"), "{}", repaired.text);
+    assert!(repaired.text.contains(&format!(
+        "post {id} views: stored 5000, records 1 -> repaired"
+    )));
+    assert!(
+        repaired
+            .text
+            .ends_with("4 counters differed from their records, 4 repaired"),
+        "{}",
+        repaired.text
+    );
     let fixed = app.find_doc("posts", doc! { "_id": oid(id) }).await;
     assert_eq!(fixed.get_i64("views").unwrap(), 1);
     assert_eq!(fixed.get_i64("shareCount").unwrap(), 1);
     assert_eq!(fixed.get_i64("likesCount").unwrap(), 1);
     // The API answers the repaired numbers.
-    let body = json_of(app.get(&format!("/api/post/{}", post["slug"].as_str().unwrap()), None).await).await;
-    let shown = if body["post"].is_object() { &body["post"] } else { &body };
+    let body = json_of(
+        app.get(
+            &format!("/api/post/{}", post["slug"].as_str().unwrap()),
+            None,
+        )
+        .await,
+    )
+    .await;
+    let shown = if body["post"].is_object() {
+        &body["post"]
+    } else {
+        &body
+    };
     assert_eq!(shown["views"], 1, "{body}");
     assert!(verify(false).await.consistent);
 }
@@ -394,7 +477,10 @@ async fn retrying_failed_emails_answers_at_once_and_finishes_in_the_background()
             }
         })
         .collect();
-    app.collection("email_logs").insert_many(logs).await.unwrap();
+    app.collection("email_logs")
+        .insert_many(logs)
+        .await
+        .unwrap();
 
     let started = std::time::Instant::now();
     let res = app
@@ -406,14 +492,22 @@ async fn retrying_failed_emails_answers_at_once_and_finishes_in_the_background()
         .await;
     let took = started.elapsed();
     assert_eq!(res.status(), StatusCode::ACCEPTED);
-    assert!(took < std::time::Duration::from_secs(1), "answered in {took:?}");
+    assert!(
+        took < std::time::Duration::from_secs(1),
+        "answered in {took:?}"
+    );
     let body = json_of(res).await;
     assert_eq!(body["results"], json!([]));
-    assert_eq!(body["message"], "Retrying the failed emails in the background");
+    assert_eq!(
+        body["message"],
+        "Retrying the failed emails in the background"
+    );
     let id = body["jobId"].as_str().unwrap().to_string();
     assert_eq!(body["job"]["_id"], id.as_str());
     // Each send waits on the silent server: the job is still at work after the answer.
-    let res = app.get(&format!("/api/admin/jobs/{id}"), Some(&admin.token)).await;
+    let res = app
+        .get(&format!("/api/admin/jobs/{id}"), Some(&admin.token))
+        .await;
     let job = json_of(res).await["job"].clone();
     assert_ne!(job["status"], "done", "{job}");
 
@@ -428,13 +522,23 @@ async fn retrying_failed_emails_answers_at_once_and_finishes_in_the_background()
 
     // Bad input is still refused at once, and an unknown job is a 404.
     let res = app
-        .post_json("/api/admin/retry-failed-emails", &json!({}), Some(&admin.token))
+        .post_json(
+            "/api/admin/retry-failed-emails",
+            &json!({}),
+            Some(&admin.token),
+        )
         .await;
     assert_error(res, StatusCode::BAD_REQUEST).await;
     let res = app
-        .get(&format!("/api/admin/jobs/{}", mongodb::bson::oid::ObjectId::new()), Some(&admin.token))
+        .get(
+            &format!("/api/admin/jobs/{}", mongodb::bson::oid::ObjectId::new()),
+            Some(&admin.token),
+        )
         .await;
-    assert_eq!(assert_error(res, StatusCode::NOT_FOUND).await, "Job not found");
+    assert_eq!(
+        assert_error(res, StatusCode::NOT_FOUND).await,
+        "Job not found"
+    );
 }
 
 #[actix_web::test]
@@ -472,7 +576,10 @@ async fn a_broadcast_answers_at_once_and_is_written_once_by_two_nodes() {
         .await;
     let took = started.elapsed();
     assert_eq!(res.status(), StatusCode::ACCEPTED);
-    assert!(took < std::time::Duration::from_secs(1), "answered in {took:?}");
+    assert!(
+        took < std::time::Duration::from_secs(1),
+        "answered in {took:?}"
+    );
     let body = json_of(res).await;
     assert_eq!(body["count"], 1200);
     let id = body["jobId"].as_str().unwrap().to_string();
@@ -486,5 +593,8 @@ async fn a_broadcast_answers_at_once_and_is_written_once_by_two_nodes() {
             .await,
         1200
     );
-    assert_eq!(app.count_in("admin_jobs", doc! { "status": "done" }).await, 1);
+    assert_eq!(
+        app.count_in("admin_jobs", doc! { "status": "done" }).await,
+        1
+    );
 }

@@ -6,8 +6,8 @@ use actix_web::{web, HttpResponse};
 
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
-use crate::jobs::admin_tasks;
 use crate::extract::object_id;
+use crate::jobs::admin_tasks;
 use crate::state::AppState;
 
 pub const MSG_JOB_NOT_FOUND: &str = "Job not found";

@@ -6,8 +6,8 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::like::readable_post;
-use super::MSG_POST_NOT_FOUND;
 use super::view::{optional_body, GuestBody};
+use super::MSG_POST_NOT_FOUND;
 use crate::auth::MaybeUser;
 use crate::counting;
 use crate::error::{ApiError, ApiResult};
@@ -39,9 +39,8 @@ pub async fn share(
     let post = readable_post(&state, &post_id, me).await?;
     let reader = who.reader.key();
     let own = me.is_some_and(|m| m.user.id == post.author);
-    let counts = !own
-        && !counting::is_crawler(&req)
-        && shares::claim(&state.db, post.id, &reader).await?;
+    let counts =
+        !own && !counting::is_crawler(&req) && shares::claim(&state.db, post.id, &reader).await?;
     if !counts {
         let mut res = HttpResponse::Ok().json(ShareAnswer {
             share_count: post.share_count.max(0),

@@ -12,9 +12,9 @@ use serde_json::Value;
 use super::like::readable_post;
 use super::view::optional_body;
 use crate::auth::{AuthUser, MaybeUser};
+use crate::counting;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::Post;
-use crate::counting;
 use crate::persistence::{now, reading_time, views::VIEW_WINDOW_MS};
 use crate::routes::user::iso;
 use crate::state::AppState;
@@ -83,7 +83,11 @@ pub async fn add_reading_time(
     let who = counting::identify(state, req, me, guest_id).await?;
     let reader = who.reader.key();
     let cap = reading_time_cap(state, post);
-    let seconds = if counting::is_crawler(req) { 0 } else { seconds };
+    let seconds = if counting::is_crawler(req) {
+        0
+    } else {
+        seconds
+    };
     Ok(reading_time::add(
         &state.db,
         post.id,

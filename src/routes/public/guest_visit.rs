@@ -104,12 +104,18 @@ mod tests {
         let secret = b"s";
         let issued = guest_id(secret, None).unwrap();
         assert!(issued.len() >= 32);
-        assert_eq!(guest_id(secret, Some(format!(" {issued} "))).unwrap(), issued);
+        assert_eq!(
+            guest_id(secret, Some(format!(" {issued} "))).unwrap(),
+            issued
+        );
         let replaced = guest_id(secret, Some("g-1_a".into())).unwrap();
         assert_ne!(replaced, "g-1_a");
         assert!(counting::verify_guest_id(secret, &replaced).is_some());
         for bad in ["a b", "<script>", &"x".repeat(101), "{\"$ne\":1}"] {
-            assert!(guest_id(secret, Some(bad.to_string())).is_err(), "case {bad}");
+            assert!(
+                guest_id(secret, Some(bad.to_string())).is_err(),
+                "case {bad}"
+            );
         }
     }
 }

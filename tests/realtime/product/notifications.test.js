@@ -95,8 +95,15 @@ test("a broadcast notice reaches every connected user with their own item as adm
     const content = `Maintenance ${Date.now()}`;
     const got = [sa, sb].map((s) => waitFor(s, "newNotification", (n) => n.content === content));
     const announced = [sa, sb].map((s) => waitFor(s, "adminNoticeBroadcast", (n) => n.content === content));
+    assert.equal(await join(sboss, "adminRoom"), true);
+    const progress = record(sboss, "adminJobProgress");
+    const started = Date.now();
     const res = await api("POST", "/notification/broadcast", { content }, boss.token);
-    assert.equal(res.status, 201);
+    // Queued to the job worker: answered at once with the job's id.
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.ok(Date.now() - started < 1000, `answered in ${Date.now() - started} ms`);
+    assert.equal(typeof res.body.jobId, "string");
+    const finished = waitFor(sboss, "adminJobProgress", (p) => p.jobId === res.body.jobId && p.status === "done", 15000);
     const [[na], [nb]] = await Promise.all(got);
     assert.equal(na.user, a.id);
     assert.equal(nb.user, b.id);
@@ -116,6 +123,11 @@ test("a broadcast notice reaches every connected user with their own item as adm
     assert.equal(about(bossAnnounced.seen), 0, "the sender is not an addressee");
     assert.equal(about(guestAnnounced.seen), 0, "guests hear nothing of a notice");
     for (const banners of asBanner) assert.equal(about(banners.seen), 0, "newBroadcastNotification carries banners only");
+    const [done] = await finished;
+    assert.equal(done.kind, "broadcast");
+    assert.equal(done.done, done.total);
+    assert.match(done.message, /^Notification sent to \d+ users$/);
+    assert.ok(progress.seen.some(([p]) => p.jobId === res.body.jobId && p.status === "running"), "progress while it runs");
   } finally {
     for (const s of [sa, sb, sboss, guest]) s.close();
   }
