@@ -598,3 +598,39 @@ async fn a_broadcast_answers_at_once_and_is_written_once_by_two_nodes() {
         1
     );
 }
+
+#[actix_web::test]
+async fn engagement_limits_are_shared_by_two_nodes() {
+    let low = |s: &mut pressroom::config::Settings| {
+        s.rate_limit.engagement_per_reader = 6;
+        s.rate_limit.engagement_per_address = 1000;
+    };
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(low)),
+        ..AppOptions::default()
+    })
+    .await;
+    let db_name = app.db_name.clone();
+    let other = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(move |s: &mut pressroom::config::Settings| {
+            low(s);
+            s.database.name = db_name;
+        })),
+        ..AppOptions::default()
+    })
+    .await;
+    let (_, post) = a_post(&app).await;
+    let id = post["_id"].as_str().unwrap();
+    let reader = app.signup().await;
+    let path = format!("/api/post/like/{id}");
+    // Three likes on each node use up the reader's six: the seventh, on either node, is refused.
+    for node in [&app, &other, &app, &other, &app, &other] {
+        let res = node.post_json(&path, &json!({}), Some(&reader.token)).await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    for node in [&app, &other] {
+        let res = node.post_json(&path, &json!({}), Some(&reader.token)).await;
+        assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert!(res.headers().contains_key("retry-after"));
+    }
+}

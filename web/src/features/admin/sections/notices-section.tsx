@@ -116,7 +116,7 @@ function Broadcast() {
     const result = await dispatch(broadcastNotice({ content: content.trim() }));
     if (broadcastNotice.fulfilled.match(result)) {
       const count = result.payload?.count;
-      setState({ busy: false, ok: count == null ? 'The notice is on its way to every user.' : `The notice is on its way to ${count} users.`, error: null });
+      setState({ busy: false, ok: count == null ? 'The notice is on its way to every user.' : `The notice is on its way to ${count} ${count === 1 ? 'user' : 'users'}.`, error: null });
       setJobId(result.payload?.jobId ?? null);
       setContent('');
     } else setState({ busy: false, ok: null, error: result.payload ?? 'Failed to broadcast notification' });
