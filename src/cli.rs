@@ -42,6 +42,12 @@ pub enum Command {
         #[command(subcommand)]
         action: IndexAction,
     },
+    /// Check every post's counters (likes, bookmarks, views, shares, comments) against their
+    /// records; `--repair` sets those that differ to their records' number.
+    Counters {
+        #[command(subcommand)]
+        action: CountersAction,
+    },
     /// Write a backup of the database (every collection with its indexes) to FILE, a tar
     /// archive (see docs/deploy.md); the server keeps running.
     Backup {
@@ -68,6 +74,16 @@ pub enum MailAction {
         /// The day, YYYY-MM-DD (UTC); today when left out.
         #[arg(long)]
         date: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CountersAction {
+    /// Compare the counters with the records and list every difference.
+    Verify {
+        /// Set each differing counter to its records' number (and list what changed).
+        #[arg(long)]
+        repair: bool,
     },
 }
 
@@ -120,6 +136,67 @@ pub async fn run_index(settings: &Settings, action: IndexAction) -> anyhow::Resu
         report.touched,
         report.seconds
     ))
+}
+
+/// What `counters verify` found and did, and whether the counters now match their records.
+pub struct CountersReport {
+    pub text: String,
+    pub consistent: bool,
+}
+
+/// Runs `counters verify [--repair]` against the configured database (and Redis, so running
+/// servers' read indexes hear of repaired counters); returns the report to print.
+pub async fn run_counters(
+    settings: &Settings,
+    action: CountersAction,
+) -> anyhow::Result<CountersReport> {
+    let CountersAction::Verify { repair } = action;
+    let db = Db::connect(&settings.database).await?;
+    db.ping().await.map_err(|e| {
+        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
+    })?;
+    let redis = crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
+    let db = if redis.is_configured() && redis.ping().await.is_ok() {
+        let observer = crate::feeds::Feeds::new(redis, &db)?;
+        db.with_observer(std::sync::Arc::new(observer))
+    } else {
+        db
+    };
+    let found = crate::persistence::counter_repair::verify(&db, repair).await?;
+    let mut lines = Vec::new();
+    for d in &found.differences {
+        lines.push(format!(
+            "post {} {}: stored {}, records {}{}",
+            d.post.to_hex(),
+            d.field,
+            d.stored,
+            d.records,
+            if d.repaired { " -> repaired" } else { "" }
+        ));
+    }
+    let repaired = found.differences.iter().filter(|d| d.repaired).count();
+    lines.push(if repair {
+        format!(
+            "{} posts checked: {} counters differed from their records, {repaired} repaired",
+            found.posts,
+            found.differences.len()
+        )
+    } else {
+        format!(
+            "{} posts checked: {} counters differ from their records{}",
+            found.posts,
+            found.differences.len(),
+            if found.differences.is_empty() {
+                ""
+            } else {
+                " (run with --repair to fix them)"
+            }
+        )
+    });
+    Ok(CountersReport {
+        text: lines.join("\n"),
+        consistent: found.differences.len() == repaired,
+    })
 }
 
 /// Runs `backup` or `restore` against the configured database; returns the line to print.
@@ -206,6 +283,7 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::Serve
         | Command::Mail { .. }
         | Command::Index { .. }
+        | Command::Counters { .. }
         | Command::Backup { .. }
         | Command::Restore { .. } => {
             anyhow::bail!("not an account command")
@@ -243,6 +321,7 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         Command::Serve
         | Command::Mail { .. }
         | Command::Index { .. }
+        | Command::Counters { .. }
         | Command::Backup { .. }
         | Command::Restore { .. } => None,
     };

@@ -64,6 +64,9 @@ pub struct Settings {
     pub redis: RedisSettings,
     pub auth: AuthSettings,
     pub rate_limit: RateLimitSettings,
+    /// Who is counted for views, shares and reading time (`crate::counting`).
+    #[serde(default)]
+    pub counting: CountingSettings,
     pub mail: MailSettings,
     pub realtime: RealtimeSettings,
     /// Several nodes over one Redis (used only when Redis is configured).
@@ -174,6 +177,13 @@ pub struct RateLimitSettings {
     pub contact_per_address: u32,
     /// Post reports per account.
     pub report_per_account: u32,
+    /// Window of the engagement limits, in seconds.
+    pub engagement_window_seconds: u64,
+    /// Each engagement write (like, bookmark, share, view, vote, comment, follow) per reader
+    /// (signed-in user or guest) per engagement window.
+    pub engagement_per_reader: u32,
+    /// Each engagement write per client address per engagement window.
+    pub engagement_per_address: u32,
 }
 
 impl RateLimitSettings {
@@ -190,6 +200,33 @@ impl RateLimitSettings {
             contact_per_email: per_window,
             contact_per_address: per_window,
             report_per_account: per_window,
+            engagement_window_seconds: window_seconds,
+            engagement_per_reader: per_window,
+            engagement_per_address: per_window,
+        }
+    }
+}
+
+/// Counting views, shares and reading time (`crate::counting`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CountingSettings {
+    /// Distinct guest ids counted per client address per window; further guests from that
+    /// address count as the address itself.
+    pub guests_per_address: u32,
+    /// The window of `guests_per_address`, in seconds.
+    pub guest_window_seconds: u64,
+    /// A reader's reading time on a post counts at most this many times the post's estimated
+    /// reading time per view window (30 minutes), and never more than the window itself.
+    pub reading_time_multiple: i64,
+}
+
+impl Default for CountingSettings {
+    fn default() -> Self {
+        Self {
+            guests_per_address: 3,
+            guest_window_seconds: 1800,
+            reading_time_multiple: 3,
         }
     }
 }
@@ -334,6 +371,9 @@ pub struct PaymentSettings {
     pub min_payout: i64,
     /// Days after a charge during which its subscription may be refunded.
     pub refund_window_days: i64,
+    /// A reader gets at most one refund per author within this many days (and never a second
+    /// refund of the same plan).
+    pub refund_per_author_days: i64,
     /// Days a subscription whose renewal failed keeps access (past_due) before it ends.
     pub grace_days: i64,
     /// Readers are reminded when their renewal is due within this many days.
@@ -413,13 +453,14 @@ impl PaymentSettings {
         }
         if self.min_payout < 1
             || self.refund_window_days < 0
+            || self.refund_per_author_days < 0
             || self.grace_days < 0
             || self.reminder_days < 1
             || self.job_interval_seconds == 0
             || self.webhook_tolerance_seconds < 1
         {
             return Err(ConfigError::Invalid(
-                "payments: min_payout, reminder_days, job_interval_seconds and webhook_tolerance_seconds must be positive; refund_window_days and grace_days not negative".into(),
+                "payments: min_payout, reminder_days, job_interval_seconds and webhook_tolerance_seconds must be positive; refund_window_days, refund_per_author_days and grace_days not negative".into(),
             ));
         }
         Ok(())
@@ -545,7 +586,7 @@ impl Settings {
                 "auth.otp_ttl_minutes and auth.otp_max_attempts must be positive".into(),
             ));
         }
-        if self.rate_limit.window_seconds == 0 {
+        if self.rate_limit.window_seconds == 0 || self.rate_limit.engagement_window_seconds == 0 {
             return Err(ConfigError::Invalid(
                 "rate_limit.window_seconds must be positive".into(),
             ));

@@ -9,6 +9,7 @@ pub mod billing;
 pub mod cli;
 pub mod cluster;
 pub mod config;
+pub mod counting;
 pub mod domain;
 pub mod error;
 pub mod extract;

@@ -2,7 +2,7 @@
 //! domain event to its typed Socket.IO event and audience.
 
 use pressroom_actors::events::{
-    BroadcastNotificationDeactivated, BroadcastNotificationDeletedAll,
+    AdminNoticeBroadcast, BroadcastNotificationDeactivated, BroadcastNotificationDeletedAll,
     BroadcastNotificationDismissed, GuestVisitUpdate, NewBroadcastNotification, NewNotification,
     ShowFeedbackPrompt, UpdateUnreadCount, UserLocationUpdate,
 };
@@ -208,13 +208,13 @@ pub fn unread_count_changed(state: &AppState, user_id: &str, count: u64) {
 }
 
 /// An administrator broadcast a notice to every user: besides `newNotification`, each
-/// signed-in addressee's tabs hear `newBroadcastNotification` with their own stored item (its
-/// `_id` and fields, `type: "admin"`, `broadcast: true`). Guests hear nothing of it. Banners
-/// carry `title` and `message` instead, which is how clients tell the two apart.
+/// signed-in addressee's tabs hear `adminNoticeBroadcast` with their own stored item (its
+/// `_id` and fields, `type: "admin"`, `broadcast: true`). Guests hear nothing of it.
+/// `newBroadcastNotification` carries banners only.
 pub fn notice_broadcast(state: &AppState, user_id: &str, notice: Value) {
     state
         .realtime
-        .emit_user(user_id, NewBroadcastNotification(notice));
+        .emit_user(user_id, AdminNoticeBroadcast(notice));
 }
 
 /// An administrator created a banner: everyone, guests included, may show it (each client checks

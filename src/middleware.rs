@@ -76,6 +76,38 @@ pub async fn same_origin_for_cookies(
         .map(ServiceResponse::map_into_boxed_body)
 }
 
+/// Repeats the `message` of a refusal (a 4xx JSON answer) under `error`, for the routes whose
+/// client reads refusals from `error` (seed 001 §8: the two analytics calls).
+pub async fn error_field(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let res = next.call(req).await?.map_into_boxed_body();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !res.status().is_client_error() || !is_json {
+        return Ok(res);
+    }
+    let (http, res) = res.into_parts();
+    let (head, body) = res.into_parts();
+    let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
+    let bytes = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(serde_json::Value::Object(mut map)) if !map.contains_key("error") => {
+            if let Some(message) = map.get("message").cloned() {
+                map.insert("error".into(), message);
+            }
+            serde_json::to_vec(&map).map_or(bytes, actix_web::web::Bytes::from)
+        }
+        _ => bytes,
+    };
+    let mut res = head.set_body(BoxBody::new(bytes));
+    res.headers_mut().remove(header::CONTENT_LENGTH);
+    Ok(ServiceResponse::new(http, res))
+}
+
 fn needs_same_origin(req: &ServiceRequest) -> bool {
     let safe = matches!(
         *req.method(),

@@ -50,11 +50,41 @@ pub enum Kind {
     ContactEmail,
     ContactAddress,
     ReportAccount,
+    /// Engagement writes (like, bookmark, share, view, vote, comment, follow) per reader.
+    EngagementReader,
+    /// Engagement writes per client address.
+    EngagementAddress,
+}
+
+/// An engagement write, limited per reader and per address (each action on its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Like,
+    Bookmark,
+    Share,
+    View,
+    Vote,
+    Comment,
+    Follow,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Like => "like",
+            Action::Bookmark => "bookmark",
+            Action::Share => "share",
+            Action::View => "view",
+            Action::Vote => "vote",
+            Action::Comment => "comment",
+            Action::Follow => "follow",
+        }
+    }
 }
 
 impl Kind {
     /// Every limit.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 11] = [
         Kind::LoginAccount,
         Kind::LoginAddress,
         Kind::OtpSendAccount,
@@ -64,6 +94,8 @@ impl Kind {
         Kind::ContactEmail,
         Kind::ContactAddress,
         Kind::ReportAccount,
+        Kind::EngagementReader,
+        Kind::EngagementAddress,
     ];
 
     /// The limit's name (in Redis keys and the metrics).
@@ -78,12 +110,15 @@ impl Kind {
             Kind::ContactEmail => "contact-email",
             Kind::ContactAddress => "contact-address",
             Kind::ReportAccount => "report-account",
+            Kind::EngagementReader => "engagement-reader",
+            Kind::EngagementAddress => "engagement-address",
         }
     }
 }
 
 pub struct RateLimiter {
     window: Duration,
+    engagement_window: Duration,
     limits: RateLimitSettings,
     windows: Mutex<HashMap<(Kind, String), (Instant, u32)>>,
     redis: Redis,
@@ -99,6 +134,7 @@ impl RateLimiter {
     pub fn with_redis(limits: RateLimitSettings, redis: Redis) -> Self {
         Self {
             window: Duration::from_secs(limits.window_seconds),
+            engagement_window: Duration::from_secs(limits.engagement_window_seconds),
             limits,
             windows: Mutex::new(HashMap::new()),
             redis,
@@ -117,7 +153,36 @@ impl RateLimiter {
             Kind::ContactEmail => l.contact_per_email,
             Kind::ContactAddress => l.contact_per_address,
             Kind::ReportAccount => l.report_per_account,
+            Kind::EngagementReader => l.engagement_per_reader,
+            Kind::EngagementAddress => l.engagement_per_address,
         }
+    }
+
+    /// The window a kind is counted in.
+    fn window(&self, kind: Kind) -> Duration {
+        match kind {
+            Kind::EngagementReader | Kind::EngagementAddress => self.engagement_window,
+            _ => self.window,
+        }
+    }
+
+    /// Counts an engagement write against its reader and its address (cluster-wide with Redis);
+    /// a 429 with `Retry-After` once either allowance of the window is used up.
+    pub async fn engagement(
+        &self,
+        action: Action,
+        who: &crate::counting::Identified,
+    ) -> Result<(), ApiError> {
+        let name = action.name();
+        if !matches!(who.reader, crate::counting::Reader::Address(_)) {
+            self.hit(
+                Kind::EngagementReader,
+                &format!("{name}:{}", who.reader.key()),
+            )
+            .await?;
+        }
+        self.hit(Kind::EngagementAddress, &format!("{name}:{}", who.address))
+            .await
     }
 
     /// Counts one attempt; refuses it with a 429 once the window's allowance is used up.
@@ -148,7 +213,7 @@ impl RateLimiter {
     async fn hit_redis(&self, kind: Kind, key: &str) -> Option<Result<(), u64>> {
         let counter = self.redis.key(&format!("ratelimit:{}:{key}", kind.name()));
         let limit = self.limit(kind);
-        let window_ms = u64::try_from(self.window.as_millis()).unwrap_or(u64::MAX);
+        let window_ms = u64::try_from(self.window(kind).as_millis()).unwrap_or(u64::MAX);
         let mut invocation = HIT.prepare_invoke();
         invocation.key(counter).arg(limit).arg(window_ms);
         let (allowed, left_ms): (i64, i64) = self
@@ -166,18 +231,18 @@ impl RateLimiter {
     fn hit_memory(&self, kind: Kind, key: &str) -> Result<(), ApiError> {
         let now = Instant::now();
         let limit = self.limit(kind);
+        let window = self.window(kind);
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         if windows.len() > SWEEP_THRESHOLD {
-            let window = self.window;
-            windows.retain(|_, (start, _)| now.duration_since(*start) < window);
+            let longest = self.window.max(self.engagement_window);
+            windows.retain(|_, (start, _)| now.duration_since(*start) < longest);
         }
         let entry = windows.entry((kind, key.to_string())).or_insert((now, 0));
-        if now.duration_since(entry.0) >= self.window {
+        if now.duration_since(entry.0) >= window {
             *entry = (now, 0);
         }
         if entry.1 >= limit {
-            let retry_after = self
-                .window
+            let retry_after = window
                 .saturating_sub(now.duration_since(entry.0))
                 .as_secs()
                 .max(1);
@@ -201,11 +266,19 @@ impl RateLimiter {
 /// The 429 of an attempt `retry_after` seconds too early.
 fn refusal(retry_after: u64) -> ApiError {
     let minutes = retry_after.div_ceil(60);
-    ApiError::RateLimited {
-        message: format!(
+    let message = if retry_after < 60 {
+        format!(
+            "Too many attempts. Please try again in {retry_after} second{}.",
+            if retry_after == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
             "Too many attempts. Please try again in {minutes} minute{}.",
             if minutes == 1 { "" } else { "s" }
-        ),
+        )
+    };
+    ApiError::RateLimited {
+        message,
         retry_after,
     }
 }

@@ -75,6 +75,7 @@ impl Application {
         crate::persistence::counter_repair::spawn_at_start(state.db.clone());
         crate::jobs::spawn_content_jobs(state.clone());
         crate::jobs::billing::spawn(state.clone());
+        crate::jobs::admin_tasks::spawn(state.clone());
         crate::operations::spawn(state.clone());
 
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))?;

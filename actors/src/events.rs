@@ -200,9 +200,24 @@ pub struct NewAppeal {
 positional_event!(NewAppeal, "newAppeal", post_id, post_title);
 
 document_event!(
-    /// `newBroadcastNotification`: a banner notification document, to everyone.
+    /// `newBroadcastNotification`: a banner notification document, to everyone. Only banners.
     NewBroadcastNotification,
     "newBroadcastNotification"
+);
+
+document_event!(
+    /// `adminNoticeBroadcast`: an administrator's notice broadcast to every user, to each
+    /// signed-in addressee's tabs: their own stored notification (`_id`, `type: "admin"`,
+    /// `content`, ... and `broadcast: true`). Never a banner.
+    AdminNoticeBroadcast,
+    "adminNoticeBroadcast"
+);
+
+document_event!(
+    /// `adminJobProgress`: where an administrator's background job stands (`{jobId, kind,
+    /// status, done, total, message, ...}`), to `adminRoom`.
+    AdminJobProgress,
+    "adminJobProgress"
 );
 
 /// `broadcastNotificationDismissed(id)`: the user dismissed a banner (to their other tabs).
@@ -375,7 +390,7 @@ impl Default for ShowFeedbackPrompt {
 positional_event!(ShowFeedbackPrompt, "showFeedbackPrompt", message);
 
 /// Names of all server events, for documentation and tests.
-pub const ALL_EVENTS: [&str; 20] = [
+pub const ALL_EVENTS: [&str; 22] = [
     OnlineUsersCount::NAME,
     NewNotification::NAME,
     UpdateUnreadCount::NAME,
@@ -383,6 +398,8 @@ pub const ALL_EVENTS: [&str; 20] = [
     UserLocationUpdate::NAME,
     NewAppeal::NAME,
     NewBroadcastNotification::NAME,
+    AdminNoticeBroadcast::NAME,
+    AdminJobProgress::NAME,
     BroadcastNotificationDismissed::NAME,
     BroadcastNotificationDeactivated::NAME,
     BroadcastNotificationDeletedAll::NAME,
@@ -550,6 +567,14 @@ mod tests {
                 }
                 .into(),
                 r#"42["reportAcknowledged",{"reportId":"r1","isAcknowledged":true,"acknowledgedAt":"2024-01-01T00:00:00Z"}]"#,
+            ),
+            (
+                AdminNoticeBroadcast(json!({"_id": "n1", "broadcast": true})).into(),
+                r#"42["adminNoticeBroadcast",{"_id":"n1","broadcast":true}]"#,
+            ),
+            (
+                AdminJobProgress(json!({"jobId": "j1", "done": 1})).into(),
+                r#"42["adminJobProgress",{"jobId":"j1","done":1}]"#,
             ),
             (
                 OperationsSnapshot(json!({"node": "n1", "sockets": 3})).into(),

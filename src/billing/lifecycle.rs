@@ -244,6 +244,48 @@ pub async fn cancel(
     Ok(updated)
 }
 
+/// The refund policy's frequency rules (docs/refunds.md): a reader is refunded a plan at most
+/// once ever, and a subscription to one author at most once in `payments.refund_per_author_days`
+/// (rolling). The refusal says which rule and, for the second, from when a refund is possible.
+/// Refunds of `payment` itself are left to the once-per-payment rule (simultaneous requests).
+async fn refund_frequency(
+    state: &AppState,
+    sub: &Subscription,
+    payment: ObjectId,
+) -> ApiResult<()> {
+    let db = &state.db;
+    let theirs: Vec<ObjectId> = subscriptions::find(db, doc! { "subscriberId": sub.subscriber_id })
+        .await?
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    let earlier: Vec<RefundRecord> = refunds::of_subscriptions(db, &theirs)
+        .await?
+        .into_iter()
+        .filter(|r| r.payment_id != payment)
+        .collect();
+    let day = |at: mongodb::bson::DateTime| at.to_chrono().format("%Y-%m-%d").to_string();
+    if let Some(same_plan) = earlier.iter().find(|r| r.plan_id == sub.plan_id) {
+        return Err(ApiError::conflict(format!(
+            "This plan was already refunded to you on {}: a plan is refunded at most once, so this subscription cannot be refunded",
+            day(same_plan.created_at)
+        )));
+    }
+    let days = state.settings.payments.refund_per_author_days;
+    let since = now().timestamp_millis() - days * 86_400_000;
+    if let Some(recent) = earlier
+        .iter()
+        .find(|r| r.author_id == sub.author_id && r.created_at.timestamp_millis() > since)
+    {
+        return Err(ApiError::conflict(format!(
+            "You were refunded a subscription to this author on {}: refunds are limited to one per author every {days} days, so the next is possible from {}",
+            day(recent.created_at),
+            day(plus_days(recent.created_at, days))
+        )));
+    }
+    Ok(())
+}
+
 /// The refund of the subscription's latest charge: checks the window, asks the provider once
 /// (one refund record per payment, the provider's idempotency key `refund:<payment>`), ends the
 /// subscription and debits the author.
@@ -281,6 +323,9 @@ pub async fn refund(
         return Err(ApiError::conflict(format!(
             "The refund window has closed: a payment can be refunded within {window} days"
         )));
+    }
+    if enforce_window {
+        refund_frequency(state, sub, payment.id).await?;
     }
     let record = RefundRecord {
         id: ObjectId::new(),

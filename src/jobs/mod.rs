@@ -1,5 +1,6 @@
 //! Background jobs started once by `Application::build`.
 
+pub mod admin_tasks;
 pub mod billing;
 pub mod daily_mail;
 pub mod scheduled;

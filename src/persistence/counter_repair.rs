@@ -5,6 +5,10 @@
 //!
 //! Not covered: a removal (an unlike) cut off the same way leaves its counter one too high until
 //! the post's next change recounts it.
+//!
+//! [`verify`] compares every post's counters with their records (`scripts/cli counters verify`)
+//! and, asked to, sets the counters that differ to their records' number (`--repair`), so an
+//! operator who found abuse or damage can correct the books after removing the bad records.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -13,7 +17,8 @@ use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
 
-use super::{bookmarks, comments, likes, Db, DbContext, DbResult};
+use super::posts::{self, Counter};
+use super::{bookmarks, comments, likes, shares, views, Db, DbContext, DbResult};
 
 /// How far back start-up looks for records whose counter may have been missed.
 pub const RECENT: Duration = Duration::from_secs(3600);
@@ -78,4 +83,142 @@ pub fn spawn_at_start(db: Db) {
             tokio::time::sleep(Duration::from_secs(5)).await;
         }
     });
+}
+
+/// A post counter that differs from its records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CounterDifference {
+    pub post: ObjectId,
+    /// The stored field (`likesCount`, `bookmarksCount`, `views`, `shareCount`, `commentsCount`).
+    pub field: &'static str,
+    pub stored: i64,
+    /// What the records count.
+    pub records: i64,
+    /// Whether it was set to `records`.
+    pub repaired: bool,
+}
+
+/// What [`verify`] found.
+#[derive(Debug, Clone, Default)]
+pub struct Verification {
+    pub posts: usize,
+    pub differences: Vec<CounterDifference>,
+}
+
+/// Every counter, its records' collection, the field naming the post, and the records' filter.
+fn counted() -> [(Counter, &'static str, &'static str, Document); 5] {
+    [
+        (Counter::Likes, likes::LIKE.collection, "postId", doc! {}),
+        (
+            Counter::Bookmarks,
+            bookmarks::BOOKMARK.collection,
+            "postId",
+            doc! {},
+        ),
+        (Counter::Views, views::COLLECTION, "postId", doc! {}),
+        (Counter::Shares, shares::COLLECTION, "postId", doc! {}),
+        (
+            Counter::Comments,
+            comments::COLLECTION,
+            "post",
+            doc! { "blocked": false },
+        ),
+    ]
+}
+
+/// Records per post in one collection.
+async fn records_per_post(
+    db: &Db,
+    collection: &str,
+    field: &str,
+    filter: Document,
+) -> DbResult<std::collections::HashMap<ObjectId, i64>> {
+    let mut cursor = db
+        .database()
+        .collection::<Document>(collection)
+        .aggregate([
+            doc! { "$match": filter },
+            doc! { "$group": { "_id": format!("${field}"), "n": { "$sum": 1 } } },
+        ])
+        .await
+        .db_context("counting engagement records")?;
+    let mut counts = std::collections::HashMap::new();
+    while let Some(row) = cursor
+        .try_next()
+        .await
+        .db_context("counting engagement records")?
+    {
+        if let Ok(post) = row.get_object_id("_id") {
+            let n = row
+                .get_i64("n")
+                .or_else(|_| row.get_i32("n").map(i64::from))
+                .unwrap_or(0);
+            counts.insert(post, n);
+        }
+    }
+    Ok(counts)
+}
+
+fn stored_counter(post: &Document, field: &str) -> i64 {
+    match post.get(field) {
+        Some(mongodb::bson::Bson::Int64(n)) => *n,
+        Some(mongodb::bson::Bson::Int32(n)) => i64::from(*n),
+        Some(mongodb::bson::Bson::Double(n)) => *n as i64,
+        _ => 0,
+    }
+}
+
+/// Compares every post's like, bookmark, view, share and comment counters with their records;
+/// with `repair`, recounts those that differ (under the post's lock, telling the read index).
+pub async fn verify(db: &Db, repair: bool) -> DbResult<Verification> {
+    let mut found = Verification::default();
+    let mut tallies = Vec::new();
+    for (counter, collection, field, filter) in counted() {
+        tallies.push((
+            counter,
+            collection,
+            field,
+            filter.clone(),
+            records_per_post(db, collection, field, filter).await?,
+        ));
+    }
+    let mut cursor = db
+        .database()
+        .collection::<Document>(posts::COLLECTION)
+        .find(doc! {})
+        .projection(doc! {
+            "likesCount": 1, "bookmarksCount": 1, "views": 1, "shareCount": 1, "commentsCount": 1,
+        })
+        .await
+        .db_context("listing posts")?;
+    let mut differing = Vec::new();
+    while let Some(post) = cursor.try_next().await.db_context("listing posts")? {
+        let Ok(id) = post.get_object_id("_id") else {
+            continue;
+        };
+        found.posts += 1;
+        for (counter, collection, field, filter, counts) in &tallies {
+            let stored = stored_counter(&post, counter.field());
+            let records = counts.get(&id).copied().unwrap_or(0);
+            if stored != records {
+                let mut filter = filter.clone();
+                filter.insert(*field, id);
+                differing.push((*counter, *collection, filter, id, stored, records));
+            }
+        }
+    }
+    for (counter, collection, filter, post, stored, records) in differing {
+        let repaired = repair
+            && posts::sync_counter(db, post, counter, collection, filter)
+                .await?
+                .is_some();
+        found.differences.push(CounterDifference {
+            post,
+            field: counter.field(),
+            stored,
+            records,
+            repaired,
+        });
+    }
+    Ok(found)
 }

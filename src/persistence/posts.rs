@@ -21,7 +21,7 @@ pub const COLLECTION: &str = "posts";
 /// What a duplicate slug is reported as.
 pub const DUPLICATE_SLUG: &str = "A post with this slug";
 /// Collections holding per-post engagement, removed with the post: (collection, post field).
-pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
+pub const DEPENDENT_RECORDS: [(&str, &str); 13] = [
     ("likes", "postId"),
     ("bookmarks", "postId"),
     ("comments", "postId"),
@@ -29,6 +29,7 @@ pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
     ("views", "postId"),
     ("view_windows", "postId"),
     ("shares", "postId"),
+    ("share_windows", "postId"),
     ("reading_times", "postId"),
     ("poll_votes", "postId"),
     ("comment_reactions", "postId"),

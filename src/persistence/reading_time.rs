@@ -69,26 +69,42 @@ async fn records(db: &Db, filter: Document) -> DbResult<Vec<Document>> {
         .db_context("reading reading time")
 }
 
-/// Records seconds a reader spent on a post; returns the reader's total on the post.
+/// Records seconds a reader spent on a post, at most `cap` seconds per reader and post within
+/// any `window_ms` (reports past it add what is left, or nothing); returns the reader's total on
+/// the post.
 pub async fn add(
     db: &Db,
     post: ObjectId,
     reader: &str,
     user: Option<ObjectId>,
     seconds: i64,
+    cap: i64,
+    window_ms: i64,
 ) -> DbResult<i64> {
+    let at = now();
+    let since = DateTime::from_millis(at.timestamp_millis() - window_ms);
+    let mine = records(db, doc! { "postId": post, "reader": reader }).await?;
+    let recent: i64 = mine
+        .iter()
+        .filter(|d| d.get_datetime("createdAt").is_ok_and(|t| *t > since))
+        .map(seconds_of)
+        .sum();
+    let total: i64 = mine.iter().map(seconds_of).sum();
+    let counted = seconds.min(cap - recent);
+    if counted <= 0 {
+        return Ok(total);
+    }
     collection(db)
         .insert_one(doc! {
             "postId": post,
             "reader": reader,
             "userId": user,
-            "seconds": seconds,
-            "createdAt": now(),
+            "seconds": counted,
+            "createdAt": at,
         })
         .await
         .db_context("adding reading time")?;
-    let mine = records(db, doc! { "postId": post, "reader": reader }).await?;
-    Ok(mine.iter().map(seconds_of).sum())
+    Ok(total + counted)
 }
 
 /// Each reader's time on a post, longest first.

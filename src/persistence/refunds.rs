@@ -70,6 +70,22 @@ pub async fn insert_once(db: &Db, refund: &RefundRecord) -> DbResult<Result<(), 
     }
 }
 
+/// The refunds of these subscriptions (a reader's), newest first.
+pub async fn of_subscriptions(db: &Db, subscriptions: &[ObjectId]) -> DbResult<Vec<RefundRecord>> {
+    use futures_util::TryStreamExt;
+    if subscriptions.is_empty() {
+        return Ok(Vec::new());
+    }
+    collection(db)
+        .find(doc! { "subscriptionId": { "$in": subscriptions } })
+        .sort(doc! { "createdAt": -1 })
+        .await
+        .db_context("listing a reader's refunds")?
+        .try_collect()
+        .await
+        .db_context("listing a reader's refunds")
+}
+
 /// A refund by the provider's id.
 pub async fn find_by_provider_id(db: &Db, provider_id: &str) -> DbResult<Option<RefundRecord>> {
     collection(db)

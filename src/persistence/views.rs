@@ -39,33 +39,47 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
 }
 
 /// Claims a counted view for this viewer if their last counted view of the post is older than
-/// the window; returns whether this view counts. Of simultaneous views one counts: an expired
-/// window is deleted, then a new one inserted under the unique index, both atomic writes.
+/// the window; returns whether this view counts.
 pub async fn claim(db: &Db, post: ObjectId, viewer: &str) -> DbResult<bool> {
+    claim_window(db, WINDOWS, post, viewer, VIEW_WINDOW_MS).await
+}
+
+/// Claims a counted action of `viewer` on `post` in the windows collection `collection` (one
+/// document per (post, viewer), unique) if their last counted one is older than `window_ms`;
+/// returns whether this one counts. Of simultaneous claims one wins: an expired window is
+/// deleted, then a new one inserted under the unique index, both atomic writes.
+pub async fn claim_window(
+    db: &Db,
+    collection: &str,
+    post: ObjectId,
+    viewer: &str,
+    window_ms: i64,
+) -> DbResult<bool> {
+    let windows = db.database().collection::<Document>(collection);
     let at = now();
-    let window_start = DateTime::from_millis(at.timestamp_millis() - VIEW_WINDOW_MS);
-    windows(db)
+    let window_start = DateTime::from_millis(at.timestamp_millis() - window_ms);
+    windows
         .delete_one(
             doc! { "postId": post, "viewer": viewer, "countedAt": { "$lte": window_start } },
         )
         .await
-        .db_context("closing a view window")?;
+        .db_context("closing a counting window")?;
     // The unique index settles races; this check keeps repeats harmless even before it exists.
-    let open = windows(db)
+    let open = windows
         .find_one(doc! { "postId": post, "viewer": viewer })
         .projection(doc! { "_id": 1 })
         .await
-        .db_context("reading a view window")?;
+        .db_context("reading a counting window")?;
     if open.is_some() {
         return Ok(false);
     }
-    match windows(db)
+    match windows
         .insert_one(doc! { "postId": post, "viewer": viewer, "countedAt": at })
         .await
     {
         Ok(_) => Ok(true),
         Err(e) if is_duplicate_key(&e) => Ok(false),
-        Err(e) => Err(e).db_context("opening a view window"),
+        Err(e) => Err(e).db_context("opening a counting window"),
     }
 }
 

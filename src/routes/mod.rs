@@ -26,6 +26,7 @@ pub mod subscription;
 pub mod user;
 pub mod web_app;
 
+use actix_web::middleware::from_fn;
 use actix_web::web;
 
 use crate::error::json_error;
@@ -239,13 +240,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         "/suggested-post/suggested",
                         web::get().to(post::suggested::suggested),
                     )
-                    .route(
-                        "/analytics/post/{id}",
-                        web::get().to(post::analytics_post::post_analytics),
+                    // Refusals carry `error` as well as `message` (seed 001 §8).
+                    .service(
+                        web::resource("/analytics/post/{id}")
+                            .wrap(from_fn(crate::middleware::error_field))
+                            .route(web::get().to(post::analytics_post::post_analytics)),
                     )
-                    .route(
-                        "/analytics/user-engagement",
-                        web::get().to(post::analytics_user::user_engagement),
+                    .service(
+                        web::resource("/analytics/user-engagement")
+                            .wrap(from_fn(crate::middleware::error_field))
+                            .route(web::get().to(post::analytics_user::user_engagement)),
                     )
                     .route("/{postId}/share", web::post().to(post::share::share))
                     .route("/{slug}", web::get().to(post::get_post::get_post)),
@@ -429,6 +433,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         "/retry-failed-emails",
                         web::post().to(admin::email::retry::retry_failed_emails),
                     )
+                    .route("/jobs/{id}", web::get().to(admin::jobs::job))
                     .route(
                         "/reading-time",
                         web::post().to(admin::reading_time::reading_time),

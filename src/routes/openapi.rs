@@ -54,6 +54,8 @@ pub struct Route {
     pub query: Option<fn() -> Vec<Value>>,
     /// Answers 201 on success (otherwise 200).
     pub created: bool,
+    /// Answers 202 on success: the work was queued to the job worker.
+    pub accepted: bool,
     /// The type of a successful JSON answer, where the handler answers with one (otherwise the
     /// answer is documented as a JSON object, or by its media type).
     pub success: Option<fn() -> SchemaSet>,
@@ -67,6 +69,7 @@ const fn route(method: &'static str, path: &'static str, access: Access) -> Rout
         body: Body::None,
         query: None,
         created: false,
+        accepted: false,
         success: None,
     }
 }
@@ -117,6 +120,14 @@ impl Route {
     const fn creates(self) -> Self {
         Route {
             created: true,
+            ..self
+        }
+    }
+
+    /// The route answers 202 on success (queued to the job worker).
+    const fn accepts(self) -> Self {
+        Route {
+            accepted: true,
             ..self
         }
     }
@@ -283,7 +294,8 @@ pub const ROUTES: &[Route] = &[
     get("/api/admin/download-csv", Admin).creates(),
     get("/api/admin/email-status", Admin).with_query(paged::<admin::email::statuses::StatusQuery>).returns(schema::<admin::email::statuses::AddressLogs>),
     get("/api/admin/all-email-statuses", Admin).with_query(paged::<admin::email::statuses::StatusQuery>).returns(schema::<admin::email::statuses::EmailLogs>),
-    post("/api/admin/retry-failed-emails", Admin).with_body(Body::Typed(schema::<admin::email::retry::RetryBody>)).returns(schema::<admin::email::retry::RetryAnswer>),
+    post("/api/admin/retry-failed-emails", Admin).with_body(Body::Typed(schema::<admin::email::retry::RetryBody>)).accepts().returns(schema::<admin::email::retry::RetryQueued>),
+    get("/api/admin/jobs/{id}", Admin).returns(schema::<admin::jobs::JobAnswer>),
     post("/api/admin/reading-time", Admin).with_body(Body::Typed(schema::<admin::reading_time::ReadingTimeBody>)).returns(schema::<admin::reading_time::ReadingTimeAnswer>),
     get("/api/admin/reading-details/{postId}", Admin).returns(schema::<admin::reading_details::ReadingDetails>),
     get("/api/notification/notifications", Optional).with_query(params::<notification::list::ListQuery>).returns(schema::<notification::list::NotificationPageAnswer>),
@@ -293,7 +305,7 @@ pub const ROUTES: &[Route] = &[
     patch("/api/notification/mark-as-read/", Optional),
     patch("/api/notification/mark-all-as-read", Optional).returns(schema::<notification::mark_all_read::AllReadAnswer>),
     post("/api/notification/admin", Admin).with_body(Body::Typed(schema::<notification::admin::AdminNoticeBody>)).creates().returns(schema::<notification::NotificationSentAnswer>),
-    post("/api/notification/broadcast", Admin).with_body(Body::Typed(schema::<notification::broadcast::BroadcastBody>)).creates().returns(schema::<notification::broadcast::BroadcastAnswer>),
+    post("/api/notification/broadcast", Admin).with_body(Body::Typed(schema::<notification::broadcast::BroadcastBody>)).accepts().returns(schema::<notification::broadcast::BroadcastAnswer>),
     post("/api/notification/reply", Optional).with_body(Body::Typed(schema::<notification::reply::ReplyBody>)).creates().returns(schema::<notification::NotificationAnswer>),
     get("/api/notification/user/{userId}", Admin).returns(schema::<notification::NotificationsAnswer>),
     get("/api/notification/user", Admin),
@@ -551,6 +563,9 @@ pub fn api_document() -> ApiDocument {
         }
         if route.created {
             responses.insert("201".into(), ok.clone());
+        }
+        if route.accepted {
+            responses.insert("202".into(), ok.clone());
         }
         if route.path == "/api/subscription/subscribe" {
             // A payment the provider must still confirm (the client finishes it with its secret).

@@ -47,6 +47,7 @@ async fn reply(app: &TestApp, admin: &TestUser, id: &str) -> reqwest::Response {
     .await
 }
 
+/// Queues a retry (answered 202 at once) and waits for its job: `{message, results}` of the job.
 async fn retry(app: &TestApp, admin: &TestUser, kind: &str) -> Value {
     let res = app
         .post_json(
@@ -57,8 +58,10 @@ async fn retry(app: &TestApp, admin: &TestUser, kind: &str) -> Value {
         .await;
     let status = res.status();
     let body = json_of(res).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body
+    assert_eq!(status, StatusCode::ACCEPTED, "{body}");
+    assert_eq!(body["results"], json!([]), "{body}");
+    let job = wait_for_job(app, admin, body["jobId"].as_str().unwrap()).await;
+    json!({ "message": job["message"], "results": job["results"] })
 }
 
 #[actix_web::test]

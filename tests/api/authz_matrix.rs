@@ -272,6 +272,8 @@ const OBJECT_ROWS: &[Row] = &[
     row("POST", "/api/post/appeal/{postId}", BlockedPost, r#"{"message": "Please look again"}"#, [&[401], &[401], &[201], &[404], &[403]]),
     row("PATCH", "/api/admin/posts/block/{id}", Post, "{}", admin_only(&[200])),
     row("GET", "/api/admin/reading-details/{postId}", Post, "{}", admin_only(&[200])),
+    // A job id nobody owns (a banner's id is no job's: the administrator gets its 404).
+    row("GET", "/api/admin/jobs/{id}", Banner, "{}", admin_only_unowned(&[404])),
     row("DELETE", "/api/admin/posts/{id}", Post, "{}", admin_only(&[200])),
     row("DELETE", "/api/post/delete/{postId}", Post, "{}", owner_or_admin(&[403])),
     row("DELETE", "/api/post/delete/{postId}", Draft, "{}", owner_or_admin(&[404])),

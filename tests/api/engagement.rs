@@ -327,7 +327,7 @@ async fn parallel_likes_by_many_users_count_exactly() {
 
 #[actix_web::test]
 async fn parallel_toggles_by_one_user_leave_records_and_counters_equal() {
-    let app = spawn_app().await;
+    let app = spawn_app_bursting().await;
     app.wait_for_index("likes", "user_post_unique").await;
     app.wait_for_index("bookmarks", "user_post_unique").await;
     let author = app.signup().await;
@@ -441,6 +441,8 @@ async fn a_view_counts_once_per_viewer_per_half_hour() {
     let post = publish(&app, &author, "Viewed", "x").await;
     let slug = post["slug"].as_str().unwrap().to_string();
     let path = format!("/api/post/view/{slug}");
+    let guest_a = app.guest_id().await;
+    let guest_b = app.guest_id().await;
 
     let body = post_ok(&app, &path, &json!({}), Some(&reader.token)).await;
     assert_eq!(body["views"], 1);
@@ -448,25 +450,36 @@ async fn a_view_counts_once_per_viewer_per_half_hour() {
     assert_eq!(body["views"], 1, "the same reader within 30 minutes");
     let body = post_ok(&app, &path, &json!({}), Some(&author.token)).await;
     assert_eq!(body["views"], 1, "the author's own view is not counted");
-    let body = post_ok(&app, &path, &json!({ "guestId": "guest-a" }), None).await;
+    let body = post_ok(&app, &path, &json!({ "guestId": guest_a }), None).await;
     assert_eq!(body["views"], 2);
-    let body = post_ok(&app, &path, &json!({ "guestId": "guest-a" }), None).await;
+    let body = post_ok(&app, &path, &json!({ "guestId": guest_a }), None).await;
     assert_eq!(body["views"], 2);
     // The public route shares the window.
     let public = format!("/api/public/post/{slug}/view");
-    let body = post_ok(&app, &public, &json!({ "guestId": "guest-a" }), None).await;
+    let body = post_ok(&app, &public, &json!({ "guestId": guest_a }), None).await;
     assert_eq!(body["message"], "View tracked");
     assert_eq!(body["views"], 2);
     let res = app
         .client
         .post(app.url(&public))
-        .header("x-guest-id", "guest-b")
+        .header("x-guest-id", guest_b.as_str())
         .send()
         .await
         .unwrap();
     assert_eq!(json_of(res).await["views"], 3);
-    // Without any id, the address is the viewer.
-    assert_eq!(json_of(app.post_empty(&path, None).await).await["views"], 4);
+    // Without any id, the address is the viewer (and the answer issues a guest id).
+    let res = app.post_empty(&path, None).await;
+    let cookie = res
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        cookie.starts_with("pr_guest=") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    assert_eq!(json_of(res).await["views"], 4);
     assert_eq!(json_of(app.post_empty(&path, None).await).await["views"], 4);
 
     // Half an hour later the reader counts again.
@@ -502,8 +515,9 @@ async fn parallel_views_by_one_viewer_count_once() {
     let author = app.signup().await;
     let post = publish(&app, &author, "Rushed", "x").await;
     let path = format!("/api/post/view/{}", post["slug"].as_str().unwrap());
+    let guest = app.guest_id().await;
     let results =
-        join_all((0..25).map(|_| app.post_owned(path.clone(), json!({ "guestId": "g1" }), None)))
+        join_all((0..25).map(|_| app.post_owned(path.clone(), json!({ "guestId": guest }), None)))
             .await;
     for res in results {
         assert_eq!(res.status(), StatusCode::OK);
@@ -512,8 +526,10 @@ async fn parallel_views_by_one_viewer_count_once() {
 }
 
 #[actix_web::test]
-async fn shares_count_for_guests_and_users() {
+async fn shares_count_once_per_reader_per_day_for_guests_and_users() {
     let app = spawn_app().await;
+    app.wait_for_index("share_windows", "post_viewer_unique")
+        .await;
     let author = app.signup().await;
     let reader = app.signup().await;
     let post = publish(&app, &author, "Shared", "x").await;
@@ -526,12 +542,37 @@ async fn shares_count_for_guests_and_users() {
         post_ok(&app, &path, &json!({}), Some(&reader.token)).await["shareCount"],
         2
     );
+    // Ten more by the same reader, and ten by the same address without a guest id: nothing.
     let results = join_all((0..10).map(|_| app.post_empty(&path, None))).await;
     assert!(results.iter().all(|r| r.status() == StatusCode::OK));
-    assert_eq!(counter(&app, &id_of(&post), "shareCount").await, 12);
+    for _ in 0..10 {
+        let body = post_ok(&app, &path, &json!({}), Some(&reader.token)).await;
+        assert_eq!(body["shareCount"], 2);
+    }
+    // The author's own share is not counted.
+    assert_eq!(
+        post_ok(&app, &path, &json!({}), Some(&author.token)).await["shareCount"],
+        2
+    );
+    assert_eq!(counter(&app, &id_of(&post), "shareCount").await, 2);
     assert_eq!(
         count_docs(&app, "shares", doc! { "postId": oid(&id_of(&post)) }).await,
-        12
+        2
+    );
+    // A day later the reader's share counts again.
+    app.db
+        .database()
+        .collection::<Document>("share_windows")
+        .update_many(
+            doc! { "viewer": format!("user:{}", reader.id) },
+            doc! { "$set": { "countedAt": mongodb::bson::DateTime::from_millis(
+            mongodb::bson::DateTime::now().timestamp_millis() - 25 * 3600 * 1000) } },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        post_ok(&app, &path, &json!({}), Some(&reader.token)).await["shareCount"],
+        3
     );
 }
 
@@ -559,7 +600,7 @@ async fn reading_time_accumulates_per_reader_and_rejects_nonsense() {
     let body = post_ok(
         &app,
         &path,
-        &json!({ "duration": "8", "guestId": "g-1" }),
+        &json!({ "duration": "8", "guestId": app.guest_id().await }),
         None,
     )
     .await;
@@ -855,7 +896,7 @@ async fn a_closed_poll_refuses_votes_and_a_multiple_poll_toggles_options() {
 
 #[actix_web::test]
 async fn parallel_votes_end_consistent_with_the_records() {
-    let app = spawn_app().await;
+    let app = spawn_app_bursting().await;
     app.wait_for_index("poll_votes", "post_block_user_slot_unique")
         .await;
     let author = app.signup().await;

@@ -162,7 +162,7 @@ async fn followers_and_following_lists_page_by_twelve() {
 
 #[actix_web::test]
 async fn many_simultaneous_follows_and_toggles_end_consistent() {
-    let app = spawn_app().await;
+    let app = spawn_app_bursting().await;
     app.wait_for_index("follows", "follower_followee_unique")
         .await;
     let star = app.signup().await;

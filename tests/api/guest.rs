@@ -8,18 +8,15 @@ use crate::helpers::*;
 #[actix_web::test]
 async fn visits_are_counted_per_guest_id() {
     let app = spawn_app().await;
+    let id = app.guest_id().await;
     let mut last = chrono::DateTime::<chrono::FixedOffset>::MIN_UTC.fixed_offset();
-    for n in 1..=3 {
+    for n in 2..=4 {
         let res = app
-            .post_json(
-                "/api/public/guest/visit",
-                &json!({ "guestId": "guest-a" }),
-                None,
-            )
+            .post_json("/api/public/guest/visit", &json!({ "guestId": id }), None)
             .await;
         assert_eq!(res.status(), StatusCode::OK);
         let guest = json_of(res).await["guest"].clone();
-        assert_eq!(guest["guestId"], "guest-a");
+        assert_eq!(guest["guestId"], id.as_str());
         assert_eq!(guest["visitCount"], n);
         // Compared as instants: the text's fraction of a second varies in length.
         let visit = chrono::DateTime::parse_from_rfc3339(guest["lastVisit"].as_str().unwrap())
@@ -27,16 +24,29 @@ async fn visits_are_counted_per_guest_id() {
         assert!(visit >= last, "{visit} before {last}");
         last = visit;
     }
-    let other = json_of(
-        app.post_json(
+    // An id the server did not issue is replaced by one it did (and set as a cookie).
+    let res = app
+        .post_json(
             "/api/public/guest/visit",
             &json!({ "guestId": "guest-b" }),
             None,
         )
-        .await,
-    )
-    .await;
+        .await;
+    let cookie = res
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let other = json_of(res).await;
+    let issued = other["guest"]["guestId"].as_str().unwrap();
+    assert_ne!(issued, "guest-b");
+    assert_ne!(issued, id);
     assert_eq!(other["guest"]["visitCount"], 1);
+    assert!(
+        cookie.starts_with(&format!("pr_guest={issued}")) && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
 }
 
 #[actix_web::test]

@@ -56,6 +56,19 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(AppOptions::default()).await
 }
 
+/// An app whose engagement rate limits let a test fire many simultaneous writes by one user (the
+/// tests of races, not of the limits).
+pub async fn spawn_app_bursting() -> TestApp {
+    spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut Settings| {
+            s.rate_limit.engagement_per_reader = 100_000;
+            s.rate_limit.engagement_per_address = 100_000;
+        })),
+        ..AppOptions::default()
+    })
+    .await
+}
+
 pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     let db_uri = required_env("PRESSROOM_TEST_MONGODB_URI");
     let smtp_port: u16 = required_env("PRESSROOM_TEST_SMTP_PORT")
@@ -543,6 +556,16 @@ impl TestApp {
     }
 
     /// Signs up `n` users at once.
+    /// A guest id issued by the server (what a guest's first visit gets).
+    pub async fn guest_id(&self) -> String {
+        let res = self.post_raw("/api/public/guest/visit", "", None).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        json_of(res).await["guest"]["guestId"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
     pub async fn signup_many(&self, n: usize) -> Vec<TestUser> {
         futures_util::future::join_all((0..n).map(|_| self.signup())).await
     }
@@ -677,5 +700,22 @@ impl TestApp {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
         line
+    }
+}
+
+/// Waits (up to 90 s) for an administrator's background job to end; returns the job.
+pub async fn wait_for_job(app: &TestApp, admin: &TestUser, id: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let res = app
+            .get(&format!("/api/admin/jobs/{id}"), Some(&admin.token))
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let job = json_of(res).await["job"].clone();
+        if job["status"] == "done" || job["status"] == "failed" {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "the job did not end: {job}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

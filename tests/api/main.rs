@@ -34,6 +34,7 @@ mod hardening;
 mod health;
 mod helpers;
 mod injection;
+mod integrity;
 mod locations;
 mod metrics;
 mod moderation;

@@ -419,8 +419,13 @@ async fn a_broadcast_reaches_every_user_but_the_sender() {
             Some(&admin.token),
         )
         .await;
-    assert_eq!(res.status(), StatusCode::CREATED);
-    assert_eq!(json_of(res).await["count"], 2);
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let body = json_of(res).await;
+    assert_eq!(body["count"], 2);
+    let job = wait_for_job(&app, &admin, body["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "done", "{job}");
+    assert_eq!(job["message"], "Notification sent to 2 users");
+    assert_eq!(job["done"], 2);
     for user in [&a, &b] {
         let body = json_of(
             app.get("/api/notification/notifications", Some(&user.token))

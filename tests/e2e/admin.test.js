@@ -234,6 +234,26 @@ describe('the administrators’ dashboard', () => {
     await adminPage.context().close();
   });
 
+  it('a broadcast notice is queued, its progress shows live, and a reader gets it as a notice, never a banner', async () => {
+    const reader = await createAccount('notice-reader');
+    const readerPage = await signIn(reader);
+    const adminPage = await signIn(admin);
+    await openSection(adminPage, 'notices', 'Notices and feedback');
+    const content = `Maintenance window ${Date.now()}`;
+    await adminPage.locator('#broadcast-content').fill(content);
+    await adminPage.getByRole('button', { name: 'Broadcast', exact: true }).click();
+    await adminPage.getByText(/^The notice is on its way to \d+ users?\.$/).waitFor();
+    // The job's progress arrives over adminRoom until it is done.
+    await adminPage.getByTestId('job-progress').getByText(/^Broadcasting the notice: done — Notification sent to \d+ users$/).waitFor({ timeout: 30_000 });
+    await screenshot(adminPage, 'admin-broadcast-done');
+    // The reader's open tab announces it as a notice; no banner shows it.
+    await readerPage.getByText(`Notice from the administrators: ${content}`).waitFor();
+    assert.equal(await readerPage.getByText(content, { exact: true }).count(), 0, 'not shown as a banner');
+    await screenshot(readerPage, 'reader-broadcast-notice');
+    await readerPage.context().close();
+    await adminPage.context().close();
+  });
+
   it('the default categories are added from the Categories section', async () => {
     const adminPage = await signIn(admin);
     await openSection(adminPage, 'categories', 'Categories');

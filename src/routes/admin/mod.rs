@@ -8,6 +8,7 @@ pub mod block_post;
 pub mod contact;
 pub mod email;
 pub mod export;
+pub mod jobs;
 pub mod overview;
 pub mod posts;
 pub mod reading_details;

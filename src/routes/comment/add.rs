@@ -3,7 +3,7 @@
 //! Refused (403) across a block with the post's author or the parent comment's author. The
 //! post's author hears of a comment, the parent's author of a reply (never oneself).
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
 
@@ -45,13 +45,15 @@ fn excerpt(html: &str) -> String {
     cut
 }
 
-#[tracing::instrument(skip(state, me, body))]
+#[tracing::instrument(skip(state, me, req, body))]
 pub async fn add_comment(
     state: web::Data<AppState>,
     me: AuthUser,
+    req: HttpRequest,
     post_id: web::Path<String>,
     body: ApiJson<AddCommentBody>,
 ) -> ApiResult<HttpResponse> {
+    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Comment).await?;
     let body = body.into_inner();
     let content = parse_content(body.content.as_deref())?;
     let parent_id = body

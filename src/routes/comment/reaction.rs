@@ -3,7 +3,7 @@
 //! the ids of the users who reacted so. Adding one is refused on a blocked comment and across a
 //! block with the comment's or the post's author; taking one back is always allowed.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
 use super::{load_with_post, reactions_view};
@@ -37,13 +37,15 @@ pub struct ReactionAnswer {
     reaction_type: String,
 }
 
-#[tracing::instrument(skip(state, me, body))]
+#[tracing::instrument(skip(state, me, req, body))]
 pub async fn reaction(
     state: web::Data<AppState>,
     me: AuthUser,
+    req: HttpRequest,
     comment_id: web::Path<String>,
     body: ApiJson<ReactionBody>,
 ) -> ApiResult<HttpResponse> {
+    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Comment).await?;
     let kind = body
         .into_inner()
         .reaction_type

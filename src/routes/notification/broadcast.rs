@@ -1,22 +1,23 @@
-//! `POST /api/notification/broadcast` {content} (administrators) → 201 {message, count}: a notice
-//! to every user (not blocked, not the sender). Each is stored; the users online now get their own
-//! `newNotification` and `updateUnreadCount` at once, and `newBroadcastNotification` with the
-//! same stored item (its `_id` and every field, plus `broadcast: true`); the others find it when
-//! they next look. Guests hear nothing of it.
+//! `POST /api/notification/broadcast` {content} (administrators) → 202 {message, count, jobId,
+//! job}: a notice to every user (not blocked, not the sender), written by the job worker
+//! (`crate::jobs::admin_tasks`), so the request answers at once however many users there are.
+//! `count` is the number of addressees. Each notice is stored; the users online when theirs is
+//! written get their own `newNotification` and `updateUnreadCount`, and `adminNoticeBroadcast`
+//! with the same stored item (its `_id` and every field, plus `broadcast: true`); the others find
+//! it when they next look. Guests hear nothing of it. The job's progress reaches `adminRoom`
+//! (`adminJobProgress`) and `GET /api/admin/jobs/{id}`.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{check_length, present, view, MSG_CONTENT_REQUIRED};
+use super::{check_length, present, MSG_CONTENT_REQUIRED};
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::notify::push;
-use crate::persistence::notifications::{self, Kind, Notification};
-use crate::persistence::now;
+use crate::jobs::admin_tasks;
+use crate::persistence::notifications;
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -24,11 +25,15 @@ pub struct BroadcastBody {
     content: Option<String>,
 }
 
-/// `{message, count}`: how many users the broadcast reached.
+/// `{message, count, jobId, job}`: how many users the broadcast goes to, and its job.
 #[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct BroadcastAnswer {
     message: String,
     count: usize,
+    job_id: String,
+    #[schema(value_type = Object)]
+    job: serde_json::Value,
 }
 
 #[tracing::instrument(skip_all)]
@@ -40,47 +45,28 @@ pub async fn broadcast(
     let content = present(body.into_inner().content.as_deref())
         .ok_or_else(|| ApiError::bad_request(MSG_CONTENT_REQUIRED))?;
     check_length(&content)?;
-    let audience = notifications::broadcast_audience(&state.db, me.user.id).await?;
-    let at = now();
-    let items: Vec<Notification> = audience
-        .iter()
-        .map(|user| Notification {
-            id: ObjectId::new(),
-            user_id: *user,
-            kind: Kind::Admin,
-            content: content.clone(),
-            read: false,
-            navigate_to: None,
-            sender_id: Some(me.user.id),
-            sender_name: Some(me.user.name.clone()),
-            sender_avatar: me.user.avatar.clone(),
-            post_id: None,
-            post_title: None,
-            reply_to: None,
-            created_at: at,
-        })
-        .collect();
-    notifications::insert_many(&state.db, &items).await?;
-    let online = state.realtime.online().await.user_ids;
-    for item in items
-        .iter()
-        .filter(|n| online.contains(&n.user_id.to_hex()))
-    {
-        push(&state, item).await;
-        let mut notice = view(item);
-        notice["broadcast"] = json!(true);
-        crate::live::notice_broadcast(&state, &item.user_id.to_hex(), notice);
+    let count = notifications::broadcast_audience(&state.db, me.user.id)
+        .await?
+        .len();
+    let mut params = mongodb::bson::doc! { "content": &content, "senderName": &me.user.name };
+    if let Some(avatar) = &me.user.avatar {
+        params.insert("senderAvatar", avatar);
     }
+    let job = admin_tasks::enqueue(&state.db, admin_tasks::BROADCAST, params, me.user.id).await?;
+    let job = admin_tasks::job_view(&job);
+    let job_id = job["_id"].as_str().unwrap_or_default().to_string();
     audit::record(
         &state,
         &me,
         Action::NoticeBroadcast,
         Target::site(),
-        json!({ "content": content, "recipients": items.len() }),
+        json!({ "content": content, "recipients": count, "jobId": job_id }),
     )
     .await;
-    Ok(HttpResponse::Created().json(BroadcastAnswer {
-        message: format!("Notification sent to {} users", items.len()),
-        count: items.len(),
+    Ok(HttpResponse::Accepted().json(BroadcastAnswer {
+        message: format!("Sending the notification to {count} users"),
+        count,
+        job_id,
+        job,
     }))
 }

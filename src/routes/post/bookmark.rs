@@ -1,7 +1,7 @@
 //! `POST /api/post/bookmark/{postId}` → {bookmarked, bookmarksCount}: toggles the caller's
 //! bookmark, safe under simultaneous toggles. A new bookmark tells the author.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::like::{toggle_mark, MarkToggle};
 use crate::auth::AuthUser;
@@ -26,12 +26,14 @@ pub struct BookmarkAnswer {
     post_id: String,
 }
 
-#[tracing::instrument(skip(state, me))]
+#[tracing::instrument(skip(state, me, req))]
 pub async fn bookmark(
     state: web::Data<AppState>,
     me: AuthUser,
+    req: HttpRequest,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
+    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Bookmark).await?;
     let toggled = toggle_mark(&state, &me, &post_id, &BOOKMARK_TOGGLE).await?;
     Ok(HttpResponse::Ok().json(BookmarkAnswer {
         bookmarked: toggled.on,

@@ -3,7 +3,7 @@
 //! (never oneself, never across a block). Also what the other engagement handlers share: loading
 //! a post one may engage with, and telling its author.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
@@ -125,12 +125,14 @@ const LIKE_TOGGLE: MarkToggle = MarkToggle {
     notification: Kind::Like,
 };
 
-#[tracing::instrument(skip(state, me))]
+#[tracing::instrument(skip(state, me, req))]
 pub async fn like(
     state: web::Data<AppState>,
     me: AuthUser,
+    req: HttpRequest,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
+    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Like).await?;
     let toggled = toggle_mark(&state, &me, &post_id, &LIKE_TOGGLE).await?;
     Ok(HttpResponse::Ok().json(LikeAnswer {
         liked: toggled.on,

@@ -1,13 +1,18 @@
 //! `POST /api/post/{postId}/share` → {shareCount}: counts a share of a post the caller may read
-//! (guests too). Each share is recorded for the per-day analytics.
+//! (guests too), once per reader (`crate::counting`) per post per day; crawlers' and the author's
+//! own shares are not counted, and shares are rate-limited per reader and per address. Each
+//! counted share is recorded for the per-day analytics.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::like::readable_post;
+use super::view::{optional_body, GuestBody};
 use super::MSG_POST_NOT_FOUND;
 use crate::auth::MaybeUser;
+use crate::counting;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::shares;
+use crate::ratelimit::Action;
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;
 
@@ -19,15 +24,32 @@ pub struct ShareAnswer {
     post_id: String,
 }
 
-#[tracing::instrument(skip(state, viewer))]
+#[tracing::instrument(skip(state, viewer, req, body))]
 pub async fn share(
     state: web::Data<AppState>,
     viewer: MaybeUser,
+    req: HttpRequest,
     post_id: web::Path<String>,
+    body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
     let me = viewer.0.as_ref();
+    let body: GuestBody = optional_body(&body)?;
+    let who = counting::identify(&state, &req, me, body.guest_id.as_deref()).await?;
+    state.limiter.engagement(Action::Share, &who).await?;
     let post = readable_post(&state, &post_id, me).await?;
-    let count = shares::record(&state.db, post.id, me.map(|m| m.user.id))
+    let reader = who.reader.key();
+    let own = me.is_some_and(|m| m.user.id == post.author);
+    let counts =
+        !own && !counting::is_crawler(&req) && shares::claim(&state.db, post.id, &reader).await?;
+    if !counts {
+        let mut res = HttpResponse::Ok().json(ShareAnswer {
+            share_count: post.share_count.max(0),
+            post_id: post.id.to_hex(),
+        });
+        who.apply(&state, &mut res);
+        return Ok(res);
+    }
+    let count = shares::record(&state.db, post.id, &reader, me.map(|m| m.user.id))
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     if let Some(me) = me {
@@ -41,8 +63,10 @@ pub async fn share(
         )
         .await;
     }
-    Ok(HttpResponse::Ok().json(ShareAnswer {
+    let mut res = HttpResponse::Ok().json(ShareAnswer {
         share_count: count,
         post_id: post.id.to_hex(),
-    }))
+    });
+    who.apply(&state, &mut res);
+    Ok(res)
 }

@@ -1,18 +1,21 @@
 //! `POST /api/post/time-spent/{postId}` {duration} → {message, duration, updatedAt}: adds the
 //! seconds a reader spent on a post (a positive number up to `MAX_READING_SECONDS` per report,
-//! rounded to whole seconds, at least 1). Guests are readers by guest id or address, like views.
-//! `duration` in the answer is the reader's total on the post.
+//! rounded to whole seconds, at least 1). Readers are counted like views (`crate::counting`): a
+//! reader's time on a post counts at most `counting.reading_time_multiple` times the post's
+//! estimated reading time per 30 minutes (and never more than those 30 minutes); crawlers' time
+//! is not counted. `duration` in the answer is the reader's total on the post.
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::like::readable_post;
-use super::view::{optional_body, viewer_key};
+use super::view::optional_body;
 use crate::auth::{AuthUser, MaybeUser};
+use crate::counting;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::Post;
-use crate::persistence::{now, reading_time};
+use crate::persistence::{now, reading_time, views::VIEW_WINDOW_MS};
 use crate::routes::user::iso;
 use crate::state::AppState;
 
@@ -77,8 +80,32 @@ pub async fn add_reading_time(
     seconds: i64,
     guest_id: Option<&str>,
 ) -> ApiResult<i64> {
-    let reader = viewer_key(req, state, me, guest_id)?;
-    Ok(reading_time::add(&state.db, post.id, &reader, me.map(|m| m.user.id), seconds).await?)
+    let who = counting::identify(state, req, me, guest_id).await?;
+    let reader = who.reader.key();
+    let cap = reading_time_cap(state, post);
+    let seconds = if counting::is_crawler(req) {
+        0
+    } else {
+        seconds
+    };
+    Ok(reading_time::add(
+        &state.db,
+        post.id,
+        &reader,
+        me.map(|m| m.user.id),
+        seconds,
+        cap,
+        VIEW_WINDOW_MS,
+    )
+    .await?)
+}
+
+/// Most seconds of reading one reader's time on a post counts per view window: the configured
+/// multiple of the post's estimated reading time (at least a minute), never more than the window.
+pub fn reading_time_cap(state: &AppState, post: &Post) -> i64 {
+    let estimate = post.reading_time.max(1) * 60;
+    let multiple = state.settings.counting.reading_time_multiple.max(1);
+    (estimate * multiple).min(VIEW_WINDOW_MS / 1000)
 }
 
 #[tracing::instrument(skip(state, viewer, req, body))]

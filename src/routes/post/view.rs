@@ -1,7 +1,8 @@
 //! `POST /api/post/view/{slug}` → {views}: counts a view of a post the caller may read, once per
-//! viewer per 30 minutes (`views::VIEW_WINDOW_MS`). A viewer is the signed-in user, else the
-//! guest id (body `{guestId}` or the `X-Guest-Id` header), else the client address. An author's
-//! own views are not counted. Shared with `POST /api/public/post/{slug}/view`.
+//! reader per 30 minutes (`views::VIEW_WINDOW_MS`). A reader is the signed-in user, else a guest
+//! by a server-issued guest id, else the client address (`crate::counting`). Crawlers and the
+//! author's own views are not counted; views are rate-limited per reader and per address.
+//! Shared with `POST /api/public/post/{slug}/view`.
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::de::DeserializeOwned;
@@ -9,17 +10,14 @@ use serde::Deserialize;
 
 use super::{visible_to, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
 use crate::auth::{AuthUser, MaybeUser};
+use crate::counting::{self, Identified};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
-use crate::net::client_ip;
 use crate::persistence::views;
+use crate::ratelimit::Action;
 use crate::state::AppState;
 
-/// Header a guest's client may send its guest id in.
-pub const GUEST_HEADER: &str = "x-guest-id";
-/// Longest guest id accepted.
-pub const MAX_GUEST_ID_LEN: usize = 100;
-pub const MSG_INVALID_GUEST_ID: &str = "guestId must be 1 to 100 letters, digits, '-' or '_'";
+pub use crate::counting::{GUEST_HEADER, MAX_GUEST_ID_LEN, MSG_INVALID_GUEST_ID};
 
 /// A body that may carry a guest id.
 #[derive(Debug, Default, Deserialize)]
@@ -37,72 +35,41 @@ pub fn optional_body<T: DeserializeOwned + Default>(bytes: &[u8]) -> ApiResult<T
     parse_json(bytes)
 }
 
-/// Who is reading: `user:<id>`, `guest:<id>` or `ip:<address>`.
-pub fn viewer_key(
-    req: &HttpRequest,
-    state: &AppState,
-    me: Option<&AuthUser>,
-    body_guest: Option<&str>,
-) -> ApiResult<String> {
-    if let Some(me) = me {
-        return Ok(format!("user:{}", me.user.id.to_hex()));
-    }
-    let header = req
-        .headers()
-        .get(GUEST_HEADER)
-        .and_then(|v| v.to_str().ok());
-    let guest = body_guest
-        .or(header)
-        .map(str::trim)
-        .filter(|g| !g.is_empty() && *g != "null" && *g != "undefined");
-    if let Some(guest) = guest {
-        let valid = guest.len() <= MAX_GUEST_ID_LEN
-            && guest
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if !valid {
-            return Err(ApiError::bad_request(MSG_INVALID_GUEST_ID));
-        }
-        return Ok(format!("guest:{guest}"));
-    }
-    let ip = client_ip(req, &state.trusted_proxies)
-        .map(|ip| ip.to_string())
-        .unwrap_or_else(|| "unknown".to_string());
-    Ok(format!("ip:{ip}"))
-}
-
-/// Counts a view of the post with this slug if the viewer's window allows; returns the post's
-/// view count.
 /// `{views}`: the post's count of views after this one.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct ViewsAnswer {
     pub views: i64,
 }
 
+/// Counts a view of the post with this slug if the reader's window allows; returns the post's
+/// view count and who the reader was.
 pub async fn track_view(
     state: &AppState,
     req: &HttpRequest,
     me: Option<&AuthUser>,
     slug: &str,
     body: &[u8],
-) -> ApiResult<i64> {
+) -> ApiResult<(i64, Identified)> {
     let slug = slug.trim();
     if slug.is_empty() || slug == "undefined" || slug == "null" {
         return Err(ApiError::bad_request(MSG_INVALID_SLUG));
     }
     let body: GuestBody = optional_body(body)?;
+    let who = counting::identify(state, req, me, body.guest_id.as_deref()).await?;
+    state.limiter.engagement(Action::View, &who).await?;
     let post = super::find_by_slug(state, slug)
         .await?
         .filter(|p| visible_to(p, me))
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    let viewer = viewer_key(req, state, me, body.guest_id.as_deref())?;
+    let viewer = who.reader.key();
     let own = me.is_some_and(|m| m.user.id == post.author);
-    if own || !views::claim(&state.db, post.id, &viewer).await? {
-        return Ok(post.views.max(0));
+    if own || counting::is_crawler(req) || !views::claim(&state.db, post.id, &viewer).await? {
+        return Ok((post.views.max(0), who));
     }
-    views::record(&state.db, post.id, &viewer, me.map(|m| m.user.id))
+    let views = views::record(&state.db, post.id, &viewer, me.map(|m| m.user.id))
         .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    Ok((views, who))
 }
 
 #[tracing::instrument(skip(state, viewer, req, body))]
@@ -113,6 +80,8 @@ pub async fn view(
     slug: web::Path<String>,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    let views = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
-    Ok(HttpResponse::Ok().json(ViewsAnswer { views }))
+    let (views, who) = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
+    let mut res = HttpResponse::Ok().json(ViewsAnswer { views });
+    who.apply(&state, &mut res);
+    Ok(res)
 }

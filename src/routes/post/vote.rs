@@ -4,7 +4,7 @@
 //! 409. The poll in the answer carries the counts and the caller's choice (`userVote`, and
 //! `userVotes` for multiple-choice polls).
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
 use serde_json::Value;
@@ -134,12 +134,14 @@ pub fn poll_view(post: ObjectId, block: &Block, choices: &[usize]) -> PollView {
     }
 }
 
-#[tracing::instrument(skip(state, me, body))]
+#[tracing::instrument(skip(state, me, req, body))]
 pub async fn vote(
     state: web::Data<AppState>,
     me: AuthUser,
+    req: HttpRequest,
     body: ApiJson<VoteBody>,
 ) -> ApiResult<HttpResponse> {
+    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Vote).await?;
     let body = body.into_inner();
     let post_id = required(&body.post_id, "postId")?;
     let block_id = required(&body.block_id, "blockId")?.to_string();

@@ -26,9 +26,11 @@ pub async fn view(
     slug: web::Path<String>,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    let views = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
-    Ok(HttpResponse::Ok().json(ViewTrackedAnswer {
+    let (views, who) = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
+    let mut res = HttpResponse::Ok().json(ViewTrackedAnswer {
         message: MSG_VIEW_TRACKED,
         views,
-    }))
+    });
+    who.apply(&state, &mut res);
+    Ok(res)
 }

@@ -79,7 +79,7 @@ test("marking read, marking all read and deleting in one tab update the count in
   }
 });
 
-test("a broadcast reaches every connected user with their own item, not the sender, and never a guest", async () => {
+test("a broadcast notice reaches every connected user with their own item as adminNoticeBroadcast (never newBroadcastNotification), not the sender, and never a guest", async () => {
   const boss = await admin();
   const a = await signup();
   const b = await signup();
@@ -89,13 +89,21 @@ test("a broadcast reaches every connected user with their own item, not the send
   const guest = await connect({ transports: ["websocket"] });
   try {
     const bossSaw = record(sboss, "newNotification");
-    const bossAnnounced = record(sboss, "newBroadcastNotification");
-    const guestAnnounced = record(guest, "newBroadcastNotification");
+    const bossAnnounced = record(sboss, "adminNoticeBroadcast");
+    const guestAnnounced = record(guest, "adminNoticeBroadcast");
+    const asBanner = [sa, sb, guest].map((s) => record(s, "newBroadcastNotification"));
     const content = `Maintenance ${Date.now()}`;
     const got = [sa, sb].map((s) => waitFor(s, "newNotification", (n) => n.content === content));
-    const announced = [sa, sb].map((s) => waitFor(s, "newBroadcastNotification", (n) => n.content === content));
+    const announced = [sa, sb].map((s) => waitFor(s, "adminNoticeBroadcast", (n) => n.content === content));
+    assert.equal(await join(sboss, "adminRoom"), true);
+    const progress = record(sboss, "adminJobProgress");
+    const started = Date.now();
     const res = await api("POST", "/notification/broadcast", { content }, boss.token);
-    assert.equal(res.status, 201);
+    // Queued to the job worker: answered at once with the job's id.
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.ok(Date.now() - started < 1000, `answered in ${Date.now() - started} ms`);
+    assert.equal(typeof res.body.jobId, "string");
+    const finished = waitFor(sboss, "adminJobProgress", (p) => p.jobId === res.body.jobId && p.status === "done", 15000);
     const [[na], [nb]] = await Promise.all(got);
     assert.equal(na.user, a.id);
     assert.equal(nb.user, b.id);
@@ -114,6 +122,12 @@ test("a broadcast reaches every connected user with their own item, not the send
     const about = (seen) => seen.filter(([n]) => n?.content === content).length;
     assert.equal(about(bossAnnounced.seen), 0, "the sender is not an addressee");
     assert.equal(about(guestAnnounced.seen), 0, "guests hear nothing of a notice");
+    for (const banners of asBanner) assert.equal(about(banners.seen), 0, "newBroadcastNotification carries banners only");
+    const [done] = await finished;
+    assert.equal(done.kind, "broadcast");
+    assert.equal(done.done, done.total);
+    assert.match(done.message, /^Notification sent to \d+ users$/);
+    assert.ok(progress.seen.some(([p]) => p.jobId === res.body.jobId && p.status === "running"), "progress while it runs");
   } finally {
     for (const s of [sa, sb, sboss, guest]) s.close();
   }

@@ -1,7 +1,10 @@
-//! `POST /api/admin/retry-failed-emails` {type} (administrators) → {message, results}: sends the
-//! failed messages of that type whose `stopEmailAttempts` is false again, oldest first (at most
-//! `MAX_PER_RETRY` per call), and records each outcome on its log record. Each message is claimed
-//! first, so two retries at once never send it twice.
+//! `POST /api/admin/retry-failed-emails` {type} (administrators) → 202 {message, jobId, job,
+//! results}: queues a job (`crate::jobs::admin_tasks`) that sends the failed messages of that
+//! type whose `stopEmailAttempts` is false again, oldest first (at most `MAX_PER_RETRY` per
+//! call), and records each outcome on its log record; the answer comes at once, with `results`
+//! so far (none), and the job's progress reaches `adminRoom` (`adminJobProgress`) and
+//! `GET /api/admin/jobs/{id}`. Each message is claimed first, so two retries at once never send
+//! it twice.
 //!
 //! A message is sent again as it was (its stored text), except a message with a one-time code:
 //! its code is never stored, so a fresh code is issued (replacing any earlier one) and sent. A
@@ -12,13 +15,15 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{mail_type, view, EmailLogView};
+use super::{mail_type, EmailLogView};
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
+use crate::jobs::admin_tasks;
 use crate::mail::MailKind;
-use crate::persistence::email_logs::{self, EmailLog, Outcome};
+use crate::persistence::email_logs::EmailLog;
+use crate::persistence::email_logs::Outcome;
 use crate::persistence::otps::Purpose;
 use crate::persistence::users;
 use crate::routes::auth::issue_code;
@@ -37,13 +42,6 @@ pub const MSG_TEXT_NOT_KEPT: &str =
 pub struct RetryBody {
     #[serde(default, rename = "type")]
     kind: Option<String>,
-}
-
-/// `{message, results}`: what became of each message sent again.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct RetryAnswer {
-    pub message: String,
-    pub results: Vec<RetryResult>,
 }
 
 /// A message sent again: its log record, or only the outcome when the record is gone.
@@ -65,7 +63,7 @@ pub struct GoneLog {
 }
 
 /// Sends one claimed message again, or gives it up when it is no longer needed.
-async fn send_again(state: &AppState, log: &EmailLog, kind: MailKind) -> ApiResult<Outcome> {
+pub async fn send_again(state: &AppState, log: &EmailLog, kind: MailKind) -> ApiResult<Outcome> {
     let mailer = &state.mailer;
     if kind.carries_code() || kind == MailKind::DailyPost {
         let user = match log.user_id {
@@ -102,6 +100,19 @@ async fn resend_stored(state: &AppState, log: &EmailLog) -> ApiResult<Outcome> {
     })
 }
 
+/// `{message, jobId, job, results}`: the queued job; `results` so far (filled in the job).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RetryQueued {
+    pub message: String,
+    pub job_id: String,
+    #[schema(value_type = Object)]
+    pub job: serde_json::Value,
+    pub results: Vec<RetryResult>,
+}
+
+pub const MSG_RETRY_QUEUED: &str = "Retrying the failed emails in the background";
+
 #[tracing::instrument(skip(state, admin, body), fields(admin = %admin.0.id_hex()))]
 pub async fn retry_failed_emails(
     state: web::Data<AppState>,
@@ -110,45 +121,27 @@ pub async fn retry_failed_emails(
 ) -> ApiResult<HttpResponse> {
     let kind = mail_type(body.into_inner().kind.as_deref())?
         .ok_or_else(|| ApiError::bad_request("type is required"))?;
-    let mut results: Vec<RetryResult> = Vec::new();
-    let (mut sent, mut failed) = (0, 0);
-    for id in email_logs::retryable_ids(&state.db, kind.as_str(), MAX_PER_RETRY).await? {
-        let Some(log) = email_logs::claim_for_retry(&state.db, id).await? else {
-            continue;
-        };
-        let outcome = match send_again(&state, &log, kind).await {
-            Ok(outcome) => outcome,
-            Err(e) => {
-                // Release the claim before answering: the message stays open for a later retry.
-                let _ = email_logs::release_claim(&state.db, id).await;
-                return Err(e);
-            }
-        };
-        if outcome.success {
-            sent += 1;
-        } else {
-            failed += 1;
-        }
-        let now = email_logs::find_by_id(&state.db, id).await?;
-        results.push(match now {
-            Some(log) => RetryResult::Log(view(&log)),
-            None => RetryResult::Gone(GoneLog {
-                id: id.to_hex(),
-                success: outcome.success,
-                error: outcome.error,
-            }),
-        });
-    }
+    let job = admin_tasks::enqueue(
+        &state.db,
+        admin_tasks::RETRY_EMAILS,
+        mongodb::bson::doc! { "type": kind.as_str() },
+        admin.0.user.id,
+    )
+    .await?;
+    let job = admin_tasks::job_view(&job);
+    let job_id = job["_id"].as_str().unwrap_or_default().to_string();
     audit::record(
         &state,
         &admin.0,
         Action::EmailRetry,
         Target::site(),
-        json!({ "type": kind.as_str(), "sent": sent, "failed": failed }),
+        json!({ "type": kind.as_str(), "jobId": job_id }),
     )
     .await;
-    Ok(HttpResponse::Ok().json(RetryAnswer {
-        message: format!("{sent} sent, {failed} still failing"),
-        results,
+    Ok(HttpResponse::Accepted().json(RetryQueued {
+        message: MSG_RETRY_QUEUED.to_string(),
+        job_id,
+        job,
+        results: Vec::new(),
     }))
 }

@@ -46,6 +46,7 @@ export const ADMIN_FALLBACK = {
   emailStatus: 'Failed to fetch email status',
   emailStatuses: 'Failed to fetch email statuses',
   retryEmails: 'Failed to retry failed emails',
+  job: 'Failed to fetch the job',
   readingTime: 'Failed to record reading time',
   readingDetails: 'Failed to fetch reading details',
   dailyReport: 'Failed to fetch daily post email report',
@@ -212,7 +213,9 @@ export const adminApi = {
       limit: q.limit ?? ADMIN_PAGE_SIZE,
     }),
   retryFailedEmails: (type: string) =>
-    http.post<{ message?: string; results?: EmailStatus[] }>('/admin/retry-failed-emails', { type }, ADMIN_FALLBACK.retryEmails),
+    http.post<{ message?: string; results?: EmailStatus[]; jobId?: string }>('/admin/retry-failed-emails', { type }, ADMIN_FALLBACK.retryEmails),
+  job: (id: string) =>
+    http.get<{ job?: AdminJob & { _id?: string; results?: EmailStatus[] } }>(`/admin/jobs/${encodeURIComponent(id)}`, ADMIN_FALLBACK.job),
   dailyReport: (q: Page & { date?: string }) =>
     http.get<Paged<'logs', EmailReport>>('/dailyMail/daily-post-report', ADMIN_FALLBACK.dailyReport, {
       date: q.date,
@@ -273,4 +276,14 @@ export interface EligibilityChange {
   user?: { _id: string; isEligibleForSubscription: boolean; bypassSubscriptionCriteria: boolean; milestoneOverride: OverrideInfo['milestoneOverride'] };
   overrideInfo?: OverrideInfo;
   eligibility?: UserEligibility;
+}
+
+/** An administrator's background job as the server reports it (`GET /admin/jobs/{id}`, `adminJobProgress`). */
+export interface AdminJob {
+  jobId: string;
+  kind: string;
+  status: 'queued' | 'running' | 'done' | 'failed' | string;
+  done: number;
+  total: number | null;
+  message: string | null;
 }

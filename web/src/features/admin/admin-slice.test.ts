@@ -21,6 +21,7 @@ import {
   fetchPlans,
   fetchPosts,
   fetchReports,
+  fetchRetryJob,
   fetchSiteAnalytics,
   fetchUserEarnings,
   fetchUsers,
@@ -617,5 +618,25 @@ describe('session', () => {
     const store = setupStore({ auth: signedInAuth() });
     await store.dispatch(initUserSocket({ userId: 'u1', role: 'user' }));
     expect(mockApi.calls('GET', '/admin/overview')).toHaveLength(0);
+  });
+
+  it('follows a background retry: 202 with its job id, live progress, then the finished job\'s results', async () => {
+    const store = adminStore();
+    mockApi.on('POST', '/admin/retry-failed-emails', { status: 202, body: { message: 'Retrying the failed emails in the background', jobId: 'j1', results: [] } });
+    await store.dispatch(retryFailedEmails('contact_reply'));
+    expect(store.getState().admin.emailStatuses.retry.jobId).toBe('j1');
+    expect(store.getState().admin.emailStatuses.retry.results).toEqual([]);
+    store.dispatch(socketEvents.adminJobProgressReceived({ jobId: 'j1', kind: 'retry_emails', status: 'running', done: 1, total: 3, message: null }));
+    expect(store.getState().admin.jobs.j1).toEqual({ jobId: 'j1', kind: 'retry_emails', status: 'running', done: 1, total: 3, message: null });
+    store.dispatch(socketEvents.adminJobProgressReceived({ kind: 'broadcast' }));
+    expect(Object.keys(store.getState().admin.jobs)).toEqual(['j1']);
+    mockApi.on('GET', '/admin/jobs/j1', {
+      body: { job: { _id: 'j1', kind: 'retry_emails', status: 'done', done: 3, total: 3, message: '1 sent, 2 still failing', results: [{ _id: 'e', email: 'x@y.io', type: 'contact_reply', success: true, stopEmailAttempts: false }] } },
+    });
+    await store.dispatch(fetchRetryJob('j1'));
+    const retry = store.getState().admin.emailStatuses.retry;
+    expect(retry.message).toBe('1 sent, 2 still failing');
+    expect(retry.results.map((r) => r._id)).toEqual(['e']);
+    expect(store.getState().admin.jobs.j1.status).toBe('done');
   });
 });

@@ -16,7 +16,7 @@ import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/tool
 import { ApiError, errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { initUserSocket, socketEvents } from '@/features/socket';
-import { ADMIN_FALLBACK, ADMIN_PAGE_SIZE, adminApi, SERVER_UNAVAILABLE, type EligibilityChange, type PostQuery, type UserQuery } from './admin-api';
+import { ADMIN_FALLBACK, ADMIN_PAGE_SIZE, adminApi, SERVER_UNAVAILABLE, type AdminJob, type EligibilityChange, type PostQuery, type UserQuery } from './admin-api';
 import type {
   AdminPost,
   AdminUser,
@@ -79,7 +79,9 @@ export interface AdminState {
   contactMessages: PagedList<ContactMessage>;
   reports: PagedList<Report>;
   userEarnings: PagedList<UserEarning> & { minPayout: number | null; payout: ActionResult<PayoutResult> };
-  emailStatuses: PagedList<EmailStatus> & { type: string; email: string; retry: ActionResult<EmailStatus> };
+  emailStatuses: PagedList<EmailStatus> & { type: string; email: string; retry: ActionResult<EmailStatus> & { jobId?: string | null } };
+  /** Background jobs (email retries, notice broadcasts) by id, as `adminJobProgress` reports them. */
+  jobs: Record<string, AdminJob>;
   emailReports: PagedList<EmailReport> & { date: string };
   bannerNotifications: { items: BannerNotice[]; status: Status; error: string | null };
   plans: PagedList<Plan>;
@@ -103,6 +105,7 @@ export const initialAdminState = (): AdminState => ({
   reports: emptyList(),
   userEarnings: { ...emptyList<UserEarning>(), minPayout: null, payout: idleAction() },
   emailStatuses: { ...emptyList<EmailStatus>(), type: '', email: '', retry: idleAction() },
+  jobs: {},
   emailReports: { ...emptyList<EmailReport>(), date: '' },
   bannerNotifications: { items: [], status: 'idle', error: null },
   plans: emptyList(),
@@ -397,9 +400,21 @@ export const fetchEmailStatuses = thunk<{ items: EmailStatus[]; total: number; t
   },
 );
 
-export const retryFailedEmails = thunk<{ message: string; results: EmailStatus[] }, string>('retryFailedEmails', ADMIN_FALLBACK.retryEmails, async (type) => {
+/** Queues a retry (the server answers 202 at once); its progress arrives as `adminJobProgress`. */
+export const retryFailedEmails = thunk<{ message: string; results: EmailStatus[]; jobId: string | null }, string>('retryFailedEmails', ADMIN_FALLBACK.retryEmails, async (type) => {
   const r = await adminApi.retryFailedEmails(type);
-  return { message: r?.message ?? 'Retry finished', results: r?.results ?? [] };
+  return { message: r?.message ?? 'Retry started', results: r?.results ?? [], jobId: r?.jobId ?? null };
+});
+
+/** Reads a finished retry job: its outcome and per-message results. */
+export const fetchRetryJob = thunk<{ message: string; results: EmailStatus[]; job: AdminJob }, string>('fetchRetryJob', ADMIN_FALLBACK.job, async (id) => {
+  const r = await adminApi.job(id);
+  const job = r?.job;
+  return {
+    message: job?.message ?? 'Retry finished',
+    results: job?.results ?? [],
+    job: { jobId: id, kind: job?.kind ?? '', status: job?.status ?? 'done', done: Number(job?.done ?? 0), total: job?.total ?? null, message: job?.message ?? null },
+  };
 });
 
 export const fetchEmailReports = thunk<{ items: EmailReport[]; total: number; totalPages: number; page: number }, { page?: number; date?: string }>(
@@ -852,7 +867,7 @@ const adminSlice = createSlice({
         state.emailStatuses.retry = { status: 'loading', message: null, error: null, results: [] };
       })
       .addCase(retryFailedEmails.fulfilled, (state, action) => {
-        state.emailStatuses.retry = { status: 'succeeded', message: action.payload.message, error: null, results: action.payload.results };
+        state.emailStatuses.retry = { status: 'succeeded', message: action.payload.message, error: null, results: action.payload.results, jobId: action.payload.jobId };
         for (const result of action.payload.results) {
           const row = state.emailStatuses.items.find((i) => i._id === result._id);
           if (row) Object.assign(row, result);
@@ -860,6 +875,28 @@ const adminSlice = createSlice({
       })
       .addCase(retryFailedEmails.rejected, (state, action) => {
         state.emailStatuses.retry = { status: 'failed', message: null, error: action.payload ?? ADMIN_FALLBACK.retryEmails, results: [] };
+      })
+      .addCase(fetchRetryJob.fulfilled, (state, action) => {
+        state.jobs[action.meta.arg] = action.payload.job;
+        if (state.emailStatuses.retry.jobId !== action.meta.arg) return;
+        state.emailStatuses.retry = { status: 'succeeded', message: action.payload.message, error: null, results: action.payload.results, jobId: action.meta.arg };
+        for (const result of action.payload.results) {
+          const row = state.emailStatuses.items.find((i) => i._id === result._id);
+          if (row) Object.assign(row, result);
+        }
+      })
+      .addCase(socketEvents.adminJobProgressReceived, (state, action) => {
+        const p = action.payload;
+        const id = typeof p.jobId === 'string' ? p.jobId : typeof p._id === 'string' ? p._id : null;
+        if (!id) return;
+        state.jobs[id] = {
+          jobId: id,
+          kind: String(p.kind ?? ''),
+          status: String(p.status ?? 'running'),
+          done: Number(p.done ?? 0) || 0,
+          total: p.total == null ? null : Number(p.total),
+          message: typeof p.message === 'string' ? p.message : null,
+        };
       })
       .addCase(fetchEmailReports.pending, (state) => loading(state.emailReports))
       .addCase(fetchEmailReports.fulfilled, (state, action) => loaded(state.emailReports, action.payload))

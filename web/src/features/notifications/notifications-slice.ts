@@ -174,12 +174,14 @@ export const sendAdminNotice = createAsyncThunk<
   }
 });
 
-export const broadcastNotice = createAsyncThunk<void, { content: string }, ThunkConfig>(
+/** Queues a notice to every user (the server answers 202 at once); `jobId` names its background job. */
+export const broadcastNotice = createAsyncThunk<{ message: string | null; count: number | null; jobId: string | null }, { content: string }, ThunkConfig>(
   'notifications/broadcast',
   async (body, { rejectWithValue }) => {
     if (!body.content) return rejectWithValue('Content is required');
     try {
-      await notificationsApi.broadcast(body);
+      const r = (await notificationsApi.broadcast(body)) as { message?: string; count?: number; jobId?: string } | null;
+      return { message: r?.message ?? null, count: typeof r?.count === 'number' ? r.count : null, jobId: r?.jobId ?? null };
     } catch (e) {
       return rejectWithValue(errorMessage(e, NOTIFICATION_FALLBACK.broadcast));
     }

@@ -28,6 +28,8 @@ export const socketEvents = {
   reportAcknowledged: createAction<AdminEventPayload>('socket/reportAcknowledged'),
   /** A node's operating figures, every few seconds (the admin dashboard's Operations section). */
   operationsSnapshotReceived: createAction<AdminEventPayload>('socket/operationsSnapshot'),
+  /** Where an administrator's background job (email retry, notice broadcast) stands. */
+  adminJobProgressReceived: createAction<AdminEventPayload>('socket/adminJobProgress'),
   /** The server closed this socket itself (a logout, a password change or a block elsewhere): the session is re-checked. */
   serverDisconnected: createAction('socket/serverDisconnected'),
 };
@@ -43,6 +45,7 @@ export const ADMIN_SOCKET_EVENTS = {
   reportReviewed: socketEvents.reportReviewed,
   reportAcknowledged: socketEvents.reportAcknowledged,
   operationsSnapshot: socketEvents.operationsSnapshotReceived,
+  adminJobProgress: socketEvents.adminJobProgressReceived,
 } as const;
 
 export const DEFAULT_FEEDBACK_PROMPT = "We'd love your feedback!";

@@ -19,6 +19,8 @@ import {
 } from './socket-slice';
 
 export const TOAST_RATE_LIMIT_MS = 10_000;
+/** Before the text of an administrator's notice to everyone, in its toast. */
+export const NOTICE_TOAST_PREFIX = 'Notice from the administrators: ';
 /** Incoming location and guest-visit events are debounced by 1 second (seed 000 §7). */
 export const LIVE_EVENT_DEBOUNCE_MS = 1000;
 export const SOCKET_MESSAGES = {
@@ -118,10 +120,14 @@ export function createSocketMiddleware(): Middleware {
         dispatch(socketEvents.appealReceived(payload));
         toast.info(`New appeal for post: ${payload.postTitle}`);
       });
+      // An administrator's notice to everyone has its own event; the notice itself reaches the
+      // bell as the user's own newNotification, so here it is only announced.
+      socket.on('adminNoticeBroadcast', (notice: unknown) => {
+        const content = notice && typeof notice === 'object' ? (notice as Record<string, unknown>).content : null;
+        if (typeof content === 'string' && content) toast.info(`${NOTICE_TOAST_PREFIX}${content}`);
+      });
       socket.on('newBroadcastNotification', (banner: BannerNotification) => {
-        // Banners carry a title and a message; an administrator's broadcast notice (type admin,
-        // content, and for signed-in users the notification's own fields) reaches each user's
-        // bell as their own newNotification, so it is never shown as a banner.
+        // Banners only (a title and a message); anything else is not shown as a banner.
         if (banner && typeof banner === 'object' && banner._id && typeof banner.title === 'string' && typeof banner.message === 'string') {
           dispatch(socketEvents.broadcastReceived(banner));
         }

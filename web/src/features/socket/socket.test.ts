@@ -5,7 +5,7 @@ import { mockApi } from '@/test/mock-api';
 import { guestAuth, mockAdminLoad, signedInAuth } from '@/test/render';
 import { fakeSockets, lastFakeSocket } from '@/test/fake-socket';
 import { coerceCount } from './socket-events';
-import { SOCKET_MESSAGES } from './socket-middleware';
+import { NOTICE_TOAST_PREFIX, SOCKET_MESSAGES } from './socket-middleware';
 import { initUserSocket, socketActions, socketConnectRequested, socketDisconnectRequested, socketUserLeft, socketReducer, initialSocketState, USER_NOT_READY } from './socket-slice';
 
 const toastTexts = () => currentToasts().map((t) => t.message);
@@ -352,5 +352,18 @@ describe('newBroadcastNotification', () => {
     expect(store.getState().notifications.list).toEqual([]);
     socket.fire('newBroadcastNotification', { _id: 'b1', title: 'T', message: 'M' });
     expect(store.getState().banner.banners.map((b) => b._id)).toEqual(['b1']);
+  });
+});
+
+describe('adminNoticeBroadcast', () => {
+  it('announces an administrator notice in a toast and never as a banner', () => {
+    const store = setupStore({ auth: signedInAuth() });
+    store.dispatch(socketConnectRequested({ token: 'token-1' }));
+    const socket = lastFakeSocket();
+    socket.fire('adminNoticeBroadcast', { _id: 'n1', type: 'admin', broadcast: true, content: 'Maintenance tonight', read: false, createdAt: '2024-01-01T00:00:00Z' });
+    socket.fire('adminNoticeBroadcast', { _id: 'n2', title: 'T', message: 'M' });
+    expect(store.getState().banner.banners).toEqual([]);
+    expect(toastTexts()).toContain(`${NOTICE_TOAST_PREFIX}Maintenance tonight`);
+    expect(toastTexts().filter((t) => t.startsWith(NOTICE_TOAST_PREFIX))).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate, relativeTime } from '@/lib/format';
-import { emailFilterChanged, emailReportDateChanged, fetchEmailReports, fetchEmailStatuses, retryFailedEmails, selectAdmin } from '../admin-slice';
+import { emailFilterChanged, emailReportDateChanged, fetchEmailReports, fetchEmailStatuses, fetchRetryJob, retryFailedEmails, selectAdmin } from '../admin-slice';
 import type { EmailStatus } from '../admin-types';
+import { JobProgress } from '../components/job-progress';
 import { ListState } from '../components/list-state';
 import { Pager } from '../components/pager';
 
@@ -25,9 +26,17 @@ function Outcome({ log }: { log: EmailStatus }) {
 
 function Statuses() {
   const dispatch = useAppDispatch();
-  const { emailStatuses } = useAppSelector(selectAdmin);
+  const { emailStatuses, jobs } = useAppSelector(selectAdmin);
   const [email, setEmail] = useState(emailStatuses.email);
   const [confirmRetry, setConfirmRetry] = useState(false);
+  const retryJob = emailStatuses.retry.jobId ?? null;
+  const retryJobStatus = retryJob ? jobs[retryJob]?.status : undefined;
+  // The retry runs in the background: when its job ends, read its results and the statuses.
+  useEffect(() => {
+    if (retryJob && (retryJobStatus === 'done' || retryJobStatus === 'failed')) {
+      void dispatch(fetchRetryJob(retryJob)).then(() => dispatch(fetchEmailStatuses({})));
+    }
+  }, [dispatch, retryJob, retryJobStatus]);
 
   useEffect(() => {
     void dispatch(fetchEmailStatuses({ page: 1 }));
@@ -90,7 +99,8 @@ function Statuses() {
           {retry.error}
         </p>
       ) : null}
-      {retry.status === 'succeeded' ? (
+      <JobProgress jobId={retry.status === 'succeeded' ? retry.jobId : null} />
+      {retry.status === 'succeeded' && (!retry.jobId || retry.results.length > 0 || retryJobStatus === 'done') ? (
         <div className="retry-results" role="status">
           <p className="form-status">
             {retry.message} — {retry.results.filter((r) => r.success).length} sent, {retry.results.filter((r) => !r.success).length} still failing

@@ -4,6 +4,7 @@ import { broadcastNotice, fetchUserHistory, selectNotifications, sendAdminNotice
 import { formatDate, relativeTime } from '@/lib/format';
 import { fetchFeedbacks, selectAdmin, sendFeedbackPrompt } from '../admin-slice';
 import type { AdminUser } from '../admin-types';
+import { JobProgress } from '../components/job-progress';
 import { ListState } from '../components/list-state';
 import { Pager } from '../components/pager';
 import { UserPicker } from '../components/user-picker';
@@ -108,12 +109,15 @@ function Broadcast() {
   const dispatch = useAppDispatch();
   const [content, setContent] = useState('');
   const [state, setState] = useState<{ busy: boolean; ok: string | null; error: string | null }>({ busy: false, ok: null, error: null });
+  const [jobId, setJobId] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setState({ busy: true, ok: null, error: null });
     const result = await dispatch(broadcastNotice({ content: content.trim() }));
     if (broadcastNotice.fulfilled.match(result)) {
-      setState({ busy: false, ok: 'The notice went to every user.', error: null });
+      const count = result.payload?.count;
+      setState({ busy: false, ok: count == null ? 'The notice is on its way to every user.' : `The notice is on its way to ${count} ${count === 1 ? 'user' : 'users'}.`, error: null });
+      setJobId(result.payload?.jobId ?? null);
       setContent('');
     } else setState({ busy: false, ok: null, error: result.payload ?? 'Failed to broadcast notification' });
   };
@@ -125,6 +129,7 @@ function Broadcast() {
         <textarea id="broadcast-content" rows={3} maxLength={2000} value={content} onChange={(e) => setContent(e.target.value)} />
       </div>
       <Outcome ok={state.ok} error={state.error} />
+      <JobProgress jobId={jobId} />
       <div className="button-row">
         <button type="submit" className="button button--small" disabled={state.busy || !content.trim()}>
           {state.busy ? 'Sending...' : 'Broadcast'}

@@ -114,4 +114,13 @@ describe('the plans page', () => {
     expect(await screen.findByText('test mode — no real money')).toBeInTheDocument();
     expect(mockApi.calls('GET', '/subscription/my-plans')).toHaveLength(1);
   });
+
+  it('shows the refund policy to readers', async () => {
+    readerSetup();
+    renderApp('/plans/au', { preloadedState: { auth: { ...signedInAuth(), token: 'tok' } } });
+    const policy = await screen.findByTestId('refund-policy');
+    expect(within(policy).getByRole('heading', { name: 'Refund policy' })).toBeInTheDocument();
+    expect(within(policy).getByText(/at most one subscription per author in any 90 days/)).toBeInTheDocument();
+    expect(within(policy).getByText(/Each plan is refunded at most once/)).toBeInTheDocument();
+  });
 });

@@ -11,6 +11,27 @@ import { ReaderPlans } from '../components/reader-plans';
 import { TestModeBadge } from '../components/test-mode-badge';
 import { selectSubscriptions } from '../subscriptions-slice';
 
+/** The refund policy (docs/refunds.md), with the server's default numbers. */
+export const REFUND_POLICY = [
+  'You may ask for a refund of a subscription within 7 days of its latest charge; access ends at once and the money goes back to the card it came from.',
+  'Each plan is refunded at most once: after a refund of a plan, a new subscription to the same plan cannot be refunded.',
+  'You may be refunded at most one subscription per author in any 90 days.',
+  'A refused refund says which rule applies and, for the last one, from which day a refund is possible again.',
+] as const;
+
+function RefundPolicy() {
+  return (
+    <section className="refund-policy" aria-labelledby="refund-policy-title" data-testid="refund-policy">
+      <h2 id="refund-policy-title">Refund policy</h2>
+      <ul>
+        {REFUND_POLICY.map((rule) => (
+          <li key={rule}>{rule}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function PlansPage() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
@@ -34,6 +55,7 @@ export function PlansPage() {
         <TestModeBadge mode={shownMode} />
       </div>
       {own ? <AuthorMoneyStudio authorId={id} /> : <ReaderPlans authorId={id} />}
+      <RefundPolicy />
     </Page>
   );
 }
