@@ -30,6 +30,7 @@ mod feeds;
 mod follows;
 mod google;
 mod guest;
+mod guest_cache;
 mod hardening;
 mod health;
 mod helpers;
