@@ -16,6 +16,7 @@ mod authz_matrix;
 mod backup;
 mod banners;
 mod blocks;
+mod bytes;
 mod categories;
 mod cluster;
 mod comments;
