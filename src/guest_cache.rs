@@ -383,7 +383,7 @@ fn etag_of(body: &[u8]) -> HeaderValue {
     use sha2::{Digest, Sha256};
     let digest = Sha256::digest(body);
     let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
+    HeaderValue::from_str(&format!("\"{hex}\"")).unwrap_or(HeaderValue::from_static("\"0\""))
 }
 
 /// Whether `If-None-Match` names `etag` (weak comparison, `*` included).
@@ -444,9 +444,11 @@ pub async fn serve(
     let cache = &state.guest_cache;
     let guest = crate::auth::token_from_request(req.request()).is_none();
     // While reads are sent to the database on purpose, answers are computed (and not kept).
-    let key = (guest && cache.enabled() && !state.feeds.reads_paused()).then(|| match req.query_string() {
-        "" => req.path().to_owned(),
-        q => format!("{}?{q}", req.path()),
+    let key = (guest && cache.enabled() && !state.feeds.reads_paused()).then(|| {
+        match req.query_string() {
+            "" => req.path().to_owned(),
+            q => format!("{}?{q}", req.path()),
+        }
     });
     if let Some(entry) = key.as_deref().and_then(|k| cache.get(k)) {
         cache.inner.hits.fetch_add(1, Ordering::Relaxed);

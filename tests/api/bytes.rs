@@ -61,9 +61,7 @@ async fn hashed_assets_are_sent_precompressed_and_immutable() {
         assert_eq!(res.status(), StatusCode::OK, "{accept}");
         let headers = res.headers().clone();
         assert_eq!(
-            headers
-                .get("content-encoding")
-                .map(|v| v.to_str().unwrap()),
+            headers.get("content-encoding").map(|v| v.to_str().unwrap()),
             encoding,
             "{accept}"
         );
@@ -79,7 +77,9 @@ async fn hashed_assets_are_sent_precompressed_and_immutable() {
     }
     // No copy of a missing file, and no way out of the folder.
     assert_eq!(
-        get_with(&app, "/assets/missing-1234.js", "br").await.status(),
+        get_with(&app, "/assets/missing-1234.js", "br")
+            .await
+            .status(),
         StatusCode::NOT_FOUND
     );
     for path in ["/assets/..%2findex.html", "/assets/..%2f..%2fCargo.toml"] {

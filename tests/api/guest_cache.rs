@@ -56,7 +56,11 @@ async fn warm(app: &TestApp, path: &str) -> Value {
     let before = hits(app);
     let (status, body) = guest(app, path).await;
     assert_eq!(status, StatusCode::OK, "GET {path}: {body}");
-    assert_eq!(hits(app), before + 1, "GET {path} was not served from the cache");
+    assert_eq!(
+        hits(app),
+        before + 1,
+        "GET {path} was not served from the cache"
+    );
     body
 }
 
@@ -81,7 +85,10 @@ async fn every_kind_of_write_drops_what_guests_were_served() {
 
     // Edit: the post's own answer and the lists.
     warm(&app, HOME).await;
-    assert_eq!(warm(&app, &post_path(&slug)).await["post"]["title"], "First story");
+    assert_eq!(
+        warm(&app, &post_path(&slug)).await["post"]["title"],
+        "First story"
+    );
     let res = app
         .patch_json(
             &format!("/api/post/update/{slug}"),
@@ -106,7 +113,10 @@ async fn every_kind_of_write_drops_what_guests_were_served() {
         )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(guest(&app, &post_path(&slug)).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(
+        guest(&app, &post_path(&slug)).await.0,
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(titles(&guest(&app, HOME).await.1), ["Second story"]);
     let res = app
         .patch_json(
@@ -129,7 +139,10 @@ async fn every_kind_of_write_drops_what_guests_were_served() {
         )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(guest(&app, &post_path(&slug)).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(
+        guest(&app, &post_path(&slug)).await.0,
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(titles(&guest(&app, HOME).await.1), ["Second story"]);
 
     // Deleted.
@@ -181,7 +194,11 @@ async fn an_author_blocked_or_renamed_reaches_each_reader_as_their_rules_say() {
         titles(&guest(&app, HOME).await.1),
         ["By someone else", "By the author"]
     );
-    assert_eq!(hits(&app), before + 1, "a block between users dropped guests' answers");
+    assert_eq!(
+        hits(&app),
+        before + 1,
+        "a block between users dropped guests' answers"
+    );
 
     // The author renamed: their post's answer and the lists show the new name at once.
     let name_of = |v: &Value| v["post"]["author"]["name"].as_str().map(str::to_string);
@@ -214,7 +231,10 @@ async fn an_author_blocked_or_renamed_reaches_each_reader_as_their_rules_say() {
         )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
-    assert!(app.state.guest_cache.epoch() > epoch, "the block dropped nothing");
+    assert!(
+        app.state.guest_cache.epoch() > epoch,
+        "the block dropped nothing"
+    );
     let cached = guest(&app, &post_path(&slug)).await;
     app.state.feeds.pause_reads(true);
     let computed = guest(&app, &post_path(&slug)).await;
@@ -240,7 +260,10 @@ async fn a_change_drops_only_the_posts_it_changed() {
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     let before = hits(&app);
-    assert_eq!(guest(&app, &post_path(b_slug)).await.1["post"]["title"], "Post B");
+    assert_eq!(
+        guest(&app, &post_path(b_slug)).await.1["post"]["title"],
+        "Post B"
+    );
     assert_eq!(hits(&app), before + 1, "B's answer was dropped by A's edit");
     assert_eq!(
         guest(&app, &post_path(a_slug)).await.1["post"]["title"],
