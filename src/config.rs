@@ -80,6 +80,8 @@ pub struct Settings {
     /// Who may read `GET /metrics`.
     #[serde(default)]
     pub metrics: MetricsSettings,
+    #[serde(default)]
+    pub guest_cache: GuestCacheSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
     pub environment: Option<Environment>,
@@ -488,6 +490,30 @@ impl Default for MetricsSettings {
             token: SecretString::from(String::new()),
             trusted: Vec::new(),
             enabled: true,
+        }
+    }
+}
+
+/// The in-process cache of signed-out readers' answers (`guest_cache`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GuestCacheSettings {
+    /// Whether guests' public lists, posts, counts, pages and feeds are served from memory
+    /// (`false`: every request is computed, as signed-in ones are).
+    pub enabled: bool,
+    /// Longest life of an answer, the bound on staleness when a node misses another node's
+    /// invalidation (kept under a second).
+    pub max_age_ms: u64,
+    /// Answers kept at most.
+    pub max_entries: usize,
+}
+
+impl Default for GuestCacheSettings {
+    fn default() -> Self {
+        GuestCacheSettings {
+            enabled: true,
+            max_age_ms: 500,
+            max_entries: 20_000,
         }
     }
 }

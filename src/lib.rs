@@ -15,6 +15,7 @@ pub mod error;
 pub mod extract;
 pub mod feeds;
 pub mod geoip;
+pub mod guest_cache;
 pub mod jobs;
 pub mod live;
 pub mod mail;

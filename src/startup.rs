@@ -57,12 +57,19 @@ impl Application {
         }
         if let Some(node) = state.realtime.node() {
             let live = state.live.clone();
+            let guest_cache = state.guest_cache.clone();
             crate::cluster::spawn(
                 state.realtime.clone(),
                 state.redis.clone(),
                 node.to_owned(),
                 &state.settings.cluster,
-                Arc::new(move |topic: &str, _data| {
+                Arc::new(move |topic: &str, data| {
+                    if topic == crate::guest_cache::NOTICE_TOPIC {
+                        guest_cache.apply_notice(&data);
+                    } else if topic == crate::cluster::REJOINED_TOPIC {
+                        // Messages may have been missed while away.
+                        guest_cache.clear();
+                    }
                     if topic == crate::live::banners::NOTICE_TOPIC
                         || topic == crate::cluster::REJOINED_TOPIC
                     {
@@ -116,8 +123,17 @@ impl Application {
 pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     let redis = Redis::connect(&settings.redis, &settings.database.name)?;
     let feeds = crate::feeds::Feeds::new(redis.clone(), &db)?;
-    // Every write through the state's database handle is reported to the read index.
-    let db = db.with_observer(Arc::new(feeds.clone()));
+    let guest_cache = crate::guest_cache::GuestCache::new(&settings.guest_cache);
+    {
+        let cache = guest_cache.clone();
+        feeds.on_switch(move || cache.clear());
+    }
+    // Every write through the state's database handle is reported to the read index, then to
+    // the guest cache.
+    let db = db.with_observer(Arc::new(crate::guest_cache::Observer {
+        feeds: feeds.clone(),
+        cache: guest_cache.clone(),
+    }));
     let search = crate::search::Search::new(feeds.clone(), &db)?;
     feeds.set_follower(Arc::new(search.clone()));
     let tokens = TokenKeys::new(&settings.auth.jwt_secret, settings.auth.token_ttl_hours);
@@ -159,6 +175,12 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         crate::geoip::GeoIp::open(&settings.geoip.database_path),
         crate::routes::geojson::GeoData::new(settings.geojson.directory.clone()),
     );
+    {
+        let realtime = realtime.clone();
+        guest_cache.set_publisher(move |notice| {
+            realtime.notify_cluster(crate::guest_cache::NOTICE_TOPIC, notice)
+        });
+    }
     let payments = crate::payments::build(&settings.payments, db.clone())?;
     let bank_cipher = crate::payments::cipher::BankCipher::from_base64(
         secrecy::ExposeSecret::expose_secret(&settings.payments.bank_encryption_key),
@@ -171,6 +193,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         db,
         redis,
         feeds,
+        guest_cache,
         search,
         tokens,
         mailer,
@@ -217,6 +240,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
     let deadline = Duration::from_millis(state.settings.server.request_timeout_ms);
     let mut server = HttpServer::new(move || {
         App::new()
+            .wrap(from_fn(crate::guest_cache::serve))
             .wrap(from_fn(move |req, next| {
                 crate::middleware::request_deadline(deadline, req, next)
             }))

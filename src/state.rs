@@ -20,6 +20,8 @@ pub struct AppState {
     pub redis: Redis,
     /// The read index in Redis: feeds, counts and post cards (also `db`'s write observer).
     pub feeds: crate::feeds::Feeds,
+    /// Guests' answers kept in memory (`guest_cache`), dropped by writes on every node.
+    pub guest_cache: crate::guest_cache::GuestCache,
     /// Full-text search over posts and users (tantivy, in memory; follows the read index).
     pub search: crate::search::Search,
     pub tokens: TokenKeys,

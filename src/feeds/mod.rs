@@ -68,6 +68,8 @@ struct Inner {
     wake: Notify,
     rebuilding: tokio::sync::Mutex<()>,
     follower: std::sync::OnceLock<Arc<dyn ChangeFollower>>,
+    /// Told when the generation read changes (what was derived from the old one is dropped).
+    on_switch: std::sync::OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
 /// The read index; cheap to clone.
@@ -99,6 +101,7 @@ impl Feeds {
                 wake: Notify::new(),
                 rebuilding: tokio::sync::Mutex::new(()),
                 follower: std::sync::OnceLock::new(),
+                on_switch: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -150,6 +153,19 @@ impl Feeds {
     /// Sends reads to the database (`true`) or back to the index; writes are applied either way.
     pub fn pause_reads(&self, paused: bool) {
         self.inner.reads_paused.store(paused, Ordering::SeqCst);
+        if let Some(f) = self.inner.on_switch.get() {
+            f();
+        }
+    }
+
+    /// Whether reads are sent to the database on purpose (`pause_reads`).
+    pub fn reads_paused(&self) -> bool {
+        self.inner.reads_paused.load(Ordering::SeqCst)
+    }
+
+    /// Calls `f` whenever the generation read changes (or reads are paused or resumed).
+    pub fn on_switch(&self, f: impl Fn() + Send + Sync + 'static) {
+        let _ = self.inner.on_switch.set(Box::new(f));
     }
 
     fn set_current(&self, gen: Option<Gen>) {
@@ -162,6 +178,12 @@ impl Feeds {
                     }
                     None => {}
                 }
+                *c = gen;
+                drop(c);
+                if let Some(f) = self.inner.on_switch.get() {
+                    f();
+                }
+                return;
             }
             *c = gen;
         }

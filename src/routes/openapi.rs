@@ -578,6 +578,13 @@ pub fn api_document() -> ApiDocument {
                 json!({ "description": "Error", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }),
             );
         }
+        if route.method == "GET" && crate::guest_cache::validates(route.path) {
+            // `If-None-Match` naming the answer's `ETag`.
+            responses.insert(
+                "304".into(),
+                json!({ "description": "Not modified: the answer is the one the request's If-None-Match names" }),
+            );
+        }
         if route.path == "/health" {
             // The database away: the same report, with `"db": "down"`.
             responses.insert(

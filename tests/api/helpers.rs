@@ -129,11 +129,15 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
 
     let mut direct = settings.database.clone();
     direct.uri = db_uri.into();
-    // Writes the tests make directly are reported to the app's read index, as the app's own are.
+    // Writes the tests make directly are reported to the app's read index and guest cache, as
+    // the app's own are.
     let db = Db::connect(&direct)
         .await
         .expect("db client")
-        .with_observer(std::sync::Arc::new(state.feeds.clone()));
+        .with_observer(std::sync::Arc::new(pressroom::guest_cache::Observer {
+            feeds: state.feeds.clone(),
+            cache: state.guest_cache.clone(),
+        }));
     // Idle connections are let go well before the server's 5 s keep-alive ends them, so a request
     // never goes out on a connection the server is closing at that moment.
     let client = reqwest::Client::builder()

@@ -130,6 +130,25 @@ def table(files):
             f"  a post's page / its JSON: CPU per request {page['cpu_app_ms'] / single['cpu_app_ms']:.2f}x, "
             f"p99 {page['p99'] / single['p99']:.2f}x, req/s {page['rps'] / max(single['rps'], 1e-9):.2f}x"
         )
+    uncached = [r for r in runs if r["label"] == "uncached"]
+    for key, name in ENDPOINTS:
+        r = next((r for r in uncached if r["endpoint"] == key), None)
+        if r:
+            line(f"uncached {name}", r)
+    if floor and ours:
+        print()
+        print("guest answers (no token) against the floor and the uncached path, same run:")
+        for key, name in ENDPOINTS:
+            o = next((r for r in ours if r["endpoint"] == key), None)
+            if not o or key == "floor":
+                continue
+            u = next((r for r in uncached if r["endpoint"] == key), None)
+            text = f"  {name:42}{100 * o['rps'] / max(floor['rps'], 1e-9):5.1f} % of the floor's req/s"
+            if u and u["rps"]:
+                text += f"   {o['rps'] / u['rps']:6.2f}x the uncached req/s   p99 {fmt(o['p99'])} ms (uncached {fmt(u['p99'])} ms)"
+            else:
+                text += f"   p99 {fmt(o['p99'])} ms"
+            print(text)
     off = [r for r in runs if r["label"] == "metrics-off"]
     for key, name in ENDPOINTS:
         r = next((r for r in off if r["endpoint"] == key), None)

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { scrollToTop } from '@/lib/browser';
+import { whenIdle } from '@/lib/idle';
 import { accountVerificationChanged, checkAuth, useSessionCheckRetry } from '@/features/auth';
 import { useBannerSync } from '@/features/banner';
 import { saveConsent } from '@/features/consent';
@@ -37,13 +38,17 @@ export function useAppLifecycle(): void {
   }, [pathname]);
 
   // One socket for everyone (guests are counted online); reopened when the token changes, and
-  // asked to reconnect when the browser comes back online.
+  // asked to reconnect when the browser comes back online. Opened once the page has painted and
+  // the main thread is idle: the reader's first screen never waits for it.
   useEffect(() => {
     if (!authInitialized) return;
     const connect = () => dispatch(socketConnectRequested({ token: isAuthenticated ? token : null }));
-    connect();
+    const cancel = whenIdle(connect);
     window.addEventListener('online', connect);
-    return () => window.removeEventListener('online', connect);
+    return () => {
+      cancel();
+      window.removeEventListener('online', connect);
+    };
   }, [dispatch, authInitialized, isAuthenticated, token]);
 
   useEffect(() => {
@@ -57,14 +62,16 @@ export function useAppLifecycle(): void {
         }
       });
       void dispatch(fetchUnreadCount());
-      void dispatch(checkFeedbackPrompt());
-      // Places the user by their address once per sign-in (a device position, when given, wins).
-      void dispatch(trackIpLocation());
-    } else {
-      // The previous user's data went with `session/userChanged` (app/session-middleware.ts).
-      dispatch(socketUserLeft());
-      void dispatch(trackGuestVisit());
+      // Not needed for the first screen: after it has painted, when the main thread is idle.
+      return whenIdle(() => {
+        void dispatch(checkFeedbackPrompt());
+        // Places the user by their address once per sign-in (a device position, when given, wins).
+        void dispatch(trackIpLocation());
+      });
     }
+    // The previous user's data went with `session/userChanged` (app/session-middleware.ts).
+    dispatch(socketUserLeft());
+    return whenIdle(() => void dispatch(trackGuestVisit()));
   }, [dispatch, authInitialized, isAuthenticated, user?._id, role]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A choice made as a guest is saved with the account once signed in.

@@ -10,6 +10,11 @@ async function ready() {
   await waitFor(() => expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument());
 }
 
+/** The socket opens after the first paint, when the page is idle (lib/idle.ts). */
+async function socketOpened() {
+  return waitFor(() => lastFakeSocket());
+}
+
 describe('the shell, logged out', () => {
   it('shows the logo, theme toggle, online indicator, search, Login and Sign Up', async () => {
     mockAppStartup();
@@ -37,6 +42,7 @@ describe('the shell, logged out', () => {
     mockAppStartup();
     renderApp('/about');
     await ready();
+    await socketOpened();
     const indicator = screen.getByTestId('online-indicator');
     expect(indicator).toHaveAttribute('href', '/users');
     expect(indicator).toHaveTextContent('0 online');
@@ -51,6 +57,7 @@ describe('the shell, logged out', () => {
     mockAppStartup();
     renderApp('/about');
     await ready();
+    await socketOpened();
     expect(lastFakeSocket().options.auth).toEqual({});
   });
 
@@ -222,7 +229,7 @@ describe('the shell, logged in', () => {
     mockAppStartup({ signedIn: true });
     renderApp('/about', { preloadedState: { auth: signedInAuth() } });
     await ready();
-    const socket = lastFakeSocket();
+    const socket = await socketOpened();
     expect(socket.options.auth).toEqual({ token: 'token-1' });
     act(() => socket.serverConnect());
     expect(socket.emitted).toContainEqual(['join', testUser._id]);
@@ -234,6 +241,7 @@ describe('the shell, logged in', () => {
     await ready();
     await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
     expect(screen.getByRole('menuitem', { name: 'Admin Panel' })).toHaveAttribute('href', '/admin');
+    await socketOpened();
     act(() => lastFakeSocket().serverConnect());
     expect(lastFakeSocket().emitted).toContainEqual(['join', 'adminRoom']);
   });
@@ -274,6 +282,7 @@ describe('the shell, logged in', () => {
     mockAppStartup({ signedIn: true });
     renderApp('/about', { preloadedState: { auth: signedInAuth() } });
     await ready();
+    await socketOpened();
     act(() => lastFakeSocket().fire('showFeedbackPrompt'));
     expect(await screen.findByRole('dialog', { name: "We'd love your feedback!" })).toBeInTheDocument();
   });

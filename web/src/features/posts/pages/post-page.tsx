@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
@@ -8,12 +8,16 @@ import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { CommentsSection, selectPostComments } from '@/features/comments';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
-import { ReportPostButton } from '@/features/admin/components/report-post';
 import { FollowButton } from '@/features/follows';
 import { errorMessage, http } from '@/lib/http';
 import { formatDate, readingTimeLabel } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import type { Post } from '@/types/entities';
+
+/** The report dialog is moderation code: loaded only for a signed-in reader who may report. */
+const ReportPostButton = lazy(() =>
+  import('@/features/admin/components/report-post').then((m) => ({ default: m.ReportPostButton })),
+);
 import { currentPostBlockedSet, fetchPost, POST_FALLBACK, selectPosts, sendAppeal } from '../posts-slice';
 import { fetchSuggestedPosts, selectSuggested } from '../suggested-slice';
 
@@ -190,7 +194,15 @@ function PostView({ post }: { post: Post }) {
         ) : null}
         {user && !isAuthor ? (
           <div className="post__report">
-            <ReportPostButton postId={post._id} />
+            <Suspense
+              fallback={
+                <span className="button button--small button--ghost" aria-hidden="true">
+                  Report
+                </span>
+              }
+            >
+              <ReportPostButton postId={post._id} />
+            </Suspense>
           </div>
         ) : null}
       </header>

@@ -5,7 +5,7 @@
  * map of every user's location is the admin dashboard's Locations section). Whoever may not see a
  * tab gets the public profile on a direct link to it.
  */
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { FeedLinks } from '@/components/feed-links';
@@ -14,12 +14,14 @@ import { TabList } from '@/components/tab-list';
 import { EngagementPanel, PostStatsPanel } from '@/features/analytics';
 import { BadgeBoard } from '@/features/achievements';
 import { CategoryManager } from '@/features/categories';
-import { FollowerMap } from '@/features/maps';
 import { PeopleList } from '../components/people-list';
 import { ProfileHeader } from '../components/profile-header';
 import { ProfilePosts } from '../components/profile-posts';
 import { PROFILE_EXTRA_TABS, type ProfileTab, type ProfileTabContext } from '../components/profile-tabs';
 import { fetchUserById, selectSelectedUser } from '../users-slice';
+
+/** The followers' map (d3) is loaded only when an author opens their Map tab. */
+const FollowerMap = lazy(() => import('@/features/maps/follower-map').then((m) => ({ default: m.FollowerMap })));
 
 type TabDef = ProfileTab;
 
@@ -71,7 +73,16 @@ const TABS: TabDef[] = [
         <EngagementPanel userId={own ? undefined : user._id} postLink={(id) => `/author-profile/${user._id}?tab=analytics&post=${id}`} />
       ),
   },
-  { id: 'map', label: 'Map', visible: ({ own }) => own, render: () => <FollowerMap /> },
+  {
+    id: 'map',
+    label: 'Map',
+    visible: ({ own }) => own,
+    render: () => (
+      <Suspense fallback={<p className="muted">Loading the map…</p>}>
+        <FollowerMap />
+      </Suspense>
+    ),
+  },
   { id: 'categories', label: 'Categories', visible: ({ own }) => own, render: ({ user }) => <CategoryManager userId={user._id} /> },
   ...PROFILE_EXTRA_TABS,
 ];
