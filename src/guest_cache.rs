@@ -488,6 +488,8 @@ pub async fn serve(
             HeaderValue::from_static("private, no-cache"),
         );
     }
+    // An answer that sets a cookie belongs to one visitor: never handed to another.
+    let key = key.filter(|_| !headers.contains_key(header::SET_COOKIE));
     if let Some(key) = key {
         cache.inner.misses.fetch_add(1, Ordering::Relaxed);
         let dep = match kind {
