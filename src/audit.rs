@@ -55,6 +55,9 @@ pub enum Action {
     BankDetailsCreate,
     BankDetailsUpdate,
     BankDetailsDelete,
+    TwoFactorEnable,
+    TwoFactorDisable,
+    RecoveryCodesReplace,
 }
 
 impl Action {
@@ -101,6 +104,9 @@ impl Action {
             Action::BankDetailsCreate => "bank_details.create",
             Action::BankDetailsUpdate => "bank_details.update",
             Action::BankDetailsDelete => "bank_details.delete",
+            Action::TwoFactorEnable => "two_factor.enable",
+            Action::TwoFactorDisable => "two_factor.disable",
+            Action::RecoveryCodesReplace => "two_factor.recovery_codes",
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod google;
 pub mod otp;
 pub mod password;
 pub mod token;
+pub mod totp;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
@@ -102,7 +103,45 @@ pub async fn authenticate_with(
     if user.token_version != claims.ver {
         return Err(ApiError::unauthorized_code("token_revoked", MSG_REVOKED));
     }
+    note_session_use(db, &claims.jti);
     Ok(AuthUser { user, claims })
+}
+
+/// Seconds between two writes of a session's `lastSeenAt`.
+pub const LAST_SEEN_GAP_SECS: i64 = 60;
+
+/// Moves the session's `lastSeenAt` forward, at most once a minute: this process remembers
+/// when it last wrote for each session, and the write itself only matches a session not
+/// written in the last minute (by any node). The write runs beside the request.
+fn note_session_use(db: &Db, jti: &str) {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+    static LAST: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
+    let gap = Duration::from_secs(LAST_SEEN_GAP_SECS as u64);
+    let now = Instant::now();
+    {
+        let Ok(mut last) = LAST.get_or_init(Default::default).lock() else {
+            return;
+        };
+        if last.get(jti).is_some_and(|t| now.duration_since(*t) < gap) {
+            return;
+        }
+        if last.len() > 50_000 {
+            last.retain(|_, t| now.duration_since(*t) < gap);
+        }
+        last.insert(jti.to_string(), now);
+    }
+    let db = db.clone();
+    let jti = jti.to_string();
+    if let Ok(handle) = tokio::runtime::Handle::try_current() {
+        handle.spawn(async move {
+            if let Err(e) = crate::persistence::sessions::touch(&db, &jti, LAST_SEEN_GAP_SECS).await
+            {
+                tracing::debug!(error = %e, "could not note a session's last use");
+            }
+        });
+    }
 }
 
 fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {

@@ -81,6 +81,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route("/check", web::get().to(auth::check::check))
                     .route("/logout", web::post().to(auth::logout::logout))
                     .route("/logout-all", web::post().to(auth::logout_all::logout_all))
+                    .route("/sessions", web::get().to(auth::sessions::list))
+                    .route("/sessions/{id}", web::delete().to(auth::sessions::end))
+                    .route("/2fa", web::get().to(auth::two_factor::status))
+                    .route("/2fa/setup", web::post().to(auth::two_factor::setup))
+                    .route("/2fa/enable", web::post().to(auth::two_factor::enable))
+                    .route("/2fa/disable", web::post().to(auth::two_factor::disable))
+                    .route(
+                        "/2fa/recovery-codes",
+                        web::post().to(auth::two_factor::recovery_codes),
+                    )
+                    .route("/2fa/verify", web::post().to(auth::two_factor::verify))
                     .route(
                         "/change-password",
                         web::post().to(auth::change_password::change_password),

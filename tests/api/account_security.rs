@@ -1,0 +1,487 @@
+//! The account's own security: sign-in sessions listed and ended one by one, the new-device
+//! email, two-factor sign-in.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::*;
+
+const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
+
+async fn login_with_agent(app: &TestApp, email: &str, agent: &str) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/auth/login"))
+        .header("user-agent", agent)
+        .json(&json!({ "email": email, "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn sessions_of(app: &TestApp, token: &str) -> Vec<Value> {
+    let res = app.get("/api/auth/sessions", Some(token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    json_of(res).await["sessions"].as_array().unwrap().clone()
+}
+
+#[actix_web::test]
+async fn sessions_are_listed_with_their_device_and_one_can_be_ended() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let mails = app.mail_count(&user.email);
+    let res = login_with_agent(&app, &user.email, FIREFOX).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let firefox = json_of(res).await["token"].as_str().unwrap().to_string();
+
+    // A device the account has not used: the new sign-in email names it and links the page.
+    let mail = app.wait_for_mail(&user.email, mails).await;
+    assert!(mail.contains("New sign-in to your account"), "{mail}");
+    assert!(mail.contains("Firefox on Linux"), "{mail}");
+    assert!(mail.contains("/user-setting#sessions"), "{mail}");
+    // The same device again: no email.
+    let again = login_with_agent(&app, &user.email, FIREFOX).await;
+    assert_eq!(again.status(), StatusCode::OK);
+    let again = json_of(again).await["token"].as_str().unwrap().to_string();
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(app.mail_count(&user.email), mails + 1);
+
+    let list = sessions_of(&app, &firefox).await;
+    assert_eq!(list.len(), 3, "{list:?}");
+    let current: Vec<&Value> = list.iter().filter(|s| s["current"] == true).collect();
+    assert_eq!(current.len(), 1);
+    assert_eq!(current[0]["device"], "Firefox on Linux");
+    assert_eq!(current[0]["userAgent"], FIREFOX);
+    for s in &list {
+        for key in ["id", "device", "city", "country", "createdAt", "lastSeenAt"] {
+            assert!(s[key].is_string(), "{key} in {s}");
+        }
+    }
+    let first = list
+        .iter()
+        .find(|s| s["device"] == "Unknown device")
+        .unwrap();
+    let first_id = first["id"].as_str().unwrap();
+
+    // Another user cannot see or end it.
+    let stranger = app.signup().await;
+    assert!(sessions_of(&app, &stranger.token)
+        .await
+        .iter()
+        .all(|s| s["id"] != first_id));
+    let res = app
+        .delete(
+            &format!("/api/auth/sessions/{first_id}"),
+            Some(&stranger.token),
+        )
+        .await;
+    assert_error(res, StatusCode::NOT_FOUND).await;
+    assert_eq!(
+        app.get("/api/auth/check", Some(&user.token)).await.status(),
+        StatusCode::OK
+    );
+
+    // The owner ends it: its token is refused at once, the others go on.
+    let res = app
+        .delete(&format!("/api/auth/sessions/{first_id}"), Some(&firefox))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(json_of(res).await["message"], "Signed out of that session");
+    assert_error(
+        app.get("/api/auth/check", Some(&user.token)).await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+    assert_eq!(
+        app.get("/api/auth/check", Some(&again)).await.status(),
+        StatusCode::OK
+    );
+    let list = sessions_of(&app, &firefox).await;
+    assert_eq!(list.len(), 2);
+    assert!(list.iter().all(|s| s["id"] != first_id));
+    // Twice, or an unknown id: 404.
+    for id in [first_id, "not-a-session"] {
+        let res = app
+            .delete(&format!("/api/auth/sessions/{id}"), Some(&firefox))
+            .await;
+        assert_error(res, StatusCode::NOT_FOUND).await;
+    }
+    // Logging out ends the session in the list too; log out everywhere empties it.
+    let res = app
+        .post_json("/api/auth/logout", &json!({}), Some(&again))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(sessions_of(&app, &firefox).await.len(), 1);
+    let res = app
+        .post_json("/api/auth/logout-all", &json!({}), Some(&firefox))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let fresh = json_of(login_with_agent(&app, &user.email, FIREFOX).await).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(sessions_of(&app, &fresh).await.len(), 1);
+}
+
+#[actix_web::test]
+async fn last_seen_is_written_at_most_once_a_minute() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let first = sessions_of(&app, &user.token).await[0]["lastSeenAt"].clone();
+    for _ in 0..5 {
+        app.get("/api/auth/check", Some(&user.token)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let after = sessions_of(&app, &user.token).await[0]["lastSeenAt"].clone();
+    assert_eq!(first, after, "no write within the minute");
+}
+
+/// A TOTP code computed by an independent implementation (Python's pyotp, installed by
+/// `scripts/lib.sh` in the test virtualenv) for `secret` at `unix` seconds.
+fn pyotp_code(secret: &str, unix: i64) -> String {
+    let python = std::env::var("PRESSROOM_TEST_PYTHON").unwrap_or_else(|_| {
+        format!(
+            "{}/.cache/pressroom/venv/bin/python",
+            std::env::var("HOME").unwrap()
+        )
+    });
+    let out = std::process::Command::new(python)
+        .args([
+            "-c",
+            "import sys, pyotp; print(pyotp.TOTP(sys.argv[1]).at(int(sys.argv[2])))",
+            secret,
+            &unix.to_string(),
+        ])
+        .output()
+        .expect("pyotp runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn now_unix() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+async fn login_body(app: &TestApp, email: &str) -> Value {
+    let res = app.login(email, PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(
+        res.headers().get("set-cookie").is_none(),
+        "no session cookie before the second factor"
+    );
+    json_of(res).await
+}
+
+async fn verify(app: &TestApp, challenge: &str, code: &str) -> reqwest::Response {
+    app.post_json(
+        "/api/auth/2fa/verify",
+        &json!({ "challenge": challenge, "code": code }),
+        None,
+    )
+    .await
+}
+
+async fn error_code(res: reqwest::Response, status: StatusCode) -> String {
+    assert_eq!(res.status(), status);
+    json_of(res).await["code"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[actix_web::test]
+async fn two_factor_sign_in_with_totp_codes_and_recovery_codes() {
+    // More tries than the default allowance: this test makes many on purpose.
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s| s.rate_limit.otp_check_per_account = 40)),
+        ..Default::default()
+    })
+    .await;
+    let user = app.signup().await;
+    let status = json_of(app.get("/api/auth/2fa", Some(&user.token)).await).await;
+    assert_eq!(status["enabled"], false);
+
+    // Setup: a base32 secret and the address of the QR code.
+    let res = app
+        .post_json("/api/auth/2fa/setup", &json!({}), Some(&user.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let setup = json_of(res).await;
+    let secret = setup["secret"].as_str().unwrap().to_string();
+    assert!(
+        secret.len() >= 32
+            && secret
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || ('2'..='7').contains(&c)),
+        "{secret}"
+    );
+    let url = setup["otpauthUrl"].as_str().unwrap();
+    assert!(url.starts_with("otpauth://totp/Pressroom:"), "{url}");
+    assert!(
+        url.contains(&format!("secret={secret}")) && url.contains("issuer=Pressroom"),
+        "{url}"
+    );
+
+    // A code far from now is refused; the current one turns it on.
+    let far = pyotp_code(&secret, now_unix() + 600);
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": far }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        error_code(res, StatusCode::BAD_REQUEST).await,
+        "invalid_code"
+    );
+    let mails = app.mail_count(&user.email);
+    let now = now_unix();
+    let first = pyotp_code(&secret, now);
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": first }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let codes: Vec<String> = json_of(res).await["recoveryCodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(codes.len(), 10);
+    assert_eq!(
+        codes.iter().collect::<std::collections::HashSet<_>>().len(),
+        10
+    );
+    let mail = app.wait_for_mail(&user.email, mails).await;
+    assert!(mail.contains("Two-factor sign-in is on"), "{mail}");
+    // Stored only as hashes; the secret sealed.
+    let stored = app
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>("two_factor")
+        .find_one(mongodb::bson::doc! {})
+        .await
+        .unwrap()
+        .unwrap();
+    let text = stored.to_string();
+    assert!(
+        !text.contains(&codes[0]) && !text.contains(&secret),
+        "{text}"
+    );
+    let audited = app
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>("audit_log")
+        .count_documents(
+            mongodb::bson::doc! { "action": "two_factor.enable", "targetId": &user.id },
+        )
+        .await
+        .unwrap();
+    assert_eq!(audited, 1);
+
+    // Login now asks for the second factor: no token.
+    let body = login_body(&app, &user.email).await;
+    assert_eq!(body["twoFactorRequired"], true);
+    assert!(body.get("token").is_none());
+    let challenge = body["challenge"].as_str().unwrap().to_string();
+    // The code already used to enable is not accepted again (no replay in its window).
+    assert_eq!(
+        error_code(
+            verify(&app, &challenge, &first).await,
+            StatusCode::BAD_REQUEST
+        )
+        .await,
+        "code_used"
+    );
+    assert_eq!(
+        error_code(
+            verify(&app, &challenge, "12345").await,
+            StatusCode::BAD_REQUEST
+        )
+        .await,
+        "invalid_code"
+    );
+    // The next step's code (one step of drift) signs in, once.
+    let next = pyotp_code(&secret, now + 30);
+    let res = verify(&app, &challenge, &next).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers().get("set-cookie").is_some());
+    let token = json_of(res).await["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        app.get("/api/auth/check", Some(&token)).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        error_code(
+            verify(&app, &challenge, &codes[0]).await,
+            StatusCode::UNAUTHORIZED
+        )
+        .await,
+        "invalid_challenge"
+    );
+
+    // Recovery codes: each works once.
+    let challenge = login_body(&app, &user.email).await["challenge"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        verify(&app, &challenge, &codes[0].to_uppercase())
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let challenge = login_body(&app, &user.email).await["challenge"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        error_code(
+            verify(&app, &challenge, &codes[0]).await,
+            StatusCode::BAD_REQUEST
+        )
+        .await,
+        "invalid_code"
+    );
+    assert_eq!(
+        verify(&app, &challenge, &codes[1]).await.status(),
+        StatusCode::OK
+    );
+    let status = json_of(app.get("/api/auth/2fa", Some(&token)).await).await;
+    assert_eq!(status["enabled"], true);
+    assert_eq!(status["recoveryCodesLeft"], 8);
+
+    // A challenge expires after five minutes.
+    let challenge = login_body(&app, &user.email).await["challenge"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("login_challenges")
+        .update_many(
+            mongodb::bson::doc! {},
+            mongodb::bson::doc! { "$set": { "expiresAt": mongodb::bson::DateTime::from_millis(0) } },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        error_code(
+            verify(&app, &challenge, &codes[2]).await,
+            StatusCode::UNAUTHORIZED
+        )
+        .await,
+        "invalid_challenge"
+    );
+
+    // New recovery codes replace the old ones (password and a code).
+    let res = app
+        .post_json(
+            "/api/auth/2fa/recovery-codes",
+            &json!({ "password": "wrong password", "code": codes[2] }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(
+        error_code(res, StatusCode::BAD_REQUEST).await,
+        "invalid_credentials"
+    );
+    let res = app
+        .post_json(
+            "/api/auth/2fa/recovery-codes",
+            &json!({ "password": PASSWORD, "code": codes[2] }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let fresh: Vec<String> = json_of(res).await["recoveryCodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(fresh.len(), 10);
+    let challenge = login_body(&app, &user.email).await["challenge"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        error_code(
+            verify(&app, &challenge, &codes[3]).await,
+            StatusCode::BAD_REQUEST
+        )
+        .await,
+        "invalid_code"
+    );
+
+    // Turning it off needs the password and a code; then the password alone signs in.
+    let mails = app.mail_count(&user.email);
+    let res = app
+        .post_json(
+            "/api/auth/2fa/disable",
+            &json!({ "password": PASSWORD, "code": fresh[0] }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let mail = app.wait_for_mail(&user.email, mails).await;
+    assert!(mail.contains("Two-factor sign-in is off"), "{mail}");
+    let res = app.login(&user.email, PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(json_of(res).await["token"].is_string());
+}
+
+#[actix_web::test]
+async fn wrong_second_factor_codes_are_rate_limited() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let setup = json_of(
+        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&user.token))
+            .await,
+    )
+    .await;
+    let secret = setup["secret"].as_str().unwrap().to_string();
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": pyotp_code(&secret, now_unix()) }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let challenge = login_body(&app, &user.email).await["challenge"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut statuses = Vec::new();
+    let mut last = None;
+    for _ in 0..12 {
+        let res = verify(&app, &challenge, "aaaaa-bbbbb").await;
+        statuses.push(res.status());
+        if res.status() == StatusCode::TOO_MANY_REQUESTS {
+            last = Some(res);
+            break;
+        }
+    }
+    let limited = last.expect("the wrong codes are limited");
+    let retry: u64 = limited.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry >= 1, "{statuses:?}");
+    // Even the right code waits for the window now.
+    let right = pyotp_code(&secret, now_unix() + 30);
+    assert_eq!(
+        verify(&app, &challenge, &right).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
