@@ -1,6 +1,7 @@
 //! MongoDB access: one client per process, one module per collection, idempotent indexes and
 //! numbered migrations at startup.
 
+pub mod account_deletions;
 pub mod account_records;
 pub mod achievements;
 pub mod activity;
@@ -14,6 +15,7 @@ pub mod comments;
 pub mod contact_messages;
 pub mod counter_repair;
 pub mod daily_mail;
+pub mod data_exports;
 pub mod email_logs;
 pub mod feedback;
 pub mod follows;
@@ -232,6 +234,8 @@ impl Db {
         otps::ensure_indexes(self).await?;
         revoked_tokens::ensure_indexes(self).await?;
         sessions::ensure_indexes(self).await?;
+        account_deletions::ensure_indexes(self).await?;
+        data_exports::ensure_indexes(self).await?;
         two_factor::ensure_indexes(self).await?;
         email_logs::ensure_indexes(self).await?;
         categories::ensure_indexes(self).await?;

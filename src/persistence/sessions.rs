@@ -41,6 +41,10 @@ pub struct Session {
     /// kept until long after expiry so a device stays known (no new-device email for it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended_at: Option<DateTime>,
+    /// When the password (and second factor) was last confirmed in this session
+    /// (`POST /api/auth/reauth`); signing in counts as of `createdAt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reauth_at: Option<DateTime>,
 }
 
 fn collection(db: &Db) -> Collection<Session> {
@@ -88,6 +92,26 @@ pub async fn list_for_user(db: &Db, user_id: ObjectId, ver: i64) -> DbResult<Vec
         .try_collect()
         .await
         .db_context("reading sessions")
+}
+
+/// One session by id.
+pub async fn find(db: &Db, id: &str) -> DbResult<Option<Session>> {
+    collection(db)
+        .find_one(doc! { "_id": id })
+        .await
+        .db_context("reading a session")
+}
+
+/// Notes that the password was confirmed now in this live session; false when there is none.
+pub async fn mark_reauth(db: &Db, id: &str) -> DbResult<bool> {
+    let res = collection(db)
+        .update_one(
+            doc! { "_id": id, "endedAt": { "$exists": false } },
+            doc! { "$set": { "reauthAt": DateTime::now() } },
+        )
+        .await
+        .db_context("noting a confirmed password")?;
+    Ok(res.matched_count == 1)
 }
 
 /// Whether the user has any recorded session (at any epoch).

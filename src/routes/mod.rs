@@ -83,6 +83,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route("/logout-all", web::post().to(auth::logout_all::logout_all))
                     .route("/sessions", web::get().to(auth::sessions::list))
                     .route("/sessions/{id}", web::delete().to(auth::sessions::end))
+                    .route("/reauth", web::post().to(auth::reauth::reauth))
                     .route("/2fa", web::get().to(auth::two_factor::status))
                     .route("/2fa/setup", web::post().to(auth::two_factor::setup))
                     .route("/2fa/enable", web::post().to(auth::two_factor::enable))
@@ -110,6 +111,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::get().to(user::get_single_user::get_single_user),
                     )
                     .route("/consent", web::post().to(user::consent::consent))
+                    .route(
+                        "/delete-account",
+                        web::post().to(user::delete_account::delete_account),
+                    )
                     .route("/online", web::get().to(user::online::online))
                     .route(
                         "/ip-location",

@@ -485,3 +485,287 @@ async fn wrong_second_factor_codes_are_rate_limited() {
         StatusCode::TOO_MANY_REQUESTS
     );
 }
+
+#[actix_web::test]
+async fn money_and_power_need_a_password_confirmed_in_the_last_ten_minutes() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let admin = app.admin().await;
+    let target = app.signup().await;
+    app.age_session(&user.token, 11).await;
+    app.age_session(&admin.token, 11).await;
+
+    let bank = json!({
+        "accountHolderName": "Ada Lovelace",
+        "accountNumber": "000123456789",
+        "bankCode": "110000000",
+        "bankName": "Test Bank"
+    });
+    let refused = [
+        app.post_json("/api/payment/bank-details", &bank, Some(&user.token))
+            .await,
+        app.post_json(
+            "/api/auth/change-password",
+            &json!({ "currentPassword": PASSWORD, "newPassword": "another good password" }),
+            Some(&user.token),
+        )
+        .await,
+        app.patch_json(
+            &format!("/api/user/toggle-role/{}", target.id),
+            &json!({}),
+            Some(&admin.token),
+        )
+        .await,
+        app.post_json(
+            "/api/earning/admin/payouts",
+            &json!({ "users": [target.id] }),
+            Some(&admin.token),
+        )
+        .await,
+    ];
+    for res in refused {
+        assert_eq!(res.status(), StatusCode::FORBIDDEN);
+        let body = json_of(res).await;
+        assert_eq!(body["code"], "reauth_required", "{body}");
+        assert!(body["message"]
+            .as_str()
+            .unwrap()
+            .contains("confirm your password"));
+    }
+
+    // A wrong password does not count; the right one opens ten minutes.
+    let res = app
+        .post_json(
+            "/api/auth/reauth",
+            &json!({ "password": "not my password" }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        error_code(res, StatusCode::BAD_REQUEST).await,
+        "invalid_credentials"
+    );
+    app.reauth(&user).await;
+    app.reauth(&admin).await;
+    let res = app
+        .patch_json(
+            &format!("/api/user/toggle-role/{}", target.id),
+            &json!({}),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = app
+        .post_json(
+            "/api/auth/change-password",
+            &json!({ "currentPassword": PASSWORD, "newPassword": "another good password" }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // The new session of the password change is itself a fresh sign-in.
+    let token = json_of(res).await["token"].as_str().unwrap().to_string();
+    let res = app
+        .post_json("/api/payment/bank-details", &bank, Some(&token))
+        .await;
+    assert_ne!(res.status(), StatusCode::FORBIDDEN);
+}
+
+#[actix_web::test]
+async fn with_two_factor_on_the_confirmation_needs_a_code_too() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let setup = json_of(
+        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&user.token))
+            .await,
+    )
+    .await;
+    let secret = setup["secret"].as_str().unwrap().to_string();
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": pyotp_code(&secret, now_unix()) }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let codes = json_of(res).await["recoveryCodes"].clone();
+    app.age_session(&user.token, 11).await;
+    let res = app
+        .post_json(
+            "/api/auth/2fa/disable",
+            &json!({ "password": PASSWORD, "code": codes[0] }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        error_code(res, StatusCode::FORBIDDEN).await,
+        "reauth_required"
+    );
+    let res = app
+        .post_json(
+            "/api/auth/reauth",
+            &json!({ "password": PASSWORD }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        error_code(res, StatusCode::BAD_REQUEST).await,
+        "code_required"
+    );
+    let res = app
+        .post_json(
+            "/api/auth/reauth",
+            &json!({ "password": PASSWORD, "code": codes[0] }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = app
+        .post_json(
+            "/api/auth/2fa/disable",
+            &json!({ "password": PASSWORD, "code": codes[1] }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
+#[actix_web::test]
+async fn deleting_ones_own_account_is_scheduled_cancelled_by_signing_in_and_carried_out_once() {
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s| {
+            s.accounts.deletion_grace_seconds = 3;
+            s.accounts.deletion_check_seconds = 1;
+        })),
+        ..Default::default()
+    })
+    .await;
+    let user = app.signup().await;
+    let follower = app.signup().await;
+    app.follow_directly(&follower, &user).await;
+
+    // Step-up and the password.
+    app.age_session(&user.token, 11).await;
+    let res = app
+        .post_json(
+            "/api/user/delete-account",
+            &json!({ "password": PASSWORD }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        error_code(res, StatusCode::FORBIDDEN).await,
+        "reauth_required"
+    );
+    app.reauth(&user).await;
+    let res = app
+        .post_json(
+            "/api/user/delete-account",
+            &json!({ "password": "wrong password" }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        error_code(res, StatusCode::BAD_REQUEST).await,
+        "invalid_credentials"
+    );
+
+    let mails = app.mail_count(&user.email);
+    let res = app
+        .post_json(
+            "/api/user/delete-account",
+            &json!({ "password": PASSWORD }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let at = json_of(res).await["deletionScheduledAt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let at = chrono::DateTime::parse_from_rfc3339(&at).unwrap();
+    let grace = at.signed_duration_since(chrono::Utc::now()).num_seconds();
+    assert!((1..=4).contains(&grace), "{grace}");
+    // Every session ended; the email says how to keep the account.
+    assert_eq!(
+        app.get("/api/auth/check", Some(&user.token)).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let mail = app.wait_for_mail(&user.email, mails).await;
+    assert!(mail.contains("scheduled for deletion"), "{mail}");
+
+    // Signing in during the grace period cancels it.
+    let mails = app.mail_count(&user.email);
+    let res = app.login(&user.email, PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body = json_of(res).await;
+    assert_eq!(body["deletionCancelled"], true);
+    let token = body["token"].as_str().unwrap().to_string();
+    let mail = app.wait_for_mail(&user.email, mails).await;
+    assert!(mail.contains("will not be deleted"), "{mail}");
+    let res = app.login(&user.email, PASSWORD).await;
+    assert!(json_of(res).await.get("deletionCancelled").is_none());
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+    assert_eq!(
+        app.get("/api/auth/check", Some(&token)).await.status(),
+        StatusCode::OK
+    );
+
+    // Asked again and left alone: the worker removes the account once the grace period ends.
+    let res = app
+        .post_json(
+            "/api/user/delete-account",
+            &json!({ "password": PASSWORD }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let oid = mongodb::bson::oid::ObjectId::parse_str(&user.id).unwrap();
+    loop {
+        let gone = app
+            .db
+            .database()
+            .collection::<mongodb::bson::Document>("users")
+            .count_documents(mongodb::bson::doc! { "_id": oid })
+            .await
+            .unwrap()
+            == 0;
+        if gone {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the account was not removed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    let db = app.db.database();
+    let count = |name: &'static str, filter: mongodb::bson::Document| {
+        let db = db.clone();
+        async move {
+            db.collection::<mongodb::bson::Document>(name)
+                .count_documents(filter)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(
+        count("deleted_accounts", mongodb::bson::doc! { "_id": oid }).await,
+        1
+    );
+    assert_eq!(count("account_deletions", mongodb::bson::doc! {}).await, 0);
+    assert_eq!(
+        count("follows", mongodb::bson::doc! { "followeeId": oid }).await,
+        0
+    );
+    assert_eq!(
+        count("sessions", mongodb::bson::doc! { "userId": oid }).await,
+        0
+    );
+    assert_eq!(
+        app.login(&user.email, PASSWORD).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+}

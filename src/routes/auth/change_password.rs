@@ -47,6 +47,7 @@ pub async fn change_password(
     body: ApiJson<ChangePasswordBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
+    crate::routes::auth::reauth::require_recent(&state, &me).await?;
     if body.current_password.is_empty() {
         return Err(ApiError::bad_request(MSG_CURRENT_REQUIRED));
     }

@@ -38,6 +38,9 @@ pub struct GoogleSession {
     user: UserBody,
     token: String,
     is_account_verified: bool,
+    /// Present (true) when this sign-in cancelled the account's scheduled deletion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deletion_cancelled: Option<bool>,
 }
 
 pub const MSG_EMAIL_TAKEN_UNVERIFIED: &str =
@@ -78,6 +81,7 @@ pub async fn google_login(
         return super::two_factor::challenge_response(&state, &user, false).await;
     }
     let token = super::start_session(&state, &req, &user).await?;
+    let cancelled = crate::routes::user::delete_account::cancel_on_sign_in(&state, &user).await?;
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))
         .json(GoogleSession {
@@ -89,6 +93,7 @@ pub async fn google_login(
             },
             token,
             is_account_verified: user.is_account_verified,
+            deletion_cancelled: cancelled.then_some(true),
         }))
 }
 

@@ -6,6 +6,7 @@ pub mod google_login;
 pub mod login;
 pub mod logout;
 pub mod logout_all;
+pub mod reauth;
 pub mod reset_password;
 pub mod send_reset_otp;
 pub mod send_verify_otp;
@@ -51,6 +52,9 @@ pub struct SessionBody {
     pub role: &'static str,
     pub token: String,
     pub is_account_verified: bool,
+    /// Present (true) when this sign-in cancelled the account's scheduled deletion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deletion_cancelled: Option<bool>,
 }
 
 /// The httpOnly cookie carrying the session token.
@@ -85,6 +89,7 @@ pub async fn session_response(
     mut builder: actix_web::HttpResponseBuilder,
 ) -> ApiResult<HttpResponse> {
     let token = start_session(state, req, user).await?;
+    let cancelled = crate::routes::user::delete_account::cancel_on_sign_in(state, user).await?;
     Ok(builder
         .cookie(session_cookie(state, &token))
         .json(SessionBody {
@@ -94,6 +99,7 @@ pub async fn session_response(
             role: user.role.as_str(),
             token,
             is_account_verified: user.is_account_verified,
+            deletion_cancelled: cancelled.then_some(true),
         }))
 }
 
@@ -132,6 +138,7 @@ pub async fn start_session(state: &AppState, req: &HttpRequest, user: &User) -> 
         last_seen_at: now,
         expires_at: mongodb::bson::DateTime::from_millis(claims.exp.saturating_mul(1000)),
         ended_at: None,
+        reauth_at: None,
     };
     sessions_db::insert(&state.db, &record).await?;
     if seen_before && !known {

@@ -331,6 +331,7 @@ pub async fn disable(
     me: AuthUser,
     body: ApiJson<PasswordCodeBody>,
 ) -> ApiResult<HttpResponse> {
+    crate::routes::auth::reauth::require_recent(&state, &me).await?;
     confirm(&state, &req, &me, body.into_inner()).await?;
     two_factor::disable(&state.db, me.user.id).await?;
     audit::record(
