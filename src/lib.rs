@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod config;
 pub mod domain;
 pub mod error;
+pub mod export;
 pub mod extract;
 pub mod feeds;
 pub mod geoip;

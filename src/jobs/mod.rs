@@ -49,5 +49,6 @@ pub fn spawn_content_jobs(state: web::Data<AppState>) {
     trending::spawn(state.clone());
     daily_mail::spawn(state.clone());
     account_deletion::spawn(state.clone());
+    crate::export::spawn(state.clone());
     scheduled::spawn(state);
 }

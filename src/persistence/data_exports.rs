@@ -59,7 +59,11 @@ pub async fn insert(db: &Db, export: &DataExport) -> DbResult<()> {
 }
 
 /// The user's latest export made after `since`.
-pub async fn latest_since(db: &Db, user_id: ObjectId, since: DateTime) -> DbResult<Option<DataExport>> {
+pub async fn latest_since(
+    db: &Db,
+    user_id: ObjectId,
+    since: DateTime,
+) -> DbResult<Option<DataExport>> {
     collection(db)
         .find_one(doc! { "userId": user_id, "createdAt": { "$gt": since } })
         .sort(doc! { "createdAt": -1 })

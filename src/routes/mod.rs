@@ -111,6 +111,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::get().to(user::get_single_user::get_single_user),
                     )
                     .route("/consent", web::post().to(user::consent::consent))
+                    .route("/export", web::post().to(user::export::start))
+                    .route("/export", web::get().to(user::export::list))
+                    .route(
+                        "/export/{id}/download",
+                        web::get().to(user::export::download),
+                    )
                     .route(
                         "/delete-account",
                         web::post().to(user::delete_account::delete_account),

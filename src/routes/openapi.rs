@@ -185,6 +185,9 @@ pub const ROUTES: &[Route] = &[
     get("/api/user/get-user", User).returns(schema::<user::OwnUserAnswer>),
     patch("/api/user/update-user", User).with_body(Body::Typed(schema::<user::update_user::UpdateUserBody>)).returns(schema::<user::OwnUserAnswer>),
     get("/api/user/get-single-user/{id}", Optional).returns(schema::<user::get_single_user::ProfileAnswer>),
+    post("/api/user/export", User).returns(schema::<user::export::ExportStartedAnswer>),
+    get("/api/user/export", User).returns(schema::<user::export::ExportsAnswer>),
+    get("/api/user/export/{id}/download", User).with_query(params::<user::export::DownloadQuery>),
     post("/api/user/delete-account", User).with_body(Body::Typed(schema::<user::delete_account::DeleteAccountBody>)).returns(schema::<user::delete_account::DeletionScheduledAnswer>),
     post("/api/user/consent", User).with_body(Body::Typed(schema::<user::consent::ConsentBody>)).returns(schema::<user::consent::ConsentAnswer>),
     get("/api/user/online", Public).returns(schema::<user::online::OnlineAnswer>),
@@ -411,6 +414,9 @@ fn success_content(path: &str) -> Value {
         "/api/admin/download-csv" => {
             json!({ (crate::routes::admin::export::CONTENT_TYPE): { "schema": { "type": "string", "format": "binary" } } })
         }
+        "/api/user/export/{id}/download" => {
+            json!({ "application/zip": { "schema": { "type": "string", "format": "binary" } } })
+        }
         "/api/geojson/india-border" | "/api/geojson/world" => {
             json!({ "application/geo+json": { "schema": { "type": "object" } } })
         }
@@ -561,6 +567,10 @@ pub fn api_document() -> ApiDocument {
         }
         if route.created {
             responses.insert("201".into(), ok.clone());
+        }
+        if route.path == "/api/user/export" && route.method == "POST" {
+            // The export is built in the background.
+            responses.insert("202".into(), ok.clone());
         }
         if route.path == "/api/subscription/subscribe" {
             // A payment the provider must still confirm (the client finishes it with its secret).
@@ -721,6 +731,8 @@ mod tests {
         "/media/{name}",
         // A CSV or workbook download.
         "/api/admin/download-csv",
+        // The ZIP of a data export.
+        "/api/user/export/{id}/download",
         // Prometheus text format.
         "/metrics",
     ];

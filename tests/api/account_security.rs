@@ -769,3 +769,191 @@ async fn deleting_ones_own_account_is_scheduled_cancelled_by_signing_in_and_carr
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[actix_web::test]
+async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_and_once_a_day() {
+    use crate::content::{create_post, paragraph, png_data_url, post_body, with};
+    use std::io::Read;
+    let dir = std::env::temp_dir().join(format!(
+        "pressroom-exports-{}",
+        uuid::Uuid::new_v4().simple()
+    ));
+    let export_dir = dir.clone();
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(move |s| {
+            s.accounts.export_dir = export_dir.clone();
+            s.accounts.export_check_seconds = 1;
+        })),
+        ..Default::default()
+    })
+    .await;
+    let me = app.signup().await;
+    let other = app.signup_as(&format!("other-{}", unique_email())).await;
+    let post = create_post(
+        &app,
+        &me.token,
+        json!({
+            "title": "My exported essay",
+            "blocks": [
+                { "id": "h1", "type": "header", "data": { "text": "A heading", "level": 2 } },
+                paragraph("p1", "Words worth <b>keeping</b>"),
+                { "id": "i1", "type": "image", "data": { "file": { "url": png_data_url() }, "caption": "A dot" } }
+            ]
+        }),
+    )
+    .await;
+    let slug = post["post"]["slug"]
+        .as_str()
+        .or(post["slug"].as_str())
+        .unwrap()
+        .to_string();
+    let post_id = post["post"]["_id"]
+        .as_str()
+        .or(post["_id"].as_str())
+        .unwrap()
+        .to_string();
+    create_post(
+        &app,
+        &other.token,
+        with(
+            post_body("Someone else's secret draft", "hidden"),
+            json!({ "status": "draft" }),
+        ),
+    )
+    .await;
+    app.follow_directly(&other, &me).await;
+    let res = app
+        .post_json(
+            &format!("/api/comment/add-comment/{post_id}"),
+            &json!({ "content": "My own remark" }),
+            Some(&me.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+
+    let mails = app.mail_count(&me.email);
+    let res = app
+        .post_json("/api/user/export", &json!({}), Some(&me.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let started = json_of(res).await;
+    assert_eq!(started["export"]["state"], "pending");
+    // One a day.
+    let res = app
+        .post_json("/api/user/export", &json!({}), Some(&me.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry > 80_000, "{retry}");
+
+    // The worker builds it; the owner sees a signed link.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let url = loop {
+        let list = json_of(app.get("/api/user/export", Some(&me.token)).await).await;
+        let item = &list["exports"][0];
+        if item["state"] == "ready" {
+            break item["downloadUrl"].as_str().unwrap().to_string();
+        }
+        assert_ne!(item["state"], "failed");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the export was not built: {list}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    };
+    let mail = app.wait_for_mail(&me.email, mails).await;
+    assert!(mail.contains("Your data export is ready"), "{mail}");
+    assert!(
+        json_of(app.get("/api/user/export", Some(&other.token)).await).await["exports"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // Only the owner, only with the signature.
+    assert_eq!(
+        app.get(&url, Some(&other.token)).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(app.get(&url, None).await.status(), StatusCode::UNAUTHORIZED);
+    let tampered = format!("{}0", url.trim_end_matches(|c: char| c.is_ascii_hexdigit()));
+    assert_eq!(
+        app.get(&tampered, Some(&me.token)).await.status(),
+        StatusCode::FORBIDDEN
+    );
+    let res = app.get(&url, Some(&me.token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/zip");
+    assert!(res.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("attachment"));
+    let bytes = res.bytes().await.unwrap();
+
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let mut files = std::collections::BTreeMap::new();
+    for i in 0..archive.len() {
+        let mut f = archive.by_index(i).unwrap();
+        let mut content = Vec::new();
+        f.read_to_end(&mut content).unwrap();
+        files.insert(f.name().to_string(), content);
+    }
+    let names: Vec<&String> = files.keys().collect();
+    for expected in [
+        "profile.json",
+        "comments.json",
+        "likes.json",
+        "bookmarks.json",
+        "follows.json",
+        "notifications.json",
+        "activity.json",
+        "consent.json",
+        "subscriptions.csv",
+        "plans.json",
+        "earnings.csv",
+        "payouts.csv",
+    ] {
+        assert!(files.contains_key(expected), "{expected} in {names:?}");
+    }
+    let text = |name: &str| String::from_utf8(files[name].clone()).unwrap();
+    let profile: Value = serde_json::from_str(&text("profile.json")).unwrap();
+    assert_eq!(profile["email"], me.email);
+    assert!(profile.get("passwordHash").is_none());
+    let post_json: Value = serde_json::from_str(&text(&format!("posts/{slug}.json"))).unwrap();
+    assert_eq!(post_json["title"], "My exported essay");
+    assert_eq!(post_json["blocks"].as_array().unwrap().len(), 3);
+    let md = text(&format!("posts/{slug}.md"));
+    assert!(md.starts_with("---\ntitle: \"My exported essay\""), "{md}");
+    assert!(
+        md.contains("## A heading") && md.contains("Words worth keeping"),
+        "{md}"
+    );
+    let media: Vec<&String> = names
+        .iter()
+        .copied()
+        .filter(|n| n.starts_with(&format!("posts/{slug}/media/")))
+        .collect();
+    assert_eq!(media.len(), 1, "{names:?}");
+    assert_eq!(&files[media[0]][..4], b"\x89PNG");
+    assert!(text("comments.json").contains("My own remark"));
+    let follows: Value = serde_json::from_str(&text("follows.json")).unwrap();
+    assert_eq!(follows["followers"][0]["id"], other.id);
+    assert!(follows["followers"][0]["name"].is_string());
+    assert!(text("subscriptions.csv").starts_with("id,subscriberId,authorId,planName"));
+    // Nothing of the other user's private data.
+    for (name, content) in &files {
+        let s = String::from_utf8_lossy(content);
+        assert!(
+            !s.contains(&other.email),
+            "{name} holds another user's email"
+        );
+        assert!(
+            !s.contains("Someone else's secret draft"),
+            "{name} holds another user's draft"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

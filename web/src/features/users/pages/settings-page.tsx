@@ -20,6 +20,7 @@ import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
 import { SessionList, TwoFactorSection } from '@/features/account/account-security';
 import { DeleteAccountSection } from '@/features/account/leave-section';
+import { YourDataSection } from '@/features/account/your-data-section';
 import { AvatarCropper } from '../components/avatar-cropper';
 import { selectProfile, updateCurrentUser, type ProfileChanges } from '../users-slice';
 
@@ -351,6 +352,7 @@ export default function SettingsPage() {
         <a href="#password">Password</a>
         <a href="#security">Two-factor sign-in</a>
         <a href="#sessions">Sessions</a>
+        <a href="#your-data">Your data</a>
         <a href="#leave">Delete my account</a>
       </nav>
       <div className="settings">
@@ -377,6 +379,9 @@ export default function SettingsPage() {
         </Section>
         <Section id="sessions" title="Sessions">
           <SessionsSection />
+        </Section>
+        <Section id="your-data" title="Your data">
+          <YourDataSection />
         </Section>
         <Section id="leave" title="Delete my account">
           <DeleteAccountSection />
