@@ -319,6 +319,10 @@ async fn two_factor_sign_in_with_totp_codes_and_recovery_codes() {
         app.get("/api/auth/check", Some(&token)).await.status(),
         StatusCode::OK
     );
+    // The signup's session and the one the second factor completed.
+    let listed = sessions_of(&app, &token).await;
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed.iter().filter(|s| s["current"] == true).count(), 1);
     assert_eq!(
         error_code(
             verify(&app, &challenge, &codes[0]).await,

@@ -46,7 +46,7 @@ describe('your account', () => {
     const recovery = (await codes.nth(0).textContent()).trim();
     await screenshot(page, 'two-factor-recovery-codes');
     await page.getByRole('button', { name: 'I saved them' }).click();
-    await page.getByText('Two-factor sign-in is on').waitFor();
+    await page.getByText(/10 recovery codes left/).waitFor();
 
     // Signing in elsewhere asks for the code.
     const other = await newPage(browser);

@@ -69,7 +69,7 @@ export function SessionList() {
         <li key={s.id} className="session-item" data-session-id={s.id}>
           <div>
             <strong>{s.device}</strong>
-            {s.current ? <span className="badge"> This device</span> : null}
+            {s.current ? <span className="session-current">This device</span> : null}
             <p className="muted small">
               {place(s)}
               {s.ip ? ` · ${s.ip}` : ''} · signed in {formatDate(s.createdAt)} · last active {formatDate(s.lastSeenAt)}
