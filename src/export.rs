@@ -147,7 +147,7 @@ async fn csv_file(
     let row = |cells: Vec<String>| -> anyhow::Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record(cells)?;
-        Ok(w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)
+        w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
     };
     put(
         tx,
