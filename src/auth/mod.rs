@@ -26,6 +26,9 @@ pub const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
 pub const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
 pub const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
 pub const MSG_ADMIN_ONLY: &str = "Admin access required";
+/// Administrators must turn two-factor sign-in on before using administrator tools (a setting).
+pub const MSG_ADMIN_TWO_FACTOR: &str =
+    "Administrators on this site must use two-factor sign-in. Set it up in your account settings to open the admin dashboard.";
 
 /// A signed-in user, loaded fresh from the database for this request.
 #[derive(Debug, Clone)]
@@ -144,6 +147,22 @@ fn note_session_use(db: &Db, jti: &str) {
     }
 }
 
+/// Refuses an administrator without two-factor sign-in with 403 `two_factor_required` while the
+/// administrators' setting asks for it. Setting the factor up (`/api/auth/2fa/*`) needs only a
+/// signed-in user, so it stays open.
+pub async fn require_admin_two_factor(state: &AppState, admin: &AuthUser) -> Result<(), ApiError> {
+    let settings = crate::persistence::admin_settings::load(&state.db).await?;
+    if !settings.require_admin_two_factor
+        || crate::persistence::two_factor::is_enabled(&state.db, admin.user.id).await?
+    {
+        return Ok(());
+    }
+    Err(ApiError::ForbiddenCode {
+        code: "two_factor_required",
+        message: MSG_ADMIN_TWO_FACTOR.to_string(),
+    })
+}
+
 fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
     req.app_data::<web::Data<AppState>>()
         .cloned()
@@ -191,12 +210,15 @@ impl FromRequest for AdminUser {
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let state = state_of(req);
         let user = AuthUser::from_request(req, payload);
         Box::pin(async move {
             let user = user.await?;
             if !user.is_admin() {
                 return Err(ApiError::forbidden(MSG_ADMIN_ONLY));
             }
+            let state = state?;
+            require_admin_two_factor(&state, &user).await?;
             Ok(AdminUser(user))
         })
     }

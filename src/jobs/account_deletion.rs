@@ -21,6 +21,14 @@ pub async fn run_due(state: &web::Data<AppState>) -> anyhow::Result<usize> {
                 let removal = crate::accounts::remove_account(state, &user, user.id)
                     .await
                     .map_err(|e| anyhow::anyhow!("removing account {}: {e}", user.id))?;
+                crate::audit::record_by(
+                    state,
+                    &user,
+                    crate::audit::Action::AccountDeletionCarryOut,
+                    crate::audit::Target::user(&user),
+                    serde_json::json!({ "reason": "owner's request, grace period over" }),
+                )
+                .await;
                 tracing::info!(user_id = %user.id, ?removal, "account deleted at its owner's request");
                 done += 1;
             }

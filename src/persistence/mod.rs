@@ -5,6 +5,7 @@ pub mod account_deletions;
 pub mod account_records;
 pub mod achievements;
 pub mod activity;
+pub mod admin_settings;
 pub mod audit_log;
 pub mod bank_details;
 pub mod banners;

@@ -408,6 +408,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::delete().to(admin::posts::delete::delete),
                     )
                     .route("/audit-log", web::get().to(admin::audit_log::audit_log))
+                    .route("/settings", web::get().to(admin::settings::get))
+                    .route("/settings", web::patch().to(admin::settings::update))
                     .route("/overview", web::get().to(admin::overview::overview))
                     .route("/contact", web::post().to(admin::contact::create::create))
                     .route(

@@ -281,6 +281,8 @@ pub const ROUTES: &[Route] = &[
     patch("/api/admin/posts/block/{id}", Admin).returns(schema::<admin::block_post::PostBlockAnswer>),
     delete("/api/admin/posts/{id}", Admin).returns(schema::<post::delete::PostDeletedAnswer>),
     get("/api/admin/audit-log", Admin).with_query(paged::<admin::audit_log::AuditQuery>).returns(schema::<admin::audit_log::AuditAnswer>),
+    get("/api/admin/settings", Admin).returns(schema::<admin::settings::SettingsAnswer>),
+    patch("/api/admin/settings", Admin).with_body(Body::Typed(schema::<admin::settings::SettingsBody>)).returns(schema::<admin::settings::SettingsUpdatedAnswer>),
     get("/api/admin/overview", Admin).returns(schema::<admin::overview::Overview>),
     post("/api/admin/contact", Optional).with_body(Body::Typed(schema::<admin::contact::create::ContactBody>)).creates().returns(schema::<admin::contact::create::ContactSent>),
     get("/api/admin/contact-messages", Admin).with_query(params::<admin::PageParams>).returns(schema::<admin::contact::list::ContactMessages>),

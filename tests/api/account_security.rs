@@ -649,6 +649,10 @@ async fn deleting_ones_own_account_is_scheduled_cancelled_by_signing_in_and_carr
     let follower = app.signup().await;
     app.follow_directly(&follower, &user).await;
 
+    // The settings page states the configured grace period.
+    let config = json_of(app.get("/api/config/public", None).await).await;
+    assert_eq!(config["accountDeletionGraceSeconds"], 3);
+
     // Step-up and the password.
     app.age_session(&user.token, 11).await;
     let res = app
@@ -772,6 +776,22 @@ async fn deleting_ones_own_account_is_scheduled_cancelled_by_signing_in_and_carr
         app.login(&user.email, PASSWORD).await.status(),
         StatusCode::UNAUTHORIZED
     );
+    // Scheduled twice, cancelled once, carried out once: each in the audit log.
+    for (action, times) in [
+        ("account.deletion_schedule", 2),
+        ("account.deletion_cancel", 1),
+        ("account.delete", 1),
+    ] {
+        assert_eq!(
+            count(
+                "audit_log",
+                mongodb::bson::doc! { "action": action, "targetId": &user.id, "actorId": oid },
+            )
+            .await,
+            times,
+            "{action}"
+        );
+    }
 }
 
 #[actix_web::test]
@@ -959,5 +979,166 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
             "{name} holds another user's draft"
         );
     }
+    // The request and the download are in the audit log, under the owner.
+    for action in ["account.export_request", "account.export_download"] {
+        let entry = app
+            .db
+            .database()
+            .collection::<mongodb::bson::Document>("audit_log")
+            .find_one(mongodb::bson::doc! { "action": action })
+            .await
+            .unwrap()
+            .unwrap_or_else(|| panic!("{action} recorded"));
+        assert_eq!(
+            entry.get_object_id("actorId").unwrap().to_hex(),
+            me.id,
+            "{action}"
+        );
+        assert_eq!(entry.get_str("targetType").unwrap(), "data_export");
+    }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[actix_web::test]
+async fn administrators_can_require_two_factor_sign_in_of_administrators() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let other_admin = app.admin().await;
+    let user = app.signup().await;
+
+    // Off by default; an ordinary user cannot read or change it.
+    let res = app.get("/api/admin/settings", Some(&admin.token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(res).await["settings"]["requireAdminTwoFactor"],
+        false
+    );
+    let res = app
+        .patch_json(
+            "/api/admin/settings",
+            &json!({ "requireAdminTwoFactor": true }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app
+        .patch_json(
+            "/api/admin/settings",
+            &json!({ "requireAdminTwoFactor": "yes" }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+
+    // Requiring it needs the factor on one's own account first.
+    let res = app
+        .patch_json(
+            "/api/admin/settings",
+            &json!({ "requireAdminTwoFactor": true }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    let setup = json_of(
+        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&admin.token))
+            .await,
+    )
+    .await;
+    let secret = setup["secret"].as_str().unwrap().to_string();
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": pyotp_code(&secret, now_unix()) }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = app
+        .patch_json(
+            "/api/admin/settings",
+            &json!({ "requireAdminTwoFactor": true }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(res).await["settings"]["requireAdminTwoFactor"],
+        true
+    );
+    let audited = app
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>("audit_log")
+        .count_documents(mongodb::bson::doc! { "action": "settings.update" })
+        .await
+        .unwrap();
+    assert_eq!(audited, 1);
+
+    // The administrator with the factor keeps working.
+    assert_eq!(
+        app.get("/api/admin/overview", Some(&admin.token))
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    // The one without it is refused every administrator tool with a clear code...
+    for path in [
+        "/api/admin/overview",
+        "/api/admin/settings",
+        "/api/admin/audit-log",
+    ] {
+        let res = app.get(path, Some(&other_admin.token)).await;
+        assert_eq!(
+            error_code(res, StatusCode::FORBIDDEN).await,
+            "two_factor_required",
+            "{path}"
+        );
+    }
+    // ...an ordinary user still gets the plain refusal...
+    let res = app.get("/api/admin/overview", Some(&user.token)).await;
+    assert_eq!(error_code(res, StatusCode::FORBIDDEN).await, "forbidden");
+    // ...and what setting the factor up needs stays open.
+    assert_eq!(
+        app.get("/api/auth/2fa", Some(&other_admin.token))
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let setup = json_of(
+        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&other_admin.token))
+            .await,
+    )
+    .await;
+    let secret = setup["secret"].as_str().unwrap().to_string();
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": pyotp_code(&secret, now_unix()) }),
+            Some(&other_admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        app.get("/api/admin/overview", Some(&other_admin.token))
+            .await
+            .status(),
+        StatusCode::OK
+    );
+
+    // Turned off again: administrators without the factor are let in.
+    let res = app
+        .patch_json(
+            "/api/admin/settings",
+            &json!({ "requireAdminTwoFactor": false }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let third = app.admin().await;
+    assert_eq!(
+        app.get("/api/admin/overview", Some(&third.token))
+            .await
+            .status(),
+        StatusCode::OK
+    );
 }

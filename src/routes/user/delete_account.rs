@@ -105,6 +105,14 @@ pub async fn delete_account(
     )
     .for_user(me.user.id);
     state.mailer.send_mail(mail).await;
+    crate::audit::record(
+        &state,
+        &me,
+        crate::audit::Action::AccountDeletionSchedule,
+        crate::audit::Target::user(&me.user),
+        serde_json::json!({ "deletionScheduledAt": at }),
+    )
+    .await;
     tracing::info!(user_id = %me.user.id, at = %at, "account deletion scheduled");
     Ok(HttpResponse::Ok()
         .cookie(cleared_cookie(&state))
@@ -132,6 +140,14 @@ pub async fn cancel_on_sign_in(state: &AppState, user: &users::User) -> ApiResul
     )
     .for_user(user.id);
     state.mailer.send_mail(mail).await;
+    crate::audit::record_by(
+        state,
+        user,
+        crate::audit::Action::AccountDeletionCancel,
+        crate::audit::Target::user(user),
+        serde_json::json!({ "by": "sign-in" }),
+    )
+    .await;
     tracing::info!(user_id = %user.id, "account deletion cancelled by signing in");
     Ok(true)
 }

@@ -109,6 +109,14 @@ pub async fn start(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpRe
         lease_until: None,
     };
     data_exports::insert(&state.db, &export).await?;
+    crate::audit::record(
+        &state,
+        &me,
+        crate::audit::Action::DataExportRequest,
+        crate::audit::Target::id("data_export", export.id),
+        serde_json::json!({}),
+    )
+    .await;
     tracing::info!(user_id = %me.user.id, export = %export.id, "data export requested");
     Ok(HttpResponse::Accepted().json(ExportStartedAnswer {
         message: MSG_STARTED,
@@ -151,6 +159,14 @@ pub async fn download(
     let file = actix_files::NamedFile::open_async(path_of(&state, id))
         .await
         .map_err(|_| ApiError::not_found(MSG_NO_EXPORT))?;
+    crate::audit::record(
+        &state,
+        &me,
+        crate::audit::Action::DataExportDownload,
+        crate::audit::Target::id("data_export", id),
+        serde_json::json!({}),
+    )
+    .await;
     let day = export.created_at.to_chrono().format("%Y-%m-%d");
     Ok(file
         .set_content_type(

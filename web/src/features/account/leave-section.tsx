@@ -2,7 +2,7 @@
  * "Delete my account" on the settings page: what happens, the password, and the request. The
  * account goes after a grace period; signing in before then keeps it.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { FormError, FormField } from '@/components/form-field';
@@ -11,7 +11,45 @@ import { errorMessage, http } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { logout } from '@/features/auth';
 
+/** A grace period in words: "14 days", "1 day", "2 hours", "30 seconds". */
+export function graceInWords(seconds: number): string {
+  const units: Array<[number, string]> = [
+    [86400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+    [1, 'second'],
+  ];
+  for (const [size, name] of units) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return `${n} ${name}${n === 1 ? '' : 's'}`;
+    }
+  }
+  return `${Math.max(seconds, 0)} seconds`;
+}
+
+/** The configured grace period (`GET /api/config/public`), null until known. */
+function useGracePeriod(): string | null {
+  const [grace, setGrace] = useState<string | null>(null);
+  useEffect(() => {
+    let alive = true;
+    http
+      .get<{ accountDeletionGraceSeconds?: number }>('/config/public', 'Failed to load configuration')
+      .then((config) => {
+        if (alive && typeof config?.accountDeletionGraceSeconds === 'number') {
+          setGrace(graceInWords(config.accountDeletionGraceSeconds));
+        }
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return grace;
+}
+
 export function DeleteAccountSection() {
+  const grace = useGracePeriod();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -42,11 +80,11 @@ export function DeleteAccountSection() {
       <p>Deleting your account:</p>
       <ul className="danger-list">
         <li>signs you out everywhere at once;</li>
-        <li>after 14 days removes your profile, posts, comments, likes, bookmarks, follows and notifications;</li>
+        <li>after {grace ?? 'a grace period'} removes your profile, posts, comments, likes, bookmarks, follows and notifications;</li>
         <li>ends the subscriptions to you, refunds your subscribers as our terms say, and pays out or holds your pending earnings as documented;</li>
         <li>keeps payment records the law requires, without your name.</li>
       </ul>
-      <p className="muted small">Changed your mind? Sign in before the 14 days are over and nothing is deleted. Download your data first if you want a copy.</p>
+      <p className="muted small">Changed your mind? Sign in within {grace ?? 'the grace period'} and nothing is deleted. Download your data first if you want a copy.</p>
       <button type="button" className="button button--danger" onClick={() => setOpen(true)}>
         Delete my account
       </button>
