@@ -1142,3 +1142,40 @@ async fn administrators_can_require_two_factor_sign_in_of_administrators() {
         StatusCode::OK
     );
 }
+
+#[actix_web::test]
+async fn every_sign_in_is_a_session_signup_login_and_the_second_factor_step() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    // A second sign-in, which turns two-factor sign-in on.
+    let res = login_with_agent(&app, &user.email, FIREFOX).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let a = json_of(res).await["token"].as_str().unwrap().to_string();
+    let setup = json_of(
+        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&a))
+            .await,
+    )
+    .await;
+    let secret = setup["secret"].as_str().unwrap().to_string();
+    let now = now_unix();
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": pyotp_code(&secret, now) }),
+            Some(&a),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // A third, through the second-factor step.
+    let body = login_body(&app, &user.email).await;
+    let res = verify(
+        &app,
+        body["challenge"].as_str().unwrap(),
+        &pyotp_code(&secret, now + 30),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let list = sessions_of(&app, &a).await;
+    assert_eq!(list.len(), 3, "{list:?}");
+    assert_eq!(list.iter().filter(|s| s["current"] == true).count(), 1);
+}

@@ -9,7 +9,7 @@ import { FormError, FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { errorMessage, http } from '@/lib/http';
 import { toast } from '@/lib/toast';
-import { logout } from '@/features/auth';
+import { fetchPublicConfig, logout } from '@/features/auth';
 
 /** A grace period in words: "14 days", "1 day", "2 hours", "30 seconds". */
 export function graceInWords(seconds: number): string {
@@ -33,14 +33,9 @@ function useGracePeriod(): string | null {
   const [grace, setGrace] = useState<string | null>(null);
   useEffect(() => {
     let alive = true;
-    http
-      .get<{ accountDeletionGraceSeconds?: number }>('/config/public', 'Failed to load configuration')
-      .then((config) => {
-        if (alive && typeof config?.accountDeletionGraceSeconds === 'number') {
-          setGrace(graceInWords(config.accountDeletionGraceSeconds));
-        }
-      })
-      .catch(() => undefined);
+    void fetchPublicConfig().then((config) => {
+      if (alive && config.accountDeletionGraceSeconds !== null) setGrace(graceInWords(config.accountDeletionGraceSeconds));
+    });
     return () => {
       alive = false;
     };

@@ -96,6 +96,8 @@ export const authApi = {
 /** `GET /api/config/public`: whether the Google Identity Services button can be offered. */
 export interface PublicConfig {
   googleClientId: string | null;
+  /** The grace period before a deletion its owner asked for is carried out, in seconds. */
+  accountDeletionGraceSeconds: number | null;
 }
 
 let publicConfig: Promise<PublicConfig> | null = null;
@@ -104,10 +106,13 @@ export function fetchPublicConfig(): Promise<PublicConfig> {
   if (!publicConfig) {
     publicConfig = http
       .get<PublicConfig>('/config/public', 'Failed to load configuration')
-      .then((config) => ({ googleClientId: config?.googleClientId || null }))
+      .then((config) => ({
+        googleClientId: config?.googleClientId || null,
+        accountDeletionGraceSeconds: typeof config?.accountDeletionGraceSeconds === 'number' ? config.accountDeletionGraceSeconds : null,
+      }))
       .catch(() => {
         publicConfig = null;
-        return { googleClientId: null };
+        return { googleClientId: null, accountDeletionGraceSeconds: null };
       });
   }
   return publicConfig;
