@@ -60,16 +60,20 @@ describe('your account', () => {
     await other.waitForURL((url) => url.pathname === '/');
     await waitForShell(other);
 
-    // Both sessions are listed; the first page signs the other one out.
+    // Every sign-in is listed: the API signup, this page and the other one (newest first); the
+    // list is read again on coming to #sessions, so the other page's sign-in is there. This page
+    // signs the other one out.
     await page.goto('/user-setting#sessions');
     const sessions = page.getByRole('list', { name: 'Signed-in sessions' }).locator('li');
-    await sessions.nth(1).waitFor();
-    assert.equal(await sessions.count(), 2);
+    await sessions.nth(2).waitFor();
+    assert.equal(await sessions.count(), 3);
     await page.getByText('This device').waitFor();
     await screenshot(page, 'sessions');
-    await sessions.getByRole('button', { name: /^Sign out/ }).click();
+    const newest = sessions.nth(0);
+    assert.equal(await newest.getByText('This device').count(), 0);
+    await newest.getByRole('button', { name: /^Sign out/ }).click();
     await page.getByText(/Signed out of/).waitFor();
-    assert.equal(await sessions.count(), 1);
+    assert.equal(await sessions.count(), 2);
     await other.context().close();
 
     // A copy of the data, downloaded as a ZIP.

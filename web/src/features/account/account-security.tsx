@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
+import { useLocation } from 'react-router-dom';
 import { FormError, FormField } from '@/components/form-field';
 import { formatDate } from '@/lib/format';
 import { errorMessage, http } from '@/lib/http';
@@ -43,9 +44,12 @@ export function SessionList() {
     }
   }, []);
 
+  // Read again whenever the page is opened at #sessions (a link from the new-sign-in email, or
+  // the section link while the settings page is already open), so the list is never stale.
+  const { hash } = useLocation();
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (hash === '' || hash === '#sessions') void load();
+  }, [load, hash]);
 
   const end = async (s: SessionItem) => {
     setEnding(s.id);
