@@ -181,6 +181,18 @@ ensure_ops_python() {
   echo "$venv/bin/python"
 }
 
+# Prints the path of a Python (the same virtualenv) with pyotp, the independent TOTP
+# implementation the API tests compute two-factor codes with.
+ensure_test_python() {
+  local venv="$PRESSROOM_CACHE/venv"
+  ensure_smtp_sink >/dev/null
+  if ! "$venv/bin/python" -c 'import pyotp' 2>/dev/null; then
+    log "installing the two-factor test package (pyotp)"
+    "$venv/bin/pip" install -q pyotp >&2 || die "pip could not install pyotp"
+  fi
+  echo "$venv/bin/python"
+}
+
 # Starts an SMTP sink on port $1 that stores every message in the Maildir $2; prints its pid.
 # It is aiosmtpd's Maildir handler with refusals on demand for delivery-failure tests
 # (scripts/smtp_sink.py: recipients named refuse-once-4xx..., refuse-once-5xx..., refuse-always...).

@@ -55,6 +55,15 @@ pub enum Action {
     BankDetailsCreate,
     BankDetailsUpdate,
     BankDetailsDelete,
+    TwoFactorEnable,
+    TwoFactorDisable,
+    RecoveryCodesReplace,
+    AccountDeletionSchedule,
+    AccountDeletionCancel,
+    AccountDeletionCarryOut,
+    DataExportRequest,
+    DataExportDownload,
+    AdminSettingsUpdate,
 }
 
 impl Action {
@@ -101,6 +110,15 @@ impl Action {
             Action::BankDetailsCreate => "bank_details.create",
             Action::BankDetailsUpdate => "bank_details.update",
             Action::BankDetailsDelete => "bank_details.delete",
+            Action::TwoFactorEnable => "two_factor.enable",
+            Action::TwoFactorDisable => "two_factor.disable",
+            Action::RecoveryCodesReplace => "two_factor.recovery_codes",
+            Action::AccountDeletionSchedule => "account.deletion_schedule",
+            Action::AccountDeletionCancel => "account.deletion_cancel",
+            Action::AccountDeletionCarryOut => "account.delete",
+            Action::DataExportRequest => "account.export_request",
+            Action::DataExportDownload => "account.export_download",
+            Action::AdminSettingsUpdate => "settings.update",
         }
     }
 }
@@ -161,15 +179,27 @@ pub async fn record(
     target: Target,
     details: Value,
 ) {
+    record_by(state, &admin.user, action, target, details).await;
+}
+
+/// Records that `actor` did `action` to `target`, for what a user does to their own account
+/// outside a request of theirs (the deletion the job worker carries out) as well as in one.
+pub async fn record_by(
+    state: &AppState,
+    actor: &User,
+    action: Action,
+    target: Target,
+    details: Value,
+) {
     let details = match mongodb::bson::to_document(&details) {
         Ok(d) => d,
         Err(_) => mongodb::bson::doc! { "value": details.to_string() },
     };
     let entry = AuditEntry {
         id: ObjectId::new(),
-        actor_id: admin.user.id,
-        actor_name: admin.user.name.clone(),
-        actor_email: admin.user.email.clone(),
+        actor_id: actor.id,
+        actor_name: actor.name.clone(),
+        actor_email: actor.email.clone(),
         action: action.as_str().to_string(),
         target_type: target.kind.to_string(),
         target_id: target.id,

@@ -82,6 +82,9 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     #[serde(default)]
     pub guest_cache: GuestCacheSettings,
+    /// Accounts deleted by their owner.
+    #[serde(default)]
+    pub accounts: AccountSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
     pub environment: Option<Environment>,
@@ -482,6 +485,45 @@ pub struct MetricsSettings {
     /// (`false` only to measure what that costs: `/metrics` then shows gauges read at scrape
     /// time, and the counters stay at zero).
     pub enabled: bool,
+}
+
+/// Accounts deleted by their owner (`POST /api/user/delete-account`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AccountSettings {
+    /// Days between the request and the removal; signing in meanwhile cancels it.
+    pub deletion_grace_days: i64,
+    /// When above 0, the grace period in seconds instead of days (tests).
+    pub deletion_grace_seconds: i64,
+    /// How often the job worker looks for deletions whose grace period ended (seconds).
+    pub deletion_check_seconds: u64,
+    /// Directory of the data exports' ZIP files (not served as media).
+    pub export_dir: PathBuf,
+    /// How often the job worker looks for exports to build (seconds).
+    pub export_check_seconds: u64,
+}
+
+impl Default for AccountSettings {
+    fn default() -> Self {
+        AccountSettings {
+            deletion_grace_days: 14,
+            deletion_grace_seconds: 0,
+            deletion_check_seconds: 60,
+            export_dir: PathBuf::from("data/exports"),
+            export_check_seconds: 5,
+        }
+    }
+}
+
+impl AccountSettings {
+    /// The grace period.
+    pub fn grace(&self) -> chrono::Duration {
+        if self.deletion_grace_seconds > 0 {
+            chrono::Duration::seconds(self.deletion_grace_seconds)
+        } else {
+            chrono::Duration::days(self.deletion_grace_days.max(0))
+        }
+    }
 }
 
 impl Default for MetricsSettings {

@@ -25,6 +25,9 @@ pub enum ApiError {
     /// 403: signed in but not allowed.
     #[error("{0}")]
     Forbidden(String),
+    /// 403 with a specific machine-readable code (`reauth_required`).
+    #[error("{message}")]
+    ForbiddenCode { code: &'static str, message: String },
     /// 404.
     #[error("{0}")]
     NotFound(String),
@@ -108,6 +111,7 @@ impl ApiError {
             ApiError::Invalid { code, .. } => code,
             ApiError::Unauthorized { code, .. } => code,
             ApiError::Forbidden(_) => "forbidden",
+            ApiError::ForbiddenCode { code, .. } => code,
             ApiError::NotFound(_) => "not_found",
             ApiError::Conflict(_) => "conflict",
             ApiError::PaymentRequired(_) => "payment_declined",
@@ -134,7 +138,7 @@ impl ResponseError for ApiError {
         match self {
             ApiError::BadRequest(_) | ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::ForbiddenCode { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,

@@ -12,6 +12,7 @@ pub mod config;
 pub mod counting;
 pub mod domain;
 pub mod error;
+pub mod export;
 pub mod extract;
 pub mod feeds;
 pub mod geoip;

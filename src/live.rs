@@ -194,6 +194,12 @@ pub fn sessions_ended(state: &AppState, user_id: &str) {
     state.realtime.disconnect_user(user_id);
 }
 
+/// One sign-in session of `user_id` ended: its sockets (on every node) are closed, the user's
+/// other sessions stay connected.
+pub fn session_ended(state: &AppState, user_id: &str, session: &str) {
+    state.realtime.disconnect_session(user_id, session);
+}
+
 /// A notification was stored for `user_id`: every tab of theirs shows it at once.
 pub fn notification_created(state: &AppState, user_id: &str, item: Value) {
     state.realtime.emit_user(user_id, NewNotification(item));

@@ -51,11 +51,13 @@ pub enum MailKind {
     ReportNotice,
     DailyPost,
     RenewalReminder,
+    /// Account security: new sign-in, two-factor changes, deletion, data export.
+    Security,
 }
 
 impl MailKind {
     /// Every kind, for validating a `type` filter.
-    pub const ALL: [MailKind; 7] = [
+    pub const ALL: [MailKind; 8] = [
         MailKind::VerifyOtp,
         MailKind::ResetOtp,
         MailKind::Welcome,
@@ -63,6 +65,7 @@ impl MailKind {
         MailKind::ReportNotice,
         MailKind::DailyPost,
         MailKind::RenewalReminder,
+        MailKind::Security,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -74,6 +77,7 @@ impl MailKind {
             MailKind::ReportNotice => "report_notice",
             MailKind::DailyPost => "daily_post",
             MailKind::RenewalReminder => "renewal_reminder",
+            MailKind::Security => "security",
         }
     }
 

@@ -34,6 +34,7 @@ impl SocketAuth for JwtSocketAuth {
                 Ok(user) => Ok(Some(Identity {
                     user_id: user.id_hex(),
                     is_admin: user.is_admin(),
+                    session: Some(user.claims.jti.clone()),
                 })),
                 Err(ApiError::Unavailable(_)) => Err(crate::error::UNAVAILABLE_MESSAGE.to_string()),
                 Err(e) => Err(e.to_string()),

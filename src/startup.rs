@@ -222,6 +222,12 @@ fn spawn_housekeeping(state: web::Data<AppState>) {
             if let Err(e) = &revocations {
                 tracing::debug!(error = %e, "could not purge expired revocations");
             }
+            if let Err(e) = crate::persistence::two_factor::purge_expired(&state.db).await {
+                tracing::debug!(error = %e, "could not purge login challenges");
+            }
+            if let Err(e) = crate::persistence::sessions::purge_expired(&state.db).await {
+                tracing::debug!(error = %e, "could not purge old sessions");
+            }
             crate::metrics::job_ran(
                 "housekeeping",
                 HOUSEKEEPING_INTERVAL,

@@ -141,6 +141,9 @@ pub enum Message {
         from: String,
         /// The user.
         user: String,
+        /// Only this sign-in session's sockets, when given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        session: Option<String>,
     },
     /// Live state of the server changed on another node (`topic` names what; `data` is the
     /// server's own): the server crate applies it.
@@ -284,6 +287,7 @@ mod tests {
         let revoke = Message::DisconnectUser {
             from: "n2".into(),
             user: "u9".into(),
+            session: None,
         };
         assert_eq!(
             text(&revoke),

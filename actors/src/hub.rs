@@ -69,6 +69,8 @@ pub(crate) struct Register {
     pub(crate) socket: SocketId,
     pub(crate) nsp: Arc<str>,
     pub(crate) user: Option<Arc<str>>,
+    /// The sign-in session (token id) of the socket's user.
+    pub(crate) login: Option<Arc<str>>,
     pub(crate) session: Addr<Session>,
     /// The connection's websocket, when the hub may write to it directly.
     pub(crate) link: Option<Arc<Link>>,
@@ -103,6 +105,8 @@ pub(crate) struct LeaveRoom {
 #[rtype(result = "()")]
 pub(crate) struct DisconnectUser {
     pub(crate) user_id: String,
+    /// Only the sockets of this sign-in session, when given.
+    pub(crate) login: Option<String>,
 }
 
 /// Sent by tests and diagnostics: how many sockets are in `room` (all sockets if `None`).
@@ -117,6 +121,7 @@ struct Member {
     link: Option<Arc<Link>>,
     nsp: Arc<str>,
     user: Option<Arc<str>>,
+    login: Option<Arc<str>>,
     rooms: Vec<Arc<str>>,
     overflowed: bool,
 }
@@ -159,6 +164,7 @@ impl Handler<Register> for Hub {
                 link: msg.link,
                 nsp: msg.nsp,
                 user: msg.user,
+                login: msg.login,
                 rooms: Vec::new(),
                 overflowed: false,
             },
@@ -359,6 +365,11 @@ impl Handler<DisconnectUser> for Hub {
         };
         for id in ids {
             if let Some(member) = self.sockets.get(id) {
+                if let Some(login) = &msg.login {
+                    if member.login.as_deref() != Some(login.as_str()) {
+                        continue;
+                    }
+                }
                 member.session.do_send(DisconnectSocket {
                     socket: *id,
                     close_connection: true,

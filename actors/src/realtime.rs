@@ -38,6 +38,9 @@ pub struct Identity {
     pub user_id: String,
     /// Whether the user is an administrator (may join `adminRoom`).
     pub is_admin: bool,
+    /// The sign-in session the token belongs to, so that ending one session closes its
+    /// sockets only.
+    pub session: Option<String>,
 }
 
 /// Verifies socket tokens; implemented by the server crate.
@@ -211,17 +214,29 @@ impl Realtime {
     /// Disconnects every socket of `user_id` (token revoked): they receive a Socket.IO
     /// DISCONNECT, so the client does not reconnect with the old token by itself.
     pub fn disconnect_user(&self, user_id: &str) {
+        self.disconnect(user_id, None);
+    }
+
+    /// Disconnects the sockets of one sign-in session of `user_id` (on every node), leaving
+    /// the user's other sessions connected.
+    pub fn disconnect_session(&self, user_id: &str, session: &str) {
+        self.disconnect(user_id, Some(session));
+    }
+
+    fn disconnect(&self, user_id: &str, session: Option<&str>) {
         if let Some(cluster) = &self.cluster {
             cluster.transport.publish(
                 BrokerMessage::DisconnectUser {
                     from: cluster.node.clone(),
                     user: user_id.to_owned(),
+                    session: session.map(str::to_owned),
                 }
                 .encode(),
             );
         }
         self.hub.do_send(DisconnectUser {
             user_id: user_id.to_owned(),
+            login: session.map(str::to_owned),
         });
     }
 
@@ -278,8 +293,11 @@ impl Realtime {
                     });
                 }
             }
-            BrokerMessage::DisconnectUser { user, .. } => {
-                self.hub.do_send(DisconnectUser { user_id: user });
+            BrokerMessage::DisconnectUser { user, session, .. } => {
+                self.hub.do_send(DisconnectUser {
+                    user_id: user,
+                    login: session,
+                });
             }
             BrokerMessage::Count { version, count, .. } => {
                 self.presence.do_send(ClusterCount { version, count });

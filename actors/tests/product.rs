@@ -36,6 +36,7 @@ impl SocketAuth for FakeAuth {
                 Some(user) => Ok(Some(Identity {
                     user_id: user.to_owned(),
                     is_admin: user == "admin",
+                    session: None,
                 })),
             }
         })

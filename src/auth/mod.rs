@@ -5,6 +5,7 @@ pub mod google;
 pub mod otp;
 pub mod password;
 pub mod token;
+pub mod totp;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
@@ -25,6 +26,9 @@ pub const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
 pub const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
 pub const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
 pub const MSG_ADMIN_ONLY: &str = "Admin access required";
+/// Administrators must turn two-factor sign-in on before using administrator tools (a setting).
+pub const MSG_ADMIN_TWO_FACTOR: &str =
+    "Administrators on this site must use two-factor sign-in. Set it up in your account settings to open the admin dashboard.";
 
 /// A signed-in user, loaded fresh from the database for this request.
 #[derive(Debug, Clone)]
@@ -102,7 +106,61 @@ pub async fn authenticate_with(
     if user.token_version != claims.ver {
         return Err(ApiError::unauthorized_code("token_revoked", MSG_REVOKED));
     }
+    note_session_use(db, &claims.jti);
     Ok(AuthUser { user, claims })
+}
+
+/// Seconds between two writes of a session's `lastSeenAt`.
+pub const LAST_SEEN_GAP_SECS: i64 = 60;
+
+/// Moves the session's `lastSeenAt` forward, at most once a minute: this process remembers
+/// when it last wrote for each session, and the write itself only matches a session not
+/// written in the last minute (by any node). The write runs beside the request.
+fn note_session_use(db: &Db, jti: &str) {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+    static LAST: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
+    let gap = Duration::from_secs(LAST_SEEN_GAP_SECS as u64);
+    let now = Instant::now();
+    {
+        let Ok(mut last) = LAST.get_or_init(Default::default).lock() else {
+            return;
+        };
+        if last.get(jti).is_some_and(|t| now.duration_since(*t) < gap) {
+            return;
+        }
+        if last.len() > 50_000 {
+            last.retain(|_, t| now.duration_since(*t) < gap);
+        }
+        last.insert(jti.to_string(), now);
+    }
+    let db = db.clone();
+    let jti = jti.to_string();
+    if let Ok(handle) = tokio::runtime::Handle::try_current() {
+        handle.spawn(async move {
+            if let Err(e) = crate::persistence::sessions::touch(&db, &jti, LAST_SEEN_GAP_SECS).await
+            {
+                tracing::debug!(error = %e, "could not note a session's last use");
+            }
+        });
+    }
+}
+
+/// Refuses an administrator without two-factor sign-in with 403 `two_factor_required` while the
+/// administrators' setting asks for it. Setting the factor up (`/api/auth/2fa/*`) needs only a
+/// signed-in user, so it stays open.
+pub async fn require_admin_two_factor(state: &AppState, admin: &AuthUser) -> Result<(), ApiError> {
+    let settings = crate::persistence::admin_settings::load(&state.db).await?;
+    if !settings.require_admin_two_factor
+        || crate::persistence::two_factor::is_enabled(&state.db, admin.user.id).await?
+    {
+        return Ok(());
+    }
+    Err(ApiError::ForbiddenCode {
+        code: "two_factor_required",
+        message: MSG_ADMIN_TWO_FACTOR.to_string(),
+    })
 }
 
 fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
@@ -152,12 +210,15 @@ impl FromRequest for AdminUser {
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let state = state_of(req);
         let user = AuthUser::from_request(req, payload);
         Box::pin(async move {
             let user = user.await?;
             if !user.is_admin() {
                 return Err(ApiError::forbidden(MSG_ADMIN_ONLY));
             }
+            let state = state?;
+            require_admin_two_factor(&state, &user).await?;
             Ok(AdminUser(user))
         })
     }

@@ -1,6 +1,7 @@
 //! Background jobs started once by `Application::build`.
 
 pub mod admin_tasks;
+pub mod account_deletion;
 pub mod billing;
 pub mod daily_mail;
 pub mod scheduled;
@@ -48,5 +49,7 @@ pub async fn take_turn(state: &AppState, name: &str, period: Duration) -> bool {
 pub fn spawn_content_jobs(state: web::Data<AppState>) {
     trending::spawn(state.clone());
     daily_mail::spawn(state.clone());
+    account_deletion::spawn(state.clone());
+    crate::export::spawn(state.clone());
     scheduled::spawn(state);
 }

@@ -37,6 +37,11 @@ pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
     ("otps", "userId"),
     ("daily_mail_logs", "userId"),
     ("payment_customers", "_id"),
+    ("sessions", "userId"),
+    ("two_factor", "_id"),
+    ("login_challenges", "userId"),
+    ("account_deletions", "_id"),
+    ("data_exports", "userId"),
 ];
 
 /// Records kept when the account goes, with the fields that tie them to the person removed:

@@ -1,9 +1,11 @@
 //! MongoDB access: one client per process, one module per collection, idempotent indexes and
 //! numbered migrations at startup.
 
+pub mod account_deletions;
 pub mod account_records;
 pub mod achievements;
 pub mod activity;
+pub mod admin_settings;
 pub mod audit_log;
 pub mod bank_details;
 pub mod banners;
@@ -14,6 +16,7 @@ pub mod comments;
 pub mod contact_messages;
 pub mod counter_repair;
 pub mod daily_mail;
+pub mod data_exports;
 pub mod email_logs;
 pub mod feedback;
 pub mod follows;
@@ -41,6 +44,7 @@ pub mod refunds;
 pub mod renewal_reminders;
 pub mod reports;
 pub mod revoked_tokens;
+pub mod sessions;
 pub mod shares;
 pub mod site_analytics;
 pub mod subscriber_feeds;
@@ -48,6 +52,7 @@ pub mod subscription_claims;
 pub mod subscription_criteria;
 pub mod subscription_events;
 pub mod subscriptions;
+pub mod two_factor;
 pub mod user_directory;
 pub mod users;
 pub mod views;
@@ -229,6 +234,10 @@ impl Db {
         users::ensure_indexes(self).await?;
         otps::ensure_indexes(self).await?;
         revoked_tokens::ensure_indexes(self).await?;
+        sessions::ensure_indexes(self).await?;
+        account_deletions::ensure_indexes(self).await?;
+        data_exports::ensure_indexes(self).await?;
+        two_factor::ensure_indexes(self).await?;
         email_logs::ensure_indexes(self).await?;
         categories::ensure_indexes(self).await?;
         posts::ensure_indexes(self).await?;

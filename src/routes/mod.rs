@@ -82,6 +82,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route("/check", web::get().to(auth::check::check))
                     .route("/logout", web::post().to(auth::logout::logout))
                     .route("/logout-all", web::post().to(auth::logout_all::logout_all))
+                    .route("/sessions", web::get().to(auth::sessions::list))
+                    .route("/sessions/{id}", web::delete().to(auth::sessions::end))
+                    .route("/reauth", web::post().to(auth::reauth::reauth))
+                    .route("/2fa", web::get().to(auth::two_factor::status))
+                    .route("/2fa/setup", web::post().to(auth::two_factor::setup))
+                    .route("/2fa/enable", web::post().to(auth::two_factor::enable))
+                    .route("/2fa/disable", web::post().to(auth::two_factor::disable))
+                    .route(
+                        "/2fa/recovery-codes",
+                        web::post().to(auth::two_factor::recovery_codes),
+                    )
+                    .route("/2fa/verify", web::post().to(auth::two_factor::verify))
                     .route(
                         "/change-password",
                         web::post().to(auth::change_password::change_password),
@@ -100,6 +112,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::get().to(user::get_single_user::get_single_user),
                     )
                     .route("/consent", web::post().to(user::consent::consent))
+                    .route("/export", web::post().to(user::export::start))
+                    .route("/export", web::get().to(user::export::list))
+                    .route(
+                        "/export/{id}/download",
+                        web::get().to(user::export::download),
+                    )
+                    .route(
+                        "/delete-account",
+                        web::post().to(user::delete_account::delete_account),
+                    )
                     .route("/online", web::get().to(user::online::online))
                     .route(
                         "/ip-location",
@@ -390,6 +412,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::delete().to(admin::posts::delete::delete),
                     )
                     .route("/audit-log", web::get().to(admin::audit_log::audit_log))
+                    .route("/settings", web::get().to(admin::settings::get))
+                    .route("/settings", web::patch().to(admin::settings::update))
                     .route("/overview", web::get().to(admin::overview::overview))
                     .route("/contact", web::post().to(admin::contact::create::create))
                     .route(

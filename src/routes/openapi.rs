@@ -173,8 +173,8 @@ pub const ROUTES: &[Route] = &[
     get("/metrics", Public),
     get("/api/follow/follower-locations", User).with_query(params::<follow::follower_locations::FollowerLocationsQuery>).returns(schema::<follow::follower_locations::FollowerLocationsAnswer>),
     post("/api/auth/signup", Public).with_body(Body::Typed(schema::<auth::signup::SignupBody>)).creates().returns(schema::<auth::SessionBody>),
-    post("/api/auth/login", Public).with_body(Body::Typed(schema::<auth::login::LoginBody>)).returns(schema::<auth::SessionBody>),
-    post("/api/auth/google-login", Public).with_body(Body::Typed(schema::<auth::google_login::GoogleLoginBody>)).creates().returns(schema::<auth::google_login::GoogleSession>),
+    post("/api/auth/login", Public).with_body(Body::Typed(schema::<auth::login::LoginBody>)).returns(schema::<auth::two_factor::LoginAnswer>),
+    post("/api/auth/google-login", Public).with_body(Body::Typed(schema::<auth::google_login::GoogleLoginBody>)).creates().returns(schema::<auth::two_factor::GoogleLoginAnswer>),
     post("/api/auth/send-verify-otp", User).with_body(Body::Typed(schema::<auth::send_verify_otp::SendVerifyBody>)).returns(schema::<answers::MessageAnswer>),
     post("/api/auth/verify-email", Public).with_body(Body::Typed(schema::<auth::verify_email::VerifyEmailBody>)).returns(schema::<answers::MessageAnswer>),
     post("/api/auth/send-reset-otp", Public).with_body(Body::Typed(schema::<auth::send_reset_otp::SendResetBody>)).returns(schema::<answers::MessageAnswer>),
@@ -183,10 +183,23 @@ pub const ROUTES: &[Route] = &[
     get("/api/auth/check", User).returns(schema::<auth::check::CheckBody>),
     post("/api/auth/logout", Public).returns(schema::<answers::MessageAnswer>),
     post("/api/auth/logout-all", User).returns(schema::<answers::MessageAnswer>),
+    get("/api/auth/sessions", User).returns(schema::<auth::sessions::SessionsAnswer>),
+    delete("/api/auth/sessions/{id}", User).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/reauth", User).with_body(Body::Typed(schema::<auth::reauth::ReauthBody>)).returns(schema::<auth::reauth::ReauthAnswer>),
+    get("/api/auth/2fa", User).returns(schema::<auth::two_factor::StatusAnswer>),
+    post("/api/auth/2fa/setup", User).returns(schema::<auth::two_factor::SetupAnswer>),
+    post("/api/auth/2fa/enable", User).with_body(Body::Typed(schema::<auth::two_factor::CodeBody>)).returns(schema::<auth::two_factor::RecoveryCodesAnswer>),
+    post("/api/auth/2fa/disable", User).with_body(Body::Typed(schema::<auth::two_factor::PasswordCodeBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/2fa/recovery-codes", User).with_body(Body::Typed(schema::<auth::two_factor::PasswordCodeBody>)).returns(schema::<auth::two_factor::RecoveryCodesAnswer>),
+    post("/api/auth/2fa/verify", Public).with_body(Body::Typed(schema::<auth::two_factor::VerifyBody>)).returns(schema::<auth::SessionBody>),
     post("/api/auth/change-password", User).with_body(Body::Typed(schema::<auth::change_password::ChangePasswordBody>)).returns(schema::<auth::change_password::PasswordChangedAnswer>),
     get("/api/user/get-user", User).returns(schema::<user::OwnUserAnswer>),
     patch("/api/user/update-user", User).with_body(Body::Typed(schema::<user::update_user::UpdateUserBody>)).returns(schema::<user::OwnUserAnswer>),
     get("/api/user/get-single-user/{id}", Optional).returns(schema::<user::get_single_user::ProfileAnswer>),
+    post("/api/user/export", User).accepts().returns(schema::<user::export::ExportStartedAnswer>),
+    get("/api/user/export", User).returns(schema::<user::export::ExportsAnswer>),
+    get("/api/user/export/{id}/download", User).with_query(params::<user::export::DownloadQuery>),
+    post("/api/user/delete-account", User).with_body(Body::Typed(schema::<user::delete_account::DeleteAccountBody>)).returns(schema::<user::delete_account::DeletionScheduledAnswer>),
     post("/api/user/consent", User).with_body(Body::Typed(schema::<user::consent::ConsentBody>)).returns(schema::<user::consent::ConsentAnswer>),
     get("/api/user/online", Public).returns(schema::<user::online::OnlineAnswer>),
     get("/api/user/ip-location", Optional).returns(schema::<user::ip_location::IpLocationAnswer>),
@@ -279,6 +292,8 @@ pub const ROUTES: &[Route] = &[
     patch("/api/admin/posts/block/{id}", Admin).returns(schema::<admin::block_post::PostBlockAnswer>),
     delete("/api/admin/posts/{id}", Admin).returns(schema::<post::delete::PostDeletedAnswer>),
     get("/api/admin/audit-log", Admin).with_query(paged::<admin::audit_log::AuditQuery>).returns(schema::<admin::audit_log::AuditAnswer>),
+    get("/api/admin/settings", Admin).returns(schema::<admin::settings::SettingsAnswer>),
+    patch("/api/admin/settings", Admin).with_body(Body::Typed(schema::<admin::settings::SettingsBody>)).returns(schema::<admin::settings::SettingsUpdatedAnswer>),
     get("/api/admin/overview", Admin).returns(schema::<admin::overview::Overview>),
     post("/api/admin/contact", Optional).with_body(Body::Typed(schema::<admin::contact::create::ContactBody>)).creates().returns(schema::<admin::contact::create::ContactSent>),
     get("/api/admin/contact-messages", Admin).with_query(params::<admin::PageParams>).returns(schema::<admin::contact::list::ContactMessages>),
@@ -412,6 +427,9 @@ fn success_content(path: &str) -> Value {
         }
         "/api/admin/download-csv" => {
             json!({ (crate::routes::admin::export::CONTENT_TYPE): { "schema": { "type": "string", "format": "binary" } } })
+        }
+        "/api/user/export/{id}/download" => {
+            json!({ "application/zip": { "schema": { "type": "string", "format": "binary" } } })
         }
         "/api/geojson/india-border" | "/api/geojson/world" => {
             json!({ "application/geo+json": { "schema": { "type": "object" } } })
@@ -733,6 +751,8 @@ mod tests {
         "/media/{name}",
         // A CSV or workbook download.
         "/api/admin/download-csv",
+        // The ZIP of a data export.
+        "/api/user/export/{id}/download",
         // Prometheus text format.
         "/metrics",
     ];

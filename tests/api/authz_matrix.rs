@@ -155,6 +155,10 @@ enum Kind {
     Banner,
     /// The owner's account itself (routes that take a user id).
     Account,
+    /// One sign-in session of the owner (another than the one making the requests).
+    LoginSession,
+    /// A ready data export of the owner's (the requests carry no signature).
+    Export,
 }
 
 /// An object made for one row: the values its path takes and who owns it (none for kinds
@@ -308,6 +312,10 @@ const OBJECT_ROWS: &[Row] = &[
     row("GET", "/api/bannerNotification/dismissed/{id}", Banner, "{}", [&[401], &[401], NA, &[200], &[403]]),
     row("PATCH", "/api/bannerNotification/dismiss/{id}", Banner, "{}", [&[401], &[401], NA, &[200], &[200]]),
     row("PATCH", "/api/bannerNotification/deactivate/{id}", Banner, "{}", admin_only_unowned(&[200])),
+    // Sign-in sessions: only their own user sees or ends them (404 for anyone else).
+    row("DELETE", "/api/auth/sessions/{id}", LoginSession, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    // Data exports: only their owner, and only with the link's signature (403 without it).
+    row("GET", "/api/user/export/{id}/download", Export, "{}", [&[401], &[401], &[403], &[404], &[404]]),
     // Accounts: the owner is the account itself.
     row("GET", "/api/user/get-single-user/{id}", Account, "{}", public_read(&[200])),
     row("GET", "/api/post/user/{userId}/posts", Account, "{}", public_read(&[200])),
@@ -487,6 +495,46 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
         // The owner's own account; an administrator's actions (block, role, deletion) fall on
         // a fresh account.
         Account => just(owner.id.clone(), Some(owner.clone())),
+        LoginSession => {
+            let res = app.login(&owner.email, PASSWORD).await;
+            let token = json_of(res).await["token"].as_str().unwrap().to_string();
+            let list = json_of(app.get("/api/auth/sessions", Some(&token)).await).await;
+            let id = list["sessions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["current"] == true)
+                .unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            just(id, Some(owner.clone()))
+        }
+        Export => {
+            // One export a day per account: a fresh account each time.
+            let holder = app.signup().await;
+            let res = app
+                .post_json("/api/user/export", &json!({}), Some(&holder.token))
+                .await;
+            let id = json_of(res).await["export"]["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let oid = mongodb::bson::oid::ObjectId::parse_str(&id).unwrap();
+            let later = mongodb::bson::DateTime::from_millis(
+                mongodb::bson::DateTime::now().timestamp_millis() + 86_400_000,
+            );
+            app.db
+                .database()
+                .collection::<mongodb::bson::Document>("data_exports")
+                .update_one(
+                    mongodb::bson::doc! { "_id": oid },
+                    mongodb::bson::doc! { "$set": { "state": "ready", "expiresAt": later } },
+                )
+                .await
+                .unwrap();
+            just(id, Some(holder))
+        }
     }
 }
 

@@ -103,6 +103,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     settings.server.port = 0;
     settings.server.static_dir = PathBuf::from("/nonexistent-web-dist");
     settings.server.media_dir = std::env::temp_dir().join(&db_name).join("media");
+    settings.accounts.export_dir = std::env::temp_dir().join(&db_name).join("exports");
     settings.database.uri = app_db_uri.into();
     settings.database.name = db_name.clone();
     settings.redis.url = app_redis_url.into();
@@ -623,6 +624,47 @@ impl TestApp {
             req = req.json(b);
         }
         req.send().await.expect("request")
+    }
+
+    /// Confirms the password in `user`'s session (step-up): for the next ten minutes it may
+    /// change bank details, request payouts and refunds, change the password, grant roles.
+    /// Signing in counts as such a confirmation, so a test needs this only for an older session.
+    pub async fn reauth(&self, user: &TestUser) {
+        let res = self
+            .post_json(
+                "/api/auth/reauth",
+                &json!({ "password": PASSWORD }),
+                Some(&user.token),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK, "reauth of {}", user.email);
+    }
+
+    /// Makes `user`'s session look as if it signed in (and last confirmed its password)
+    /// `minutes` ago.
+    pub async fn age_session(&self, token: &str, minutes: i64) {
+        let claims: Value = {
+            use base64::Engine;
+            let payload = token.split('.').nth(1).unwrap();
+            serde_json::from_slice(
+                &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(payload)
+                    .unwrap(),
+            )
+            .unwrap()
+        };
+        let then = mongodb::bson::DateTime::from_chrono(
+            chrono::Utc::now() - chrono::Duration::minutes(minutes),
+        );
+        self.db
+            .database()
+            .collection::<mongodb::bson::Document>("sessions")
+            .update_one(
+                mongodb::bson::doc! { "_id": claims["jti"].as_str().unwrap() },
+                mongodb::bson::doc! { "$set": { "createdAt": then }, "$unset": { "reauthAt": "" } },
+            )
+            .await
+            .unwrap();
     }
 
     /// A fresh administrator.

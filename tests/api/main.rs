@@ -2,6 +2,7 @@
 //! database on the real FerretDB started by `scripts/test`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod account_security;
 mod achievements;
 mod activity;
 mod admin_access;

@@ -328,6 +328,75 @@ async fn deleting_an_author_refunds_their_subscribers_and_keeps_the_books() {
 }
 
 #[actix_web::test]
+async fn an_author_who_deletes_their_own_account_refunds_their_subscribers_after_the_grace_period()
+{
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s| {
+            s.accounts.deletion_grace_seconds = 2;
+            s.accounts.deletion_check_seconds = 1;
+        })),
+        ..Default::default()
+    })
+    .await;
+    app.money_ready().await;
+    let admin = app.admin().await;
+    let author = app.eligible_author().await;
+    let reader = app.signup().await;
+    let plan = app.create_plan(&author, 1500).await;
+    let sub = app.subscribed(&reader, plan["_id"].as_str().unwrap()).await;
+
+    let res = app
+        .post_json(
+            "/api/user/delete-account",
+            &json!({ "password": PASSWORD }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // During the grace period nothing of the money changes.
+    assert_eq!(app.sub_status(&sub).await, "active");
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while app.count_in("users", doc! { "_id": oid(&author.id) }).await > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the account was not removed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+
+    // The same rules as an administrator's removal: the subscription is refunded, the plan
+    // retired, the books keep the charge and the refund under the author's id.
+    let doc = app.subscription_doc(&sub).await;
+    assert_eq!(doc.get_str("status").unwrap(), "refunded");
+    assert_eq!(doc.get_object_id("authorId").unwrap(), oid(&author.id));
+    let plan_doc = app.find_doc("plans", doc! {}).await;
+    assert!(plan_doc.get_bool("isDeleted").unwrap());
+    assert_eq!(
+        app.count_in("ledger", doc! { "authorId": oid(&author.id) })
+            .await,
+        2,
+        "charge and refund stay"
+    );
+    assert_eq!(
+        app.count_in("refunds", doc! {}).await,
+        1,
+        "the subscriber is refunded once"
+    );
+    let row = app.earnings_of(&admin, &author).await;
+    assert_eq!(row["name"], "Deleted user");
+    assert_eq!(row["availableBalance"], 0);
+    let res = app
+        .post_json(
+            "/api/subscription/status",
+            &json!({ "userId": reader.id, "authorId": author.id }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(json_of(res).await["isSubscribed"], false);
+}
+
+#[actix_web::test]
 async fn unsubscribing_from_an_author_cancels_only_that_authors_subscription() {
     let app = spawn_app().await;
     app.money_ready().await;

@@ -674,6 +674,10 @@ impl Session {
         let user = identity
             .as_ref()
             .map(|i| Arc::<str>::from(i.user_id.as_str()));
+        let login = identity
+            .as_ref()
+            .and_then(|i| i.session.as_deref())
+            .map(Arc::<str>::from);
         let nsp: Arc<str> = nsp.into();
         let socket = Socket::new(
             nsp.clone(),
@@ -700,6 +704,7 @@ impl Session {
             socket: socket.id(),
             nsp,
             user,
+            login,
             session: address,
             link,
         });

@@ -14,6 +14,7 @@ pub mod posts;
 pub mod reading_details;
 pub mod reading_time;
 pub mod reports;
+pub mod settings;
 pub mod subscriptions;
 pub mod users;
 

@@ -47,6 +47,7 @@ pub async fn change_password(
     body: ApiJson<ChangePasswordBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
+    crate::routes::auth::reauth::require_recent(&state, &me).await?;
     if body.current_password.is_empty() {
         return Err(ApiError::bad_request(MSG_CURRENT_REQUIRED));
     }
@@ -76,10 +77,7 @@ pub async fn change_password(
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
     crate::live::sessions_ended(&state, &user.id.to_hex());
-    let (token, _) =
-        state
-            .tokens
-            .issue(&user.id.to_hex(), user.role.as_str(), user.token_version)?;
+    let token = super::start_session(&state, &req, &user).await?;
     tracing::info!(user_id = %user.id, "password changed; other sessions ended");
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))

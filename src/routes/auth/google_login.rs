@@ -1,6 +1,6 @@
 //! `POST /api/auth/google-login` {token, sendEmail} → {user, token, isAccountVerified}.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use super::session_cookie;
@@ -38,14 +38,18 @@ pub struct GoogleSession {
     user: UserBody,
     token: String,
     is_account_verified: bool,
+    /// Present (true) when this sign-in cancelled the account's scheduled deletion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deletion_cancelled: Option<bool>,
 }
 
 pub const MSG_EMAIL_TAKEN_UNVERIFIED: &str =
     "An account with this email already exists. Log in with your password to continue.";
 
-#[tracing::instrument(skip(state, body))]
+#[tracing::instrument(skip(state, req, body))]
 pub async fn google_login(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: ApiJson<GoogleLoginBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
@@ -73,10 +77,11 @@ pub async fn google_login(
             .send(MailKind::Welcome, &user.email, "Welcome to Pressroom", body)
             .await;
     }
-    let (token, _) =
-        state
-            .tokens
-            .issue(&user.id.to_hex(), user.role.as_str(), user.token_version)?;
+    if crate::persistence::two_factor::is_enabled(&state.db, user.id).await? {
+        return super::two_factor::challenge_response(&state, &user, false).await;
+    }
+    let token = super::start_session(&state, &req, &user).await?;
+    let cancelled = crate::routes::user::delete_account::cancel_on_sign_in(&state, &user).await?;
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))
         .json(GoogleSession {
@@ -88,6 +93,7 @@ pub async fn google_login(
             },
             token,
             is_account_verified: user.is_account_verified,
+            deletion_cancelled: cancelled.then_some(true),
         }))
 }
 

@@ -49,6 +49,9 @@ pub async fn login(
     if user.blocked {
         return Err(ApiError::forbidden(MSG_BLOCKED));
     }
+    if crate::persistence::two_factor::is_enabled(&state.db, user.id).await? {
+        return super::two_factor::challenge_response(&state, &user, false).await;
+    }
     tracing::info!(user_id = %user.id, "logged in");
-    session_response(&state, &user, HttpResponse::Ok())
+    session_response(&state, &req, &user, HttpResponse::Ok()).await
 }

@@ -6,10 +6,13 @@ pub mod google_login;
 pub mod login;
 pub mod logout;
 pub mod logout_all;
+pub mod reauth;
 pub mod reset_password;
 pub mod send_reset_otp;
 pub mod send_verify_otp;
+pub mod sessions;
 pub mod signup;
+pub mod two_factor;
 pub mod verify_email;
 pub mod verify_reset_otp;
 
@@ -25,6 +28,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::mail::{MailKind, Outgoing};
 use crate::net::client_key;
 use crate::persistence::otps::{self, Otp, Purpose};
+use crate::persistence::sessions as sessions_db;
 use crate::persistence::users::{self, User};
 use crate::ratelimit::Kind;
 use crate::state::AppState;
@@ -48,6 +52,9 @@ pub struct SessionBody {
     pub role: &'static str,
     pub token: String,
     pub is_account_verified: bool,
+    /// Present (true) when this sign-in cancelled the account's scheduled deletion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deletion_cancelled: Option<bool>,
 }
 
 /// The httpOnly cookie carrying the session token.
@@ -73,16 +80,16 @@ pub fn cleared_cookie(state: &AppState) -> Cookie<'static> {
     c
 }
 
-/// Issues a token for `user` and answers with the signup/login shape and the cookie.
-pub fn session_response(
+/// Issues a token for `user`, records the session and answers with the signup/login shape and
+/// the cookie.
+pub async fn session_response(
     state: &AppState,
+    req: &HttpRequest,
     user: &User,
     mut builder: actix_web::HttpResponseBuilder,
 ) -> ApiResult<HttpResponse> {
-    let (token, _) =
-        state
-            .tokens
-            .issue(&user.id.to_hex(), user.role.as_str(), user.token_version)?;
+    let token = start_session(state, req, user).await?;
+    let cancelled = crate::routes::user::delete_account::cancel_on_sign_in(state, user).await?;
     Ok(builder
         .cookie(session_cookie(state, &token))
         .json(SessionBody {
@@ -92,7 +99,67 @@ pub fn session_response(
             role: user.role.as_str(),
             token,
             is_account_verified: user.is_account_verified,
+            deletion_cancelled: cancelled.then_some(true),
         }))
+}
+
+/// Issues a token for `user` and records its session (device, address, place). The first
+/// sign-in from a device the account has not used before, on an account that has signed in
+/// before, sends the "New sign-in to your account" email.
+pub async fn start_session(state: &AppState, req: &HttpRequest, user: &User) -> ApiResult<String> {
+    let (token, claims) =
+        state
+            .tokens
+            .issue(&user.id.to_hex(), user.role.as_str(), user.token_version)?;
+    let user_agent = req
+        .headers()
+        .get(actix_web::http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .chars()
+        .take(512)
+        .collect::<String>();
+    let device = sessions::describe_device(&user_agent);
+    let ip = crate::net::client_ip(req, &state.trusted_proxies);
+    let place = state.live.geoip.locate(ip);
+    let seen_before = sessions_db::any_for_user(&state.db, user.id).await?;
+    let known = seen_before && sessions_db::device_known(&state.db, user.id, &device).await?;
+    let now = mongodb::bson::DateTime::now();
+    let record = sessions_db::Session {
+        id: claims.jti.clone(),
+        user_id: user.id,
+        ver: user.token_version,
+        user_agent,
+        device: device.clone(),
+        ip: ip.map(|ip| ip.to_string()),
+        city: place.city.clone(),
+        country: place.country.clone(),
+        created_at: now,
+        last_seen_at: now,
+        expires_at: mongodb::bson::DateTime::from_millis(claims.exp.saturating_mul(1000)),
+        ended_at: None,
+        reauth_at: None,
+    };
+    sessions_db::insert(&state.db, &record).await?;
+    if seen_before && !known {
+        let when = Utc::now().format("%Y-%m-%d %H:%M UTC");
+        let body = format!(
+            "Hello {},\n\nYour Pressroom account was just signed in to from a new device.\n\nDevice: {device}\nPlace: {}, {}\nTime: {when}\n\nIf this was you, there is nothing to do. If it was not, end that session and change your password:\n{}\n",
+            user.name,
+            place.city,
+            place.country,
+            state.settings.public_link("/user-setting#sessions"),
+        );
+        let mail = Outgoing::new(
+            MailKind::Security,
+            &user.email,
+            "New sign-in to your account",
+            body,
+        )
+        .for_user(user.id);
+        state.mailer.send_mail(mail).await;
+    }
+    Ok(token)
 }
 
 /// Creates (or replaces) the code for `purpose` and mails it. Returns whether the mail went out.

@@ -1,6 +1,6 @@
 //! `POST /api/auth/signup` {fullName, email, password, sendEmail} → session.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
 use super::{send_code, session_response};
@@ -23,9 +23,10 @@ pub struct SignupBody {
     send_email: Option<bool>,
 }
 
-#[tracing::instrument(skip(state, body))]
+#[tracing::instrument(skip(state, req, body))]
 pub async fn signup(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: ApiJson<SignupBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
@@ -49,5 +50,5 @@ pub async fn signup(
         // The account exists either way; a failed mail shows in the email log and the user can resend.
         send_code(&state, Purpose::VerifyEmail, &user).await?;
     }
-    session_response(&state, &user, HttpResponse::Created())
+    session_response(&state, &req, &user, HttpResponse::Created()).await
 }

@@ -93,6 +93,7 @@ pub async fn payouts(
     admin: AdminUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
+    crate::routes::auth::reauth::require_recent(&state, &admin.0).await?;
     let f = Fields::of::<PayoutsBody>(body.into_inner())?;
     let users = parse_users(f.get("users"))?;
     let mut results = Vec::new();

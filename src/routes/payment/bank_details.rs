@@ -369,6 +369,7 @@ pub async fn create(
     me: AuthUser,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
+    crate::routes::auth::reauth::require_recent(&state, &me).await?;
     let f = read_body::<BankDetailsBody>(body.into_inner())?;
     let holder = holder_name(&required(&f, "accountHolderName")?)?;
     let number = account_number(
@@ -472,6 +473,7 @@ pub async fn update(
     path: web::Path<String>,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
+    crate::routes::auth::reauth::require_recent(&state, &me).await?;
     let details = load_own(&state, &me, &path, MSG_INVALID_FOR_UPDATE).await?;
     let body = body.into_inner();
     if body.get("userId").is_some() {
@@ -613,6 +615,7 @@ pub async fn delete(
     me: AuthUser,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
+    crate::routes::auth::reauth::require_recent(&state, &me).await?;
     let details = load_own(&state, &me, &path, MSG_INVALID_FOR_DELETION).await?;
     state
         .payments

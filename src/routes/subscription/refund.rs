@@ -76,6 +76,7 @@ pub async fn refund(
     path: web::Path<String>,
     body: ApiJson<Value>,
 ) -> ApiResult<HttpResponse> {
+    crate::routes::auth::reauth::require_recent(&state, &me).await?;
     let f = Fields::of::<RefundBody>(body.into_inner())?;
     let reason = f.text("reason")?;
     match f.get("bankDetails") {

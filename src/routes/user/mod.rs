@@ -3,6 +3,8 @@
 pub mod activity;
 pub mod activity_clear;
 pub mod consent;
+pub mod delete_account;
+pub mod export;
 pub mod feedback_all;
 pub mod feedback_check;
 pub mod feedback_manual;

@@ -9,6 +9,7 @@ import {
   grantAdmin,
   join,
   lastCount,
+  PASSWORD,
   seen,
   sleep,
   startCluster,
@@ -167,6 +168,33 @@ test("logout on node A disconnects the user's socket on node B", async () => {
     assert.equal(await Promise.race([gone, sleep(5_000).then(() => "still connected")]), "io server disconnect");
   } finally {
     closeAll(tab);
+  }
+});
+
+test("ending one session on node A closes its socket on node B and refuses its token there; the other session stays", async () => {
+  const user = await a.signup("Two Devices");
+  const login = await b.api("POST", "/auth/login", { email: user.email, password: PASSWORD });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  const second = login.body.token;
+  const listed = await a.api("GET", "/auth/sessions", undefined, second);
+  assert.equal(listed.status, 200, JSON.stringify(listed.body));
+  const first = listed.body.sessions.find((s) => !s.current);
+  assert.ok(first, JSON.stringify(listed.body));
+  const ended = await b.connect({ token: user.token });
+  const staying = await b.connect({ token: second });
+  try {
+    const gone = new Promise((resolve) => ended.once("disconnect", resolve));
+    let otherGone = false;
+    staying.once("disconnect", () => { otherGone = true; });
+    const res = await a.api("DELETE", `/auth/sessions/${first.id}`, undefined, second);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(await Promise.race([gone, sleep(5_000).then(() => "still connected")]), "io server disconnect");
+    assert.equal((await b.api("GET", "/auth/check", undefined, user.token)).status, 401);
+    assert.equal((await b.api("GET", "/auth/check", undefined, second)).status, 200);
+    await sleep(300);
+    assert.equal(otherGone, false, "the other session's socket stays connected");
+  } finally {
+    closeAll(ended, staying);
   }
 });
 

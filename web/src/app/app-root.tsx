@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
+import { ReauthDialog } from '@/components/reauth-dialog';
 import { Splash, SPLASH_MS } from '@/components/splash';
 import { Toaster } from '@/components/toaster';
 import { AdBlockerScreen } from '@/features/ad-blocker';
@@ -37,6 +38,7 @@ export function AppRoot() {
       <Outlet />
       <CookieConsentBar />
       <FeedbackModal />
+      <ReauthDialog />
       <Toaster>
         <LocationErrorToast />
       </Toaster>

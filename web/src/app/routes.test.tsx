@@ -134,6 +134,10 @@ describe('routes', () => {
     // What the people pages read.
     mockApi.on('GET', /^\/api\/user\/activity\//, { body: { activity: [] } });
     mockApi.on('GET', '/block/list', { body: { users: [] } });
+    // What the settings page's account sections read.
+    mockApi.on('GET', '/auth/2fa', { body: { enabled: false, recoveryCodesLeft: 0 } });
+    mockApi.on('GET', '/auth/sessions', { body: { sessions: [] } });
+    mockApi.on('GET', '/user/export', { body: { exports: [] } });
     mockApi.on('GET', /^\/api\/user\/get-single-user\//, { body: { data: { _id: 'u1', name: 'Ada Lovelace', followersCount: 0, followingCount: 0, isFollowing: false, blockedByYou: false } } });
     mockApi.on('GET', /^\/api\/post\/user\/[^/]+\/posts$/, { body: { posts: [], total: 0 } });
     mockApi.on('GET', /^\/api\/subscription\/plans\/author\//, { body: { plans: [], count: 0 } });

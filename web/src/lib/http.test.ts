@@ -1,5 +1,5 @@
 import { mockApi } from '@/test/mock-api';
-import { ApiError, buildUrl, REQUEST_TIMEOUT_MS, request } from './http';
+import { ApiError, buildUrl, REQUEST_TIMEOUT_MS, request, setReauthHandler } from './http';
 
 describe('http', () => {
   it('builds URLs under /api and drops empty query values', () => {
@@ -28,6 +28,25 @@ describe('http', () => {
     mockApi.on('GET', '/auth/check', { body: {} });
     await request('/auth/check', { fallback: 'Auth check failed' });
     expect(mockApi.calls('GET', '/auth/check')[0].headers.has('Authorization')).toBe(false);
+  });
+
+  it('asks for the password on reauth_required and sends the request again once confirmed', async () => {
+    mockApi.on('POST', '/payment/bank-details', { status: 403, body: { message: 'Please confirm your password', code: 'reauth_required' } });
+    const asked = vi.fn(async () => true);
+    setReauthHandler(asked);
+    try {
+      const error = await request<never>('/payment/bank-details', { method: 'POST', body: {}, fallback: 'x' }).catch((e: ApiError) => e);
+      expect(asked).toHaveBeenCalledTimes(1);
+      // Sent twice: the refusal, then the retry after the confirmation (refused again here).
+      expect(mockApi.calls('POST', '/payment/bank-details')).toHaveLength(2);
+      expect(error.code).toBe('reauth_required');
+      // Cancelled: the refusal goes back to the caller without a retry.
+      asked.mockImplementation(async () => false);
+      await request<never>('/payment/bank-details', { method: 'POST', body: {}, fallback: 'x' }).catch(() => undefined);
+      expect(mockApi.calls('POST', '/payment/bank-details')).toHaveLength(3);
+    } finally {
+      setReauthHandler(null);
+    }
   });
 
   it("uses the server's message when there is one", async () => {

@@ -54,7 +54,33 @@ function messageOf(data: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Step-up: the server answers 403 `reauth_required` to what moves money or power when the
+ * password was not confirmed in the last ten minutes. The app's dialog registers here; it asks
+ * for the password (and a code) and resolves `true` once confirmed, `false` when cancelled.
+ */
+type ReauthHandler = () => Promise<boolean>;
+let reauthHandler: ReauthHandler | null = null;
+
+export function setReauthHandler(handler: ReauthHandler | null) {
+  reauthHandler = handler;
+}
+
+export const REAUTH_REQUIRED = 'reauth_required';
+
+/** Runs a request; on `reauth_required` asks for the password through the dialog and retries once. */
 export async function request<T>(path: string, options: RequestOptions): Promise<T> {
+  try {
+    return await send<T>(path, options);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === REAUTH_REQUIRED && reauthHandler && path !== '/auth/reauth') {
+      if (await reauthHandler()) return send<T>(path, options);
+    }
+    throw error;
+  }
+}
+
+async function send<T>(path: string, options: RequestOptions): Promise<T> {
   const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json' } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';

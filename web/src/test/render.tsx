@@ -127,6 +127,7 @@ export function mockAdminLoad() {
   });
   mockApi.on('GET', '/admin/contact-messages', { body: { messages: [], total: 0, page: 1, totalPages: 0 } });
   mockApi.on('GET', '/admin/reports', { body: { reports: [], total: 0, page: 1, totalPages: 0 } });
+  mockApi.on('GET', '/admin/settings', { body: { settings: { requireAdminTwoFactor: false } } });
   mockApi.on('GET', '/admin/analytics', {
     body: { traffic: { totalVisits: 0, totalTimeSpent: 0, uniqueUsersCount: 0, uniquePostsCount: 0 }, topPosts: [], topUsers: [], series: [] },
   });

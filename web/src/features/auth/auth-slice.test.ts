@@ -48,6 +48,7 @@ describe('auth state', () => {
       authInitialized: false,
       sessionCheckFailed: false,
       changingPassword: false,
+      twoFactorChallenge: null,
     });
   });
 

@@ -3,7 +3,8 @@ import { createAsyncThunk, createSlice, isPending, type PayloadAction } from '@r
 import { ApiError, errorMessage } from '@/lib/http';
 import { ownProfileChanged } from '@/lib/session';
 import { storage, TOKEN_KEY } from '@/lib/storage';
-import { authApi, FALLBACK, type Role, type SignupPayload } from './api/auth-api';
+import { toast } from '@/lib/toast';
+import { authApi, FALLBACK, isChallenge, type Role, type SignupPayload } from './api/auth-api';
 
 export interface AuthUser {
   _id: string;
@@ -31,6 +32,8 @@ export interface AuthState {
   sessionCheckFailed: boolean;
   /** A password change is in flight (its new token is about to replace the stored one). */
   changingPassword: boolean;
+  /** The password was right and two-factor sign-in is on: the challenge awaiting a code. */
+  twoFactorChallenge: string | null;
 }
 
 export function initialAuthState(): AuthState {
@@ -48,7 +51,17 @@ export function initialAuthState(): AuthState {
     authInitialized: false,
     sessionCheckFailed: false,
     changingPassword: false,
+    twoFactorChallenge: null,
   };
+}
+
+/** A sign-in waiting for its second factor. */
+export interface TwoFactorPending {
+  twoFactorChallenge: string;
+}
+
+export function isPendingSecondFactor(v: unknown): v is TwoFactorPending {
+  return Boolean(v && typeof v === 'object' && 'twoFactorChallenge' in v);
 }
 
 /** What every successful sign-in (signup, login, Google, check) resolves to. */
@@ -66,6 +79,13 @@ export interface CheckAuthError {
   message: string;
   isGuest: boolean;
   expired: boolean;
+}
+
+export const DELETION_CANCELLED = 'Welcome back. Your account will not be deleted.';
+
+/** A sign-in during the grace period of a requested deletion cancelled it: say so. */
+function sayIfDeletionCancelled(r: { deletionCancelled?: boolean }) {
+  if (r.deletionCancelled) toast.success(DELETION_CANCELLED);
 }
 
 function keepToken(session: Session): Session {
@@ -89,11 +109,13 @@ export const signup = createAsyncThunk<Session, SignupPayload, { rejectValue: st
   },
 );
 
-export const login = createAsyncThunk<Session, { email: string; password: string }, { rejectValue: string }>(
+export const login = createAsyncThunk<Session | TwoFactorPending, { email: string; password: string }, { rejectValue: string }>(
   'auth/login',
   async (payload, { rejectWithValue }) => {
     try {
       const r = await authApi.login(payload);
+      if (isChallenge(r)) return { twoFactorChallenge: r.challenge };
+      sayIfDeletionCancelled(r);
       return keepToken({
         user: { _id: r._id, name: r.fullName, email: r.email, role: r.role },
         token: r.token,
@@ -105,11 +127,30 @@ export const login = createAsyncThunk<Session, { email: string; password: string
   },
 );
 
-export const googleLogin = createAsyncThunk<Session, { token: string; sendEmail: boolean }, { rejectValue: string }>(
+/** The second step of a sign-in with two-factor sign-in on: a TOTP code or a recovery code. */
+export const verifyTwoFactor = createAsyncThunk<Session, { challenge: string; code: string }, { rejectValue: string }>(
+  'auth/verifyTwoFactor',
+  async (payload, { rejectWithValue }) => {
+    try {
+      const r = await authApi.verifyTwoFactor(payload);
+      sayIfDeletionCancelled(r);
+      return keepToken({
+        user: { _id: r._id, name: r.fullName, email: r.email, role: r.role },
+        token: r.token,
+        isAccountVerified: Boolean(r.isAccountVerified),
+      });
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, FALLBACK.verifyTwoFactor));
+    }
+  },
+);
+
+export const googleLogin = createAsyncThunk<Session | TwoFactorPending, { token: string; sendEmail: boolean }, { rejectValue: string }>(
   'auth/googleLogin',
   async (payload, { rejectWithValue }) => {
     try {
       const r = await authApi.googleLogin(payload);
+      if (isChallenge(r)) return { twoFactorChallenge: r.challenge };
       return keepToken({
         user: { _id: r.user._id, name: r.user.name, email: r.user.email, role: r.user.role },
         token: r.token,
@@ -202,6 +243,7 @@ export const resetPassword = otpThunk('auth/resetPassword', authApi.resetPasswor
 const authThunks = [
   signup,
   login,
+  verifyTwoFactor,
   googleLogin,
   checkAuth,
   logout,
@@ -224,6 +266,17 @@ function signedIn(state: AuthState, session: Session) {
   state.error = null;
 }
 
+function pendingOrSignedIn(state: AuthState, result: Session | TwoFactorPending) {
+  if (isPendingSecondFactor(result)) {
+    state.loading = false;
+    state.error = null;
+    state.twoFactorChallenge = result.twoFactorChallenge;
+    return;
+  }
+  state.twoFactorChallenge = null;
+  signedIn(state, result);
+}
+
 function signedOut(state: AuthState) {
   state.user = null;
   state.role = null;
@@ -241,6 +294,11 @@ const authSlice = createSlice({
     },
     otpStatusCleared(state) {
       state.otpStatus = null;
+    },
+    /** Back from the code step to the password form. */
+    twoFactorCancelled(state) {
+      state.twoFactorChallenge = null;
+      state.error = null;
     },
     /** The own profile reported a verification state (e.g. verified in another tab). */
     accountVerificationChanged(state, action: PayloadAction<boolean>) {
@@ -272,7 +330,15 @@ const authSlice = createSlice({
         state.loading = false;
         state.error = action.payload ?? FALLBACK.signup;
       })
-      .addCase(login.fulfilled, (state, action) => signedIn(state, action.payload))
+      .addCase(login.fulfilled, (state, action) => pendingOrSignedIn(state, action.payload))
+      .addCase(verifyTwoFactor.fulfilled, (state, action) => {
+        state.twoFactorChallenge = null;
+        signedIn(state, action.payload);
+      })
+      .addCase(verifyTwoFactor.rejected, (state, action) => {
+        state.loading = false;
+        state.error = action.payload ?? FALLBACK.verifyTwoFactor;
+      })
       .addCase(login.rejected, (state, action) => {
         state.loading = false;
         state.error = action.payload ?? FALLBACK.login;
@@ -281,7 +347,7 @@ const authSlice = createSlice({
         state.token = null;
         state.isAuthenticated = false;
       })
-      .addCase(googleLogin.fulfilled, (state, action) => signedIn(state, action.payload))
+      .addCase(googleLogin.fulfilled, (state, action) => pendingOrSignedIn(state, action.payload))
       .addCase(googleLogin.rejected, (state, action) => {
         state.loading = false;
         state.error = action.payload ?? FALLBACK.googleLogin;
@@ -348,7 +414,7 @@ const authSlice = createSlice({
   },
 });
 
-export const { errorCleared, otpStatusCleared, accountVerificationChanged } = authSlice.actions;
+export const { errorCleared, otpStatusCleared, accountVerificationChanged, twoFactorCancelled } = authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 type WithAuth = { auth: AuthState };

@@ -8,11 +8,13 @@ import { AdminPage } from './admin-page';
 describe('the dashboard', () => {
   it("a status line ('User blocked') stays with its section and is gone in the next one", async () => {
     mockApi.on('GET', '/user/feedback/all', { body: { feedbacks: [], total: 0 } });
+    mockApi.on('GET', '/admin/settings', { body: { settings: { requireAdminTwoFactor: false } } });
     const user = userEvent.setup();
     const { store } = renderWithProviders(<AdminPage />, {
       route: '/admin?section=export',
       preloadedState: { auth: signedInAuth({ user: testAdmin, role: 'admin' }) },
     });
+    await screen.findByRole('navigation', { name: 'Dashboard sections' });
     act(() => {
       store.dispatch(toggleBlockUser.fulfilled({ userId: 'u2', message: 'User blocked', data: null }, 'req-1', 'u2'));
     });

@@ -22,7 +22,9 @@ import { OperationsSection } from '../sections/operations-section';
 import { OverviewSection } from '../sections/overview-section';
 import { PostsSection } from '../sections/posts-section';
 import { ReportsSection } from '../sections/reports-section';
+import { SettingsSection } from '../sections/settings-section';
 import { UsersSection } from '../sections/users-section';
+import { AdminTwoFactorGate } from '../two-factor-gate';
 import '../admin.css';
 
 export interface DashboardSection {
@@ -47,6 +49,7 @@ export const SECTIONS: DashboardSection[] = [
   { id: 'export', label: 'Export', title: 'Export', Component: ExportSection },
   { id: 'audit', label: 'Audit log', title: 'Audit log', Component: AuditSection },
   { id: 'operations', label: 'Operations', title: 'Operations', Component: OperationsSection },
+  { id: 'settings', label: 'Settings', title: 'Settings', Component: SettingsSection },
 ];
 
 function Badge({ count, label }: { count: number | undefined; label: string }) {
@@ -72,26 +75,28 @@ export function AdminPage() {
   return (
     <Page title={`${active.title} · Admin dashboard`} wide bare>
       <h1 className="page__title">Admin dashboard</h1>
-      <div className="dashboard">
-        <nav className="dashboard__nav" aria-label="Dashboard sections">
-          <ul>
-            {SECTIONS.map((s) => (
-              <li key={s.id}>
-                <Link to={s.id === 'overview' ? '/admin' : `/admin?section=${s.id}`} aria-current={s.id === active.id ? 'page' : undefined} className="dashboard__link">
-                  <span>{s.label}</span>
-                  {s.id === 'contact' ? <Badge count={overview?.unreadContactMessages} label="unread" /> : null}
-                  {s.id === 'reports' ? <Badge count={overview?.openReports} label="open" /> : null}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <section className="dashboard__content" aria-labelledby="section-title" data-section={active.id}>
-          <h2 id="section-title">{active.title}</h2>
-          <ActionStatus />
-          <Component key={active.id} />
-        </section>
-      </div>
+      <AdminTwoFactorGate>
+        <div className="dashboard">
+          <nav className="dashboard__nav" aria-label="Dashboard sections">
+            <ul>
+              {SECTIONS.map((s) => (
+                <li key={s.id}>
+                  <Link to={s.id === 'overview' ? '/admin' : `/admin?section=${s.id}`} aria-current={s.id === active.id ? 'page' : undefined} className="dashboard__link">
+                    <span>{s.label}</span>
+                    {s.id === 'contact' ? <Badge count={overview?.unreadContactMessages} label="unread" /> : null}
+                    {s.id === 'reports' ? <Badge count={overview?.openReports} label="open" /> : null}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <section className="dashboard__content" aria-labelledby="section-title" data-section={active.id}>
+            <h2 id="section-title">{active.title}</h2>
+            <ActionStatus />
+            <Component key={active.id} />
+          </section>
+        </div>
+      </AdminTwoFactorGate>
     </Page>
   );
 }

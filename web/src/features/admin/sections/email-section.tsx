@@ -15,6 +15,7 @@ export const EMAIL_TYPES: [string, string][] = [
   ['report_notice', 'Report notice'],
   ['daily_post', 'Daily post email'],
   ['renewal_reminder', 'Renewal reminder'],
+  ['security', 'Account security'],
 ];
 const typeLabel = (type: string) => EMAIL_TYPES.find(([t]) => t === type)?.[1] ?? type;
 

@@ -10,6 +10,18 @@ export interface SessionResponse {
   role: Role;
   token: string;
   isAccountVerified: boolean;
+  /** This sign-in cancelled the account's scheduled deletion. */
+  deletionCancelled?: boolean;
+}
+
+/** The answer to a right password on an account with two-factor sign-in. */
+export interface ChallengeResponse {
+  twoFactorRequired: true;
+  challenge: string;
+}
+
+export function isChallenge(r: unknown): r is ChallengeResponse {
+  return Boolean(r && typeof r === 'object' && (r as { twoFactorRequired?: unknown }).twoFactorRequired === true);
 }
 
 /** Third-party sign-in response. */
@@ -53,14 +65,17 @@ export const FALLBACK = {
   verifyResetOtp: 'Failed to verify OTP',
   changePassword: 'Failed to change password',
   logoutEverywhere: 'Failed to log out everywhere',
+  verifyTwoFactor: 'That code did not work',
 } as const;
 
 export const authApi = {
   signup: (payload: SignupPayload) => http.post<SessionResponse>('/auth/signup', payload, FALLBACK.signup),
   login: (payload: { email: string; password: string }) =>
-    http.post<SessionResponse>('/auth/login', payload, FALLBACK.login),
+    http.post<SessionResponse | ChallengeResponse>('/auth/login', payload, FALLBACK.login),
+  verifyTwoFactor: (payload: { challenge: string; code: string }) =>
+    http.post<SessionResponse>('/auth/2fa/verify', payload, FALLBACK.verifyTwoFactor),
   googleLogin: (payload: { token: string; sendEmail: boolean }) =>
-    http.post<GoogleLoginResponse>('/auth/google-login', payload, FALLBACK.googleLogin),
+    http.post<GoogleLoginResponse | ChallengeResponse>('/auth/google-login', payload, FALLBACK.googleLogin),
   sendVerifyOtp: (payload: { userId: string }) =>
     http.post<MessageResponse>('/auth/send-verify-otp', payload, FALLBACK.sendVerifyOtp),
   verifyEmail: (payload: { userId: string; otp: string }) =>
@@ -81,6 +96,8 @@ export const authApi = {
 /** `GET /api/config/public`: whether the Google Identity Services button can be offered. */
 export interface PublicConfig {
   googleClientId: string | null;
+  /** The grace period before a deletion its owner asked for is carried out, in seconds. */
+  accountDeletionGraceSeconds: number | null;
 }
 
 let publicConfig: Promise<PublicConfig> | null = null;
@@ -89,10 +106,13 @@ export function fetchPublicConfig(): Promise<PublicConfig> {
   if (!publicConfig) {
     publicConfig = http
       .get<PublicConfig>('/config/public', 'Failed to load configuration')
-      .then((config) => ({ googleClientId: config?.googleClientId || null }))
+      .then((config) => ({
+        googleClientId: config?.googleClientId || null,
+        accountDeletionGraceSeconds: typeof config?.accountDeletionGraceSeconds === 'number' ? config.accountDeletionGraceSeconds : null,
+      }))
       .catch(() => {
         publicConfig = null;
-        return { googleClientId: null };
+        return { googleClientId: null, accountDeletionGraceSeconds: null };
       });
   }
   return publicConfig;

@@ -80,7 +80,9 @@ export function GoogleSignInButton({ onSuccess, onStart, onFailure }: { onSucces
             if (!response.credential) return;
             onStartRef.current?.();
             void dispatch(googleLogin({ token: response.credential, sendEmail: true })).then((result) => {
-              if (result.meta.requestStatus === 'fulfilled') onSuccessRef.current?.();
+              // With two-factor sign-in on, the login page asks for the code next.
+              const pending = result.payload && typeof result.payload === 'object' && 'twoFactorChallenge' in result.payload;
+              if (result.meta.requestStatus === 'fulfilled' && !pending) onSuccessRef.current?.();
               else onFailureRef.current?.();
             });
           },

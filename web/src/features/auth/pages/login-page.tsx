@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { FormError, FormField } from '@/components/form-field';
-import { login } from '../auth-slice';
+import { useAppSelector } from '@/app/hooks';
+import { login, twoFactorCancelled, verifyTwoFactor } from '../auth-slice';
 import { landingAfterSignIn } from '@/features/categories';
 import { GoogleSignInButton } from '../components/google-sign-in-button';
 import { useAuthForm } from '../use-auth-form';
@@ -11,13 +12,49 @@ export default function LoginPage() {
   const { dispatch, navigate, location, target, loading, error, redirectNow, submit, hold, release } = useAuthForm();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const challenge = useAppSelector((state) => state.auth.twoFactorChallenge);
 
   if (redirectNow) return <Navigate to={target} replace />;
+
+  if (challenge) {
+    const onVerify = async (event: FormEvent) => {
+      event.preventDefault();
+      const result = await submit(() => dispatch(verifyTwoFactor({ challenge, code: code.trim() })));
+      if (result && verifyTwoFactor.fulfilled.match(result)) navigate(target, { replace: true });
+    };
+    return (
+      <AuthCard title="Two-factor sign-in">
+        <form className="form" onSubmit={onVerify} aria-busy={loading}>
+          <p className="muted">Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+          <FormField
+            id="two-factor-code"
+            label="Code"
+            autoComplete="one-time-code"
+            inputMode="text"
+            required
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+          <FormError message={error} />
+          <button type="submit" className="button button--block" disabled={loading || code.trim() === ''}>
+            {loading ? 'Checking...' : 'Verify'}
+          </button>
+          <p className="form-aside">
+            <button type="button" className="link-button" onClick={() => { setCode(''); dispatch(twoFactorCancelled()); }}>
+              Back to log in
+            </button>
+          </p>
+        </form>
+      </AuthCard>
+    );
+  }
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await submit(() => dispatch(login({ email: email.trim(), password })));
-    if (result && login.fulfilled.match(result)) navigate(target, { replace: true });
+    if (result && login.fulfilled.match(result) && !('twoFactorChallenge' in result.payload)) navigate(target, { replace: true });
   };
 
   return (

@@ -18,6 +18,9 @@ import { fetchBlockedUsers, selectBlocks, unblockUser } from '@/features/blocks'
 import { consentChosen, selectCookieConsent } from '@/features/consent';
 import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
+import { SessionList, TwoFactorSection } from '@/features/account/account-security';
+import { DeleteAccountSection } from '@/features/account/leave-section';
+import { YourDataSection } from '@/features/account/your-data-section';
 import { AvatarCropper } from '../components/avatar-cropper';
 import { selectProfile, updateCurrentUser, type ProfileChanges } from '../users-slice';
 
@@ -315,6 +318,7 @@ function SessionsSection() {
   };
   return (
     <div>
+      <SessionList />
       <p className="muted small">Ends every session of your account, on every device and browser, this one included.</p>
       <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
         Log out everywhere
@@ -346,7 +350,10 @@ export default function SettingsPage() {
         <a href="#location">Location</a>
         <a href="#blocked">Blocked people</a>
         <a href="#password">Password</a>
+        <a href="#security">Two-factor sign-in</a>
         <a href="#sessions">Sessions</a>
+        <a href="#your-data">Your data</a>
+        <a href="#leave">Delete my account</a>
       </nav>
       <div className="settings">
         <Section id="profile" title="Profile">
@@ -367,8 +374,17 @@ export default function SettingsPage() {
         <Section id="password" title="Password">
           <PasswordSection />
         </Section>
+        <Section id="security" title="Two-factor sign-in">
+          <TwoFactorSection />
+        </Section>
         <Section id="sessions" title="Sessions">
           <SessionsSection />
+        </Section>
+        <Section id="your-data" title="Your data">
+          <YourDataSection />
+        </Section>
+        <Section id="leave" title="Delete my account">
+          <DeleteAccountSection />
         </Section>
       </div>
     </Page>

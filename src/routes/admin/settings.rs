@@ -1,0 +1,103 @@
+//! `GET /api/admin/settings` → `{settings: {requireAdminTwoFactor}}` and
+//! `PATCH /api/admin/settings {requireAdminTwoFactor}` → `{message, settings}`: the site-wide
+//! security settings of the admin dashboard. While `requireAdminTwoFactor` is on, an
+//! administrator without two-factor sign-in is refused by every administrator route with 403
+//! `two_factor_required` until they set it up ([`crate::auth::require_admin_two_factor`]).
+
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::audit::{self, Action, Target};
+use crate::auth::AdminUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, Fields};
+use crate::persistence::{admin_settings, two_factor};
+use crate::state::AppState;
+
+pub const MSG_OWN_FACTOR_FIRST: &str =
+    "Turn on two-factor sign-in for your own account before requiring it of administrators.";
+
+/// The settings to change.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsBody {
+    /// Require two-factor sign-in of every administrator.
+    #[schema(value_type = bool)]
+    pub require_admin_two_factor: Option<Value>,
+}
+
+/// The settings in force.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsView {
+    pub require_admin_two_factor: bool,
+}
+
+/// `{settings}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SettingsAnswer {
+    pub settings: SettingsView,
+}
+
+/// `{message, settings}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SettingsUpdatedAnswer {
+    pub message: &'static str,
+    pub settings: SettingsView,
+}
+
+fn view(s: &admin_settings::AdminSettings) -> SettingsView {
+    SettingsView {
+        require_admin_two_factor: s.require_admin_two_factor,
+    }
+}
+
+#[tracing::instrument(skip_all, fields(admin = %_admin.0.user.id))]
+pub async fn get(state: web::Data<AppState>, _admin: AdminUser) -> ApiResult<HttpResponse> {
+    let settings = admin_settings::load(&state.db).await?;
+    Ok(HttpResponse::Ok().json(SettingsAnswer {
+        settings: view(&settings),
+    }))
+}
+
+#[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
+pub async fn update(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    body: ApiJson<Value>,
+) -> ApiResult<HttpResponse> {
+    let f = Fields::of::<SettingsBody>(body.into_inner())?;
+    let on = f
+        .boolean("requireAdminTwoFactor")?
+        .ok_or_else(|| ApiError::bad_request("requireAdminTwoFactor must be true or false"))?;
+    if on && !two_factor::is_enabled(&state.db, admin.0.user.id).await? {
+        return Err(ApiError::conflict(MSG_OWN_FACTOR_FIRST));
+    }
+    let before = admin_settings::load(&state.db).await?;
+    let saved =
+        admin_settings::set_require_admin_two_factor(&state.db, on, admin.0.user.id).await?;
+    if before.require_admin_two_factor != on {
+        audit::record(
+            &state,
+            &admin.0,
+            Action::AdminSettingsUpdate,
+            Target::new(
+                "settings",
+                "requireAdminTwoFactor",
+                "Require two-factor sign-in for administrators",
+            ),
+            json!({ "requireAdminTwoFactor": on }),
+        )
+        .await;
+    }
+    let message = if on {
+        "Administrators must now use two-factor sign-in"
+    } else {
+        "Two-factor sign-in is no longer required of administrators"
+    };
+    Ok(HttpResponse::Ok().json(SettingsUpdatedAnswer {
+        message,
+        settings: view(&saved),
+    }))
+}

@@ -1,0 +1,110 @@
+//! Step-up for what moves money or power: `POST /api/auth/reauth` {password, code} confirms the
+//! password (and the second factor when it is on) in this session; for the next
+//! [`REAUTH_MINUTES`] minutes the session may change bank details, request payouts and refunds,
+//! change the password, grant roles, turn two-factor sign-in off and delete the account. Signing
+//! in counts as a confirmation at the time of sign-in. Otherwise those routes answer 403 with
+//! code `reauth_required` ([`require_recent`]).
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+use crate::auth::{password, AuthUser};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::net::client_key;
+use crate::persistence::{sessions, two_factor};
+use crate::ratelimit::Kind;
+use crate::state::AppState;
+
+/// Minutes a confirmation (or a sign-in) lasts for step-up.
+pub const REAUTH_MINUTES: i64 = 10;
+
+pub const MSG_REAUTH_REQUIRED: &str =
+    "Please confirm your password to continue. This keeps your account safe if someone else is using your device.";
+pub const MSG_REAUTH_DONE: &str = "Confirmed. You can continue for the next 10 minutes.";
+pub const MSG_SIGN_IN_AGAIN: &str =
+    "Your account has no password. Sign in again with Google to confirm it's you.";
+pub const MSG_SESSION_UNKNOWN: &str = "Please log in again to continue.";
+
+/// `{password, code}`; `code` is needed when two-factor sign-in is on.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ReauthBody {
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    code: String,
+}
+
+/// `{message, reauthUntil}`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReauthAnswer {
+    message: &'static str,
+    reauth_until: String,
+}
+
+/// Refuses with 403 `reauth_required` unless this session signed in or confirmed its password
+/// in the last [`REAUTH_MINUTES`] minutes.
+pub async fn require_recent(state: &AppState, me: &AuthUser) -> ApiResult<()> {
+    let session = sessions::find(&state.db, &me.claims.jti).await?;
+    let limit = chrono::Utc::now() - chrono::Duration::minutes(REAUTH_MINUTES);
+    let recent = session.is_some_and(|s| {
+        let last = s.reauth_at.unwrap_or(s.created_at).max(s.created_at);
+        last.to_chrono() >= limit
+    });
+    if recent {
+        Ok(())
+    } else {
+        Err(ApiError::ForbiddenCode {
+            code: "reauth_required",
+            message: MSG_REAUTH_REQUIRED.to_string(),
+        })
+    }
+}
+
+#[tracing::instrument(skip_all, fields(user = %me.user.id))]
+pub async fn reauth(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    me: AuthUser,
+    body: ApiJson<ReauthBody>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let Some(stored) = me.user.password_hash.clone() else {
+        return Err(ApiError::bad_request(MSG_SIGN_IN_AGAIN));
+    };
+    if body.password.is_empty() {
+        return Err(ApiError::bad_request("Password is required"));
+    }
+    let address = client_key(&req, &state.trusted_proxies);
+    state
+        .limiter
+        .hit_both(
+            (Kind::LoginAccount, &me.user.email),
+            (Kind::LoginAddress, &address),
+        )
+        .await?;
+    if !password::verify(body.password, Some(stored)).await? {
+        return Err(ApiError::invalid(
+            "invalid_credentials",
+            super::two_factor::MSG_WRONG_PASSWORD,
+        ));
+    }
+    if let Some(tf) = two_factor::find(&state.db, me.user.id)
+        .await?
+        .filter(|t| t.enabled)
+    {
+        super::two_factor::check_second_factor(&state, &tf, &body.code).await?;
+    }
+    if !sessions::mark_reauth(&state.db, &me.claims.jti).await? {
+        return Err(ApiError::unauthorized_code(
+            "session_unknown",
+            MSG_SESSION_UNKNOWN,
+        ));
+    }
+    let until = chrono::Utc::now() + chrono::Duration::minutes(REAUTH_MINUTES);
+    Ok(HttpResponse::Ok().json(ReauthAnswer {
+        message: MSG_REAUTH_DONE,
+        reauth_until: until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }))
+}

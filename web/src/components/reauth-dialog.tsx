@@ -1,0 +1,80 @@
+/**
+ * The step-up dialog: when the server asks for a recent password (403 `reauth_required`), it
+ * asks for the password and, when two-factor sign-in is on, a code; then the request that was
+ * refused is sent again (`lib/http`). Cancelling gives the refusal back to the caller.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError, errorMessage, http, setReauthHandler } from '@/lib/http';
+import { FormError, FormField } from './form-field';
+import { Modal } from './modal';
+
+export const REAUTH_TITLE = 'Confirm it’s you';
+
+export function ReauthDialog() {
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [needsCode, setNeedsCode] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const waiting = useRef<((ok: boolean) => void) | null>(null);
+
+  useEffect(() => {
+    setReauthHandler(
+      () =>
+        new Promise<boolean>((resolve) => {
+          waiting.current?.(false);
+          waiting.current = resolve;
+          setPassword('');
+          setCode('');
+          setError(null);
+          setOpen(true);
+        }),
+    );
+    return () => setReauthHandler(null);
+  }, []);
+
+  const finish = (ok: boolean) => {
+    setOpen(false);
+    const resolve = waiting.current;
+    waiting.current = null;
+    resolve?.(ok);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await http.post('/auth/reauth', { password, code: code.trim() }, 'Could not confirm your password');
+      finish(true);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'code_required') setNeedsCode(true);
+      setError(errorMessage(e, 'Could not confirm your password'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!open) return null;
+  return (
+    <Modal title={REAUTH_TITLE} labelledBy="reauth-title" onClose={() => finish(false)}>
+      <form className="form" onSubmit={submit}>
+        <p className="muted small">For your security, enter your password again to continue. It stays confirmed for 10 minutes.</p>
+        <FormField id="reauth-password" label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        {needsCode ? (
+          <FormField id="reauth-code" label="Authenticator or recovery code" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
+        ) : null}
+        <FormError message={error} />
+        <div className="form-actions">
+          <button type="button" className="button button--ghost" onClick={() => finish(false)}>
+            Cancel
+          </button>
+          <button type="submit" className="button" disabled={busy || password === ''}>
+            {busy ? 'Confirming...' : 'Confirm'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,239 @@
+/**
+ * The account's own security on the settings page: where it is signed in (each session with
+ * "Sign out") and two-factor sign-in (setup with a QR code and the secret as text, recovery
+ * codes shown once, turning it off, new recovery codes).
+ */
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import QRCode from 'qrcode';
+import { useLocation } from 'react-router-dom';
+import { FormError, FormField } from '@/components/form-field';
+import { formatDate } from '@/lib/format';
+import { errorMessage, http } from '@/lib/http';
+import { toast } from '@/lib/toast';
+
+export interface SessionItem {
+  id: string;
+  userAgent: string;
+  device: string;
+  ip: string | null;
+  city: string;
+  country: string;
+  createdAt: string;
+  lastSeenAt: string;
+  current: boolean;
+}
+
+function place(s: SessionItem): string {
+  const parts = [s.city, s.country].filter((p) => p && p !== 'Unknown');
+  return parts.length ? parts.join(', ') : 'Unknown place';
+}
+
+/** The signed-in sessions, newest first, each but this one with "Sign out". */
+export function SessionList() {
+  const [sessions, setSessions] = useState<SessionItem[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [ending, setEnding] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const r = await http.get<{ sessions: SessionItem[] }>('/auth/sessions', 'Could not load your sessions');
+      setSessions(r.sessions);
+      setError(null);
+    } catch (e) {
+      setError(errorMessage(e, 'Could not load your sessions'));
+    }
+  }, []);
+
+  // Read again whenever the page is opened at #sessions (a link from the new-sign-in email, or
+  // the section link while the settings page is already open), so the list is never stale.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === '' || hash === '#sessions') void load();
+  }, [load, hash]);
+
+  const end = async (s: SessionItem) => {
+    setEnding(s.id);
+    try {
+      await http.delete(`/auth/sessions/${encodeURIComponent(s.id)}`, 'Could not sign out that session');
+      toast.success(`Signed out of ${s.device}.`);
+      setSessions((list) => (list ?? []).filter((x) => x.id !== s.id));
+    } catch (e) {
+      toast.error(errorMessage(e, 'Could not sign out that session'));
+    } finally {
+      setEnding(null);
+    }
+  };
+
+  if (error) return <p className="form-error" role="alert">{error} <button type="button" className="link-button" onClick={() => void load()}>Try again</button></p>;
+  if (!sessions) return <p className="muted small" role="status">Loading your sessions...</p>;
+  if (sessions.length === 0) return <p className="muted small">No other sessions.</p>;
+  return (
+    <ul className="session-list" aria-label="Signed-in sessions">
+      {sessions.map((s) => (
+        <li key={s.id} className="session-item" data-session-id={s.id}>
+          <div>
+            <strong>{s.device}</strong>
+            {s.current ? <span className="session-current">This device</span> : null}
+            <p className="muted small">
+              {place(s)}
+              {s.ip ? ` · ${s.ip}` : ''} · signed in {formatDate(s.createdAt)} · last active {formatDate(s.lastSeenAt)}
+            </p>
+          </div>
+          {s.current ? null : (
+            <button type="button" className="button button--ghost" disabled={ending === s.id} onClick={() => void end(s)} aria-label={`Sign out ${s.device}, signed in ${formatDate(s.createdAt)}`}>
+              {ending === s.id ? 'Signing out...' : 'Sign out'}
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <div className="recovery-codes" role="region" aria-label="Recovery codes">
+      <p>
+        <strong>Save these recovery codes now.</strong> Each one signs you in once if you lose your authenticator app. They will not be shown
+        again.
+      </p>
+      <ul className="code-list" data-testid="recovery-codes">
+        {codes.map((c) => (
+          <li key={c}>
+            <code>{c}</code>
+          </li>
+        ))}
+      </ul>
+      <div className="form-actions">
+        <button type="button" className="button button--ghost" onClick={() => void navigator.clipboard?.writeText(codes.join('\n'))}>
+          Copy codes
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          I saved them
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Two-factor sign-in: off → setup (QR code and secret) → code → recovery codes; on → off or new codes. */
+export function TwoFactorSection() {
+  const [status, setStatus] = useState<{ enabled: boolean; recoveryCodesLeft: number } | null>(null);
+  const [setup, setSetup] = useState<{ secret: string; otpauthUrl: string; qr: string } | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setStatus(await http.get('/auth/2fa', 'Could not load two-factor settings'));
+    } catch (e) {
+      setError(errorMessage(e, 'Could not load two-factor settings'));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const run = async (what: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await what();
+    } catch (e) {
+      setError(errorMessage(e, 'Something went wrong'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const start = () =>
+    run(async () => {
+      const r = await http.post<{ secret: string; otpauthUrl: string }>('/auth/2fa/setup', {}, 'Could not start the setup');
+      const qr = await QRCode.toDataURL(r.otpauthUrl, { margin: 1, width: 200 });
+      setSetup({ ...r, qr });
+      setCode('');
+    });
+
+  const enable = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      const r = await http.post<{ recoveryCodes: string[] }>('/auth/2fa/enable', { code: code.trim() }, 'Could not turn on two-factor sign-in');
+      setSetup(null);
+      setCode('');
+      setCodes(r.recoveryCodes);
+      toast.success('Two-factor sign-in is on.');
+      await load();
+    });
+  };
+
+  const change = (kind: 'disable' | 'recovery-codes') => (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      const r = await http.post<{ recoveryCodes?: string[] }>(`/auth/2fa/${kind}`, { password, code: code.trim() }, 'Could not change two-factor sign-in');
+      setPassword('');
+      setCode('');
+      if (kind === 'disable') toast.success('Two-factor sign-in is off.');
+      else setCodes(r.recoveryCodes ?? null);
+      await load();
+    });
+  };
+
+  if (codes) return <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
+  if (!status) return error ? <FormError message={error} /> : <p className="muted small" role="status">Loading...</p>;
+
+  if (!status.enabled) {
+    if (!setup)
+      return (
+        <div>
+          <p className="muted small">Protect your account with a code from an authenticator app (such as Google Authenticator, 1Password or Aegis) each time you sign in.</p>
+          <FormError message={error} />
+          <button type="button" className="button" disabled={busy} onClick={() => void start()}>
+            Set up two-factor sign-in
+          </button>
+        </div>
+      );
+    return (
+      <form className="form" onSubmit={enable}>
+        <p>Scan this QR code with your authenticator app, or type the key below into it. Then enter the 6-digit code it shows.</p>
+        <img src={setup.qr} alt="QR code for your authenticator app" width={200} height={200} />
+        <p>
+          Key: <code data-testid="totp-secret">{setup.secret}</code>
+        </p>
+        <FormField id="totp-code" label="6-digit code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
+        <FormError message={error} />
+        <div className="form-actions">
+          <button type="button" className="button button--ghost" onClick={() => setSetup(null)}>
+            Cancel
+          </button>
+          <button type="submit" className="button" disabled={busy || code.trim() === ''}>
+            Turn on
+          </button>
+        </div>
+      </form>
+    );
+  }
+
+  return (
+    <div>
+      <p>
+        Two-factor sign-in is <strong>on</strong>. {status.recoveryCodesLeft} recovery code{status.recoveryCodesLeft === 1 ? '' : 's'} left.
+      </p>
+      <form className="form">
+        <FormField id="tf-password" label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <FormField id="tf-code" label="Authenticator or recovery code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+        <FormError message={error} />
+        <div className="form-actions">
+          <button type="submit" className="button button--ghost" disabled={busy} onClick={change('recovery-codes')}>
+            New recovery codes
+          </button>
+          <button type="submit" className="button button--danger" disabled={busy} onClick={change('disable')}>
+            Turn off
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * The gate in front of the admin dashboard: while the administrators' setting "require two-factor
+ * sign-in for administrators" is on, an administrator without it gets the setup step instead of
+ * the dashboard (the server refuses their administrator calls with 403 `two_factor_required`).
+ */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { ApiError, http } from '@/lib/http';
+import { TwoFactorSection } from '@/features/account/account-security';
+
+export const TWO_FACTOR_REQUIRED = 'two_factor_required';
+
+export interface AdminSettings {
+  requireAdminTwoFactor: boolean;
+}
+
+/** `GET /api/admin/settings`. */
+export function fetchAdminSettings() {
+  return http.get<{ settings: AdminSettings }>('/admin/settings', 'Could not load the settings');
+}
+
+type GateState = 'checking' | 'open' | 'required';
+
+export function AdminTwoFactorGate({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<GateState>('checking');
+  const check = useCallback(async () => {
+    try {
+      await fetchAdminSettings();
+      setState('open');
+    } catch (e) {
+      // Only the requirement closes the dashboard; any other failure is the sections' to show.
+      setState(e instanceof ApiError && e.code === TWO_FACTOR_REQUIRED ? 'required' : 'open');
+    }
+  }, []);
+  useEffect(() => {
+    void check();
+  }, [check]);
+
+  if (state === 'checking') return <p className="muted small" aria-busy="true">Opening the dashboard...</p>;
+  if (state === 'open') return <>{children}</>;
+  return (
+    <section className="dashboard-block" aria-labelledby="admin-2fa-title" data-testid="admin-two-factor-gate">
+      <h2 id="admin-2fa-title">Set up two-factor sign-in first</h2>
+      <p>
+        Administrators on this site must sign in with a code from an authenticator app as well as their password. Set it up below; the dashboard opens once it is
+        on.
+      </p>
+      <TwoFactorSection />
+      <p>
+        <button type="button" className="button" onClick={() => void check()}>
+          Open the dashboard
+        </button>
+      </p>
+    </section>
+  );
+}
