@@ -7,8 +7,11 @@
 //! Keys, under the deployment's namespace (`<db>:`):
 //! - `presence:nodes` set of nodes that hold sockets;
 //! - `presence:alive:<node>` the node's heartbeat (expires after the TTL);
-//! - `presence:sockets:<node>` hash socket id → user id (`""` for a guest);
-//! - `presence:users` hash user id → sockets across the cluster;
+//! - `presence:sockets:<node>` hash socket id → its person: a user id, `g:` and a guest id, or
+//!   `""` for a guest without a verified id;
+//! - `presence:users` hash user id → sockets across the cluster; `presence:guests` the same for
+//!   guest ids; `presence:people` the people online (users, guests, id-less guest sockets),
+//!   `presence:socket_count` the sockets;
 //! - `presence:count` sockets across the cluster; `presence:version` version of the count
 //!   (microseconds of Redis's clock, increasing, so it keeps increasing across a Redis restart).
 //!
@@ -23,7 +26,7 @@ use futures_util::future::BoxFuture;
 use futures_util::StreamExt;
 use pressroom_actors::{
     broker::{Message as BrokerMessage, PresenceStore},
-    OnlineSnapshot, PresenceChange, PresenceReset, Realtime, SocketId, Transport,
+    OnlineSnapshot, Person, PresenceChange, PresenceReset, Realtime, SocketId, Transport,
 };
 use tokio::sync::mpsc;
 
@@ -155,8 +158,47 @@ local function next_version()
   redis.call('SET', p .. 'version', string.format('%.0f', v))
   return v
 end
+-- People online: a socket's value is a user id, 'g:' and a guest id, or '' (a guest without a
+-- verified id, its own person); `people` counts distinct users and guests plus those sockets.
 local function count()
-  return tonumber(redis.call('GET', p .. 'count') or '0')
+  return tonumber(redis.call('GET', p .. 'people') or '0')
+end
+local function person(who)
+  if who == '' then return nil, nil end
+  if string.sub(who, 1, 2) == 'g:' then return p .. 'guests', string.sub(who, 3) end
+  return p .. 'users', who
+end
+-- One more socket of `who`; answers whether a user came online.
+local function add(who)
+  redis.call('INCR', p .. 'socket_count')
+  local hash, field = person(who)
+  if hash == nil then
+    redis.call('INCR', p .. 'people')
+    return false
+  end
+  if redis.call('HINCRBY', hash, field, 1) == 1 then
+    redis.call('INCR', p .. 'people')
+    return hash == p .. 'users'
+  end
+  return false
+end
+local function floor_decr(key)
+  if redis.call('DECR', key) < 0 then redis.call('SET', key, 0) end
+end
+-- One socket of `who` fewer; answers whether a user went offline.
+local function remove(who)
+  floor_decr(p .. 'socket_count')
+  local hash, field = person(who)
+  if hash == nil then
+    floor_decr(p .. 'people')
+    return false
+  end
+  if redis.call('HINCRBY', hash, field, -1) <= 0 then
+    redis.call('HDEL', hash, field)
+    floor_decr(p .. 'people')
+    return hash == p .. 'users'
+  end
+  return false
 end
 local function version()
   return tonumber(redis.call('GET', p .. 'version') or '0')
@@ -166,22 +208,12 @@ local function forget(node, offline)
   local sockets = redis.call('HGETALL', p .. 'sockets:' .. node)
   local n = 0
   for i = 2, #sockets, 2 do
-    local user = sockets[i]
+    local who = sockets[i]
     n = n + 1
-    if user ~= '' then
-      local left = redis.call('HINCRBY', p .. 'users', user, -1)
-      if left <= 0 then
-        redis.call('HDEL', p .. 'users', user)
-        offline[user] = true
-      end
-    end
+    if remove(who) then offline[who] = true end
   end
   redis.call('DEL', p .. 'sockets:' .. node)
   redis.call('SREM', p .. 'nodes', node)
-  if n > 0 then
-    local c = redis.call('DECRBY', p .. 'count', n)
-    if c < 0 then redis.call('SET', p .. 'count', 0) end
-  end
   return n
 end
 ";
@@ -190,8 +222,8 @@ fn script(body: &str) -> Script {
     Script::new(&format!("{SCRIPT_HEAD}{body}"))
 }
 
-/// ARGV: node, socket, user (`""` for a guest). Returns {first socket of the user anywhere,
-/// count, version}.
+/// ARGV: node, socket, person (a user id, `g:` and a guest id, or `""` for a guest without a
+/// verified id). Returns {first socket of the user anywhere, people online, version}.
 static UP: LazyLock<Script> = LazyLock::new(|| {
     script(
         r"
@@ -201,14 +233,14 @@ if redis.call('HSETNX', p .. 'sockets:' .. node, socket, user) == 0 then
   return {0, count(), string.format('%.0f', version())}
 end
 local first = 0
-if user ~= '' and redis.call('HINCRBY', p .. 'users', user, 1) == 1 then first = 1 end
-local c = redis.call('INCR', p .. 'count')
-return {first, c, string.format('%.0f', next_version())}
+if add(user) then first = 1 end
+return {first, count(), string.format('%.0f', next_version())}
 ",
     )
 });
 
-/// ARGV: node, socket. Returns {last socket of the user anywhere, count, version, user}.
+/// ARGV: node, socket. Returns {last socket of the user anywhere, people online, version, the
+/// socket's person}.
 static DOWN: LazyLock<Script> = LazyLock::new(|| {
     script(
         r"
@@ -219,16 +251,8 @@ if not user then
 end
 redis.call('HDEL', p .. 'sockets:' .. node, socket)
 local last = 0
-if user ~= '' then
-  local left = redis.call('HINCRBY', p .. 'users', user, -1)
-  if left <= 0 then
-    redis.call('HDEL', p .. 'users', user)
-    last = 1
-  end
-end
-local c = redis.call('DECR', p .. 'count')
-if c < 0 then redis.call('SET', p .. 'count', 0); c = 0 end
-return {last, c, string.format('%.0f', next_version()), user}
+if remove(user) then last = 1 end
+return {last, count(), string.format('%.0f', next_version()), user}
 ",
     )
 });
@@ -252,14 +276,13 @@ for i = 3, #ARGV, 2 do
   local socket, user = ARGV[i], ARGV[i + 1]
   if redis.call('HSETNX', p .. 'sockets:' .. node, socket, user) == 1 then
     added = added + 1
-    if user ~= '' and redis.call('HINCRBY', p .. 'users', user, 1) == 1 then
+    if add(user) then
       if offline[user] then offline[user] = nil else online[user] = true end
     end
   end
 end
 if added > 0 then
   redis.call('SADD', p .. 'nodes', node)
-  redis.call('INCRBY', p .. 'count', added)
 end
 local result = {count(), string.format('%.0f', next_version())}
 local gone = {}
@@ -289,15 +312,12 @@ return result
     )
 });
 
-/// Who is online: {count, user, user...}.
+/// Who is online: {people, sockets, user, user...}.
 static ONLINE: LazyLock<Script> = LazyLock::new(|| {
     script(
         r"
-local result = {count()}
+local result = {count(), tonumber(redis.call('GET', p .. 'socket_count') or '0')}
 for _, user in ipairs(redis.call('HKEYS', p .. 'users')) do table.insert(result, user) end
-local sum = 0
-for i, v in ipairs(redis.call('HVALS', p .. 'users')) do sum = sum + tonumber(v) end
-table.insert(result, 2, sum)
 return result
 ",
     )
@@ -319,6 +339,20 @@ fn parse_string(value: &redis::Value) -> Option<String> {
         redis::Value::Int(n) => Some(n.to_string()),
         _ => None,
     }
+}
+
+/// How a socket's person is kept in the store (user ids are object ids, never `g:…`).
+fn stored(person: Option<&Person>) -> String {
+    match person {
+        Some(Person::User(id)) => id.clone(),
+        Some(Person::Guest(id)) => format!("g:{id}"),
+        None => String::new(),
+    }
+}
+
+/// The user of a stored person (`None` for a guest).
+fn stored_user(stored: &str) -> Option<String> {
+    (!stored.is_empty() && !stored.starts_with("g:")).then(|| stored.to_owned())
 }
 
 fn as_usize(n: u64) -> usize {
@@ -375,7 +409,7 @@ impl RedisPresence {
         &self,
         node: &str,
         force: bool,
-        sockets: &[(SocketId, Option<String>)],
+        sockets: &[(SocketId, Option<Person>)],
     ) -> Result<Option<PresenceReset>, crate::redis_pool::RedisFailure> {
         let prefix = self.prefix();
         let mut invocation = RESET.prepare_invoke();
@@ -383,10 +417,8 @@ impl RedisPresence {
             .key(prefix)
             .arg(node)
             .arg(if force { "1" } else { "0" });
-        for (socket, user) in sockets {
-            invocation
-                .arg(socket.raw())
-                .arg(user.as_deref().unwrap_or_default());
+        for (socket, person) in sockets {
+            invocation.arg(socket.raw()).arg(stored(person.as_ref()));
         }
         let values: Vec<redis::Value> = self
             .redis
@@ -446,7 +478,7 @@ impl PresenceStore for RedisPresence {
     fn up(
         &self,
         socket: SocketId,
-        user: Option<String>,
+        person: Option<Person>,
     ) -> BoxFuture<'static, Option<PresenceChange>> {
         let (redis, prefix, node) = (self.redis.clone(), self.prefix(), self.node.clone());
         Box::pin(async move {
@@ -455,14 +487,14 @@ impl PresenceStore for RedisPresence {
                 .key(prefix)
                 .arg(node)
                 .arg(socket.raw())
-                .arg(user.as_deref().unwrap_or_default());
+                .arg(stored(person.as_ref()));
             let values: Vec<redis::Value> = redis
                 .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
                 .await
                 .ok()?;
             Some(PresenceChange {
                 user_changed: parse_u64(values.first()?)? == 1,
-                user,
+                user: person.and_then(|p| p.user().map(str::to_owned)),
                 count: as_usize(parse_u64(values.get(1)?)?),
                 version: parse_u64(values.get(2)?)?,
             })
@@ -478,10 +510,10 @@ impl PresenceStore for RedisPresence {
                 .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
                 .await
                 .ok()?;
-            let user = parse_string(values.get(3)?)?;
+            let stored = parse_string(values.get(3)?)?;
             Some(PresenceChange {
                 user_changed: parse_u64(values.first()?)? == 1,
-                user: (!user.is_empty()).then_some(user),
+                user: stored_user(&stored),
                 count: as_usize(parse_u64(values.get(1)?)?),
                 version: parse_u64(values.get(2)?)?,
             })
@@ -497,13 +529,14 @@ impl PresenceStore for RedisPresence {
                 .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
                 .await
                 .ok()?;
-            let sockets = as_usize(parse_u64(values.first()?)?);
-            let user_sockets = as_usize(parse_u64(values.get(1)?)?);
+            let people = as_usize(parse_u64(values.first()?)?);
+            let sockets = as_usize(parse_u64(values.get(1)?)?);
             let mut user_ids: Vec<String> = values[2..].iter().filter_map(parse_string).collect();
             user_ids.sort();
             Some(OnlineSnapshot {
+                guests: people.saturating_sub(user_ids.len()),
+                people: people.max(user_ids.len()),
                 user_ids,
-                guests: sockets.saturating_sub(user_sockets),
                 sockets,
             })
         })
@@ -511,7 +544,7 @@ impl PresenceStore for RedisPresence {
 
     fn reset(
         &self,
-        sockets: Vec<(SocketId, Option<String>)>,
+        sockets: Vec<(SocketId, Option<Person>)>,
     ) -> BoxFuture<'static, Option<PresenceReset>> {
         let this = RedisPresence::new(self.redis.clone(), self.node.clone());
         Box::pin(async move {

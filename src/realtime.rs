@@ -41,6 +41,13 @@ impl SocketAuth for JwtSocketAuth {
             }
         })
     }
+
+    /// A guest's socket names its server-issued guest id as `auth.guestId` (what
+    /// `POST /api/public/guest/visit` answered); only a correctly signed id is taken.
+    fn guest_id(&self, auth: &serde_json::Value) -> Option<String> {
+        let raw = auth.get("guestId")?.as_str()?;
+        crate::counting::verify_guest_id(self.tokens.secret_bytes(), raw)
+    }
 }
 
 /// Starts the realtime server once, before the HTTP server.

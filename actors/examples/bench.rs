@@ -17,7 +17,7 @@ use actix_web::{web, App, HttpResponse};
 use deadpool_redis::redis::{self, AsyncCommands};
 use futures_util::{future::BoxFuture, StreamExt};
 use pressroom_actors::{
-    events::Event, ClientEvent, Cluster, HttpServer, NamespaceHandler, OnlineSnapshot,
+    events::Event, ClientEvent, Cluster, HttpServer, NamespaceHandler, OnlineSnapshot, Person,
     PresenceChange, PresenceReset, PresenceStore, Realtime, RealtimeConfig, Socket, SocketId,
     Transport,
 };
@@ -68,7 +68,7 @@ impl Transport for RedisTransport {
 struct NodeOnly;
 
 impl PresenceStore for NodeOnly {
-    fn up(&self, _: SocketId, _: Option<String>) -> BoxFuture<'static, Option<PresenceChange>> {
+    fn up(&self, _: SocketId, _: Option<Person>) -> BoxFuture<'static, Option<PresenceChange>> {
         Box::pin(async { None })
     }
     fn down(&self, _: SocketId) -> BoxFuture<'static, Option<PresenceChange>> {
@@ -79,7 +79,7 @@ impl PresenceStore for NodeOnly {
     }
     fn reset(
         &self,
-        _: Vec<(SocketId, Option<String>)>,
+        _: Vec<(SocketId, Option<Person>)>,
     ) -> BoxFuture<'static, Option<PresenceReset>> {
         Box::pin(async { None })
     }

@@ -25,7 +25,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{
-    events::ServerEvent, hub::Target, presence::OnlineSnapshot, socketio::namespace::SocketId,
+    events::ServerEvent,
+    hub::Target,
+    presence::{OnlineSnapshot, Person},
+    socketio::namespace::SocketId,
 };
 
 /// Publishes messages to the other nodes (Redis pub/sub in the server crate).
@@ -43,7 +46,7 @@ pub struct PresenceChange {
     pub user_changed: bool,
     /// The user of the socket, if any (the store knows it on close).
     pub user: Option<String>,
-    /// Sockets connected across the cluster.
+    /// People online across the cluster (users and guests, each once however many tabs).
     pub count: usize,
     /// Increases with every change; the latest count wins.
     pub version: u64,
@@ -56,7 +59,7 @@ pub struct PresenceReset {
     pub went_offline: Vec<String>,
     /// Users who had no socket anywhere before.
     pub came_online: Vec<String>,
-    /// Sockets connected across the cluster.
+    /// People online across the cluster.
     pub count: usize,
     /// Version of the count.
     pub version: u64,
@@ -66,11 +69,12 @@ pub struct PresenceReset {
 /// Every method answers `None` when the store cannot be reached; presence then counts this
 /// node only until [`crate::Realtime::rejoin`].
 pub trait PresenceStore: Send + Sync + 'static {
-    /// A socket of this node connected.
+    /// A socket of this node connected (`None`: a guest without a verified id, its own
+    /// person).
     fn up(
         &self,
         socket: SocketId,
-        user: Option<String>,
+        person: Option<Person>,
     ) -> BoxFuture<'static, Option<PresenceChange>>;
     /// A socket of this node went away.
     fn down(&self, socket: SocketId) -> BoxFuture<'static, Option<PresenceChange>>;
@@ -79,7 +83,7 @@ pub trait PresenceStore: Send + Sync + 'static {
     /// Replaces everything this node held with `sockets` (at start: none).
     fn reset(
         &self,
-        sockets: Vec<(SocketId, Option<String>)>,
+        sockets: Vec<(SocketId, Option<Person>)>,
     ) -> BoxFuture<'static, Option<PresenceReset>>;
 }
 

@@ -115,7 +115,8 @@ macro_rules! document_event {
     };
 }
 
-/// `onlineUsersCount`: number of connected sockets, guests included (a bare number).
+/// `onlineUsersCount`: people online, each signed-in user and each guest once however many
+/// tabs (a bare number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OnlineUsersCount {
     /// Connected sockets.

@@ -43,7 +43,7 @@ pub mod socketio;
 pub use broker::{Cluster, PresenceChange, PresenceReset, PresenceStore, Transport};
 pub use config::RealtimeConfig;
 pub use events::{Event, ServerEvent};
-pub use presence::OnlineSnapshot;
+pub use presence::{OnlineSnapshot, Person};
 pub use realtime::{
     EngineIo, EventHandler, Identity, Realtime, RealtimeBuilder, SocketAuth, JOIN_EVENT,
 };

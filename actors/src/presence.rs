@@ -1,4 +1,9 @@
-//! The presence actor: counts connected sockets (guests included) and users.
+//! The presence actor: counts the people online (signed-in users and guests, not tabs) and
+//! announces users coming and going.
+//!
+//! A person is a signed-in user (by id) or a guest by the id the server issued and signed (see
+//! [`Person`]); all the sockets of one person count once. A guest socket without a verified id
+//! is its own person (nothing tells two of them apart).
 //!
 //! - A socket that connects receives `onlineUsersCount` at once.
 //! - When the count changes, everyone receives it, at most once per coalescing window: the
@@ -31,13 +36,34 @@ use crate::{
     socketio::namespace::SocketId,
 };
 
+/// Who is behind a socket, for counting people rather than tabs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Person {
+    /// A signed-in user, by id.
+    User(String),
+    /// A guest, by the id the server issued (its signature already checked).
+    Guest(String),
+}
+
+impl Person {
+    /// The user's id, `None` for a guest.
+    pub fn user(&self) -> Option<&str> {
+        match self {
+            Person::User(id) => Some(id),
+            Person::Guest(_) => None,
+        }
+    }
+}
+
 /// Who is online, for HTTP.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OnlineSnapshot {
     /// Ids of users with at least one connected socket, sorted.
     pub user_ids: Vec<String>,
-    /// Connected sockets without a user (guests).
+    /// Guests online: distinct guest ids, plus each guest socket without a verified id.
     pub guests: usize,
+    /// People online: `user_ids.len() + guests` (what `onlineUsersCount` says).
+    pub people: usize,
     /// All connected sockets.
     pub sockets: usize,
 }
@@ -48,8 +74,8 @@ pub struct OnlineSnapshot {
 pub struct SocketUp {
     /// The socket.
     pub socket: SocketId,
-    /// Its user, `None` for a guest.
-    pub user: Option<String>,
+    /// Its person, `None` for a guest without a verified guest id.
+    pub person: Option<Person>,
 }
 
 /// Sent by the main namespace when a socket went away.
@@ -107,9 +133,12 @@ pub struct PresenceCluster {
 pub struct Presence {
     hub: Recipient<HubEmit>,
     coalesce: Duration,
-    /// This node's sockets and their users.
-    local: HashMap<SocketId, Option<String>>,
-    users: HashMap<String, usize>,
+    /// This node's sockets and their people.
+    local: HashMap<SocketId, Option<Person>>,
+    /// This node's sockets per person.
+    people: HashMap<Person, usize>,
+    /// This node's sockets without a person (each counts as one guest).
+    anonymous: usize,
     cluster: Option<PresenceCluster>,
     /// Whether the counts are the cluster's (the store answered the last change).
     clustered: bool,
@@ -127,7 +156,8 @@ impl Presence {
             hub,
             coalesce,
             local: HashMap::new(),
-            users: HashMap::new(),
+            people: HashMap::new(),
+            anonymous: 0,
             cluster: None,
             clustered: false,
             cluster_count: 0,
@@ -175,7 +205,7 @@ impl Presence {
         if self.clustered {
             self.cluster_count
         } else {
-            self.local.len()
+            self.people.len() + self.anonymous
         }
     }
 
@@ -241,25 +271,53 @@ impl Presence {
         }
     }
 
-    fn local_up(&mut self, socket: SocketId, user: Option<String>) -> bool {
-        self.local.insert(socket, user.clone());
-        let Some(user) = user else {
-            self.export_local();
-            return false;
+    /// Counts a socket of this node; answers whether it is its user's first here.
+    fn local_up(&mut self, socket: SocketId, person: Option<Person>) -> bool {
+        if let Some(previous) = self.local.insert(socket, person.clone()) {
+            // The same socket announced twice: count it once.
+            self.uncount(previous);
+        }
+        let first = match person {
+            None => {
+                self.anonymous += 1;
+                false
+            }
+            Some(person) => {
+                let is_user = person.user().is_some();
+                let count = self.people.entry(person).or_insert(0);
+                *count += 1;
+                is_user && *count == 1
+            }
         };
-        let count = self.users.entry(user).or_insert(0);
-        *count += 1;
-        let first = *count == 1;
         self.export_local();
         first
     }
 
+    /// Forgets one socket of `person`; answers the user whose last socket here it was.
+    fn uncount(&mut self, person: Option<Person>) -> Option<(String, bool)> {
+        let Some(person) = person else {
+            self.anonymous = self.anonymous.saturating_sub(1);
+            return None;
+        };
+        let count = self.people.get_mut(&person)?;
+        *count -= 1;
+        let last = *count == 0;
+        if last {
+            self.people.remove(&person);
+            crate::shrink::when_sparse(&mut self.people);
+        }
+        match person {
+            Person::User(user) => Some((user, last)),
+            Person::Guest(_) => None,
+        }
+    }
+
     /// Sets this node's presence gauges from its sockets.
     fn export_local(&self) {
-        let user_sockets: usize = self.users.values().sum();
-        let guests = self.local.len().saturating_sub(user_sockets);
         if crate::metrics::enabled() {
-            metrics::ONLINE_USERS.set(i64::try_from(self.users.len()).unwrap_or(i64::MAX));
+            let users = self.people.keys().filter(|p| p.user().is_some()).count();
+            let guests = self.people.len() - users + self.anonymous;
+            metrics::ONLINE_USERS.set(i64::try_from(users).unwrap_or(i64::MAX));
             metrics::ONLINE_GUESTS.set(i64::try_from(guests).unwrap_or(i64::MAX));
         }
     }
@@ -271,26 +329,23 @@ impl Presence {
     }
 
     fn forget_local(&mut self, socket: SocketId) -> Option<(String, bool)> {
-        let user = self.local.remove(&socket).flatten();
+        let person = self.local.remove(&socket)?;
         crate::shrink::when_sparse(&mut self.local);
-        let user = user?;
-        let count = self.users.get_mut(&user)?;
-        *count -= 1;
-        let last = *count == 0;
-        if last {
-            self.users.remove(&user);
-            crate::shrink::when_sparse(&mut self.users);
-        }
-        Some((user, last))
+        self.uncount(person)
     }
 
     fn local_snapshot(&self) -> OnlineSnapshot {
-        let mut user_ids: Vec<String> = self.users.keys().cloned().collect();
+        let mut user_ids: Vec<String> = self
+            .people
+            .keys()
+            .filter_map(|p| p.user().map(str::to_owned))
+            .collect();
         user_ids.sort();
-        let user_sockets: usize = self.users.values().sum();
+        let people = self.people.len() + self.anonymous;
         OnlineSnapshot {
+            guests: people - user_ids.len(),
             user_ids,
-            guests: self.local.len().saturating_sub(user_sockets),
+            people,
             sockets: self.local.len(),
         }
     }
@@ -334,14 +389,16 @@ impl Handler<SocketUp> for Presence {
 
     fn handle(&mut self, msg: SocketUp, ctx: &mut Context<Self>) {
         let socket = msg.socket;
-        let first_here = self.local_up(socket, msg.user.clone());
-        let user = msg.user.clone();
+        let first_here = self.local_up(socket, msg.person.clone());
+        let person = msg.person.clone();
+        let user = person.as_ref().and_then(|p| p.user().map(str::to_owned));
+        let local_user = user.clone();
         let local_effects = move |act: &mut Self, ctx: &mut Context<Self>| {
             act.emit(
                 Target::Socket(socket),
                 OnlineUsersCount { count: act.count() },
             );
-            if let (true, Some(user)) = (first_here, msg.user.clone()) {
+            if let (true, Some(user)) = (first_here, local_user.clone()) {
                 act.emit(
                     Target::All,
                     UserStatus {
@@ -358,34 +415,32 @@ impl Handler<SocketUp> for Presence {
         };
         // One change at a time, in order: a close must never reach the store before its
         // connect.
-        ctx.wait(
-            store.up(socket, user.clone()).into_actor(self).map(
-                move |change, act, ctx| match change {
-                    Some(PresenceChange {
-                        user_changed,
-                        count,
-                        version,
-                        ..
-                    }) => {
-                        act.emit(Target::Socket(socket), OnlineUsersCount { count });
-                        if let (true, Some(user)) = (user_changed, user) {
-                            act.emit_cluster(
-                                Target::All,
-                                UserStatus {
-                                    user_id: user,
-                                    is_online: true,
-                                },
-                            );
-                        }
-                        act.apply_count(version, count, true, ctx);
+        ctx.wait(store.up(socket, person).into_actor(self).map(
+            move |change, act, ctx| match change {
+                Some(PresenceChange {
+                    user_changed,
+                    count,
+                    version,
+                    ..
+                }) => {
+                    act.emit(Target::Socket(socket), OnlineUsersCount { count });
+                    if let (true, Some(user)) = (user_changed, user) {
+                        act.emit_cluster(
+                            Target::All,
+                            UserStatus {
+                                user_id: user,
+                                is_online: true,
+                            },
+                        );
                     }
-                    None => {
-                        act.fall_back(ctx);
-                        local_effects(act, ctx);
-                    }
-                },
-            ),
-        );
+                    act.apply_count(version, count, true, ctx);
+                }
+                None => {
+                    act.fall_back(ctx);
+                    local_effects(act, ctx);
+                }
+            },
+        ));
     }
 }
 
@@ -473,7 +528,7 @@ impl Handler<Rejoin> for Presence {
         let sockets: Vec<_> = self
             .local
             .iter()
-            .map(|(socket, user)| (*socket, user.clone()))
+            .map(|(socket, person)| (*socket, person.clone()))
             .collect();
         let (tx, rx) = tokio::sync::oneshot::channel();
         ctx.wait(
@@ -578,8 +633,24 @@ mod tests {
     fn up(socket: u64, user: Option<&str>) -> SocketUp {
         SocketUp {
             socket: SocketId::from_raw(socket),
-            user: user.map(str::to_owned),
+            person: user.map(|u| Person::User(u.to_owned())),
         }
+    }
+
+    fn guest_up(socket: u64, guest: &str) -> SocketUp {
+        SocketUp {
+            socket: SocketId::from_raw(socket),
+            person: Some(Person::Guest(guest.to_owned())),
+        }
+    }
+
+    fn counts_sent(log: &Log) -> Vec<serde_json::Value> {
+        log.lock()
+            .unwrap()
+            .iter()
+            .filter(|(_, event)| event.name() == "onlineUsersCount")
+            .map(|(_, event)| event.args()[0].clone())
+            .collect()
     }
 
     fn down(socket: u64, user: Option<&str>) -> SocketDown {
@@ -685,16 +756,86 @@ mod tests {
             OnlineSnapshot {
                 user_ids: vec!["u1".into(), "u2".into()],
                 guests: 1,
+                people: 3,
                 sockets: 4,
             }
         );
+    }
+
+    #[actix_rt::test]
+    async fn three_tabs_of_one_user_count_once_until_the_last_closes() {
+        let (presence, log) = start();
+        presence.send(up(1, Some("u1"))).await.unwrap();
+        presence.send(up(2, Some("u1"))).await.unwrap();
+        presence.send(up(3, Some("u1"))).await.unwrap();
+        settle().await;
+        assert_eq!(
+            counts_sent(&log),
+            vec![json!(1), json!(1), json!(1), json!(1)]
+        );
+        assert_eq!(presence.send(GetOnline).await.unwrap().people, 1);
+
+        presence.send(down(1, Some("u1"))).await.unwrap();
+        presence.send(down(2, Some("u1"))).await.unwrap();
+        let online = presence.send(GetOnline).await.unwrap();
+        assert_eq!((online.people, online.user_ids.len()), (1, 1));
+
+        presence.send(down(3, Some("u1"))).await.unwrap();
+        tokio::time::sleep(WINDOW + Duration::from_millis(50)).await;
+        settle().await;
+        assert_eq!(
+            broadcasts_named(&log, "onlineUsersCount").last(),
+            Some(&vec![json!(0)])
+        );
+        assert_eq!(
+            presence.send(GetOnline).await.unwrap(),
+            OnlineSnapshot::default()
+        );
+    }
+
+    #[actix_rt::test]
+    async fn guests_count_once_per_guest_id_and_id_less_sockets_each_once() {
+        let (presence, _log) = start();
+        presence.send(guest_up(1, "g1")).await.unwrap();
+        presence.send(guest_up(2, "g1")).await.unwrap();
+        presence.send(guest_up(3, "g2")).await.unwrap();
+        presence.send(up(4, None)).await.unwrap();
+        presence.send(up(5, None)).await.unwrap();
+        presence.send(up(6, Some("u1"))).await.unwrap();
+        let online = presence.send(GetOnline).await.unwrap();
+        assert_eq!(
+            online,
+            OnlineSnapshot {
+                user_ids: vec!["u1".into()],
+                guests: 4,
+                people: 5,
+                sockets: 6,
+            },
+            "the count is the users listed plus the guests"
+        );
+
+        presence.send(down(1, None)).await.unwrap();
+        assert_eq!(presence.send(GetOnline).await.unwrap().people, 5);
+        presence.send(down(2, None)).await.unwrap();
+        presence.send(down(4, None)).await.unwrap();
+        let online = presence.send(GetOnline).await.unwrap();
+        assert_eq!((online.people, online.guests, online.sockets), (3, 2, 3));
+    }
+
+    #[actix_rt::test]
+    async fn a_guest_never_changes_a_user_status() {
+        let (presence, log) = start();
+        presence.send(guest_up(1, "g1")).await.unwrap();
+        presence.send(down(1, None)).await.unwrap();
+        settle().await;
+        assert!(broadcasts_named(&log, "userStatus").is_empty());
     }
 
     /// The cluster bookkeeping in memory, with the Redis scripts' semantics, shared by the
     /// presence actors of several "nodes".
     #[derive(Default)]
     struct MemoryStore {
-        sockets: Mutex<HashMap<(String, u64), Option<String>>>,
+        sockets: Mutex<HashMap<(String, u64), Option<Person>>>,
         version: Mutex<u64>,
     }
 
@@ -704,8 +845,14 @@ mod tests {
     }
 
     impl MemoryStore {
-        fn user_sockets(map: &HashMap<(String, u64), Option<String>>, user: &str) -> usize {
-            map.values().filter(|u| u.as_deref() == Some(user)).count()
+        fn sockets_of(map: &HashMap<(String, u64), Option<Person>>, person: &Person) -> usize {
+            map.values().filter(|p| p.as_ref() == Some(person)).count()
+        }
+
+        /// People across the nodes: distinct persons plus id-less sockets.
+        fn people(map: &HashMap<(String, u64), Option<Person>>) -> usize {
+            let distinct: std::collections::HashSet<&Person> = map.values().flatten().collect();
+            distinct.len() + map.values().filter(|p| p.is_none()).count()
         }
 
         fn next(&self) -> u64 {
@@ -719,17 +866,17 @@ mod tests {
         fn up(
             &self,
             socket: SocketId,
-            user: Option<String>,
+            person: Option<Person>,
         ) -> futures_util::future::BoxFuture<'static, Option<PresenceChange>> {
             let mut map = self.shared.sockets.lock().unwrap();
-            map.insert((self.node.clone(), socket.raw()), user.clone());
-            let first = user
-                .as_deref()
-                .is_some_and(|u| MemoryStore::user_sockets(&map, u) == 1);
+            map.insert((self.node.clone(), socket.raw()), person.clone());
+            let first = person
+                .as_ref()
+                .is_some_and(|p| p.user().is_some() && MemoryStore::sockets_of(&map, p) == 1);
             let change = PresenceChange {
                 user_changed: first,
-                user,
-                count: map.len(),
+                user: person.and_then(|p| p.user().map(str::to_owned)),
+                count: MemoryStore::people(&map),
                 version: self.shared.next(),
             };
             Box::pin(async move { Some(change) })
@@ -740,14 +887,14 @@ mod tests {
             socket: SocketId,
         ) -> futures_util::future::BoxFuture<'static, Option<PresenceChange>> {
             let mut map = self.shared.sockets.lock().unwrap();
-            let user = map.remove(&(self.node.clone(), socket.raw())).flatten();
-            let last = user
-                .as_deref()
-                .is_some_and(|u| MemoryStore::user_sockets(&map, u) == 0);
+            let person = map.remove(&(self.node.clone(), socket.raw())).flatten();
+            let last = person
+                .as_ref()
+                .is_some_and(|p| p.user().is_some() && MemoryStore::sockets_of(&map, p) == 0);
             let change = PresenceChange {
                 user_changed: last,
-                user,
-                count: map.len(),
+                user: person.and_then(|p| p.user().map(str::to_owned)),
+                count: MemoryStore::people(&map),
                 version: self.shared.next(),
             };
             Box::pin(async move { Some(change) })
@@ -759,15 +906,15 @@ mod tests {
 
         fn reset(
             &self,
-            sockets: Vec<(SocketId, Option<String>)>,
+            sockets: Vec<(SocketId, Option<Person>)>,
         ) -> futures_util::future::BoxFuture<'static, Option<PresenceReset>> {
             let mut map = self.shared.sockets.lock().unwrap();
             map.retain(|(node, _), _| *node != self.node);
-            for (socket, user) in sockets {
-                map.insert((self.node.clone(), socket.raw()), user);
+            for (socket, person) in sockets {
+                map.insert((self.node.clone(), socket.raw()), person);
             }
             let reset = PresenceReset {
-                count: map.len(),
+                count: MemoryStore::people(&map),
                 version: self.shared.next(),
                 ..PresenceReset::default()
             };
@@ -820,6 +967,50 @@ mod tests {
             "the node that closed the last tab announces it"
         );
         assert_eq!(statuses(&log_a).len(), 1);
+    }
+
+    #[actix_rt::test]
+    async fn one_user_and_one_guest_with_tabs_on_two_nodes_count_as_two_people() {
+        let shared = Arc::new(MemoryStore::default());
+        let (a, log_a) = clustered("a", &shared).await;
+        let (b, log_b) = clustered("b", &shared).await;
+        a.send(up(1, Some("u1"))).await.unwrap();
+        b.send(up(1, Some("u1"))).await.unwrap();
+        b.send(up(2, Some("u1"))).await.unwrap();
+        a.send(guest_up(2, "g1")).await.unwrap();
+        b.send(guest_up(3, "g1")).await.unwrap();
+        settle().await;
+        let told = |log: &Log, socket: u64| -> Vec<serde_json::Value> {
+            log.lock()
+                .unwrap()
+                .iter()
+                .filter(|(target, _)| *target == Target::Socket(SocketId::from_raw(socket)))
+                .map(|(_, event)| event.args()[0].clone())
+                .collect()
+        };
+        assert_eq!(told(&log_a, 1), vec![json!(1)]);
+        assert_eq!(
+            told(&log_b, 1),
+            vec![json!(1)],
+            "the same user on another node"
+        );
+        assert_eq!(told(&log_b, 2), vec![json!(1)]);
+        assert_eq!(told(&log_a, 2), vec![json!(2)], "a guest is another person");
+        assert_eq!(told(&log_b, 3), vec![json!(2)]);
+
+        // Closing two of the user's three tabs (one per node) keeps them counted.
+        a.send(down(1, Some("u1"))).await.unwrap();
+        b.send(down(1, Some("u1"))).await.unwrap();
+        settle().await;
+        let people = |map: &MemoryStore| MemoryStore::people(&map.sockets.lock().unwrap());
+        assert_eq!(people(&shared), 2);
+        b.send(down(2, Some("u1"))).await.unwrap();
+        settle().await;
+        assert_eq!(people(&shared), 1);
+        assert_eq!(
+            broadcasts_named(&log_b, "userStatus"),
+            vec![vec![json!("u1"), json!(false)]]
+        );
     }
 
     #[actix_rt::test]

@@ -16,8 +16,8 @@ use crate::{
     events::ServerEvent,
     hub::{user_room, CountMembers, DisconnectUser, Hub, HubEmit, Target, ADMIN_ROOM},
     presence::{
-        ClusterCount, GetOnline, InCluster, OnlineSnapshot, Presence, PresenceCluster, Reaped,
-        Rejoin, SocketDown, SocketUp,
+        ClusterCount, GetOnline, InCluster, OnlineSnapshot, Person, Presence, PresenceCluster,
+        Reaped, Rejoin, SocketDown, SocketUp,
     },
     server::Endpoint,
     socketio::{
@@ -54,6 +54,14 @@ pub trait SocketAuth: Send + Sync + 'static {
         &self,
         token: Option<String>,
     ) -> BoxFuture<'static, Result<Option<Identity>, String>>;
+
+    /// The guest id a guest's socket carries in its CONNECT packet (`auth.guestId`), when the
+    /// server issued it (its signature checked); `None` otherwise. Presence counts a guest's
+    /// sockets with one id once. Without a verified id each guest socket counts on its own.
+    fn guest_id(&self, auth: &Value) -> Option<String> {
+        let _ = auth;
+        None
+    }
 }
 
 /// Handler of one client event on the main namespace.
@@ -119,6 +127,7 @@ impl RealtimeBuilder {
                 Arc::new(MainNamespace {
                     presence: presence.clone(),
                     events: self.events,
+                    auth: self.auth.clone(),
                 })
             });
         let server = Arc::new(SioServer {
@@ -372,6 +381,8 @@ impl EngineIo {
 struct MainNamespace {
     presence: Addr<Presence>,
     events: HashMap<String, EventHandler>,
+    /// Verifies guests' ids for presence.
+    auth: Option<Arc<dyn SocketAuth>>,
 }
 
 impl MainNamespace {
@@ -407,10 +418,18 @@ impl MainNamespace {
 }
 
 impl NamespaceHandler for MainNamespace {
-    fn on_connect(&self, socket: &Socket, _auth: &Value) {
+    fn on_connect(&self, socket: &Socket, auth_payload: &Value) {
+        let person = match socket.identity() {
+            Some(identity) => Some(Person::User(identity.user_id.clone())),
+            None => self
+                .auth
+                .as_ref()
+                .and_then(|auth| auth.guest_id(auth_payload))
+                .map(Person::Guest),
+        };
         self.presence.do_send(SocketUp {
             socket: socket.id(),
-            user: socket.identity().map(|i| i.user_id.clone()),
+            person,
         });
     }
 

@@ -9,7 +9,7 @@ use pressroom::config::{RateLimitSettings, RedisSettings};
 use pressroom::error::ApiError;
 use pressroom::ratelimit::{Kind, RateLimiter};
 use pressroom::redis_pool::Redis;
-use pressroom_actors::{OnlineSnapshot, PresenceReset, PresenceStore, SocketId};
+use pressroom_actors::{OnlineSnapshot, Person, PresenceReset, PresenceStore, SocketId};
 
 use crate::helpers::drop_redis_keys;
 
@@ -51,30 +51,39 @@ fn socket(n: u64) -> SocketId {
     SocketId::from_raw(n)
 }
 
+fn user(id: &str) -> Person {
+    Person::User(id.to_owned())
+}
+
+fn guest(id: &str) -> Person {
+    Person::Guest(id.to_owned())
+}
+
 #[tokio::test]
 async fn a_user_is_online_from_their_first_socket_on_any_node_to_their_last() {
     let ns = Namespace::new().await;
     let (a, b) = (ns.node("a"), ns.node("b"));
 
-    let first = a.up(socket(1), Some("u1".into())).await.unwrap();
+    let first = a.up(socket(1), Some(user("u1"))).await.unwrap();
     assert!(first.user_changed);
     assert_eq!(first.count, 1);
     // The same socket number on another node is another socket.
-    let second = b.up(socket(1), Some("u1".into())).await.unwrap();
+    let second = b.up(socket(1), Some(user("u1"))).await.unwrap();
     assert!(
         !second.user_changed,
         "a second tab on another node does not announce again"
     );
-    assert_eq!(second.count, 2);
+    assert_eq!(second.count, 1, "one person, however many tabs");
     assert!(second.version > first.version);
     let guest = b.up(socket(2), None).await.unwrap();
-    assert_eq!(guest.count, 3);
+    assert_eq!(guest.count, 2);
 
     assert_eq!(
         a.online().await.unwrap(),
         OnlineSnapshot {
             user_ids: vec!["u1".into()],
             guests: 1,
+            people: 2,
             sockets: 3,
         }
     );
@@ -97,10 +106,10 @@ async fn a_user_is_online_from_their_first_socket_on_any_node_to_their_last() {
 async fn a_node_whose_heartbeat_expired_is_forgotten_once() {
     let ns = Namespace::new().await;
     let (a, b) = (ns.node("a"), ns.node("b"));
-    a.up(socket(1), Some("u1".into())).await.unwrap();
+    a.up(socket(1), Some(user("u1"))).await.unwrap();
     a.up(socket(2), None).await.unwrap();
-    b.up(socket(1), Some("u2".into())).await.unwrap();
-    b.up(socket(2), Some("u1".into())).await.unwrap();
+    b.up(socket(1), Some(user("u2"))).await.unwrap();
+    b.up(socket(2), Some(user("u1"))).await.unwrap();
 
     assert!(
         a.beat(Duration::from_millis(300)).await.unwrap(),
@@ -133,6 +142,7 @@ async fn a_node_whose_heartbeat_expired_is_forgotten_once() {
         OnlineSnapshot {
             user_ids: vec!["u1".into(), "u2".into()],
             guests: 0,
+            people: 2,
             sockets: 2,
         }
     );
@@ -140,15 +150,50 @@ async fn a_node_whose_heartbeat_expired_is_forgotten_once() {
 }
 
 #[tokio::test]
+async fn a_guest_id_counts_once_across_nodes_and_never_as_a_user() {
+    let ns = Namespace::new().await;
+    let (a, b) = (ns.node("a"), ns.node("b"));
+    assert_eq!(a.up(socket(1), Some(guest("g1"))).await.unwrap().count, 1);
+    let second = b.up(socket(1), Some(guest("g1"))).await.unwrap();
+    assert_eq!(second.count, 1, "the same guest in a tab on another node");
+    assert!(!second.user_changed);
+    assert_eq!(b.up(socket(2), Some(guest("g2"))).await.unwrap().count, 2);
+    assert_eq!(a.up(socket(2), Some(user("u1"))).await.unwrap().count, 3);
+    assert_eq!(a.up(socket(3), None).await.unwrap().count, 4);
+    let online = b.online().await.unwrap();
+    assert_eq!(
+        online,
+        OnlineSnapshot {
+            user_ids: vec!["u1".into()],
+            guests: 3,
+            people: 4,
+            sockets: 5,
+        },
+        "people are the users listed plus the guests"
+    );
+
+    let closed = a.down(socket(1)).await.unwrap();
+    assert_eq!((closed.count, closed.user_changed), (4, false));
+    assert_eq!(closed.user, None, "a guest is not a user");
+    assert_eq!(b.down(socket(1)).await.unwrap().count, 3);
+
+    // A node that stops forgets its guests as it does its users.
+    let reaped = a.reset_node("a", true, &[]).await.unwrap().unwrap();
+    assert_eq!(reaped.count, 1, "g2 on node b");
+    assert_eq!(reaped.went_offline, vec!["u1".to_owned()]);
+    ns.drop_keys().await;
+}
+
+#[tokio::test]
 async fn a_node_that_rejoins_replaces_what_it_held() {
     let ns = Namespace::new().await;
     let a = ns.node("a");
-    a.up(socket(1), Some("gone".into())).await.unwrap();
-    a.up(socket(2), Some("stays".into())).await.unwrap();
+    a.up(socket(1), Some(user("gone"))).await.unwrap();
+    a.up(socket(2), Some(user("stays"))).await.unwrap();
     let reset = a
         .reset(vec![
-            (socket(7), Some("stays".into())),
-            (socket(8), Some("new".into())),
+            (socket(7), Some(user("stays"))),
+            (socket(8), Some(user("new"))),
             (socket(9), None),
         ])
         .await

@@ -66,12 +66,13 @@ export function grantAdminIn(db, email) {
  * Every event the socket receives is kept in `socket.received`, so `waitFor` also sees events that
  * arrived before it was called; `socket.openedWith` is the transport the session opened with.
  */
-export function openSocket(base, { token, transports = ["websocket", "polling"], upgrade = true } = {}) {
+export function openSocket(base, { token, guestId, transports = ["websocket", "polling"], upgrade = true } = {}) {
   const socket = io(base, {
     path: "/socket.io/",
     transports,
     upgrade,
-    auth: token ? { token } : {},
+    // A guest names the server-issued id it holds, as the web client does.
+    auth: token ? { token } : guestId ? { guestId } : {},
     reconnection: false,
     forceNew: true,
     autoConnect: false,

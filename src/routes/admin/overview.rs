@@ -83,7 +83,7 @@ pub async fn overview(state: web::Data<AppState>, admin: AdminUser) -> ApiResult
     let online = state.realtime.online().await;
     Ok(HttpResponse::Ok().json(Overview {
         online: OnlineFigures {
-            count: online.sockets,
+            count: online.people,
             users: online.user_ids.len(),
             guests: online.guests,
         },

@@ -1,5 +1,6 @@
 //! `GET /api/user/online` → {users, guests, count}: the public profiles of the users connected
-//! right now (for the /users page), the number of guest sockets and all sockets.
+//! right now (for the /users page), the number of guests and the people online (`users` plus
+//! `guests`, what `onlineUsersCount` says; each person once, however many tabs).
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
@@ -10,7 +11,7 @@ use crate::error::ApiResult;
 use crate::persistence::users;
 use crate::state::AppState;
 
-/// `{users, guests, count}`: who is connected now (signed-in users, guest sockets, all sockets).
+/// `{users, guests, count}`: who is connected now (signed-in users, guests, people).
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct OnlineAnswer {
     users: Vec<PublicUser>,
@@ -33,6 +34,6 @@ pub async fn online(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(OnlineAnswer {
         users,
         guests: snapshot.guests,
-        count: snapshot.sockets,
+        count: snapshot.people,
     }))
 }

@@ -121,11 +121,12 @@ test("the online count is the cluster's and the same on both nodes", async () =>
   }
 });
 
-test("a user with a tab on each node goes offline only when both close", async () => {
+test("a user with three tabs on two nodes counts once and goes offline only when all close", async () => {
   const user = await a.signup("Two Tabs");
   const watcher = await b.connect();
   const tabA = await a.connect({ token: user.token });
   let tabB;
+  let tabC;
   try {
     await waitFor(watcher, "userStatus", (id, on) => id === user.id && on === true);
     // The count once it stopped moving (the first tab counted, earlier tests' sockets gone).
@@ -138,23 +139,33 @@ test("a user with a tab on each node goes offline only when both close", async (
       }
       return Date.now() - stableSince >= 500;
     });
+    // A tab is told the count once its registration reached Redis: both later tabs are
+    // counted cluster-wide before the first closes (otherwise offline-then-online is right).
     tabB = await b.connect({ token: user.token });
-    // The second tab counts cluster-wide (its registration reached Redis) before the first
-    // closes; otherwise the close could be applied first, and offline-then-online is right.
-    await eventually("the second tab is counted", () => lastCount(watcher) === withOneTab + 1);
+    tabC = await a.connect({ token: user.token, transports: ["polling"] });
+    assert.deepEqual(await waitFor(tabB, "onlineUsersCount"), [withOneTab], "a second tab adds no one");
+    assert.deepEqual(await waitFor(tabC, "onlineUsersCount"), [withOneTab], "nor a third, on node A");
+    await sleep(600);
+    assert.equal(lastCount(watcher), withOneTab, "the count on node B did not move");
+    const online = (await b.api("GET", "/user/online")).body;
+    assert.equal(online.count, online.users.length + online.guests, JSON.stringify(online));
+    assert.equal(online.users.filter((u) => u._id === user.id).length, 1);
     tabA.close();
+    tabC.close();
     await sleep(800);
     assert.deepEqual(
       seen(watcher, "userStatus").filter(([id]) => id === user.id),
       [],
       "no flap while a tab is open on the other node",
     );
+    assert.equal(lastCount(watcher), withOneTab, "two of three tabs closed: still counted");
     tabB.close();
     await waitFor(watcher, "userStatus", (id, on) => id === user.id && on === false);
+    await eventually("the last tab closed removes them", () => lastCount(watcher) === withOneTab - 1);
     await sleep(300);
     assert.equal(seen(watcher, "userStatus").filter(([id]) => id === user.id).length, 0, "offline once");
   } finally {
-    closeAll(watcher, tabA, tabB);
+    closeAll(watcher, tabA, tabB, tabC);
   }
 });
 

@@ -56,6 +56,77 @@ test("the online count in one client rises when a second client opens and falls 
   }
 });
 
+/** The settled count `watcher` was last told (after earlier tests' sockets finished closing). */
+async function settledCount(watcher, counts) {
+  await waitFor(watcher, "onlineUsersCount");
+  await sleep(700);
+  return counts.seen[counts.seen.length - 1][0];
+}
+
+test("one user with three tabs counts once: closing two keeps them counted, closing the last removes them", async () => {
+  const watcher = await connect({ transports: ["websocket"] });
+  const counts = record(watcher, "onlineUsersCount");
+  const user = await signup("Three Tabs");
+  const tabs = [];
+  try {
+    const start = await settledCount(watcher, counts);
+    tabs.push(await connect({ token: user.token, transports: ["websocket"] }));
+    await waitFor(watcher, "onlineUsersCount", (n) => n === start + 1);
+    tabs.push(await connect({ token: user.token, transports: ["polling"] }));
+    tabs.push(await connect({ token: user.token, transports: ["websocket"] }));
+    const [told] = await waitFor(tabs[2], "onlineUsersCount");
+    assert.equal(told, start + 1, "the third tab is told the same count");
+    await sleep(700);
+    assert.equal(counts.seen[counts.seen.length - 1][0], start + 1, "two more tabs add no one");
+    const online = await api("GET", "/user/online");
+    assert.equal(online.body.count, online.body.users.length + online.body.guests);
+    assert.equal(online.body.count, start + 1, "the list and the count agree");
+
+    tabs[0].close();
+    tabs[1].close();
+    await sleep(700);
+    assert.equal(counts.seen[counts.seen.length - 1][0], start + 1, "one tab left: still counted");
+    const still = await api("GET", "/user/online");
+    assert.ok(still.body.users.some((u) => u._id === user.id));
+
+    tabs[2].close();
+    await waitFor(watcher, "onlineUsersCount", (n) => n === start);
+  } finally {
+    for (const tab of tabs) tab.close();
+    counts.stop();
+    watcher.close();
+  }
+});
+
+test("a guest's tabs with its server-issued id count once; a forged id counts per socket", async () => {
+  const watcher = await connect({ transports: ["websocket"] });
+  const counts = record(watcher, "onlineUsersCount");
+  const issued = await api("POST", "/public/guest/visit", {});
+  assert.equal(issued.status, 200);
+  const guestId = issued.body.guest.guestId;
+  const tabs = [];
+  try {
+    const start = await settledCount(watcher, counts);
+    tabs.push(await connect({ guestId, transports: ["websocket"] }));
+    tabs.push(await connect({ guestId, transports: ["polling"] }));
+    await waitFor(watcher, "onlineUsersCount", (n) => n === start + 1);
+    await sleep(700);
+    assert.equal(counts.seen[counts.seen.length - 1][0], start + 1, "one guest, two tabs");
+    const online = await api("GET", "/user/online");
+    assert.equal(online.body.count, online.body.users.length + online.body.guests);
+
+    // An id the server did not sign is not trusted: those sockets count one each.
+    const forged = "0".repeat(32) + "-" + "f".repeat(32);
+    tabs.push(await connect({ guestId: forged, transports: ["websocket"] }));
+    tabs.push(await connect({ guestId: forged, transports: ["websocket"] }));
+    await waitFor(watcher, "onlineUsersCount", (n) => n === start + 3);
+  } finally {
+    for (const tab of tabs) tab.close();
+    counts.stop();
+    watcher.close();
+  }
+});
+
 test("userStatus goes online with the first tab and offline with the last, without flapping", async () => {
   const watcher = await connect({ transports: ["websocket"] });
   const user = await signup("Tabby");

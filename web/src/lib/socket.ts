@@ -4,6 +4,7 @@
  * and the socket object never enters the store.
  */
 import { io, type Socket } from 'socket.io-client';
+import { GUEST_ID_KEY, storage } from '@/lib/storage';
 
 export const SOCKET_PATH = '/socket.io/';
 export const RECONNECTION_ATTEMPTS = 5;
@@ -21,12 +22,23 @@ let joinedUser: SocketUser | null = null;
 /** Events waiting for a connection, latest payload per event name. */
 const pending = new Map<string, unknown[]>();
 
-/** Options handed to `io()`: websocket first, then polling; token in the handshake. */
+/**
+ * What the socket sends in its handshake: the token of a signed-in user, else the guest id the
+ * server issued (so a guest's tabs count once online). Read at every (re)connect, so a guest id
+ * issued after the socket opened is sent on the next connect.
+ */
+export function socketAuth(token: string | null): Record<string, string> {
+  if (token) return { token };
+  const guestId = storage.get(GUEST_ID_KEY);
+  return guestId ? { guestId } : {};
+}
+
+/** Options handed to `io()`: websocket first, then polling; token or guest id in the handshake. */
 export function socketOptions(token: string | null) {
   return {
     path: SOCKET_PATH,
     transports: ['websocket', 'polling'],
-    auth: token ? { token } : {},
+    auth: (cb: (data: object) => void) => cb(socketAuth(token)),
     withCredentials: true,
     reconnection: true,
     reconnectionAttempts: RECONNECTION_ATTEMPTS,

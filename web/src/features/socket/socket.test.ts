@@ -1,5 +1,6 @@
 import { setupStore } from '@/app/store';
-import { ADMIN_ROOM, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH } from '@/lib/socket';
+import { ADMIN_ROOM, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH, socketAuth } from '@/lib/socket';
+import { GUEST_ID_KEY, storage } from '@/lib/storage';
 import { currentToasts, toast } from '@/lib/toast';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, mockAdminLoad, signedInAuth } from '@/test/render';
@@ -33,6 +34,15 @@ describe('socket status', () => {
 });
 
 describe('socket middleware', () => {
+  it('a guest sends the guest id the server issued in the handshake; a signed-in user sends the token only', () => {
+    window.localStorage.removeItem(GUEST_ID_KEY);
+    expect(socketAuth(null)).toEqual({});
+    storage.set(GUEST_ID_KEY, 'abc-def');
+    expect(socketAuth(null)).toEqual({ guestId: 'abc-def' });
+    expect(socketAuth('tok')).toEqual({ token: 'tok' });
+    window.localStorage.removeItem(GUEST_ID_KEY);
+  });
+
   it('opens one socket: websocket then polling, /socket.io/, auth token, 5 attempts 2 s apart', () => {
     const store = setupStore();
     store.dispatch(socketConnectRequested({ token: 'tok' }));
@@ -41,10 +51,12 @@ describe('socket middleware', () => {
     expect(lastFakeSocket().options).toMatchObject({
       path: SOCKET_PATH,
       transports: ['websocket', 'polling'],
-      auth: { token: 'tok' },
       reconnectionAttempts: RECONNECTION_ATTEMPTS,
       reconnectionDelay: RECONNECTION_DELAY_MS,
     });
+    const sent: object[] = [];
+    (lastFakeSocket().options as { auth: (cb: (d: object) => void) => void }).auth((d) => sent.push(d));
+    expect(sent).toEqual([{ token: 'tok' }]);
     expect(SOCKET_PATH).toBe('/socket.io/');
     expect(RECONNECTION_ATTEMPTS).toBe(5);
     expect(RECONNECTION_DELAY_MS).toBe(2000);
