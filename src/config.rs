@@ -174,6 +174,20 @@ pub struct RateLimitSettings {
     pub contact_per_address: u32,
     /// Post reports per account.
     pub report_per_account: u32,
+    /// Email-only subscriptions asked for one email address (confirmation mails sent to it).
+    #[serde(default = "default_newsletter_per_email")]
+    pub newsletter_per_email: u32,
+    /// Email-only subscriptions asked from one client address.
+    #[serde(default = "default_newsletter_per_address")]
+    pub newsletter_per_address: u32,
+}
+
+fn default_newsletter_per_email() -> u32 {
+    3
+}
+
+fn default_newsletter_per_address() -> u32 {
+    10
 }
 
 impl RateLimitSettings {
@@ -190,6 +204,8 @@ impl RateLimitSettings {
             contact_per_email: per_window,
             contact_per_address: per_window,
             report_per_account: per_window,
+            newsletter_per_email: per_window,
+            newsletter_per_address: per_window,
         }
     }
 }

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::Mailbox;
+use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use mongodb::bson::oid::ObjectId;
@@ -51,11 +51,15 @@ pub enum MailKind {
     ReportNotice,
     DailyPost,
     RenewalReminder,
+    /// A new post of an author the addressee follows or subscribed to by email.
+    NewPost,
+    /// The confirmation of an email-only subscription (double opt-in).
+    NewsletterConfirm,
 }
 
 impl MailKind {
     /// Every kind, for validating a `type` filter.
-    pub const ALL: [MailKind; 7] = [
+    pub const ALL: [MailKind; 9] = [
         MailKind::VerifyOtp,
         MailKind::ResetOtp,
         MailKind::Welcome,
@@ -63,6 +67,8 @@ impl MailKind {
         MailKind::ReportNotice,
         MailKind::DailyPost,
         MailKind::RenewalReminder,
+        MailKind::NewPost,
+        MailKind::NewsletterConfirm,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -74,6 +80,8 @@ impl MailKind {
             MailKind::ReportNotice => "report_notice",
             MailKind::DailyPost => "daily_post",
             MailKind::RenewalReminder => "renewal_reminder",
+            MailKind::NewPost => "new_post",
+            MailKind::NewsletterConfirm => "newsletter_confirm",
         }
     }
 
@@ -99,6 +107,8 @@ pub struct Outgoing {
     pub user_id: Option<ObjectId>,
     /// A one-click unsubscribe address (RFC 8058 `List-Unsubscribe` headers).
     pub unsubscribe_url: Option<String>,
+    /// An HTML rendering sent beside the text (`multipart/alternative`).
+    pub html: Option<String>,
 }
 
 impl Outgoing {
@@ -110,6 +120,7 @@ impl Outgoing {
             body,
             user_id: None,
             unsubscribe_url: None,
+            html: None,
         }
     }
 
@@ -198,13 +209,13 @@ impl Mailer {
         subject: &str,
         body: String,
         unsubscribe: Option<&str>,
+        html: Option<&str>,
     ) -> Result<Message, String> {
         let mailbox = to.parse::<Mailbox>().map_err(|e| e.to_string())?;
         let mut builder = Message::builder()
             .from(self.from.clone())
             .to(mailbox)
-            .subject(subject)
-            .header(ContentType::TEXT_PLAIN);
+            .subject(subject);
         if let Some(url) = unsubscribe {
             builder = builder
                 .raw_header(HeaderValue::new(LIST_UNSUBSCRIBE, format!("<{url}>")))
@@ -213,7 +224,15 @@ impl Mailer {
                     "List-Unsubscribe=One-Click".to_string(),
                 ));
         }
-        builder.body(body).map_err(|e| e.to_string())
+        match html {
+            Some(html) => builder
+                .multipart(MultiPart::alternative_plain_html(body, html.to_string()))
+                .map_err(|e| e.to_string()),
+            None => builder
+                .header(ContentType::TEXT_PLAIN)
+                .body(body)
+                .map_err(|e| e.to_string()),
+        }
     }
 
     /// Builds and delivers a message, trying up to `max_attempts` times unless a refusal is
@@ -224,8 +243,9 @@ impl Mailer {
         subject: &str,
         body: String,
         unsubscribe: Option<&str>,
+        html: Option<&str>,
     ) -> Outcome {
-        let message = match self.build(to, subject, body, unsubscribe) {
+        let message = match self.build(to, subject, body, unsubscribe, html) {
             Ok(m) => m,
             Err(e) => {
                 return Outcome {
@@ -287,6 +307,7 @@ impl Mailer {
                 &mail.subject,
                 mail.body,
                 mail.unsubscribe_url.as_deref(),
+                mail.html.as_deref(),
             )
             .await;
         count_outcome(&outcome);
@@ -319,7 +340,13 @@ impl Mailer {
     /// message is given up.
     pub async fn resend(&self, log: &EmailLog, subject: &str, body: String) -> Outcome {
         let mut outcome = self
-            .attempt(&log.email, subject, body, log.unsubscribe_url.as_deref())
+            .attempt(
+                &log.email,
+                subject,
+                body,
+                log.unsubscribe_url.as_deref(),
+                None,
+            )
             .await;
         if !outcome.success && log.retries + 1 >= MAX_RETRIES {
             outcome.stop = true;

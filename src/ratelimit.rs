@@ -50,11 +50,13 @@ pub enum Kind {
     ContactEmail,
     ContactAddress,
     ReportAccount,
+    NewsletterEmail,
+    NewsletterAddress,
 }
 
 impl Kind {
     /// Every limit.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 11] = [
         Kind::LoginAccount,
         Kind::LoginAddress,
         Kind::OtpSendAccount,
@@ -64,6 +66,8 @@ impl Kind {
         Kind::ContactEmail,
         Kind::ContactAddress,
         Kind::ReportAccount,
+        Kind::NewsletterEmail,
+        Kind::NewsletterAddress,
     ];
 
     /// The limit's name (in Redis keys and the metrics).
@@ -78,6 +82,8 @@ impl Kind {
             Kind::ContactEmail => "contact-email",
             Kind::ContactAddress => "contact-address",
             Kind::ReportAccount => "report-account",
+            Kind::NewsletterEmail => "newsletter-email",
+            Kind::NewsletterAddress => "newsletter-address",
         }
     }
 }
@@ -117,6 +123,8 @@ impl RateLimiter {
             Kind::ContactEmail => l.contact_per_email,
             Kind::ContactAddress => l.contact_per_address,
             Kind::ReportAccount => l.report_per_account,
+            Kind::NewsletterEmail => l.newsletter_per_email,
+            Kind::NewsletterAddress => l.newsletter_per_address,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Background jobs started once by `Application::build`.
 
+pub mod announce;
 pub mod billing;
 pub mod daily_mail;
 pub mod scheduled;
@@ -47,5 +48,6 @@ pub async fn take_turn(state: &AppState, name: &str, period: Duration) -> bool {
 pub fn spawn_content_jobs(state: web::Data<AppState>) {
     trending::spawn(state.clone());
     daily_mail::spawn(state.clone());
+    announce::spawn(state.clone());
     scheduled::spawn(state);
 }

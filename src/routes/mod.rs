@@ -15,6 +15,7 @@ pub mod geojson;
 pub mod health;
 pub mod media;
 pub mod metrics;
+pub mod newsletter;
 pub mod notification;
 pub mod openapi;
 pub mod payment;
@@ -243,6 +244,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         "/analytics/post/{id}",
                         web::get().to(post::analytics_post::post_analytics),
                     )
+                    .route("/delivery/{id}", web::get().to(post::delivery::delivery))
                     .route(
                         "/analytics/user-engagement",
                         web::get().to(post::analytics_user::user_engagement),
@@ -298,6 +300,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route("/followers", web::get().to(follow::list::followers))
                     .route("/following", web::get().to(follow::list::following))
                     .route("/status/{userId}", web::get().to(follow::status::status))
+                    .route(
+                        "/alerts/{authorId}",
+                        web::put().to(follow::alerts::set_alerts),
+                    )
                     .route("/{userId}", web::post().to(follow::follow_user::follow)),
             )
             .service(
@@ -422,6 +428,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::get().to(admin::email::statuses::email_status),
                     )
                     .route(
+                        "/email-suppressions",
+                        web::get().to(newsletter::suppressions),
+                    )
+                    .route(
                         "/all-email-statuses",
                         web::get().to(admin::email::statuses::all_email_statuses),
                     )
@@ -514,6 +524,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route(
                         "/unsubscribe",
                         web::post().to(daily_mail::unsubscribe::unsubscribe),
+                    ),
+            )
+            .service(
+                web::scope("/newsletter")
+                    .default_service(web::to(api_not_found))
+                    .route("/confirm", web::get().to(newsletter::confirm))
+                    .route("/confirm", web::post().to(newsletter::confirm))
+                    .route("/unsubscribe", web::get().to(newsletter::unsubscribe))
+                    .route("/unsubscribe", web::post().to(newsletter::unsubscribe))
+                    .route(
+                        "/{authorId}/subscribe",
+                        web::post().to(newsletter::subscribe),
                     ),
             )
             .service(

@@ -1,0 +1,671 @@
+//! Telling readers of a new post: a `new_post` notice to each follower who may read it and an
+//! email to those who chose `instant` alerts and to the author's confirmed email-only
+//! subscribers.
+//!
+//! The publish request (or the scheduled-publishing job) only stores the post's announcement
+//! ([`post_mail::announce`], once per post) and wakes this worker. The worker of any node takes
+//! the announcement's lease, goes through the followers and then the subscribers in batches of
+//! [`BATCH`], and records a cursor after each batch: a node that dies mid-send leaves the lease to
+//! expire and another node (or the same one restarted) goes on from the last finished batch.
+//! Every notice and email is claimed in `post_deliveries` under a unique index first, so the
+//! batch that was cut short sends nobody anything twice.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use actix_web::web;
+use futures_util::future::BoxFuture;
+use futures_util::{FutureExt, StreamExt};
+use hmac::{Hmac, Mac};
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::doc;
+use pressroom_actors::events::ServerEvent;
+use serde_json::json;
+use sha2::Sha256;
+use tokio::sync::Notify;
+
+use crate::domain::blocks::plain_text_of;
+use crate::domain::post::Audience;
+use crate::mail::{MailKind, Outgoing};
+use crate::pages::html::escape;
+use crate::pages::model::PublicPost;
+use crate::pages::syndication::content_html;
+use crate::pages::view::Site;
+use crate::persistence::follows::{self, Alerts};
+use crate::persistence::notifications::{self, Kind, Notification};
+use crate::persistence::post_mail::{self, Announcement, Channel, Phase};
+use crate::persistence::posts::{self, Post};
+use crate::persistence::users::User;
+use crate::persistence::{graph, now, subscriptions, users};
+use crate::state::AppState;
+
+/// How often unfinished announcements are looked for (besides being woken by a publish).
+pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
+/// A worker that has not finished a batch for this long is taken to be dead.
+pub const LEASE_MS: i64 = 30_000;
+/// Followers (or subscribers) handled per batch.
+pub const BATCH: i64 = 200;
+/// Deliveries of one batch in flight at once.
+const IN_FLIGHT: usize = 16;
+/// Purpose of the unsubscribe token's signature.
+const UNSUBSCRIBE_PURPOSE: &str = "post-email:unsubscribe:";
+/// Name of the live event the author's tabs hear while a post goes out.
+pub const DELIVERY_EVENT: &str = "postDeliveryUpdated";
+
+static WAKE: LazyLock<Notify> = LazyLock::new(Notify::new);
+
+/// Wakes the workers of this process (a post was announced).
+pub fn wake() {
+    WAKE.notify_waiters();
+}
+
+/// Reads the author's choice stored with a post (`emailOnPublish`, yes when unset).
+pub async fn email_choice(state: &AppState, post: ObjectId) -> bool {
+    let found = state
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>(posts::COLLECTION)
+        .find_one(doc! { "_id": post })
+        .projection(doc! { "emailOnPublish": 1 })
+        .await;
+    match found {
+        Ok(Some(d)) => d.get_bool("emailOnPublish").unwrap_or(true),
+        _ => true,
+    }
+}
+
+/// Stores the author's choice with the post, for when it publishes (a scheduled post).
+pub async fn store_email_choice(state: &AppState, post: ObjectId, send: bool) {
+    let r = state
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>(posts::COLLECTION)
+        .update_one(
+            doc! { "_id": post },
+            doc! { "$set": { "emailOnPublish": send } },
+        )
+        .await;
+    if let Err(e) = r {
+        tracing::warn!(error = %e, "could not store the email choice of a post");
+    }
+}
+
+/// A post became visible to its audience: announces it unless it was announced before. Errors
+/// are logged: the post is published whatever happens here.
+pub async fn post_became_visible(state: &AppState, post: &Post, send_email: Option<bool>) {
+    if !post.is_listable() {
+        return;
+    }
+    let send = match send_email {
+        Some(s) => s,
+        None => email_choice(state, post.id).await,
+    };
+    match post_mail::announce(&state.db, post.id, post.author, send).await {
+        Ok(true) => wake(),
+        Ok(false) => {}
+        Err(e) => tracing::warn!(error = %e, post = %post.id, "could not announce a post"),
+    }
+}
+
+fn signature(secret: &[u8], payload: &str) -> Option<String> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).ok()?;
+    mac.update(UNSUBSCRIBE_PURPOSE.as_bytes());
+    mac.update(payload.as_bytes());
+    Some(hex::encode(mac.finalize().into_bytes()))
+}
+
+/// Who an unsubscribe link is for: a follower (a user) or an email-only subscriber.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recipient {
+    Follower(ObjectId),
+    Subscriber(ObjectId),
+}
+
+/// The token of an unsubscribe link: who, from which author, signed with the server secret.
+pub fn unsubscribe_token(secret: &[u8], author: ObjectId, who: Recipient) -> String {
+    let payload = match who {
+        Recipient::Follower(id) => format!("f.{}.{}", author.to_hex(), id.to_hex()),
+        Recipient::Subscriber(id) => format!("s.{}.{}", author.to_hex(), id.to_hex()),
+    };
+    let sig = signature(secret, &payload).unwrap_or_default();
+    format!("{payload}.{sig}")
+}
+
+/// The author and recipient an unsubscribe token names, when its signature is right.
+pub fn verify_unsubscribe_token(secret: &[u8], token: &str) -> Option<(ObjectId, Recipient)> {
+    let token = token.trim();
+    let (payload, given) = token.rsplit_once('.')?;
+    let mut parts = payload.split('.');
+    let kind = parts.next()?;
+    let author = ObjectId::parse_str(parts.next()?).ok()?;
+    let who = ObjectId::parse_str(parts.next()?).ok()?;
+    if parts.next().is_some() {
+        return None;
+    }
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).ok()?;
+    mac.update(UNSUBSCRIBE_PURPOSE.as_bytes());
+    mac.update(payload.as_bytes());
+    mac.verify_slice(&hex::decode(given).ok()?).ok()?;
+    let who = match kind {
+        "f" => Recipient::Follower(who),
+        "s" => Recipient::Subscriber(who),
+        _ => return None,
+    };
+    Some((author, who))
+}
+
+/// The two renderings of a post's email: the full text and the teaser.
+pub struct Composed {
+    pub author_name: String,
+    pub title: String,
+    pub url: String,
+    pub subscribe_url: String,
+    full: (String, String),
+    teaser: (String, String),
+    locked: bool,
+}
+
+/// The MJML of a post's email around `content` (already sanitised HTML).
+fn mjml(title: &str, byline: &str, content: &str, footer: &str) -> String {
+    format!(
+        r##"<mjml>
+  <mj-head>
+    <mj-title>{title}</mj-title>
+    <mj-attributes>
+      <mj-all font-family="Georgia, 'Times New Roman', serif" />
+      <mj-text font-size="17px" line-height="1.6" color="#1f2328" />
+    </mj-attributes>
+  </mj-head>
+  <mj-body background-color="#f5f5f4" width="640px">
+    <mj-section background-color="#ffffff" padding="24px 8px">
+      <mj-column>
+        <mj-text font-size="13px" color="#57606a">{byline}</mj-text>
+        <mj-text>{content}</mj-text>
+      </mj-column>
+    </mj-section>
+    <mj-section padding="8px">
+      <mj-column>
+        <mj-text font-size="12px" color="#57606a">{footer}</mj-text>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>"##
+    )
+}
+
+/// Renders MJML to HTML (styles inline, responsive); `None` when it cannot be rendered.
+pub fn render_mjml(source: &str) -> Option<String> {
+    let parsed = mrml::parse(source).ok()?;
+    parsed
+        .element
+        .render(&mrml::prelude::render::RenderOptions::default())
+        .ok()
+}
+
+/// XHTML-friendly markup for MJML's parser: void elements closed.
+fn closed_voids(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let Some(end) = rest[start..].find('>') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let tag = &rest[start..start + end + 1];
+        let name: String = tag[1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let void = matches!(
+            name.as_str(),
+            "br" | "hr" | "img" | "source" | "input" | "meta" | "link" | "wbr" | "col"
+        );
+        if void && !tag.ends_with("/>") {
+            out.push_str(&tag[..tag.len() - 1]);
+            out.push_str(" />");
+        } else {
+            out.push_str(tag);
+        }
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Composed {
+    /// Builds both renderings of `post`.
+    pub async fn of(state: &AppState, post: &Post, author_name: &str) -> anyhow::Result<Self> {
+        let view = crate::routes::post::render_one(state, post.clone())
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let raw = serde_json::to_string(&view)?;
+        let guest = PublicPost::from_json(&raw)
+            .ok_or_else(|| anyhow::anyhow!("a post's view could not be read"))?;
+        let mut whole = guest.clone();
+        whole.blocks = post.blocks.clone();
+        whole.locked = false;
+        let site = Site::new(&state.settings.server.public_url);
+        let url = state.settings.public_link(&format!("/post/{}", post.slug));
+        let subscribe_url = state
+            .settings
+            .public_link(&format!("/plans/{}", post.author.to_hex()));
+        let locked = post.audience == Audience::Subscribers;
+        let full_html = content_html(&site, &whole);
+        let full_text = plain_text_of(&post.blocks);
+        let (teaser_html, teaser_text) = if locked {
+            (
+                format!(
+                    "<p>{}</p><p><strong>This post is for paying subscribers.</strong> <a href=\"{}\">Subscribe to read it all</a>.</p>",
+                    escape(&guest.excerpt),
+                    escape(&subscribe_url)
+                ),
+                format!(
+                    "{}\n\nThis post is for paying subscribers. Subscribe to read it all: {subscribe_url}",
+                    guest.excerpt
+                ),
+            )
+        } else {
+            (full_html.clone(), full_text.clone())
+        };
+        Ok(Composed {
+            author_name: author_name.to_string(),
+            title: post.title.clone(),
+            url,
+            subscribe_url,
+            full: (full_html, full_text),
+            teaser: (teaser_html, teaser_text),
+            locked,
+        })
+    }
+
+    /// The subject, text and HTML for one reader (`full`: a paying subscriber), with their
+    /// unsubscribe and preferences links.
+    pub fn message(
+        &self,
+        full: bool,
+        why: &str,
+        unsubscribe: &str,
+        manage: &str,
+    ) -> (String, String, String) {
+        let (html, text) = if full || !self.locked {
+            &self.full
+        } else {
+            &self.teaser
+        };
+        let subject = format!("{}: {}", self.author_name, self.title);
+        let body = format!(
+            "{title}\nby {author}\n\n{text}\n\nRead it on Pressroom: {url}\n\n--\n{why}\nStop emails from {author} (one click): {unsubscribe}\nManage all your email choices: {manage}\n",
+            title = self.title,
+            author = self.author_name,
+            url = self.url,
+        );
+        let footer = format!(
+            "{why} <a href=\"{u}\">Stop emails from {a}</a> · <a href=\"{m}\">Manage your email choices</a>",
+            why = escape(why),
+            u = escape(unsubscribe),
+            a = escape(&self.author_name),
+            m = escape(manage),
+        );
+        let byline = format!(
+            "New from {} · <a href=\"{}\">Read on Pressroom</a>",
+            escape(&self.author_name),
+            escape(&self.url)
+        );
+        let content = closed_voids(html);
+        let rendered = render_mjml(&mjml(&escape(&self.title), &byline, &content, &footer))
+            .unwrap_or_else(|| {
+                format!(
+                    "<!doctype html><html><body style=\"font-family:Georgia,serif;max-width:640px;margin:auto\"><p style=\"color:#57606a\">{byline}</p>{html}<p style=\"font-size:12px;color:#57606a\">{footer}</p></body></html>"
+                )
+            });
+        (subject, body, rendered)
+    }
+}
+
+/// Pushes the delivery figures of a post to its author's tabs.
+fn push_figures(state: &AppState, a: &Announcement) {
+    let event = ServerEvent::from_parts(
+        DELIVERY_EVENT.to_string(),
+        vec![json!({
+            "postId": a.id.to_hex(),
+            "notices": a.notices,
+            "emailsSent": a.emails_sent,
+            "emailsFailed": a.emails_failed,
+            "done": a.phase == Phase::Done,
+        })],
+    );
+    state.realtime.emit_user(&a.author.to_hex(), event);
+}
+
+/// What one delivery did, to add up per batch.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    notices: i64,
+    sent: i64,
+    failed: i64,
+}
+
+struct Run<'a> {
+    state: &'a AppState,
+    owner: String,
+    post: Post,
+    announcement: Announcement,
+    composed: Composed,
+    notice: Notification,
+    hidden: HashSet<ObjectId>,
+    secret: Vec<u8>,
+    manage: String,
+}
+
+impl Run<'_> {
+    /// Sends one email unless claimed before or suppressed.
+    async fn email(&self, address: &str, who: Recipient, full: bool, user: Option<ObjectId>) -> Tally {
+        let mut tally = Tally::default();
+        let address = address.trim().to_lowercase();
+        let db = &self.state.db;
+        match post_mail::is_suppressed(db, &address).await {
+            Ok(false) => {}
+            Ok(true) => return tally,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read a suppression");
+                return tally;
+            }
+        }
+        match post_mail::claim(db, self.post.id, Channel::Email, &address).await {
+            Ok(true) => {}
+            Ok(false) => return tally,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not claim an email");
+                return tally;
+            }
+        }
+        let token = unsubscribe_token(&self.secret, self.post.author, who);
+        let unsubscribe = self
+            .state
+            .settings
+            .public_link(&format!("/api/newsletter/unsubscribe?token={token}"));
+        let why = match who {
+            Recipient::Follower(_) => format!(
+                "You get this because you follow {} on Pressroom.",
+                self.composed.author_name
+            ),
+            Recipient::Subscriber(_) => format!(
+                "You get this because you subscribed to {} on Pressroom by email.",
+                self.composed.author_name
+            ),
+        };
+        let (subject, body, html) = self.composed.message(full, &why, &unsubscribe, &self.manage);
+        let mut mail = Outgoing::new(MailKind::NewPost, &address, &subject, body);
+        mail.user_id = user;
+        mail.unsubscribe_url = Some(unsubscribe);
+        mail.html = Some(html);
+        let record = self.state.mailer.send_mail(mail).await;
+        let status = if record.success {
+            tally.sent = 1;
+            "sent"
+        } else {
+            tally.failed = 1;
+            if record.stop_email_attempts {
+                let _ = post_mail::suppress(db, &address, "hard_bounce", record.error.as_deref())
+                    .await;
+                "suppressed"
+            } else {
+                "failed"
+            }
+        };
+        if let Err(e) =
+            post_mail::settle(db, self.post.id, Channel::Email, &address, status, Some(record.id))
+                .await
+        {
+            tracing::warn!(error = %e, "could not settle an email");
+        }
+        tally
+    }
+
+    /// The notice and (by their choice) the email to one follower.
+    async fn follower(&self, user: &User, alerts: Alerts, paying: bool) -> Tally {
+        let mut tally = Tally::default();
+        if alerts == Alerts::Off || user.blocked || self.hidden.contains(&user.id) {
+            return tally;
+        }
+        let db = &self.state.db;
+        match post_mail::claim(db, self.post.id, Channel::Notice, &user.id.to_hex()).await {
+            Ok(true) => {
+                let mut n = self.notice.clone();
+                n.id = ObjectId::new();
+                n.user_id = user.id;
+                n.created_at = now();
+                match notifications::insert(db, &n).await {
+                    Ok(()) => {
+                        crate::notify::push(self.state, &n).await;
+                        tally.notices = 1;
+                    }
+                    Err(e) => tracing::warn!(error = %e, "could not store a new-post notice"),
+                }
+            }
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "could not claim a notice"),
+        }
+        if self.announcement.send_email && alerts == Alerts::Instant && user.is_account_verified {
+            let t = self
+                .email(&user.email, Recipient::Follower(user.id), paying, Some(user.id))
+                .await;
+            tally.sent += t.sent;
+            tally.failed += t.failed;
+        }
+        tally
+    }
+
+    async fn record(&mut self, tally: Tally) -> anyhow::Result<()> {
+        if let Some(a) =
+            post_mail::count(&self.state.db, self.post.id, tally.notices, tally.sent, tally.failed)
+                .await?
+        {
+            self.announcement.notices = a.notices;
+            self.announcement.emails_sent = a.emails_sent;
+            self.announcement.emails_failed = a.emails_failed;
+            push_figures(self.state, &self.announcement);
+        }
+        Ok(())
+    }
+
+    /// One batch of followers; `None` when there are no more.
+    async fn follower_batch(&mut self) -> anyhow::Result<Option<ObjectId>> {
+        let db = &self.state.db;
+        let batch =
+            follows::followers_after(db, self.post.author, self.announcement.cursor, BATCH).await?;
+        let Some(last) = batch.last().map(|(id, _)| *id) else {
+            return Ok(None);
+        };
+        let ids: Vec<ObjectId> = batch.iter().map(|(id, _)| *id).collect();
+        let people: HashMap<ObjectId, User> = users::find_many(db, &ids)
+            .await?
+            .into_iter()
+            .map(|u| (u.id, u))
+            .collect();
+        let paying: HashSet<ObjectId> = if self.post.audience == Audience::Subscribers {
+            subscriptions::find(
+                db,
+                doc! { "$and": [
+                    { "authorId": self.post.author, "subscriberId": { "$in": &ids } },
+                    subscriptions::access_filter(now()),
+                ] },
+            )
+            .await?
+            .into_iter()
+            .map(|s| s.subscriber_id)
+            .collect()
+        } else {
+            HashSet::new()
+        };
+        let this = &*self;
+        let mut work: Vec<BoxFuture<'_, Tally>> = Vec::with_capacity(batch.len());
+        for (id, alerts) in &batch {
+            if let Some(user) = people.get(id) {
+                work.push(this.follower(user, *alerts, paying.contains(id)).boxed());
+            }
+        }
+        let tallies: Vec<Tally> = futures_util::stream::iter(work)
+            .buffer_unordered(IN_FLIGHT)
+            .collect()
+            .await;
+        self.record(sum(&tallies)).await?;
+        Ok(Some(last))
+    }
+
+    /// One batch of email-only subscribers; `None` when there are no more.
+    async fn subscriber_batch(&mut self) -> anyhow::Result<Option<ObjectId>> {
+        let batch = post_mail::confirmed_after(
+            &self.state.db,
+            self.post.author,
+            self.announcement.cursor,
+            BATCH,
+        )
+        .await?;
+        let Some(last) = batch.last().map(|s| s.id) else {
+            return Ok(None);
+        };
+        if self.announcement.send_email {
+            let this = &*self;
+            let work: Vec<BoxFuture<'_, Tally>> = batch
+                .iter()
+                .map(|s| {
+                    this.email(&s.email, Recipient::Subscriber(s.id), false, None)
+                        .boxed()
+                })
+                .collect();
+            let tallies: Vec<Tally> = futures_util::stream::iter(work)
+                .buffer_unordered(IN_FLIGHT)
+                .collect()
+                .await;
+            self.record(sum(&tallies)).await?;
+        }
+        Ok(Some(last))
+    }
+
+    async fn go(&mut self) -> anyhow::Result<()> {
+        loop {
+            let (phase, next) = match self.announcement.phase {
+                Phase::Followers => match self.follower_batch().await? {
+                    Some(last) => (Phase::Followers, Some(last)),
+                    None => (Phase::Subscribers, None),
+                },
+                Phase::Subscribers => match self.subscriber_batch().await? {
+                    Some(last) => (Phase::Subscribers, Some(last)),
+                    None => (Phase::Done, None),
+                },
+                Phase::Done => return Ok(()),
+            };
+            if !post_mail::advance(&self.state.db, self.post.id, &self.owner, LEASE_MS, phase, next)
+                .await?
+            {
+                anyhow::bail!("the announcement of {} was taken over; stopping", self.post.id);
+            }
+            self.announcement.phase = phase;
+            self.announcement.cursor = next;
+            if phase == Phase::Done {
+                push_figures(self.state, &self.announcement);
+                tracing::info!(
+                    post = %self.post.id,
+                    notices = self.announcement.notices,
+                    sent = self.announcement.emails_sent,
+                    failed = self.announcement.emails_failed,
+                    "new post announced"
+                );
+            }
+        }
+    }
+}
+
+fn sum(tallies: &[Tally]) -> Tally {
+    tallies.iter().fold(Tally::default(), |a, t| Tally {
+        notices: a.notices + t.notices,
+        sent: a.sent + t.sent,
+        failed: a.failed + t.failed,
+    })
+}
+
+/// Takes and works through one unfinished announcement; `false` when there was none.
+pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
+    let owner = ObjectId::new().to_hex();
+    let Some(announcement) = post_mail::take(&state.db, &owner, LEASE_MS).await? else {
+        return Ok(false);
+    };
+    let post = posts::find_by_id(&state.db, announcement.id).await?;
+    let Some(post) = post.filter(|p| p.is_listable()) else {
+        // Deleted or hidden again before it went out: nobody is told.
+        post_mail::advance(&state.db, announcement.id, &owner, LEASE_MS, Phase::Done, None)
+            .await?;
+        return Ok(true);
+    };
+    let author = users::find_by_id(&state.db, post.author).await?;
+    let author_name = author
+        .as_ref()
+        .map_or(crate::routes::post::DELETED_AUTHOR, |a| a.name.as_str())
+        .to_string();
+    let composed = Composed::of(state, &post, &author_name).await?;
+    let notice = Notification {
+        id: ObjectId::new(),
+        user_id: post.author,
+        kind: Kind::NewPost,
+        content: format!("{author_name} published \"{}\"", post.title),
+        read: false,
+        navigate_to: Some(format!("/post/{}", post.slug)),
+        sender_id: Some(post.author),
+        sender_name: Some(author_name.clone()),
+        sender_avatar: author.and_then(|a| a.avatar),
+        post_id: Some(post.id),
+        post_title: Some(post.title.clone()),
+        reply_to: None,
+        created_at: now(),
+    };
+    let hidden: HashSet<ObjectId> = graph::hidden_from(&state.db, post.author)
+        .await?
+        .into_iter()
+        .collect();
+    let secret = secrecy::ExposeSecret::expose_secret(&state.settings.auth.jwt_secret)
+        .as_bytes()
+        .to_vec();
+    let mut run = Run {
+        state,
+        owner,
+        manage: state.settings.public_link("/user-setting"),
+        post,
+        announcement,
+        composed,
+        notice,
+        hidden,
+        secret,
+    };
+    run.go().await?;
+    Ok(true)
+}
+
+/// Works through announcements as they come (woken by a publish, and every
+/// [`POLL_INTERVAL`]).
+pub fn spawn(state: web::Data<AppState>) {
+    crate::metrics::job_declared("new-post-announcements", POLL_INTERVAL);
+    tokio::spawn(async move {
+        loop {
+            let woken = WAKE.notified();
+            loop {
+                match run_once(&state).await {
+                    Ok(true) => continue,
+                    Ok(false) => {
+                        crate::metrics::job_ran("new-post-announcements", POLL_INTERVAL, true);
+                        break;
+                    }
+                    Err(e) => {
+                        crate::metrics::job_ran("new-post-announcements", POLL_INTERVAL, false);
+                        tracing::warn!(error = %format!("{e:#}"), "announcing a new post stopped");
+                        break;
+                    }
+                }
+            }
+            let _ = tokio::time::timeout(POLL_INTERVAL, woken).await;
+        }
+    });
+}
