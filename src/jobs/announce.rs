@@ -18,8 +18,8 @@ use actix_web::web;
 use futures_util::future::BoxFuture;
 use futures_util::{FutureExt, StreamExt};
 use hmac::{Hmac, Mac};
-use mongodb::bson::oid::ObjectId;
 use mongodb::bson::doc;
+use mongodb::bson::oid::ObjectId;
 use pressroom_actors::events::ServerEvent;
 use serde_json::json;
 use sha2::Sha256;
@@ -164,7 +164,13 @@ pub struct Composed {
     full: (String, String),
     teaser: (String, String),
     locked: bool,
+    /// Rendered HTML by (full text, reason line), with [`UNSUBSCRIBE_SLOT`] for the link: MJML is
+    /// rendered once per kind of reader, not once per email.
+    rendered: std::sync::Mutex<HashMap<(bool, String), String>>,
 }
+
+/// Stands for the unsubscribe address in a rendered email until it is filled in.
+const UNSUBSCRIBE_SLOT: &str = "https://unsubscribe.invalid/slot";
 
 /// The MJML of a post's email around `content` (already sanitised HTML).
 fn mjml(title: &str, byline: &str, content: &str, footer: &str) -> String {
@@ -278,6 +284,7 @@ impl Composed {
             full: (full_html, full_text),
             teaser: (teaser_html, teaser_text),
             locked,
+            rendered: std::sync::Mutex::new(HashMap::new()),
         })
     }
 
@@ -302,10 +309,29 @@ impl Composed {
             author = self.author_name,
             url = self.url,
         );
+        let full = full || !self.locked;
+        let key = (full, why.to_string());
+        let cached = self.rendered.lock().ok().and_then(|m| m.get(&key).cloned());
+        let template = match cached {
+            Some(t) => t,
+            None => {
+                let t = self.render(html, why, manage);
+                if let Ok(mut m) = self.rendered.lock() {
+                    m.insert(key, t.clone());
+                }
+                t
+            }
+        };
+        let rendered = template.replace(UNSUBSCRIBE_SLOT, &escape(unsubscribe));
+        (subject, body, rendered)
+    }
+
+    /// The HTML of one kind of reader, the unsubscribe link left as [`UNSUBSCRIBE_SLOT`].
+    fn render(&self, html: &str, why: &str, manage: &str) -> String {
         let footer = format!(
             "{why} <a href=\"{u}\">Stop emails from {a}</a> · <a href=\"{m}\">Manage your email choices</a>",
             why = escape(why),
-            u = escape(unsubscribe),
+            u = UNSUBSCRIBE_SLOT,
             a = escape(&self.author_name),
             m = escape(manage),
         );
@@ -315,13 +341,11 @@ impl Composed {
             escape(&self.url)
         );
         let content = closed_voids(html);
-        let rendered = render_mjml(&mjml(&escape(&self.title), &byline, &content, &footer))
-            .unwrap_or_else(|| {
-                format!(
-                    "<!doctype html><html><body style=\"font-family:Georgia,serif;max-width:640px;margin:auto\"><p style=\"color:#57606a\">{byline}</p>{html}<p style=\"font-size:12px;color:#57606a\">{footer}</p></body></html>"
-                )
-            });
-        (subject, body, rendered)
+        render_mjml(&mjml(&escape(&self.title), &byline, &content, &footer)).unwrap_or_else(|| {
+            format!(
+                "<!doctype html><html><body style=\"font-family:Georgia,serif;max-width:640px;margin:auto\"><p style=\"color:#57606a\">{byline}</p>{html}<p style=\"font-size:12px;color:#57606a\">{footer}</p></body></html>"
+            )
+        })
     }
 }
 
@@ -360,34 +384,31 @@ struct Run<'a> {
     manage: String,
 }
 
+/// One email to send: the address (lower-cased), who it is for, whether they get the full text.
+struct Candidate {
+    address: String,
+    who: Recipient,
+    full: bool,
+    user: Option<ObjectId>,
+}
+
+/// How one email went.
+struct Sent {
+    address: String,
+    success: bool,
+    permanent: bool,
+    error: Option<String>,
+}
+
 impl Run<'_> {
-    /// Sends one email unless claimed before or suppressed.
-    async fn email(&self, address: &str, who: Recipient, full: bool, user: Option<ObjectId>) -> Tally {
-        let mut tally = Tally::default();
-        let address = address.trim().to_lowercase();
-        let db = &self.state.db;
-        match post_mail::is_suppressed(db, &address).await {
-            Ok(false) => {}
-            Ok(true) => return tally,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not read a suppression");
-                return tally;
-            }
-        }
-        match post_mail::claim(db, self.post.id, Channel::Email, &address).await {
-            Ok(true) => {}
-            Ok(false) => return tally,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not claim an email");
-                return tally;
-            }
-        }
-        let token = unsubscribe_token(&self.secret, self.post.author, who);
+    /// Sends one claimed email.
+    async fn send(&self, c: &Candidate) -> Sent {
+        let token = unsubscribe_token(&self.secret, self.post.author, c.who);
         let unsubscribe = self
             .state
             .settings
             .public_link(&format!("/api/newsletter/unsubscribe?token={token}"));
-        let why = match who {
+        let why = match c.who {
             Recipient::Follower(_) => format!(
                 "You get this because you follow {} on Pressroom.",
                 self.composed.author_name
@@ -397,72 +418,109 @@ impl Run<'_> {
                 self.composed.author_name
             ),
         };
-        let (subject, body, html) = self.composed.message(full, &why, &unsubscribe, &self.manage);
-        let mut mail = Outgoing::new(MailKind::NewPost, &address, &subject, body);
-        mail.user_id = user;
+        let (subject, body, html) = self
+            .composed
+            .message(c.full, &why, &unsubscribe, &self.manage);
+        let mut mail = Outgoing::new(MailKind::NewPost, &c.address, &subject, body);
+        mail.user_id = c.user;
         mail.unsubscribe_url = Some(unsubscribe);
         mail.html = Some(html);
         let record = self.state.mailer.send_mail(mail).await;
-        let status = if record.success {
-            tally.sent = 1;
-            "sent"
-        } else {
-            tally.failed = 1;
-            if record.stop_email_attempts {
-                let _ = post_mail::suppress(db, &address, "hard_bounce", record.error.as_deref())
-                    .await;
-                "suppressed"
-            } else {
-                "failed"
-            }
-        };
-        if let Err(e) =
-            post_mail::settle(db, self.post.id, Channel::Email, &address, status, Some(record.id))
-                .await
-        {
-            tracing::warn!(error = %e, "could not settle an email");
+        Sent {
+            address: c.address.clone(),
+            success: record.success,
+            permanent: !record.success && record.stop_email_attempts,
+            error: record.error,
         }
-        tally
     }
 
-    /// The notice and (by their choice) the email to one follower.
-    async fn follower(&self, user: &User, alerts: Alerts, paying: bool) -> Tally {
-        let mut tally = Tally::default();
-        if alerts == Alerts::Off || user.blocked || self.hidden.contains(&user.id) {
-            return tally;
-        }
+    /// Emails a batch's candidates: suppressed addresses left out, each address claimed (those
+    /// claimed before left out), the rest sent [`IN_FLIGHT`] at a time, and the outcomes settled.
+    async fn emails(&self, mut candidates: Vec<Candidate>) -> anyhow::Result<Tally> {
         let db = &self.state.db;
-        match post_mail::claim(db, self.post.id, Channel::Notice, &user.id.to_hex()).await {
-            Ok(true) => {
+        let mut seen = HashSet::new();
+        candidates.retain(|c| seen.insert(c.address.clone()));
+        let addresses: Vec<String> = candidates.iter().map(|c| c.address.clone()).collect();
+        let suppressed = post_mail::suppressed_among(db, &addresses).await?;
+        candidates.retain(|c| !suppressed.contains(&c.address));
+        let addresses: Vec<String> = candidates.iter().map(|c| c.address.clone()).collect();
+        let claimed = post_mail::claim_many(db, self.post.id, Channel::Email, &addresses).await?;
+        candidates.retain(|c| claimed.contains(&c.address));
+        let work: Vec<BoxFuture<'_, Sent>> =
+            candidates.iter().map(|c| self.send(c).boxed()).collect();
+        let outcomes: Vec<Sent> = futures_util::stream::iter(work)
+            .buffer_unordered(IN_FLIGHT)
+            .collect()
+            .await;
+        let mut tally = Tally::default();
+        let mut by_status: HashMap<&str, Vec<String>> = HashMap::new();
+        for o in &outcomes {
+            let status = if o.success {
+                tally.sent += 1;
+                "sent"
+            } else if o.permanent {
+                tally.failed += 1;
+                post_mail::suppress(db, &o.address, "hard_bounce", o.error.as_deref()).await?;
+                "suppressed"
+            } else {
+                tally.failed += 1;
+                "failed"
+            };
+            by_status.entry(status).or_default().push(o.address.clone());
+        }
+        for (status, tos) in by_status {
+            post_mail::settle_many(db, self.post.id, Channel::Email, &tos, status).await?;
+        }
+        Ok(tally)
+    }
+
+    /// Stores and pushes the notices of a batch (to those not told before).
+    async fn notices(&self, people: &[&User]) -> anyhow::Result<i64> {
+        let db = &self.state.db;
+        let tos: Vec<String> = people.iter().map(|u| u.id.to_hex()).collect();
+        let claimed = post_mail::claim_many(db, self.post.id, Channel::Notice, &tos).await?;
+        let at = now();
+        let notes: Vec<Notification> = people
+            .iter()
+            .filter(|u| claimed.contains(&u.id.to_hex()))
+            .map(|u| {
                 let mut n = self.notice.clone();
                 n.id = ObjectId::new();
-                n.user_id = user.id;
-                n.created_at = now();
-                match notifications::insert(db, &n).await {
-                    Ok(()) => {
-                        crate::notify::push(self.state, &n).await;
-                        tally.notices = 1;
-                    }
-                    Err(e) => tracing::warn!(error = %e, "could not store a new-post notice"),
-                }
-            }
-            Ok(false) => {}
-            Err(e) => tracing::warn!(error = %e, "could not claim a notice"),
+                n.user_id = u.id;
+                n.created_at = at;
+                n
+            })
+            .collect();
+        notifications::insert_many(db, &notes).await?;
+        let told: Vec<String> = notes.iter().map(|n| n.user_id.to_hex()).collect();
+        post_mail::settle_many(db, self.post.id, Channel::Notice, &told, "sent").await?;
+        let ids: Vec<ObjectId> = notes.iter().map(|n| n.user_id).collect();
+        let counts = post_mail::unread_counts(db, &ids).await?;
+        for n in &notes {
+            let user = n.user_id.to_hex();
+            crate::live::notification_created(
+                self.state,
+                &user,
+                crate::routes::notification::view(n),
+            );
+            crate::live::unread_count_changed(
+                self.state,
+                &user,
+                counts.get(&n.user_id).copied().unwrap_or(1),
+            );
         }
-        if self.announcement.send_email && alerts == Alerts::Instant && user.is_account_verified {
-            let t = self
-                .email(&user.email, Recipient::Follower(user.id), paying, Some(user.id))
-                .await;
-            tally.sent += t.sent;
-            tally.failed += t.failed;
-        }
-        tally
+        Ok(i64::try_from(notes.len()).unwrap_or(0))
     }
 
     async fn record(&mut self, tally: Tally) -> anyhow::Result<()> {
-        if let Some(a) =
-            post_mail::count(&self.state.db, self.post.id, tally.notices, tally.sent, tally.failed)
-                .await?
+        if let Some(a) = post_mail::count(
+            &self.state.db,
+            self.post.id,
+            tally.notices,
+            tally.sent,
+            tally.failed,
+        )
+        .await?
         {
             self.announcement.notices = a.notices;
             self.announcement.emails_sent = a.emails_sent;
@@ -501,18 +559,36 @@ impl Run<'_> {
         } else {
             HashSet::new()
         };
-        let this = &*self;
-        let mut work: Vec<BoxFuture<'_, Tally>> = Vec::with_capacity(batch.len());
-        for (id, alerts) in &batch {
-            if let Some(user) = people.get(id) {
-                work.push(this.follower(user, *alerts, paying.contains(id)).boxed());
-            }
+        // Who may hear of it: not `off`, not blocked by an administrator, no block either way.
+        let told: Vec<(&User, Alerts)> = batch
+            .iter()
+            .filter_map(|(id, alerts)| people.get(id).map(|u| (u, *alerts)))
+            .filter(|(u, alerts)| {
+                *alerts != Alerts::Off && !u.blocked && !self.hidden.contains(&u.id)
+            })
+            .collect();
+        let mut tally = Tally {
+            notices: self
+                .notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
+                .await?,
+            ..Tally::default()
+        };
+        if self.announcement.send_email {
+            let candidates: Vec<Candidate> = told
+                .iter()
+                .filter(|(u, alerts)| *alerts == Alerts::Instant && u.is_account_verified)
+                .map(|(u, _)| Candidate {
+                    address: u.email.trim().to_lowercase(),
+                    who: Recipient::Follower(u.id),
+                    full: paying.contains(&u.id),
+                    user: Some(u.id),
+                })
+                .collect();
+            let t = self.emails(candidates).await?;
+            tally.sent = t.sent;
+            tally.failed = t.failed;
         }
-        let tallies: Vec<Tally> = futures_util::stream::iter(work)
-            .buffer_unordered(IN_FLIGHT)
-            .collect()
-            .await;
-        self.record(sum(&tallies)).await?;
+        self.record(tally).await?;
         Ok(Some(last))
     }
 
@@ -529,19 +605,17 @@ impl Run<'_> {
             return Ok(None);
         };
         if self.announcement.send_email {
-            let this = &*self;
-            let work: Vec<BoxFuture<'_, Tally>> = batch
+            let candidates = batch
                 .iter()
-                .map(|s| {
-                    this.email(&s.email, Recipient::Subscriber(s.id), false, None)
-                        .boxed()
+                .map(|s| Candidate {
+                    address: s.email.trim().to_lowercase(),
+                    who: Recipient::Subscriber(s.id),
+                    full: false,
+                    user: None,
                 })
                 .collect();
-            let tallies: Vec<Tally> = futures_util::stream::iter(work)
-                .buffer_unordered(IN_FLIGHT)
-                .collect()
-                .await;
-            self.record(sum(&tallies)).await?;
+            let tally = self.emails(candidates).await?;
+            self.record(tally).await?;
         }
         Ok(Some(last))
     }
@@ -559,10 +633,20 @@ impl Run<'_> {
                 },
                 Phase::Done => return Ok(()),
             };
-            if !post_mail::advance(&self.state.db, self.post.id, &self.owner, LEASE_MS, phase, next)
-                .await?
+            if !post_mail::advance(
+                &self.state.db,
+                self.post.id,
+                &self.owner,
+                LEASE_MS,
+                phase,
+                next,
+            )
+            .await?
             {
-                anyhow::bail!("the announcement of {} was taken over; stopping", self.post.id);
+                anyhow::bail!(
+                    "the announcement of {} was taken over; stopping",
+                    self.post.id
+                );
             }
             self.announcement.phase = phase;
             self.announcement.cursor = next;
@@ -580,14 +664,6 @@ impl Run<'_> {
     }
 }
 
-fn sum(tallies: &[Tally]) -> Tally {
-    tallies.iter().fold(Tally::default(), |a, t| Tally {
-        notices: a.notices + t.notices,
-        sent: a.sent + t.sent,
-        failed: a.failed + t.failed,
-    })
-}
-
 /// Takes and works through one unfinished announcement; `false` when there was none.
 pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
     let owner = ObjectId::new().to_hex();
@@ -597,8 +673,15 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
     let post = posts::find_by_id(&state.db, announcement.id).await?;
     let Some(post) = post.filter(|p| p.is_listable()) else {
         // Deleted or hidden again before it went out: nobody is told.
-        post_mail::advance(&state.db, announcement.id, &owner, LEASE_MS, Phase::Done, None)
-            .await?;
+        post_mail::advance(
+            &state.db,
+            announcement.id,
+            &owner,
+            LEASE_MS,
+            Phase::Done,
+            None,
+        )
+        .await?;
         return Ok(true);
     };
     let author = users::find_by_id(&state.db, post.author).await?;

@@ -115,7 +115,12 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
 }
 
 /// Creates a post's announcement; `false` when it was announced before (republished, edited).
-pub async fn announce(db: &Db, post: ObjectId, author: ObjectId, send_email: bool) -> DbResult<bool> {
+pub async fn announce(
+    db: &Db,
+    post: ObjectId,
+    author: ObjectId,
+    send_email: bool,
+) -> DbResult<bool> {
     let a = Announcement {
         id: post,
         author,
@@ -187,7 +192,10 @@ pub async fn advance(
         set.insert("leaseUntil", mongodb::bson::Bson::Null);
     }
     let r = announcements(db)
-        .update_one(doc! { "_id": post, "leaseOwner": owner }, doc! { "$set": set })
+        .update_one(
+            doc! { "_id": post, "leaseOwner": owner },
+            doc! { "$set": set },
+        )
         .await
         .db_context("advancing an announcement")?;
     Ok(r.matched_count == 1)
@@ -333,7 +341,11 @@ pub struct Suppression {
 }
 
 /// One page of suppressed addresses, newest first, and their total.
-pub async fn suppressions_page(db: &Db, skip: u64, limit: i64) -> DbResult<(Vec<Suppression>, u64)> {
+pub async fn suppressions_page(
+    db: &Db,
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<Suppression>, u64)> {
     let total = suppressions(db)
         .count_documents(doc! {})
         .await
@@ -382,7 +394,11 @@ pub struct NewsletterSubscriber {
 }
 
 /// Reads an author's subscriber by address.
-pub async fn subscriber(db: &Db, author: ObjectId, email: &str) -> DbResult<Option<NewsletterSubscriber>> {
+pub async fn subscriber(
+    db: &Db,
+    author: ObjectId,
+    email: &str,
+) -> DbResult<Option<NewsletterSubscriber>> {
     newsletter(db)
         .find_one(doc! { "authorId": author, "email": email })
         .await
@@ -487,7 +503,12 @@ pub async fn confirmed_after(
 }
 
 /// Moves a pending subscriber's token expiry (tests and operators).
-pub async fn set_token_expiry(db: &Db, author: ObjectId, email: &str, at: DateTime) -> DbResult<()> {
+pub async fn set_token_expiry(
+    db: &Db,
+    author: ObjectId,
+    email: &str,
+    at: DateTime,
+) -> DbResult<()> {
     newsletter(db)
         .update_one(
             doc! { "authorId": author, "email": email },
@@ -496,4 +517,129 @@ pub async fn set_token_expiry(db: &Db, author: ObjectId, email: &str, at: DateTi
         .await
         .db_context("moving a token's expiry")?;
     Ok(())
+}
+
+/// Claims the deliveries of `post` to each of `tos` at once; returns those this call claimed
+/// (the others were claimed before).
+pub async fn claim_many(
+    db: &Db,
+    post: ObjectId,
+    channel: Channel,
+    tos: &[String],
+) -> DbResult<std::collections::HashSet<String>> {
+    use mongodb::error::ErrorKind;
+    if tos.is_empty() {
+        return Ok(Default::default());
+    }
+    let at = now();
+    let docs: Vec<Document> = tos
+        .iter()
+        .map(|to| {
+            doc! {
+                "postId": post,
+                "channel": channel.as_str(),
+                "to": to,
+                "status": "sending",
+                "createdAt": at,
+            }
+        })
+        .collect();
+    let mut claimed: std::collections::HashSet<String> = tos.iter().cloned().collect();
+    match deliveries(db).insert_many(docs).ordered(false).await {
+        Ok(_) => {}
+        Err(e) => {
+            let ErrorKind::InsertMany(ref failure) = *e.kind else {
+                return Err(e).db_context("claiming deliveries");
+            };
+            if failure.write_concern_error.is_some() {
+                return Err(e).db_context("claiming deliveries");
+            }
+            for w in failure.write_errors.iter().flatten() {
+                if w.code != 11000 {
+                    return Err(e.clone()).db_context("claiming deliveries");
+                }
+                if let Some(to) = tos.get(w.index) {
+                    claimed.remove(to);
+                }
+            }
+        }
+    }
+    Ok(claimed)
+}
+
+/// Records how claimed deliveries went, all with one status.
+pub async fn settle_many(
+    db: &Db,
+    post: ObjectId,
+    channel: Channel,
+    tos: &[String],
+    status: &str,
+) -> DbResult<()> {
+    if tos.is_empty() {
+        return Ok(());
+    }
+    deliveries(db)
+        .update_many(
+            doc! { "postId": post, "channel": channel.as_str(), "to": { "$in": tos } },
+            doc! { "$set": { "status": status, "settledAt": now() } },
+        )
+        .await
+        .db_context("settling deliveries")?;
+    Ok(())
+}
+
+/// Of `addresses` (lower-cased), the suppressed ones.
+pub async fn suppressed_among(
+    db: &Db,
+    addresses: &[String],
+) -> DbResult<std::collections::HashSet<String>> {
+    if addresses.is_empty() {
+        return Ok(Default::default());
+    }
+    let docs: Vec<Document> = suppressions(db)
+        .find(doc! { "_id": { "$in": addresses } })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading suppressions")?
+        .try_collect()
+        .await
+        .db_context("reading suppressions")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_str("_id").ok().map(str::to_string))
+        .collect())
+}
+
+/// The unread notification counts of `users`, in one query.
+pub async fn unread_counts(
+    db: &Db,
+    users: &[ObjectId],
+) -> DbResult<std::collections::HashMap<ObjectId, u64>> {
+    if users.is_empty() {
+        return Ok(Default::default());
+    }
+    let docs: Vec<Document> = db
+        .database()
+        .collection::<Document>(super::notifications::COLLECTION)
+        .aggregate([
+            doc! { "$match": { "userId": { "$in": users }, "read": false } },
+            doc! { "$group": { "_id": "$userId", "count": { "$sum": 1 } } },
+        ])
+        .await
+        .db_context("counting unread notifications")?
+        .try_collect()
+        .await
+        .db_context("counting unread notifications")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| {
+            let id = d.get_object_id("_id").ok()?;
+            let n = d
+                .get_i32("count")
+                .map(i64::from)
+                .or_else(|_| d.get_i64("count"))
+                .ok()?;
+            Some((id, u64::try_from(n).unwrap_or(0)))
+        })
+        .collect())
 }

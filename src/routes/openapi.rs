@@ -151,7 +151,8 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 
 use super::{
     achievement, admin, answers, auth, banner, block, category, comment, daily_mail, earning,
-    follow, health, newsletter, notification, payment, post, public, public_config, subscription, user,
+    follow, health, newsletter, notification, payment, post, public, public_config, subscription,
+    user,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -412,7 +413,9 @@ fn success_content(path: &str) -> Value {
         "/api/geojson/india-border" | "/api/geojson/world" => {
             json!({ "application/geo+json": { "schema": { "type": "object" } } })
         }
-        "/api/dailyMail/unsubscribe" | "/api/newsletter/confirm" | "/api/newsletter/unsubscribe" => {
+        "/api/dailyMail/unsubscribe"
+        | "/api/newsletter/confirm"
+        | "/api/newsletter/unsubscribe" => {
             json!({ "text/html": { "schema": { "type": "string" } } })
         }
         // Prometheus text format; loopback, `metrics.trusted` and `metrics.token` only (else 404).
@@ -582,7 +585,9 @@ pub fn api_document() -> ApiDocument {
         }
         if matches!(
             route.path,
-            "/api/dailyMail/unsubscribe" | "/api/newsletter/confirm" | "/api/newsletter/unsubscribe"
+            "/api/dailyMail/unsubscribe"
+                | "/api/newsletter/confirm"
+                | "/api/newsletter/unsubscribe"
         ) {
             // A person follows this link from an email: a bad link gets a page, not JSON.
             responses.insert(

@@ -72,7 +72,11 @@ async fn each_reader_gets_the_new_posts_they_care_about_once_even_when_two_runs_
     }
     app.follow_directly(&reader, &blocked).await;
     // They take new posts in the digest rather than at once (the default).
-    for (follower, author) in [(&reader, &followed), (&reader, &blocked), (&opted_out, &followed)] {
+    for (follower, author) in [
+        (&reader, &followed),
+        (&reader, &blocked),
+        (&opted_out, &followed),
+    ] {
         let res = app
             .put_json(
                 &format!("/api/follow/alerts/{}", author.id),

@@ -54,7 +54,10 @@ async fn new_post_notices(app: &TestApp, user: &TestUser) -> Vec<Value> {
 
 async fn delivery(app: &TestApp, author: &TestUser, post_id: &str) -> Value {
     let res = app
-        .get(&format!("/api/post/delivery/{post_id}"), Some(&author.token))
+        .get(
+            &format!("/api/post/delivery/{post_id}"),
+            Some(&author.token),
+        )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     json_of(res).await
@@ -73,7 +76,12 @@ async fn delivered(app: &TestApp, author: &TestUser, post_id: &str) -> Value {
     }
 }
 
-async fn set_mode(app: &TestApp, user: &TestUser, author: &TestUser, mode: &str) -> reqwest::Response {
+async fn set_mode(
+    app: &TestApp,
+    user: &TestUser,
+    author: &TestUser,
+    mode: &str,
+) -> reqwest::Response {
     app.put_json(
         &format!("/api/follow/alerts/{}", author.id),
         &json!({ "mode": mode }),
@@ -129,11 +137,11 @@ async fn followers_hear_of_a_new_post_by_the_mode_they_chose_and_only_once() {
 
     // Modes: instant by default, kept with the follow, anything else refused naming `mode`.
     assert_eq!(status(&app, &instant, &author).await["alerts"], "instant");
-    assert_eq!(status(&app, &stranger, &author).await["alerts"], Value::Null);
     assert_eq!(
-        status(&app, &stranger, &author).await["isFollowing"],
-        false
+        status(&app, &stranger, &author).await["alerts"],
+        Value::Null
     );
+    assert_eq!(status(&app, &stranger, &author).await["isFollowing"], false);
     assert_eq!(
         set_mode(&app, &digest, &author, "digest").await.status(),
         StatusCode::OK
@@ -157,11 +165,7 @@ async fn followers_hear_of_a_new_post_by_the_mode_they_chose_and_only_once() {
     }
     let res = set_mode(&app, &stranger, &author, "digest").await;
     assert_error(res, StatusCode::NOT_FOUND).await;
-    let following = json_of(
-        app.get("/api/follow/following", Some(&digest.token))
-            .await,
-    )
-    .await;
+    let following = json_of(app.get("/api/follow/following", Some(&digest.token)).await).await;
     assert_eq!(following["list"][0]["alerts"], "digest");
 
     let mails_before: Vec<usize> = [&instant, &digest, &off, &blocked_by_author, &blocker]
@@ -169,7 +173,12 @@ async fn followers_hear_of_a_new_post_by_the_mode_they_chose_and_only_once() {
         .map(|u| app.mail_count(&u.email))
         .collect();
     let started = Instant::now();
-    let post = create_post(&app, &author.token, post_body("Morning tides", "The sea came in.")).await;
+    let post = create_post(
+        &app,
+        &author.token,
+        post_body("Morning tides", "The sea came in."),
+    )
+    .await;
     // The request does not wait for the readers to be told.
     assert!(started.elapsed() < Duration::from_secs(5));
     let post_id = post["_id"].as_str().unwrap().to_string();
@@ -200,7 +209,10 @@ async fn followers_hear_of_a_new_post_by_the_mode_they_chose_and_only_once() {
 
     // One email, to the instant follower only, with its one-click unsubscribe and both parts.
     let mail = app.wait_for_mail(&instant.email, mails_before[0]).await;
-    for (i, u) in [&digest, &off, &blocked_by_author, &blocker].iter().enumerate() {
+    for (i, u) in [&digest, &off, &blocked_by_author, &blocker]
+        .iter()
+        .enumerate()
+    {
         assert_eq!(app.mail_count(&u.email), mails_before[i + 1], "{}", u.email);
     }
     let text = decoded(&mail);
@@ -215,7 +227,10 @@ async fn followers_hear_of_a_new_post_by_the_mode_they_chose_and_only_once() {
     );
     let unsubscribe = header(&mail, "List-Unsubscribe").unwrap();
     assert!(unsubscribe.starts_with("<http"), "{unsubscribe}");
-    assert!(text.contains("/user-setting"), "a link to all email choices");
+    assert!(
+        text.contains("/user-setting"),
+        "a link to all email choices"
+    );
 
     // Editing, and unpublishing then publishing again, tell nobody anything new.
     let path = format!("/api/post/update/{slug}");
@@ -264,13 +279,19 @@ async fn followers_hear_of_a_new_post_by_the_mode_they_chose_and_only_once() {
     let now = status(&app, &instant, &author).await;
     assert_eq!(now["isFollowing"], true);
     assert_eq!(now["alerts"], "off");
-    let forged = format!("{}0", local.trim_end_matches(|c: char| c.is_ascii_hexdigit()));
+    let forged = format!(
+        "{}0",
+        local.trim_end_matches(|c: char| c.is_ascii_hexdigit())
+    );
     let res = app.client.post(&forged).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
 
     // Someone else's post figures are not for others.
     let res = app
-        .get(&format!("/api/post/delivery/{post_id}"), Some(&instant.token))
+        .get(
+            &format!("/api/post/delivery/{post_id}"),
+            Some(&instant.token),
+        )
         .await;
     assert_error(res, StatusCode::FORBIDDEN).await;
 }
@@ -289,13 +310,19 @@ async fn a_post_is_announced_when_it_becomes_visible_and_the_author_may_send_no_
     let draft = create_post(
         &app,
         &author.token,
-        with(post_body("Draft first", "Later."), json!({ "status": "draft" })),
+        with(
+            post_body("Draft first", "Later."),
+            json!({ "status": "draft" }),
+        ),
     )
     .await;
     let private = create_post(
         &app,
         &author.token,
-        with(post_body("Kept close", "Shh."), json!({ "visibility": "private" })),
+        with(
+            post_body("Kept close", "Shh."),
+            json!({ "visibility": "private" }),
+        ),
     )
     .await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -306,7 +333,10 @@ async fn a_post_is_announced_when_it_becomes_visible_and_the_author_may_send_no_
     );
     for (post, change) in [
         (&draft, json!({ "status": "published" })),
-        (&private, json!({ "visibility": "public", "emailSubscribers": false })),
+        (
+            &private,
+            json!({ "visibility": "public", "emailSubscribers": false }),
+        ),
     ] {
         let res = app
             .patch_json(
@@ -324,7 +354,11 @@ async fn a_post_is_announced_when_it_becomes_visible_and_the_author_may_send_no_
     assert_eq!(figures["emailsSent"], 0);
     assert_eq!(figures["notices"], 1);
     app.wait_for_mail(&reader.email, mails).await;
-    assert_eq!(app.mail_count(&reader.email), mails + 1, "only the draft's email");
+    assert_eq!(
+        app.mail_count(&reader.email),
+        mails + 1,
+        "only the draft's email"
+    );
 
     // A scheduled post tells its readers when it publishes itself.
     let at = (chrono::Utc::now() + chrono::Duration::seconds(2)).to_rfc3339();
@@ -360,7 +394,10 @@ async fn a_subscribers_only_post_emails_subscribers_the_full_text_and_followers_
     }
     let plan = app.create_plan(&author, 1000).await;
     app.subscribed(&paying, plan["_id"].as_str().unwrap()).await;
-    let before = (app.mail_count(&paying.email), app.mail_count(&follower.email));
+    let before = (
+        app.mail_count(&paying.email),
+        app.mail_count(&follower.email),
+    );
     let post = create_post(
         &app,
         &author.token,
@@ -431,7 +468,12 @@ async fn anyone_may_subscribe_by_email_after_confirming_and_unsubscribe_in_one_c
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(app.mail_count(&email), 1);
 
-    let second = create_post(&app, &author.token, post_body("After", "Now it is for you.")).await;
+    let second = create_post(
+        &app,
+        &author.token,
+        post_body("After", "Now it is for you."),
+    )
+    .await;
     let figures = delivered(&app, &author, second["_id"].as_str().unwrap()).await;
     assert_eq!(figures["emailsSent"], 1);
     let mail = app.wait_for_mail(&email, 1).await;
@@ -441,9 +483,11 @@ async fn anyone_may_subscribe_by_email_after_confirming_and_unsubscribe_in_one_c
         Some("List-Unsubscribe=One-Click")
     );
     let unsubscribe = header(&mail, "List-Unsubscribe").unwrap();
-    let url = unsubscribe
-        .trim_matches(|c| c == '<' || c == '>')
-        .replacen(&app.settings.server.public_url, &app.address, 1);
+    let url = unsubscribe.trim_matches(|c| c == '<' || c == '>').replacen(
+        &app.settings.server.public_url,
+        &app.address,
+        1,
+    );
     let res = app
         .client
         .post(&url)

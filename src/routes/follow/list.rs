@@ -5,7 +5,6 @@
 //! either side of a block with the caller are left out; another user's lists across a block are
 //! a 403.
 
-
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::{Deserialize, Serialize};

@@ -36,7 +36,8 @@ use crate::state::AppState;
 pub const CONFIRM_TTL_HOURS: i64 = 48;
 pub const MSG_CHECK_INBOX: &str =
     "Check your inbox: if this address can be subscribed, a confirmation link is on its way.";
-pub const MSG_CONFIRMED: &str = "Your subscription is confirmed. New posts will come to your inbox.";
+pub const MSG_CONFIRMED: &str =
+    "Your subscription is confirmed. New posts will come to your inbox.";
 pub const MSG_LINK_USED: &str =
     "This confirmation link has expired or was already used. Please subscribe again to get a new one.";
 pub const MSG_UNSUBSCRIBED: &str = "You will no longer get emails of new posts from this author.";
@@ -142,18 +143,20 @@ pub async fn confirm(
             page("Link not valid", MSG_LINK_USED, &home),
         ));
     };
-    Ok(match post_mail::confirm(&state.db, &token_hash(token)).await? {
-        Confirmation::Confirmed(author) => {
-            let link = state
-                .settings
-                .public_link(&format!("/author-profile/{}", author.to_hex()));
-            html(StatusCode::OK, page("Subscribed", MSG_CONFIRMED, &link))
-        }
-        Confirmation::Expired | Confirmation::Unknown => html(
-            StatusCode::BAD_REQUEST,
-            page("Link not valid", MSG_LINK_USED, &home),
-        ),
-    })
+    Ok(
+        match post_mail::confirm(&state.db, &token_hash(token)).await? {
+            Confirmation::Confirmed(author) => {
+                let link = state
+                    .settings
+                    .public_link(&format!("/author-profile/{}", author.to_hex()));
+                html(StatusCode::OK, page("Subscribed", MSG_CONFIRMED, &link))
+            }
+            Confirmation::Expired | Confirmation::Unknown => html(
+                StatusCode::BAD_REQUEST,
+                page("Link not valid", MSG_LINK_USED, &home),
+            ),
+        },
+    )
 }
 
 #[tracing::instrument(skip_all)]
