@@ -300,6 +300,16 @@ impl Mailer {
     /// Returns the record.
     #[tracing::instrument(skip(self, mail), fields(kind = mail.kind.as_str()))]
     pub async fn send_mail(&self, mail: Outgoing) -> EmailLog {
+        let log = self.send_unrecorded(mail).await;
+        if let Err(e) = email_logs::record(&self.db, &log).await {
+            tracing::warn!(error = %e, "could not record an email log entry");
+        }
+        log
+    }
+
+    /// Sends a message and returns its email log entry without storing it: the caller stores a
+    /// batch of them at once ([`email_logs::record_many`]).
+    pub async fn send_unrecorded(&self, mail: Outgoing) -> EmailLog {
         let kept_body = (!mail.kind.carries_code()).then(|| mail.body.clone());
         let outcome = self
             .attempt(
@@ -329,9 +339,6 @@ impl Mailer {
             sent_at: outcome.success.then_some(outcome.at),
             retrying_at: None,
         };
-        if let Err(e) = email_logs::record(&self.db, &log).await {
-            tracing::warn!(error = %e, "could not record an email log entry");
-        }
         log
     }
 

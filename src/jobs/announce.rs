@@ -398,6 +398,8 @@ struct Sent {
     success: bool,
     permanent: bool,
     error: Option<String>,
+    /// Its email log entry, stored with the batch's.
+    log: crate::persistence::email_logs::EmailLog,
 }
 
 impl Run<'_> {
@@ -425,12 +427,13 @@ impl Run<'_> {
         mail.user_id = c.user;
         mail.unsubscribe_url = Some(unsubscribe);
         mail.html = Some(html);
-        let record = self.state.mailer.send_mail(mail).await;
+        let record = self.state.mailer.send_unrecorded(mail).await;
         Sent {
             address: c.address.clone(),
             success: record.success,
             permanent: !record.success && record.stop_email_attempts,
-            error: record.error,
+            error: record.error.clone(),
+            log: record,
         }
     }
 
@@ -452,6 +455,8 @@ impl Run<'_> {
             .buffer_unordered(IN_FLIGHT)
             .collect()
             .await;
+        let logs: Vec<_> = outcomes.iter().map(|o| o.log.clone()).collect();
+        crate::persistence::email_logs::record_many(db, &logs).await?;
         let mut tally = Tally::default();
         let mut by_status: HashMap<&str, Vec<String>> = HashMap::new();
         for o in &outcomes {

@@ -96,6 +96,18 @@ pub async fn record(db: &Db, log: &EmailLog) -> DbResult<()> {
     Ok(())
 }
 
+/// Records many messages at once (a batch of new-post emails).
+pub async fn record_many(db: &Db, logs: &[EmailLog]) -> DbResult<()> {
+    if logs.is_empty() {
+        return Ok(());
+    }
+    collection(db)
+        .insert_many(logs)
+        .await
+        .db_context("recording emails")?;
+    Ok(())
+}
+
 fn filter_of(email: Option<&str>, kind: Option<&str>) -> Document {
     let mut filter = Document::new();
     if let Some(email) = email {

@@ -134,6 +134,7 @@ describe('routes', () => {
     // What the people pages read.
     mockApi.on('GET', /^\/api\/user\/activity\//, { body: { activity: [] } });
     mockApi.on('GET', '/block/list', { body: { users: [] } });
+    mockApi.on('GET', '/follow/following', { body: { list: [], count: 0, page: 1, totalPages: 0 } });
     mockApi.on('GET', /^\/api\/user\/get-single-user\//, { body: { data: { _id: 'u1', name: 'Ada Lovelace', followersCount: 0, followingCount: 0, isFollowing: false, blockedByYou: false } } });
     mockApi.on('GET', /^\/api\/post\/user\/[^/]+\/posts$/, { body: { posts: [], total: 0 } });
     mockApi.on('GET', /^\/api\/subscription\/plans\/author\//, { body: { plans: [], count: 0 } });
