@@ -84,10 +84,11 @@ export function AlertsMenu({ authorId, authorName }: { authorId: string; authorN
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        disabled={saving || mode === null}
+        disabled={mode === null}
+        aria-busy={saving}
         data-testid="alerts-bell"
         title={`New posts from ${authorName}: ${label}`}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => !saving && setOpen((o) => !o)}
       >
         <BellIcon size={18} />
         <span className="visually-hidden">
