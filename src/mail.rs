@@ -321,7 +321,7 @@ impl Mailer {
             )
             .await;
         count_outcome(&outcome);
-        let log = EmailLog {
+        EmailLog {
             id: ObjectId::new(),
             email: mail.to,
             kind: mail.kind.as_str().to_string(),
@@ -338,8 +338,7 @@ impl Mailer {
             last_attempt_at: Some(outcome.at),
             sent_at: outcome.success.then_some(outcome.at),
             retrying_at: None,
-        };
-        log
+        }
     }
 
     /// Sends a claimed failed message again, with `body` (the stored text, or a new one with a
