@@ -588,3 +588,55 @@ async fn an_address_that_bounces_hard_is_suppressed_and_shown_to_administrators(
         .await;
     assert_error(res, StatusCode::FORBIDDEN).await;
 }
+
+#[actix_web::test]
+async fn two_nodes_and_a_run_taken_over_from_the_start_send_each_follower_one_email() {
+    let a = spawn_app().await;
+    let shared = a.db_name.clone();
+    let b = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(move |s: &mut pressroom::config::Settings| {
+            s.database.name = shared;
+        })),
+        ..AppOptions::default()
+    })
+    .await;
+    let author = a.signup().await;
+    let mut readers = Vec::new();
+    for _ in 0..12 {
+        let r = a.signup().await;
+        verify(&a, &r).await;
+        a.follow_directly(&r, &author).await;
+        readers.push(r);
+    }
+    let post = create_post(&a, &author.token, post_body("Twice told", "Once only.")).await;
+    let id = post["_id"].as_str().unwrap().to_string();
+    // Both nodes' workers look for it; node B is also asked by hand at once.
+    let _ = pressroom::jobs::announce::run_once(&b.state).await.unwrap();
+    let figures = delivered(&a, &author, &id).await;
+    assert_eq!(figures["emailsSent"], 12, "{figures}");
+
+    // A node that took the announcement over as if the first had died before recording any
+    // progress goes through every follower again: the claims let nothing out twice.
+    a.db.database()
+        .collection::<mongodb::bson::Document>("post_announcements")
+        .update_one(
+            mongodb::bson::doc! { "_id": ObjectId::parse_str(&id).unwrap() },
+            mongodb::bson::doc! { "$set": {
+                "phase": "followers", "cursor": null, "leaseOwner": null, "leaseUntil": null,
+            } },
+        )
+        .await
+        .unwrap();
+    assert!(pressroom::jobs::announce::run_once(&b.state).await.unwrap());
+    let figures = delivered(&b, &author, &id).await;
+    assert_eq!(
+        figures["emailsSent"], 12,
+        "nothing more went out: {figures}"
+    );
+    assert_eq!(figures["notices"], 12);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for r in &readers {
+        assert_eq!(a.mail_count(&r.email), 1, "{}", r.email);
+        assert_eq!(new_post_notices(&a, r).await.len(), 1, "{}", r.email);
+    }
+}
