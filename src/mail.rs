@@ -311,6 +311,7 @@ impl Mailer {
     /// batch of them at once ([`email_logs::record_many`]).
     pub async fn send_unrecorded(&self, mail: Outgoing) -> EmailLog {
         let kept_body = (!mail.kind.carries_code()).then(|| mail.body.clone());
+        let html = mail.html.clone();
         let outcome = self
             .attempt(
                 &mail.to,
@@ -334,6 +335,8 @@ impl Mailer {
             body: kept_body,
             user_id: mail.user_id,
             unsubscribe_url: mail.unsubscribe_url,
+            // Kept only for a failed message, which may be sent again.
+            html: html.filter(|_| !outcome.success),
             retries: 0,
             last_attempt_at: Some(outcome.at),
             sent_at: outcome.success.then_some(outcome.at),
@@ -351,7 +354,7 @@ impl Mailer {
                 subject,
                 body,
                 log.unsubscribe_url.as_deref(),
-                None,
+                log.html.as_deref(),
             )
             .await;
         if !outcome.success && log.retries + 1 >= MAX_RETRIES {

@@ -9,6 +9,13 @@
 //! expire and another node (or the same one restarted) goes on from the last finished batch.
 //! Every notice and email is claimed in `post_deliveries` under a unique index first, so the
 //! batch that was cut short sends nobody anything twice.
+//!
+//! Emails are claimed [`IN_FLIGHT`] at a time, just before they are sent (claim a chunk, send
+//! it, settle it), so a node that dies leaves at most one chunk claimed and unsettled. The node
+//! that takes the announcement over records each of those as a failed email (an email log entry
+//! saying it was interrupted and may not have arrived, counted in the post's failed figure), so
+//! the administrators see it and their retry can send it: at most once by the worker, and never
+//! lost silently.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
@@ -16,7 +23,7 @@ use std::time::Duration;
 
 use actix_web::web;
 use futures_util::future::BoxFuture;
-use futures_util::{FutureExt, StreamExt};
+use futures_util::FutureExt;
 use hmac::{Hmac, Mac};
 use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
@@ -402,9 +409,53 @@ struct Sent {
     log: crate::persistence::email_logs::EmailLog,
 }
 
+impl Candidate {
+    /// What its claim keeps besides the address: who it is for and which worker claimed it, so
+    /// the email can be composed again when that worker stops before settling it.
+    fn claim_fields(&self, owner: &str) -> mongodb::bson::Document {
+        let (kind, id) = match self.who {
+            Recipient::Follower(id) => ("follower", id),
+            Recipient::Subscriber(id) => ("subscriber", id),
+        };
+        doc! {
+            "owner": owner,
+            "recipient": kind,
+            "recipientId": id,
+            "full": self.full,
+            "userId": self.user,
+        }
+    }
+
+    /// The candidate a claim was taken for; `None` for a claim without its recipient.
+    fn of_claim(claim: &mongodb::bson::Document) -> Option<Self> {
+        let id = claim.get_object_id("recipientId").ok()?;
+        let who = match claim.get_str("recipient").ok()? {
+            "follower" => Recipient::Follower(id),
+            "subscriber" => Recipient::Subscriber(id),
+            _ => return None,
+        };
+        Some(Candidate {
+            address: claim.get_str("to").ok()?.to_string(),
+            who,
+            full: claim.get_bool("full").unwrap_or(false),
+            user: claim.get_object_id("userId").ok(),
+        })
+    }
+}
+
+/// The error of an email whose worker stopped while sending it (its log entry, failed and open
+/// to the administrators' retry).
+pub const INTERRUPTED: &str =
+    "Interrupted: the server stopped while sending this email; it may not have been delivered";
+
+/// The error left on an interrupted email's entry when the stalled worker delivered it after
+/// all (it is then not sent again).
+pub const DELIVERED_AFTER_ALL: &str =
+    "Delivered after all: the server taken to have stopped sent it late; not sent again";
+
 impl Run<'_> {
-    /// Sends one claimed email.
-    async fn send(&self, c: &Candidate) -> Sent {
+    /// The email for one candidate.
+    fn compose(&self, c: &Candidate) -> Outgoing {
         let token = unsubscribe_token(&self.secret, self.post.author, c.who);
         let unsubscribe = self
             .state
@@ -427,7 +478,12 @@ impl Run<'_> {
         mail.user_id = c.user;
         mail.unsubscribe_url = Some(unsubscribe);
         mail.html = Some(html);
-        let record = self.state.mailer.send_unrecorded(mail).await;
+        mail
+    }
+
+    /// Sends one claimed email.
+    async fn send(&self, c: &Candidate) -> Sent {
+        let record = self.state.mailer.send_unrecorded(self.compose(c)).await;
         Sent {
             address: c.address.clone(),
             success: record.success,
@@ -437,46 +493,154 @@ impl Run<'_> {
         }
     }
 
-    /// Emails a batch's candidates: suppressed addresses left out, each address claimed (those
-    /// claimed before left out), the rest sent [`IN_FLIGHT`] at a time, and the outcomes settled.
-    async fn emails(&self, mut candidates: Vec<Candidate>) -> anyhow::Result<Tally> {
+    /// Emails a batch's candidates, suppressed addresses left out, [`IN_FLIGHT`] at a time: each
+    /// chunk is claimed just before it is sent (those claimed before left out), sent, and its
+    /// outcomes settled, logged and counted before the next chunk is claimed. A worker that dies
+    /// leaves at most one chunk claimed and unsettled ([`Run::settle_interrupted`]).
+    async fn emails(&mut self, mut candidates: Vec<Candidate>) -> anyhow::Result<()> {
         let db = &self.state.db;
         let mut seen = HashSet::new();
         candidates.retain(|c| seen.insert(c.address.clone()));
         let addresses: Vec<String> = candidates.iter().map(|c| c.address.clone()).collect();
         let suppressed = post_mail::suppressed_among(db, &addresses).await?;
         candidates.retain(|c| !suppressed.contains(&c.address));
-        let addresses: Vec<String> = candidates.iter().map(|c| c.address.clone()).collect();
-        let claimed = post_mail::claim_many(db, self.post.id, Channel::Email, &addresses).await?;
-        candidates.retain(|c| claimed.contains(&c.address));
-        let work: Vec<BoxFuture<'_, Sent>> =
-            candidates.iter().map(|c| self.send(c).boxed()).collect();
-        let outcomes: Vec<Sent> = futures_util::stream::iter(work)
-            .buffer_unordered(IN_FLIGHT)
-            .collect()
-            .await;
-        let logs: Vec<_> = outcomes.iter().map(|o| o.log.clone()).collect();
-        crate::persistence::email_logs::record_many(db, &logs).await?;
-        let mut tally = Tally::default();
-        let mut by_status: HashMap<&str, Vec<String>> = HashMap::new();
-        for o in &outcomes {
-            let status = if o.success {
-                tally.sent += 1;
-                "sent"
-            } else if o.permanent {
-                tally.failed += 1;
-                post_mail::suppress(db, &o.address, "hard_bounce", o.error.as_deref()).await?;
-                "suppressed"
-            } else {
-                tally.failed += 1;
-                "failed"
+        for chunk in candidates.chunks(IN_FLIGHT) {
+            if !post_mail::renew(db, self.post.id, &self.owner, LEASE_MS).await? {
+                anyhow::bail!(
+                    "the announcement of {} was taken over; stopping",
+                    self.post.id
+                );
+            }
+            let claims: Vec<(String, mongodb::bson::Document)> = chunk
+                .iter()
+                .map(|c| (c.address.clone(), c.claim_fields(&self.owner)))
+                .collect();
+            let claimed =
+                post_mail::claim_many_with(db, self.post.id, Channel::Email, &claims).await?;
+            let work: Vec<BoxFuture<'_, Sent>> = chunk
+                .iter()
+                .filter(|c| claimed.contains(&c.address))
+                .map(|c| self.send(c).boxed())
+                .collect();
+            if work.is_empty() {
+                continue;
+            }
+            let outcomes: Vec<Sent> = futures_util::future::join_all(work).await;
+            let logs: Vec<_> = outcomes.iter().map(|o| o.log.clone()).collect();
+            crate::persistence::email_logs::record_many(db, &logs).await?;
+            let mut tally = Tally::default();
+            let mut by_status: HashMap<&str, Vec<String>> = HashMap::new();
+            for o in &outcomes {
+                let status = if o.success {
+                    tally.sent += 1;
+                    "sent"
+                } else if o.permanent {
+                    tally.failed += 1;
+                    post_mail::suppress(db, &o.address, "hard_bounce", o.error.as_deref()).await?;
+                    "suppressed"
+                } else {
+                    tally.failed += 1;
+                    "failed"
+                };
+                by_status.entry(status).or_default().push(o.address.clone());
+            }
+            let delivered = by_status.get("sent").cloned().unwrap_or_default();
+            for (status, tos) in by_status {
+                post_mail::settle_many(db, self.post.id, Channel::Email, &tos, status).await?;
+            }
+            // A worker stalled past its lease may find some of its emails recorded as
+            // interrupted by the worker that took over: those it delivered are not sent again.
+            post_mail::close_interrupted(db, self.post.id, &delivered, DELIVERED_AFTER_ALL).await?;
+            self.record(tally).await?;
+        }
+        Ok(())
+    }
+
+    /// Records the emails a stopped worker claimed and never settled: each gets a failed email
+    /// log entry saying it was interrupted (under its claim's id, with the email's text and
+    /// HTML so the administrators' retry can send it), its claim is settled `failed`, and it is
+    /// counted in the post's failed figure. Only claims older than half a lease are taken: a
+    /// live worker renews its lease before each chunk, so its claims are younger than that.
+    async fn settle_interrupted(&mut self) -> anyhow::Result<()> {
+        let db = &self.state.db;
+        let before = mongodb::bson::DateTime::from_millis(
+            now().timestamp_millis().saturating_sub(LEASE_MS / 2),
+        );
+        let claims = post_mail::unsettled_emails(db, self.post.id, &self.owner, before).await?;
+        if claims.is_empty() {
+            return Ok(());
+        }
+        let mut ids = Vec::new();
+        let mut logs = Vec::new();
+        for claim in &claims {
+            let Ok(id) = claim.get_object_id("_id") else {
+                continue;
             };
-            by_status.entry(status).or_default().push(o.address.clone());
+            let at = claim
+                .get_datetime("createdAt")
+                .copied()
+                .unwrap_or_else(|_| now());
+            let (address, subject, body, html, user, unsubscribe) = match Candidate::of_claim(claim)
+            {
+                Some(c) => {
+                    let m = self.compose(&c);
+                    (
+                        m.to,
+                        m.subject,
+                        Some(m.body),
+                        m.html,
+                        m.user_id,
+                        m.unsubscribe_url,
+                    )
+                }
+                // A claim without its recipient: logged all the same, without its text.
+                None => (
+                    claim.get_str("to").unwrap_or_default().to_string(),
+                    format!("{}: {}", self.composed.author_name, self.composed.title),
+                    None,
+                    None,
+                    None,
+                    None,
+                ),
+            };
+            ids.push(id);
+            logs.push(crate::persistence::email_logs::EmailLog {
+                id,
+                email: address,
+                kind: MailKind::NewPost.as_str().to_string(),
+                subject,
+                success: false,
+                error: Some(INTERRUPTED.to_string()),
+                attempts: 1,
+                stop_email_attempts: false,
+                created_at: at,
+                body,
+                user_id: user,
+                unsubscribe_url: unsubscribe,
+                html,
+                retries: 0,
+                last_attempt_at: Some(at),
+                sent_at: None,
+                retrying_at: None,
+            });
         }
-        for (status, tos) in by_status {
-            post_mail::settle_many(db, self.post.id, Channel::Email, &tos, status).await?;
+        // The entries first: a takeover that stops between the two steps leaves the claims
+        // unsettled, and the next one stores nothing twice (the ids are the claims').
+        post_mail::record_interrupted_logs(db, &logs).await?;
+        let settled = post_mail::settle_interrupted(db, &ids).await?;
+        let failed = i64::try_from(settled).unwrap_or(0);
+        if failed > 0 {
+            crate::metrics::MAIL
+                .with_label_values(&["failed"])
+                .inc_by(settled);
+            tracing::warn!(post = %self.post.id, failed, "new-post emails interrupted by a stopped server recorded as failed");
+            self.record(Tally {
+                failed,
+                ..Tally::default()
+            })
+            .await?;
         }
-        Ok(tally)
+        Ok(())
     }
 
     /// Stores and pushes the notices of a batch (to those not told before).
@@ -572,12 +736,13 @@ impl Run<'_> {
                 *alerts != Alerts::Off && !u.blocked && !self.hidden.contains(&u.id)
             })
             .collect();
-        let mut tally = Tally {
+        let tally = Tally {
             notices: self
                 .notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
                 .await?,
             ..Tally::default()
         };
+        self.record(tally).await?;
         if self.announcement.send_email {
             let candidates: Vec<Candidate> = told
                 .iter()
@@ -589,11 +754,8 @@ impl Run<'_> {
                     user: Some(u.id),
                 })
                 .collect();
-            let t = self.emails(candidates).await?;
-            tally.sent = t.sent;
-            tally.failed = t.failed;
+            self.emails(candidates).await?;
         }
-        self.record(tally).await?;
         Ok(Some(last))
     }
 
@@ -619,13 +781,13 @@ impl Run<'_> {
                     user: None,
                 })
                 .collect();
-            let tally = self.emails(candidates).await?;
-            self.record(tally).await?;
+            self.emails(candidates).await?;
         }
         Ok(Some(last))
     }
 
     async fn go(&mut self) -> anyhow::Result<()> {
+        self.settle_interrupted().await?;
         loop {
             let (phase, next) = match self.announcement.phase {
                 Phase::Followers => match self.follower_batch().await? {

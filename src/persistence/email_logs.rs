@@ -43,6 +43,10 @@ pub struct EmailLog {
     /// A one-click unsubscribe address sent with the message (`List-Unsubscribe`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsubscribe_url: Option<String>,
+    /// The HTML part of a message kept for sending it again (failed new-post emails), sent
+    /// beside the text when it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
     /// Times an administrator asked to send it again.
     #[serde(default)]
     pub retries: i32,

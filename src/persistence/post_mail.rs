@@ -9,7 +9,10 @@
 //! - `post_deliveries`: one claim per (post, channel, recipient) under a unique index, taken
 //!   before a notice is stored or an email goes out, so nobody hears of a post twice whatever
 //!   runs twice (two nodes, a crash, a retry). An email's recipient is its lower-cased address, so
-//!   a follower who also subscribed by email gets one email.
+//!   a follower who also subscribed by email gets one email. An email claim keeps who it is for
+//!   and the worker that took it (`owner`); one left `sending` by a worker that stopped is
+//!   settled `failed` (`interrupted`) by the next, with a failed email log entry under the
+//!   claim's `_id`, so the administrators' retry can send it.
 //! - `email_suppressions`: addresses that refused mail permanently (SMTP 5xx) or complained;
 //!   new-post emails skip them.
 //! - `newsletter_subscribers`: email-only subscribers of an author, pending until they confirm.
@@ -527,21 +530,36 @@ pub async fn claim_many(
     channel: Channel,
     tos: &[String],
 ) -> DbResult<std::collections::HashSet<String>> {
+    let claims: Vec<(String, Document)> = tos.iter().map(|t| (t.clone(), doc! {})).collect();
+    claim_many_with(db, post, channel, &claims).await
+}
+
+/// [`claim_many`] with more fields stored on each claim (who an email is for, which worker
+/// claimed it), so an email whose claim is left unsettled can be recorded for a retry.
+pub async fn claim_many_with(
+    db: &Db,
+    post: ObjectId,
+    channel: Channel,
+    claims: &[(String, Document)],
+) -> DbResult<std::collections::HashSet<String>> {
     use mongodb::error::ErrorKind;
-    if tos.is_empty() {
+    if claims.is_empty() {
         return Ok(Default::default());
     }
     let at = now();
-    let docs: Vec<Document> = tos
+    let tos: Vec<String> = claims.iter().map(|(to, _)| to.clone()).collect();
+    let docs: Vec<Document> = claims
         .iter()
-        .map(|to| {
-            doc! {
+        .map(|(to, extra)| {
+            let mut d = doc! {
                 "postId": post,
                 "channel": channel.as_str(),
                 "to": to,
                 "status": "sending",
                 "createdAt": at,
-            }
+            };
+            d.extend(extra.clone());
+            d
         })
         .collect();
     let mut claimed: std::collections::HashSet<String> = tos.iter().cloned().collect();
@@ -567,7 +585,8 @@ pub async fn claim_many(
     Ok(claimed)
 }
 
-/// Records how claimed deliveries went, all with one status.
+/// Records how claimed deliveries went, all with one status. Only claims still `sending` are
+/// settled: one recorded as interrupted meanwhile keeps that record.
 pub async fn settle_many(
     db: &Db,
     post: ObjectId,
@@ -580,7 +599,12 @@ pub async fn settle_many(
     }
     deliveries(db)
         .update_many(
-            doc! { "postId": post, "channel": channel.as_str(), "to": { "$in": tos } },
+            doc! {
+                "postId": post,
+                "channel": channel.as_str(),
+                "to": { "$in": tos },
+                "status": "sending",
+            },
             doc! { "$set": { "status": status, "settledAt": now() } },
         )
         .await
@@ -642,4 +666,144 @@ pub async fn unread_counts(
             Some((id, u64::try_from(n).unwrap_or(0)))
         })
         .collect())
+}
+
+/// The email claims of `post` still `sending` that were taken before `before` by a worker other
+/// than `owner`: emails of a worker that stopped (its lease expired) while sending them.
+pub async fn unsettled_emails(
+    db: &Db,
+    post: ObjectId,
+    owner: &str,
+    before: DateTime,
+) -> DbResult<Vec<Document>> {
+    deliveries(db)
+        .find(doc! {
+            "postId": post,
+            "channel": "email",
+            "status": "sending",
+            "createdAt": { "$lt": before },
+            "owner": { "$ne": owner },
+        })
+        .sort(doc! { "_id": 1 })
+        .await
+        .db_context("reading unsettled deliveries")?
+        .try_collect()
+        .await
+        .db_context("reading unsettled deliveries")
+}
+
+/// Stores the email log entries of interrupted emails, each under its claim's id, so storing
+/// them again (a second takeover) adds nothing.
+pub async fn record_interrupted_logs(
+    db: &Db,
+    logs: &[super::email_logs::EmailLog],
+) -> DbResult<()> {
+    use mongodb::error::ErrorKind;
+    if logs.is_empty() {
+        return Ok(());
+    }
+    let r = db
+        .database()
+        .collection::<super::email_logs::EmailLog>(super::email_logs::COLLECTION)
+        .insert_many(logs)
+        .ordered(false)
+        .await;
+    match r {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let ErrorKind::InsertMany(ref failure) = *e.kind else {
+                return Err(e).db_context("recording interrupted emails");
+            };
+            let only_duplicates = failure.write_concern_error.is_none()
+                && failure
+                    .write_errors
+                    .iter()
+                    .flatten()
+                    .all(|w| w.code == 11000);
+            if only_duplicates {
+                Ok(())
+            } else {
+                Err(e).db_context("recording interrupted emails")
+            }
+        }
+    }
+}
+
+/// Settles the interrupted claims `ids` (still `sending`) as `failed`, their log entry under
+/// the claim's id; returns how many were settled by this call.
+pub async fn settle_interrupted(db: &Db, ids: &[ObjectId]) -> DbResult<u64> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let r = deliveries(db)
+        .update_many(
+            doc! { "_id": { "$in": ids }, "status": "sending" },
+            doc! { "$set": { "status": "failed", "interrupted": true, "settledAt": now() } },
+        )
+        .await
+        .db_context("settling interrupted deliveries")?;
+    Ok(r.modified_count)
+}
+
+/// Renews the lease of `owner` on an announcement; `false` when it was taken over.
+pub async fn renew(db: &Db, post: ObjectId, owner: &str, lease_ms: i64) -> DbResult<bool> {
+    let until = DateTime::from_millis(now().timestamp_millis() + lease_ms);
+    let r = announcements(db)
+        .update_one(
+            doc! { "_id": post, "leaseOwner": owner },
+            doc! { "$set": { "leaseUntil": until } },
+        )
+        .await
+        .db_context("renewing an announcement's lease")?;
+    Ok(r.matched_count == 1)
+}
+
+/// Of the email claims of `post` to `delivered` (addresses just delivered), those recorded as
+/// interrupted by another worker meanwhile: their log entries are closed with `reason`, so the
+/// administrators' retry does not send them again.
+pub async fn close_interrupted(
+    db: &Db,
+    post: ObjectId,
+    delivered: &[String],
+    reason: &str,
+) -> DbResult<()> {
+    if delivered.is_empty() {
+        return Ok(());
+    }
+    let docs: Vec<Document> = deliveries(db)
+        .find(doc! {
+            "postId": post,
+            "channel": "email",
+            "to": { "$in": delivered },
+            "interrupted": true,
+        })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading interrupted deliveries")?
+        .try_collect()
+        .await
+        .db_context("reading interrupted deliveries")?;
+    let ids: Vec<ObjectId> = docs
+        .iter()
+        .filter_map(|d| d.get_object_id("_id").ok())
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    db.database()
+        .collection::<Document>(super::email_logs::COLLECTION)
+        .update_many(
+            doc! { "_id": { "$in": &ids }, "success": false },
+            doc! { "$set": { "stopEmailAttempts": true, "error": reason } },
+        )
+        .await
+        .db_context("closing interrupted emails")?;
+    deliveries(db)
+        .update_many(
+            doc! { "_id": { "$in": &ids } },
+            doc! { "$set": { "status": "sent" } },
+        )
+        .await
+        .db_context("closing interrupted deliveries")?;
+    Ok(())
 }

@@ -648,3 +648,157 @@ async fn two_nodes_and_a_run_taken_over_from_the_start_send_each_follower_one_em
         assert_eq!(new_post_notices(&a, r).await.len(), 1, "{}", r.email);
     }
 }
+
+#[actix_web::test]
+async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_be_retried() {
+    use mongodb::bson::{doc, DateTime, Document};
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let author = app.signup().await;
+    let mut early = Vec::new();
+    for _ in 0..2 {
+        let r = app.signup().await;
+        verify(&app, &r).await;
+        app.follow_directly(&r, &author).await;
+        early.push(r);
+    }
+    let post = create_post(&app, &author.token, post_body("Cut short", "Sent once.")).await;
+    let id = post["_id"].as_str().unwrap().to_string();
+    let post_id = ObjectId::parse_str(&id).unwrap();
+    let figures = delivered(&app, &author, &id).await;
+    assert_eq!(figures["emailsSent"], 2, "{figures}");
+
+    // A worker that died mid-chunk: two emails claimed (a minute ago) and never settled, one
+    // follower not reached, its lease expired and its progress not recorded.
+    let mut lost = Vec::new();
+    for _ in 0..2 {
+        let r = app.signup().await;
+        verify(&app, &r).await;
+        app.follow_directly(&r, &author).await;
+        lost.push(r);
+    }
+    let later = app.signup().await;
+    verify(&app, &later).await;
+    app.follow_directly(&later, &author).await;
+    let db = app.db.database();
+    let claimed_at = DateTime::from_millis(DateTime::now().timestamp_millis() - 60_000);
+    for r in &lost {
+        db.collection::<Document>("post_deliveries")
+            .insert_one(doc! {
+                "postId": post_id,
+                "channel": "email",
+                "to": r.email.to_lowercase(),
+                "status": "sending",
+                "createdAt": claimed_at,
+                "owner": "a-worker-that-died",
+                "recipient": "follower",
+                "recipientId": ObjectId::parse_str(&r.id).unwrap(),
+                "full": false,
+                "userId": ObjectId::parse_str(&r.id).unwrap(),
+            })
+            .await
+            .unwrap();
+    }
+    db.collection::<Document>("post_announcements")
+        .update_one(
+            doc! { "_id": post_id },
+            doc! { "$set": {
+                "phase": "followers", "cursor": null, "finishedAt": null,
+                "leaseOwner": "a-worker-that-died",
+                "leaseUntil": DateTime::from_millis(DateTime::now().timestamp_millis() - 1_000),
+            } },
+        )
+        .await
+        .unwrap();
+    let _ = pressroom::jobs::announce::run_once(&app.state).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut figures = delivered(&app, &author, &id).await;
+    while (figures["emailsSent"] != 3 || figures["emailsFailed"] != 2) && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        figures = delivery(&app, &author, &id).await;
+    }
+    assert_eq!(
+        figures["emailsSent"], 3,
+        "the unclaimed follower: {figures}"
+    );
+    assert_eq!(
+        figures["emailsFailed"], 2,
+        "the interrupted ones: {figures}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.mail_count(&later.email), 1);
+    for r in &early {
+        assert_eq!(app.mail_count(&r.email), 1, "nothing twice: {}", r.email);
+    }
+    for r in &lost {
+        assert_eq!(app.mail_count(&r.email), 0, "never resent by the worker");
+        let logs = json_of(
+            app.get(
+                &format!("/api/admin/email-status?email={}&type=new_post", r.email),
+                Some(&admin.token),
+            )
+            .await,
+        )
+        .await;
+        let list = logs["logs"].as_array().expect("logs");
+        assert_eq!(list.len(), 1, "one entry: {logs}");
+        let entry = &list[0];
+        assert_eq!(entry["success"], false);
+        assert_eq!(entry["canRetry"], true, "{entry}");
+        assert_eq!(
+            entry["error"],
+            pressroom::jobs::announce::INTERRUPTED,
+            "{entry}"
+        );
+        assert!(entry["subject"].as_str().unwrap().contains("Cut short"));
+    }
+
+    // A second takeover records nothing more.
+    db.collection::<Document>("post_announcements")
+        .update_one(
+            doc! { "_id": post_id },
+            doc! { "$set": {
+                "phase": "followers", "cursor": null,
+                "leaseOwner": "another", "leaseUntil": DateTime::from_millis(0),
+            } },
+        )
+        .await
+        .unwrap();
+    let _ = pressroom::jobs::announce::run_once(&app.state).await;
+    let figures = delivered(&app, &author, &id).await;
+    assert_eq!(figures["emailsFailed"], 2, "{figures}");
+    assert_eq!(figures["emailsSent"], 3, "{figures}");
+
+    // The administrators' retry sends them, text and HTML, once.
+    let res = app
+        .post_json(
+            "/api/admin/retry-failed-emails",
+            &json!({ "type": "new_post" }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let answer = json_of(res).await;
+    assert_eq!(answer["message"], "2 sent, 0 still failing", "{answer}");
+    for r in &lost {
+        let mail = decoded(&app.wait_for_mail(&r.email, 0).await);
+        assert!(mail.contains("Cut short"), "{mail}");
+        assert!(mail.contains("Sent once."), "{mail}");
+        assert!(mail.to_ascii_lowercase().contains("text/html"), "{mail}");
+        assert!(mail.to_ascii_lowercase().contains("text/plain"), "{mail}");
+        assert!(header(&mail, "List-Unsubscribe").is_some(), "{mail}");
+    }
+    let res = app
+        .post_json(
+            "/api/admin/retry-failed-emails",
+            &json!({ "type": "new_post" }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(json_of(res).await["message"], "0 sent, 0 still failing");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for r in &lost {
+        assert_eq!(app.mail_count(&r.email), 1, "{}", r.email);
+    }
+}
