@@ -382,6 +382,8 @@ struct Tally {
 struct Run<'a> {
     state: &'a AppState,
     owner: String,
+    /// Whether the announcement was taken from a worker whose lease expired.
+    taken_over: bool,
     post: Post,
     announcement: Announcement,
     composed: Composed,
@@ -511,9 +513,19 @@ impl Run<'_> {
                     self.post.id
                 );
             }
+            // Each claim's id is its email's log entry's id, so a takeover finds the outcome of
+            // an email logged but not settled when its worker stopped.
+            let ids: HashMap<&str, ObjectId> = chunk
+                .iter()
+                .map(|c| (c.address.as_str(), ObjectId::new()))
+                .collect();
             let claims: Vec<(String, mongodb::bson::Document)> = chunk
                 .iter()
-                .map(|c| (c.address.clone(), c.claim_fields(&self.owner)))
+                .map(|c| {
+                    let mut fields = c.claim_fields(&self.owner);
+                    fields.insert("_id", ids[c.address.as_str()]);
+                    (c.address.clone(), fields)
+                })
                 .collect();
             let claimed =
                 post_mail::claim_many_with(db, self.post.id, Channel::Email, &claims).await?;
@@ -525,7 +537,12 @@ impl Run<'_> {
             if work.is_empty() {
                 continue;
             }
-            let outcomes: Vec<Sent> = futures_util::future::join_all(work).await;
+            let mut outcomes: Vec<Sent> = futures_util::future::join_all(work).await;
+            for o in &mut outcomes {
+                if let Some(id) = ids.get(o.address.as_str()) {
+                    o.log.id = *id;
+                }
+            }
             let logs: Vec<_> = outcomes.iter().map(|o| o.log.clone()).collect();
             crate::persistence::email_logs::record_many(db, &logs).await?;
             let mut tally = Tally::default();
@@ -625,17 +642,41 @@ impl Run<'_> {
             });
         }
         // The entries first: a takeover that stops between the two steps leaves the claims
-        // unsettled, and the next one stores nothing twice (the ids are the claims').
+        // unsettled, and the next one stores nothing twice (the ids are the claims'). An email
+        // whose worker logged it before stopping keeps that entry, and its claim that outcome.
         post_mail::record_interrupted_logs(db, &logs).await?;
-        let settled = post_mail::settle_interrupted(db, &ids).await?;
-        let failed = i64::try_from(settled).unwrap_or(0);
-        if failed > 0 {
+        let outcomes = post_mail::logged_outcomes(db, &ids).await?;
+        let (mut delivered, mut interrupted, mut refused) = (Vec::new(), Vec::new(), Vec::new());
+        for claim in &claims {
+            let Ok(id) = claim.get_object_id("_id") else {
+                continue;
+            };
+            match outcomes.get(&id) {
+                Some(o) if o.success => delivered.push(id),
+                Some(o) if o.stop_email_attempts && o.error.as_deref() != Some(INTERRUPTED) => {
+                    post_mail::suppress(
+                        db,
+                        claim.get_str("to").unwrap_or_default(),
+                        "hard_bounce",
+                        o.error.as_deref(),
+                    )
+                    .await?;
+                    refused.push(id);
+                }
+                _ => interrupted.push(id),
+            }
+        }
+        let sent = post_mail::settle_claims(db, &delivered, "sent", false).await?;
+        let failed = post_mail::settle_claims(db, &refused, "suppressed", false).await?
+            + post_mail::settle_claims(db, &interrupted, "failed", true).await?;
+        if sent + failed > 0 {
             crate::metrics::MAIL
                 .with_label_values(&["failed"])
-                .inc_by(settled);
-            tracing::warn!(post = %self.post.id, failed, "new-post emails interrupted by a stopped server recorded as failed");
+                .inc_by(failed);
+            tracing::warn!(post = %self.post.id, sent, failed, "new-post emails left unsettled by a stopped server recorded (those not known to be delivered as failed)");
             self.record(Tally {
-                failed,
+                sent: i64::try_from(sent).unwrap_or(0),
+                failed: i64::try_from(failed).unwrap_or(0),
                 ..Tally::default()
             })
             .await?;
@@ -788,6 +829,16 @@ impl Run<'_> {
 
     async fn go(&mut self) -> anyhow::Result<()> {
         self.settle_interrupted().await?;
+        if self.taken_over {
+            // The stopped worker may have settled a chunk without counting it: the figures are
+            // counted again from the claims.
+            if let Some(a) = post_mail::recount(&self.state.db, self.post.id).await? {
+                self.announcement.notices = a.notices;
+                self.announcement.emails_sent = a.emails_sent;
+                self.announcement.emails_failed = a.emails_failed;
+                push_figures(self.state, &self.announcement);
+            }
+        }
         loop {
             let (phase, next) = match self.announcement.phase {
                 Phase::Followers => match self.follower_batch().await? {
@@ -834,9 +885,15 @@ impl Run<'_> {
 /// Takes and works through one unfinished announcement; `false` when there was none.
 pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
     let owner = ObjectId::new().to_hex();
-    let Some(announcement) = post_mail::take(&state.db, &owner, LEASE_MS).await? else {
+    let Some(mut announcement) = post_mail::take(&state.db, &owner, LEASE_MS).await? else {
         return Ok(false);
     };
+    // Its last worker's lease expired: that worker stopped, perhaps mid-chunk. (A lease still
+    // running is another live worker that took it at the same moment: FerretDB's
+    // `findAndModify` is not atomic against it.)
+    let taken_over = announcement.lease_owner.is_some()
+        && announcement.lease_until.is_some_and(|until| until < now());
+    announcement.lease_owner = Some(owner.clone());
     let post = posts::find_by_id(&state.db, announcement.id).await?;
     let Some(post) = post.filter(|p| p.is_listable()) else {
         // Deleted or hidden again before it went out: nobody is told.
@@ -882,6 +939,7 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
     let mut run = Run {
         state,
         owner,
+        taken_over,
         manage: state.settings.public_link("/user-setting"),
         post,
         announcement,

@@ -154,7 +154,8 @@ pub async fn find(db: &Db, post: ObjectId) -> DbResult<Option<Announcement>> {
 }
 
 /// Takes the lease of an unfinished announcement nobody holds (or whose holder went silent):
-/// the oldest first.
+/// the oldest first. Returns it as it was before: a `leaseOwner` there names the worker whose
+/// lease expired (it is taken over).
 pub async fn take(db: &Db, owner: &str, lease_ms: i64) -> DbResult<Option<Announcement>> {
     let at = now();
     let until = DateTime::from_millis(at.timestamp_millis() + lease_ms);
@@ -167,9 +168,36 @@ pub async fn take(db: &Db, owner: &str, lease_ms: i64) -> DbResult<Option<Announ
             doc! { "$set": { "leaseOwner": owner, "leaseUntil": until } },
         )
         .sort(doc! { "createdAt": 1 })
-        .return_document(ReturnDocument::After)
+        .return_document(ReturnDocument::Before)
         .await
         .db_context("taking an announcement")
+}
+
+/// Sets a post's figures from its claims (emails `sent`; `failed` or `suppressed`; notices
+/// `sent`), after a worker that stopped may have settled a chunk without counting it.
+pub async fn recount(db: &Db, post: ObjectId) -> DbResult<Option<Announcement>> {
+    let count = |channel: &'static str, statuses: Vec<&'static str>| async move {
+        let n = deliveries(db)
+            .count_documents(doc! {
+                "postId": post,
+                "channel": channel,
+                "status": { "$in": statuses },
+            })
+            .await
+            .db_context("counting deliveries")?;
+        DbResult::Ok(i64::try_from(n).unwrap_or(i64::MAX))
+    };
+    let notices = count("notice", vec!["sent"]).await?;
+    let sent = count("email", vec!["sent"]).await?;
+    let failed = count("email", vec!["failed", "suppressed"]).await?;
+    announcements(db)
+        .find_one_and_update(
+            doc! { "_id": post },
+            doc! { "$set": { "notices": notices, "emailsSent": sent, "emailsFailed": failed } },
+        )
+        .return_document(ReturnDocument::After)
+        .await
+        .db_context("counting deliveries")
 }
 
 /// Records a finished batch: the new phase and cursor, the counts to add, a renewed lease.
@@ -729,20 +757,45 @@ pub async fn record_interrupted_logs(
     }
 }
 
-/// Settles the interrupted claims `ids` (still `sending`) as `failed`, their log entry under
-/// the claim's id; returns how many were settled by this call.
-pub async fn settle_interrupted(db: &Db, ids: &[ObjectId]) -> DbResult<u64> {
+/// Settles the claims `ids` still `sending` with `status` (`interrupted`: the worker stopped
+/// while sending them); returns how many this call settled.
+pub async fn settle_claims(
+    db: &Db,
+    ids: &[ObjectId],
+    status: &str,
+    interrupted: bool,
+) -> DbResult<u64> {
     if ids.is_empty() {
         return Ok(0);
     }
     let r = deliveries(db)
         .update_many(
             doc! { "_id": { "$in": ids }, "status": "sending" },
-            doc! { "$set": { "status": "failed", "interrupted": true, "settledAt": now() } },
+            doc! { "$set": { "status": status, "interrupted": interrupted, "settledAt": now() } },
         )
         .await
-        .db_context("settling interrupted deliveries")?;
+        .db_context("settling unsettled deliveries")?;
     Ok(r.modified_count)
+}
+
+/// The email log entries stored under `ids` (claims' ids), by id.
+pub async fn logged_outcomes(
+    db: &Db,
+    ids: &[ObjectId],
+) -> DbResult<std::collections::HashMap<ObjectId, super::email_logs::EmailLog>> {
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    let logs: Vec<super::email_logs::EmailLog> = db
+        .database()
+        .collection::<super::email_logs::EmailLog>(super::email_logs::COLLECTION)
+        .find(doc! { "_id": { "$in": ids } })
+        .await
+        .db_context("reading email log entries")?
+        .try_collect()
+        .await
+        .db_context("reading email log entries")?;
+    Ok(logs.into_iter().map(|l| (l.id, l)).collect())
 }
 
 /// Renews the lease of `owner` on an announcement; `false` when it was taken over.

@@ -680,7 +680,42 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     let later = app.signup().await;
     verify(&app, &later).await;
     app.follow_directly(&later, &author).await;
+    // And one it sent and logged (under its claim's id) without settling the claim.
+    let logged = app.signup().await;
+    verify(&app, &logged).await;
+    app.follow_directly(&logged, &author).await;
     let db = app.db.database();
+    let logged_claim = ObjectId::new();
+    db.collection::<Document>("post_deliveries")
+        .insert_one(doc! {
+            "_id": logged_claim,
+            "postId": post_id,
+            "channel": "email",
+            "to": logged.email.to_lowercase(),
+            "status": "sending",
+            "createdAt": DateTime::from_millis(DateTime::now().timestamp_millis() - 60_000),
+            "owner": "a-worker-that-died",
+            "recipient": "follower",
+            "recipientId": ObjectId::parse_str(&logged.id).unwrap(),
+            "full": false,
+            "userId": ObjectId::parse_str(&logged.id).unwrap(),
+        })
+        .await
+        .unwrap();
+    db.collection::<Document>("email_logs")
+        .insert_one(doc! {
+            "_id": logged_claim,
+            "email": logged.email.to_lowercase(),
+            "type": "new_post",
+            "subject": "Cut short",
+            "success": true,
+            "error": null,
+            "attempts": 1,
+            "stopEmailAttempts": false,
+            "createdAt": DateTime::now(),
+        })
+        .await
+        .unwrap();
     let claimed_at = DateTime::from_millis(DateTime::now().timestamp_millis() - 60_000);
     for r in &lost {
         db.collection::<Document>("post_deliveries")
@@ -713,14 +748,14 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     let _ = pressroom::jobs::announce::run_once(&app.state).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut figures = delivered(&app, &author, &id).await;
-    while (figures["emailsSent"] != 3 || figures["emailsFailed"] != 2) && Instant::now() < deadline
+    while (figures["emailsSent"] != 4 || figures["emailsFailed"] != 2) && Instant::now() < deadline
     {
         tokio::time::sleep(Duration::from_millis(100)).await;
         figures = delivery(&app, &author, &id).await;
     }
     assert_eq!(
-        figures["emailsSent"], 3,
-        "the unclaimed follower: {figures}"
+        figures["emailsSent"], 4,
+        "the unclaimed follower and the logged one: {figures}"
     );
     assert_eq!(
         figures["emailsFailed"], 2,
@@ -728,6 +763,7 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(app.mail_count(&later.email), 1);
+    assert_eq!(app.mail_count(&logged.email), 0, "not sent again");
     for r in &early {
         assert_eq!(app.mail_count(&r.email), 1, "nothing twice: {}", r.email);
     }
@@ -768,7 +804,7 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     let _ = pressroom::jobs::announce::run_once(&app.state).await;
     let figures = delivered(&app, &author, &id).await;
     assert_eq!(figures["emailsFailed"], 2, "{figures}");
-    assert_eq!(figures["emailsSent"], 3, "{figures}");
+    assert_eq!(figures["emailsSent"], 4, "{figures}");
 
     // The administrators' retry sends them, text and HTML, once.
     let res = app
@@ -801,4 +837,5 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     for r in &lost {
         assert_eq!(app.mail_count(&r.email), 1, "{}", r.email);
     }
+    assert_eq!(app.mail_count(&logged.email), 0);
 }
