@@ -189,6 +189,20 @@ pub struct RateLimitSettings {
     pub engagement_per_reader: u32,
     /// Each engagement write per client address per engagement window.
     pub engagement_per_address: u32,
+    /// Email-only subscriptions asked for one email address (confirmation mails sent to it).
+    #[serde(default = "default_newsletter_per_email")]
+    pub newsletter_per_email: u32,
+    /// Email-only subscriptions asked from one client address.
+    #[serde(default = "default_newsletter_per_address")]
+    pub newsletter_per_address: u32,
+}
+
+fn default_newsletter_per_email() -> u32 {
+    3
+}
+
+fn default_newsletter_per_address() -> u32 {
+    10
 }
 
 impl RateLimitSettings {
@@ -205,6 +219,8 @@ impl RateLimitSettings {
             contact_per_email: per_window,
             contact_per_address: per_window,
             report_per_account: per_window,
+            newsletter_per_email: per_window,
+            newsletter_per_address: per_window,
             engagement_window_seconds: window_seconds,
             engagement_per_reader: per_window,
             engagement_per_address: per_window,

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::Mailbox;
+use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use mongodb::bson::oid::ObjectId;
@@ -53,11 +53,15 @@ pub enum MailKind {
     RenewalReminder,
     /// Account security: new sign-in, two-factor changes, deletion, data export.
     Security,
+    /// A new post of an author the addressee follows or subscribed to by email.
+    NewPost,
+    /// The confirmation of an email-only subscription (double opt-in).
+    NewsletterConfirm,
 }
 
 impl MailKind {
     /// Every kind, for validating a `type` filter.
-    pub const ALL: [MailKind; 8] = [
+    pub const ALL: [MailKind; 10] = [
         MailKind::VerifyOtp,
         MailKind::ResetOtp,
         MailKind::Welcome,
@@ -66,6 +70,8 @@ impl MailKind {
         MailKind::DailyPost,
         MailKind::RenewalReminder,
         MailKind::Security,
+        MailKind::NewPost,
+        MailKind::NewsletterConfirm,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -78,6 +84,8 @@ impl MailKind {
             MailKind::DailyPost => "daily_post",
             MailKind::RenewalReminder => "renewal_reminder",
             MailKind::Security => "security",
+            MailKind::NewPost => "new_post",
+            MailKind::NewsletterConfirm => "newsletter_confirm",
         }
     }
 
@@ -103,6 +111,8 @@ pub struct Outgoing {
     pub user_id: Option<ObjectId>,
     /// A one-click unsubscribe address (RFC 8058 `List-Unsubscribe` headers).
     pub unsubscribe_url: Option<String>,
+    /// An HTML rendering sent beside the text (`multipart/alternative`).
+    pub html: Option<String>,
 }
 
 impl Outgoing {
@@ -114,6 +124,7 @@ impl Outgoing {
             body,
             user_id: None,
             unsubscribe_url: None,
+            html: None,
         }
     }
 
@@ -202,13 +213,13 @@ impl Mailer {
         subject: &str,
         body: String,
         unsubscribe: Option<&str>,
+        html: Option<&str>,
     ) -> Result<Message, String> {
         let mailbox = to.parse::<Mailbox>().map_err(|e| e.to_string())?;
         let mut builder = Message::builder()
             .from(self.from.clone())
             .to(mailbox)
-            .subject(subject)
-            .header(ContentType::TEXT_PLAIN);
+            .subject(subject);
         if let Some(url) = unsubscribe {
             builder = builder
                 .raw_header(HeaderValue::new(LIST_UNSUBSCRIBE, format!("<{url}>")))
@@ -217,7 +228,15 @@ impl Mailer {
                     "List-Unsubscribe=One-Click".to_string(),
                 ));
         }
-        builder.body(body).map_err(|e| e.to_string())
+        match html {
+            Some(html) => builder
+                .multipart(MultiPart::alternative_plain_html(body, html.to_string()))
+                .map_err(|e| e.to_string()),
+            None => builder
+                .header(ContentType::TEXT_PLAIN)
+                .body(body)
+                .map_err(|e| e.to_string()),
+        }
     }
 
     /// Builds and delivers a message, trying up to `max_attempts` times unless a refusal is
@@ -228,8 +247,9 @@ impl Mailer {
         subject: &str,
         body: String,
         unsubscribe: Option<&str>,
+        html: Option<&str>,
     ) -> Outcome {
-        let message = match self.build(to, subject, body, unsubscribe) {
+        let message = match self.build(to, subject, body, unsubscribe, html) {
             Ok(m) => m,
             Err(e) => {
                 return Outcome {
@@ -284,17 +304,29 @@ impl Mailer {
     /// Returns the record.
     #[tracing::instrument(skip(self, mail), fields(kind = mail.kind.as_str()))]
     pub async fn send_mail(&self, mail: Outgoing) -> EmailLog {
+        let log = self.send_unrecorded(mail).await;
+        if let Err(e) = email_logs::record(&self.db, &log).await {
+            tracing::warn!(error = %e, "could not record an email log entry");
+        }
+        log
+    }
+
+    /// Sends a message and returns its email log entry without storing it: the caller stores a
+    /// batch of them at once ([`email_logs::record_many`]).
+    pub async fn send_unrecorded(&self, mail: Outgoing) -> EmailLog {
         let kept_body = (!mail.kind.carries_code()).then(|| mail.body.clone());
+        let html = mail.html.clone();
         let outcome = self
             .attempt(
                 &mail.to,
                 &mail.subject,
                 mail.body,
                 mail.unsubscribe_url.as_deref(),
+                mail.html.as_deref(),
             )
             .await;
         count_outcome(&outcome);
-        let log = EmailLog {
+        EmailLog {
             id: ObjectId::new(),
             email: mail.to,
             kind: mail.kind.as_str().to_string(),
@@ -307,15 +339,13 @@ impl Mailer {
             body: kept_body,
             user_id: mail.user_id,
             unsubscribe_url: mail.unsubscribe_url,
+            // Kept only for a failed message, which may be sent again.
+            html: html.filter(|_| !outcome.success),
             retries: 0,
             last_attempt_at: Some(outcome.at),
             sent_at: outcome.success.then_some(outcome.at),
             retrying_at: None,
-        };
-        if let Err(e) = email_logs::record(&self.db, &log).await {
-            tracing::warn!(error = %e, "could not record an email log entry");
         }
-        log
     }
 
     /// Sends a claimed failed message again, with `body` (the stored text, or a new one with a
@@ -323,7 +353,13 @@ impl Mailer {
     /// message is given up.
     pub async fn resend(&self, log: &EmailLog, subject: &str, body: String) -> Outcome {
         let mut outcome = self
-            .attempt(&log.email, subject, body, log.unsubscribe_url.as_deref())
+            .attempt(
+                &log.email,
+                subject,
+                body,
+                log.unsubscribe_url.as_deref(),
+                log.html.as_deref(),
+            )
             .await;
         if !outcome.success && log.retries + 1 >= MAX_RETRIES {
             outcome.stop = true;

@@ -50,6 +50,8 @@ pub enum Kind {
     ContactEmail,
     ContactAddress,
     ReportAccount,
+    NewsletterEmail,
+    NewsletterAddress,
     /// Engagement writes (like, bookmark, share, view, vote, comment, follow) per reader.
     EngagementReader,
     /// Engagement writes per client address.
@@ -84,7 +86,7 @@ impl Action {
 
 impl Kind {
     /// Every limit.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 13] = [
         Kind::LoginAccount,
         Kind::LoginAddress,
         Kind::OtpSendAccount,
@@ -96,6 +98,8 @@ impl Kind {
         Kind::ReportAccount,
         Kind::EngagementReader,
         Kind::EngagementAddress,
+        Kind::NewsletterEmail,
+        Kind::NewsletterAddress,
     ];
 
     /// The limit's name (in Redis keys and the metrics).
@@ -112,6 +116,8 @@ impl Kind {
             Kind::ReportAccount => "report-account",
             Kind::EngagementReader => "engagement-reader",
             Kind::EngagementAddress => "engagement-address",
+            Kind::NewsletterEmail => "newsletter-email",
+            Kind::NewsletterAddress => "newsletter-address",
         }
     }
 }
@@ -155,6 +161,8 @@ impl RateLimiter {
             Kind::ReportAccount => l.report_per_account,
             Kind::EngagementReader => l.engagement_per_reader,
             Kind::EngagementAddress => l.engagement_per_address,
+            Kind::NewsletterEmail => l.newsletter_per_email,
+            Kind::NewsletterAddress => l.newsletter_per_address,
         }
     }
 

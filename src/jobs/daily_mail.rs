@@ -1,6 +1,7 @@
 //! The daily post email: once a day, from `daily_mail.hour_utc`, every verified user who has not
 //! unsubscribed gets the previous day's new public posts from the authors they follow and the
-//! categories they chose (nothing when there is nothing new), with a one-click unsubscribe link
+//! categories they chose (leaving out authors whose alerts they turned off and posts emailed to
+//! them already when they came out) (nothing when there is nothing new), with a one-click unsubscribe link
 //! that works without signing in (a signed token).
 //!
 //! Exactly one process sends a day's email: the run takes the lease document
@@ -26,7 +27,9 @@ use crate::mail::{MailKind, Mailer, Outgoing};
 use crate::persistence::daily_mail::{self, DailyMailLog, Lease, Status};
 use crate::persistence::posts::Post;
 use crate::persistence::users::User;
-use crate::persistence::{categories, graph, now, posts, user_directory, users, Db, DbResult};
+use crate::persistence::{
+    categories, follows, graph, now, post_mail, posts, user_directory, users, Db, DbResult,
+};
 use crate::state::AppState;
 
 /// How often the server checks whether today's email is due.
@@ -114,11 +117,27 @@ async fn posts_for(db: &Db, user: &User, day: &[Post]) -> DbResult<Vec<Post>> {
         return Ok(Vec::new());
     }
     let hidden: HashSet<ObjectId> = graph::hidden_from(db, user.id).await?.into_iter().collect();
-    Ok(day
+    // Authors whose alerts the reader turned off are left out; so is a post already emailed to
+    // the reader when it came out (instant alerts).
+    let silenced: HashSet<ObjectId> = follows::silenced_by(db, user.id)
+        .await?
+        .into_iter()
+        .collect();
+    let picked: Vec<Post> = day
         .iter()
         .filter(|p| p.author != user.id && !hidden.contains(&p.author))
+        .filter(|p| !silenced.contains(&p.author))
         .filter(|p| followed.contains(&p.author) || p.category.is_some_and(|c| chosen.contains(&c)))
         .cloned()
+        .collect();
+    let ids: Vec<ObjectId> = picked.iter().map(|p| p.id).collect();
+    let emailed: HashSet<ObjectId> = post_mail::emailed_among(db, &user.email, &ids)
+        .await?
+        .into_iter()
+        .collect();
+    Ok(picked
+        .into_iter()
+        .filter(|p| !emailed.contains(&p.id))
         .collect())
 }
 

@@ -2,6 +2,7 @@
 
 pub mod admin_tasks;
 pub mod account_deletion;
+pub mod announce;
 pub mod billing;
 pub mod daily_mail;
 pub mod scheduled;
@@ -51,5 +52,6 @@ pub fn spawn_content_jobs(state: web::Data<AppState>) {
     daily_mail::spawn(state.clone());
     account_deletion::spawn(state.clone());
     crate::export::spawn(state.clone());
+    announce::spawn(state.clone());
     scheduled::spawn(state);
 }

@@ -26,6 +26,7 @@ pub async fn publish_due(state: &web::Data<AppState>) -> DbResult<usize> {
         user_directory::add_to_total_posts(&state.db, post.author, 1).await?;
         tracing::info!(post = %post.id, "scheduled post published");
         live::post_counts_updated(state, post.author, post.is_listable());
+        super::announce::post_became_visible(state, post, None).await;
     }
     Ok(published.len())
 }

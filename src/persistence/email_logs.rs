@@ -43,6 +43,10 @@ pub struct EmailLog {
     /// A one-click unsubscribe address sent with the message (`List-Unsubscribe`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsubscribe_url: Option<String>,
+    /// The HTML part of a message kept for sending it again (failed new-post emails), sent
+    /// beside the text when it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
     /// Times an administrator asked to send it again.
     #[serde(default)]
     pub retries: i32,
@@ -93,6 +97,18 @@ pub async fn record(db: &Db, log: &EmailLog) -> DbResult<()> {
         .insert_one(log)
         .await
         .db_context("recording an email")?;
+    Ok(())
+}
+
+/// Records many messages at once (a batch of new-post emails).
+pub async fn record_many(db: &Db, logs: &[EmailLog]) -> DbResult<()> {
+    if logs.is_empty() {
+        return Ok(());
+    }
+    collection(db)
+        .insert_many(logs)
+        .await
+        .db_context("recording emails")?;
     Ok(())
 }
 

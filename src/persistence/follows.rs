@@ -34,9 +34,13 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         doc! { "followeeId": 1, "createdAt": -1 },
         "followee_created",
     );
+    let batches = index(
+        doc! { "followeeId": 1, "followerId": 1 },
+        "followee_follower",
+    );
     super::create_indexes(
         &collection(db),
-        [unique, followers],
+        [unique, followers, batches],
         "creating follow indexes",
     )
     .await?;
@@ -206,5 +210,133 @@ pub async fn followed_among(
     Ok(docs
         .iter()
         .filter_map(|d| d.get_object_id("followeeId").ok())
+        .collect())
+}
+
+/// How a follower hears of an author's new posts (`alerts` on the follow; `instant` when unset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Alerts {
+    /// A notice and an email at once.
+    #[default]
+    Instant,
+    /// A notice now, the email in the daily digest.
+    Digest,
+    /// Neither.
+    Off,
+}
+
+impl Alerts {
+    pub const ALL: [Alerts; 3] = [Alerts::Instant, Alerts::Digest, Alerts::Off];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Alerts::Instant => "instant",
+            Alerts::Digest => "digest",
+            Alerts::Off => "off",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Alerts> {
+        Alerts::ALL.into_iter().find(|a| a.as_str() == raw)
+    }
+
+    fn of(doc: &Document) -> Alerts {
+        doc.get_str("alerts")
+            .ok()
+            .and_then(Alerts::parse)
+            .unwrap_or_default()
+    }
+}
+
+/// The alerts `follower` chose for `followee`, `None` when they do not follow them.
+pub async fn alerts(db: &Db, follower: ObjectId, followee: ObjectId) -> DbResult<Option<Alerts>> {
+    Ok(collection(db)
+        .find_one(doc! { "followerId": follower, "followeeId": followee })
+        .projection(doc! { "alerts": 1 })
+        .await
+        .db_context("reading a follow")?
+        .map(|d| Alerts::of(&d)))
+}
+
+/// Sets the alerts of a follow; `false` when `follower` does not follow `followee`.
+pub async fn set_alerts(
+    db: &Db,
+    follower: ObjectId,
+    followee: ObjectId,
+    alerts: Alerts,
+) -> DbResult<bool> {
+    let r = collection(db)
+        .update_one(
+            doc! { "followerId": follower, "followeeId": followee },
+            doc! { "$set": { "alerts": alerts.as_str() } },
+        )
+        .await
+        .db_context("setting alerts")?;
+    Ok(r.matched_count == 1)
+}
+
+/// The alerts of `follower` for each of `followees` they follow.
+pub async fn alerts_among(
+    db: &Db,
+    follower: ObjectId,
+    followees: &[ObjectId],
+) -> DbResult<std::collections::HashMap<ObjectId, Alerts>> {
+    if followees.is_empty() {
+        return Ok(Default::default());
+    }
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "followerId": follower, "followeeId": { "$in": followees } })
+        .projection(doc! { "followeeId": 1, "alerts": 1 })
+        .await
+        .db_context("reading follows")?
+        .try_collect()
+        .await
+        .db_context("reading follows")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| Some((d.get_object_id("followeeId").ok()?, Alerts::of(d))))
+        .collect())
+}
+
+/// The authors whose alerts `follower` turned off.
+pub async fn silenced_by(db: &Db, follower: ObjectId) -> DbResult<Vec<ObjectId>> {
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "followerId": follower, "alerts": "off" })
+        .projection(doc! { "followeeId": 1 })
+        .await
+        .db_context("reading follows")?
+        .try_collect()
+        .await
+        .db_context("reading follows")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("followeeId").ok())
+        .collect())
+}
+
+/// The next batch of `followee`'s followers after `after` (by follower id), with their alerts.
+pub async fn followers_after(
+    db: &Db,
+    followee: ObjectId,
+    after: Option<ObjectId>,
+    limit: i64,
+) -> DbResult<Vec<(ObjectId, Alerts)>> {
+    let mut filter = doc! { "followeeId": followee };
+    if let Some(a) = after {
+        filter.insert("followerId", doc! { "$gt": a });
+    }
+    let docs: Vec<Document> = collection(db)
+        .find(filter)
+        .projection(doc! { "followerId": 1, "alerts": 1 })
+        .sort(doc! { "followerId": 1 })
+        .limit(limit)
+        .await
+        .db_context("listing followers")?
+        .try_collect()
+        .await
+        .db_context("reading followers")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| Some((d.get_object_id("followerId").ok()?, Alerts::of(d))))
         .collect())
 }

@@ -38,6 +38,7 @@ pub mod payments;
 pub mod payouts;
 pub mod plans;
 pub mod post_appeals;
+pub mod post_mail;
 pub mod posts;
 pub mod reading_time;
 pub mod refunds;
@@ -256,6 +257,7 @@ impl Db {
         votes::ensure_indexes(self).await?;
         comments::ensure_indexes(self).await?;
         follows::ensure_indexes(self).await?;
+        post_mail::ensure_indexes(self).await?;
         blocks::ensure_indexes(self).await?;
         activity::ensure_indexes(self).await?;
         audit_log::ensure_indexes(self).await?;

@@ -29,11 +29,13 @@ pub enum Kind {
     Appeal,
     /// A subscription event for an author (a new subscriber, a cancellation, a refund).
     Subscription,
+    /// An author the addressee follows published a post.
+    NewPost,
 }
 
 impl Kind {
     /// Every kind, in the order of the specification.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Like,
         Self::Bookmark,
         Self::Comment,
@@ -42,6 +44,7 @@ impl Kind {
         Self::AdminReply,
         Self::Appeal,
         Self::Subscription,
+        Self::NewPost,
     ];
 
     /// The name stored and sent as `type`.
@@ -55,6 +58,7 @@ impl Kind {
             Self::AdminReply => "admin_reply",
             Self::Appeal => "appeal",
             Self::Subscription => "subscription",
+            Self::NewPost => "new_post",
         }
     }
 

@@ -15,6 +15,7 @@ pub mod geojson;
 pub mod health;
 pub mod media;
 pub mod metrics;
+pub mod newsletter;
 pub mod notification;
 pub mod openapi;
 pub mod payment;
@@ -268,6 +269,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                             .wrap(from_fn(crate::middleware::error_field))
                             .route(web::get().to(post::analytics_post::post_analytics)),
                     )
+                    .route("/delivery/{id}", web::get().to(post::delivery::delivery))
                     .service(
                         web::resource("/analytics/user-engagement")
                             .wrap(from_fn(crate::middleware::error_field))
@@ -324,6 +326,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route("/followers", web::get().to(follow::list::followers))
                     .route("/following", web::get().to(follow::list::following))
                     .route("/status/{userId}", web::get().to(follow::status::status))
+                    .route(
+                        "/alerts/{authorId}",
+                        web::put().to(follow::alerts::set_alerts),
+                    )
                     .route("/{userId}", web::post().to(follow::follow_user::follow)),
             )
             .service(
@@ -450,6 +456,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         web::get().to(admin::email::statuses::email_status),
                     )
                     .route(
+                        "/email-suppressions",
+                        web::get().to(newsletter::suppressions),
+                    )
+                    .route(
                         "/all-email-statuses",
                         web::get().to(admin::email::statuses::all_email_statuses),
                     )
@@ -543,6 +553,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route(
                         "/unsubscribe",
                         web::post().to(daily_mail::unsubscribe::unsubscribe),
+                    ),
+            )
+            .service(
+                web::scope("/newsletter")
+                    .default_service(web::to(api_not_found))
+                    .route("/confirm", web::get().to(newsletter::confirm))
+                    .route("/confirm", web::post().to(newsletter::confirm))
+                    .route("/unsubscribe", web::get().to(newsletter::unsubscribe))
+                    .route("/unsubscribe", web::post().to(newsletter::unsubscribe))
+                    .route(
+                        "/{authorId}/subscribe",
+                        web::post().to(newsletter::subscribe),
                     ),
             )
             .service(

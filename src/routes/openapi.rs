@@ -162,7 +162,8 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 
 use super::{
     achievement, admin, answers, auth, banner, block, category, comment, daily_mail, earning,
-    follow, health, notification, payment, post, public, public_config, subscription, user,
+    follow, health, newsletter, notification, payment, post, public, public_config, subscription,
+    user,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -269,6 +270,7 @@ pub const ROUTES: &[Route] = &[
     get("/api/follow/followers", User).with_query(params::<follow::list::FollowQuery>).returns(schema::<follow::list::FollowListAnswer>),
     get("/api/follow/following", User).with_query(params::<follow::list::FollowQuery>).returns(schema::<follow::list::FollowListAnswer>),
     get("/api/follow/status/{userId}", User).returns(schema::<follow::status::FollowStatusAnswer>),
+    put("/api/follow/alerts/{authorId}", User).with_body(Body::Typed(schema::<follow::alerts::AlertsBody>)).returns(schema::<follow::alerts::AlertsAnswer>),
     post("/api/follow/{userId}", User).returns(schema::<follow::FollowAnswer>),
     post("/api/block/block-user/{id}", User).returns(schema::<block::BlockAnswer>),
     post("/api/block/unblock", User).with_body(Body::Typed(schema::<block::unblock::UnblockBody>)).returns(schema::<block::BlockAnswer>),
@@ -337,6 +339,13 @@ pub const ROUTES: &[Route] = &[
     get("/api/dailyMail/daily-post-report", Admin).with_query(paged::<daily_mail::report::ReportQuery>).returns(schema::<daily_mail::report::MailReportAnswer>),
     get("/api/dailyMail/unsubscribe", Public).with_query(params::<daily_mail::unsubscribe::UnsubscribeQuery>),
     post("/api/dailyMail/unsubscribe", Public).with_query(params::<daily_mail::unsubscribe::UnsubscribeQuery>),
+    post("/api/newsletter/{authorId}/subscribe", Public).with_body(Body::Typed(schema::<newsletter::SubscribeBody>)).returns(schema::<newsletter::SubscribeAnswer>),
+    get("/api/newsletter/confirm", Public).with_query(params::<newsletter::TokenQuery>),
+    post("/api/newsletter/confirm", Public).with_query(params::<newsletter::TokenQuery>),
+    get("/api/newsletter/unsubscribe", Public).with_query(params::<newsletter::TokenQuery>),
+    post("/api/newsletter/unsubscribe", Public).with_query(params::<newsletter::TokenQuery>),
+    get("/api/admin/email-suppressions", Admin).with_query(params::<newsletter::SuppressionQuery>).returns(schema::<newsletter::SuppressionListAnswer>),
+    get("/api/post/delivery/{id}", User).returns(schema::<post::delivery::DeliveryAnswer>),
     post("/api/subscription/plans", User).with_body(Body::Typed(schema::<subscription::plans::PlanBody>)).creates().returns(schema::<subscription::PlanAnswer>),
     get("/api/subscription/plans/author/{authorId}", Optional).returns(schema::<subscription::PlansAnswer>),
     patch("/api/subscription/plans/{id}", User).with_body(Body::Typed(schema::<subscription::plans::PlanChangeBody>)).creates().returns(schema::<subscription::PlanAnswer>),
@@ -434,7 +443,11 @@ fn success_content(path: &str) -> Value {
         "/api/geojson/india-border" | "/api/geojson/world" => {
             json!({ "application/geo+json": { "schema": { "type": "object" } } })
         }
-        "/api/dailyMail/unsubscribe" => json!({ "text/html": { "schema": { "type": "string" } } }),
+        "/api/dailyMail/unsubscribe"
+        | "/api/newsletter/confirm"
+        | "/api/newsletter/unsubscribe" => {
+            json!({ "text/html": { "schema": { "type": "string" } } })
+        }
         // Prometheus text format; loopback, `metrics.trusted` and `metrics.token` only (else 404).
         "/metrics" => json!({ "text/plain": { "schema": { "type": "string" } } }),
         _ => json!({ "application/json": { "schema": { "type": "object" } } }),
@@ -610,7 +623,12 @@ pub fn api_document() -> ApiDocument {
                 json!({ "description": "The database is unreachable", "content": content }),
             );
         }
-        if route.path == "/api/dailyMail/unsubscribe" {
+        if matches!(
+            route.path,
+            "/api/dailyMail/unsubscribe"
+                | "/api/newsletter/confirm"
+                | "/api/newsletter/unsubscribe"
+        ) {
             // A person follows this link from an email: a bad link gets a page, not JSON.
             responses.insert(
                 "400".into(),
@@ -744,6 +762,8 @@ mod tests {
     const NOT_JSON: &[&str] = &[
         // An HTML page: a person follows the link from an email.
         "/api/dailyMail/unsubscribe",
+        "/api/newsletter/confirm",
+        "/api/newsletter/unsubscribe",
         // Map files, `application/geo+json`.
         "/api/geojson/india-border",
         "/api/geojson/world",

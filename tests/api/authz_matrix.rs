@@ -273,6 +273,7 @@ const OBJECT_ROWS: &[Row] = &[
     row("PATCH", "/api/post/update/{slug}", PrivatePost, r#"{"title": "Changed"}"#, owner_or_admin(&[404])),
     row("GET", "/api/post/analytics/post/{id}", Post, "{}", owner_or_admin(&[403])),
     row("GET", "/api/post/analytics/post/{id}", Draft, "{}", owner_or_admin(&[403, 404])),
+    row("GET", "/api/post/delivery/{id}", Post, "{}", owner_or_admin(&[403])),
     row("POST", "/api/post/appeal/{postId}", BlockedPost, r#"{"message": "Please look again"}"#, [&[401], &[401], &[201], &[404], &[403]]),
     row("PATCH", "/api/admin/posts/block/{id}", Post, "{}", admin_only(&[200])),
     row("GET", "/api/admin/reading-details/{postId}", Post, "{}", admin_only(&[200])),
@@ -327,6 +328,11 @@ const OBJECT_ROWS: &[Row] = &[
     row("POST", "/api/category/users/{userId}/categories", Account, r#"{"categoryIds": []}"#, [&[401], &[401], &[200], &[403], &[403]]),
     row("POST", "/api/follow/{userId}", Account, "{}", [&[401], &[401], &[400], &[200, 201], &[200, 201]]),
     row("GET", "/api/follow/status/{userId}", Account, "{}", [&[401], &[401], &[200, 400], &[200], &[200]]),
+    // Alerts are kept with a follow: oneself is never followed (404); the others follow the
+    // account once the follow row above ran (200), else 404.
+    row("PUT", "/api/follow/alerts/{authorId}", Account, r#"{"mode": "digest"}"#, [&[401], &[401], &[404], &[200, 404], &[200, 404]]),
+    // Anyone may ask; the limit per address may answer 429 after the first few.
+    row("POST", "/api/newsletter/{authorId}/subscribe", Account, r#"{"email": "reader@example.com"}"#, [&[200, 429], &[200, 429], &[200, 429], &[200, 429], &[200, 429]]),
     row("POST", "/api/follow/unfollow/{userId}", Account, "{}", [&[401], &[401], &[400], &[200, 404], &[200, 404]]),
     row("POST", "/api/block/block-user/{id}", Account, "{}", [&[401], &[401], &[400], &[200, 201], &[200, 201]]),
     row("POST", "/api/user/feedback/manual/{userId}", Account, "{}", admin_only(&[200])),

@@ -71,6 +71,21 @@ async fn each_reader_gets_the_new_posts_they_care_about_once_even_when_two_runs_
         app.follow_directly(follower, &followed).await;
     }
     app.follow_directly(&reader, &blocked).await;
+    // They take new posts in the digest rather than at once (the default).
+    for (follower, author) in [
+        (&reader, &followed),
+        (&reader, &blocked),
+        (&opted_out, &followed),
+    ] {
+        let res = app
+            .put_json(
+                &format!("/api/follow/alerts/{}", author.id),
+                &json!({ "mode": "digest" }),
+                Some(&follower.token),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
     app.block_directly(&reader, &blocked).await;
     let res = app
         .post_json(
@@ -227,6 +242,15 @@ async fn the_command_line_sends_a_day_by_hand_and_nothing_goes_out_when_nothing_
     verify(&app, &reader).await;
     let author = app.signup().await;
     app.follow_directly(&reader, &author).await;
+    // New posts in the digest only, not also at once.
+    let res = app
+        .put_json(
+            &format!("/api/follow/alerts/{}", author.id),
+            &json!({ "mode": "digest" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
     let mut settings = app.settings.clone();
     settings.database.uri = std::env::var("PRESSROOM_TEST_MONGODB_URI").unwrap().into();
     let daily = |date: &str| Command::Mail {

@@ -51,6 +51,7 @@ mod money_posts;
 mod money_renewals;
 mod money_stripe;
 mod money_support;
+mod new_posts;
 mod notifications;
 mod openapi;
 mod otp;

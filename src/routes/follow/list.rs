@@ -5,8 +5,6 @@
 //! either side of a block with the caller are left out; another user's lists across a block are
 //! a 403.
 
-use std::collections::HashSet;
-
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::{Deserialize, Serialize};
@@ -35,7 +33,8 @@ pub struct FollowQuery {
     user_id: Option<String>,
 }
 
-/// One person of a followers or following list; `isFollowing` says whether the caller follows them.
+/// One person of a followers or following list; `isFollowing` says whether the caller follows
+/// them, and `alerts` how the caller hears of their new posts (`null` when not following).
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowEntry {
@@ -44,6 +43,7 @@ pub struct FollowEntry {
     name: String,
     avatar: Option<String>,
     is_following: bool,
+    alerts: Option<String>,
     followed_at: String,
 }
 
@@ -85,10 +85,7 @@ async fn list(
     let (edges, total) = follows::page(&state.db, whose, side, &hidden, skip, limit).await?;
     let ids: Vec<ObjectId> = edges.iter().map(|e| e.user).collect();
     let cards = user_directory::authors(&state.db, &ids).await?;
-    let mine: HashSet<ObjectId> = follows::followed_among(&state.db, me.user.id, &ids)
-        .await?
-        .into_iter()
-        .collect();
+    let mine = follows::alerts_among(&state.db, me.user.id, &ids).await?;
     let items: Vec<_> = edges
         .iter()
         .map(|e| {
@@ -97,7 +94,8 @@ async fn list(
                 id: e.user.to_hex(),
                 name: card.map_or(DELETED_AUTHOR, |c| c.name.as_str()).to_string(),
                 avatar: card.and_then(|c| c.avatar.clone()),
-                is_following: mine.contains(&e.user),
+                is_following: mine.contains_key(&e.user),
+                alerts: mine.get(&e.user).map(|a| a.as_str().to_string()),
                 followed_at: iso(e.since),
             }
         })

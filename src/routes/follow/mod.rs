@@ -1,6 +1,7 @@
 //! `/api/follow/*`: following authors, and the map of followers' locations. Following is
 //! idempotent; following oneself is a 400; a block between the two users refuses it (403).
 
+pub mod alerts;
 pub mod follow_user;
 pub mod follower_locations;
 pub mod list;

@@ -1,4 +1,6 @@
-//! `GET /api/follow/status/{userId}` → {isFollowing}: whether the caller follows the user.
+//! `GET /api/follow/status/{userId}` → {isFollowing, userId, alerts}: whether the caller follows
+//! the user, and how they hear of the user's new posts (`instant`, `digest`, `off`; `null` when
+//! they do not follow them).
 
 use actix_web::{web, HttpResponse};
 
@@ -14,6 +16,7 @@ use crate::state::AppState;
 pub struct FollowStatusAnswer {
     is_following: bool,
     user_id: String,
+    alerts: Option<String>,
 }
 
 #[tracing::instrument(skip(state, me))]
@@ -23,9 +26,10 @@ pub async fn status(
     user_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let other = object_id(&user_id, "user id")?;
-    let following = follows::is_following(&state.db, me.user.id, other).await?;
+    let alerts = follows::alerts(&state.db, me.user.id, other).await?;
     Ok(HttpResponse::Ok().json(FollowStatusAnswer {
-        is_following: following,
+        is_following: alerts.is_some(),
         user_id: other.to_hex(),
+        alerts: alerts.map(|a| a.as_str().to_string()),
     }))
 }

@@ -120,7 +120,8 @@ mod tests {
                 Kind::Comment,
                 Kind::Reply,
                 Kind::Appeal,
-                Kind::Subscription
+                Kind::Subscription,
+                Kind::NewPost
             ]
         );
         assert_eq!(kinds_of(Some("like")).unwrap(), vec![Kind::Like]);

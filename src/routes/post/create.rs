@@ -152,6 +152,15 @@ pub async fn create(
         user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;
     }
     live::post_counts_updated(&state, me.user.id, post.is_listable());
+    if let Some(send) = body.email_subscribers {
+        crate::jobs::announce::store_email_choice(&state, post.id, send).await;
+    }
+    crate::jobs::announce::post_became_visible(
+        &state,
+        &post,
+        Some(body.email_subscribers.unwrap_or(true)),
+    )
+    .await;
     let view = render_one_for(&state, Some(&me), post).await?;
     Ok(HttpResponse::Created().json(PostAnswer::of(&view)?))
 }

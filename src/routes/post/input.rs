@@ -52,6 +52,10 @@ pub struct PostBody {
     pub status: Option<String>,
     #[serde(default)]
     pub publish_at: Option<String>,
+    /// Whether followers and email subscribers get the post by email when it becomes visible
+    /// (yes when not given).
+    #[serde(default)]
+    pub email_subscribers: Option<bool>,
 }
 
 /// A title: trimmed, whitespace collapsed, 1 to 200 characters.

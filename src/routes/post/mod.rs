@@ -11,6 +11,7 @@ pub mod bookmarks;
 pub mod count;
 pub mod create;
 pub mod delete;
+pub mod delivery;
 pub mod feed;
 pub mod following;
 pub mod get_post;

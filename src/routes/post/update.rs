@@ -187,6 +187,12 @@ pub async fn update(
     if before.is_listable() != post.is_listable() {
         live::post_counts_updated(&state, post.author, true);
     }
+    if let Some(send) = body.email_subscribers {
+        crate::jobs::announce::store_email_choice(&state, post.id, send).await;
+    }
+    if !before.is_listable() {
+        crate::jobs::announce::post_became_visible(&state, &post, body.email_subscribers).await;
+    }
     if post.author != me.user.id {
         audit::record(
             &state,

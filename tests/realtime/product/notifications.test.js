@@ -149,3 +149,47 @@ test("a reply reaches the original sender live", async () => {
     bossSocket.close();
   }
 });
+
+test("a new post reaches its author's online follower live, never a stranger, and its figures reach the author", async () => {
+  const author = await signup("Writer");
+  const follower = await signup();
+  const stranger = await signup();
+  let res = await api("POST", `/follow/${author.id}`, {}, follower.token);
+  assert.ok([200, 201].includes(res.status), JSON.stringify(res.body));
+  const tab = await connect({ token: follower.token, transports: ["websocket"] });
+  const strangerTab = await connect({ token: stranger.token, transports: ["websocket"] });
+  const authorTab = await connect({ token: author.token, transports: ["websocket"] });
+  try {
+    assert.equal(await join(tab, follower.id), true);
+    assert.equal(await join(strangerTab, stranger.id), true);
+    assert.equal(await join(authorTab, author.id), true);
+    const strangerSaw = record(strangerTab, "newNotification");
+    const arrival = waitFor(tab, "newNotification", (n) => n.type === "new_post");
+    const count = waitFor(tab, "updateUnreadCount", (c) => c === 1);
+    const figures = waitFor(authorTab, "postDeliveryUpdated", (f) => f.done === true);
+    res = await api(
+      "POST",
+      "/post/post-create",
+      { title: "Live off the press", blocks: [{ id: "p1", type: "paragraph", data: { text: "Fresh." } }] },
+      author.token,
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const post = res.body.post;
+    const [n] = await arrival;
+    assert.equal(n.navigateTo, `/post/${post.slug}`);
+    assert.equal(n.sender._id, author.id);
+    assert.equal(n.post.title, "Live off the press");
+    assert.equal(n.content, 'Writer published "Live off the press"');
+    await count;
+    const [f] = await figures;
+    assert.equal(f.postId, post._id);
+    assert.equal(f.notices, 1);
+    // In the inbox afterwards.
+    const inbox = await api("GET", "/notification/notifications", undefined, follower.token);
+    assert.equal(inbox.body.notifications.filter((x) => x.type === "new_post").length, 1);
+    await sleep(300);
+    assert.equal(strangerSaw.seen.length, 0, "a stranger hears nothing");
+  } finally {
+    for (const s of [tab, strangerTab, authorTab]) s.close();
+  }
+});

@@ -138,6 +138,7 @@ describe('routes', () => {
     mockApi.on('GET', '/auth/2fa', { body: { enabled: false, recoveryCodesLeft: 0 } });
     mockApi.on('GET', '/auth/sessions', { body: { sessions: [] } });
     mockApi.on('GET', '/user/export', { body: { exports: [] } });
+    mockApi.on('GET', '/follow/following', { body: { list: [], count: 0, page: 1, totalPages: 0 } });
     mockApi.on('GET', /^\/api\/user\/get-single-user\//, { body: { data: { _id: 'u1', name: 'Ada Lovelace', followersCount: 0, followingCount: 0, isFollowing: false, blockedByYou: false } } });
     mockApi.on('GET', /^\/api\/post\/user\/[^/]+\/posts$/, { body: { posts: [], total: 0 } });
     mockApi.on('GET', /^\/api\/subscription\/plans\/author\//, { body: { plans: [], count: 0 } });

@@ -1,6 +1,6 @@
 /** Wire shapes shared by several features (seed 000 §3, seed 001 §3). */
 
-export type NotificationType = 'like' | 'bookmark' | 'comment' | 'reply' | 'admin' | 'admin_reply' | 'appeal';
+export type NotificationType = 'like' | 'bookmark' | 'comment' | 'reply' | 'admin' | 'admin_reply' | 'appeal' | 'subscription' | 'new_post';
 
 export interface UserNotification {
   _id: string;

@@ -23,6 +23,8 @@ export interface PostDetails {
   status: 'draft' | 'published' | 'scheduled';
   /** `datetime-local` value in the writer's time zone. */
   publishAt: string;
+  /** Email followers and email subscribers when the post becomes visible (yes by default). */
+  emailSubscribers: boolean;
 }
 
 export interface PostDraft {
@@ -49,6 +51,7 @@ export function emptyDetails(): PostDetails {
     // Both seeds give a new post's status as draft: publishing is a choice the writer makes.
     status: 'draft',
     publishAt: '',
+    emailSubscribers: true,
   };
 }
 

@@ -17,6 +17,7 @@ export function notificationText(n: UserNotification): string {
   if (isAdminType(n.type)) return `Admin: ${n.content || 'No message'}`;
   const sender = n.sender?.name || 'User';
   const title = n.post?.title || 'unknown';
+  if (n.type === 'new_post') return `${sender} published "${title}"`;
   if (n.type === 'appeal') {
     return `${sender} appealed the block of the post "${title}"${n.content ? `: ${n.content}` : ''}`;
   }

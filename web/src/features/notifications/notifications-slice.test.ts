@@ -161,6 +161,12 @@ describe('notification text and links', () => {
     expect(notificationText(n('1', { type, sender: { name: 'Bo' }, post: { title: 'Rust' } }))).toBe(`Bo ${verb} your post "Rust"`);
   });
 
+  it('reads new_post as {author} published "{title}" and leads to the post', () => {
+    const item = n('1', { type: 'new_post', sender: { name: 'Ada' }, post: { title: 'Tides' }, navigateTo: '/post/tides', content: 'Ada published "Tides"' });
+    expect(notificationText(item)).toBe('Ada published "Tides"');
+    expect(notificationLink(item)).toBe('/post/tides');
+  });
+
   it('uses User, unknown and an optional ": content"', () => {
     expect(notificationText(n('1', { type: 'comment', content: 'Nice!' }))).toBe('User commented on your post "unknown": Nice!');
   });

@@ -295,6 +295,8 @@ export interface PostInput {
   isPinned?: boolean;
   status?: 'draft' | 'published' | 'scheduled';
   publishAt?: string | null;
+  /** Whether followers and email subscribers get the post by email when it becomes visible. */
+  emailSubscribers?: boolean;
 }
 
 const BLOB = /(^|["'(=\s])blob:/i;

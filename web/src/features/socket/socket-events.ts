@@ -18,6 +18,8 @@ export const socketEvents = {
   broadcastDeletedAll: createAction('socket/broadcastNotificationsDeletedAll'),
   postCountsUpdated: createAction<Partial<PostCounts>>('socket/postCountsUpdated'),
   postBlockToggled: createAction<{ postId: string; blocked: boolean }>('socket/postBlockToggled'),
+  /** A post of the signed-in author going out: notices and emails so far. */
+  postDeliveryUpdated: createAction<PostDelivery>('socket/postDeliveryUpdated'),
   guestVisitUpdated: createAction<GuestVisit>('socket/guestVisitUpdated'),
   feedbackPromptReceived: createAction<string>('socket/feedbackPromptReceived'),
   // Administrators only (adminRoom): contact messages and reports, each one object.
@@ -33,6 +35,20 @@ export const socketEvents = {
   /** The server closed this socket itself (a logout, a password change or a block elsewhere): the session is re-checked. */
   serverDisconnected: createAction('socket/serverDisconnected'),
 };
+
+/** The delivery figures of a post (`GET /api/post/delivery/{id}`, `postDeliveryUpdated`). */
+export interface PostDelivery {
+  postId: string;
+  notices: number;
+  emailsSent: number;
+  emailsFailed: number;
+  done: boolean;
+  announced?: boolean;
+  sendEmail?: boolean;
+}
+
+/** Where components hear `postDeliveryUpdated` without a reducer of their own. */
+export const postDeliveryEvents = new EventTarget();
 
 /** An administrator event's one object argument; the admin feature reads its fields. */
 export type AdminEventPayload = Record<string, unknown> & { _id?: string };

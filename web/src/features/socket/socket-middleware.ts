@@ -9,7 +9,7 @@ import { clearPendingEmits, closeSocket, flushPendingEmits, joinUserRooms, openS
 import { createKeyedBatch } from '@/lib/keyed-batch';
 import { toast } from '@/lib/toast';
 import type { BannerNotification, GuestVisit, PostCounts, UserLocation, UserNotification } from '@/types/entities';
-import { ADMIN_SOCKET_EVENTS, coerceCount, DEFAULT_FEEDBACK_PROMPT, socketEvents } from './socket-events';
+import { ADMIN_SOCKET_EVENTS, coerceCount, DEFAULT_FEEDBACK_PROMPT, postDeliveryEvents, socketEvents } from './socket-events';
 import {
   initUserSocket,
   socketActions,
@@ -161,6 +161,20 @@ export function createSocketMiddleware(): Middleware {
             ? { postId: String((a as Record<string, unknown>).postId ?? ''), blocked: Boolean((a as Record<string, unknown>).blocked) }
             : { postId: String(a ?? ''), blocked: Boolean(b) };
         if (payload.postId) dispatch(socketEvents.postBlockToggled(payload));
+      });
+      socket.on('postDeliveryUpdated', (value: unknown) => {
+        if (!value || typeof value !== 'object') return;
+        const v = value as Record<string, unknown>;
+        const figures = {
+          postId: String(v.postId ?? ''),
+          notices: Number(v.notices) || 0,
+          emailsSent: Number(v.emailsSent) || 0,
+          emailsFailed: Number(v.emailsFailed) || 0,
+          done: Boolean(v.done),
+        };
+        if (!figures.postId) return;
+        dispatch(socketEvents.postDeliveryUpdated(figures));
+        postDeliveryEvents.dispatchEvent(new CustomEvent('update', { detail: figures }));
       });
       socket.on('guestVisitUpdate', (visit: GuestVisit) => {
         if (visit && typeof visit === 'object') guestVisits.add(visit);

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { compactCount } from '@/lib/format';
 import { fetchPostStats, fetchUserEngagement, selectPostStats, selectUserEngagement, type DayStats } from '../analytics-slice';
+import { DeliveryFigures } from './delivery-figures';
 
 // recharts is large: it loads with the first chart shown.
 const EngagementCharts = lazy(() => import('./engagement-charts'));
@@ -136,6 +137,7 @@ export function PostStatsPanel({ postId, backLink }: { postId: string; backLink:
           ['Average read', seconds(data.averageReadingTime)],
         ]}
       />
+      <DeliveryFigures postId={postId} />
       <Charts daily={data.daily ?? []} label={data.title} />
     </section>
   );

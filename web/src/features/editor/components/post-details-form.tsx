@@ -300,6 +300,17 @@ export function PostDetailsForm({ details, onChange, errors, isAdmin, currentCat
           </div>
         ) : null}
         <FieldError id={`${uid}-schedule-error`} message={errors.schedule} />
+        {details.status !== 'draft' && details.visibility === 'Public' ? (
+          <label>
+            <input
+              type="checkbox"
+              data-testid="email-subscribers"
+              checked={details.emailSubscribers}
+              onChange={(e) => onChange({ emailSubscribers: e.target.checked })}
+            />{' '}
+            Email followers and subscribers when it is published
+          </label>
+        ) : null}
       </fieldset>
     </div>
   );

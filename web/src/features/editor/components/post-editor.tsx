@@ -62,6 +62,7 @@ export function toInput(details: PostDetails, blocks: Block[]): PostInput {
     isPinned: details.isPinned,
     status: details.status,
     publishAt: details.status === 'scheduled' ? localToUtc(details.publishAt) : null,
+    emailSubscribers: details.emailSubscribers,
   };
 }
 

@@ -8,7 +8,7 @@ import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { CommentsSection, selectPostComments } from '@/features/comments';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
-import { FollowButton } from '@/features/follows';
+import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
 import { errorMessage, http } from '@/lib/http';
 import { formatDate, readingTimeLabel } from '@/lib/format';
 import { toast } from '@/lib/toast';
@@ -172,6 +172,7 @@ function PostView({ post }: { post: Post }) {
             </Link>
           ) : null}
           {post.author ? <FollowButton person={post.author} /> : null}
+          {post.author ? <AlertsMenu authorId={post.author._id} authorName={post.author.name} /> : null}
           <span className="muted">
             {published ? <time dateTime={published}>{formatDate(published)}</time> : null} · {readingTimeLabel(post.readingTime)}
           </span>
@@ -216,6 +217,7 @@ function PostView({ post }: { post: Post }) {
       {post.locked ? <LockedNotice post={post} signedIn={Boolean(user)} /> : null}
       <PostBlocks blocks={post.blocks ?? []} renderPoll={(block) => <PollBlock postId={post._id} block={block} />} />
       <EngagementBar post={post} commentCount={commentCount} />
+      {!user && post.author ? <NewsletterForm authorId={post.author._id} authorName={post.author.name} /> : null}
       <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
       <SuggestedPosts post={post} />
     </article>

@@ -9,7 +9,7 @@ import { safeHref } from '@/lib/safe-url';
 import { toast } from '@/lib/toast';
 import type { UserProfile } from '@/types/entities';
 import { blockUser, unblockUser } from '@/features/blocks';
-import { FollowButton } from '@/features/follows';
+import { AlertsMenu, FollowButton } from '@/features/follows';
 import { fetchUserById } from '../users-slice';
 
 /** What blocking does, said before it is done. */
@@ -154,6 +154,7 @@ export function ProfileHeader({ user, own }: { user: UserProfile; own: boolean }
         ) : signedIn ? (
           <>
             {user.blockedByYou ? null : <FollowButton person={{ _id: user._id, name: user.name, avatar: user.avatar }} isFollowing={user.isFollowing} />}
+            {user.blockedByYou ? null : <AlertsMenu authorId={user._id} authorName={user.name} />}
             {hasPlans && !user.blockedByYou ? (
               <Link to={`/plans/${user._id}`} className="button button--small">
                 Subscribe

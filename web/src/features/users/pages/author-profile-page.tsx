@@ -14,6 +14,7 @@ import { TabList } from '@/components/tab-list';
 import { EngagementPanel, PostStatsPanel } from '@/features/analytics';
 import { BadgeBoard } from '@/features/achievements';
 import { CategoryManager } from '@/features/categories';
+import { NewsletterForm } from '@/features/follows';
 import { PeopleList } from '../components/people-list';
 import { ProfileHeader } from '../components/profile-header';
 import { ProfilePosts } from '../components/profile-posts';
@@ -142,6 +143,7 @@ export default function AuthorProfilePage() {
     <Page title={own ? 'Your studio' : loaded.name} wide bare>
       <ProfileHeader user={loaded} own={own} />
       <FeedLinks base={`/author-profile/${encodeURIComponent(loaded._id)}`} label={own ? 'Your posts in a feed reader' : `Follow ${loaded.name} in a feed reader`} />
+      {signedIn ? null : <NewsletterForm authorId={loaded._id} authorName={loaded.name} />}
       <TabList label={own ? 'Studio' : 'Profile'} tabs={tabs} active={active.id} onChoose={choose} />
       <div role="tabpanel" id={`panel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="profile-panel" key={`${active.id}:${loaded._id}`}>
         {active.render(ctx)}

@@ -15,6 +15,7 @@ import { CONSENT_KEY, storage } from '@/lib/storage';
 import { toast } from '@/lib/toast';
 import { changePassword, logoutEverywhere } from '@/features/auth';
 import { fetchBlockedUsers, selectBlocks, unblockUser } from '@/features/blocks';
+import { FollowedAuthors } from '@/features/follows';
 import { consentChosen, selectCookieConsent } from '@/features/consent';
 import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
@@ -348,6 +349,7 @@ export default function SettingsPage() {
         <a href="#avatar">Avatar</a>
         <a href="#preferences">Cookies and theme</a>
         <a href="#location">Location</a>
+        <a href="#new-posts">New posts</a>
         <a href="#blocked">Blocked people</a>
         <a href="#password">Password</a>
         <a href="#security">Two-factor sign-in</a>
@@ -367,6 +369,9 @@ export default function SettingsPage() {
         </Section>
         <Section id="location" title="Location">
           <PreciseLocationControl variant="settings" />
+        </Section>
+        <Section id="new-posts" title="New posts from authors you follow">
+          <FollowedAuthors />
         </Section>
         <Section id="blocked" title="Blocked people">
           <BlockedSection />

@@ -1,0 +1,979 @@
+//! Telling readers of a new post: a `new_post` notice to each follower who may read it and an
+//! email to those who chose `instant` alerts and to the author's confirmed email-only
+//! subscribers.
+//!
+//! The publish request (or the scheduled-publishing job) only stores the post's announcement
+//! ([`post_mail::announce`], once per post) and wakes this worker. The worker of any node takes
+//! the announcement's lease, goes through the followers and then the subscribers in batches of
+//! [`BATCH`], and records a cursor after each batch: a node that dies mid-send leaves the lease to
+//! expire and another node (or the same one restarted) goes on from the last finished batch.
+//! Every notice and email is claimed in `post_deliveries` under a unique index first, so the
+//! batch that was cut short sends nobody anything twice.
+//!
+//! Emails are claimed [`IN_FLIGHT`] at a time, just before they are sent (claim a chunk, send
+//! it, settle it), so a node that dies leaves at most one chunk claimed and unsettled. The node
+//! that takes the announcement over records each of those as a failed email (an email log entry
+//! saying it was interrupted and may not have arrived, counted in the post's failed figure), so
+//! the administrators see it and their retry can send it: at most once by the worker, and never
+//! lost silently.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use actix_web::web;
+use futures_util::future::BoxFuture;
+use futures_util::FutureExt;
+use hmac::{Hmac, Mac};
+use mongodb::bson::doc;
+use mongodb::bson::oid::ObjectId;
+use pressroom_actors::events::ServerEvent;
+use serde_json::json;
+use sha2::Sha256;
+use tokio::sync::Notify;
+
+use crate::domain::blocks::plain_text_of;
+use crate::domain::post::Audience;
+use crate::mail::{MailKind, Outgoing};
+use crate::pages::html::escape;
+use crate::pages::model::PublicPost;
+use crate::pages::syndication::content_html;
+use crate::pages::view::Site;
+use crate::persistence::follows::{self, Alerts};
+use crate::persistence::notifications::{self, Kind, Notification};
+use crate::persistence::post_mail::{self, Announcement, Channel, Phase};
+use crate::persistence::posts::{self, Post};
+use crate::persistence::users::User;
+use crate::persistence::{graph, now, subscriptions, users};
+use crate::state::AppState;
+
+/// How often unfinished announcements are looked for (besides being woken by a publish).
+pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
+/// A worker that has not finished a batch for this long is taken to be dead.
+pub const LEASE_MS: i64 = 30_000;
+/// Followers (or subscribers) handled per batch.
+pub const BATCH: i64 = 200;
+/// Deliveries of one batch in flight at once.
+const IN_FLIGHT: usize = 16;
+/// Purpose of the unsubscribe token's signature.
+const UNSUBSCRIBE_PURPOSE: &str = "post-email:unsubscribe:";
+/// Name of the live event the author's tabs hear while a post goes out.
+pub const DELIVERY_EVENT: &str = "postDeliveryUpdated";
+
+static WAKE: LazyLock<Notify> = LazyLock::new(Notify::new);
+
+/// Wakes the workers of this process (a post was announced).
+pub fn wake() {
+    WAKE.notify_waiters();
+}
+
+/// Reads the author's choice stored with a post (`emailOnPublish`, yes when unset).
+pub async fn email_choice(state: &AppState, post: ObjectId) -> bool {
+    let found = state
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>(posts::COLLECTION)
+        .find_one(doc! { "_id": post })
+        .projection(doc! { "emailOnPublish": 1 })
+        .await;
+    match found {
+        Ok(Some(d)) => d.get_bool("emailOnPublish").unwrap_or(true),
+        _ => true,
+    }
+}
+
+/// Stores the author's choice with the post, for when it publishes (a scheduled post).
+pub async fn store_email_choice(state: &AppState, post: ObjectId, send: bool) {
+    let r = state
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>(posts::COLLECTION)
+        .update_one(
+            doc! { "_id": post },
+            doc! { "$set": { "emailOnPublish": send } },
+        )
+        .await;
+    if let Err(e) = r {
+        tracing::warn!(error = %e, "could not store the email choice of a post");
+    }
+}
+
+/// A post became visible to its audience: announces it unless it was announced before. Errors
+/// are logged: the post is published whatever happens here.
+pub async fn post_became_visible(state: &AppState, post: &Post, send_email: Option<bool>) {
+    if !post.is_listable() {
+        return;
+    }
+    let send = match send_email {
+        Some(s) => s,
+        None => email_choice(state, post.id).await,
+    };
+    match post_mail::announce(&state.db, post.id, post.author, send).await {
+        Ok(true) => wake(),
+        Ok(false) => {}
+        Err(e) => tracing::warn!(error = %e, post = %post.id, "could not announce a post"),
+    }
+}
+
+fn signature(secret: &[u8], payload: &str) -> Option<String> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).ok()?;
+    mac.update(UNSUBSCRIBE_PURPOSE.as_bytes());
+    mac.update(payload.as_bytes());
+    Some(hex::encode(mac.finalize().into_bytes()))
+}
+
+/// Who an unsubscribe link is for: a follower (a user) or an email-only subscriber.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recipient {
+    Follower(ObjectId),
+    Subscriber(ObjectId),
+}
+
+/// The token of an unsubscribe link: who, from which author, signed with the server secret.
+pub fn unsubscribe_token(secret: &[u8], author: ObjectId, who: Recipient) -> String {
+    let payload = match who {
+        Recipient::Follower(id) => format!("f.{}.{}", author.to_hex(), id.to_hex()),
+        Recipient::Subscriber(id) => format!("s.{}.{}", author.to_hex(), id.to_hex()),
+    };
+    let sig = signature(secret, &payload).unwrap_or_default();
+    format!("{payload}.{sig}")
+}
+
+/// The author and recipient an unsubscribe token names, when its signature is right.
+pub fn verify_unsubscribe_token(secret: &[u8], token: &str) -> Option<(ObjectId, Recipient)> {
+    let token = token.trim();
+    let (payload, given) = token.rsplit_once('.')?;
+    let mut parts = payload.split('.');
+    let kind = parts.next()?;
+    let author = ObjectId::parse_str(parts.next()?).ok()?;
+    let who = ObjectId::parse_str(parts.next()?).ok()?;
+    if parts.next().is_some() {
+        return None;
+    }
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).ok()?;
+    mac.update(UNSUBSCRIBE_PURPOSE.as_bytes());
+    mac.update(payload.as_bytes());
+    mac.verify_slice(&hex::decode(given).ok()?).ok()?;
+    let who = match kind {
+        "f" => Recipient::Follower(who),
+        "s" => Recipient::Subscriber(who),
+        _ => return None,
+    };
+    Some((author, who))
+}
+
+/// The two renderings of a post's email: the full text and the teaser.
+pub struct Composed {
+    pub author_name: String,
+    pub title: String,
+    pub url: String,
+    pub subscribe_url: String,
+    full: (String, String),
+    teaser: (String, String),
+    locked: bool,
+    /// Rendered HTML by (full text, reason line), with [`UNSUBSCRIBE_SLOT`] for the link: MJML is
+    /// rendered once per kind of reader, not once per email.
+    rendered: std::sync::Mutex<HashMap<(bool, String), String>>,
+}
+
+/// Stands for the unsubscribe address in a rendered email until it is filled in.
+const UNSUBSCRIBE_SLOT: &str = "https://unsubscribe.invalid/slot";
+
+/// The MJML of a post's email around `content` (already sanitised HTML).
+fn mjml(title: &str, byline: &str, content: &str, footer: &str) -> String {
+    format!(
+        r##"<mjml>
+  <mj-head>
+    <mj-title>{title}</mj-title>
+    <mj-attributes>
+      <mj-all font-family="Georgia, 'Times New Roman', serif" />
+      <mj-text font-size="17px" line-height="1.6" color="#1f2328" />
+    </mj-attributes>
+  </mj-head>
+  <mj-body background-color="#f5f5f4" width="640px">
+    <mj-section background-color="#ffffff" padding="24px 8px">
+      <mj-column>
+        <mj-text font-size="13px" color="#57606a">{byline}</mj-text>
+        <mj-text>{content}</mj-text>
+      </mj-column>
+    </mj-section>
+    <mj-section padding="8px">
+      <mj-column>
+        <mj-text font-size="12px" color="#57606a">{footer}</mj-text>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>"##
+    )
+}
+
+/// Renders MJML to HTML (styles inline, responsive); `None` when it cannot be rendered.
+pub fn render_mjml(source: &str) -> Option<String> {
+    let parsed = mrml::parse(source).ok()?;
+    parsed
+        .element
+        .render(&mrml::prelude::render::RenderOptions::default())
+        .ok()
+}
+
+/// XHTML-friendly markup for MJML's parser: void elements closed.
+fn closed_voids(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let Some(end) = rest[start..].find('>') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let tag = &rest[start..start + end + 1];
+        let name: String = tag[1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let void = matches!(
+            name.as_str(),
+            "br" | "hr" | "img" | "source" | "input" | "meta" | "link" | "wbr" | "col"
+        );
+        if void && !tag.ends_with("/>") {
+            out.push_str(&tag[..tag.len() - 1]);
+            out.push_str(" />");
+        } else {
+            out.push_str(tag);
+        }
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Composed {
+    /// Builds both renderings of `post`.
+    pub async fn of(state: &AppState, post: &Post, author_name: &str) -> anyhow::Result<Self> {
+        let view = crate::routes::post::render_one(state, post.clone())
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let raw = serde_json::to_string(&view)?;
+        let guest = PublicPost::from_json(&raw)
+            .ok_or_else(|| anyhow::anyhow!("a post's view could not be read"))?;
+        let mut whole = guest.clone();
+        whole.blocks = post.blocks.clone();
+        whole.locked = false;
+        let site = Site::new(&state.settings.server.public_url);
+        let url = state.settings.public_link(&format!("/post/{}", post.slug));
+        let subscribe_url = state
+            .settings
+            .public_link(&format!("/plans/{}", post.author.to_hex()));
+        let locked = post.audience == Audience::Subscribers;
+        let full_html = content_html(&site, &whole);
+        let full_text = plain_text_of(&post.blocks);
+        let (teaser_html, teaser_text) = if locked {
+            (
+                format!(
+                    "<p>{}</p><p><strong>This post is for paying subscribers.</strong> <a href=\"{}\">Subscribe to read it all</a>.</p>",
+                    escape(&guest.excerpt),
+                    escape(&subscribe_url)
+                ),
+                format!(
+                    "{}\n\nThis post is for paying subscribers. Subscribe to read it all: {subscribe_url}",
+                    guest.excerpt
+                ),
+            )
+        } else {
+            (full_html.clone(), full_text.clone())
+        };
+        Ok(Composed {
+            author_name: author_name.to_string(),
+            title: post.title.clone(),
+            url,
+            subscribe_url,
+            full: (full_html, full_text),
+            teaser: (teaser_html, teaser_text),
+            locked,
+            rendered: std::sync::Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The subject, text and HTML for one reader (`full`: a paying subscriber), with their
+    /// unsubscribe and preferences links.
+    pub fn message(
+        &self,
+        full: bool,
+        why: &str,
+        unsubscribe: &str,
+        manage: &str,
+    ) -> (String, String, String) {
+        let (html, text) = if full || !self.locked {
+            &self.full
+        } else {
+            &self.teaser
+        };
+        let subject = format!("{}: {}", self.author_name, self.title);
+        let body = format!(
+            "{title}\nby {author}\n\n{text}\n\nRead it on Pressroom: {url}\n\n--\n{why}\nStop emails from {author} (one click): {unsubscribe}\nManage all your email choices: {manage}\n",
+            title = self.title,
+            author = self.author_name,
+            url = self.url,
+        );
+        let full = full || !self.locked;
+        let key = (full, why.to_string());
+        let cached = self.rendered.lock().ok().and_then(|m| m.get(&key).cloned());
+        let template = match cached {
+            Some(t) => t,
+            None => {
+                let t = self.render(html, why, manage);
+                if let Ok(mut m) = self.rendered.lock() {
+                    m.insert(key, t.clone());
+                }
+                t
+            }
+        };
+        let rendered = template.replace(UNSUBSCRIBE_SLOT, &escape(unsubscribe));
+        (subject, body, rendered)
+    }
+
+    /// The HTML of one kind of reader, the unsubscribe link left as [`UNSUBSCRIBE_SLOT`].
+    fn render(&self, html: &str, why: &str, manage: &str) -> String {
+        let footer = format!(
+            "{why} <a href=\"{u}\">Stop emails from {a}</a> · <a href=\"{m}\">Manage your email choices</a>",
+            why = escape(why),
+            u = UNSUBSCRIBE_SLOT,
+            a = escape(&self.author_name),
+            m = escape(manage),
+        );
+        let byline = format!(
+            "New from {} · <a href=\"{}\">Read on Pressroom</a>",
+            escape(&self.author_name),
+            escape(&self.url)
+        );
+        let content = closed_voids(html);
+        render_mjml(&mjml(&escape(&self.title), &byline, &content, &footer)).unwrap_or_else(|| {
+            format!(
+                "<!doctype html><html><body style=\"font-family:Georgia,serif;max-width:640px;margin:auto\"><p style=\"color:#57606a\">{byline}</p>{html}<p style=\"font-size:12px;color:#57606a\">{footer}</p></body></html>"
+            )
+        })
+    }
+}
+
+/// Pushes the delivery figures of a post to its author's tabs.
+fn push_figures(state: &AppState, a: &Announcement) {
+    let event = ServerEvent::from_parts(
+        DELIVERY_EVENT.to_string(),
+        vec![json!({
+            "postId": a.id.to_hex(),
+            "notices": a.notices,
+            "emailsSent": a.emails_sent,
+            "emailsFailed": a.emails_failed,
+            "done": a.phase == Phase::Done,
+        })],
+    );
+    state.realtime.emit_user(&a.author.to_hex(), event);
+}
+
+/// What one delivery did, to add up per batch.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    notices: i64,
+    sent: i64,
+    failed: i64,
+}
+
+struct Run<'a> {
+    state: &'a AppState,
+    owner: String,
+    /// Whether the announcement was taken from a worker whose lease expired.
+    taken_over: bool,
+    post: Post,
+    announcement: Announcement,
+    composed: Composed,
+    notice: Notification,
+    hidden: HashSet<ObjectId>,
+    secret: Vec<u8>,
+    manage: String,
+}
+
+/// One email to send: the address (lower-cased), who it is for, whether they get the full text.
+struct Candidate {
+    address: String,
+    who: Recipient,
+    full: bool,
+    user: Option<ObjectId>,
+}
+
+/// How one email went.
+struct Sent {
+    address: String,
+    success: bool,
+    permanent: bool,
+    error: Option<String>,
+    /// Its email log entry, stored with the batch's.
+    log: crate::persistence::email_logs::EmailLog,
+}
+
+impl Candidate {
+    /// What its claim keeps besides the address: who it is for and which worker claimed it, so
+    /// the email can be composed again when that worker stops before settling it.
+    fn claim_fields(&self, owner: &str) -> mongodb::bson::Document {
+        let (kind, id) = match self.who {
+            Recipient::Follower(id) => ("follower", id),
+            Recipient::Subscriber(id) => ("subscriber", id),
+        };
+        doc! {
+            "owner": owner,
+            "recipient": kind,
+            "recipientId": id,
+            "full": self.full,
+            "userId": self.user,
+        }
+    }
+
+    /// The candidate a claim was taken for; `None` for a claim without its recipient.
+    fn of_claim(claim: &mongodb::bson::Document) -> Option<Self> {
+        let id = claim.get_object_id("recipientId").ok()?;
+        let who = match claim.get_str("recipient").ok()? {
+            "follower" => Recipient::Follower(id),
+            "subscriber" => Recipient::Subscriber(id),
+            _ => return None,
+        };
+        Some(Candidate {
+            address: claim.get_str("to").ok()?.to_string(),
+            who,
+            full: claim.get_bool("full").unwrap_or(false),
+            user: claim.get_object_id("userId").ok(),
+        })
+    }
+}
+
+/// The error of an email whose worker stopped while sending it (its log entry, failed and open
+/// to the administrators' retry).
+pub const INTERRUPTED: &str =
+    "Interrupted: the server stopped while sending this email; it may not have been delivered";
+
+/// The error left on an interrupted email's entry when the stalled worker delivered it after
+/// all (it is then not sent again).
+pub const DELIVERED_AFTER_ALL: &str =
+    "Delivered after all: the server taken to have stopped sent it late; not sent again";
+
+impl Run<'_> {
+    /// The email for one candidate.
+    fn compose(&self, c: &Candidate) -> Outgoing {
+        let token = unsubscribe_token(&self.secret, self.post.author, c.who);
+        let unsubscribe = self
+            .state
+            .settings
+            .public_link(&format!("/api/newsletter/unsubscribe?token={token}"));
+        let why = match c.who {
+            Recipient::Follower(_) => format!(
+                "You get this because you follow {} on Pressroom.",
+                self.composed.author_name
+            ),
+            Recipient::Subscriber(_) => format!(
+                "You get this because you subscribed to {} on Pressroom by email.",
+                self.composed.author_name
+            ),
+        };
+        let (subject, body, html) = self
+            .composed
+            .message(c.full, &why, &unsubscribe, &self.manage);
+        let mut mail = Outgoing::new(MailKind::NewPost, &c.address, &subject, body);
+        mail.user_id = c.user;
+        mail.unsubscribe_url = Some(unsubscribe);
+        mail.html = Some(html);
+        mail
+    }
+
+    /// Sends one claimed email.
+    async fn send(&self, c: &Candidate) -> Sent {
+        let record = self.state.mailer.send_unrecorded(self.compose(c)).await;
+        Sent {
+            address: c.address.clone(),
+            success: record.success,
+            permanent: !record.success && record.stop_email_attempts,
+            error: record.error.clone(),
+            log: record,
+        }
+    }
+
+    /// Emails a batch's candidates, suppressed addresses left out, [`IN_FLIGHT`] at a time: each
+    /// chunk is claimed just before it is sent (those claimed before left out), sent, and its
+    /// outcomes settled, logged and counted before the next chunk is claimed. A worker that dies
+    /// leaves at most one chunk claimed and unsettled ([`Run::settle_interrupted`]).
+    async fn emails(&mut self, mut candidates: Vec<Candidate>) -> anyhow::Result<()> {
+        let db = &self.state.db;
+        let mut seen = HashSet::new();
+        candidates.retain(|c| seen.insert(c.address.clone()));
+        let addresses: Vec<String> = candidates.iter().map(|c| c.address.clone()).collect();
+        let suppressed = post_mail::suppressed_among(db, &addresses).await?;
+        candidates.retain(|c| !suppressed.contains(&c.address));
+        for chunk in candidates.chunks(IN_FLIGHT) {
+            if !post_mail::renew(db, self.post.id, &self.owner, LEASE_MS).await? {
+                anyhow::bail!(
+                    "the announcement of {} was taken over; stopping",
+                    self.post.id
+                );
+            }
+            // Each claim's id is its email's log entry's id, so a takeover finds the outcome of
+            // an email logged but not settled when its worker stopped.
+            let ids: HashMap<&str, ObjectId> = chunk
+                .iter()
+                .map(|c| (c.address.as_str(), ObjectId::new()))
+                .collect();
+            let claims: Vec<(String, mongodb::bson::Document)> = chunk
+                .iter()
+                .map(|c| {
+                    let mut fields = c.claim_fields(&self.owner);
+                    fields.insert("_id", ids[c.address.as_str()]);
+                    (c.address.clone(), fields)
+                })
+                .collect();
+            let claimed =
+                post_mail::claim_many_with(db, self.post.id, Channel::Email, &claims).await?;
+            let work: Vec<BoxFuture<'_, Sent>> = chunk
+                .iter()
+                .filter(|c| claimed.contains(&c.address))
+                .map(|c| self.send(c).boxed())
+                .collect();
+            if work.is_empty() {
+                continue;
+            }
+            let mut outcomes: Vec<Sent> = futures_util::future::join_all(work).await;
+            for o in &mut outcomes {
+                if let Some(id) = ids.get(o.address.as_str()) {
+                    o.log.id = *id;
+                }
+            }
+            let logs: Vec<_> = outcomes.iter().map(|o| o.log.clone()).collect();
+            crate::persistence::email_logs::record_many(db, &logs).await?;
+            let mut tally = Tally::default();
+            let mut by_status: HashMap<&str, Vec<String>> = HashMap::new();
+            for o in &outcomes {
+                let status = if o.success {
+                    tally.sent += 1;
+                    "sent"
+                } else if o.permanent {
+                    tally.failed += 1;
+                    post_mail::suppress(db, &o.address, "hard_bounce", o.error.as_deref()).await?;
+                    "suppressed"
+                } else {
+                    tally.failed += 1;
+                    "failed"
+                };
+                by_status.entry(status).or_default().push(o.address.clone());
+            }
+            let delivered = by_status.get("sent").cloned().unwrap_or_default();
+            for (status, tos) in by_status {
+                post_mail::settle_many(db, self.post.id, Channel::Email, &tos, status).await?;
+            }
+            // A worker stalled past its lease may find some of its emails recorded as
+            // interrupted by the worker that took over: those it delivered are not sent again.
+            post_mail::close_interrupted(db, self.post.id, &delivered, DELIVERED_AFTER_ALL).await?;
+            self.record(tally).await?;
+        }
+        Ok(())
+    }
+
+    /// Records the emails a stopped worker claimed and never settled: each gets a failed email
+    /// log entry saying it was interrupted (under its claim's id, with the email's text and
+    /// HTML so the administrators' retry can send it), its claim is settled `failed`, and it is
+    /// counted in the post's failed figure. Only claims older than half a lease are taken: a
+    /// live worker renews its lease before each chunk, so its claims are younger than that.
+    async fn settle_interrupted(&mut self) -> anyhow::Result<()> {
+        let db = &self.state.db;
+        let before = mongodb::bson::DateTime::from_millis(
+            now().timestamp_millis().saturating_sub(LEASE_MS / 2),
+        );
+        let claims = post_mail::unsettled_emails(db, self.post.id, &self.owner, before).await?;
+        if claims.is_empty() {
+            return Ok(());
+        }
+        let mut ids = Vec::new();
+        let mut logs = Vec::new();
+        for claim in &claims {
+            let Ok(id) = claim.get_object_id("_id") else {
+                continue;
+            };
+            let at = claim
+                .get_datetime("createdAt")
+                .copied()
+                .unwrap_or_else(|_| now());
+            let (address, subject, body, html, user, unsubscribe) = match Candidate::of_claim(claim)
+            {
+                Some(c) => {
+                    let m = self.compose(&c);
+                    (
+                        m.to,
+                        m.subject,
+                        Some(m.body),
+                        m.html,
+                        m.user_id,
+                        m.unsubscribe_url,
+                    )
+                }
+                // A claim without its recipient: logged all the same, without its text.
+                None => (
+                    claim.get_str("to").unwrap_or_default().to_string(),
+                    format!("{}: {}", self.composed.author_name, self.composed.title),
+                    None,
+                    None,
+                    None,
+                    None,
+                ),
+            };
+            ids.push(id);
+            logs.push(crate::persistence::email_logs::EmailLog {
+                id,
+                email: address,
+                kind: MailKind::NewPost.as_str().to_string(),
+                subject,
+                success: false,
+                error: Some(INTERRUPTED.to_string()),
+                attempts: 1,
+                stop_email_attempts: false,
+                created_at: at,
+                body,
+                user_id: user,
+                unsubscribe_url: unsubscribe,
+                html,
+                retries: 0,
+                last_attempt_at: Some(at),
+                sent_at: None,
+                retrying_at: None,
+            });
+        }
+        // The entries first: a takeover that stops between the two steps leaves the claims
+        // unsettled, and the next one stores nothing twice (the ids are the claims'). An email
+        // whose worker logged it before stopping keeps that entry, and its claim that outcome.
+        post_mail::record_interrupted_logs(db, &logs).await?;
+        let outcomes = post_mail::logged_outcomes(db, &ids).await?;
+        let (mut delivered, mut interrupted, mut refused) = (Vec::new(), Vec::new(), Vec::new());
+        for claim in &claims {
+            let Ok(id) = claim.get_object_id("_id") else {
+                continue;
+            };
+            match outcomes.get(&id) {
+                Some(o) if o.success => delivered.push(id),
+                Some(o) if o.stop_email_attempts && o.error.as_deref() != Some(INTERRUPTED) => {
+                    post_mail::suppress(
+                        db,
+                        claim.get_str("to").unwrap_or_default(),
+                        "hard_bounce",
+                        o.error.as_deref(),
+                    )
+                    .await?;
+                    refused.push(id);
+                }
+                _ => interrupted.push(id),
+            }
+        }
+        let sent = post_mail::settle_claims(db, &delivered, "sent", false).await?;
+        let failed = post_mail::settle_claims(db, &refused, "suppressed", false).await?
+            + post_mail::settle_claims(db, &interrupted, "failed", true).await?;
+        if sent + failed > 0 {
+            crate::metrics::MAIL
+                .with_label_values(&["failed"])
+                .inc_by(failed);
+            tracing::warn!(post = %self.post.id, sent, failed, "new-post emails left unsettled by a stopped server recorded (those not known to be delivered as failed)");
+            self.record(Tally {
+                sent: i64::try_from(sent).unwrap_or(0),
+                failed: i64::try_from(failed).unwrap_or(0),
+                ..Tally::default()
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Stores and pushes the notices of a batch (to those not told before).
+    async fn notices(&self, people: &[&User]) -> anyhow::Result<i64> {
+        let db = &self.state.db;
+        let tos: Vec<String> = people.iter().map(|u| u.id.to_hex()).collect();
+        let claimed = post_mail::claim_many(db, self.post.id, Channel::Notice, &tos).await?;
+        let at = now();
+        let notes: Vec<Notification> = people
+            .iter()
+            .filter(|u| claimed.contains(&u.id.to_hex()))
+            .map(|u| {
+                let mut n = self.notice.clone();
+                n.id = ObjectId::new();
+                n.user_id = u.id;
+                n.created_at = at;
+                n
+            })
+            .collect();
+        notifications::insert_many(db, &notes).await?;
+        let told: Vec<String> = notes.iter().map(|n| n.user_id.to_hex()).collect();
+        post_mail::settle_many(db, self.post.id, Channel::Notice, &told, "sent").await?;
+        let ids: Vec<ObjectId> = notes.iter().map(|n| n.user_id).collect();
+        let counts = post_mail::unread_counts(db, &ids).await?;
+        for n in &notes {
+            let user = n.user_id.to_hex();
+            crate::live::notification_created(
+                self.state,
+                &user,
+                crate::routes::notification::view(n),
+            );
+            crate::live::unread_count_changed(
+                self.state,
+                &user,
+                counts.get(&n.user_id).copied().unwrap_or(1),
+            );
+        }
+        Ok(i64::try_from(notes.len()).unwrap_or(0))
+    }
+
+    async fn record(&mut self, tally: Tally) -> anyhow::Result<()> {
+        if let Some(a) = post_mail::count(
+            &self.state.db,
+            self.post.id,
+            tally.notices,
+            tally.sent,
+            tally.failed,
+        )
+        .await?
+        {
+            self.announcement.notices = a.notices;
+            self.announcement.emails_sent = a.emails_sent;
+            self.announcement.emails_failed = a.emails_failed;
+            push_figures(self.state, &self.announcement);
+        }
+        Ok(())
+    }
+
+    /// One batch of followers; `None` when there are no more.
+    async fn follower_batch(&mut self) -> anyhow::Result<Option<ObjectId>> {
+        let db = &self.state.db;
+        let batch =
+            follows::followers_after(db, self.post.author, self.announcement.cursor, BATCH).await?;
+        let Some(last) = batch.last().map(|(id, _)| *id) else {
+            return Ok(None);
+        };
+        let ids: Vec<ObjectId> = batch.iter().map(|(id, _)| *id).collect();
+        let people: HashMap<ObjectId, User> = users::find_many(db, &ids)
+            .await?
+            .into_iter()
+            .map(|u| (u.id, u))
+            .collect();
+        let paying: HashSet<ObjectId> = if self.post.audience == Audience::Subscribers {
+            subscriptions::find(
+                db,
+                doc! { "$and": [
+                    { "authorId": self.post.author, "subscriberId": { "$in": &ids } },
+                    subscriptions::access_filter(now()),
+                ] },
+            )
+            .await?
+            .into_iter()
+            .map(|s| s.subscriber_id)
+            .collect()
+        } else {
+            HashSet::new()
+        };
+        // Who may hear of it: not `off`, not blocked by an administrator, no block either way.
+        let told: Vec<(&User, Alerts)> = batch
+            .iter()
+            .filter_map(|(id, alerts)| people.get(id).map(|u| (u, *alerts)))
+            .filter(|(u, alerts)| {
+                *alerts != Alerts::Off && !u.blocked && !self.hidden.contains(&u.id)
+            })
+            .collect();
+        let tally = Tally {
+            notices: self
+                .notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
+                .await?,
+            ..Tally::default()
+        };
+        self.record(tally).await?;
+        if self.announcement.send_email {
+            let candidates: Vec<Candidate> = told
+                .iter()
+                .filter(|(u, alerts)| *alerts == Alerts::Instant && u.is_account_verified)
+                .map(|(u, _)| Candidate {
+                    address: u.email.trim().to_lowercase(),
+                    who: Recipient::Follower(u.id),
+                    full: paying.contains(&u.id),
+                    user: Some(u.id),
+                })
+                .collect();
+            self.emails(candidates).await?;
+        }
+        Ok(Some(last))
+    }
+
+    /// One batch of email-only subscribers; `None` when there are no more.
+    async fn subscriber_batch(&mut self) -> anyhow::Result<Option<ObjectId>> {
+        let batch = post_mail::confirmed_after(
+            &self.state.db,
+            self.post.author,
+            self.announcement.cursor,
+            BATCH,
+        )
+        .await?;
+        let Some(last) = batch.last().map(|s| s.id) else {
+            return Ok(None);
+        };
+        if self.announcement.send_email {
+            let candidates = batch
+                .iter()
+                .map(|s| Candidate {
+                    address: s.email.trim().to_lowercase(),
+                    who: Recipient::Subscriber(s.id),
+                    full: false,
+                    user: None,
+                })
+                .collect();
+            self.emails(candidates).await?;
+        }
+        Ok(Some(last))
+    }
+
+    async fn go(&mut self) -> anyhow::Result<()> {
+        self.settle_interrupted().await?;
+        if self.taken_over {
+            // The stopped worker may have settled a chunk without counting it: the figures are
+            // counted again from the claims.
+            if let Some(a) = post_mail::recount(&self.state.db, self.post.id).await? {
+                self.announcement.notices = a.notices;
+                self.announcement.emails_sent = a.emails_sent;
+                self.announcement.emails_failed = a.emails_failed;
+                push_figures(self.state, &self.announcement);
+            }
+        }
+        loop {
+            let (phase, next) = match self.announcement.phase {
+                Phase::Followers => match self.follower_batch().await? {
+                    Some(last) => (Phase::Followers, Some(last)),
+                    None => (Phase::Subscribers, None),
+                },
+                Phase::Subscribers => match self.subscriber_batch().await? {
+                    Some(last) => (Phase::Subscribers, Some(last)),
+                    None => (Phase::Done, None),
+                },
+                Phase::Done => return Ok(()),
+            };
+            if !post_mail::advance(
+                &self.state.db,
+                self.post.id,
+                &self.owner,
+                LEASE_MS,
+                phase,
+                next,
+            )
+            .await?
+            {
+                anyhow::bail!(
+                    "the announcement of {} was taken over; stopping",
+                    self.post.id
+                );
+            }
+            self.announcement.phase = phase;
+            self.announcement.cursor = next;
+            if phase == Phase::Done {
+                push_figures(self.state, &self.announcement);
+                tracing::info!(
+                    post = %self.post.id,
+                    notices = self.announcement.notices,
+                    sent = self.announcement.emails_sent,
+                    failed = self.announcement.emails_failed,
+                    "new post announced"
+                );
+            }
+        }
+    }
+}
+
+/// Takes and works through one unfinished announcement; `false` when there was none.
+pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
+    let owner = ObjectId::new().to_hex();
+    let Some(mut announcement) = post_mail::take(&state.db, &owner, LEASE_MS).await? else {
+        return Ok(false);
+    };
+    // Its last worker's lease expired: that worker stopped, perhaps mid-chunk. (A lease still
+    // running is another live worker that took it at the same moment: FerretDB's
+    // `findAndModify` is not atomic against it.)
+    let taken_over = announcement.lease_owner.is_some()
+        && announcement.lease_until.is_some_and(|until| until < now());
+    announcement.lease_owner = Some(owner.clone());
+    let post = posts::find_by_id(&state.db, announcement.id).await?;
+    let Some(post) = post.filter(|p| p.is_listable()) else {
+        // Deleted or hidden again before it went out: nobody is told.
+        post_mail::advance(
+            &state.db,
+            announcement.id,
+            &owner,
+            LEASE_MS,
+            Phase::Done,
+            None,
+        )
+        .await?;
+        return Ok(true);
+    };
+    let author = users::find_by_id(&state.db, post.author).await?;
+    let author_name = author
+        .as_ref()
+        .map_or(crate::routes::post::DELETED_AUTHOR, |a| a.name.as_str())
+        .to_string();
+    let composed = Composed::of(state, &post, &author_name).await?;
+    let notice = Notification {
+        id: ObjectId::new(),
+        user_id: post.author,
+        kind: Kind::NewPost,
+        content: format!("{author_name} published \"{}\"", post.title),
+        read: false,
+        navigate_to: Some(format!("/post/{}", post.slug)),
+        sender_id: Some(post.author),
+        sender_name: Some(author_name.clone()),
+        sender_avatar: author.and_then(|a| a.avatar),
+        post_id: Some(post.id),
+        post_title: Some(post.title.clone()),
+        reply_to: None,
+        created_at: now(),
+    };
+    let hidden: HashSet<ObjectId> = graph::hidden_from(&state.db, post.author)
+        .await?
+        .into_iter()
+        .collect();
+    let secret = secrecy::ExposeSecret::expose_secret(&state.settings.auth.jwt_secret)
+        .as_bytes()
+        .to_vec();
+    let mut run = Run {
+        state,
+        owner,
+        taken_over,
+        manage: state.settings.public_link("/user-setting"),
+        post,
+        announcement,
+        composed,
+        notice,
+        hidden,
+        secret,
+    };
+    run.go().await?;
+    Ok(true)
+}
+
+/// Works through announcements as they come (woken by a publish, and every
+/// [`POLL_INTERVAL`]).
+pub fn spawn(state: web::Data<AppState>) {
+    crate::metrics::job_declared("new-post-announcements", POLL_INTERVAL);
+    tokio::spawn(async move {
+        loop {
+            let woken = WAKE.notified();
+            loop {
+                match run_once(&state).await {
+                    Ok(true) => continue,
+                    Ok(false) => {
+                        crate::metrics::job_ran("new-post-announcements", POLL_INTERVAL, true);
+                        break;
+                    }
+                    Err(e) => {
+                        crate::metrics::job_ran("new-post-announcements", POLL_INTERVAL, false);
+                        tracing::warn!(error = %format!("{e:#}"), "announcing a new post stopped");
+                        break;
+                    }
+                }
+            }
+            let _ = tokio::time::timeout(POLL_INTERVAL, woken).await;
+        }
+    });
+}

@@ -1,0 +1,54 @@
+//! `GET /api/post/delivery/{id}` → {postId, announced, sendEmail, notices, emailsSent,
+//! emailsFailed, done}: how many followers were told of the post and how many emails went out
+//! or failed, for its author or an administrator (others 403). The author's tabs also hear
+//! `postDeliveryUpdated` with the same figures while the post goes out.
+
+use actix_web::{web, HttpResponse};
+use serde::Serialize;
+
+use super::{may_manage, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::object_id;
+use crate::persistence::post_mail::{self, Phase};
+use crate::persistence::posts;
+use crate::state::AppState;
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryAnswer {
+    post_id: String,
+    /// Whether the post was announced (it became visible to its audience).
+    announced: bool,
+    send_email: bool,
+    notices: i64,
+    emails_sent: i64,
+    emails_failed: i64,
+    /// Whether every follower and subscriber was gone through.
+    done: bool,
+}
+
+#[tracing::instrument(skip(state, me))]
+pub async fn delivery(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = object_id(&id, "post id")?;
+    let post = posts::find_by_id(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if !may_manage(&post, &me) {
+        return Err(ApiError::forbidden(MSG_NOT_POST_OWNER));
+    }
+    let a = post_mail::find(&state.db, id).await?;
+    Ok(HttpResponse::Ok().json(DeliveryAnswer {
+        post_id: id.to_hex(),
+        announced: a.is_some(),
+        send_email: a.as_ref().is_none_or(|a| a.send_email),
+        notices: a.as_ref().map_or(0, |a| a.notices),
+        emails_sent: a.as_ref().map_or(0, |a| a.emails_sent),
+        emails_failed: a.as_ref().map_or(0, |a| a.emails_failed),
+        done: a.as_ref().is_some_and(|a| a.phase == Phase::Done),
+    }))
+}
