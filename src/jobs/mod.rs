@@ -1,7 +1,7 @@
 //! Background jobs started once by `Application::build`.
 
-pub mod admin_tasks;
 pub mod account_deletion;
+pub mod admin_tasks;
 pub mod announce;
 pub mod billing;
 pub mod daily_mail;
