@@ -386,19 +386,34 @@ fn etag_of(body: &[u8]) -> HeaderValue {
     HeaderValue::from_str(&format!("\"{hex}\"")).unwrap_or(HeaderValue::from_static("\"0\""))
 }
 
-/// Whether `If-None-Match` names `etag` (weak comparison, `*` included).
-fn not_modified(req: &ServiceRequest, etag: &HeaderValue) -> bool {
-    let Some(tags) = req
+/// Whether the request's validators match the kept answer: `If-None-Match` naming `etag` (weak
+/// comparison, `*` included), or, without it, `If-Modified-Since` no earlier than the answer's
+/// `Last-Modified` (RFC 9110 §13.1.3: the date is ignored when `If-None-Match` is present).
+fn not_modified(req: &ServiceRequest, etag: &HeaderValue, headers: &HeaderMap) -> bool {
+    if let Some(tags) = req
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-    else {
-        return false;
+    {
+        let ours = etag.to_str().unwrap_or_default().trim_start_matches("W/");
+        return tags
+            .split(',')
+            .map(|t| t.trim().trim_start_matches("W/"))
+            .any(|t| t == "*" || t == ours);
+    }
+    let date = |value: Option<&HeaderValue>| {
+        value
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<header::HttpDate>().ok())
+            .map(std::time::SystemTime::from)
     };
-    let ours = etag.to_str().unwrap_or_default().trim_start_matches("W/");
-    tags.split(',')
-        .map(|t| t.trim().trim_start_matches("W/"))
-        .any(|t| t == "*" || t == ours)
+    match (
+        date(req.headers().get(header::IF_MODIFIED_SINCE)),
+        date(headers.get(header::LAST_MODIFIED)),
+    ) {
+        (Some(since), Some(last)) => last <= since,
+        _ => false,
+    }
 }
 
 fn answer(
@@ -408,7 +423,7 @@ fn answer(
     body: Bytes,
     etag: &HeaderValue,
 ) -> ServiceResponse<BoxBody> {
-    let not_modified = status == StatusCode::OK && not_modified(&req, etag);
+    let not_modified = status == StatusCode::OK && not_modified(&req, etag, headers);
     let mut res = if not_modified {
         HttpResponse::NotModified().finish()
     } else {

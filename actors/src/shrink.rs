@@ -65,6 +65,12 @@ mod tests {
         let capacity = busy.capacity();
         busy.remove(&1);
         when_sparse(&mut busy);
-        assert_eq!(busy.capacity(), capacity);
+        // Not shrunk. (A removal that leaves a tombstone, as it does in a full group, takes one
+        // from the room reported until the table is rebuilt, so one less is the same table.)
+        assert!(
+            busy.capacity() + 1 >= capacity,
+            "{} of {capacity}",
+            busy.capacity()
+        );
     }
 }

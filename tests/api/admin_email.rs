@@ -3,7 +3,7 @@
 //! refused once with a temporary or a permanent error (scripts/smtp_sink.py).
 
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::content::*;
 use crate::helpers::*;
@@ -45,23 +45,6 @@ async fn reply(app: &TestApp, admin: &TestUser, id: &str) -> reqwest::Response {
         Some(&admin.token),
     )
     .await
-}
-
-/// Queues a retry (answered 202 at once) and waits for its job: `{message, results}` of the job.
-async fn retry(app: &TestApp, admin: &TestUser, kind: &str) -> Value {
-    let res = app
-        .post_json(
-            "/api/admin/retry-failed-emails",
-            &json!({ "type": kind }),
-            Some(&admin.token),
-        )
-        .await;
-    let status = res.status();
-    let body = json_of(res).await;
-    assert_eq!(status, StatusCode::ACCEPTED, "{body}");
-    assert_eq!(body["results"], json!([]), "{body}");
-    let job = wait_for_job(app, admin, body["jobId"].as_str().unwrap()).await;
-    json!({ "message": job["message"], "results": job["results"] })
 }
 
 #[actix_web::test]
@@ -106,7 +89,7 @@ async fn a_refused_reply_is_sent_again_by_a_retry_and_a_permanent_refusal_is_giv
 
     // The retry sends the temporary one again (the sink takes it now) and leaves the other.
     let before = app.mail_count(&temporary);
-    let body = retry(&app, &admin, "contact_reply").await;
+    let body = retry_failed_emails(&app, &admin, "contact_reply").await;
     let results = body["results"].as_array().unwrap();
     assert_eq!(results.len(), 1, "{body}");
     assert_eq!(results[0]["email"], temporary);
@@ -118,7 +101,7 @@ async fn a_refused_reply_is_sent_again_by_a_retry_and_a_permanent_refusal_is_giv
     assert_eq!(app.mail_count(&permanent), 0);
     // Nothing is left to send.
     assert_eq!(
-        retry(&app, &admin, "contact_reply").await["results"],
+        retry_failed_emails(&app, &admin, "contact_reply").await["results"],
         json!([])
     );
 
@@ -149,7 +132,7 @@ async fn a_failed_code_mail_is_sent_again_with_a_fresh_code_that_works() {
     assert!(!logs[0].success);
     assert!(logs[0].body.is_none(), "a code is never stored");
 
-    let body = retry(&app, &admin, "verify_otp").await;
+    let body = retry_failed_emails(&app, &admin, "verify_otp").await;
     assert_eq!(body["results"][0]["success"], true, "{body}");
     let mail = app.wait_for_mail(&email, 0).await;
     let code = code_in(&mail);
@@ -174,7 +157,7 @@ async fn a_failed_code_mail_is_sent_again_with_a_fresh_code_that_works() {
     pressroom::persistence::users::mark_verified(&app.db, id)
         .await
         .unwrap();
-    let body = retry(&app, &admin, "verify_otp").await;
+    let body = retry_failed_emails(&app, &admin, "verify_otp").await;
     let result = &body["results"][0];
     assert_eq!(result["success"], false);
     assert_eq!(result["stopEmailAttempts"], true);

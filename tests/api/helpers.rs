@@ -765,3 +765,20 @@ pub async fn wait_for_job(app: &TestApp, admin: &TestUser, id: &str) -> Value {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Queues a retry (answered 202 at once) and waits for its job: `{message, results}` of the job.
+pub async fn retry_failed_emails(app: &TestApp, admin: &TestUser, kind: &str) -> Value {
+    let res = app
+        .post_json(
+            "/api/admin/retry-failed-emails",
+            &json!({ "type": kind }),
+            Some(&admin.token),
+        )
+        .await;
+    let status = res.status();
+    let body = json_of(res).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{body}");
+    assert_eq!(body["results"], json!([]), "{body}");
+    let job = wait_for_job(app, admin, body["jobId"].as_str().unwrap()).await;
+    json!({ "message": job["message"], "results": job["results"] })
+}

@@ -807,15 +807,7 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     assert_eq!(figures["emailsSent"], 4, "{figures}");
 
     // The administrators' retry sends them, text and HTML, once.
-    let res = app
-        .post_json(
-            "/api/admin/retry-failed-emails",
-            &json!({ "type": "new_post" }),
-            Some(&admin.token),
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
-    let answer = json_of(res).await;
+    let answer = retry_failed_emails(&app, &admin, "new_post").await;
     assert_eq!(answer["message"], "2 sent, 0 still failing", "{answer}");
     for r in &lost {
         let mail = decoded(&app.wait_for_mail(&r.email, 0).await);
@@ -825,14 +817,8 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
         assert!(mail.to_ascii_lowercase().contains("text/plain"), "{mail}");
         assert!(header(&mail, "List-Unsubscribe").is_some(), "{mail}");
     }
-    let res = app
-        .post_json(
-            "/api/admin/retry-failed-emails",
-            &json!({ "type": "new_post" }),
-            Some(&admin.token),
-        )
-        .await;
-    assert_eq!(json_of(res).await["message"], "0 sent, 0 still failing");
+    let answer = retry_failed_emails(&app, &admin, "new_post").await;
+    assert_eq!(answer["message"], "0 sent, 0 still failing", "{answer}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     for r in &lost {
         assert_eq!(app.mail_count(&r.email), 1, "{}", r.email);

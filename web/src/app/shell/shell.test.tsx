@@ -294,8 +294,8 @@ describe('feedback on request', () => {
     renderApp('/about', { preloadedState: { auth: signedInAuth() } });
     await ready();
     await userEvent.click(screen.getByRole('button', { name: 'Give feedback' }));
-    expect(await screen.findByRole('dialog', { name: 'Share Your Feedback' })).toBeInTheDocument();
-  });
+    expect(await screen.findByRole('dialog', { name: 'Share Your Feedback' }, { timeout: 10_000 })).toBeInTheDocument();
+  }, 20_000);
 });
 
 describe('the shell on mobile (< 1024 px)', () => {
