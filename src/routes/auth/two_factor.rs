@@ -172,8 +172,17 @@ fn hashes(state: &AppState, user_id: &str, codes: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Tells the user by email that their two-factor settings changed.
-async fn tell(state: &AppState, user: &User, subject: &str, what: &str) {
+/// A change of the account's second factor: to the audit log, and by email to its owner.
+async fn tell(state: &AppState, me: &AuthUser, action: Action, subject: &str, what: &str) {
+    audit::record(
+        state,
+        me,
+        action,
+        Target::user(&me.user),
+        serde_json::json!({}),
+    )
+    .await;
+    let user = &me.user;
     let body = format!(
         "Hello {},\n\n{what}\n\nIf this was not you, change your password at once and review your sessions:\n{}\n",
         user.name,
@@ -276,17 +285,10 @@ pub async fn enable(
     {
         return Err(ApiError::conflict(MSG_NO_SETUP));
     }
-    audit::record(
+    tell(
         &state,
         &me,
         Action::TwoFactorEnable,
-        Target::user(&me.user),
-        serde_json::json!({}),
-    )
-    .await;
-    tell(
-        &state,
-        &me.user,
         "Two-factor sign-in is on",
         "Two-factor sign-in was turned on for your Pressroom account. Signing in now asks for a code from your authenticator app.",
     )
@@ -334,17 +336,10 @@ pub async fn disable(
     crate::routes::auth::reauth::require_recent(&state, &me).await?;
     confirm(&state, &req, &me, body.into_inner()).await?;
     two_factor::disable(&state.db, me.user.id).await?;
-    audit::record(
+    tell(
         &state,
         &me,
         Action::TwoFactorDisable,
-        Target::user(&me.user),
-        serde_json::json!({}),
-    )
-    .await;
-    tell(
-        &state,
-        &me.user,
         "Two-factor sign-in is off",
         "Two-factor sign-in was turned off for your Pressroom account. Signing in now asks only for your password.",
     )
@@ -374,17 +369,10 @@ pub async fn recovery_codes(
     {
         return Err(ApiError::bad_request(MSG_NOT_ON));
     }
-    audit::record(
+    tell(
         &state,
         &me,
         Action::RecoveryCodesReplace,
-        Target::user(&me.user),
-        serde_json::json!({}),
-    )
-    .await;
-    tell(
-        &state,
-        &me.user,
         "New recovery codes",
         "New recovery codes were made for your Pressroom account; the old ones no longer work.",
     )
