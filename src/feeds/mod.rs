@@ -16,6 +16,7 @@
 
 pub mod cards;
 pub mod keys;
+pub mod lookups;
 pub mod read;
 mod rebuild;
 pub mod scripts;

@@ -14,7 +14,8 @@ use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
 use crate::feeds::cards::ReadError;
 use crate::feeds::keys::{self, Gen};
-use crate::feeds::read::{Count, Dir, Filter, ListQuery};
+use crate::feeds::lookups::Count;
+use crate::feeds::read::{Dir, Filter, ListQuery};
 use crate::persistence::posts::{self, PageRequest, SortKind};
 use crate::state::AppState;
 
