@@ -16,7 +16,7 @@ use crate::persistence::account_records::{self, DELETED_WITH_ACCOUNT, KEPT_ANONY
 use crate::persistence::likes::{self, MarkKind};
 use crate::persistence::users::{self, User};
 use crate::persistence::{bookmarks, comments, email_logs, graph, media, now, posts, votes};
-use crate::routes::post::delete::delete_post_quietly;
+use crate::services::deletion::delete_post_quietly;
 use crate::state::AppState;
 use crate::{live, notify};
 

@@ -2,6 +2,8 @@
 //! actors.
 
 pub mod accounts;
+#[cfg(test)]
+mod architecture;
 pub mod audit;
 pub mod auth;
 pub mod backup;
@@ -35,6 +37,7 @@ pub mod redis_pool;
 pub mod routes;
 pub mod search;
 pub mod security_headers;
+pub mod services;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

@@ -61,7 +61,7 @@ pub fn account_posts_removed(state: &web::Data<AppState>, followers: Vec<ObjectI
 }
 
 async fn send_public_post_count(state: &AppState) -> crate::error::ApiResult<()> {
-    let public = crate::routes::post::count::all_posts_count(state, None).await?;
+    let public = crate::services::counts::all_posts_count(state, None).await?;
     state.realtime.emit_all(PostCountsUpdated {
         all_posts_count: Some(public),
         ..PostCountsUpdated::default()
@@ -74,7 +74,7 @@ async fn send_post_counts(
     author: ObjectId,
     feeds_changed: bool,
 ) -> crate::error::ApiResult<()> {
-    use crate::routes::post::count::{all_posts_count, following_posts_count, my_posts_count};
+    use crate::services::counts::{all_posts_count, following_posts_count, my_posts_count};
     let db = &state.db;
     send_public_post_count(state).await?;
     state.realtime.emit_user(
@@ -96,7 +96,7 @@ async fn send_following_counts(
     state: &AppState,
     users: Vec<ObjectId>,
 ) -> crate::error::ApiResult<()> {
-    use crate::routes::post::count::following_posts_count;
+    use crate::services::counts::following_posts_count;
     let online: HashSet<String> = state.realtime.online().await.user_ids.into_iter().collect();
     for follower in users {
         let id = follower.to_hex();

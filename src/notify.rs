@@ -9,7 +9,7 @@ use crate::error::ApiResult;
 use crate::live;
 use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::{now, posts, users};
-use crate::routes::notification::view;
+use crate::services::notifications::view;
 use crate::state::AppState;
 
 /// What to tell whom.

@@ -72,7 +72,7 @@ pub struct CardView {
     /// title, thumbnail and excerpt are the teaser.
     pub locked: bool,
     /// The blocks of a locked post, kept here (never sent) until the viewer is known to may read
-    /// them (`routes::post::unlock_for`).
+    /// them (`services::posts::unlock_for`).
     #[serde(skip)]
     pub sealed_blocks: Option<Vec<Block>>,
     pub is_featured: bool,

@@ -10,7 +10,7 @@ use crate::domain::eligibility::{evaluate, AdminDecision, Criteria, Metrics, Ver
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::users::{MilestoneOverride, User};
 use crate::persistence::{follows, now, posts, subscription_criteria, users, DbContext};
-use crate::routes::post::analytics_user::engagement_rate;
+use crate::services::analytics::engagement_rate;
 use crate::state::AppState;
 
 /// The seed's message when no criteria are stored.

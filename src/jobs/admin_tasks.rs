@@ -26,10 +26,11 @@ use tokio::sync::Notify;
 use crate::live::ADMIN_ROOM;
 use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::{email_logs, now, Db, DbContext, DbResult};
-use crate::routes::admin::email::retry::{send_again, RetryResult, MAX_PER_RETRY};
-use crate::routes::admin::email::{mail_type, view as log_view};
-use crate::routes::notification::view as notice_view;
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::services::email_retry::{
+    mail_type, send_again, view as log_view, RetryResult, MAX_PER_RETRY,
+};
+use crate::services::notifications::view as notice_view;
 use crate::state::AppState;
 
 pub const COLLECTION: &str = "admin_jobs";
@@ -206,7 +207,7 @@ async fn retry_emails(state: &AppState, id: ObjectId, job: &Document) -> DbResul
                     let now_log = email_logs::find_by_id(&state.db, log_id).await?;
                     Some(match now_log {
                         Some(l) => RetryResult::Log(log_view(&l)),
-                        None => RetryResult::Gone(crate::routes::admin::email::retry::GoneLog {
+                        None => RetryResult::Gone(crate::services::email_retry::GoneLog {
                             id: log_id.to_hex(),
                             success: outcome.success,
                             error: outcome.error,

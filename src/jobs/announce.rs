@@ -251,7 +251,7 @@ fn closed_voids(html: &str) -> String {
 impl Composed {
     /// Builds both renderings of `post`.
     pub async fn of(state: &AppState, post: &Post, author_name: &str) -> anyhow::Result<Self> {
-        let view = crate::routes::post::render_one(state, post.clone())
+        let view = crate::services::posts::render_one(state, post.clone())
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let raw = serde_json::to_string(&view)?;
@@ -711,7 +711,7 @@ impl Run<'_> {
             crate::live::notification_created(
                 self.state,
                 &user,
-                crate::routes::notification::view(n),
+                crate::services::notifications::view(n),
             );
             crate::live::unread_count_changed(
                 self.state,
@@ -911,7 +911,7 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
     let author = users::find_by_id(&state.db, post.author).await?;
     let author_name = author
         .as_ref()
-        .map_or(crate::routes::post::DELETED_AUTHOR, |a| a.name.as_str())
+        .map_or(crate::post_view::DELETED_AUTHOR, |a| a.name.as_str())
         .to_string();
     let composed = Composed::of(state, &post, &author_name).await?;
     let notice = Notification {

@@ -252,7 +252,7 @@ impl DailyMailer<'_> {
         for post in picked.iter().take(max) {
             let by = names
                 .get(&post.author)
-                .map_or(crate::routes::post::DELETED_AUTHOR, |a| a.name.as_str());
+                .map_or(crate::post_view::DELETED_AUTHOR, |a| a.name.as_str());
             lines.push(format!(
                 "- {} by {by}\n  {}",
                 post.title,

@@ -10,7 +10,7 @@ use super::guests::GuestVisitActor;
 use super::locations::LocationActor;
 use crate::geoip::GeoIp;
 use crate::persistence::Db;
-use crate::routes::geojson::GeoData;
+use crate::services::geojson::GeoData;
 
 /// Handles to the live feature actors and the map and IP data.
 #[derive(Clone)]

@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::geoip::UNKNOWN;
 use crate::persistence::locations::{self, Source, UserLocation};
 use crate::persistence::Db;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 
 /// One push per user per this long; the last update in the window wins.
 pub const LOCATION_DEBOUNCE: Duration = Duration::from_secs(1);

@@ -27,7 +27,7 @@ use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
 use crate::mail::{MailKind, Outgoing};
 use crate::net::client_key;
-use crate::persistence::otps::{self, Otp, Purpose};
+use crate::persistence::otps::{self, Purpose};
 use crate::persistence::sessions as sessions_db;
 use crate::persistence::users::{self, User};
 use crate::ratelimit::Kind;
@@ -169,46 +169,7 @@ pub async fn send_code(state: &AppState, purpose: Purpose, user: &User) -> ApiRe
     Ok(state.mailer.send_mail(mail).await.success)
 }
 
-/// Creates (or replaces) the code for `purpose` and writes the message that carries it: its
-/// kind, subject and text. A code is stored only as a hash, so a message that failed is sent
-/// again with a new code from here.
-pub async fn issue_code(
-    state: &AppState,
-    purpose: Purpose,
-    user: &User,
-) -> ApiResult<(MailKind, &'static str, String)> {
-    let code = otp::generate();
-    let key = otps::key(purpose, user.id);
-    let now = Utc::now();
-    let ttl = state.settings.auth.otp_ttl_minutes;
-    let record = Otp {
-        id: key.clone(),
-        user_id: user.id,
-        code_hash: otp::hash(state.tokens.secret_bytes(), &key, &code),
-        attempts: 0,
-        expires_at: mongodb::bson::DateTime::from_chrono(now + chrono::Duration::minutes(ttl)),
-        created_at: mongodb::bson::DateTime::from_chrono(now),
-    };
-    otps::replace(&state.db, &record).await?;
-    Ok(match purpose {
-        Purpose::VerifyEmail => (
-            MailKind::VerifyOtp,
-            "Your Pressroom verification code",
-            format!(
-                "Hello {},\n\nYour verification code is {code}.\nIt expires in {ttl} minutes.\n\nIf you did not create a Pressroom account, you can ignore this message.\n",
-                user.name
-            ),
-        ),
-        Purpose::ResetPassword => (
-            MailKind::ResetOtp,
-            "Your Pressroom password reset code",
-            format!(
-                "Hello {},\n\nYour password reset code is {code}.\nIt expires in {ttl} minutes.\n\nIf you did not ask to reset your password, you can ignore this message; your password stays as it is.\n",
-                user.name
-            ),
-        ),
-    })
-}
+pub use crate::services::codes::issue_code;
 
 /// Checks a password-reset code for `email` within the code-check limits (per account and per
 /// client address); answers the account, if there is one. `consume`: the code is used up.

@@ -15,7 +15,7 @@ pub const MSG_BLOCKED: &str = "User blocked successfully";
 pub const MSG_UNBLOCKED: &str = "User unblocked successfully";
 pub const MSG_CANNOT_BLOCK_SELF: &str = "You cannot block yourself";
 /// What a user hears when a block stands between them and someone's content.
-pub const MSG_BLOCKED_INTERACTION: &str = "You cannot interact with this user";
+pub use crate::services::engagement::MSG_BLOCKED_INTERACTION;
 
 /// Refuses (403) when either user blocked the other.
 pub async fn ensure_not_blocked(db: &Db, me: ObjectId, other: ObjectId) -> ApiResult<()> {

@@ -20,7 +20,7 @@ use crate::routes::user::iso;
 
 pub const MAX_CATEGORY_NAME_LEN: usize = 50;
 pub const MAX_DESCRIPTION_LEN: usize = 500;
-pub const MSG_CATEGORY_NOT_FOUND: &str = "Category not found";
+pub use crate::services::posts::MSG_CATEGORY_NOT_FOUND;
 pub const MSG_NOT_CATEGORY_OWNER: &str =
     "Only the creator of this category or an administrator can change it";
 

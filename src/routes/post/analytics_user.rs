@@ -29,13 +29,7 @@ fn number(d: &Document, key: &str) -> i64 {
         .max(0)
 }
 
-/// Engagement per view, to four decimals.
-pub fn engagement_rate(interactions: i64, views: i64) -> f64 {
-    if views <= 0 {
-        return 0.0;
-    }
-    (interactions as f64 / views as f64 * 10_000.0).round() / 10_000.0
-}
+pub use crate::services::analytics::engagement_rate;
 
 pub const MSG_NOT_YOUR_ANALYTICS: &str = "You can only view your own analytics";
 

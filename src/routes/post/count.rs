@@ -5,36 +5,12 @@
 
 use crate::routes::answers::CountAnswer;
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 
-use super::feed::{self, Feed};
 use super::MSG_SIGN_IN_REQUIRED;
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
+use crate::services::counts::{all_posts_count, following_posts_count, my_posts_count};
 use crate::state::AppState;
-
-/// Posts of the public feed as `viewer` sees it (`None`: a guest).
-pub async fn all_posts_count(state: &AppState, viewer: Option<ObjectId>) -> ApiResult<u64> {
-    let feed = Feed::Public {
-        tag: None,
-        category: None,
-    };
-    feed::total(state, viewer, &feed).await
-}
-
-/// Every post of `user`, whatever its status (the author's own list).
-pub async fn my_posts_count(state: &AppState, user: ObjectId) -> ApiResult<u64> {
-    let feed = Feed::Author {
-        author: user,
-        text: None,
-    };
-    feed::total(state, Some(user), &feed).await
-}
-
-/// Posts of `user`'s following feed.
-pub async fn following_posts_count(state: &AppState, user: ObjectId) -> ApiResult<u64> {
-    feed::total(state, Some(user), &Feed::Following).await
-}
 
 #[tracing::instrument(skip_all)]
 pub async fn count_all(state: web::Data<AppState>, viewer: MaybeUser) -> ApiResult<HttpResponse> {

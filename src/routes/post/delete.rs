@@ -10,40 +10,14 @@ use serde_json::json;
 use super::{managed_post, MSG_POST_NOT_FOUND};
 use crate::audit;
 use crate::auth::AuthUser;
-use crate::domain::post::PostStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
-use crate::live;
-use crate::persistence::posts::{self, Post};
-use crate::persistence::{media, post_appeals, user_directory};
+use crate::persistence::posts::{self};
 use crate::state::AppState;
 
 pub const MSG_POST_DELETED: &str = "Post deleted successfully";
 
-/// Deletes a post with everything that belongs to it (engagement records, comments, appeals,
-/// reports, media uses), keeps its author's published count right, and sends everyone the new
-/// post counts. Returns the deleted post (`None`: it was already gone).
-pub async fn delete_post(state: &web::Data<AppState>, id: ObjectId) -> ApiResult<Option<Post>> {
-    let deleted = delete_post_quietly(state, id).await?;
-    if let Some(post) = &deleted {
-        live::post_counts_updated(state, post.author, post.is_listable());
-    }
-    Ok(deleted)
-}
-
-/// [`delete_post`] without the post-counts announcement, for callers that delete many posts at
-/// once (an account's removal) and announce once at the end.
-pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Option<Post>> {
-    let Some(deleted) = posts::delete(&state.db, id).await? else {
-        return Ok(None);
-    };
-    if deleted.status == PostStatus::Published {
-        user_directory::add_to_total_posts(&state.db, deleted.author, -1).await?;
-    }
-    post_appeals::delete_for_post(&state.db, id).await?;
-    media::release_unused(&state.db, &state.settings.server.media_dir, id, &[]).await?;
-    Ok(Some(deleted))
-}
+pub use crate::services::deletion::{delete_post, delete_post_quietly};
 
 /// `{message, postId}`: which post was removed.
 #[derive(serde::Serialize, utoipa::ToSchema)]

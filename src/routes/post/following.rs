@@ -2,27 +2,18 @@
 //! caller follows, and the caller's own, newest first. Signed-in users only.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
-use mongodb::bson::oid::ObjectId;
 
-use super::feed::{self, Feed};
-use super::{list_filter_for, ListAnswer, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
+use super::feed::{self, following_filter_for, Feed};
+use super::{ListAnswer, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::SortKind;
-use crate::persistence::{graph, Db};
+use crate::persistence::Db;
 use crate::state::AppState;
 
 /// The database filter of the following feed.
 pub async fn following_filter(db: &Db, me: &AuthUser) -> ApiResult<mongodb::bson::Document> {
     following_filter_for(db, me.user.id).await
-}
-
-/// The filter of `user`'s following feed.
-pub async fn following_filter_for(db: &Db, user: ObjectId) -> ApiResult<mongodb::bson::Document> {
-    let mut authors = graph::followed(db, user).await?;
-    authors.push(user);
-    list_filter_for(db, Some(user), false, doc! { "author": { "$in": authors } }).await
 }
 
 #[tracing::instrument(skip(state, viewer))]

@@ -4,7 +4,6 @@
 //! [`record_activity`].
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use serde::{Deserialize, Serialize};
 
 use super::iso;
@@ -56,19 +55,7 @@ impl From<Activity> for ActivityView {
     }
 }
 
-/// Records what a user did. A failure is logged and never fails the action itself.
-pub async fn record_activity(
-    state: &AppState,
-    user: ObjectId,
-    kind: &str,
-    details: &str,
-    post: Option<ObjectId>,
-    target_user: Option<ObjectId>,
-) {
-    if let Err(e) = activity::record(&state.db, user, kind, details, post, target_user).await {
-        tracing::warn!(error = %e, kind, "could not record activity");
-    }
-}
+pub use crate::services::activity::record_activity;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]

@@ -22,10 +22,7 @@ use serde::Serialize;
 
 use crate::persistence::users::{MilestoneOverride, User};
 
-/// Renders a BSON date as ISO-8601.
-pub fn iso(dt: mongodb::bson::DateTime) -> String {
-    dt.try_to_rfc3339_string().unwrap_or_default()
-}
+pub use crate::post_view::iso;
 
 /// A user as they see themselves: the public profile and what only they may see.
 #[derive(Serialize, utoipa::ToSchema)]

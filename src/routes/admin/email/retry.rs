@@ -15,89 +15,23 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{mail_type, EmailLogView};
+use super::mail_type;
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::jobs::admin_tasks;
-use crate::mail::MailKind;
-use crate::persistence::email_logs::EmailLog;
-use crate::persistence::email_logs::Outcome;
-use crate::persistence::otps::Purpose;
-use crate::persistence::users;
-use crate::routes::auth::issue_code;
 use crate::state::AppState;
 
-/// Most messages one call sends again.
-pub const MAX_PER_RETRY: i64 = 100;
-pub const MSG_ACCOUNT_GONE: &str = "No longer needed: the account no longer exists";
-pub const MSG_ACCOUNT_BLOCKED: &str = "No longer needed: the account is blocked";
-pub const MSG_ALREADY_VERIFIED: &str = "No longer needed: the account is already verified";
-pub const MSG_UNSUBSCRIBED: &str = "No longer needed: the recipient unsubscribed";
-pub const MSG_TEXT_NOT_KEPT: &str =
-    "The text of this message was not kept, so it cannot be sent again";
+pub use crate::services::email_retry::{
+    send_again, GoneLog, RetryResult, MAX_PER_RETRY, MSG_ACCOUNT_BLOCKED, MSG_ACCOUNT_GONE,
+    MSG_ALREADY_VERIFIED, MSG_TEXT_NOT_KEPT, MSG_UNSUBSCRIBED,
+};
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct RetryBody {
     #[serde(default, rename = "type")]
     kind: Option<String>,
-}
-
-/// A message sent again: its log record, or only the outcome when the record is gone.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(untagged)]
-pub enum RetryResult {
-    Log(EmailLogView),
-    Gone(GoneLog),
-}
-
-/// The outcome of a message whose log record is gone.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct GoneLog {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub success: bool,
-    pub error: Option<String>,
-}
-
-/// Sends one claimed message again, or gives it up when it is no longer needed.
-pub async fn send_again(state: &AppState, log: &EmailLog, kind: MailKind) -> ApiResult<Outcome> {
-    let mailer = &state.mailer;
-    if kind.carries_code() || kind == MailKind::DailyPost {
-        let user = match log.user_id {
-            Some(id) => users::find_by_id(&state.db, id).await?,
-            None => None,
-        };
-        let Some(user) = user else {
-            return Ok(mailer.give_up(log, MSG_ACCOUNT_GONE).await);
-        };
-        if user.blocked {
-            return Ok(mailer.give_up(log, MSG_ACCOUNT_BLOCKED).await);
-        }
-        let purpose = match kind {
-            MailKind::VerifyOtp if user.is_account_verified => {
-                return Ok(mailer.give_up(log, MSG_ALREADY_VERIFIED).await);
-            }
-            MailKind::VerifyOtp => Purpose::VerifyEmail,
-            MailKind::ResetOtp => Purpose::ResetPassword,
-            _ if user.daily_post_opt_out => {
-                return Ok(mailer.give_up(log, MSG_UNSUBSCRIBED).await);
-            }
-            _ => return resend_stored(state, log).await,
-        };
-        let (_, subject, body) = issue_code(state, purpose, &user).await?;
-        return Ok(mailer.resend(log, subject, body).await);
-    }
-    resend_stored(state, log).await
-}
-
-async fn resend_stored(state: &AppState, log: &EmailLog) -> ApiResult<Outcome> {
-    Ok(match &log.body {
-        Some(body) => state.mailer.resend(log, &log.subject, body.clone()).await,
-        None => state.mailer.give_up(log, MSG_TEXT_NOT_KEPT).await,
-    })
 }
 
 /// `{message, jobId, job, results}`: the queued job; `results` so far (filled in the job).

@@ -7,8 +7,7 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
 use serde_json::value::RawValue;
 
-use super::following::following_filter_for;
-use super::{list_filter_for, page_of};
+use super::posts::{list_filter_for, page_of};
 use crate::auth::AuthUser;
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
@@ -131,7 +130,8 @@ pub async fn db_filter(
             list_filter_for(db, viewer, own, extra).await
         }
         Feed::Following => {
-            let me = viewer.ok_or_else(|| ApiError::unauthorized(super::MSG_SIGN_IN_REQUIRED))?;
+            let me =
+                viewer.ok_or_else(|| ApiError::unauthorized(super::posts::MSG_SIGN_IN_REQUIRED))?;
             following_filter_for(db, me).await
         }
         Feed::Author { author, text } => {
@@ -319,6 +319,16 @@ async fn from_index(
     )?;
     let ids: Vec<ObjectId> = entries.iter().filter_map(|e| e.id()).collect();
     let posts = state.feeds.render(gen, &ids).await?;
-    let posts = super::unlock_raw(state, gen, viewer, posts).await?;
+    let posts = super::posts::unlock_raw(state, gen, viewer, posts).await?;
     Ok((posts, total))
+}
+
+/// The filter of `user`'s following feed.
+pub async fn following_filter_for(
+    db: &crate::persistence::Db,
+    user: ObjectId,
+) -> ApiResult<mongodb::bson::Document> {
+    let mut authors = crate::persistence::graph::followed(db, user).await?;
+    authors.push(user);
+    list_filter_for(db, Some(user), false, doc! { "author": { "$in": authors } }).await
 }

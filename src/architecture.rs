@@ -1,0 +1,386 @@
+//! Checks of the server's layering, read from the sources under `src/`:
+//!
+//! - the HTTP handlers (`crate::routes`) are the top layer: nothing but `startup.rs` (which mounts
+//!   them) imports them; what lower layers need lives in `crate::services` or below;
+//! - the import graph of the top-level modules (`crate::x::…` paths, per module) has no cycle
+//!   beyond the ones listed in [`KNOWN_CYCLE_EDGES`], a list that can only shrink: a new cycle
+//!   fails, and so does a listed edge that no longer closes one (take it off the list).
+//!
+//! Unit-test modules (`#[cfg(test)] mod …` at the end of a file) and comments are not read.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Edges `from → to` of the top-level module graph that close an import cycle today. Each is a
+/// dependency to take apart (see docs/decisions.md, "Layering"); none may be added.
+const KNOWN_CYCLE_EDGES: &[(&str, &str)] = &[
+    ("auth", "error"),
+    ("auth", "persistence"),
+    ("auth", "state"),
+    ("config", "payments"),
+    ("counting", "auth"),
+    ("counting", "error"),
+    ("counting", "ratelimit"),
+    ("counting", "state"),
+    ("domain", "error"),
+    ("domain", "persistence"),
+    ("error", "persistence"),
+    ("extract", "error"),
+    ("feeds", "domain"),
+    ("feeds", "metrics"),
+    ("feeds", "persistence"),
+    ("feeds", "post_view"),
+    ("feeds", "redis_pool"),
+    ("guest_cache", "auth"),
+    ("guest_cache", "config"),
+    ("guest_cache", "feeds"),
+    ("guest_cache", "persistence"),
+    ("guest_cache", "state"),
+    ("live", "error"),
+    ("live", "persistence"),
+    ("live", "post_view"),
+    ("live", "redis_pool"),
+    ("live", "services"),
+    ("live", "state"),
+    ("mail", "config"),
+    ("mail", "metrics"),
+    ("mail", "persistence"),
+    ("metrics", "ratelimit"),
+    ("metrics", "state"),
+    ("notify", "error"),
+    ("notify", "live"),
+    ("notify", "persistence"),
+    ("notify", "services"),
+    ("notify", "state"),
+    ("payments", "config"),
+    ("payments", "metrics"),
+    ("payments", "persistence"),
+    ("persistence", "config"),
+    ("persistence", "domain"),
+    ("persistence", "error"),
+    ("persistence", "metrics"),
+    ("persistence", "payments"),
+    ("post_view", "domain"),
+    ("post_view", "persistence"),
+    ("ratelimit", "config"),
+    ("ratelimit", "counting"),
+    ("ratelimit", "error"),
+    ("ratelimit", "metrics"),
+    ("ratelimit", "redis_pool"),
+    ("redis_pool", "config"),
+    ("redis_pool", "metrics"),
+    ("search", "feeds"),
+    ("search", "persistence"),
+    ("services", "auth"),
+    ("services", "domain"),
+    ("services", "error"),
+    ("services", "extract"),
+    ("services", "feeds"),
+    ("services", "live"),
+    ("services", "mail"),
+    ("services", "notify"),
+    ("services", "persistence"),
+    ("services", "post_view"),
+    ("services", "state"),
+    ("state", "auth"),
+    ("state", "config"),
+    ("state", "feeds"),
+    ("state", "guest_cache"),
+    ("state", "live"),
+    ("state", "mail"),
+    ("state", "payments"),
+    ("state", "persistence"),
+    ("state", "ratelimit"),
+    ("state", "redis_pool"),
+    ("state", "search"),
+];
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("src/ is readable")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The code of a file without its comments and its unit-test module.
+fn code(text: &str) -> String {
+    let text = match text.find("\n#[cfg(test)]\nmod ") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .map(|line| match line.find(" // ") {
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The top-level modules a file's code names through `crate::` paths (also in `use crate::{…}`).
+fn crate_paths(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (at, _) in code.match_indices("crate::") {
+        if at > 0 {
+            let before = code[..at].chars().next_back().unwrap_or(' ');
+            if before.is_ascii_alphanumeric() || before == '_' || before == '$' {
+                continue;
+            }
+        }
+        let rest = code[at + "crate::".len()..].trim_start();
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0usize;
+            let mut start = 0usize;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        out.insert(ident(group[start..].trim_start()).to_string());
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        out.insert(ident(group[start..].trim_start()).to_string());
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            out.insert(ident(rest).to_string());
+        }
+    }
+    out.remove("");
+    out
+}
+
+struct Source {
+    /// Path under `src/`, with `/` separators.
+    file: String,
+    /// Top-level module (`persistence` for `src/persistence/posts.rs`); `None` for the crate roots.
+    module: Option<String>,
+    uses: BTreeSet<String>,
+}
+
+fn read_sources() -> Vec<Source> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    files
+        .into_iter()
+        // This file names modules in its own checks.
+        .filter(|path| !path.ends_with("architecture.rs"))
+        .map(|path| {
+            let file = path
+                .strip_prefix(&root)
+                .expect("under src/")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let first = file.split('/').next().unwrap_or("");
+            let module = match first {
+                "lib.rs" | "main.rs" => None,
+                _ => Some(first.trim_end_matches(".rs").to_string()),
+            };
+            let text = std::fs::read_to_string(&path).expect("a source file is readable");
+            Source {
+                file,
+                module,
+                uses: crate_paths(&code(&text)),
+            }
+        })
+        .collect()
+}
+
+/// The top-level module graph: each module with the modules it imports.
+fn module_graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for source in sources {
+        if let Some(module) = &source.module {
+            graph.entry(module.clone()).or_default();
+        }
+    }
+    let known: BTreeSet<String> = graph.keys().cloned().collect();
+    for source in sources {
+        let Some(module) = &source.module else {
+            continue;
+        };
+        for used in &source.uses {
+            if used != module && known.contains(used) {
+                graph
+                    .entry(module.clone())
+                    .or_default()
+                    .insert(used.clone());
+            }
+        }
+    }
+    graph
+}
+
+/// The strongly connected components of more than one module (Tarjan's algorithm).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    struct Walk<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        next: usize,
+        out: Vec<BTreeSet<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a str) {
+            self.index.insert(v, self.next);
+            self.low.insert(v, self.next);
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in &self.graph[v] {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w]);
+                    self.low.insert(v, low);
+                } else if self.on_stack.contains(w) {
+                    let low = self.low[v].min(self.index[w]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = BTreeSet::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    component.insert(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.out.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+/// The edges that close a cycle: both ends in one strongly connected component.
+fn cycle_edges(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for component in cycles(graph) {
+        for from in &component {
+            for to in &graph[from] {
+                if component.contains(to) {
+                    out.insert((from.clone(), to.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn nothing_outside_startup_imports_the_handlers() {
+    let offenders: Vec<String> = read_sources()
+        .into_iter()
+        .filter(|s| s.module.as_deref() != Some("routes"))
+        .filter(|s| s.file != "startup.rs")
+        .filter(|s| s.uses.contains("routes"))
+        .map(|s| s.file)
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "these files import `crate::routes` (the HTTP handlers); move what they need into \
+         `crate::services` or below: {offenders:?}"
+    );
+}
+
+#[test]
+fn no_new_import_cycle_among_the_modules() {
+    let graph = module_graph(&read_sources());
+    let found = cycle_edges(&graph);
+    let known: BTreeSet<(String, String)> = KNOWN_CYCLE_EDGES
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let new: Vec<String> = found
+        .difference(&known)
+        .map(|(a, b)| format!("(\"{a}\", \"{b}\"),"))
+        .collect();
+    let gone: Vec<String> = known
+        .difference(&found)
+        .map(|(a, b)| format!("(\"{a}\", \"{b}\"),"))
+        .collect();
+    let components: Vec<String> = cycles(&graph)
+        .iter()
+        .map(|c| c.iter().cloned().collect::<Vec<_>>().join(" ↔ "))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "new import cycles through these edges (modules in cycles: {components:?}):\n{}",
+        new.join("\n")
+    );
+    assert!(
+        gone.is_empty(),
+        "these edges no longer close a cycle: take them off KNOWN_CYCLE_EDGES:\n{}",
+        gone.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_sees_crate_paths_and_groups() {
+    let uses = crate_paths(&code(
+        "use crate::error::ApiResult;\nuse crate::{auth::AuthUser, persistence::{posts, Db}};\n\
+         // crate::routes in a comment\nlet x = crate::live::run();\nmacro_rules! m { () => { $crate::x } }",
+    ));
+    let want: BTreeSet<String> = ["error", "auth", "persistence", "live"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(uses, want);
+    let mut graph = BTreeMap::new();
+    graph.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
+    graph.insert(
+        "b".to_string(),
+        BTreeSet::from(["a".to_string(), "c".to_string()]),
+    );
+    graph.insert("c".to_string(), BTreeSet::new());
+    let edges = cycle_edges(&graph);
+    assert_eq!(
+        edges,
+        BTreeSet::from([
+            ("a".to_string(), "b".to_string()),
+            ("b".to_string(), "a".to_string())
+        ])
+    );
+}

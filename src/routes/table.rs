@@ -1,0 +1,537 @@
+//! The route table: every route the server answers, declared once with its method, path, access,
+//! handler, body and answer types. [`super::configure`] registers the actix routes from it and
+//! [`super::openapi`] builds the OpenAPI document from it, so the two cannot differ.
+
+use serde_json::Value;
+
+use super::openapi::ApiDocument;
+
+/// Mounts a handler on an actix route (whose method is already set).
+pub type Mount = fn(actix_web::Route) -> actix_web::Route;
+
+/// The [`Mount`] of a handler function: `to!(post::like::like)`.
+macro_rules! to {
+    ($handler:path) => {{
+        fn mount(route: actix_web::Route) -> actix_web::Route {
+            route.to($handler)
+        }
+        mount as Mount
+    }};
+}
+
+/// Who may call a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone; a session is not read.
+    Public,
+    /// Anyone; a session, when sent, changes the answer.
+    Optional,
+    /// A signed-in user (401 without a session).
+    User,
+    /// An administrator (401 without a session, 403 for other users).
+    Admin,
+}
+
+/// A route's JSON request body.
+#[derive(Clone, Copy)]
+pub enum Body {
+    /// The route reads no body.
+    None,
+    /// A JSON object of the given type.
+    Typed(fn() -> SchemaSet),
+    /// A JSON object of the given type, or no body at all.
+    Optional(fn() -> SchemaSet),
+}
+
+impl Body {
+    /// The body's type, when it reads one.
+    pub fn schema(self) -> Option<fn() -> SchemaSet> {
+        match self {
+            Body::None => None,
+            Body::Typed(of) | Body::Optional(of) => Some(of),
+        }
+    }
+}
+
+/// A schema with the named schemas it refers to.
+pub type SchemaSet = (Value, Vec<(String, Value)>);
+
+/// One route of the table: what it reads, who may call it and how it answers.
+#[derive(Clone, Copy)]
+pub struct Route {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub access: Access,
+    /// Mounts the handler on an actix route of this method (see [`to!`]).
+    pub handler: Mount,
+    /// Also answers `HEAD` with the same handler (not listed in the document).
+    pub head: bool,
+    /// Refusals carry `error` as well as `message` (seed 001 §8): the route is wrapped in
+    /// [`crate::middleware::error_field`].
+    pub error_field: bool,
+    pub body: Body,
+    pub query: Option<fn() -> Vec<Value>>,
+    /// Answers 201 on success (otherwise 200).
+    pub created: bool,
+    /// Answers 202 on success: the work was queued to the job worker.
+    pub accepted: bool,
+    /// The type of a successful JSON answer, where the handler answers with one (otherwise the
+    /// answer is documented as a JSON object, or by its media type).
+    pub success: Option<fn() -> SchemaSet>,
+}
+
+const fn route(method: &'static str, path: &'static str, access: Access, handler: Mount) -> Route {
+    Route {
+        method,
+        path,
+        access,
+        handler,
+        head: false,
+        error_field: false,
+        body: Body::None,
+        query: None,
+        created: false,
+        accepted: false,
+        success: None,
+    }
+}
+
+const fn get(path: &'static str, access: Access, handler: Mount) -> Route {
+    route("GET", path, access, handler)
+}
+
+const fn post(path: &'static str, access: Access, handler: Mount) -> Route {
+    route("POST", path, access, handler)
+}
+
+const fn patch(path: &'static str, access: Access, handler: Mount) -> Route {
+    route("PATCH", path, access, handler)
+}
+
+const fn put(path: &'static str, access: Access, handler: Mount) -> Route {
+    route("PUT", path, access, handler)
+}
+
+const fn delete(path: &'static str, access: Access, handler: Mount) -> Route {
+    route("DELETE", path, access, handler)
+}
+
+impl Route {
+    /// The route reads a JSON body.
+    const fn with_body(self, body: Body) -> Self {
+        Route { body, ..self }
+    }
+
+    /// The route reads query parameters.
+    const fn with_query(self, query: fn() -> Vec<Value>) -> Self {
+        Route {
+            query: Some(query),
+            ..self
+        }
+    }
+
+    /// The route answers with a JSON body of this type on success.
+    const fn returns(self, success: fn() -> SchemaSet) -> Self {
+        Route {
+            success: Some(success),
+            ..self
+        }
+    }
+
+    /// The route answers 201 on success.
+    const fn creates(self) -> Self {
+        Route {
+            created: true,
+            ..self
+        }
+    }
+
+    /// The route answers 202 on success (queued to the job worker).
+    const fn accepts(self) -> Self {
+        Route {
+            accepted: true,
+            ..self
+        }
+    }
+
+    /// The route also answers `HEAD`.
+    const fn and_head(self) -> Self {
+        Route { head: true, ..self }
+    }
+
+    /// The route's refusals carry `error` as well as `message`.
+    const fn error_field(self) -> Self {
+        Route {
+            error_field: true,
+            ..self
+        }
+    }
+
+    /// The actix route: this route's method, answered by its handler.
+    pub fn actix_route(&self) -> actix_web::Route {
+        (self.handler)(actix_web::web::method(method(self.method)))
+    }
+}
+
+/// The HTTP method of a table entry.
+fn method(name: &str) -> actix_web::http::Method {
+    use actix_web::http::Method;
+    match name {
+        "GET" => Method::GET,
+        "POST" => Method::POST,
+        "PATCH" => Method::PATCH,
+        "PUT" => Method::PUT,
+        "DELETE" => Method::DELETE,
+        other => unreachable!("the table names no {other} routes"),
+    }
+}
+
+fn schema<T: utoipa::ToSchema>() -> SchemaSet {
+    let mut refs = Vec::new();
+    T::schemas(&mut refs);
+    let refs = refs
+        .into_iter()
+        .map(|(name, s)| (name, serde_json::to_value(s).unwrap_or(Value::Null)))
+        .collect();
+    (
+        serde_json::to_value(T::schema()).unwrap_or(Value::Null),
+        refs,
+    )
+}
+
+fn params<T: utoipa::IntoParams>() -> Vec<Value> {
+    T::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query))
+        .into_iter()
+        .filter_map(|p| serde_json::to_value(p).ok())
+        .collect()
+}
+
+/// Query parameters of a type that also reads the page parameters (flattened into it).
+fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
+    let mut out = params::<T>();
+    out.extend(params::<crate::routes::admin::PageParams>());
+    out
+}
+
+use super::{
+    achievement, admin, answers, auth, banner, block, category, comment, daily_mail, earning,
+    follow, geojson, health, media, metrics, newsletter, notification, openapi, payment, post,
+    public, public_config, subscription, user,
+};
+use Access::{Admin, Optional, Public, User};
+
+/// Every route the server answers, in the order [`super::configure`] registers them (where two
+/// patterns overlap, the one listed first is tried first: `/api/post/{slug}` comes last).
+#[rustfmt::skip]
+pub const ROUTES: &[Route] = &[
+    get("/health", Public, to!(health::health)).returns(schema::<health::HealthAnswer>),
+    get("/metrics", Public, to!(metrics::metrics)),
+    get("/api/follow/follower-locations", User, to!(follow::follower_locations::follower_locations)).with_query(params::<follow::follower_locations::FollowerLocationsQuery>).returns(schema::<follow::follower_locations::FollowerLocationsAnswer>),
+    post("/api/auth/signup", Public, to!(auth::signup::signup)).with_body(Body::Typed(schema::<auth::signup::SignupBody>)).creates().returns(schema::<auth::SessionBody>),
+    post("/api/auth/login", Public, to!(auth::login::login)).with_body(Body::Typed(schema::<auth::login::LoginBody>)).returns(schema::<auth::two_factor::LoginAnswer>),
+    post("/api/auth/google-login", Public, to!(auth::google_login::google_login)).with_body(Body::Typed(schema::<auth::google_login::GoogleLoginBody>)).creates().returns(schema::<auth::two_factor::GoogleLoginAnswer>),
+    post("/api/auth/send-verify-otp", User, to!(auth::send_verify_otp::send_verify_otp)).with_body(Body::Typed(schema::<auth::send_verify_otp::SendVerifyBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/verify-email", Public, to!(auth::verify_email::verify_email)).with_body(Body::Typed(schema::<auth::verify_email::VerifyEmailBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/send-reset-otp", Public, to!(auth::send_reset_otp::send_reset_otp)).with_body(Body::Typed(schema::<auth::send_reset_otp::SendResetBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/verify-reset-otp", Public, to!(auth::verify_reset_otp::verify_reset_otp)).with_body(Body::Typed(schema::<auth::verify_reset_otp::VerifyResetBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/reset-password", Public, to!(auth::reset_password::reset_password)).with_body(Body::Typed(schema::<auth::reset_password::ResetPasswordBody>)).returns(schema::<answers::MessageAnswer>),
+    get("/api/auth/check", User, to!(auth::check::check)).returns(schema::<auth::check::CheckBody>),
+    post("/api/auth/logout", Public, to!(auth::logout::logout)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/logout-all", User, to!(auth::logout_all::logout_all)).returns(schema::<answers::MessageAnswer>),
+    get("/api/auth/sessions", User, to!(auth::sessions::list)).returns(schema::<auth::sessions::SessionsAnswer>),
+    delete("/api/auth/sessions/{id}", User, to!(auth::sessions::end)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/reauth", User, to!(auth::reauth::reauth)).with_body(Body::Typed(schema::<auth::reauth::ReauthBody>)).returns(schema::<auth::reauth::ReauthAnswer>),
+    get("/api/auth/2fa", User, to!(auth::two_factor::status)).returns(schema::<auth::two_factor::StatusAnswer>),
+    post("/api/auth/2fa/setup", User, to!(auth::two_factor::setup)).returns(schema::<auth::two_factor::SetupAnswer>),
+    post("/api/auth/2fa/enable", User, to!(auth::two_factor::enable)).with_body(Body::Typed(schema::<auth::two_factor::CodeBody>)).returns(schema::<auth::two_factor::RecoveryCodesAnswer>),
+    post("/api/auth/2fa/disable", User, to!(auth::two_factor::disable)).with_body(Body::Typed(schema::<auth::two_factor::PasswordCodeBody>)).returns(schema::<answers::MessageAnswer>),
+    post("/api/auth/2fa/recovery-codes", User, to!(auth::two_factor::recovery_codes)).with_body(Body::Typed(schema::<auth::two_factor::PasswordCodeBody>)).returns(schema::<auth::two_factor::RecoveryCodesAnswer>),
+    post("/api/auth/2fa/verify", Public, to!(auth::two_factor::verify)).with_body(Body::Typed(schema::<auth::two_factor::VerifyBody>)).returns(schema::<auth::SessionBody>),
+    post("/api/auth/change-password", User, to!(auth::change_password::change_password)).with_body(Body::Typed(schema::<auth::change_password::ChangePasswordBody>)).returns(schema::<auth::change_password::PasswordChangedAnswer>),
+    get("/api/user/get-user", User, to!(user::get_user::get_user)).returns(schema::<user::OwnUserAnswer>),
+    patch("/api/user/update-user", User, to!(user::update_user::update_user)).with_body(Body::Typed(schema::<user::update_user::UpdateUserBody>)).returns(schema::<user::OwnUserAnswer>),
+    get("/api/user/get-single-user/{id}", Optional, to!(user::get_single_user::get_single_user)).returns(schema::<user::get_single_user::ProfileAnswer>),
+    post("/api/user/consent", User, to!(user::consent::consent)).with_body(Body::Typed(schema::<user::consent::ConsentBody>)).returns(schema::<user::consent::ConsentAnswer>),
+    post("/api/user/export", User, to!(user::export::start)).accepts().returns(schema::<user::export::ExportStartedAnswer>),
+    get("/api/user/export", User, to!(user::export::list)).returns(schema::<user::export::ExportsAnswer>),
+    get("/api/user/export/{id}/download", User, to!(user::export::download)).with_query(params::<user::export::DownloadQuery>),
+    post("/api/user/delete-account", User, to!(user::delete_account::delete_account)).with_body(Body::Typed(schema::<user::delete_account::DeleteAccountBody>)).returns(schema::<user::delete_account::DeletionScheduledAnswer>),
+    get("/api/user/online", Public, to!(user::online::online)).returns(schema::<user::online::OnlineAnswer>),
+    get("/api/user/ip-location", Optional, to!(user::ip_location::ip_location)).returns(schema::<user::ip_location::IpLocationAnswer>),
+    post("/api/user/track-ip-location", User, to!(user::track_ip_location::track_ip_location)).returns(schema::<user::locations::LocationAnswer>),
+    post("/api/user/save-location", User, to!(user::save_location::save_location)).with_body(Body::Typed(schema::<user::save_location::SaveLocationBody>)).returns(schema::<user::locations::LocationAnswer>),
+    get("/api/user/locations", Admin, to!(user::locations::locations)).with_query(params::<notification::PageQuery>).returns(schema::<user::locations::LocationsAnswer>),
+    get("/api/user/feedback/check", User, to!(user::feedback_check::feedback_check)).returns(schema::<user::feedback_check::FeedbackCheckAnswer>),
+    post("/api/user/feedback/submit", User, to!(user::feedback_submit::feedback_submit)).with_body(Body::Typed(schema::<user::feedback_submit::SubmitBody>)).creates().returns(schema::<user::feedback_submit::FeedbackSubmitAnswer>),
+    get("/api/user/feedback/all", Admin, to!(user::feedback_all::feedback_all)).with_query(params::<notification::PageQuery>).returns(schema::<user::feedback_all::FeedbacksAnswer>),
+    post("/api/user/feedback/manual/{userId}", Admin, to!(user::feedback_manual::feedback_manual)).returns(schema::<user::feedback_manual::PromptAnswer>),
+    delete("/api/user/activity/clear", User, to!(user::activity_clear::clear)).returns(schema::<answers::DeletedAnswer>),
+    delete("/api/user/activity/clear-old", User, to!(user::activity_clear::clear_old)).returns(schema::<answers::DeletedAnswer>),
+    get("/api/user/activity/{id}", User, to!(user::activity::get_activity)).with_query(params::<user::activity::ActivityQuery>).returns(schema::<user::activity::ActivityAnswer>),
+    get("/api/user/get-all-user", Admin, to!(admin::users::list::list)).with_query(paged::<admin::ListParams>).returns(schema::<admin::users::list::UsersAnswer>),
+    delete("/api/user/delete-user", Admin, to!(admin::users::delete::delete_by_body)).with_body(Body::Typed(schema::<admin::users::delete::DeleteUserBody>)).returns(schema::<admin::users::delete::UserDeleted>),
+    patch("/api/user/toggle-block/{id}", Admin, to!(admin::users::block::toggle_block)).returns(schema::<admin::users::AdminUserAnswer>),
+    patch("/api/user/toggle-role/{id}", Admin, to!(admin::users::role::toggle_role)).returns(schema::<admin::users::AdminUserAnswer>),
+    post("/api/category", User, to!(category::create::create)).with_body(Body::Typed(schema::<category::create::CreateCategoryBody>)).creates().returns(schema::<category::CategoryAnswer>),
+    post("/api/category/", User, to!(category::create::create)).with_body(Body::Typed(schema::<category::create::CreateCategoryBody>)).creates().returns(schema::<category::CategoryAnswer>),
+    get("/api/category/all-category", Public, to!(category::all_category::all_category)).returns(schema::<category::CategoriesAnswer>),
+    get("/api/category/user-selected", User, to!(category::user_selected::user_selected)).returns(schema::<category::CategoriesAnswer>),
+    get("/api/category/check-slug", Public, to!(category::check_slug::check_slug)).with_query(params::<category::check_slug::CheckSlugQuery>).returns(schema::<category::check_slug::SlugAnswer>),
+    post("/api/category/seed", Admin, to!(category::seed::seed)).returns(schema::<category::seed::SeedAnswer>),
+    post("/api/category/users/{userId}/categories", User, to!(category::assign::assign)).with_body(Body::Typed(schema::<category::assign::AssignBody>)).returns(schema::<category::CategoriesAnswer>),
+    patch("/api/category/{id}", User, to!(category::update::update)).with_body(Body::Typed(schema::<category::update::UpdateCategoryBody>)).returns(schema::<category::CategoryAnswer>),
+    delete("/api/category/{id}", User, to!(category::delete::delete)).returns(schema::<category::delete::CategoryDeletedAnswer>),
+    post("/api/post/post-create", User, to!(post::create::create)).with_body(Body::Typed(schema::<post::input::PostBody>)).creates().returns(schema::<post::PostAnswer>),
+    patch("/api/post/update/{slug}", User, to!(post::update::update)).with_body(Body::Typed(schema::<post::input::PostBody>)).returns(schema::<post::update::PostUpdatedAnswer>),
+    delete("/api/post/delete/{postId}", User, to!(post::delete::delete)).returns(schema::<post::delete::PostDeletedAnswer>),
+    post("/api/post/appeal/{postId}", User, to!(post::appeal::appeal)).with_body(Body::Typed(schema::<post::appeal::AppealBody>)).creates().returns(schema::<post::appeal::AppealAnswer>),
+    get("/api/post/public/posts", Optional, to!(post::public_posts::public_posts)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/post/public/{slug}", Optional, to!(post::get_post::get_post)).returns(schema::<post::PostAnswer>),
+    get("/api/post/latest-post/latest", Optional, to!(post::latest::latest)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/post/trending-post/trending", Optional, to!(post::trending::trending)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/post/search-post/search", Optional, to!(post::search::search)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/post/search-users", Optional, to!(post::search_users::search_users)).with_query(params::<post::search_users::SearchUsersQuery>).returns(schema::<post::search_users::UserHitsAnswer>),
+    get("/api/post/all-post", Optional, to!(post::all_posts::all_posts)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/post/following", Optional, to!(post::following::following)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/post/user/{userId}/posts", Optional, to!(post::user_posts::user_posts)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/post/count/all", Optional, to!(post::count::count_all)).returns(schema::<answers::CountAnswer>),
+    get("/api/post/count/my", Optional, to!(post::count::count_my)).returns(schema::<answers::CountAnswer>),
+    get("/api/post/count/following", Optional, to!(post::count::count_following)).returns(schema::<answers::CountAnswer>),
+    post("/api/post/like/{postId}", User, to!(post::like::like)).returns(schema::<post::like::LikeAnswer>),
+    post("/api/post/bookmark/{postId}", User, to!(post::bookmark::bookmark)).returns(schema::<post::bookmark::BookmarkAnswer>),
+    get("/api/post/bookmark-status/{postId}", User, to!(post::bookmark_status::bookmark_status)).returns(schema::<post::bookmark_status::MarksAnswer>),
+    get("/api/post/get-post/bookmarks", User, to!(post::bookmarks::bookmarked_posts)).returns(schema::<post::PostsAnswer>),
+    post("/api/post/view/{slug}", Optional, to!(post::view::view)).returns(schema::<post::view::ViewsAnswer>),
+    post("/api/post/time-spent/{postId}", Optional, to!(post::time_spent::time_spent)).returns(schema::<post::time_spent::TimeSpentAnswer>),
+    post("/api/post/vote", User, to!(post::vote::vote)).with_body(Body::Typed(schema::<post::vote::VoteBody>)).returns(schema::<post::vote::VoteAnswer>),
+    get("/api/post/suggested-post/suggested", Optional, to!(post::suggested::suggested)).with_query(params::<post::suggested::SuggestedQuery>).returns(schema::<post::PostsAnswer>),
+    get("/api/post/analytics/post/{id}", User, to!(post::analytics_post::post_analytics)).with_query(params::<post::analytics_post::AnalyticsQuery>).returns(schema::<post::analytics_post::PostAnalyticsAnswer>).error_field(),
+    get("/api/post/delivery/{id}", User, to!(post::delivery::delivery)).returns(schema::<post::delivery::DeliveryAnswer>),
+    get("/api/post/analytics/user-engagement", User, to!(post::analytics_user::user_engagement)).with_query(params::<post::analytics_user::EngagementQuery>).returns(schema::<post::analytics_user::EngagementAnswer>).error_field(),
+    post("/api/post/{postId}/share", Optional, to!(post::share::share)).returns(schema::<post::share::ShareAnswer>),
+    get("/api/post/{slug}", Optional, to!(post::get_post::get_post)).returns(schema::<post::PostAnswer>),
+    get("/api/public/posts", Optional, to!(public::posts::posts)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    get("/api/public/post/{slug}", Optional, to!(post::get_post::get_post)).returns(schema::<post::PostAnswer>),
+    get("/api/public/search-posts", Public, to!(public::search_posts::search_posts)).with_query(params::<post::ListQuery>).returns(schema::<post::ListAnswer>),
+    post("/api/public/guest/visit", Public, to!(public::guest_visit::guest_visit)).returns(schema::<public::guest_visit::GuestAnswer>),
+    post("/api/public/post/{slug}/view", Optional, to!(public::view::view)).returns(schema::<public::view::ViewTrackedAnswer>),
+    post("/api/comment/add-comment/{postId}", User, to!(comment::add::add_comment)).with_body(Body::Typed(schema::<comment::add::AddCommentBody>)).creates().returns(schema::<comment::CommentAnswer>),
+    get("/api/comment/all-comments/{postId}", Optional, to!(comment::all::all_comments)).returns(schema::<comment::all::CommentsAnswer>),
+    post("/api/comment/reaction/{commentId}", User, to!(comment::reaction::reaction)).with_body(Body::Typed(schema::<comment::reaction::ReactionBody>)).returns(schema::<comment::reaction::ReactionAnswer>),
+    put("/api/comment/edit/{commentId}", User, to!(comment::edit::edit)).with_body(Body::Typed(schema::<comment::edit::EditBody>)).returns(schema::<comment::CommentAnswer>),
+    put("/api/comment/block/{commentId}", User, to!(comment::block::block)).returns(schema::<comment::CommentAnswer>),
+    delete("/api/comment/delete/{commentId}", User, to!(comment::delete::delete)).returns(schema::<comment::delete::CommentDeletedAnswer>),
+    post("/api/follow/unfollow/{userId}", User, to!(follow::unfollow::unfollow)).returns(schema::<follow::FollowAnswer>),
+    get("/api/follow/followers", User, to!(follow::list::followers)).with_query(params::<follow::list::FollowQuery>).returns(schema::<follow::list::FollowListAnswer>),
+    get("/api/follow/following", User, to!(follow::list::following)).with_query(params::<follow::list::FollowQuery>).returns(schema::<follow::list::FollowListAnswer>),
+    get("/api/follow/status/{userId}", User, to!(follow::status::status)).returns(schema::<follow::status::FollowStatusAnswer>),
+    put("/api/follow/alerts/{authorId}", User, to!(follow::alerts::set_alerts)).with_body(Body::Typed(schema::<follow::alerts::AlertsBody>)).returns(schema::<follow::alerts::AlertsAnswer>),
+    post("/api/follow/{userId}", User, to!(follow::follow_user::follow)).returns(schema::<follow::FollowAnswer>),
+    post("/api/block/block-user/{id}", User, to!(block::block_user::block_user)).returns(schema::<block::BlockAnswer>),
+    post("/api/block/unblock", User, to!(block::unblock::unblock)).with_body(Body::Typed(schema::<block::unblock::UnblockBody>)).returns(schema::<block::BlockAnswer>),
+    get("/api/block/list", User, to!(block::list::list)).returns(schema::<block::list::BlockedAnswer>),
+    get("/api/achievement/achievements", User, to!(achievement::achievements::achievements)).with_query(params::<achievement::achievements::AchievementsQuery>).returns(schema::<achievement::achievements::AchievementsAnswer>),
+    post("/api/achievement/achievements/calculate", User, to!(achievement::calculate::calculate)).returns(schema::<achievement::calculate::CalculatedAnswer>),
+    get("/api/admin/subscriptions/plans", Admin, to!(admin::subscriptions::plans::list)).with_query(paged::<admin::subscriptions::plans::PlanQuery>).returns(schema::<admin::subscriptions::plans::AllPlansAnswer>),
+    post("/api/admin/subscriptions/eligibility/toggle", Admin, to!(admin::subscriptions::eligibility::toggle)).with_body(Body::Typed(schema::<admin::subscriptions::eligibility::ToggleBody>)).returns(schema::<admin::subscriptions::EligibilityAnswer>),
+    patch("/api/admin/subscriptions/criteria", Admin, to!(admin::subscriptions::criteria::update)).with_body(Body::Typed(schema::<admin::subscriptions::criteria::CriteriaBody>)).returns(schema::<admin::subscriptions::criteria::CriteriaAnswer>),
+    get("/api/admin/subscriptions/eligibility/{userId}", Admin, to!(admin::subscriptions::eligibility::check)).returns(schema::<crate::billing::eligibility::EligibilityView>),
+    patch("/api/admin/subscriptions/plan/status", Admin, to!(admin::subscriptions::plans::set_status)).with_body(Body::Typed(schema::<admin::subscriptions::plans::PlanStatusBody>)).returns(schema::<subscription::PlanAnswer>),
+    post("/api/admin/subscriptions/grant", Admin, to!(admin::subscriptions::eligibility::grant)).with_body(Body::Typed(schema::<admin::subscriptions::eligibility::GrantBody>)).returns(schema::<admin::subscriptions::EligibilityAnswer>),
+    patch("/api/admin/subscriptions/user-override/{userId}", Admin, to!(admin::subscriptions::eligibility::user_override)).with_body(Body::Typed(schema::<admin::subscriptions::eligibility::OverrideBody>)).returns(schema::<admin::subscriptions::EligibilityAnswer>),
+    patch("/api/admin/subscriptions/user-milestone/{userId}", Admin, to!(admin::subscriptions::milestones::set_override)).with_body(Body::Typed(schema::<admin::subscriptions::milestones::MilestoneBody>)).returns(schema::<admin::subscriptions::EligibilityAnswer>),
+    patch("/api/admin/subscriptions/user-milestone-reset/{userId}", Admin, to!(admin::subscriptions::milestones::reset)).returns(schema::<admin::subscriptions::EligibilityAnswer>),
+    get("/api/admin/users", Admin, to!(admin::users::list::list)).with_query(paged::<admin::ListParams>).returns(schema::<admin::users::list::UsersAnswer>),
+    patch("/api/admin/users/block/{id}", Admin, to!(admin::users::block::toggle_block)).returns(schema::<admin::users::AdminUserAnswer>),
+    patch("/api/admin/users/role/{id}", Admin, to!(admin::users::role::toggle_role)).returns(schema::<admin::users::AdminUserAnswer>),
+    delete("/api/admin/users/{id}", Admin, to!(admin::users::delete::delete_by_path)).returns(schema::<admin::users::delete::UserDeleted>),
+    get("/api/admin/posts", Admin, to!(admin::posts::list::list)).with_query(paged::<admin::ListParams>).returns(schema::<admin::posts::list::AdminPostsAnswer>),
+    patch("/api/admin/posts/block/{id}", Admin, to!(admin::block_post::block_post)).returns(schema::<admin::block_post::PostBlockAnswer>),
+    delete("/api/admin/posts/{id}", Admin, to!(admin::posts::delete::delete)).returns(schema::<post::delete::PostDeletedAnswer>),
+    get("/api/admin/audit-log", Admin, to!(admin::audit_log::audit_log)).with_query(paged::<admin::audit_log::AuditQuery>).returns(schema::<admin::audit_log::AuditAnswer>),
+    get("/api/admin/settings", Admin, to!(admin::settings::get)).returns(schema::<admin::settings::SettingsAnswer>),
+    patch("/api/admin/settings", Admin, to!(admin::settings::update)).with_body(Body::Typed(schema::<admin::settings::SettingsBody>)).returns(schema::<admin::settings::SettingsUpdatedAnswer>),
+    get("/api/admin/overview", Admin, to!(admin::overview::overview)).returns(schema::<admin::overview::Overview>),
+    post("/api/admin/contact", Optional, to!(admin::contact::create::create)).with_body(Body::Typed(schema::<admin::contact::create::ContactBody>)).creates().returns(schema::<admin::contact::create::ContactSent>),
+    get("/api/admin/contact-messages", Admin, to!(admin::contact::list::list)).with_query(params::<admin::PageParams>).returns(schema::<admin::contact::list::ContactMessages>),
+    patch("/api/admin/contact-messages/{id}/handled", Admin, to!(admin::contact::handled::toggle_handled)).returns(schema::<admin::contact::ContactAnswer>),
+    post("/api/admin/reply-contact/{id}", Admin, to!(admin::contact::reply::reply)).with_body(Body::Typed(schema::<admin::contact::reply::ReplyBody>)).returns(schema::<admin::contact::ContactAnswer>),
+    post("/api/admin/reports", User, to!(admin::reports::create::create)).with_body(Body::Typed(schema::<admin::reports::create::ReportBody>)).creates().returns(schema::<admin::reports::ReportAnswer>),
+    get("/api/admin/reports", Admin, to!(admin::reports::list::list)).with_query(params::<admin::PageParams>).returns(schema::<admin::reports::list::ReportsAnswer>),
+    patch("/api/admin/reports/{id}", Admin, to!(admin::reports::review::review)).with_body(Body::Optional(schema::<admin::reports::review::ReviewBody>)).returns(schema::<admin::reports::review::ReviewAnswer>),
+    get("/api/admin/reports/{id}", User, to!(admin::reports::get::get)).returns(schema::<admin::reports::get::ReportDetail>),
+    post("/api/admin/replies/send-notification", Admin, to!(admin::reports::send_notification::send_notification)).with_body(Body::Typed(schema::<admin::reports::send_notification::NoticeBody>)).returns(schema::<admin::reports::send_notification::NoticeAnswer>),
+    post("/api/admin/acknowledge-report/{id}", User, to!(admin::reports::acknowledge::acknowledge)).returns(schema::<admin::reports::ReportAnswer>),
+    get("/api/admin/analytics", Admin, to!(admin::analytics::analytics)).with_query(params::<admin::analytics::AnalyticsQuery>).returns(schema::<admin::analytics::AnalyticsAnswer>),
+    get("/api/admin/download-csv", Admin, to!(admin::export::download)).creates(),
+    get("/api/admin/email-status", Admin, to!(admin::email::statuses::email_status)).with_query(paged::<admin::email::statuses::StatusQuery>).returns(schema::<admin::email::statuses::AddressLogs>),
+    get("/api/admin/email-suppressions", Admin, to!(newsletter::suppressions)).with_query(params::<newsletter::SuppressionQuery>).returns(schema::<newsletter::SuppressionListAnswer>),
+    get("/api/admin/all-email-statuses", Admin, to!(admin::email::statuses::all_email_statuses)).with_query(paged::<admin::email::statuses::StatusQuery>).returns(schema::<admin::email::statuses::EmailLogs>),
+    post("/api/admin/retry-failed-emails", Admin, to!(admin::email::retry::retry_failed_emails)).with_body(Body::Typed(schema::<admin::email::retry::RetryBody>)).accepts().returns(schema::<admin::email::retry::RetryQueued>),
+    get("/api/admin/jobs/{id}", Admin, to!(admin::jobs::job)).returns(schema::<admin::jobs::JobAnswer>),
+    post("/api/admin/reading-time", Admin, to!(admin::reading_time::reading_time)).with_body(Body::Typed(schema::<admin::reading_time::ReadingTimeBody>)).returns(schema::<admin::reading_time::ReadingTimeAnswer>),
+    get("/api/admin/reading-details/{postId}", Admin, to!(admin::reading_details::reading_details)).returns(schema::<admin::reading_details::ReadingDetails>),
+    get("/api/notification/notifications", Optional, to!(notification::list::list)).with_query(params::<notification::list::ListQuery>).returns(schema::<notification::list::NotificationPageAnswer>),
+    get("/api/notification/unread-count", Optional, to!(notification::unread_count::unread_count)).returns(schema::<answers::CountAnswer>),
+    patch("/api/notification/mark-as-read/{id}", Optional, to!(notification::mark_read::mark_read)).returns(schema::<notification::NotificationAnswer>),
+    patch("/api/notification/mark-as-read", Optional, to!(notification::mark_read::missing_id)),
+    patch("/api/notification/mark-as-read/", Optional, to!(notification::mark_read::missing_id)),
+    patch("/api/notification/mark-all-as-read", Optional, to!(notification::mark_all_read::mark_all_read)).returns(schema::<notification::mark_all_read::AllReadAnswer>),
+    post("/api/notification/admin", Admin, to!(notification::admin::admin)).with_body(Body::Typed(schema::<notification::admin::AdminNoticeBody>)).creates().returns(schema::<notification::NotificationSentAnswer>),
+    post("/api/notification/broadcast", Admin, to!(notification::broadcast::broadcast)).with_body(Body::Typed(schema::<notification::broadcast::BroadcastBody>)).accepts().returns(schema::<notification::broadcast::BroadcastAnswer>),
+    post("/api/notification/reply", Optional, to!(notification::reply::reply)).with_body(Body::Typed(schema::<notification::reply::ReplyBody>)).creates().returns(schema::<notification::NotificationAnswer>),
+    get("/api/notification/user/{userId}", Admin, to!(notification::history::history)).returns(schema::<notification::NotificationsAnswer>),
+    get("/api/notification/user", Admin, to!(notification::history::missing_user)),
+    get("/api/notification/user/", Admin, to!(notification::history::missing_user)),
+    delete("/api/notification", Optional, to!(notification::delete::missing_id)),
+    delete("/api/notification/", Optional, to!(notification::delete::missing_id)),
+    delete("/api/notification/{id}", Optional, to!(notification::delete::delete)).returns(schema::<notification::delete::NoticeDeletedAnswer>),
+    get("/api/bannerNotification/get-Notification", Optional, to!(banner::get_notifications::get_notifications)).with_query(params::<banner::get_notifications::BannerQuery>).returns(schema::<banner::BannersAnswer>),
+    get("/api/bannerNotification/dismissed/{id}", User, to!(banner::dismissed::dismissed)).returns(schema::<banner::dismissed::DismissedAnswer>),
+    post("/api/bannerNotification/create", Admin, to!(banner::create::create)).with_body(Body::Typed(schema::<banner::create::CreateBody>)).creates().returns(schema::<banner::create::BannerCreatedAnswer>),
+    patch("/api/bannerNotification/dismiss/{id}", User, to!(banner::dismiss::dismiss)).returns(schema::<banner::BannerIdAnswer>),
+    patch("/api/bannerNotification/deactivate/{id}", Admin, to!(banner::deactivate::deactivate)).returns(schema::<banner::deactivate::BannerDeactivatedAnswer>),
+    delete("/api/bannerNotification/delete-all", Admin, to!(banner::delete_all::delete_all)).returns(schema::<answers::DeletedAnswer>),
+    get("/api/dailyMail/daily-post-report", Admin, to!(daily_mail::report::report)).with_query(paged::<daily_mail::report::ReportQuery>).returns(schema::<daily_mail::report::MailReportAnswer>),
+    get("/api/dailyMail/unsubscribe", Public, to!(daily_mail::unsubscribe::unsubscribe)).with_query(params::<daily_mail::unsubscribe::UnsubscribeQuery>),
+    post("/api/dailyMail/unsubscribe", Public, to!(daily_mail::unsubscribe::unsubscribe)).with_query(params::<daily_mail::unsubscribe::UnsubscribeQuery>),
+    get("/api/newsletter/confirm", Public, to!(newsletter::confirm)).with_query(params::<newsletter::TokenQuery>),
+    post("/api/newsletter/confirm", Public, to!(newsletter::confirm)).with_query(params::<newsletter::TokenQuery>),
+    get("/api/newsletter/unsubscribe", Public, to!(newsletter::unsubscribe)).with_query(params::<newsletter::TokenQuery>),
+    post("/api/newsletter/unsubscribe", Public, to!(newsletter::unsubscribe)).with_query(params::<newsletter::TokenQuery>),
+    post("/api/newsletter/{authorId}/subscribe", Public, to!(newsletter::subscribe)).with_body(Body::Typed(schema::<newsletter::SubscribeBody>)).returns(schema::<newsletter::SubscribeAnswer>),
+    post("/api/subscription/plans", User, to!(subscription::plans::create)).with_body(Body::Typed(schema::<subscription::plans::PlanBody>)).creates().returns(schema::<subscription::PlanAnswer>),
+    get("/api/subscription/plans/author/{authorId}", Optional, to!(subscription::lists::author_plans)).returns(schema::<subscription::PlansAnswer>),
+    patch("/api/subscription/plans/{id}", User, to!(subscription::plans::update)).with_body(Body::Typed(schema::<subscription::plans::PlanChangeBody>)).creates().returns(schema::<subscription::PlanAnswer>),
+    delete("/api/subscription/plans/{id}", User, to!(subscription::plans::delete)).creates().returns(schema::<subscription::PlanAnswer>),
+    post("/api/subscription/plans/{id}/activate", User, to!(subscription::plans::activate)).creates().returns(schema::<subscription::PlanAnswer>),
+    get("/api/subscription/plans/{id}/analytics", User, to!(subscription::analytics::analytics)).returns(schema::<subscription::analytics::PlanAnalytics>),
+    // The handler reads the bearer token itself, to answer 401 'Missing authentication token'.
+    post("/api/subscription/subscribe", User, to!(subscription::subscribe::subscribe)).with_body(Body::Typed(schema::<subscription::subscribe::SubscribeBody>)).creates().returns(schema::<subscription::subscribe::SubscribeAnswer>),
+    patch("/api/subscription/subscriptions/{id}/cancel", User, to!(subscription::cancel::cancel)).returns(schema::<subscription::SubscriptionAnswer>),
+    patch("/api/subscription/subscriptions/{id}/refund", User, to!(subscription::refund::refund)).with_body(Body::Typed(schema::<subscription::refund::RefundBody>)).returns(schema::<subscription::refund::RefundAnswer>),
+    post("/api/subscription/status", User, to!(subscription::status::status)).with_body(Body::Typed(schema::<subscription::ReaderAuthorBody>)).returns(schema::<subscription::status::StatusAnswer>),
+    post("/api/subscription/reminders", Admin, to!(subscription::reminders::reminders)).returns(schema::<subscription::reminders::RemindersAnswer>),
+    get("/api/subscription/my-plans", User, to!(subscription::lists::my_plans)).with_query(params::<subscription::lists::ListSwitches>).returns(schema::<subscription::OwnPlansAnswer>),
+    post("/api/subscription/unsubscribe/author", User, to!(subscription::unsubscribe_author::unsubscribe_author)).with_body(Body::Typed(schema::<subscription::ReaderAuthorBody>)).returns(schema::<subscription::unsubscribe_author::UnsubscribeAnswer>),
+    get("/api/subscription/author/{authorId}/subscriptions", User, to!(subscription::lists::author_subscriptions)).returns(schema::<subscription::lists::SubscriptionsAnswer>),
+    get("/api/subscription/my-subscriptions", User, to!(subscription::lists::my_subscriptions)).with_query(params::<subscription::lists::ListSwitches>).returns(schema::<subscription::lists::MySubscriptionsAnswer>),
+    get("/api/subscription/private-feed/{authorId}", User, to!(subscription::private_feed::get)).returns(schema::<subscription::private_feed::PrivateFeedAnswer>),
+    delete("/api/subscription/private-feed/{authorId}", User, to!(subscription::private_feed::remove)).returns(schema::<answers::MessageAnswer>),
+    post("/api/subscription/private-feed/{authorId}/reset", User, to!(subscription::private_feed::reset)).returns(schema::<subscription::private_feed::PrivateFeedAnswer>),
+    get("/api/subscription/check-eligibility", User, to!(subscription::check_eligibility::check_eligibility)).returns(schema::<crate::billing::eligibility::EligibilityView>),
+    get("/api/earning/admin/earnings", Admin, to!(earning::earnings::earnings)).with_query(params::<admin::PageParams>).returns(schema::<earning::earnings::EarningsAnswer>),
+    post("/api/earning/admin/payouts", Admin, to!(earning::payouts::payouts)).with_body(Body::Typed(schema::<earning::payouts::PayoutsBody>)).returns(schema::<earning::payouts::PayoutsAnswer>),
+    get("/api/earning/my-earnings", User, to!(earning::my_earnings::my_earnings)).with_query(params::<admin::PageParams>).returns(schema::<earning::my_earnings::MyEarningsAnswer>),
+    post("/api/payment/bank-details", User, to!(payment::bank_details::create)).with_body(Body::Typed(schema::<payment::bank_details::BankDetailsBody>)).creates().returns(schema::<payment::bank_details::BankDetailsAnswer>),
+    get("/api/payment/bank-details", User, to!(payment::bank_details::get)).with_query(params::<payment::bank_details::UserQuery>).creates().returns(schema::<payment::bank_details::BankDetailsFetched>),
+    patch("/api/payment/bank-details/{id}", User, to!(payment::bank_details::update)).with_body(Body::Typed(schema::<payment::bank_details::BankDetailsChangeBody>)).creates().returns(schema::<payment::bank_details::BankDetailsAnswer>),
+    delete("/api/payment/bank-details/{id}", User, to!(payment::bank_details::delete)).creates().returns(schema::<payment::bank_details::BankDetailsRemoved>),
+    post("/api/payment/webhook", Public, to!(payment::webhook::webhook)).returns(schema::<payment::webhook::WebhookAnswer>),
+    get("/api/geojson/india-border", Public, to!(geojson::india_border::india_border)),
+    get("/api/geojson/world", Public, to!(geojson::world::world)),
+    get("/api/config/public", Public, to!(public_config::public_config)).returns(schema::<public_config::PublicConfigAnswer>),
+    get("/api/openapi.json", Public, to!(openapi::openapi)).returns(schema::<ApiDocument>),
+    get("/media/{name}", Public, to!(media::serve)).and_head(),
+];
+
+/// Whether a concrete path fits a route pattern (`{name}` stands for one non-empty segment).
+pub fn path_matches(pattern: &str, path: &str) -> bool {
+    let (mut a, mut b) = (pattern.split('/'), path.split('/'));
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(p), Some(s)) if p.starts_with('{') && !s.is_empty() => {}
+            (Some(p), Some(s)) if p == s => {}
+            _ => return false,
+        }
+    }
+}
+
+/// The methods the table routes for a concrete path (empty when the path is unknown). Where
+/// patterns overlap (`/api/category/seed` and `/api/category/{id}`), the one with the most literal
+/// segments names the path.
+pub fn methods_for(path: &str) -> Vec<&'static str> {
+    let literal = |pattern: &str| pattern.split('/').filter(|s| !s.starts_with('{')).count();
+    let matching: Vec<&Route> = ROUTES
+        .iter()
+        .filter(|r| path_matches(r.path, path))
+        .collect();
+    let best = matching.iter().map(|r| literal(r.path)).max().unwrap_or(0);
+    let mut methods: Vec<&'static str> = matching
+        .iter()
+        .filter(|r| literal(r.path) == best)
+        .map(|r| r.method)
+        .collect();
+    methods.sort_unstable();
+    methods.dedup();
+    methods
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_declared_once() {
+        let mut seen = std::collections::HashSet::new();
+        for route in ROUTES {
+            assert!(
+                seen.insert((route.method, route.path)),
+                "{} {} is declared twice",
+                route.method,
+                route.path
+            );
+        }
+    }
+
+    #[test]
+    fn no_route_is_shadowed_by_an_earlier_pattern() {
+        // Actix tries routes in registration (table) order: a pattern listed before a route of the
+        // same method that it matches would answer in its place.
+        for (j, later) in ROUTES.iter().enumerate() {
+            for earlier in &ROUTES[..j] {
+                assert!(
+                    earlier.method != later.method
+                        || earlier.path == later.path
+                        || !path_matches(earlier.path, later.path),
+                    "{} {} is listed before {} and would answer for it",
+                    earlier.method,
+                    earlier.path,
+                    later.path
+                );
+            }
+        }
+    }
+
+    #[actix_web::test]
+    async fn every_route_reaches_its_handler() {
+        // Without the application state a handler answers 500 (or what it answers without one);
+        // only a route that is not registered answers the `api_not_found` 404 or 405.
+        let app =
+            actix_web::test::init_service(actix_web::App::new().configure(super::super::configure))
+                .await;
+        for route in ROUTES {
+            let uri = route
+                .path
+                .split('/')
+                .map(|seg| if seg.starts_with('{') { "x1" } else { seg })
+                .collect::<Vec<_>>()
+                .join("/");
+            let req = actix_web::test::TestRequest::default()
+                .method(method(route.method))
+                .uri(&uri)
+                .to_request();
+            let res = actix_web::test::call_service(&app, req).await;
+            let status = res.status();
+            let body = actix_web::test::read_body(res).await;
+            let body = String::from_utf8_lossy(&body);
+            assert!(
+                status != actix_web::http::StatusCode::METHOD_NOT_ALLOWED
+                    && !body.contains("No such endpoint"),
+                "{} {uri} is not routed: {status} {body}",
+                route.method
+            );
+        }
+    }
+}

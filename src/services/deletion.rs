@@ -1,0 +1,37 @@
+//! The one way a post is deleted: the author's delete, the administrators' and the removal of an
+//! account all go through [`delete_post`].
+
+use actix_web::web;
+use mongodb::bson::oid::ObjectId;
+
+use crate::domain::post::PostStatus;
+use crate::error::ApiResult;
+use crate::live;
+use crate::persistence::posts::{self, Post};
+use crate::persistence::{media, post_appeals, user_directory};
+use crate::state::AppState;
+
+/// Deletes a post with everything that belongs to it (engagement records, comments, appeals,
+/// reports, media uses), keeps its author's published count right, and sends everyone the new
+/// post counts. Returns the deleted post (`None`: it was already gone).
+pub async fn delete_post(state: &web::Data<AppState>, id: ObjectId) -> ApiResult<Option<Post>> {
+    let deleted = delete_post_quietly(state, id).await?;
+    if let Some(post) = &deleted {
+        live::post_counts_updated(state, post.author, post.is_listable());
+    }
+    Ok(deleted)
+}
+
+/// [`delete_post`] without the post-counts announcement, for callers that delete many posts at
+/// once (an account's removal) and announce once at the end.
+pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Option<Post>> {
+    let Some(deleted) = posts::delete(&state.db, id).await? else {
+        return Ok(None);
+    };
+    if deleted.status == PostStatus::Published {
+        user_directory::add_to_total_posts(&state.db, deleted.author, -1).await?;
+    }
+    post_appeals::delete_for_post(&state.db, id).await?;
+    media::release_unused(&state.db, &state.settings.server.media_dir, id, &[]).await?;
+    Ok(Some(deleted))
+}
