@@ -24,8 +24,10 @@ use crate::state::AppState;
 
 pub mod actors;
 pub mod banners;
+pub mod cluster;
 pub mod guests;
 pub mod locations;
+pub mod socket_auth;
 
 /// Room of the administrators.
 pub const ADMIN_ROOM: &str = "adminRoom";

@@ -58,7 +58,7 @@ impl Application {
         if let Some(node) = state.realtime.node() {
             let live = state.live.clone();
             let guest_cache = state.guest_cache.clone();
-            crate::cluster::spawn(
+            crate::live::cluster::spawn(
                 state.realtime.clone(),
                 state.redis.clone(),
                 node.to_owned(),
@@ -66,12 +66,12 @@ impl Application {
                 Arc::new(move |topic: &str, data| {
                     if topic == crate::guest_cache::NOTICE_TOPIC {
                         guest_cache.apply_notice(&data);
-                    } else if topic == crate::cluster::REJOINED_TOPIC {
+                    } else if topic == crate::live::cluster::REJOINED_TOPIC {
                         // Messages may have been missed while away.
                         guest_cache.clear();
                     }
                     if topic == crate::live::banners::NOTICE_TOPIC
-                        || topic == crate::cluster::REJOINED_TOPIC
+                        || topic == crate::live::cluster::REJOINED_TOPIC
                     {
                         live.banners.do_send(crate::live::banners::Reload);
                     }
@@ -113,7 +113,7 @@ impl Application {
         let stopped = self.server.await;
         if let Some(node) = self.state.realtime.node() {
             // A clean stop: the other nodes need not wait for the heartbeat to expire.
-            crate::cluster::leave(&self.state.redis, node).await;
+            crate::live::cluster::leave(&self.state.redis, node).await;
         }
         stopped
     }
@@ -148,10 +148,10 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     // With Redis, this node takes part in a cluster: emits, presence and revocations reach
     // every node (the `redis` broker); without it, the `local` broker.
     let cluster = redis.is_configured().then(|| {
-        let node = crate::cluster::node_name(&settings.cluster, settings.server.port);
+        let node = crate::live::cluster::node_name(&settings.cluster, settings.server.port);
         pressroom_actors::Cluster {
-            transport: Arc::new(crate::cluster::RedisTransport::start(redis.clone())),
-            presence: Arc::new(crate::cluster::RedisPresence::new(
+            transport: Arc::new(crate::live::cluster::RedisTransport::start(redis.clone())),
+            presence: Arc::new(crate::live::cluster::RedisPresence::new(
                 redis.clone(),
                 node.clone(),
             )),
@@ -160,7 +160,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
     });
     let mut realtime_config = settings.realtime.to_config();
     realtime_config.sid_prefix = settings.cluster.sid_prefix.clone();
-    let realtime = crate::realtime::start_with_live(
+    let realtime = crate::live::socket_auth::start_with_live(
         realtime_config,
         db.clone(),
         tokens.clone(),

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use pressroom::cluster::RedisPresence;
 use pressroom::config::{RateLimitSettings, RedisSettings};
 use pressroom::error::ApiError;
+use pressroom::live::cluster::RedisPresence;
 use pressroom::ratelimit::{Kind, RateLimiter};
 use pressroom::redis_pool::Redis;
 use pressroom_actors::{OnlineSnapshot, Person, PresenceReset, PresenceStore, SocketId};
