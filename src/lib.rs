@@ -1,41 +1,41 @@
 //! Pressroom server library: configuration, HTTP routes, persistence and the glue to the live
 //! actors.
 
-pub mod accounts;
+pub(crate) mod accounts;
 #[cfg(test)]
 mod architecture;
-pub mod audit;
+pub(crate) mod audit;
 pub mod auth;
 pub mod backup;
 pub mod billing;
 pub mod cli;
 pub mod config;
-pub mod counting;
+pub(crate) mod counting;
 pub mod domain;
 pub mod error;
-pub mod export;
-pub mod extract;
-pub mod feeds;
-pub mod geoip;
+pub(crate) mod export;
+pub(crate) mod extract;
+pub(crate) mod feeds;
+pub(crate) mod geoip;
 pub mod guest_cache;
 pub mod jobs;
 pub mod live;
 pub mod mail;
-pub mod metrics;
+pub(crate) mod metrics;
 pub mod middleware;
-pub mod net;
-pub mod notify;
-pub mod operations;
-pub mod pages;
+pub(crate) mod net;
+pub(crate) mod notify;
+pub(crate) mod operations;
+pub(crate) mod pages;
 pub mod payments;
 pub mod persistence;
-pub mod post_view;
+pub(crate) mod post_view;
 pub mod ratelimit;
 pub mod redis_pool;
 pub mod routes;
 pub mod search;
-pub mod security_headers;
-pub mod services;
+pub(crate) mod security_headers;
+pub(crate) mod services;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
