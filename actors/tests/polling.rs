@@ -128,3 +128,33 @@ async fn a_poll_answered_before_its_connection_closes_cancels_nothing() {
 
     assert_eq!(request(addr, "POST", &query, "6").await, (200, "ok".into()));
 }
+
+#[actix_rt::test]
+async fn a_poll_and_a_close_packet_sent_together_end_with_a_noop_in_either_order() {
+    let addr = spawn_server().await;
+    const UNKNOWN: &str = r#"{"code":1,"message":"Session ID unknown"}"#;
+
+    // The poll first: pending when the close packet comes.
+    let sid = open_session(addr).await;
+    let query = format!("&sid={sid}");
+    let mut pending = pending_poll(addr, &query).await;
+    assert_eq!(request(addr, "POST", &query, "1").await, (200, "ok".into()));
+    let mut response = String::new();
+    pending.read_to_string(&mut response).await.unwrap();
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    assert!(response.ends_with("\r\n\r\n6"), "{response}");
+    assert_eq!(
+        request(addr, "GET", &query, "").await,
+        (400, UNKNOWN.into())
+    );
+
+    // The close packet first: the poll that was under way gets the same noop.
+    let sid = open_session(addr).await;
+    let query = format!("&sid={sid}");
+    assert_eq!(request(addr, "POST", &query, "1").await, (200, "ok".into()));
+    assert_eq!(request(addr, "GET", &query, "").await, (200, "6".into()));
+    assert_eq!(
+        request(addr, "GET", &query, "").await,
+        (400, UNKNOWN.into())
+    );
+}

@@ -12,11 +12,15 @@ use std::{
 
 use actix::{
     fut::{ActorFuture, ActorFutureExt, WrapFuture},
-    Actor, ActorContext, Addr, AsyncContext, Context, Handler, Message, SpawnHandle, StreamHandler,
+    Actor, ActorContext, ActorResponse, Addr, AsyncContext, Context, Handler, Message, SpawnHandle,
+    StreamHandler,
 };
 use bytestring::ByteString;
 use serde_json::Value;
-use tokio::{sync::oneshot, time::Instant};
+use tokio::{
+    sync::{mpsc, oneshot},
+    time::Instant,
+};
 
 use super::{
     eio::{self, Frame},
@@ -26,7 +30,7 @@ use super::{
         RawMessage, Socket, SocketId,
     },
     sio::{self, Packet, PacketType},
-    websocket::{Link, Pushed, WsFrame, WsInbound, WsReader, WsWriter, CLOSE_POLICY},
+    websocket::{CatchUp, Link, Pushed, WsFrame, WsInbound, WsReader, WsWriter, CLOSE_POLICY},
     App, SioServer,
 };
 use crate::{
@@ -40,8 +44,21 @@ pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(10);
 pub const MAX_PENDING_ACKS: usize = 1_024;
 /// How long a polling session closed on purpose keeps its last frames for the next poll.
 pub const POLLING_CLOSE_GRACE: Duration = Duration::from_secs(5);
+/// How long a polling session its client closed (close packet, no poll pending) waits for
+/// the poll the client may have sent at the same time, which gets a noop as a pending one
+/// would have.
+pub const CLIENT_CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// How long a closing websocket session waits for its last frames to reach the socket.
 pub const CLOSE_FLUSH_GRACE: Duration = Duration::from_secs(5);
+/// How long the packets that follow a namespace's CONNECT answer on a websocket wait, so that
+/// they reach the client in a later read than the answer. A client that handles the messages
+/// of one read together (the `ws` library of the protocol test suites does) and starts
+/// waiting for the next message only once it has the answer would otherwise miss the first
+/// packet after it; the reference server writes that packet one turn of its event loop later.
+pub const CONNECT_SETTLE: Duration = Duration::from_millis(20);
+/// Longest wait for an upgrade's reader to hand over what reached its socket before a
+/// polling request (see [`PollRequest`]).
+pub const CATCH_UP_TIMEOUT: Duration = Duration::from_secs(1);
 const PROBE: &str = "probe";
 
 /// Frames ready for a session: one frame, or a packet with its attachments.
@@ -120,6 +137,11 @@ pub(crate) enum PollReply {
 }
 
 /// Sent by the polling GET handler. The reply is the response body, now or later.
+///
+/// During an upgrade the request is answered as of after every packet that reached the
+/// upgrade's websocket before it: a GET sent after `2probe` and `5` is a request after the
+/// upgrade (400) even when this handler runs before the websocket's reader has handed those
+/// packets over, as the reference server, which handles arrivals in order, answers.
 #[derive(Message)]
 #[rtype(result = "Result<PollReply, EngineError>")]
 pub(crate) struct PollRequest;
@@ -142,9 +164,10 @@ pub(crate) struct Post(pub(crate) ByteString);
 pub(crate) struct PayloadTooLarge;
 
 /// Sent by the websocket handshake for a request carrying this session's sid: the start of
-/// an upgrade. The reply is the attempt number to tag forwarded frames with.
+/// an upgrade. The reply is the attempt number to tag forwarded frames with, and the requests
+/// for the reader to catch up (see [`PollRequest`]).
 #[derive(Message)]
-#[rtype(result = "Result<u32, UpgradeRefused>")]
+#[rtype(result = "Result<(u32, mpsc::UnboundedReceiver<CatchUp>), UpgradeRefused>")]
 pub(crate) struct UpgradeStart(pub(crate) WsWriter);
 
 /// An upgrade the session refused, with the writer it was offered.
@@ -217,6 +240,8 @@ struct Upgrade {
     ws: Ws,
     probed: bool,
     timer: SpawnHandle,
+    /// Asks the upgrade's reader to hand over what reached its socket.
+    catch_up: mpsc::UnboundedSender<CatchUp>,
 }
 
 struct NsSocket {
@@ -497,6 +522,13 @@ impl Session {
                         polling.close_after_queue = true;
                     }
                     ctx.run_later(POLLING_CLOSE_GRACE, |_, ctx| ctx.stop());
+                } else if by == CloseBy::Client {
+                    // A poll sent together with the close packet may reach the session after
+                    // it: it gets the noop a pending poll gets, whatever the order, and ends the
+                    // session (the next request finds it gone).
+                    polling.queue.clear();
+                    polling.queue.push_back(eio::Packet::Noop.encode());
+                    ctx.run_later(CLIENT_CLOSE_GRACE, |_, ctx| ctx.stop());
                 } else {
                     // As the reference server does: no pending poll, the session is gone
                     // and the client's next request gets `Session ID unknown`.
@@ -689,8 +721,16 @@ impl Session {
         if let Some(timer) = sio.connect_timer.take() {
             ctx.cancel_future(timer);
         }
-        // The CONNECT answer goes out before the hub may write to the socket.
+        // The CONNECT answer goes out before the hub may write to the socket, and alone.
         self.push_packet(ctx, &Packet::connected(&nsp, socket.public_id()));
+        if let Transport::WebSocket(ws) = &self.transport {
+            ws.link.hold();
+            let link = ws.link.clone();
+            ctx.run_later(CONNECT_SETTLE, move |act, ctx| {
+                let pushed = link.release();
+                act.after_push(ctx, pushed);
+            });
+        }
         if self.closing || self.torn_down {
             // The connection broke while answering: the socket never existed.
             return;
@@ -1025,9 +1065,31 @@ impl Handler<EmitWithAck> for Session {
 }
 
 impl Handler<PollRequest> for Session {
-    type Result = Result<PollReply, EngineError>;
+    type Result = ActorResponse<Self, Result<PollReply, EngineError>>;
 
     fn handle(&mut self, _: PollRequest, ctx: &mut Context<Self>) -> Self::Result {
+        if let Some(upgrade) = &self.upgrade {
+            let (done, caught_up) = oneshot::channel();
+            if upgrade.catch_up.send(done).is_ok() {
+                let wait = tokio::time::timeout(CATCH_UP_TIMEOUT, caught_up);
+                return ActorResponse::r#async(
+                    async move {
+                        // A reader gone or slow leaves the session as it is.
+                        let _ = wait.await;
+                    }
+                    .into_actor(self)
+                    .map(|(), act, ctx| act.poll(ctx)),
+                );
+            }
+        }
+        // Answered at once: a session that stops while answering still answers.
+        ActorResponse::reply(self.poll(ctx))
+    }
+}
+
+impl Session {
+    /// Answers a polling GET.
+    fn poll(&mut self, ctx: &mut Context<Self>) -> Result<PollReply, EngineError> {
         if self.missed_ping(ctx) {
             return Err(EngineError::UnknownSid);
         }
@@ -1121,7 +1183,7 @@ impl Handler<PayloadTooLarge> for Session {
 }
 
 impl Handler<UpgradeStart> for Session {
-    type Result = Result<u32, UpgradeRefused>;
+    type Result = Result<(u32, mpsc::UnboundedReceiver<CatchUp>), UpgradeRefused>;
 
     fn handle(&mut self, msg: UpgradeStart, ctx: &mut Context<Self>) -> Self::Result {
         if self.closing
@@ -1136,12 +1198,14 @@ impl Handler<UpgradeStart> for Session {
         self.upgrade_attempts += 1;
         let attempt = self.upgrade_attempts;
         let timer = ctx.run_later(UPGRADE_TIMEOUT, |act, ctx| act.abort_upgrade(ctx));
+        let (catch_up, requests) = mpsc::unbounded_channel();
         self.upgrade = Some(Box::new(Upgrade {
             ws: Ws::new(msg.0, self.cap(), attempt),
             probed: false,
             timer,
+            catch_up,
         }));
-        Ok(attempt)
+        Ok((attempt, requests))
     }
 }
 

@@ -11,7 +11,7 @@
 
 use std::{
     collections::VecDeque,
-    io::{self, IoSlice},
+    io::{self, IoSlice, Read as _},
     net::Shutdown,
     pin::Pin,
     sync::{Arc, Mutex, MutexGuard},
@@ -24,8 +24,11 @@ use actix_codec::{Decoder, Framed};
 use actix_http::{h1, header, ws, Request, StatusCode};
 use bytes::{Buf, Bytes, BytesMut};
 use bytestring::ByteString;
-use futures_util::{Stream, StreamExt};
-use tokio::net::TcpStream;
+use futures_util::{FutureExt as _, Stream, StreamExt};
+use tokio::{
+    net::TcpStream,
+    sync::{mpsc, oneshot},
+};
 
 use super::{
     eio::Frame,
@@ -113,6 +116,8 @@ pub(crate) struct WsWriter {
     backlog: VecDeque<Bytes>,
     /// Whether dropping the writer ends the connection.
     owns_connection: bool,
+    /// Frames wait in the backlog, whatever the socket would take (see [`Link::hold`]).
+    held: bool,
 }
 
 impl WsWriter {
@@ -121,6 +126,7 @@ impl WsWriter {
             io,
             backlog: VecDeque::new(),
             owns_connection: true,
+            held: false,
         }
     }
 
@@ -154,7 +160,7 @@ impl WsWriter {
         let (head, head_len) = frame_header(op, payload.len());
         let head = &head[..head_len];
         let mut written = 0;
-        if self.backlog.is_empty() {
+        if self.backlog.is_empty() && !self.held {
             match self
                 .io
                 .try_write_vectored(&[IoSlice::new(head), IoSlice::new(payload)])
@@ -177,7 +183,7 @@ impl WsWriter {
     /// without a copy.
     fn send_encoded(&mut self, encoded: &Bytes) -> Written {
         let mut written = 0;
-        if self.backlog.is_empty() {
+        if self.backlog.is_empty() && !self.held {
             match self.io.try_write(encoded) {
                 Ok(n) if n == encoded.len() => return Written::Sent,
                 Ok(n) => written = n,
@@ -195,6 +201,10 @@ impl WsWriter {
             if self.backlog.is_empty() {
                 // Give the queue's memory back: an idle connection holds no buffer.
                 self.backlog = VecDeque::new();
+                return Poll::Ready(Ok(()));
+            }
+            if self.held {
+                // Released later, with a flush of its own.
                 return Poll::Ready(Ok(()));
             }
             match self.io.poll_write_ready(cx) {
@@ -278,7 +288,7 @@ impl LinkState {
                 self.closed = true;
                 Pushed::Closed
             }
-            Written::Queued if self.flushing => Pushed::Queued,
+            Written::Queued if self.flushing || self.writer.held => Pushed::Queued,
             Written::Queued => {
                 self.flushing = true;
                 Pushed::StartFlush
@@ -346,9 +356,29 @@ impl Link {
         self.lock().push(frame, self.cap)
     }
 
+    /// Keeps what is pushed next in the backlog, in order, until [`Link::release`]: the
+    /// frames that follow go out in a later write than the ones before, so that a client that
+    /// handles one read at a time sees them apart (see [`super::session::CONNECT_SETTLE`]).
+    pub(crate) fn hold(&self) {
+        self.lock().writer.held = true;
+    }
+
+    /// Ends a [`Link::hold`]: `StartFlush` when frames wait for the session's flush.
+    pub(crate) fn release(&self) -> Pushed {
+        let mut state = self.lock();
+        state.writer.held = false;
+        if state.closed || state.flushing || state.writer.queued() == 0 {
+            return Pushed::Sent;
+        }
+        state.flushing = true;
+        Pushed::StartFlush
+    }
+
     /// Sends a close frame; nothing goes out after it.
     pub(crate) fn push_close(&self, reason: Option<(u16, &str)>) -> Pushed {
         let mut state = self.lock();
+        // The close is the last frame: whatever was held goes out before it.
+        state.writer.held = false;
         let pushed = state.push(&WsFrame::Close(reason), self.cap);
         state.closed = true;
         pushed
@@ -412,6 +442,8 @@ pub(crate) struct WsReader {
     partial: Option<(bool, BytesMut)>,
     max: usize,
     done: bool,
+    /// The socket reached its end during [`WsReader::read_available`].
+    eof: bool,
 }
 
 impl WsReader {
@@ -424,6 +456,31 @@ impl WsReader {
             partial: None,
             max: max_payload,
             done: false,
+            eof: false,
+        }
+    }
+
+    /// Reads what the socket already holds, at once and whatever the reactor has seen so
+    /// far: the items that follow include every byte that reached the socket before this
+    /// call.
+    pub(crate) fn read_available(&mut self) {
+        if self.done || self.eof {
+            return;
+        }
+        let socket = socket2::SockRef::from(&*self.io);
+        let mut chunk = [0u8; READ_CHUNK];
+        loop {
+            match (&*socket).read(&mut chunk) {
+                Ok(0) => self.eof = true,
+                Ok(n) => {
+                    self.buf.extend_from_slice(&chunk[..n]);
+                    continue;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => self.eof = true,
+            }
+            return;
         }
     }
 
@@ -503,6 +560,9 @@ impl Stream for WsReader {
                     Err(ws::ProtocolError::Overflow) => return this.finish(WsInbound::TooBig),
                     Err(_) => return this.finish(WsInbound::Invalid),
                 }
+            }
+            if this.eof {
+                return this.finish(WsInbound::Closed);
             }
             if this.buf.is_empty() && this.buf.capacity() > 0 {
                 // Give the memory back: an idle connection holds no buffer.
@@ -587,40 +647,75 @@ async fn admit(
         }
         Some(sid) => {
             let session = engine.find(&sid).ok_or(EngineError::UnknownSid)?;
-            let attempt = match session.send(UpgradeStart(WsWriter::new(io.clone()))).await {
-                Ok(Ok(attempt)) => attempt,
-                Ok(Err(refused)) => {
-                    // Closing the connection with the writer would lose the answer.
-                    refused.writer.release();
-                    if refused.error == EngineError::BadRequest {
-                        // Already upgraded or upgrading: the reference server accepts the
-                        // websocket and closes it at once, which clients see as a close.
-                        switch_protocols(&io, &accept_key).await?;
-                        close_at_once(&io).await;
-                        return Ok(());
+            let (attempt, catch_up) =
+                match session.send(UpgradeStart(WsWriter::new(io.clone()))).await {
+                    Ok(Ok(started)) => started,
+                    Ok(Err(refused)) => {
+                        // Closing the connection with the writer would lose the answer.
+                        refused.writer.release();
+                        if refused.error == EngineError::BadRequest {
+                            // Already upgraded or upgrading: the reference server accepts the
+                            // websocket and closes it at once, which clients see as a close.
+                            switch_protocols(&io, &accept_key).await?;
+                            close_at_once(&io).await;
+                            return Ok(());
+                        }
+                        return Err(refused.error);
                     }
-                    return Err(refused.error);
-                }
-                Err(_) => return Err(EngineError::UnknownSid),
-            };
+                    Err(_) => return Err(EngineError::UnknownSid),
+                };
             switch_protocols(&io, &accept_key).await?;
-            spawn_upgrade_reader(session, attempt, WsReader::new(io, early, max));
+            spawn_upgrade_reader(session, attempt, WsReader::new(io, early, max), catch_up);
             Ok(())
         }
     }
 }
 
+/// Asks an upgrade's reader to hand its session everything that reached the socket so far;
+/// answered once the session has handled it.
+pub(crate) type CatchUp = oneshot::Sender<()>;
+
 /// Reads an upgrade's websocket and forwards what arrives to its session, which may live on
-/// another thread than this connection.
-fn spawn_upgrade_reader(session: Addr<Session>, attempt: u32, mut reader: WsReader) {
+/// another thread than this connection. On a [`CatchUp`] it first reads what the socket
+/// already holds and forwards it, then answers: the session can so handle a polling request
+/// after the websocket packets that arrived before it, whatever the threads' timing.
+fn spawn_upgrade_reader(
+    session: Addr<Session>,
+    attempt: u32,
+    mut reader: WsReader,
+    mut catch_up: mpsc::UnboundedReceiver<CatchUp>,
+) {
     actix_rt::spawn(async move {
-        while let Some(item) = reader.next().await {
+        let mut catching_up = true;
+        loop {
+            let item = tokio::select! {
+                biased;
+                request = catch_up.recv(), if catching_up => {
+                    let Some(done) = request else {
+                        // The upgrade is over: nothing will ask again.
+                        catching_up = false;
+                        continue;
+                    };
+                    reader.read_available();
+                    while let Some(Some(item)) = reader.next().now_or_never() {
+                        let last = item.is_last();
+                        if !forward(&session, attempt, item).await {
+                            return;
+                        }
+                        if last {
+                            session.do_send(UpgradeEnded { attempt });
+                            let _ = done.send(());
+                            return;
+                        }
+                    }
+                    let _ = done.send(());
+                    continue;
+                }
+                item = reader.next() => item,
+            };
+            let Some(item) = item else { break };
             let last = item.is_last();
-            if session
-                .send(UpgradeInbound { attempt, item })
-                .await
-                .is_err()
-            {
+            if !forward(&session, attempt, item).await {
                 return;
             }
             if last {
@@ -629,6 +724,12 @@ fn spawn_upgrade_reader(session: Addr<Session>, attempt: u32, mut reader: WsRead
         }
         session.do_send(UpgradeEnded { attempt });
     });
+}
+
+/// Hands one item to the session and waits until it was handled; false if the session is
+/// gone.
+async fn forward(session: &Addr<Session>, attempt: u32, item: WsInbound) -> bool {
+    session.send(UpgradeInbound { attempt, item }).await.is_ok()
 }
 
 async fn switch_protocols(io: &TcpStream, accept_key: &[u8]) -> Result<(), EngineError> {
