@@ -25,8 +25,8 @@ use deadpool_redis::redis::{self, AsyncCommands, Script};
 use futures_util::future::BoxFuture;
 use futures_util::StreamExt;
 use pressroom_actors::{
-    broker::{Message as BrokerMessage, PresenceStore},
-    OnlineSnapshot, Person, PresenceChange, PresenceReset, Realtime, SocketId, Transport,
+    broker::Message as BrokerMessage, OnlineSnapshot, Person, PresenceChange, PresenceReset,
+    PresenceStore, Realtime, SocketId, Transport,
 };
 use tokio::sync::mpsc;
 
@@ -571,7 +571,7 @@ pub async fn leave(redis: &Redis, node: &str) {
                 user_id: user.clone(),
                 is_online: false,
             });
-            BrokerMessage::emit(node, &pressroom_actors::hub::Target::All, None, &event).encode()
+            BrokerMessage::emit(node, &pressroom_actors::Target::All, None, &event).encode()
         })
         .collect();
     messages.push(

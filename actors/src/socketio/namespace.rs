@@ -1,10 +1,7 @@
 //! What an application plugs into the Socket.IO layer: namespace handlers, the socket
 //! handle they receive, client events with their acknowledgement, and raw Engine.IO handlers.
 
-use std::sync::{
-    atomic::{AtomicU64, Ordering},
-    Arc,
-};
+use std::sync::Arc;
 
 use actix::Addr;
 use bytes::Bytes;
@@ -12,37 +9,13 @@ use bytestring::ByteString;
 use serde_json::Value;
 
 use super::{
-    engine::Sid,
-    session::{CloseTransport, Deliver, DisconnectSocket, EmitWithAck, Outbound, Session},
-    sio::Packet,
+    eio::Outbound,
+    ids::{Sid, SocketId},
+    rooms::{Hub, JoinRoom, LeaveRoom},
+    session::{CloseTransport, Deliver, DisconnectSocket, EmitWithAck, Session},
+    sio::{encode_event, Packet},
 };
-use crate::{
-    events::ServerEvent,
-    hub::{Hub, JoinRoom, LeaveRoom},
-    Identity,
-};
-
-static NEXT_SOCKET_ID: AtomicU64 = AtomicU64::new(1);
-
-/// Identifies one socket (one connection to one namespace) in the hub and presence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SocketId(u64);
-
-impl SocketId {
-    pub(crate) fn next() -> Self {
-        SocketId(NEXT_SOCKET_ID.fetch_add(1, Ordering::Relaxed))
-    }
-
-    /// A fixed id, for tests of code that keys on socket ids, and ids named by other nodes.
-    pub fn from_raw(raw: u64) -> Self {
-        SocketId(raw)
-    }
-
-    /// The id as a number (unique within one process).
-    pub fn raw(self) -> u64 {
-        self.0
-    }
-}
+use crate::{auth::Identity, events::ServerEvent};
 
 /// Reacts to the sockets of one namespace. Methods run on the connection's actor: they must
 /// not block; spawn a task for slow work and keep the [`Socket`] handle to answer later.
@@ -198,7 +171,7 @@ impl Socket {
         let event = event.into();
         self.inner
             .session
-            .do_send(Deliver(event.encode(&self.inner.nsp)));
+            .do_send(Deliver(encode_event(&event, &self.inner.nsp)));
     }
 
     /// Emits an event and runs `on_ack` when the client acknowledges it. The callback is

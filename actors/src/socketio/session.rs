@@ -23,20 +23,18 @@ use tokio::{
 };
 
 use super::{
-    eio::{self, Frame},
-    engine::{Engine, EngineError, Sid, TRANSPORT_WEBSOCKET},
+    eio::{self, Frame, Outbound},
+    engine::{App, Engine, EngineError, SioServer, TRANSPORT_WEBSOCKET},
+    ids::{Sid, SocketId},
     namespace::{
         AckCallback, AckReply, AckSender, ClientEvent, EngineConn, EngineHandler, NamespaceHandler,
-        RawMessage, Socket, SocketId,
+        RawMessage, Socket,
     },
+    rooms::{Register, Unregister},
     sio::{self, Packet, PacketType},
     websocket::{CatchUp, Link, Pushed, WsFrame, WsInbound, WsReader, WsWriter, CLOSE_POLICY},
-    App, SioServer,
 };
-use crate::{
-    hub::{Register, Unregister},
-    Identity,
-};
+use crate::auth::Identity;
 
 /// How long a websocket upgrade may take between the probe connection and its `5` packet.
 pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -60,31 +58,6 @@ pub const CONNECT_SETTLE: Duration = Duration::from_millis(20);
 /// polling request (see [`PollRequest`]).
 pub const CATCH_UP_TIMEOUT: Duration = Duration::from_secs(1);
 const PROBE: &str = "probe";
-
-/// Frames ready for a session: one frame, or a packet with its attachments.
-#[derive(Debug, Clone)]
-pub(crate) enum Outbound {
-    One(Frame),
-    Many(Arc<[Frame]>),
-}
-
-impl Outbound {
-    pub(crate) fn from_frames(mut frames: Vec<Frame>) -> Self {
-        if frames.len() == 1 {
-            if let Some(frame) = frames.pop() {
-                return Outbound::One(frame);
-            }
-        }
-        Outbound::Many(frames.into())
-    }
-
-    pub(crate) fn frames(&self) -> &[Frame] {
-        match self {
-            Outbound::One(frame) => std::slice::from_ref(frame),
-            Outbound::Many(frames) => frames,
-        }
-    }
-}
 
 // ---- messages -------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-//! The hub actor: which sockets are connected, which rooms they joined and which user they
+//! The rooms adapter (the hub actor): which sockets are connected, which rooms they joined and which user they
 //! belong to; fans server events out to them. An event for a websocket connection is written
 //! to its socket here (through the connection's `Link`); a connection that may still
 //! upgrade from long-polling gets it through its session's bounded mailbox. Either way a
@@ -13,17 +13,14 @@ use std::{
 use actix::{Actor, Addr, Context, Handler, Message};
 use bytes::Bytes;
 
-use crate::{
-    events::ServerEvent,
-    shrink,
-    socketio::{
-        eio::Frame,
-        namespace::SocketId,
-        session::{Deliver, DisconnectSocket, FlushLink, Outbound, Overflowed, Session},
-        sio::ROOT_NAMESPACE,
-        websocket::{self, Link, Pushed},
-    },
+use super::{
+    eio::{Frame, Outbound},
+    ids::SocketId,
+    session::{Deliver, DisconnectSocket, FlushLink, Overflowed, Session},
+    sio::{encode_event, ROOT_NAMESPACE},
+    websocket::{self, Link, Pushed},
 };
+use crate::{events::ServerEvent, shrink};
 
 /// Room of the administrators.
 pub const ADMIN_ROOM: &str = "adminRoom";
@@ -46,7 +43,7 @@ pub enum Target {
     Socket(SocketId),
 }
 
-/// Sent by the [`crate::Realtime`] handle and the presence actor: emit `event` on the main
+/// Sent by the [`crate::realtime::Realtime`] handle and the presence actor: emit `event` on the main
 /// namespace to `target`, skipping `except`.
 #[derive(Message, Debug, Clone)]
 #[rtype(result = "()")]
@@ -99,7 +96,7 @@ pub(crate) struct LeaveRoom {
     pub(crate) room: Arc<str>,
 }
 
-/// Sent by the [`crate::Realtime`] handle when a user's token was revoked: every socket of
+/// Sent by the [`crate::realtime::Realtime`] handle when a user's token was revoked: every socket of
 /// the user gets a DISCONNECT and its connection is closed.
 #[derive(Message)]
 #[rtype(result = "()")]
@@ -316,7 +313,7 @@ impl Handler<HubEmit> for Hub {
     type Result = ();
 
     fn handle(&mut self, msg: HubEmit, _: &mut Context<Self>) {
-        let out = msg.event.encode(ROOT_NAMESPACE);
+        let out = encode_event(&msg.event, ROOT_NAMESPACE);
         let mut links = Vec::new();
         let mut mailboxes = Vec::new();
         for id in self.targets(&msg.target, msg.except) {
