@@ -24,6 +24,7 @@ use crate::{
         ids::SocketId,
         namespace::{ClientEvent, EngineHandler, NamespaceHandler, Socket},
         rooms::{user_room, CountMembers, DisconnectUser, Hub, HubEmit, Target, ADMIN_ROOM},
+        session::Session,
         sio::ROOT_NAMESPACE,
         transport,
     },
@@ -126,7 +127,7 @@ impl RealtimeBuilder {
 /// Handle to the realtime server. Cheap to clone; every clone drives the same actors.
 #[derive(Clone)]
 pub struct Realtime {
-    engine: Arc<Engine>,
+    engine: Arc<Engine<Session>>,
     hub: Addr<Hub>,
     presence: Addr<Presence>,
     cluster: Option<Arc<Cluster>>,
@@ -333,7 +334,7 @@ impl Realtime {
 /// A raw Engine.IO endpoint (no Socket.IO layer), e.g. the conformance echo server.
 #[derive(Clone)]
 pub struct EngineIo {
-    engine: Arc<Engine>,
+    engine: Arc<Engine<Session>>,
 }
 
 impl EngineIo {

@@ -6,14 +6,13 @@ use std::{
     sync::{Arc, Mutex, MutexGuard},
 };
 
-use actix::Addr;
+use actix::{Actor, Addr};
 use actix_web::{http::StatusCode, HttpResponse};
 
 use super::{
     ids::Sid,
     namespace::{EngineHandler, NamespaceHandler},
     rooms::Hub,
-    session::Session,
 };
 use crate::{auth::SocketAuth, config::RealtimeConfig};
 
@@ -95,14 +94,14 @@ impl EngineError {
     }
 }
 
-/// Everything the handlers and sessions of one endpoint share.
-pub(crate) struct Engine {
+/// Everything the handlers and sessions of one endpoint share; `S` is the session actor.
+pub(crate) struct Engine<S: Actor> {
     pub(crate) config: RealtimeConfig,
     pub(crate) app: App,
-    sessions: Mutex<HashMap<Sid, Addr<Session>>>,
+    sessions: Mutex<HashMap<Sid, Addr<S>>>,
 }
 
-impl Engine {
+impl<S: Actor> Engine<S> {
     pub(crate) fn new(config: RealtimeConfig, app: App) -> Arc<Self> {
         Arc::new(Engine {
             config,
@@ -111,12 +110,12 @@ impl Engine {
         })
     }
 
-    fn sessions(&self) -> MutexGuard<'_, HashMap<Sid, Addr<Session>>> {
+    fn sessions(&self) -> MutexGuard<'_, HashMap<Sid, Addr<S>>> {
         // A panic while holding this lock leaves the map itself consistent.
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn insert(&self, sid: Sid, addr: Addr<Session>) {
+    pub(crate) fn insert(&self, sid: Sid, addr: Addr<S>) {
         self.sessions().insert(sid, addr);
     }
 
@@ -126,7 +125,7 @@ impl Engine {
         crate::shrink::when_sparse(&mut *sessions);
     }
 
-    pub(crate) fn find(&self, sid: &str) -> Option<Addr<Session>> {
+    pub(crate) fn find(&self, sid: &str) -> Option<Addr<S>> {
         let sid = Sid::parse(sid)?;
         self.sessions().get(&sid).cloned()
     }

@@ -5,7 +5,9 @@
 
 pub mod eio;
 pub mod engine;
+pub(crate) mod handshake;
 pub mod ids;
+pub(crate) mod mailbox;
 pub mod namespace;
 pub mod rooms;
 pub(crate) mod session;

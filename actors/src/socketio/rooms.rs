@@ -10,13 +10,13 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use actix::{Actor, Addr, Context, Handler, Message};
+use actix::{Actor, Context, Handler, Message};
 use bytes::Bytes;
 
 use super::{
     eio::{Frame, Outbound},
     ids::SocketId,
-    session::{Deliver, DisconnectSocket, FlushLink, Overflowed, Session},
+    mailbox::{Command, SessionRef},
     sio::{encode_event, ROOT_NAMESPACE},
     websocket::{self, Link, Pushed},
 };
@@ -68,7 +68,7 @@ pub(crate) struct Register {
     pub(crate) user: Option<Arc<str>>,
     /// The sign-in session (token id) of the socket's user.
     pub(crate) login: Option<Arc<str>>,
-    pub(crate) session: Addr<Session>,
+    pub(crate) session: SessionRef,
     /// The connection's websocket, when the hub may write to it directly.
     pub(crate) link: Option<Arc<Link>>,
 }
@@ -114,7 +114,7 @@ pub(crate) struct CountMembers {
 }
 
 struct Member {
-    session: Addr<Session>,
+    session: SessionRef,
     link: Option<Arc<Link>>,
     nsp: Arc<str>,
     user: Option<Arc<str>>,
@@ -137,11 +137,11 @@ impl Actor for Hub {
 
 /// Hands frames to a session through its mailbox (a connection that may still upgrade).
 fn deliver(member: &mut Member, out: &Outbound) {
-    match member.session.try_send(Deliver(out.clone())) {
+    match member.session.try_send(Command::Deliver(out.clone())) {
         Ok(()) => {}
         Err(actix::dev::SendError::Full(_)) => {
             member.overflowed = true;
-            member.session.do_send(Overflowed);
+            member.session.do_send(Command::Overflowed);
         }
         Err(actix::dev::SendError::Closed(_)) => {}
     }
@@ -334,9 +334,9 @@ impl Handler<HubEmit> for Hub {
             };
             if pushed == Pushed::Overflow {
                 member.overflowed = true;
-                member.session.do_send(Overflowed);
+                member.session.do_send(Command::Overflowed);
             } else {
-                member.session.do_send(FlushLink);
+                member.session.do_send(Command::FlushLink);
             }
         }
         for id in mailboxes {
@@ -367,7 +367,7 @@ impl Handler<DisconnectUser> for Hub {
                         continue;
                     }
                 }
-                member.session.do_send(DisconnectSocket {
+                member.session.do_send(Command::Disconnect {
                     socket: *id,
                     close_connection: true,
                 });
