@@ -159,10 +159,12 @@ pub(crate) struct Session {
     upgrade_attempts: u32,
     heartbeat: Option<SpawnHandle>,
     awaiting_pong: bool,
-    /// When the client has missed its ping: pingInterval + pingTimeout after the handshake
-    /// or the last pong. A polling request arriving then finds the session closed, even if
-    /// the timer that closes it has not run yet.
+    /// When the client has missed its ping: pingTimeout after the next ping is due. A polling
+    /// request arriving then finds the session closed, even if the timer that closes it has
+    /// not run yet.
     alive_until: Instant,
+    /// When the last ping was due (the next one is due `pingInterval` later).
+    ping_due: Instant,
     closing: bool,
     /// Why the session closed (the `reason` of its disconnect metric).
     close_reason: &'static str,
@@ -202,6 +204,7 @@ impl Session {
             heartbeat: None,
             awaiting_pong: false,
             alive_until: Instant::now(),
+            ping_due: Instant::now(),
             closing: false,
             close_reason: "server stop",
             torn_down: false,
@@ -324,11 +327,16 @@ impl Session {
 
     // ---- heartbeat --------------------------------------------------------------------
 
-    fn schedule_ping(&mut self, ctx: &mut Context<Self>) {
-        let interval = self.engine.config.ping_interval;
+    /// Sends the next ping at `due`. Pings keep the rhythm of the handshake: one every
+    /// `pingInterval`, however long the client took to answer the previous one ("at a given
+    /// interval the server sends a ping packet", engine.io-protocol "Heartbeat"), so that a
+    /// slow client does not stretch it.
+    fn schedule_ping(&mut self, ctx: &mut Context<Self>, due: Instant) {
         let timeout = self.engine.config.ping_timeout;
-        self.alive_until = Instant::now() + interval + timeout;
-        self.heartbeat = Some(ctx.run_later(interval, move |act, ctx| {
+        self.ping_due = due;
+        self.alive_until = due + timeout;
+        let wait = due.saturating_duration_since(Instant::now());
+        self.heartbeat = Some(ctx.run_later(wait, move |act, ctx| {
             act.awaiting_pong = true;
             act.push_frames(ctx, &[eio::Packet::Ping(ByteString::new()).encode()]);
             act.heartbeat = Some(ctx.run_later(timeout, |act, ctx| {
@@ -345,7 +353,8 @@ impl Session {
         if let Some(handle) = self.heartbeat.take() {
             ctx.cancel_future(handle);
         }
-        self.schedule_ping(ctx);
+        let next = self.ping_due + self.engine.config.ping_interval;
+        self.schedule_ping(ctx, next.max(Instant::now()));
     }
 
     /// Closes the session if its client missed a ping; true if it did.
@@ -522,7 +531,7 @@ impl Actor for Session {
         };
         let open = eio::Packet::Open(self.engine.handshake(self.sid, upgrades).into()).encode();
         self.push_frames(ctx, &[open]);
-        self.schedule_ping(ctx);
+        self.schedule_ping(ctx, Instant::now() + self.engine.config.ping_interval);
         let connect_timeout = self.engine.config.connect_timeout;
         let address = ctx.address().recipient();
         let sid = self.sid;
