@@ -18,84 +18,16 @@
 //! {"kind":"notice","from":"n1","topic":"banners","data":null}
 //! ```
 
-use std::sync::Arc;
-
-use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{
-    events::ServerEvent,
-    hub::Target,
-    presence::{OnlineSnapshot, Person},
-    socketio::namespace::SocketId,
-};
+use crate::{events::ServerEvent, socketio::ids::SocketId, socketio::rooms::Target};
 
 /// Publishes messages to the other nodes (Redis pub/sub in the server crate).
 pub trait Transport: Send + Sync + 'static {
     /// Publishes one encoded message, in the order of the calls. Fire and forget: while the
     /// transport is down the message is dropped and the node serves its own sockets only.
     fn publish(&self, message: Vec<u8>);
-}
-
-/// What a presence change did to the cluster-wide bookkeeping.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PresenceChange {
-    /// The user went from no socket to one (on connect) or from one to none (on close),
-    /// counting every node.
-    pub user_changed: bool,
-    /// The user of the socket, if any (the store knows it on close).
-    pub user: Option<String>,
-    /// People online across the cluster (users and guests, each once however many tabs).
-    pub count: usize,
-    /// Increases with every change; the latest count wins.
-    pub version: u64,
-}
-
-/// What re-announcing (or forgetting) a node's sockets did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PresenceReset {
-    /// Users with no socket left anywhere.
-    pub went_offline: Vec<String>,
-    /// Users who had no socket anywhere before.
-    pub came_online: Vec<String>,
-    /// People online across the cluster.
-    pub count: usize,
-    /// Version of the count.
-    pub version: u64,
-}
-
-/// Cluster-wide presence bookkeeping (per-node socket sets with a heartbeat TTL in Redis).
-/// Every method answers `None` when the store cannot be reached; presence then counts this
-/// node only until [`crate::Realtime::rejoin`].
-pub trait PresenceStore: Send + Sync + 'static {
-    /// A socket of this node connected (`None`: a guest without a verified id, its own
-    /// person).
-    fn up(
-        &self,
-        socket: SocketId,
-        person: Option<Person>,
-    ) -> BoxFuture<'static, Option<PresenceChange>>;
-    /// A socket of this node went away.
-    fn down(&self, socket: SocketId) -> BoxFuture<'static, Option<PresenceChange>>;
-    /// Who is online across the cluster.
-    fn online(&self) -> BoxFuture<'static, Option<OnlineSnapshot>>;
-    /// Replaces everything this node held with `sockets` (at start: none).
-    fn reset(
-        &self,
-        sockets: Vec<(SocketId, Option<Person>)>,
-    ) -> BoxFuture<'static, Option<PresenceReset>>;
-}
-
-/// How a node takes part in a cluster; given to [`crate::RealtimeBuilder::cluster`].
-#[derive(Clone)]
-pub struct Cluster {
-    /// This node's name, unique in the deployment and stable across restarts.
-    pub node: String,
-    /// Carries messages to the other nodes.
-    pub transport: Arc<dyn Transport>,
-    /// Presence across the nodes.
-    pub presence: Arc<dyn PresenceStore>,
 }
 
 /// A socket of some node.

@@ -14,8 +14,6 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::socketio::{session::Outbound, sio::Packet};
-
 /// A typed server event.
 pub trait Event {
     /// Event name on the wire.
@@ -49,13 +47,6 @@ impl ServerEvent {
     /// Arguments after the name.
     pub fn args(&self) -> &[Value] {
         &self.args
-    }
-
-    /// Encodes the event once for every receiver on `nsp`.
-    pub(crate) fn encode(&self, nsp: &str) -> Outbound {
-        Outbound::from_frames(
-            Packet::event(nsp, &self.name, self.args.clone(), Vec::new()).encode(),
-        )
     }
 }
 
@@ -431,10 +422,10 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::socketio::eio::Frame;
+    use crate::socketio::{eio::Frame, sio::encode_event};
 
     fn wire(event: impl Into<ServerEvent>) -> String {
-        match event.into().encode("/").frames() {
+        match encode_event(&event.into(), "/").frames() {
             [Frame::Text(text)] => text.to_string(),
             other => panic!("unexpected frames {other:?}"),
         }

@@ -1,5 +1,6 @@
 //! Live state for Pressroom: a Socket.IO v5 / Engine.IO v4 server on actix, with a session
-//! actor per connection, a hub (rooms, fan-out) and a presence actor (who is online).
+//! actor per connection, the rooms (the hub actor: rooms, fan-out) and a presence actor (who
+//! is online).
 //!
 //! The server crate uses [`Realtime`]:
 //!
@@ -29,10 +30,12 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(missing_docs)]
+
+mod auth;
 pub mod broker;
 pub mod config;
 pub mod events;
-pub mod hub;
 pub mod metrics;
 pub mod presence;
 mod realtime;
@@ -40,15 +43,16 @@ mod server;
 mod shrink;
 pub mod socketio;
 
-pub use broker::{Cluster, PresenceChange, PresenceReset, PresenceStore, Transport};
+pub use auth::{Identity, SocketAuth};
+pub use broker::Transport;
 pub use config::RealtimeConfig;
 pub use events::{Event, ServerEvent};
-pub use presence::{OnlineSnapshot, Person};
-pub use realtime::{
-    EngineIo, EventHandler, Identity, Realtime, RealtimeBuilder, SocketAuth, JOIN_EVENT,
-};
+pub use presence::{OnlineSnapshot, Person, PresenceChange, PresenceReset, PresenceStore};
+pub use realtime::{Cluster, EngineIo, EventHandler, Realtime, RealtimeBuilder, JOIN_EVENT};
 pub use server::{Endpoint, HttpServer};
+pub use socketio::ids::SocketId;
 pub use socketio::namespace::{
     AckReply, AckSender, ClientEvent, EngineConn, EngineHandler, NamespaceHandler, RawMessage,
-    Socket, SocketId,
+    Socket,
 };
+pub use socketio::rooms::{Target, ADMIN_ROOM};

@@ -7,61 +7,41 @@ use std::{collections::HashMap, sync::Arc};
 
 use actix::{Actor, Addr};
 use actix_web::web;
-use futures_util::future::BoxFuture;
 use serde_json::Value;
 
 use crate::{
-    broker::{Cluster, Message as BrokerMessage, PresenceReset},
+    auth::SocketAuth,
+    broker::{Message as BrokerMessage, Transport},
     config::RealtimeConfig,
     events::ServerEvent,
-    hub::{user_room, CountMembers, DisconnectUser, Hub, HubEmit, Target, ADMIN_ROOM},
     presence::{
         ClusterCount, GetOnline, InCluster, OnlineSnapshot, Person, Presence, PresenceCluster,
-        Reaped, Rejoin, SocketDown, SocketUp,
+        PresenceReset, PresenceStore, Reaped, Rejoin, SocketDown, SocketUp,
     },
     server::Endpoint,
     socketio::{
-        engine::Engine,
-        namespace::{ClientEvent, EngineHandler, NamespaceHandler, Socket, SocketId},
+        engine::{App, Engine, SioServer},
+        ids::SocketId,
+        namespace::{ClientEvent, EngineHandler, NamespaceHandler, Socket},
+        rooms::{user_room, CountMembers, DisconnectUser, Hub, HubEmit, Target, ADMIN_ROOM},
+        session::Session,
         sio::ROOT_NAMESPACE,
-        transport, App, SioServer,
+        transport,
     },
 };
 
 /// Client event asking to join a room (`join(userId)` or `join("adminRoom")`).
 pub const JOIN_EVENT: &str = "join";
 
-/// An authenticated user behind a socket.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Identity {
-    /// User id.
-    pub user_id: String,
-    /// Whether the user is an administrator (may join `adminRoom`).
-    pub is_admin: bool,
-    /// The sign-in session the token belongs to, so that ending one session closes its
-    /// sockets only.
-    pub session: Option<String>,
-}
-
-/// Verifies socket tokens; implemented by the server crate.
-///
-/// The token comes from the CONNECT packet's `auth.token`, else the handshake request's
-/// `Authorization: Bearer` header, else its `jwt` cookie; `None` when there is none.
-pub trait SocketAuth: Send + Sync + 'static {
-    /// `Ok(Some(identity))`: a user; `Ok(None)`: a guest; `Err(message)`: refused with
-    /// CONNECT_ERROR `{"message": message}` (forged, expired or revoked token).
-    fn authenticate(
-        &self,
-        token: Option<String>,
-    ) -> BoxFuture<'static, Result<Option<Identity>, String>>;
-
-    /// The guest id a guest's socket carries in its CONNECT packet (`auth.guestId`), when the
-    /// server issued it (its signature checked); `None` otherwise. Presence counts a guest's
-    /// sockets with one id once. Without a verified id each guest socket counts on its own.
-    fn guest_id(&self, auth: &Value) -> Option<String> {
-        let _ = auth;
-        None
-    }
+/// How a node takes part in a cluster; given to [`RealtimeBuilder::cluster`].
+#[derive(Clone)]
+pub struct Cluster {
+    /// This node's name, unique in the deployment and stable across restarts.
+    pub node: String,
+    /// Carries messages to the other nodes.
+    pub transport: Arc<dyn Transport>,
+    /// Presence across the nodes.
+    pub presence: Arc<dyn PresenceStore>,
 }
 
 /// Handler of one client event on the main namespace.
@@ -147,7 +127,7 @@ impl RealtimeBuilder {
 /// Handle to the realtime server. Cheap to clone; every clone drives the same actors.
 #[derive(Clone)]
 pub struct Realtime {
-    engine: Arc<Engine>,
+    engine: Arc<Engine<Session>>,
     hub: Addr<Hub>,
     presence: Addr<Presence>,
     cluster: Option<Arc<Cluster>>,
@@ -354,7 +334,7 @@ impl Realtime {
 /// A raw Engine.IO endpoint (no Socket.IO layer), e.g. the conformance echo server.
 #[derive(Clone)]
 pub struct EngineIo {
-    engine: Arc<Engine>,
+    engine: Arc<Engine<Session>>,
 }
 
 impl EngineIo {

@@ -14,7 +14,7 @@ use actix_web::{
     Error,
 };
 
-use crate::socketio::{engine::Engine, websocket};
+use crate::socketio::{engine::Engine, handshake, session::Session};
 
 /// How long a client may take to send a request's head (actix-web's default).
 const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
@@ -22,16 +22,16 @@ const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 const CLIENT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// A realtime endpoint (Socket.IO or raw Engine.IO) whose websockets a [`HttpServer`]
-/// serves; from [`crate::Realtime::endpoint`] or [`crate::EngineIo::endpoint`].
+/// serves; from [`crate::realtime::Realtime::endpoint`] or [`crate::realtime::EngineIo::endpoint`].
 #[derive(Clone)]
-pub struct Endpoint(pub(crate) Arc<Engine>);
+pub struct Endpoint(pub(crate) Arc<Engine<Session>>);
 
 /// Builds and runs the HTTP server: like `actix_web::HttpServer`, plus the websocket
 /// hand-over of the [`Endpoint`]s it is given. Long-polling requests still go to the
 /// application, which mounts the endpoints with their `configure`.
 pub struct HttpServer<F> {
     factory: F,
-    endpoints: Vec<Arc<Engine>>,
+    endpoints: Vec<Arc<Engine<Session>>>,
     workers: Option<usize>,
     allow_half_closed: bool,
 }
@@ -85,7 +85,7 @@ impl<F> HttpServer<F> {
         B: MessageBody + 'static,
     {
         let addr = listener.local_addr()?;
-        let endpoints: Arc<[Arc<Engine>]> = self.endpoints.into();
+        let endpoints: Arc<[Arc<Engine<Session>>]> = self.endpoints.into();
         let (factory, allow_half_closed) = (self.factory, self.allow_half_closed);
         let mut builder = Server::build();
         if let Some(workers) = self.workers {
@@ -98,7 +98,7 @@ impl<F> HttpServer<F> {
                     let endpoints = endpoints.clone();
                     async move {
                         Ok::<_, ()>(fn_service(move |(req, framed)| {
-                            websocket::accept(endpoints.clone(), req, framed)
+                            handshake::accept(endpoints.clone(), req, framed)
                         }))
                     }
                 });

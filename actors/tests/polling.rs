@@ -36,10 +36,15 @@ impl EngineHandler for Echo {
 
 /// Starts an Engine.IO endpoint with the default (long) heartbeat on a free port.
 async fn spawn_server() -> SocketAddr {
+    spawn_server_with(RealtimeConfig::default()).await
+}
+
+/// Starts an Engine.IO endpoint with `config` on a free port.
+async fn spawn_server_with(config: RealtimeConfig) -> SocketAddr {
     let engine = EngineIo::new(
         RealtimeConfig {
             path: PATH.trim_end_matches('/').to_owned(),
-            ..RealtimeConfig::default()
+            ..config
         },
         Arc::new(Echo),
     );
@@ -127,4 +132,60 @@ async fn a_poll_answered_before_its_connection_closes_cancels_nothing() {
     sleep(IN_FLIGHT).await;
 
     assert_eq!(request(addr, "POST", &query, "6").await, (200, "ok".into()));
+}
+
+#[actix_rt::test]
+async fn a_poll_and_a_close_packet_sent_together_end_with_a_noop_in_either_order() {
+    let addr = spawn_server().await;
+    const UNKNOWN: &str = r#"{"code":1,"message":"Session ID unknown"}"#;
+
+    // The poll first: pending when the close packet comes.
+    let sid = open_session(addr).await;
+    let query = format!("&sid={sid}");
+    let mut pending = pending_poll(addr, &query).await;
+    assert_eq!(request(addr, "POST", &query, "1").await, (200, "ok".into()));
+    let mut response = String::new();
+    pending.read_to_string(&mut response).await.unwrap();
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    assert!(response.ends_with("\r\n\r\n6"), "{response}");
+    assert_eq!(
+        request(addr, "GET", &query, "").await,
+        (400, UNKNOWN.into())
+    );
+
+    // The close packet first: the poll that was under way gets the same noop.
+    let sid = open_session(addr).await;
+    let query = format!("&sid={sid}");
+    assert_eq!(request(addr, "POST", &query, "1").await, (200, "ok".into()));
+    assert_eq!(request(addr, "GET", &query, "").await, (200, "6".into()));
+    assert_eq!(
+        request(addr, "GET", &query, "").await,
+        (400, UNKNOWN.into())
+    );
+}
+
+#[actix_rt::test]
+async fn pings_keep_the_rhythm_of_the_handshake_whatever_the_pongs_delay() {
+    let interval = Duration::from_millis(300);
+    let addr = spawn_server_with(RealtimeConfig {
+        ping_interval: interval,
+        ping_timeout: Duration::from_secs(2),
+        ..RealtimeConfig::default()
+    })
+    .await;
+    let opened = Instant::now();
+    let sid = open_session(addr).await;
+    let query = format!("&sid={sid}");
+    assert_eq!(request(addr, "GET", &query, "").await, (200, "2".into()));
+    // A slow client: the pong comes 250 ms after the ping.
+    sleep(Duration::from_millis(250)).await;
+    assert_eq!(request(addr, "POST", &query, "3").await, (200, "ok".into()));
+    assert_eq!(request(addr, "GET", &query, "").await, (200, "2".into()));
+    // The second ping is due 2 × 300 ms after the handshake, not 300 ms after the pong
+    // (which would be 850 ms at the earliest).
+    let second = opened.elapsed();
+    assert!(
+        second >= 2 * interval && second < Duration::from_millis(800),
+        "second ping after {second:?}"
+    );
 }

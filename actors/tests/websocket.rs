@@ -1,6 +1,7 @@
 //! The websocket transport through the real HTTP server, in process, with a raw TCP client:
-//! the hand-over from actix-http after the handshake, refusals, the hub's direct writes, and
-//! the disconnection of a client that does not read.
+//! the hand-over from actix-http after the handshake, refusals, the hub's direct writes, the
+//! disconnection of a client that does not read, and the order of arrivals that the protocol
+//! test suites depend on (the packet after a CONNECT answer, a poll during an upgrade).
 
 // Test helpers fail the test loudly on unexpected input.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -13,11 +14,14 @@ use actix_web::App;
 use common::{eventually, http_request};
 use futures_util::future::BoxFuture;
 use pressroom_actors::{
-    events::NewAppeal, HttpServer, Identity, Realtime, RealtimeConfig, SocketAuth,
+    events::NewAppeal, ClientEvent, HttpServer, Identity, NamespaceHandler, Realtime,
+    RealtimeConfig, Socket, SocketAuth,
 };
+use serde_json::Value;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
+    time::Instant,
 };
 
 /// The key and accept value of RFC 6455's example handshake.
@@ -38,7 +42,11 @@ impl SocketAuth for Guests {
 
 /// Starts a server with `config` on a free port; the realtime handle and the port.
 fn serve(config: RealtimeConfig) -> (Realtime, u16) {
-    let realtime = Realtime::start(config, Arc::new(Guests));
+    serve_realtime(Realtime::start(config, Arc::new(Guests)))
+}
+
+/// Serves `realtime` on a free port; the handle and the port.
+fn serve_realtime(realtime: Realtime) -> (Realtime, u16) {
     let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
     let handle = realtime.clone();
@@ -326,4 +334,136 @@ async fn a_closing_session_does_not_wait_forever_for_a_client_that_stopped_readi
         || realtime.session_count() == 0,
     )
     .await;
+}
+
+/// Namespace `/` of the protocol test suites' server: emits `auth` with the CONNECT payload.
+struct Greeter;
+
+impl NamespaceHandler for Greeter {
+    fn on_connect(&self, socket: &Socket, auth: &Value) {
+        socket.emit("auth", vec![auth.clone()]);
+    }
+
+    fn on_event(&self, _socket: &Socket, _event: ClientEvent) {}
+}
+
+/// The shortest time the server holds the packets after a CONNECT answer (the crate's
+/// `CONNECT_SETTLE`), less nothing: the clock starts before the client's CONNECT is sent.
+const CONNECT_SETTLE: Duration = Duration::from_millis(20);
+
+#[actix_rt::test]
+async fn the_packet_after_a_connect_answer_comes_in_a_later_read() {
+    let realtime = Realtime::builder(RealtimeConfig::default())
+        .namespace("/", Arc::new(Greeter))
+        .start();
+    let (_realtime, port) = serve_realtime(realtime);
+    for connect in [r#"40{"token":"123"}"#, "40"] {
+        let (mut client, _) = Client::open(port, "/socket.io/?EIO=4&transport=websocket").await;
+        assert!(client.text().await.starts_with("0{"));
+        let sent = Instant::now();
+        client.send_text(connect).await;
+
+        let (opcode, answer) = client.frame().await;
+        let answered = sent.elapsed();
+        assert_eq!(opcode, 1);
+        let answer = String::from_utf8(answer).unwrap();
+        let sid = answer
+            .strip_prefix(r#"40{"sid":""#)
+            .and_then(|rest| rest.strip_suffix(r#""}"#))
+            .unwrap_or_else(|| panic!("a CONNECT answer: {answer}"));
+        assert_eq!(sid.len(), 20, "{answer}");
+        if answered < CONNECT_SETTLE {
+            // Read before the next packet could have been written: nothing came with it.
+            assert!(client.buf.is_empty(), "{:?}", client.buf);
+        }
+
+        let (opcode, auth) = client.frame().await;
+        assert!(
+            sent.elapsed() >= CONNECT_SETTLE,
+            "the packet after the CONNECT answer came {:?} after the CONNECT",
+            sent.elapsed()
+        );
+        assert_eq!(opcode, 1);
+        let payload = connect
+            .strip_prefix("40")
+            .filter(|p| !p.is_empty())
+            .unwrap_or("{}");
+        assert_eq!(
+            String::from_utf8(auth).unwrap(),
+            format!(r#"42["auth",{payload}]"#)
+        );
+    }
+}
+
+/// A polling session's sid and a websocket opened to upgrade it.
+async fn upgrading(port: u16) -> (String, Client) {
+    let addr = ([127, 0, 0, 1], port).into();
+    let (status, open) = http_request(addr, "GET", "/socket.io/?EIO=4&transport=polling", "").await;
+    assert_eq!(status, 200, "{open}");
+    let open: Value = serde_json::from_str(open.strip_prefix('0').unwrap()).unwrap();
+    let sid = open["sid"].as_str().unwrap().to_owned();
+    let (ws, head) = Client::open(
+        port,
+        &format!("/socket.io/?EIO=4&transport=websocket&sid={sid}"),
+    )
+    .await;
+    assert!(
+        head.starts_with("HTTP/1.1 101 Switching Protocols\r\n"),
+        "{head}"
+    );
+    (sid, ws)
+}
+
+async fn poll(port: u16, sid: &str) -> (u16, String) {
+    let addr = ([127, 0, 0, 1], port).into();
+    http_request(
+        addr,
+        "GET",
+        &format!("/socket.io/?EIO=4&transport=polling&sid={sid}"),
+        "",
+    )
+    .await
+}
+
+const BAD_REQUEST: &str = r#"{"code":3,"message":"Bad request"}"#;
+
+/// The websocket carries the session: a CONNECT on it is answered on it.
+async fn carries_the_session(ws: &mut Client) {
+    ws.send_text("40").await;
+    let answer = ws.text().await;
+    assert!(answer.starts_with(r#"40{"sid":""#), "{answer}");
+}
+
+#[actix_rt::test]
+async fn a_poll_sent_after_the_probe_and_the_upgrade_packet_is_refused_in_either_order() {
+    let (_realtime, port) = serve(RealtimeConfig::default());
+    // Sent at once: the poll's handler may run before the websocket's reader handed over `5`
+    // (or even `2probe`); the answer is the same.
+    for _ in 0..10 {
+        let (sid, mut ws) = upgrading(port).await;
+        ws.send_text("2probe").await;
+        ws.send_text("5").await;
+        assert_eq!(poll(port, &sid).await, (400, BAD_REQUEST.to_owned()));
+        assert_eq!(ws.text().await, "3probe");
+        carries_the_session(&mut ws).await;
+    }
+    // The upgrade known to be complete first.
+    let (sid, mut ws) = upgrading(port).await;
+    ws.send_text("2probe").await;
+    assert_eq!(ws.text().await, "3probe");
+    ws.send_text("5").await;
+    carries_the_session(&mut ws).await;
+    assert_eq!(poll(port, &sid).await, (400, BAD_REQUEST.to_owned()));
+}
+
+#[actix_rt::test]
+async fn a_poll_sent_between_the_probe_answer_and_the_upgrade_packet_gets_a_noop() {
+    let (_realtime, port) = serve(RealtimeConfig::default());
+    let (sid, mut ws) = upgrading(port).await;
+    ws.send_text("2probe").await;
+    assert_eq!(ws.text().await, "3probe");
+    assert_eq!(poll(port, &sid).await, (200, "6".to_owned()));
+    ws.send_text("5").await;
+    carries_the_session(&mut ws).await;
+    assert_eq!(poll(port, &sid).await, (400, BAD_REQUEST.to_owned()));
 }

@@ -1,6 +1,8 @@
 //! Engine.IO v4 packet codec: one packet per websocket frame, or several packets in one
 //! HTTP long-polling payload separated by `\x1e`, binary ones base64-encoded behind a `b`.
 
+use std::sync::Arc;
+
 use base64::Engine as _;
 use bytes::Bytes;
 use bytestring::ByteString;
@@ -134,6 +136,31 @@ impl Frame {
     /// Whether the frame carries no byte at all.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Frames ready for a session: one frame, or a packet with its attachments.
+#[derive(Debug, Clone)]
+pub(crate) enum Outbound {
+    One(Frame),
+    Many(Arc<[Frame]>),
+}
+
+impl Outbound {
+    pub(crate) fn from_frames(mut frames: Vec<Frame>) -> Self {
+        if frames.len() == 1 {
+            if let Some(frame) = frames.pop() {
+                return Outbound::One(frame);
+            }
+        }
+        Outbound::Many(frames.into())
+    }
+
+    pub(crate) fn frames(&self) -> &[Frame] {
+        match self {
+            Outbound::One(frame) => std::slice::from_ref(frame),
+            Outbound::Many(frames) => frames,
+        }
     }
 }
 

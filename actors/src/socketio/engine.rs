@@ -3,16 +3,33 @@
 
 use std::{
     collections::HashMap,
-    fmt,
     sync::{Arc, Mutex, MutexGuard},
 };
 
-use actix::Addr;
+use actix::{Actor, Addr};
 use actix_web::{http::StatusCode, HttpResponse};
-use rand::Rng;
 
-use super::{session::Session, App};
-use crate::config::RealtimeConfig;
+use super::{
+    ids::Sid,
+    namespace::{EngineHandler, NamespaceHandler},
+    rooms::Hub,
+};
+use crate::{auth::SocketAuth, config::RealtimeConfig};
+
+/// What an endpoint serves on top of Engine.IO.
+pub(crate) enum App {
+    /// Socket.IO namespaces.
+    SocketIo(Arc<SioServer>),
+    /// Raw Engine.IO messages.
+    Raw(Arc<dyn EngineHandler>),
+}
+
+/// The Socket.IO server: registered namespaces, authentication and the rooms.
+pub(crate) struct SioServer {
+    pub(crate) namespaces: HashMap<String, Arc<dyn NamespaceHandler>>,
+    pub(crate) auth: Option<Arc<dyn SocketAuth>>,
+    pub(crate) hub: Addr<Hub>,
+}
 
 /// The only Engine.IO protocol revision served.
 pub const PROTOCOL_VERSION: &str = "4";
@@ -20,69 +37,6 @@ pub const PROTOCOL_VERSION: &str = "4";
 pub const TRANSPORT_POLLING: &str = "polling";
 /// Name of the websocket transport.
 pub const TRANSPORT_WEBSOCKET: &str = "websocket";
-/// Length of a session id, in characters.
-pub const SID_LEN: usize = 20;
-const SID_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// A random, URL-safe session (or socket) id.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Sid([u8; SID_LEN]);
-
-impl Sid {
-    /// Draws a new random id.
-    pub fn random() -> Self {
-        let mut rng = rand::thread_rng();
-        let mut bytes = [0u8; SID_LEN];
-        for b in &mut bytes {
-            *b = SID_ALPHABET[rng.gen_range(0..SID_ALPHABET.len())];
-        }
-        Sid(bytes)
-    }
-
-    /// A random id that starts with `prefix` (at most half the id; characters outside the
-    /// id alphabet are skipped), so that a load balancer can route a session's requests to
-    /// the node that holds it by the id alone.
-    pub fn with_prefix(prefix: &str) -> Self {
-        let mut sid = Self::random();
-        for (slot, b) in sid
-            .0
-            .iter_mut()
-            .zip(prefix.bytes().filter(|b| SID_ALPHABET.contains(b)))
-            .take(SID_LEN / 2)
-        {
-            *slot = b;
-        }
-        sid
-    }
-
-    /// Parses an id received from a client.
-    pub fn parse(s: &str) -> Option<Self> {
-        let bytes: [u8; SID_LEN] = s.as_bytes().try_into().ok()?;
-        bytes
-            .iter()
-            .all(|b| SID_ALPHABET.contains(b))
-            .then_some(Sid(bytes))
-    }
-
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        // Only ASCII bytes from SID_ALPHABET are ever stored.
-        std::str::from_utf8(&self.0).unwrap_or_default()
-    }
-}
-
-impl fmt::Debug for Sid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for Sid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// Refusals of an Engine.IO request, with the codes and messages of the reference server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
@@ -140,14 +94,14 @@ impl EngineError {
     }
 }
 
-/// Everything the handlers and sessions of one endpoint share.
-pub(crate) struct Engine {
+/// Everything the handlers and sessions of one endpoint share; `S` is the session actor.
+pub(crate) struct Engine<S: Actor> {
     pub(crate) config: RealtimeConfig,
     pub(crate) app: App,
-    sessions: Mutex<HashMap<Sid, Addr<Session>>>,
+    sessions: Mutex<HashMap<Sid, Addr<S>>>,
 }
 
-impl Engine {
+impl<S: Actor> Engine<S> {
     pub(crate) fn new(config: RealtimeConfig, app: App) -> Arc<Self> {
         Arc::new(Engine {
             config,
@@ -156,12 +110,12 @@ impl Engine {
         })
     }
 
-    fn sessions(&self) -> MutexGuard<'_, HashMap<Sid, Addr<Session>>> {
+    fn sessions(&self) -> MutexGuard<'_, HashMap<Sid, Addr<S>>> {
         // A panic while holding this lock leaves the map itself consistent.
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn insert(&self, sid: Sid, addr: Addr<Session>) {
+    pub(crate) fn insert(&self, sid: Sid, addr: Addr<S>) {
         self.sessions().insert(sid, addr);
     }
 
@@ -171,7 +125,7 @@ impl Engine {
         crate::shrink::when_sparse(&mut *sessions);
     }
 
-    pub(crate) fn find(&self, sid: &str) -> Option<Addr<Session>> {
+    pub(crate) fn find(&self, sid: &str) -> Option<Addr<S>> {
         let sid = Sid::parse(sid)?;
         self.sessions().get(&sid).cloned()
     }
@@ -201,6 +155,7 @@ fn duration_ms(d: std::time::Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::socketio::ids::SID_LEN;
 
     #[test]
     fn a_sid_is_twenty_url_safe_characters_and_parses_back() {

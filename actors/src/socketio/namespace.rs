@@ -1,48 +1,22 @@
 //! What an application plugs into the Socket.IO layer: namespace handlers, the socket
 //! handle they receive, client events with their acknowledgement, and raw Engine.IO handlers.
 
-use std::sync::{
-    atomic::{AtomicU64, Ordering},
-    Arc,
-};
+use std::sync::Arc;
 
 use actix::Addr;
 use bytes::Bytes;
 use bytestring::ByteString;
 use serde_json::Value;
 
+pub use super::mailbox::{AckCallback, AckReply};
 use super::{
-    engine::Sid,
-    session::{CloseTransport, Deliver, DisconnectSocket, EmitWithAck, Outbound, Session},
-    sio::Packet,
+    eio::Outbound,
+    ids::{Sid, SocketId},
+    mailbox::{Command, SessionRef},
+    rooms::{Hub, JoinRoom, LeaveRoom},
+    sio::{encode_event, Packet},
 };
-use crate::{
-    events::ServerEvent,
-    hub::{Hub, JoinRoom, LeaveRoom},
-    Identity,
-};
-
-static NEXT_SOCKET_ID: AtomicU64 = AtomicU64::new(1);
-
-/// Identifies one socket (one connection to one namespace) in the hub and presence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SocketId(u64);
-
-impl SocketId {
-    pub(crate) fn next() -> Self {
-        SocketId(NEXT_SOCKET_ID.fetch_add(1, Ordering::Relaxed))
-    }
-
-    /// A fixed id, for tests of code that keys on socket ids, and ids named by other nodes.
-    pub fn from_raw(raw: u64) -> Self {
-        SocketId(raw)
-    }
-
-    /// The id as a number (unique within one process).
-    pub fn raw(self) -> u64 {
-        self.0
-    }
-}
+use crate::{auth::Identity, events::ServerEvent};
 
 /// Reacts to the sockets of one namespace. Methods run on the connection's actor: they must
 /// not block; spawn a task for slow work and keep the [`Socket`] handle to answer later.
@@ -77,13 +51,13 @@ pub struct ClientEvent {
 /// Answers one client event that asked for an acknowledgement.
 #[derive(Debug)]
 pub struct AckSender {
-    session: Addr<Session>,
+    session: SessionRef,
     nsp: Arc<str>,
     id: u64,
 }
 
 impl AckSender {
-    pub(crate) fn new(session: Addr<Session>, nsp: Arc<str>, id: u64) -> Self {
+    pub(crate) fn new(session: SessionRef, nsp: Arc<str>, id: u64) -> Self {
         AckSender { session, nsp, id }
     }
 
@@ -96,21 +70,9 @@ impl AckSender {
     pub fn send_binary(self, args: Vec<Value>, attachments: Vec<Bytes>) {
         let packet = Packet::ack(&self.nsp, self.id, args, attachments);
         self.session
-            .do_send(Deliver(Outbound::from_frames(packet.encode())));
+            .do_send(Command::Deliver(Outbound::from_frames(packet.encode())));
     }
 }
-
-/// The answer to a server event emitted with [`Socket::emit_with_ack`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct AckReply {
-    /// Acknowledgement arguments (placeholders for binary ones).
-    pub args: Vec<Value>,
-    /// Binary attachments referenced by the placeholders.
-    pub attachments: Vec<Bytes>,
-}
-
-/// Callback run when the client acknowledges a server event.
-pub type AckCallback = Box<dyn FnOnce(AckReply) + Send + 'static>;
 
 /// Handle to one connected socket. Cheap to clone and usable from any thread.
 #[derive(Clone)]
@@ -123,7 +85,7 @@ struct SocketInner {
     public_id: Sid,
     nsp: Arc<str>,
     identity: Option<Identity>,
-    session: Addr<Session>,
+    session: SessionRef,
     hub: Addr<Hub>,
 }
 
@@ -141,7 +103,7 @@ impl Socket {
     pub(crate) fn new(
         nsp: Arc<str>,
         identity: Option<Identity>,
-        session: Addr<Session>,
+        session: SessionRef,
         hub: Addr<Hub>,
     ) -> Self {
         Socket {
@@ -190,7 +152,7 @@ impl Socket {
         let packet = Packet::event(&self.inner.nsp, event, args, attachments);
         self.inner
             .session
-            .do_send(Deliver(Outbound::from_frames(packet.encode())));
+            .do_send(Command::Deliver(Outbound::from_frames(packet.encode())));
     }
 
     /// Emits one of the typed server events to this socket.
@@ -198,7 +160,7 @@ impl Socket {
         let event = event.into();
         self.inner
             .session
-            .do_send(Deliver(event.encode(&self.inner.nsp)));
+            .do_send(Command::Deliver(encode_event(&event, &self.inner.nsp)));
     }
 
     /// Emits an event and runs `on_ack` when the client acknowledges it. The callback is
@@ -210,7 +172,7 @@ impl Socket {
         attachments: Vec<Bytes>,
         on_ack: impl FnOnce(AckReply) + Send + 'static,
     ) {
-        self.inner.session.do_send(EmitWithAck {
+        self.inner.session.do_send(Command::EmitWithAck {
             socket: self.inner.id,
             packet: Packet::event(&self.inner.nsp, event, args, attachments),
             callback: Box::new(on_ack),
@@ -235,7 +197,7 @@ impl Socket {
 
     /// Disconnects the socket from its namespace (the client is told and does not reconnect).
     pub fn disconnect(&self) {
-        self.inner.session.do_send(DisconnectSocket {
+        self.inner.session.do_send(Command::Disconnect {
             socket: self.inner.id,
             close_connection: false,
         });
@@ -244,7 +206,7 @@ impl Socket {
     /// Drops the whole connection without a Socket.IO DISCONNECT, as a network failure
     /// would: the client library reconnects by itself.
     pub fn close_transport(&self) {
-        self.inner.session.do_send(CloseTransport);
+        self.inner.session.do_send(Command::CloseTransport);
     }
 }
 
@@ -261,11 +223,11 @@ pub enum RawMessage {
 #[derive(Clone)]
 pub struct EngineConn {
     sid: Sid,
-    session: Addr<Session>,
+    session: SessionRef,
 }
 
 impl EngineConn {
-    pub(crate) fn new(sid: Sid, session: Addr<Session>) -> Self {
+    pub(crate) fn new(sid: Sid, session: SessionRef) -> Self {
         EngineConn { sid, session }
     }
 
@@ -286,12 +248,12 @@ impl EngineConn {
             RawMessage::Binary(data) => super::eio::Frame::Binary(data),
         };
         self.session
-            .do_send(Deliver(Outbound::from_frames(vec![frame])));
+            .do_send(Command::Deliver(Outbound::from_frames(vec![frame])));
     }
 
     /// Closes the connection.
     pub fn close(&self) {
-        self.session.do_send(CloseTransport);
+        self.session.do_send(Command::CloseTransport);
     }
 }
 

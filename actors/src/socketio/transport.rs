@@ -1,7 +1,7 @@
 //! HTTP side of the engine: long-polling GET/POST, CORS, and refusals with the reference
 //! server's `{"code":N,"message":"..."}` bodies. Websocket requests never get here when the
-//! server is built with [`crate::HttpServer`]: actix-http hands them to
-//! [`super::websocket::accept`] with their connection.
+//! server is built with `HttpServer`: actix-http hands them to
+//! the websocket handshake with their connection.
 
 use std::sync::Arc;
 
@@ -20,7 +20,10 @@ use serde::Deserialize;
 
 use super::{
     engine::{Engine, EngineError, PROTOCOL_VERSION, TRANSPORT_POLLING, TRANSPORT_WEBSOCKET},
-    session::{PayloadTooLarge, PollCancelled, PollReply, PollRequest, Post, Session},
+    session::{
+        polling::{PayloadTooLarge, PollCancelled, PollReply, PollRequest, Post},
+        Session,
+    },
 };
 
 /// Cookie that may carry the session token when the CONNECT packet has none.
@@ -67,7 +70,7 @@ impl EngineQuery {
 }
 
 /// Mounts the endpoint at `engine.config.path` (with and without trailing slash).
-pub(crate) fn mount(engine: Arc<Engine>, cfg: &mut web::ServiceConfig) {
+pub(crate) fn mount(engine: Arc<Engine<Session>>, cfg: &mut web::ServiceConfig) {
     let path = engine.config.path.trim_end_matches('/').to_owned();
     let paths = [path.clone(), format!("{path}/")];
     cfg.service(web::resource(paths).route(web::route().to(
@@ -78,7 +81,11 @@ pub(crate) fn mount(engine: Arc<Engine>, cfg: &mut web::ServiceConfig) {
     )));
 }
 
-async fn handle(engine: Arc<Engine>, req: HttpRequest, body: web::Payload) -> HttpResponse {
+async fn handle(
+    engine: Arc<Engine<Session>>,
+    req: HttpRequest,
+    body: web::Payload,
+) -> HttpResponse {
     let mut response = if req.method() == Method::OPTIONS {
         preflight(&req)
     } else {
@@ -88,7 +95,11 @@ async fn handle(engine: Arc<Engine>, req: HttpRequest, body: web::Payload) -> Ht
     response
 }
 
-async fn dispatch(engine: &Arc<Engine>, req: &HttpRequest, body: web::Payload) -> HttpResponse {
+async fn dispatch(
+    engine: &Arc<Engine<Session>>,
+    req: &HttpRequest,
+    body: web::Payload,
+) -> HttpResponse {
     let query = match EngineQuery::parse(req.query_string()) {
         Ok(query) => query,
         Err(error) => return error.response(),
@@ -160,7 +171,7 @@ async fn poll(session: Addr<Session>) -> HttpResponse {
 }
 
 async fn post(
-    engine: &Engine,
+    engine: &Engine<Session>,
     session: Addr<Session>,
     req: &HttpRequest,
     mut body: web::Payload,

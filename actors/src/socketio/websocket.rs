@@ -1,58 +1,50 @@
-//! The websocket transport over the bare TCP stream.
+//! The websocket transport over the bare TCP stream: frames, the writer and the link a
+//! session and the rooms share, and the reader.
 //!
-//! actix-http hands a websocket request, with its stream, to [`accept`] (the upgrade service
-//! that [`crate::HttpServer`] installs); the HTTP dispatcher and its buffers are gone once the
-//! handshake is answered. From then on a connection holds its socket and the session state:
-//! frames are written straight to the socket (a session's own frames with `writev`, header on
-//! the stack and payload shared; a broadcast encoded once, header included, since unmasked
-//! server frames are the same bytes for every recipient), and a per-connection buffer exists
-//! only while a frame waits for the socket (writes) or while a frame has arrived in part
-//! (reads).
+//! actix-http hands a websocket request, with its stream, to the handshake
+//! (`socketio::handshake`, the upgrade service that `HttpServer` installs); the HTTP
+//! dispatcher and its buffers are gone once the handshake is answered. From then on a
+//! connection holds its socket and the session state: frames are written straight to the
+//! socket (a session's own frames with `writev`, header on the stack and payload shared; a
+//! broadcast encoded once, header included, since unmasked server frames are the same bytes
+//! for every recipient), and a per-connection buffer exists only while a frame waits for the
+//! socket (writes) or while a frame has arrived in part (reads).
 
 use std::{
     collections::VecDeque,
-    io::{self, IoSlice},
+    io::{self, IoSlice, Read as _},
     net::Shutdown,
     pin::Pin,
     sync::{Arc, Mutex, MutexGuard},
     task::{Context, Poll},
-    time::Duration,
 };
 
-use actix::Addr;
-use actix_codec::{Decoder, Framed};
-use actix_http::{h1, header, ws, Request, StatusCode};
+use actix_codec::Decoder;
+use actix_http::ws;
 use bytes::{Buf, Bytes, BytesMut};
 use bytestring::ByteString;
-use futures_util::{Stream, StreamExt};
-use tokio::net::TcpStream;
+use futures_util::Stream;
+use tokio::{net::TcpStream, sync::oneshot};
 
-use super::{
-    eio::Frame,
-    engine::{Engine, EngineError},
-    session::{Session, UpgradeEnded, UpgradeInbound, UpgradeStart},
-    transport::{handshake_token, EngineQuery},
-};
+use super::eio::Frame;
 
 const FIN: u8 = 0x80;
 const OP_TEXT: u8 = 0x1;
 const OP_BINARY: u8 = 0x2;
-const OP_CLOSE: u8 = 0x8;
+pub(crate) const OP_CLOSE: u8 = 0x8;
 const OP_PONG: u8 = 0xA;
 /// Longest frame header a server writes (no mask).
-const MAX_HEADER: usize = 10;
+pub(crate) const MAX_HEADER: usize = 10;
 /// Bytes read from a socket per system call, into a buffer on the stack.
 const READ_CHUNK: usize = 8 * 1024;
 /// Frames handed to one `writev` when a backlog drains.
 const FLUSH_SLICES: usize = 64;
-/// How long answering the handshake request may take.
-const HANDSHAKE_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Close code for a policy violation (too slow a reader, too big a message).
 pub(crate) const CLOSE_POLICY: u16 = 1008;
 
 /// The header of an unmasked, final frame with `op` and a payload of `len` bytes.
-fn frame_header(op: u8, len: usize) -> ([u8; MAX_HEADER], usize) {
+pub(crate) fn frame_header(op: u8, len: usize) -> ([u8; MAX_HEADER], usize) {
     let mut head = [0u8; MAX_HEADER];
     head[0] = FIN | op;
     if let Ok(short) = u8::try_from(len) {
@@ -113,6 +105,8 @@ pub(crate) struct WsWriter {
     backlog: VecDeque<Bytes>,
     /// Whether dropping the writer ends the connection.
     owns_connection: bool,
+    /// Frames wait in the backlog, whatever the socket would take (see [`Link::hold`]).
+    held: bool,
 }
 
 impl WsWriter {
@@ -121,6 +115,7 @@ impl WsWriter {
             io,
             backlog: VecDeque::new(),
             owns_connection: true,
+            held: false,
         }
     }
 
@@ -154,7 +149,7 @@ impl WsWriter {
         let (head, head_len) = frame_header(op, payload.len());
         let head = &head[..head_len];
         let mut written = 0;
-        if self.backlog.is_empty() {
+        if self.backlog.is_empty() && !self.held {
             match self
                 .io
                 .try_write_vectored(&[IoSlice::new(head), IoSlice::new(payload)])
@@ -177,7 +172,7 @@ impl WsWriter {
     /// without a copy.
     fn send_encoded(&mut self, encoded: &Bytes) -> Written {
         let mut written = 0;
-        if self.backlog.is_empty() {
+        if self.backlog.is_empty() && !self.held {
             match self.io.try_write(encoded) {
                 Ok(n) if n == encoded.len() => return Written::Sent,
                 Ok(n) => written = n,
@@ -195,6 +190,10 @@ impl WsWriter {
             if self.backlog.is_empty() {
                 // Give the queue's memory back: an idle connection holds no buffer.
                 self.backlog = VecDeque::new();
+                return Poll::Ready(Ok(()));
+            }
+            if self.held {
+                // Released later, with a flush of its own.
                 return Poll::Ready(Ok(()));
             }
             match self.io.poll_write_ready(cx) {
@@ -235,7 +234,8 @@ impl Drop for WsWriter {
     }
 }
 
-fn shutdown(io: &TcpStream) {
+/// Ends the connection both ways.
+pub(crate) fn shutdown(io: &TcpStream) {
     // The peer may have gone already; there is nothing else to do then.
     let _ = socket2::SockRef::from(io).shutdown(Shutdown::Both);
 }
@@ -278,7 +278,7 @@ impl LinkState {
                 self.closed = true;
                 Pushed::Closed
             }
-            Written::Queued if self.flushing => Pushed::Queued,
+            Written::Queued if self.flushing || self.writer.held => Pushed::Queued,
             Written::Queued => {
                 self.flushing = true;
                 Pushed::StartFlush
@@ -346,9 +346,29 @@ impl Link {
         self.lock().push(frame, self.cap)
     }
 
+    /// Keeps what is pushed next in the backlog, in order, until [`Link::release`]: the
+    /// frames that follow go out in a later write than the ones before, so that a client that
+    /// handles one read at a time sees them apart (see [`super::session::CONNECT_SETTLE`]).
+    pub(crate) fn hold(&self) {
+        self.lock().writer.held = true;
+    }
+
+    /// Ends a [`Link::hold`]: `StartFlush` when frames wait for the session's flush.
+    pub(crate) fn release(&self) -> Pushed {
+        let mut state = self.lock();
+        state.writer.held = false;
+        if state.closed || state.flushing || state.writer.queued() == 0 {
+            return Pushed::Sent;
+        }
+        state.flushing = true;
+        Pushed::StartFlush
+    }
+
     /// Sends a close frame; nothing goes out after it.
     pub(crate) fn push_close(&self, reason: Option<(u16, &str)>) -> Pushed {
         let mut state = self.lock();
+        // The close is the last frame: whatever was held goes out before it.
+        state.writer.held = false;
         let pushed = state.push(&WsFrame::Close(reason), self.cap);
         state.closed = true;
         pushed
@@ -412,6 +432,8 @@ pub(crate) struct WsReader {
     partial: Option<(bool, BytesMut)>,
     max: usize,
     done: bool,
+    /// The socket reached its end during [`WsReader::read_available`].
+    eof: bool,
 }
 
 impl WsReader {
@@ -424,6 +446,31 @@ impl WsReader {
             partial: None,
             max: max_payload,
             done: false,
+            eof: false,
+        }
+    }
+
+    /// Reads what the socket already holds, at once and whatever the reactor has seen so
+    /// far: the items that follow include every byte that reached the socket before this
+    /// call.
+    pub(crate) fn read_available(&mut self) {
+        if self.done || self.eof {
+            return;
+        }
+        let socket = socket2::SockRef::from(&*self.io);
+        let mut chunk = [0u8; READ_CHUNK];
+        loop {
+            match (&*socket).read(&mut chunk) {
+                Ok(0) => self.eof = true,
+                Ok(n) => {
+                    self.buf.extend_from_slice(&chunk[..n]);
+                    continue;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => self.eof = true,
+            }
+            return;
         }
     }
 
@@ -504,6 +551,9 @@ impl Stream for WsReader {
                     Err(_) => return this.finish(WsInbound::Invalid),
                 }
             }
+            if this.eof {
+                return this.finish(WsInbound::Closed);
+            }
             if this.buf.is_empty() && this.buf.capacity() > 0 {
                 // Give the memory back: an idle connection holds no buffer.
                 this.buf = BytesMut::new();
@@ -524,353 +574,9 @@ impl Stream for WsReader {
     }
 }
 
-// ---- the handshake ----------------------------------------------------------------------
-
-/// The upgrade service: answers a websocket request for one of `engines`' paths and hands
-/// the connection to its session, or refuses it with the engine's error body.
-pub(crate) async fn accept(
-    engines: Arc<[Arc<Engine>]>,
-    req: Request,
-    framed: Framed<TcpStream, h1::Codec>,
-) -> Result<(), actix_http::Error> {
-    let parts = framed.into_parts();
-    // Bytes a client sent right after its request belong to the websocket; the dispatcher's
-    // buffers themselves are dropped here.
-    let early = BytesMut::from(&parts.read_buf[..]);
-    let io = Arc::new(parts.io);
-    drop(parts.read_buf);
-    drop(parts.write_buf);
-
-    let path = req.path().trim_end_matches('/');
-    let Some(engine) = engines
-        .iter()
-        .find(|e| e.config.path.trim_end_matches('/') == path)
-    else {
-        refuse(&io, StatusCode::NOT_FOUND, "text/plain", "Not Found").await;
-        return Ok(());
-    };
-    if let Err(error) = admit(engine, io.clone(), early, &req).await {
-        let body = error.body();
-        refuse(&io, error.status(), "application/json", &body).await;
-    }
-    Ok(())
-}
-
-async fn admit(
-    engine: &Arc<Engine>,
-    io: Arc<TcpStream>,
-    early: BytesMut,
-    req: &Request,
-) -> Result<(), EngineError> {
-    let query = EngineQuery::parse(req.uri().query().unwrap_or_default())?;
-    if !query.websocket {
-        // A polling request that also asked for a websocket upgrade.
-        return Err(EngineError::BadRequest);
-    }
-    ws::verify_handshake(req.head()).map_err(|_| EngineError::BadRequest)?;
-    let accept_key = req
-        .head()
-        .headers()
-        .get(header::SEC_WEBSOCKET_KEY)
-        .map(|key| ws::hash_key(key.as_bytes()))
-        .ok_or(EngineError::BadRequest)?;
-    // Small frames go out at once (Engine.IO packets are small and latency matters).
-    let _ = io.set_nodelay(true);
-    let max = engine.config.max_payload;
-    match query.sid {
-        None => {
-            let token = handshake_token(req.head().headers());
-            switch_protocols(&io, &accept_key).await?;
-            let reader = WsReader::new(io.clone(), early, max);
-            Session::start_websocket(engine.clone(), token, WsWriter::new(io), reader);
-            Ok(())
-        }
-        Some(sid) => {
-            let session = engine.find(&sid).ok_or(EngineError::UnknownSid)?;
-            let attempt = match session.send(UpgradeStart(WsWriter::new(io.clone()))).await {
-                Ok(Ok(attempt)) => attempt,
-                Ok(Err(refused)) => {
-                    // Closing the connection with the writer would lose the answer.
-                    refused.writer.release();
-                    if refused.error == EngineError::BadRequest {
-                        // Already upgraded or upgrading: the reference server accepts the
-                        // websocket and closes it at once, which clients see as a close.
-                        switch_protocols(&io, &accept_key).await?;
-                        close_at_once(&io).await;
-                        return Ok(());
-                    }
-                    return Err(refused.error);
-                }
-                Err(_) => return Err(EngineError::UnknownSid),
-            };
-            switch_protocols(&io, &accept_key).await?;
-            spawn_upgrade_reader(session, attempt, WsReader::new(io, early, max));
-            Ok(())
-        }
-    }
-}
-
-/// Reads an upgrade's websocket and forwards what arrives to its session, which may live on
-/// another thread than this connection.
-fn spawn_upgrade_reader(session: Addr<Session>, attempt: u32, mut reader: WsReader) {
-    actix_rt::spawn(async move {
-        while let Some(item) = reader.next().await {
-            let last = item.is_last();
-            if session
-                .send(UpgradeInbound { attempt, item })
-                .await
-                .is_err()
-            {
-                return;
-            }
-            if last {
-                break;
-            }
-        }
-        session.do_send(UpgradeEnded { attempt });
-    });
-}
-
-async fn switch_protocols(io: &TcpStream, accept_key: &[u8]) -> Result<(), EngineError> {
-    let mut response = Vec::with_capacity(160);
-    response.extend_from_slice(
-        b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\nsec-websocket-accept: ",
-    );
-    response.extend_from_slice(accept_key);
-    response.extend_from_slice(b"\r\n\r\n");
-    // A client gone before the answer has nothing left to refuse.
-    write_all(io, &response)
-        .await
-        .map_err(|_| EngineError::BadRequest)
-}
-
-/// Sends a close frame on a websocket just accepted, then waits (briefly) for the client to
-/// end the connection, so that the close frame is read rather than cut by a reset.
-async fn close_at_once(io: &TcpStream) {
-    let (head, len) = frame_header(OP_CLOSE, 0);
-    if write_all(io, &head[..len]).await.is_ok() {
-        let _ = socket2::SockRef::from(io).shutdown(Shutdown::Write);
-        let drain = async {
-            let mut buf = [0u8; 256];
-            loop {
-                if io.readable().await.is_err() {
-                    return;
-                }
-                match io.try_read(&mut buf) {
-                    Ok(0) => return,
-                    Ok(_) => {}
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                    Err(_) => return,
-                }
-            }
-        };
-        let _ = tokio::time::timeout(HANDSHAKE_WRITE_TIMEOUT, drain).await;
-    }
-    shutdown(io);
-}
-
-/// Answers with an HTTP error and closes the connection.
-async fn refuse(io: &TcpStream, status: StatusCode, content_type: &str, body: &str) {
-    let response = format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        status.as_u16(),
-        status.canonical_reason().unwrap_or_default(),
-        body.len(),
-    );
-    let _ = write_all(io, response.as_bytes()).await;
-    shutdown(io);
-}
-
-async fn write_all(io: &TcpStream, mut data: &[u8]) -> io::Result<()> {
-    let write = async {
-        while !data.is_empty() {
-            io.writable().await?;
-            match io.try_write(data) {
-                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-                Ok(n) => data = &data[n..],
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
-    };
-    tokio::time::timeout(HANDSHAKE_WRITE_TIMEOUT, write)
-        .await
-        .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))
-}
+/// Asks an upgrade's reader to hand its session everything that reached the socket so far;
+/// answered once the session has handled it.
+pub(crate) type CatchUp = oneshot::Sender<()>;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-    const MASK: [u8; 4] = [0x37, 0xfa, 0x21, 0x3d];
-
-    /// A frame as a client sends it (masked).
-    fn client_frame(first: u8, payload: &[u8]) -> Vec<u8> {
-        let mut frame = vec![first];
-        match payload.len() {
-            len @ 0..=125 => frame.push(0x80 | u8::try_from(len).unwrap_or_default()),
-            len => {
-                frame.push(0x80 | 126);
-                frame.extend_from_slice(&u16::try_from(len).unwrap_or_default().to_be_bytes());
-            }
-        }
-        frame.extend_from_slice(&MASK);
-        frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ MASK[i % 4]));
-        frame
-    }
-
-    /// A connected pair: the server side (for the reader or writer) and the client side.
-    async fn pair() -> (Arc<TcpStream>, TcpStream) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let client = TcpStream::connect(listener.local_addr().unwrap())
-            .await
-            .unwrap();
-        let (server, _) = listener.accept().await.unwrap();
-        (Arc::new(server), client)
-    }
-
-    async fn reader_with(max: usize, bytes: &[u8]) -> (WsReader, TcpStream) {
-        let (server, mut client) = pair().await;
-        client.write_all(bytes).await.unwrap();
-        (WsReader::new(server, BytesMut::new(), max), client)
-    }
-
-    #[test]
-    fn headers_use_the_shortest_length_encoding() {
-        let (head, len) = frame_header(OP_TEXT, 5);
-        assert_eq!(&head[..len], &[0x81, 5]);
-        let (head, len) = frame_header(OP_BINARY, 125);
-        assert_eq!(&head[..len], &[0x82, 125]);
-        let (head, len) = frame_header(OP_TEXT, 126);
-        assert_eq!(&head[..len], &[0x81, 126, 0, 126]);
-        let (head, len) = frame_header(OP_TEXT, 65_535);
-        assert_eq!(&head[..len], &[0x81, 126, 0xff, 0xff]);
-        let (head, len) = frame_header(OP_TEXT, 65_536);
-        assert_eq!(&head[..len], &[0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0]);
-    }
-
-    #[tokio::test]
-    async fn the_reader_joins_fragments_around_control_frames() {
-        let mut bytes = client_frame(0x01, b"he");
-        bytes.extend(client_frame(0x89, b"p"));
-        bytes.extend(client_frame(0x00, b"ll"));
-        bytes.extend(client_frame(0x80, "o €".as_bytes()));
-        bytes.extend(client_frame(0x82, &[1, 2, 3]));
-        bytes.extend(client_frame(0x88, &[0x03, 0xe8]));
-        let (mut reader, _client) = reader_with(1_000, &bytes).await;
-        assert_eq!(
-            reader.next().await,
-            Some(WsInbound::Ping(Bytes::from_static(b"p")))
-        );
-        assert_eq!(
-            reader.next().await,
-            Some(WsInbound::Text(ByteString::from_static("hello €")))
-        );
-        assert_eq!(
-            reader.next().await,
-            Some(WsInbound::Binary(Bytes::from_static(&[1, 2, 3])))
-        );
-        assert_eq!(reader.next().await, Some(WsInbound::Closed));
-        assert_eq!(reader.next().await, None);
-    }
-
-    #[tokio::test]
-    async fn the_reader_starts_with_the_bytes_that_came_with_the_handshake() {
-        let (server, mut client) = pair().await;
-        let early = BytesMut::from(&client_frame(0x81, b"40")[..]);
-        let mut reader = WsReader::new(server, early, 1_000);
-        assert_eq!(
-            reader.next().await,
-            Some(WsInbound::Text(ByteString::from_static("40")))
-        );
-        client.shutdown().await.unwrap();
-        assert_eq!(reader.next().await, Some(WsInbound::Closed));
-        assert_eq!(reader.next().await, None);
-    }
-
-    #[tokio::test]
-    async fn the_reader_refuses_big_unmasked_and_malformed_messages() {
-        let (mut reader, _c) = reader_with(10, &client_frame(0x81, b"0123456789x")).await;
-        assert_eq!(reader.next().await, Some(WsInbound::TooBig));
-        assert_eq!(reader.next().await, None);
-
-        let mut joined = client_frame(0x01, b"012345");
-        joined.extend(client_frame(0x80, b"6789x"));
-        let (mut reader, _c) = reader_with(10, &joined).await;
-        assert_eq!(reader.next().await, Some(WsInbound::TooBig));
-
-        let (mut reader, _c) = reader_with(10, &[0x81, 0x02, b'4', b'0']).await;
-        assert_eq!(reader.next().await, Some(WsInbound::Invalid));
-
-        let (mut reader, _c) = reader_with(10, &client_frame(0x81, &[0xff, 0xfe])).await;
-        assert_eq!(reader.next().await, Some(WsInbound::Invalid));
-
-        let (mut reader, _c) = reader_with(10, &client_frame(0x80, b"x")).await;
-        assert_eq!(reader.next().await, Some(WsInbound::Invalid));
-    }
-
-    #[tokio::test]
-    async fn a_writer_queues_what_the_socket_refuses_and_drains_it_in_order() {
-        let (server, mut client) = pair().await;
-        let mut writer = WsWriter::new(server);
-        let encoded = encode(&Frame::Text(ByteString::from_static("40")));
-        assert_eq!(writer.send(&WsFrame::Encoded(&encoded)), Written::Sent);
-        let payload = vec![7u8; 70_000];
-        let mut frames = 1;
-        while writer.send(&WsFrame::Binary(&payload)) == Written::Sent {
-            frames += 1;
-            assert!(frames < 10_000, "the socket never filled up");
-        }
-        assert!(writer.queued() > 0);
-        assert_eq!(
-            writer.send(&WsFrame::Close(Some((1008, "bye")))),
-            Written::Queued
-        );
-        let expected = 4 + (frames - 1) * (10 + payload.len()) + (10 + payload.len()) + 7;
-        let reading = tokio::spawn(async move {
-            let mut received = Vec::new();
-            let mut chunk = vec![0u8; 1 << 16];
-            while received.len() < expected {
-                let n = client.read(&mut chunk).await.unwrap();
-                assert!(n > 0, "the connection ended early");
-                received.extend_from_slice(&chunk[..n]);
-            }
-            received
-        });
-        futures_util::future::poll_fn(|cx| writer.poll_flush(cx))
-            .await
-            .unwrap();
-        assert_eq!(writer.queued(), 0);
-        let received = reading.await.unwrap();
-        assert_eq!(received.len(), expected);
-        assert_eq!(&received[..4], &[0x81, 2, b'4', b'0']);
-        assert_eq!(&received[4..6], &[0x82, 127]);
-        assert_eq!(
-            &received[expected - 7..],
-            &[0x88, 5, 0x03, 0xf0, b'b', b'y', b'e']
-        );
-    }
-
-    #[tokio::test]
-    async fn a_full_link_overflows_and_then_takes_nothing() {
-        let (server, _client) = pair().await;
-        let link = Link::new(WsWriter::new(server), 2);
-        let big = encode(&Frame::Binary(Bytes::from(vec![1u8; 1 << 20])));
-        let mut outcomes = Vec::new();
-        loop {
-            let pushed = link.push_encoded(std::slice::from_ref(&big));
-            outcomes.push(pushed);
-            if pushed == Pushed::Overflow || outcomes.len() > 1_000 {
-                break;
-            }
-        }
-        assert_eq!(outcomes.last(), Some(&Pushed::Overflow));
-        assert!(outcomes.contains(&Pushed::StartFlush));
-        assert_eq!(
-            link.push(&[Frame::Text(ByteString::from_static("4x"))]),
-            Pushed::Closed
-        );
-    }
-}
+mod tests;

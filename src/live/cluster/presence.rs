@@ -7,8 +7,8 @@ use std::time::Duration;
 use deadpool_redis::redis::{self, AsyncCommands, Script};
 use futures_util::future::BoxFuture;
 use pressroom_actors::{
-    broker::{Message as BrokerMessage, PresenceStore},
-    OnlineSnapshot, Person, PresenceChange, PresenceReset, SocketId,
+    broker::Message as BrokerMessage, OnlineSnapshot, Person, PresenceChange, PresenceReset,
+    PresenceStore, SocketId,
 };
 
 use super::channel;
@@ -295,7 +295,7 @@ pub async fn leave(redis: &Redis, node: &str) {
                 user_id: user.clone(),
                 is_online: false,
             });
-            BrokerMessage::emit(node, &pressroom_actors::hub::Target::All, None, &event).encode()
+            BrokerMessage::emit(node, &pressroom_actors::Target::All, None, &event).encode()
         })
         .collect();
     messages.push(

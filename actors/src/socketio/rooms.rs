@@ -1,4 +1,4 @@
-//! The hub actor: which sockets are connected, which rooms they joined and which user they
+//! The rooms adapter (the hub actor): which sockets are connected, which rooms they joined and which user they
 //! belong to; fans server events out to them. An event for a websocket connection is written
 //! to its socket here (through the connection's `Link`); a connection that may still
 //! upgrade from long-polling gets it through its session's bounded mailbox. Either way a
@@ -10,20 +10,17 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use actix::{Actor, Addr, Context, Handler, Message};
+use actix::{Actor, Context, Handler, Message};
 use bytes::Bytes;
 
-use crate::{
-    events::ServerEvent,
-    shrink,
-    socketio::{
-        eio::Frame,
-        namespace::SocketId,
-        session::{Deliver, DisconnectSocket, FlushLink, Outbound, Overflowed, Session},
-        sio::ROOT_NAMESPACE,
-        websocket::{self, Link, Pushed},
-    },
+use super::{
+    eio::{Frame, Outbound},
+    ids::SocketId,
+    mailbox::{Command, SessionRef},
+    sio::{encode_event, ROOT_NAMESPACE},
+    websocket::{self, Link, Pushed},
 };
+use crate::{events::ServerEvent, shrink};
 
 /// Room of the administrators.
 pub const ADMIN_ROOM: &str = "adminRoom";
@@ -46,7 +43,7 @@ pub enum Target {
     Socket(SocketId),
 }
 
-/// Sent by the [`crate::Realtime`] handle and the presence actor: emit `event` on the main
+/// Sent by the [`crate::realtime::Realtime`] handle and the presence actor: emit `event` on the main
 /// namespace to `target`, skipping `except`.
 #[derive(Message, Debug, Clone)]
 #[rtype(result = "()")]
@@ -71,7 +68,7 @@ pub(crate) struct Register {
     pub(crate) user: Option<Arc<str>>,
     /// The sign-in session (token id) of the socket's user.
     pub(crate) login: Option<Arc<str>>,
-    pub(crate) session: Addr<Session>,
+    pub(crate) session: SessionRef,
     /// The connection's websocket, when the hub may write to it directly.
     pub(crate) link: Option<Arc<Link>>,
 }
@@ -99,7 +96,7 @@ pub(crate) struct LeaveRoom {
     pub(crate) room: Arc<str>,
 }
 
-/// Sent by the [`crate::Realtime`] handle when a user's token was revoked: every socket of
+/// Sent by the [`crate::realtime::Realtime`] handle when a user's token was revoked: every socket of
 /// the user gets a DISCONNECT and its connection is closed.
 #[derive(Message)]
 #[rtype(result = "()")]
@@ -117,7 +114,7 @@ pub(crate) struct CountMembers {
 }
 
 struct Member {
-    session: Addr<Session>,
+    session: SessionRef,
     link: Option<Arc<Link>>,
     nsp: Arc<str>,
     user: Option<Arc<str>>,
@@ -140,11 +137,11 @@ impl Actor for Hub {
 
 /// Hands frames to a session through its mailbox (a connection that may still upgrade).
 fn deliver(member: &mut Member, out: &Outbound) {
-    match member.session.try_send(Deliver(out.clone())) {
+    match member.session.try_send(Command::Deliver(out.clone())) {
         Ok(()) => {}
         Err(actix::dev::SendError::Full(_)) => {
             member.overflowed = true;
-            member.session.do_send(Overflowed);
+            member.session.do_send(Command::Overflowed);
         }
         Err(actix::dev::SendError::Closed(_)) => {}
     }
@@ -316,7 +313,7 @@ impl Handler<HubEmit> for Hub {
     type Result = ();
 
     fn handle(&mut self, msg: HubEmit, _: &mut Context<Self>) {
-        let out = msg.event.encode(ROOT_NAMESPACE);
+        let out = encode_event(&msg.event, ROOT_NAMESPACE);
         let mut links = Vec::new();
         let mut mailboxes = Vec::new();
         for id in self.targets(&msg.target, msg.except) {
@@ -337,9 +334,9 @@ impl Handler<HubEmit> for Hub {
             };
             if pushed == Pushed::Overflow {
                 member.overflowed = true;
-                member.session.do_send(Overflowed);
+                member.session.do_send(Command::Overflowed);
             } else {
-                member.session.do_send(FlushLink);
+                member.session.do_send(Command::FlushLink);
             }
         }
         for id in mailboxes {
@@ -370,7 +367,7 @@ impl Handler<DisconnectUser> for Hub {
                         continue;
                     }
                 }
-                member.session.do_send(DisconnectSocket {
+                member.session.do_send(Command::Disconnect {
                     socket: *id,
                     close_connection: true,
                 });
