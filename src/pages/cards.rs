@@ -124,13 +124,18 @@ const COMMENT: &str = "<svg width=\"16\" height=\"16\" viewBox=\"0 0 24 24\" fil
 
 /// `<Avatar size={24}>`: the image, or the initials drawn by CSS.
 fn avatar(name: &str, src: Option<&str>) -> String {
+    avatar_of(name, src, AVATAR)
+}
+
+/// `<Avatar size>`.
+fn avatar_of(name: &str, src: Option<&str>, size: u32) -> String {
     let style = format!(
-        "width:{AVATAR}px;height:{AVATAR}px;font-size:{}px",
-        (AVATAR as f64 * 0.4).round()
+        "width:{size}px;height:{size}px;font-size:{}px",
+        (size as f64 * 0.4).round()
     );
     match src.filter(|s| !s.is_empty()) {
         Some(src) => format!(
-            "<img class=\"avatar\" src=\"{}\" alt=\"\" width=\"{AVATAR}\" height=\"{AVATAR}\" style=\"{style}\">",
+            "<img class=\"avatar\" src=\"{}\" alt=\"\" width=\"{size}\" height=\"{size}\" style=\"{style}\">",
             escape(src)
         ),
         None => format!(
@@ -249,6 +254,15 @@ pub fn feed_links(base: &str, label: &str) -> String {
 /// sign up), the sections bar, and the page in `<main>`. The bars' controls that need the app
 /// (search, theme, categories) hold their place until it starts.
 pub fn app_frame(path: &str, page: &str) -> String {
+    frame(path, page, true)
+}
+
+/// The shell without its sections bar (the pages that hide it, as an author's).
+pub fn app_frame_without_sections(path: &str, page: &str) -> String {
+    frame(path, page, false)
+}
+
+fn frame(path: &str, page: &str, sections: bool) -> String {
     let nav = |to: &str, label: &str| {
         let active = if to == path {
             " active\" aria-current=\"page"
@@ -262,12 +276,18 @@ pub fn app_frame(path: &str, page: &str) -> String {
 <header class=\"top-bar\"><div class=\"top-bar__inner\"><a class=\"logo\" aria-label=\"Pressroom home\" href=\"/\"><img src=\"/logo.svg\" alt=\"\" class=\"logo__image\" width=\"28\" height=\"28\"><span class=\"logo__word\" aria-hidden=\"true\">Pressroom</span></a>\
 <div class=\"top-bar__spacer\"></div>\
 <a class=\"button button--ghost button--small\" href=\"/login\">Login</a><a class=\"button button--small\" href=\"/signup\">Sign Up</a></div></header>\
-<nav class=\"secondary-bar\" aria-label=\"Sections\"><div class=\"secondary-bar__inner\"><div class=\"menu-anchor\"><button type=\"button\" class=\"button button--ghost button--small\" aria-haspopup=\"true\" aria-expanded=\"false\" disabled>Categories</button></div>{}{}{}{}</div></nav>\
-<main class=\"shell__main\" id=\"main\" tabindex=\"-1\">{page}</main></div>",
-        nav("/", "Home"),
-        nav("/users", "Online"),
-        nav("/about", "About"),
-        nav("/contact", "Contact"),
+{}<main class=\"shell__main\" id=\"main\" tabindex=\"-1\">{page}</main></div>",
+        if sections {
+            format!(
+                "<nav class=\"secondary-bar\" aria-label=\"Sections\"><div class=\"secondary-bar__inner\"><div class=\"menu-anchor\"><button type=\"button\" class=\"button button--ghost button--small\" aria-haspopup=\"true\" aria-expanded=\"false\" disabled>Categories</button></div>{}{}{}{}</div></nav>",
+                nav("/", "Home"),
+                nav("/users", "Online"),
+                nav("/about", "About"),
+                nav("/contact", "Contact"),
+            )
+        } else {
+            String::new()
+        },
     )
 }
 
@@ -293,6 +313,142 @@ pub fn home_head(all_posts: u64) -> String {
 /// The path of a tag's list for links (`encodeURIComponent` of the tag, as the app writes it).
 pub fn tag_base(tag: &str) -> String {
     format!("/tag/{}", encode_segment(tag))
+}
+
+/// `safeHref` for a website: an absolute http(s) address without spaces or control characters.
+fn safe_website(raw: &str) -> Option<&str> {
+    let v = raw.trim();
+    let ok = !v.is_empty()
+        && !v
+            .chars()
+            .any(|c| c == '\\' || c.is_control() || c.is_whitespace())
+        && (v.starts_with("https://") || v.starts_with("http://"))
+        && v.len() > "https://".len();
+    ok.then_some(v)
+}
+
+/// `formatDate` as an English reader's browser writes it ("Nov 26, 2026").
+fn short_date(iso: &str) -> Option<String> {
+    DateTime::parse_from_rfc3339(iso)
+        .ok()
+        .map(|d| d.format("%b %-d, %Y").to_string())
+}
+
+/// An author's page as a guest first sees it (`<AuthorProfilePage>` with `<ProfileHeader>`, the
+/// feed links, the newsletter form, the tabs and `<ProfilePosts>`), from the profile as
+/// `GET /api/user/get-single-user/{id}` gives it to a guest and the first page of their posts.
+pub fn author_body(
+    profile: &serde_json::Value,
+    has_plans: bool,
+    posts: &[PublicPost],
+    total: u64,
+    sizes: &dyn ImageSizes,
+    now: DateTime<Utc>,
+) -> String {
+    let text = |k: &str| profile.get(k).and_then(|v| v.as_str()).unwrap_or("");
+    let count = |k: &str| profile.get(k).and_then(|v| v.as_i64()).unwrap_or(0);
+    let id = text("_id");
+    let name = text("name");
+    let online = profile
+        .get("isOnline")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let path = author_path(id);
+    let mut b = String::with_capacity(8192);
+    b.push_str("<section class=\"page page--wide\"><header class=\"profile-header\" data-testid=\"profile-header\"><div class=\"profile-header__avatar\">");
+    b.push_str(&avatar_of(name, Some(text("avatar")), 96));
+    let (dot, state) = if online {
+        (" profile-header__dot--online", "Online")
+    } else {
+        ("", "Offline")
+    };
+    b.push_str(&format!(
+        "<span class=\"profile-header__dot {dot}\" data-testid=\"online-dot\" data-online=\"{online}\" title=\"{state}\"></span></div><div class=\"profile-header__main\"><h1 class=\"profile-header__name\">{} <span class=\"presence {}\" role=\"status\" data-testid=\"presence\">{state}</span></h1>",
+        escape(name),
+        if online { "presence--online" } else { "" }
+    ));
+    if !text("bio").is_empty() {
+        b.push_str(&format!(
+            "<p class=\"profile-header__bio\">{}</p>",
+            escape(text("bio"))
+        ));
+    }
+    b.push_str("<p class=\"profile-header__facts muted small\">");
+    if !text("region").is_empty() {
+        b.push_str(&format!("<span>{}</span>", escape(text("region"))));
+    }
+    if let Some(site) = safe_website(text("website")) {
+        let shown = site
+            .strip_prefix("https://")
+            .or_else(|| site.strip_prefix("http://"))
+            .unwrap_or(site);
+        b.push_str(&format!(
+            "<a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer nofollow\">{}</a>",
+            escape(site),
+            escape(shown)
+        ));
+    }
+    if let Some(joined) = short_date(text("createdAt")) {
+        b.push_str(&format!("<span>Joined {joined}</span>"));
+    }
+    b.push_str(&format!(
+        "</p><dl class=\"profile-counts\" aria-label=\"Counts\"><div><dt>Followers</dt><dd data-testid=\"followers-count\">{}</dd></div><div><dt>Following</dt><dd data-testid=\"following-count\">{}</dd></div><div><dt>Posts</dt><dd data-testid=\"posts-count\">{}</dd></div></dl></div>",
+        compact_count(count("followersCount")),
+        compact_count(count("followingCount")),
+        compact_count(count("totalPosts"))
+    ));
+    b.push_str(&format!(
+        "<div class=\"profile-header__actions\"><a class=\"button button--small\" href=\"/login\">Log in to follow</a>{}</div></header>",
+        if has_plans {
+            format!(
+                "<a class=\"button button--small button--ghost\" href=\"/plans/{}\">Subscribe</a>",
+                escape(&encode_segment(id))
+            )
+        } else {
+            String::new()
+        }
+    ));
+    b.push_str(&feed_links(
+        &path,
+        &format!("Follow {name} in a feed reader"),
+    ));
+    b.push_str(&format!(
+        "<form class=\"newsletter-form panel\" aria-labelledby=\"newsletter-title\" data-testid=\"newsletter-form\"><h2 id=\"newsletter-title\" class=\"section-title\">Get new posts from {} by email</h2><div class=\"newsletter-form__row\"><label for=\"newsletter-email\" class=\"visually-hidden\">Your email address</label><input id=\"newsletter-email\" type=\"email\" required autocomplete=\"email\" placeholder=\"you@example.com\" value=\"\"><button type=\"submit\" class=\"button\" disabled>Subscribe</button></div><p class=\"muted small\">We send a link to confirm first. Every email has a one-click unsubscribe link.</p></form>",
+        escape(name)
+    ));
+    b.push_str("<div role=\"tablist\" aria-label=\"Profile\" class=\"tabs\">");
+    for (i, (tab, label)) in [
+        ("posts", "Posts"),
+        ("followers", "Followers"),
+        ("following", "Following"),
+        ("achievements", "Achievements"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let active = i == 0;
+        b.push_str(&format!(
+            "<button type=\"button\" role=\"tab\" id=\"tab-{tab}\" aria-controls=\"panel-{tab}\" aria-selected=\"{active}\" tabindex=\"{}\" class=\"tab {}\">{label}</button>",
+            if active { "0" } else { "-1" },
+            if active { "tab--active" } else { "" }
+        ));
+    }
+    let whose = format!("{name}’s");
+    b.push_str(&format!(
+        "</div><div role=\"tabpanel\" id=\"panel-posts\" aria-labelledby=\"tab-posts\" class=\"profile-panel\"><section aria-label=\"Posts by {n}\"><div class=\"toolbar profile-posts__toolbar\" role=\"search\"><label for=\"profile-search\" class=\"visually-hidden\">Search {w} posts</label><input id=\"profile-search\" type=\"search\" placeholder=\"Search {w} posts\" value=\"\"><label for=\"profile-sort\" class=\"small\">Sort</label><select id=\"profile-sort\"><option value=\"newest\" selected>Newest</option><option value=\"oldest\">Oldest</option><option value=\"popular\">Popular</option></select><span class=\"muted small\" data-testid=\"posts-total\">{total} {}</span></div>",
+        if total == 1 { "post" } else { "posts" },
+        n = escape(name),
+        w = escape(&whose),
+    ));
+    b.push_str(&post_feed(
+        &format!("Posts by {name}"),
+        &format!("{name} has not published a post yet."),
+        posts,
+        sizes,
+        now,
+    ));
+    b.push_str("</section></div></section>");
+    b
 }
 
 #[cfg(test)]

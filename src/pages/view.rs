@@ -241,38 +241,6 @@ pub fn article_html(post: &PublicPost, path: &str, sizes: &dyn ImageSizes) -> St
     b
 }
 
-/// A list of posts as cards (title, byline, excerpt).
-pub fn cards_html(posts: &[PublicPost]) -> String {
-    let mut b = String::from("<ul class=\"cards\">");
-    for p in posts {
-        b.push_str(&format!(
-            "<li><h2><a href=\"{}\">{}</a></h2><p class=\"byline\">By <a href=\"{}\">{}</a> · <time datetime=\"{}\">{}</time></p><p>{}</p></li>",
-            escape(&post_path(&p.slug)),
-            escape(&p.title),
-            escape(&author_path(&p.author.id)),
-            escape(&p.author.name),
-            escape(p.published()),
-            escape(&human_date(p.published())),
-            escape(&post_description(p))
-        ));
-    }
-    b.push_str("</ul>");
-    b
-}
-
-fn list_body(heading: &str, intro: &str, posts: &[PublicPost]) -> String {
-    let intro = if intro.trim().is_empty() {
-        String::new()
-    } else {
-        format!("<p>{}</p>", escape(intro.trim()))
-    };
-    format!(
-        "<main id=\"main\"><section class=\"ssr\"><h1>{}</h1>{intro}{}</section></main>",
-        escape(heading),
-        cards_html(posts)
-    )
-}
-
 /// An author as their page shows them.
 #[derive(Debug, Clone)]
 pub struct AuthorInfo {
@@ -282,8 +250,22 @@ pub struct AuthorInfo {
     pub avatar: Option<String>,
 }
 
-/// The head and body of an author's page.
-pub fn author_page(site: &Site, author: &AuthorInfo, posts: &[PublicPost]) -> (PageMeta, String) {
+/// What an author's page shows besides its head: their profile as the API gives it to a guest,
+/// whether they sell subscriptions, and the first page of their posts and its total.
+pub struct AuthorScreen<'a> {
+    pub profile: &'a Value,
+    pub has_plans: bool,
+    pub posts: &'a [PublicPost],
+    pub total: u64,
+}
+
+/// The head and body of an author's page (the app's frame, profile and cards).
+pub fn author_page(
+    site: &Site,
+    author: &AuthorInfo,
+    screen: &AuthorScreen,
+    cx: &CardContext,
+) -> (PageMeta, String) {
     let path = author_path(&author.id);
     let canonical = site.url(&path);
     let bio = author.bio.as_deref().map(str::trim).unwrap_or("");
@@ -322,7 +304,15 @@ pub fn author_page(site: &Site, author: &AuthorInfo, posts: &[PublicPost]) -> (P
         json_ld: vec![ld],
         feeds: site.feeds_with(&path, &author.name),
     };
-    (meta, list_body(&author.name, bio, posts))
+    let body = super::cards::author_body(
+        screen.profile,
+        screen.has_plans,
+        screen.posts,
+        screen.total,
+        cx.sizes,
+        cx.now,
+    );
+    (meta, super::cards::app_frame_without_sections(&path, &body))
 }
 
 /// What a list page's cards need besides its posts: image sizes and the time they are drawn at.
@@ -631,7 +621,19 @@ mod tests {
             bio: Some("Writes about <rust>.".into()),
             avatar: Some("/media/x.png".into()),
         };
-        let (meta, body) = author_page(&site, &author, &[]);
+        let profile = serde_json::json!({"_id": author.id, "name": "Ann", "bio": "Writes about <rust>.", "createdAt": "2024-05-01T10:00:00Z", "followersCount": 1500});
+        let screen = AuthorScreen {
+            profile: &profile,
+            has_plans: true,
+            posts: &[],
+            total: 0,
+        };
+        let (meta, body) = author_page(&site, &author, &screen, &cx);
+        assert!(body.contains("<dd data-testid=\"followers-count\">1.5K</dd>"));
+        assert!(body.contains("<span>Joined May 1, 2024</span>"));
+        assert!(body.contains("href=\"/plans/64b7f00000000000000000aa\">Subscribe</a>"));
+        assert!(body.contains("Ann has not published a post yet."));
+        assert!(!body.contains("secondary-bar"));
         assert_eq!(meta.og_type, "profile");
         assert_eq!(meta.description, "Writes about <rust>.");
         assert_eq!(

@@ -131,9 +131,10 @@ describe('server-rendered list pages', () => {
   const word = Date.now().toString(36);
   const tag = `shore${word}`;
   let category;
+  let author;
   const titles = [];
   before(async () => {
-    const author = await createAccount('cards');
+    author = await createAccount('cards');
     const made = await api('/category/', { method: 'POST', token: author.token, body: { name: `Coasts ${word}`, slug: `coasts-${word}`, description: 'Where the land ends and the sea begins.' } });
     assert.equal(made.status, 201, JSON.stringify(made.data));
     category = made.data.category;
@@ -161,6 +162,7 @@ describe('server-rendered list pages', () => {
     ['home', '/', 'Stories'],
     ['tag', `/tag/${tag}`, `#${tag}`],
     ['category', `/category/${category.slug}`, category.name],
+    ['author', `/author-profile/${author.id}`, author.fullName],
   ];
 
   /**
@@ -192,13 +194,13 @@ describe('server-rendered list pages', () => {
       });
       const listRequests = [];
       live.on('request', (request) => {
-        if (/\/api\/post\/(public\/posts|latest-post\/latest)/.test(request.url())) listRequests.push(request.url());
+        if (/\/api\/post\/(public\/posts|latest-post\/latest|user\/[^/]+\/posts)/.test(request.url())) listRequests.push(request.url());
       });
       for (const [name, path, heading] of lists()) {
         // Without JavaScript: the page's heading and its first screen of cards.
         const response = await still.goto(path);
         assert.equal(response.status(), 200, path);
-        await still.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+        await still.getByRole('heading', { level: 1, name: new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).waitFor();
         const cards = still.locator('main article.post-card');
         assert.ok((await cards.count()) >= (name === 'home' ? 4 : 4), `${path}: ${await cards.count()} cards`);
         if (name !== 'home') {
@@ -213,7 +215,7 @@ describe('server-rendered list pages', () => {
         listRequests.length = 0;
         await live.goto(path);
         await live.locator('footer.footer').waitFor();
-        await live.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+        await live.getByRole('heading', { level: 1, name: new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).waitFor();
         await live.waitForLoadState('networkidle');
         await live.waitForTimeout(1200);
         const shifts = await live.evaluate(() => window.__shifts.splice(0));

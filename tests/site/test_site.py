@@ -193,14 +193,16 @@ def listed():
 
 
 def test_list_pages_carry_the_cards_the_api_gives_a_guest(listed):
+    author = listed["shown"]["author"]["_id"]
     pages = [
         ("/", f"{URL}/api/post/latest-post/latest?limit=12", "Stories"),
         (f"/tag/{listed['tag']}", f"{URL}/api/post/public/posts?limit=12&tag={listed['tag']}", f"#{listed['tag']}"),
         (f"/category/{listed['category']['slug']}", f"{URL}/api/post/public/posts?limit=12&category={listed['category']['slug']}", listed["category"]["name"]),
+        (f"/author-profile/{author}", f"{URL}/api/post/user/{author}/posts?limit=12", "Card Writer Offline"),
     ]
     for path, api, heading in pages:
         doc = page(path)
-        assert doc.xpath("//main[@id='main']//h1[@class='page__title']")[0].text_content() == heading, path
+        assert doc.xpath("//main[@id='main']//h1")[0].text_content() == heading, path
         api_posts = requests.get(api, timeout=30).json()["posts"]
         shown = cards(doc)
         assert shown == [(p["title"], f"/post/{p['slug']}") for p in api_posts], path
@@ -223,6 +225,10 @@ def test_list_pages_carry_the_cards_the_api_gives_a_guest(listed):
         assert card.xpath(".//a[@class='tag']")[0].text_content() == f"#{listed['tag']}"
         assert "the first words of the post" in card.xpath(".//p[@class='post-card__excerpt']")[0].text_content()
         assert card.xpath(".//time")[0].get("datetime") == listed["shown"]["createdAt"]
+    # The author's page carries their profile as the API gives it to a guest.
+    data = initial_list(page(f"/author-profile/{author}"))
+    assert data["profile"] == requests.get(f"{URL}/api/user/get-single-user/{author}", timeout=30).json()["data"]
+    assert data["list"]["filter"] == {"userId": author, "sort": "newest"}
     # The home page's count is the public list's total, as the API counts it for a guest.
     doc = page("/")
     count = requests.get(f"{URL}/api/post/count/all", timeout=30).json()["count"]

@@ -19,7 +19,8 @@ use crate::domain::tags::{normalize_tag, MAX_TAG_LEN};
 use crate::pages::head::PageMeta;
 use crate::pages::model::PublicPost;
 use crate::pages::shell::{Page, Shell};
-use crate::pages::view::{self, AuthorInfo, CardContext, CategoryInfo};
+use crate::pages::view::{self, AuthorInfo, AuthorScreen, CardContext, CategoryInfo};
+use crate::persistence::plans::PlanStatus;
 use crate::persistence::posts::{PageRequest, SortKind};
 use crate::persistence::{categories, users};
 use crate::routes::post::feed::{self, Feed};
@@ -305,29 +306,62 @@ async fn author_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
             return (StatusCode::OK, plain("Author"));
         }
     };
-    let posts = first_screen(
+    // The profile as the API gives it to a guest, and whether they sell subscriptions now.
+    let profile = match crate::routes::user::get_single_user::profile_of(state, id, None).await {
+        Ok(Some(p)) => serde_json::to_value(&p).unwrap_or_default(),
+        Ok(None) => return (StatusCode::NOT_FOUND, not_found()),
+        Err(e) => {
+            tracing::debug!(error = %e, "an author page could not read the profile");
+            return (StatusCode::OK, plain(&user.name));
+        }
+    };
+    let has_plans = !user.blocked
+        && crate::persistence::plans::by_author(&state.db, id, false)
+            .await
+            .map(|plans| plans.iter().any(|p| p.status == PlanStatus::Active))
+            .unwrap_or(false);
+    let screen = first_screen(
         state,
-        &Feed::Authors {
-            authors: vec![id],
-            category: None,
+        &Feed::Author {
+            author: id,
+            text: None,
         },
     )
     .await
-    .map(|s| s.posts)
     .unwrap_or_default();
+    let sizes = MediaSizes {
+        dir: &state.settings.server.media_dir,
+    };
+    let cx = CardContext {
+        sizes: &sizes,
+        now: chrono::Utc::now(),
+    };
+    let mut data = screen.initial_data(
+        &format!("/author-profile/{raw}"),
+        "userPosts",
+        serde_json::json!({ "userId": id.to_hex(), "sort": "newest" }),
+    );
+    data["profile"] = profile.clone();
+    data["hasPlans"] = serde_json::json!(has_plans);
     let info = AuthorInfo {
         id: id.to_hex(),
         name: user.name,
         bio: user.bio,
         avatar: user.avatar,
     };
-    let (meta, body) = view::author_page(&site(state), &info, &posts);
+    let author = AuthorScreen {
+        profile: &profile,
+        has_plans,
+        posts: &screen.posts,
+        total: screen.total,
+    };
+    let (meta, body) = view::author_page(&site(state), &info, &author, &cx);
     (
         StatusCode::OK,
         Page {
             meta: Some(meta),
             body,
-            initial_data: None,
+            initial_data: Some(data.to_string()),
         },
     )
 }

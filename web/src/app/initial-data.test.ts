@@ -1,7 +1,7 @@
 // The page the server painted: its post goes into the store so the app draws the same article.
 import { setupStore } from '@/app/store';
 import { guestAuth } from '@/test/render';
-import { preloadedCategory, takeInitialData, wasServerRendered } from './initial-data';
+import { preloadedCategory, preloadedHasPlans, takeInitialData, wasServerRendered } from './initial-data';
 
 function page(root: string, data?: string): Document {
   const doc = document.implementation.createHTMLDocument('t');
@@ -62,6 +62,19 @@ describe('initial data', () => {
     expect(preloadedCategory('sea')?.description).toBe('Salt water');
     expect(preloadedCategory('c1')?.name).toBe('Sea');
     expect(preloadedCategory('lake')).toBeUndefined();
+  });
+
+  it("puts an author page's profile and their first posts into the store", () => {
+    const store = setupStore({ auth: guestAuth() });
+    const profile = { _id: 'u7', name: 'Mara Coast', followersCount: 3, followingCount: 1, totalPosts: 1, isOnline: false };
+    const data = { path: '/author-profile/u7', list: { key: 'userPosts', filter: { userId: 'u7', sort: 'newest' }, posts: [post], total: 1 }, profile, hasPlans: true };
+    takeInitialData(store, page('<div class="shell"></div>', JSON.stringify(data)), '/author-profile/u7');
+    expect(wasServerRendered()).toBe(true);
+    expect(store.getState().users.selectedUser?.name).toBe('Mara Coast');
+    expect(store.getState().users.selectedStatus).toBe('succeeded');
+    expect(store.getState().posts.lists.userPosts.filterKey).toBe(JSON.stringify(['', '', '', '', 'u7', 'newest']));
+    expect(preloadedHasPlans('u7')).toBe(true);
+    expect(preloadedHasPlans('u8')).toBeUndefined();
   });
 
   it('ignores a list for another page or of a list no page preloads', () => {

@@ -1,6 +1,7 @@
 import type { AppStore } from './store';
 import { countsPreloaded, currentPostPreloaded, listPreloaded, type ListFilter, type ListKey } from '@/features/posts';
-import type { Category, Post, PostCounts } from '@/types/entities';
+import { selectedUserPreloaded } from '@/features/users/users-slice';
+import type { Category, Post, PostCounts, UserProfile } from '@/types/entities';
 
 /** The id of the element the server fills with a page's data (`src/pages/shell.rs`). */
 export const INITIAL_DATA_ID = 'initial-data';
@@ -13,13 +14,23 @@ interface InitialData {
   counts?: Partial<PostCounts>;
   /** The category a category page is about. */
   category?: Pick<Category, '_id' | 'name' | 'slug' | 'description'>;
+  /** An author's page: their profile as a guest sees it, and whether they sell subscriptions. */
+  profile?: UserProfile;
+  hasPlans?: boolean;
 }
 
 /** Lists a page may preload (those its screen reads with `usePostList`). */
-const PRELOADABLE: ListKey[] = ['latestPosts', 'publicPosts'];
+const PRELOADABLE: ListKey[] = ['latestPosts', 'publicPosts', 'userPosts'];
 
 let serverRendered = false;
 let category: InitialData['category'] = undefined;
+let plansOf: string | null = null;
+
+/** Whether the server's author page said this author sells subscriptions (`undefined`: it did not say). */
+export function preloadedHasPlans(authorId: string): boolean | undefined {
+  return plansOf === authorId ? true : plansAsked === authorId ? false : undefined;
+}
+let plansAsked: string | null = null;
 
 /** The category the server's page was about, when it is the one named (by slug or id). */
 export function preloadedCategory(named: string): InitialData['category'] {
@@ -45,6 +56,8 @@ export function setServerRendered(value: boolean) {
 export function takeInitialData(store: AppStore, doc: Document = document, pathname = window.location.pathname) {
   serverRendered = false;
   category = undefined;
+  plansOf = null;
+  plansAsked = null;
   const element = doc.getElementById(INITIAL_DATA_ID);
   if (!element?.textContent) return;
   let data: InitialData;
@@ -64,6 +77,11 @@ export function takeInitialData(store: AppStore, doc: Document = document, pathn
     store.dispatch(listPreloaded({ list: key, filter, posts, total: Number(total) || 0 }));
     if (data.counts) store.dispatch(countsPreloaded(data.counts));
     category = data.category;
+    if (data.profile?._id) {
+      store.dispatch(selectedUserPreloaded(data.profile));
+      plansAsked = data.profile._id;
+      plansOf = data.hasPlans ? data.profile._id : null;
+    }
     serverRendered = painted;
   }
 }
