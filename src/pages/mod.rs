@@ -4,6 +4,7 @@
 //! reads what they need from the read index and answers.
 
 pub mod article;
+pub mod cards;
 pub mod head;
 pub mod html;
 pub mod model;

@@ -35,6 +35,10 @@ pub struct PublicPost {
     #[serde(default)]
     pub reading_time: i64,
     #[serde(default)]
+    pub likes_count: i64,
+    #[serde(default)]
+    pub comments_count: i64,
+    #[serde(default)]
     pub published_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,

@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use super::article::{img_tag, render_blocks, ImageSizes, LOCKED_CLASS};
+use super::cards::{app_frame, feed_links, home_head, post_feed, tag_base, wide_page};
 use super::head::{ArticleMeta, FeedLink, PageMeta, PreviewImage, SITE_DESCRIPTION, SITE_NAME};
 use super::html::escape;
 use super::model::{author_path, category_path, encode_segment, post_path, tag_path, PublicPost};
@@ -240,38 +241,6 @@ pub fn article_html(post: &PublicPost, path: &str, sizes: &dyn ImageSizes) -> St
     b
 }
 
-/// A list of posts as cards (title, byline, excerpt).
-pub fn cards_html(posts: &[PublicPost]) -> String {
-    let mut b = String::from("<ul class=\"cards\">");
-    for p in posts {
-        b.push_str(&format!(
-            "<li><h2><a href=\"{}\">{}</a></h2><p class=\"byline\">By <a href=\"{}\">{}</a> · <time datetime=\"{}\">{}</time></p><p>{}</p></li>",
-            escape(&post_path(&p.slug)),
-            escape(&p.title),
-            escape(&author_path(&p.author.id)),
-            escape(&p.author.name),
-            escape(p.published()),
-            escape(&human_date(p.published())),
-            escape(&post_description(p))
-        ));
-    }
-    b.push_str("</ul>");
-    b
-}
-
-fn list_body(heading: &str, intro: &str, posts: &[PublicPost]) -> String {
-    let intro = if intro.trim().is_empty() {
-        String::new()
-    } else {
-        format!("<p>{}</p>", escape(intro.trim()))
-    };
-    format!(
-        "<main id=\"main\"><section class=\"ssr\"><h1>{}</h1>{intro}{}</section></main>",
-        escape(heading),
-        cards_html(posts)
-    )
-}
-
 /// An author as their page shows them.
 #[derive(Debug, Clone)]
 pub struct AuthorInfo {
@@ -281,8 +250,22 @@ pub struct AuthorInfo {
     pub avatar: Option<String>,
 }
 
-/// The head and body of an author's page.
-pub fn author_page(site: &Site, author: &AuthorInfo, posts: &[PublicPost]) -> (PageMeta, String) {
+/// What an author's page shows besides its head: their profile as the API gives it to a guest,
+/// whether they sell subscriptions, and the first page of their posts and its total.
+pub struct AuthorScreen<'a> {
+    pub profile: &'a Value,
+    pub has_plans: bool,
+    pub posts: &'a [PublicPost],
+    pub total: u64,
+}
+
+/// The head and body of an author's page (the app's frame, profile and cards).
+pub fn author_page(
+    site: &Site,
+    author: &AuthorInfo,
+    screen: &AuthorScreen,
+    cx: &CardContext,
+) -> (PageMeta, String) {
     let path = author_path(&author.id);
     let canonical = site.url(&path);
     let bio = author.bio.as_deref().map(str::trim).unwrap_or("");
@@ -321,11 +304,30 @@ pub fn author_page(site: &Site, author: &AuthorInfo, posts: &[PublicPost]) -> (P
         json_ld: vec![ld],
         feeds: site.feeds_with(&path, &author.name),
     };
-    (meta, list_body(&author.name, bio, posts))
+    let body = super::cards::author_body(
+        screen.profile,
+        screen.has_plans,
+        screen.posts,
+        screen.total,
+        cx.sizes,
+        cx.now,
+    );
+    (meta, super::cards::app_frame_without_sections(&path, &body))
 }
 
-/// The head and body of a tag's page.
-pub fn tag_page(site: &Site, tag: &str, posts: &[PublicPost]) -> (PageMeta, String) {
+/// What a list page's cards need besides its posts: image sizes and the time they are drawn at.
+pub struct CardContext<'a> {
+    pub sizes: &'a dyn ImageSizes,
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
+/// The head and body of a tag's page (the app's frame and cards).
+pub fn tag_page(
+    site: &Site,
+    tag: &str,
+    posts: &[PublicPost],
+    cx: &CardContext,
+) -> (PageMeta, String) {
     let path = tag_path(tag);
     let name = format!("#{tag}");
     let meta = PageMeta {
@@ -340,7 +342,19 @@ pub fn tag_page(site: &Site, tag: &str, posts: &[PublicPost]) -> (PageMeta, Stri
         json_ld: vec![site.breadcrumbs((&name, &path))],
         feeds: site.feeds_with(&path, &name),
     };
-    (meta, list_body(&name, "", posts))
+    let base = tag_base(tag);
+    let page = wide_page(
+        &name,
+        &feed_links(&base, &format!("Follow #{tag} in a feed reader")),
+        &post_feed(
+            &format!("Posts tagged {tag}"),
+            "No posts with this tag yet.",
+            posts,
+            cx.sizes,
+            cx.now,
+        ),
+    );
+    (meta, app_frame(&path, &page))
 }
 
 /// A category as its page shows it.
@@ -351,8 +365,13 @@ pub struct CategoryInfo {
     pub description: String,
 }
 
-/// The head and body of a category's page.
-pub fn category_page(site: &Site, cat: &CategoryInfo, posts: &[PublicPost]) -> (PageMeta, String) {
+/// The head and body of a category's page (the app's frame and cards).
+pub fn category_page(
+    site: &Site,
+    cat: &CategoryInfo,
+    posts: &[PublicPost],
+    cx: &CardContext,
+) -> (PageMeta, String) {
     let path = category_path(&cat.slug);
     let description = if cat.description.trim().is_empty() {
         format!("Posts in {} on {SITE_NAME}", cat.name)
@@ -371,11 +390,41 @@ pub fn category_page(site: &Site, cat: &CategoryInfo, posts: &[PublicPost]) -> (
         json_ld: vec![site.breadcrumbs((&cat.name, &path))],
         feeds: site.feeds_with(&path, &cat.name),
     };
-    (meta, list_body(&cat.name, &cat.description, posts))
+    let mut before = String::new();
+    if !cat.description.is_empty() {
+        before.push_str(&format!(
+            "<p class=\"lead muted\">{}</p>",
+            escape(&cat.description)
+        ));
+    }
+    before.push_str(&feed_links(
+        &path,
+        &format!("Follow {} in a feed reader", cat.name),
+    ));
+    let page = wide_page(
+        &cat.name,
+        &before,
+        &post_feed(
+            &format!("Posts in {}", cat.name),
+            "No posts in this category yet.",
+            posts,
+            cx.sizes,
+            cx.now,
+        ),
+    );
+    (meta, app_frame(&path, &page))
 }
 
-/// The head and body of the home page.
-pub fn home_page(site: &Site, posts: &[PublicPost]) -> (PageMeta, String) {
+/// The home page's title, as the app's.
+pub const HOME_TITLE: &str = "Stories";
+
+/// The head and body of the home page (the app's frame, its Latest tab and the count of posts).
+pub fn home_page(
+    site: &Site,
+    posts: &[PublicPost],
+    all_posts: u64,
+    cx: &CardContext,
+) -> (PageMeta, String) {
     let ld = json!({
         "@context": "https://schema.org",
         "@type": "WebSite",
@@ -395,7 +444,18 @@ pub fn home_page(site: &Site, posts: &[PublicPost]) -> (PageMeta, String) {
         json_ld: vec![ld],
         feeds: site.site_feeds(),
     };
-    (meta, list_body("Latest posts", "", posts))
+    let list = format!(
+        "<div role=\"tabpanel\" id=\"panel-latest\" aria-labelledby=\"tab-latest\">{}</div>",
+        post_feed(
+            "Latest posts",
+            "No posts yet. Be the first to write one!",
+            posts,
+            cx.sizes,
+            cx.now,
+        )
+    );
+    let page = wide_page(HOME_TITLE, &home_head(all_posts), &list);
+    (meta, app_frame("/", &page))
 }
 
 #[cfg(test)]
@@ -527,7 +587,11 @@ mod tests {
     #[test]
     fn list_pages_offer_their_feeds_and_breadcrumbs() {
         let site = Site::new("https://news.example");
-        let (meta, body) = tag_page(&site, "rust lang", &[post(json!({}))]);
+        let cx = CardContext {
+            sizes: &NoSizes,
+            now: chrono::Utc::now(),
+        };
+        let (meta, body) = tag_page(&site, "rust lang", &[post(json!({}))], &cx);
         assert_eq!(
             meta.canonical.as_deref(),
             Some("https://news.example/tag/rust%20lang")
@@ -542,13 +606,34 @@ mod tests {
             .any(|f| f.href == "https://news.example/feed.xml"));
         assert_eq!(ld_of(&meta)["@type"], "BreadcrumbList");
         assert!(body.contains("<a href=\"/post/a-post\">"));
+        assert!(body.contains("<ul class=\"post-grid\"><li><article class=\"post-card\""));
+        assert!(body.contains("<h1 class=\"page__title\">#rust lang</h1>"));
+        assert!(body.contains("href=\"/tag/rust%20lang/feed.xml\""));
+        let (_, home) = home_page(&site, &[post(json!({}))], 1234, &cx);
+        assert!(home.contains("<h1 class=\"page__title\">Stories</h1>"));
+        assert!(home.contains("<dd data-testid=\"count-all\">1.2K</dd>"));
+        assert!(
+            home.contains("<a class=\"nav-link active\" aria-current=\"page\" href=\"/\">Home</a>")
+        );
         let author = AuthorInfo {
             id: "64b7f00000000000000000aa".into(),
             name: "Ann".into(),
             bio: Some("Writes about <rust>.".into()),
             avatar: Some("/media/x.png".into()),
         };
-        let (meta, body) = author_page(&site, &author, &[]);
+        let profile = serde_json::json!({"_id": author.id, "name": "Ann", "bio": "Writes about <rust>.", "createdAt": "2024-05-01T10:00:00Z", "followersCount": 1500});
+        let screen = AuthorScreen {
+            profile: &profile,
+            has_plans: true,
+            posts: &[],
+            total: 0,
+        };
+        let (meta, body) = author_page(&site, &author, &screen, &cx);
+        assert!(body.contains("<dd data-testid=\"followers-count\">1.5K</dd>"));
+        assert!(body.contains("<span>Joined May 1, 2024</span>"));
+        assert!(body.contains("href=\"/plans/64b7f00000000000000000aa\">Subscribe</a>"));
+        assert!(body.contains("Ann has not published a post yet."));
+        assert!(!body.contains("secondary-bar"));
         assert_eq!(meta.og_type, "profile");
         assert_eq!(meta.description, "Writes about <rust>.");
         assert_eq!(

@@ -1,6 +1,8 @@
 // Pages for the outside world in Chromium: a post page's article is readable with JavaScript
 // turned off (what preview bots, crawlers and reader apps see); with JavaScript the app takes
-// over the server's article without a layout shift; the share image is a 1200×630 PNG.
+// over the server's article without a layout shift; the share image is a 1200×630 PNG. The home,
+// tag and category pages have their first screen of cards without JavaScript, and the app takes
+// them over in place: no layout shift, the cards where the server put them, no request for them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, BASE_URL, createAccount, createAdmin, gradientPng, launch, newPage, screenshot } from './helpers.js';
@@ -123,4 +125,114 @@ describe('server-rendered pages', () => {
     await screenshot(page, 'pages-share-image-thumbnail');
     await page.context().close();
   });
+});
+
+describe('server-rendered list pages', () => {
+  const word = Date.now().toString(36);
+  const tag = `shore${word}`;
+  let category;
+  let author;
+  const titles = [];
+  before(async () => {
+    author = await createAccount('cards');
+    const made = await api('/category/', { method: 'POST', token: author.token, body: { name: `Coasts ${word}`, slug: `coasts-${word}`, description: 'Where the land ends and the sea begins.' } });
+    assert.equal(made.status, 201, JSON.stringify(made.data));
+    category = made.data.category;
+    const colours = [[200, 80, 40], [30, 120, 90], [60, 60, 160], [150, 150, 20]];
+    for (let i = 0; i < 4; i += 1) {
+      const png = gradientPng(640, 360, colours[i], [240, 240, 240]).toString('base64');
+      const title = `Shoreline ${i + 1}: ${['dunes', 'cliffs', 'salt marsh', 'lagoon'][i]}`;
+      const created = await api('/post/post-create', {
+        method: 'POST',
+        token: author.token,
+        body: {
+          title,
+          tags: [tag, 'coast'],
+          category: category._id,
+          thumbnail: i % 2 === 0 ? `data:image/png;base64,${png}` : undefined,
+          blocks: [{ id: 'p1', type: 'paragraph', data: { text: `${title} shape the coast in their own way, season after season, and the tide keeps time.` } }],
+        },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.data));
+      titles.unshift(title);
+    }
+  });
+
+  const lists = () => [
+    ['home', '/', 'Stories'],
+    ['tag', `/tag/${tag}`, `#${tag}`],
+    ['category', `/category/${category.slug}`, category.name],
+    ['author', `/author-profile/${author.id}`, author.fullName],
+  ];
+
+  /**
+   * Where the page's heading and first cards' titles are, from the top of the app's root element
+   * (without JavaScript the page's `<noscript>` line stands above it).
+   */
+  const places = (page) =>
+    page.evaluate(() => {
+      const top = document.getElementById('root').getBoundingClientRect().y;
+      return [...document.querySelectorAll('main h1, main .post-card__title')].slice(0, 5).map((el) => {
+        const r = el.getBoundingClientRect();
+        return { text: el.textContent.trim(), x: Math.round(r.x), y: Math.round(r.y - top), w: Math.round(r.width), h: Math.round(r.height) };
+      });
+    });
+
+  for (const width of [390, 1280]) {
+    it(`the cards are there before any JavaScript runs, and the app takes them over in place (${width} px)`, async () => {
+      const viewport = { width, height: width === 390 ? 844 : 860 };
+      const plain = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, viewport });
+      const still = await plain.newPage();
+      const live = await newPage(browser, { viewport });
+      await live.addInitScript(() => {
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            if (!entry.hadRecentInput) window.__shifts.push({ value: entry.value, nodes: entry.sources?.map((s) => s.node?.className ?? s.node?.nodeName ?? '') ?? [] });
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const listRequests = [];
+      live.on('request', (request) => {
+        if (/\/api\/post\/(public\/posts|latest-post\/latest|user\/[^/]+\/posts)/.test(request.url())) listRequests.push(request.url());
+      });
+      for (const [name, path, heading] of lists()) {
+        // Without JavaScript: the page's heading and its first screen of cards.
+        const response = await still.goto(path);
+        assert.equal(response.status(), 200, path);
+        await still.getByRole('heading', { level: 1, name: new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).waitFor();
+        const cards = still.locator('main article.post-card');
+        assert.ok((await cards.count()) >= (name === 'home' ? 4 : 4), `${path}: ${await cards.count()} cards`);
+        if (name !== 'home') {
+          assert.deepEqual(await cards.locator('.post-card__title').allTextContents(), titles, path);
+        }
+        assert.ok(await cards.first().isVisible(), path);
+        assert.ok(await still.getByRole('link', { name: titles[0] }).first().isVisible(), path);
+        await screenshot(still, `pages-${name}-no-javascript-${width}`);
+        const before = await places(still);
+
+        // With JavaScript: the app's own page, drawn where the server's was.
+        listRequests.length = 0;
+        await live.goto(path);
+        await live.locator('footer.footer').waitFor();
+        await live.getByRole('heading', { level: 1, name: new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).waitFor();
+        await live.waitForLoadState('networkidle');
+        await live.waitForTimeout(1200);
+        const shifts = await live.evaluate(() => window.__shifts.splice(0));
+        const cls = shifts.reduce((a, b) => a + b.value, 0);
+        await screenshot(live, `pages-${name}-takeover-${width}`);
+        assert.ok(cls <= 0.02, `${path}: layout shift ${cls} (${JSON.stringify(shifts)}); console: ${live.consoleErrors.join(' | ')}`);
+        const after = await places(live);
+        assert.deepEqual(after.map((p) => p.text), before.map((p) => p.text), path);
+        for (let i = 0; i < before.length; i += 1) {
+          const [a, b] = [before[i], after[i]];
+          assert.ok(Math.abs(a.y - b.y) <= 2 && Math.abs(a.x - b.x) <= 2 && Math.abs(a.h - b.h) <= 2, `${path}: "${a.text}" moved from ${JSON.stringify(a)} to ${JSON.stringify(b)}`);
+        }
+        assert.deepEqual(listRequests, [], `${path}: the app asked again for the list it was given`);
+        assert.equal(await live.getByTestId('splash').count(), 0, path);
+      }
+      await plain.close();
+      await live.context().close();
+    });
+  }
 });

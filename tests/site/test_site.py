@@ -124,3 +124,142 @@ def test_sitemaps_are_valid_against_the_protocol_schema(site):
     assert f"http://127.0.0.1:8080/post/{site['post']['slug']}" in found
     assert f"http://127.0.0.1:8080/tag/{site['tag']}" in found
     assert f"http://127.0.0.1:8080/author-profile/{site['author']}" in found
+
+
+# ── List pages: their first screen of cards in the HTML ────────────────────────────────────────
+
+import json  # noqa: E402
+import struct  # noqa: E402
+import zlib  # noqa: E402
+
+from lxml import html as lxml_html  # noqa: E402
+
+
+def png(width, height):
+    """A plain PNG of `width`×`height` (a grey gradient), as a data URL."""
+    rows = b"".join(b"\x00" + bytes((x * 255 // max(1, width - 1)) for x in range(width)) for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    raw = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+    raw += chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    import base64
+
+    return "data:image/png;base64," + base64.b64encode(raw).decode()
+
+
+def page(path, status=200):
+    r = requests.get(f"{URL}{path}", timeout=30)
+    assert r.status_code == status, f"{path}: {r.status_code}"
+    return lxml_html.fromstring(r.text)
+
+
+def cards(doc):
+    """The cards in the page's main element: (title, link) of each, in order."""
+    found = []
+    for article in doc.xpath("//main[@id='main']//ul[@class='post-grid']/li/article[@class='post-card']"):
+        link = article.xpath(".//h2[@class='post-card__title']/a")[0]
+        found.append((link.text_content(), link.get("href")))
+    return found
+
+
+def initial_list(doc):
+    data = json.loads(doc.xpath("//script[@id='initial-data']")[0].text)
+    return data
+
+
+@pytest.fixture(scope="module")
+def listed():
+    word = uuid.uuid4().hex[:6]
+    token, _ = signup("Card Writer")
+    headers = {"Authorization": f"Bearer {token}"}
+    r = requests.post(f"{URL}/api/category/", json={"name": f"Cards {word}", "slug": f"cards-{word}", "description": "Cards in a row"}, headers=headers, timeout=30)
+    assert r.status_code in (200, 201), r.text
+    category = r.json().get("category") or r.json().get("data") or r.json()
+    tag = f"cardtag{word}"
+    body = lambda title, **extra: {  # noqa: E731
+        "title": title,
+        "tags": [tag],
+        "category": category["_id"],
+        "blocks": [{"id": "p1", "type": "paragraph", "data": {"text": f"{title}: the first words of the post."}}],
+        **extra,
+    }
+    private = create(token, body("A private card", visibility="Private"))
+    draft = create(token, body("A draft card", isPublished=False))
+    older = create(token, body("An older card"))
+    shown = create(token, body("A card with a picture", thumbnail=png(64, 36)))
+    return {"token": token, "tag": tag, "category": category, "shown": shown, "older": older, "hidden": [private, draft]}
+
+
+def test_list_pages_carry_the_cards_the_api_gives_a_guest(listed):
+    author = listed["shown"]["author"]["_id"]
+    pages = [
+        ("/", f"{URL}/api/post/latest-post/latest?limit=12", "Stories"),
+        (f"/tag/{listed['tag']}", f"{URL}/api/post/public/posts?limit=12&tag={listed['tag']}", f"#{listed['tag']}"),
+        (f"/category/{listed['category']['slug']}", f"{URL}/api/post/public/posts?limit=12&category={listed['category']['slug']}", listed["category"]["name"]),
+        (f"/author-profile/{author}", f"{URL}/api/post/user/{author}/posts?limit=12", "Card Writer Offline"),
+    ]
+    for path, api, heading in pages:
+        doc = page(path)
+        assert doc.xpath("//main[@id='main']//h1")[0].text_content() == heading, path
+        api_posts = requests.get(api, timeout=30).json()["posts"]
+        shown = cards(doc)
+        assert shown == [(p["title"], f"/post/{p['slug']}") for p in api_posts], path
+        titles = [t for t, _ in shown]
+        assert "A card with a picture" in titles and "An older card" in titles, path
+        assert titles.index("A card with a picture") < titles.index("An older card"), path
+        for hidden in listed["hidden"]:
+            assert hidden["title"] not in titles, f"{path} shows {hidden['title']}"
+            assert hidden["_id"] not in doc.text_content()
+        data = initial_list(doc)
+        assert data["path"] == path
+        assert [p["_id"] for p in data["list"]["posts"]] == [p["_id"] for p in api_posts], path
+        assert all(p["blocks"] == [] for p in data["list"]["posts"])
+        # The card's parts, as the app draws them.
+        card = doc.xpath(f"//article[@aria-labelledby='post-{listed['shown']['_id']}-title']")[0]
+        img = card.xpath(".//img[@class='post-card__thumb']")[0]
+        assert (img.get("width"), img.get("height"), img.get("loading")) == ("64", "36", "lazy")
+        assert card.xpath(".//a[@class='post-card__author']")[0].get("href") == f"/author-profile/{listed['shown']['author']['_id']}"
+        assert card.xpath(".//a[@class='category-pill']")[0].text_content() == listed["category"]["name"]
+        assert card.xpath(".//a[@class='tag']")[0].text_content() == f"#{listed['tag']}"
+        assert "the first words of the post" in card.xpath(".//p[@class='post-card__excerpt']")[0].text_content()
+        assert card.xpath(".//time")[0].get("datetime") == listed["shown"]["createdAt"]
+    # The author's page carries their profile as the API gives it to a guest.
+    data = initial_list(page(f"/author-profile/{author}"))
+    assert data["profile"] == requests.get(f"{URL}/api/user/get-single-user/{author}", timeout=30).json()["data"]
+    assert data["list"]["filter"] == {"userId": author, "sort": "newest"}
+    # The home page's count is the public list's total, as the API counts it for a guest.
+    doc = page("/")
+    count = requests.get(f"{URL}/api/post/count/all", timeout=30).json()["count"]
+    assert initial_list(doc)["counts"]["allPostsCount"] == count
+
+
+def test_a_written_post_shows_on_the_pages_at_once_and_leaves_them_when_deleted(listed):
+    headers = {"Authorization": f"Bearer {listed['token']}"}
+    word = uuid.uuid4().hex[:6]
+    tag = f"gonetag{word}"
+    post = create(listed["token"], {"title": f"Here then gone {word}", "tags": [tag], "blocks": [{"id": "p1", "type": "paragraph", "data": {"text": "Brief."}}]})
+    paths = ["/", f"/tag/{tag}"]
+    for path in paths:
+        # Read twice: the second answer comes from the guest cache.
+        for _ in range(2):
+            assert post["title"] in [t for t, _ in cards(page(path))], path
+    r = requests.patch(f"{URL}/api/post/update/{post['slug']}", json={"title": f"Renamed {word}"}, headers=headers, timeout=30)
+    assert r.status_code == 200, r.text
+    for path in paths:
+        titles = [t for t, _ in cards(page(path))]
+        assert f"Renamed {word}" in titles and post["title"] not in titles, path
+    r = requests.patch(f"{URL}/api/post/update/{r.json()['post']['slug']}", json={"visibility": "Private"}, headers=headers, timeout=30)
+    assert r.status_code == 200, r.text
+    assert f"Renamed {word}" not in [t for t, _ in cards(page("/"))]
+    page(f"/tag/{tag}", status=404)
+    r = requests.patch(f"{URL}/api/post/update/{r.json()['post']['slug']}", json={"visibility": "Public"}, headers=headers, timeout=30)
+    assert r.status_code == 200, r.text
+    for path in paths:
+        assert f"Renamed {word}" in [t for t, _ in cards(page(path))], path
+    r = requests.delete(f"{URL}/api/post/delete/{post['_id']}", headers=headers, timeout=30)
+    assert r.status_code == 200, r.text
+    # The write observer drops the cached pages before the delete answers (docs/decisions.md).
+    assert f"Renamed {word}" not in [t for t, _ in cards(page("/"))]
+    page(f"/tag/{tag}", status=404)

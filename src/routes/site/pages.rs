@@ -13,15 +13,17 @@ use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 
-use super::{decode_segment, guest_posts, lookup, site, validated, Lookup, MediaSizes};
+use super::{decode_segment, lookup, site, validated, Lookup, MediaSizes};
 use crate::auth::MaybeUser;
 use crate::domain::tags::{normalize_tag, MAX_TAG_LEN};
 use crate::pages::head::PageMeta;
 use crate::pages::model::PublicPost;
 use crate::pages::shell::{Page, Shell};
-use crate::pages::view::{self, AuthorInfo, CategoryInfo};
+use crate::pages::view::{self, AuthorInfo, AuthorScreen, CardContext, CategoryInfo};
+use crate::persistence::plans::PlanStatus;
+use crate::persistence::posts::{PageRequest, SortKind};
 use crate::persistence::{categories, users};
-use crate::routes::post::feed::Feed;
+use crate::routes::post::feed::{self, Feed};
 use crate::state::AppState;
 
 /// Cards on the first screen of a list page.
@@ -83,29 +85,78 @@ pub async fn home(
     state: web::Data<AppState>,
     shell: web::Data<Shell>,
 ) -> HttpResponse {
-    let posts = first_screen(
-        &state,
-        &Feed::Public {
-            tag: None,
-            category: None,
-        },
-    )
-    .await
-    .map(|(posts, _)| posts)
-    .unwrap_or_default();
-    let (meta, body) = view::home_page(&site(&state), &posts);
+    let list = Feed::Public {
+        tag: None,
+        category: None,
+    };
+    let screen = first_screen(&state, &list).await.unwrap_or_default();
+    let sizes = MediaSizes {
+        dir: &state.settings.server.media_dir,
+    };
+    let cx = CardContext {
+        sizes: &sizes,
+        now: chrono::Utc::now(),
+    };
+    let (meta, body) = view::home_page(&site(&state), &screen.posts, screen.total, &cx);
+    let mut data = screen.initial_data("/", "latestPosts", serde_json::json!({}));
+    data["counts"] = serde_json::json!({ "allPostsCount": screen.total });
     let page = Page {
         meta: Some(meta),
         body,
-        initial_data: None,
+        initial_data: Some(data.to_string()),
     };
     respond(&req, &shell, StatusCode::OK, page)
 }
 
+/// The first screen of a list as a guest sees it: the posts, their JSON as the API gives it
+/// (without their blocks, which cards do not show), and the list's total.
+#[derive(Default)]
+struct Screen {
+    posts: Vec<PublicPost>,
+    json: Vec<serde_json::Value>,
+    total: u64,
+}
+
+impl Screen {
+    /// The app's initial data for a list page at `path`: the list it fills (`key`, `filter` as
+    /// the app's `usePostList` names them) with this first page, so it draws the same cards.
+    fn initial_data(&self, path: &str, key: &str, filter: serde_json::Value) -> serde_json::Value {
+        serde_json::json!({
+            "path": path,
+            "list": { "key": key, "filter": filter, "posts": self.json, "total": self.total },
+        })
+    }
+}
+
 /// The first screen of a list (`None` when it cannot be read).
-async fn first_screen(state: &AppState, list: &Feed) -> Option<(Vec<PublicPost>, u64)> {
-    match guest_posts(state, list, FIRST_SCREEN).await {
-        Ok(found) => Some(found),
+async fn first_screen(state: &AppState, list: &Feed) -> Option<Screen> {
+    let page = PageRequest {
+        after: None,
+        after_id: None,
+        skip: 0,
+        limit: FIRST_SCREEN,
+    };
+    match feed::serve(state, None, list, SortKind::Newest, page).await {
+        Ok((raw, total)) => {
+            let mut screen = Screen {
+                total,
+                ..Screen::default()
+            };
+            for r in &raw {
+                let (Some(post), Ok(mut json)) = (
+                    PublicPost::from_json(r.get()),
+                    serde_json::from_str::<serde_json::Value>(r.get()),
+                ) else {
+                    continue;
+                };
+                if let Some(blocks) = json.get_mut("blocks") {
+                    *blocks = serde_json::json!([]);
+                }
+                screen.posts.push(post);
+                screen.json.push(json);
+            }
+            Some(screen)
+        }
         Err(e) => {
             tracing::debug!(error = %e, "a page's list could not be read");
             None
@@ -255,29 +306,62 @@ async fn author_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
             return (StatusCode::OK, plain("Author"));
         }
     };
-    let posts = first_screen(
+    // The profile as the API gives it to a guest, and whether they sell subscriptions now.
+    let profile = match crate::routes::user::get_single_user::profile_of(state, id, None).await {
+        Ok(Some(p)) => serde_json::to_value(&p).unwrap_or_default(),
+        Ok(None) => return (StatusCode::NOT_FOUND, not_found()),
+        Err(e) => {
+            tracing::debug!(error = %e, "an author page could not read the profile");
+            return (StatusCode::OK, plain(&user.name));
+        }
+    };
+    let has_plans = !user.blocked
+        && crate::persistence::plans::by_author(&state.db, id, false)
+            .await
+            .map(|plans| plans.iter().any(|p| p.status == PlanStatus::Active))
+            .unwrap_or(false);
+    let screen = first_screen(
         state,
-        &Feed::Authors {
-            authors: vec![id],
-            category: None,
+        &Feed::Author {
+            author: id,
+            text: None,
         },
     )
     .await
-    .map(|(p, _)| p)
     .unwrap_or_default();
+    let sizes = MediaSizes {
+        dir: &state.settings.server.media_dir,
+    };
+    let cx = CardContext {
+        sizes: &sizes,
+        now: chrono::Utc::now(),
+    };
+    let mut data = screen.initial_data(
+        &format!("/author-profile/{raw}"),
+        "userPosts",
+        serde_json::json!({ "userId": id.to_hex(), "sort": "newest" }),
+    );
+    data["profile"] = profile.clone();
+    data["hasPlans"] = serde_json::json!(has_plans);
     let info = AuthorInfo {
         id: id.to_hex(),
         name: user.name,
         bio: user.bio,
         avatar: user.avatar,
     };
-    let (meta, body) = view::author_page(&site(state), &info, &posts);
+    let author = AuthorScreen {
+        profile: &profile,
+        has_plans,
+        posts: &screen.posts,
+        total: screen.total,
+    };
+    let (meta, body) = view::author_page(&site(state), &info, &author, &cx);
     (
         StatusCode::OK,
         Page {
             meta: Some(meta),
             body,
-            initial_data: None,
+            initial_data: Some(data.to_string()),
         },
     )
 }
@@ -300,15 +384,27 @@ async fn tag_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
         category: None,
     };
     match first_screen(state, &list).await {
-        Some((posts, _)) if posts.is_empty() => (StatusCode::NOT_FOUND, not_found()),
-        Some((posts, _)) => {
-            let (meta, body) = view::tag_page(&site(state), &tag, &posts);
+        Some(screen) if screen.posts.is_empty() => (StatusCode::NOT_FOUND, not_found()),
+        Some(screen) => {
+            let sizes = MediaSizes {
+                dir: &state.settings.server.media_dir,
+            };
+            let cx = CardContext {
+                sizes: &sizes,
+                now: chrono::Utc::now(),
+            };
+            let (meta, body) = view::tag_page(&site(state), &tag, &screen.posts, &cx);
+            let data = screen.initial_data(
+                &format!("/tag/{raw}"),
+                "publicPosts",
+                serde_json::json!({ "tag": tag }),
+            );
             (
                 StatusCode::OK,
                 Page {
                     meta: Some(meta),
                     body,
-                    initial_data: None,
+                    initial_data: Some(data.to_string()),
                 },
             )
         }
@@ -342,7 +438,7 @@ async fn category_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
         Ok(None) => return (StatusCode::NOT_FOUND, not_found()),
         Err(()) => return (StatusCode::OK, plain("Category")),
     };
-    let posts = first_screen(
+    let screen = first_screen(
         state,
         &Feed::Public {
             tag: None,
@@ -350,20 +446,39 @@ async fn category_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
         },
     )
     .await
-    .map(|(p, _)| p)
     .unwrap_or_default();
+    let sizes = MediaSizes {
+        dir: &state.settings.server.media_dir,
+    };
+    let cx = CardContext {
+        sizes: &sizes,
+        now: chrono::Utc::now(),
+    };
+    // The app filters the list by what its address names (a slug, or an id).
+    let named = decode_segment(raw).unwrap_or_default();
+    let mut data = screen.initial_data(
+        &format!("/category/{raw}"),
+        "publicPosts",
+        serde_json::json!({ "category": named }),
+    );
+    data["category"] = serde_json::json!({
+        "_id": cat.id.to_hex(),
+        "name": cat.name,
+        "slug": cat.slug,
+        "description": cat.description,
+    });
     let info = CategoryInfo {
         name: cat.name,
         slug: cat.slug,
         description: cat.description,
     };
-    let (meta, body) = view::category_page(&site(state), &info, &posts);
+    let (meta, body) = view::category_page(&site(state), &info, &screen.posts, &cx);
     (
         StatusCode::OK,
         Page {
             meta: Some(meta),
             body,
-            initial_data: None,
+            initial_data: Some(data.to_string()),
         },
     )
 }

@@ -36,16 +36,15 @@ pub struct ProfileAnswer {
 
 pub const MSG_USER_NOT_FOUND: &str = "User not found";
 
-#[tracing::instrument(skip(state, viewer))]
-pub async fn get_single_user(
-    state: web::Data<AppState>,
-    viewer: MaybeUser,
-    id: web::Path<String>,
-) -> ApiResult<HttpResponse> {
-    let id = object_id(&id, "user id")?;
-    let user = users::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))?;
+/// A user's profile as `viewer` (`None`: a guest) sees it; `None` when there is no such user.
+pub async fn profile_of(
+    state: &AppState,
+    id: mongodb::bson::oid::ObjectId,
+    viewer: Option<&crate::auth::AuthUser>,
+) -> ApiResult<Option<Profile>> {
+    let Some(user) = users::find_by_id(&state.db, id).await? else {
+        return Ok(None);
+    };
     let online = state.realtime.online().await.user_ids;
     let mut profile = Profile {
         public: PublicUser::from(&user),
@@ -55,9 +54,22 @@ pub async fn get_single_user(
         is_following: None,
         blocked_by_you: None,
     };
-    if let Some(me) = viewer.0.as_ref().filter(|me| me.user.id != id) {
+    if let Some(me) = viewer.filter(|me| me.user.id != id) {
         profile.is_following = Some(follows::is_following(&state.db, me.user.id, id).await?);
         profile.blocked_by_you = Some(blocks::has_blocked(&state.db, me.user.id, id).await?);
     }
+    Ok(Some(profile))
+}
+
+#[tracing::instrument(skip(state, viewer))]
+pub async fn get_single_user(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    id: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = object_id(&id, "user id")?;
+    let profile = profile_of(&state, id, viewer.0.as_ref())
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))?;
     Ok(HttpResponse::Ok().json(ProfileAnswer { data: profile }))
 }

@@ -1,7 +1,7 @@
 // The page the server painted: its post goes into the store so the app draws the same article.
 import { setupStore } from '@/app/store';
 import { guestAuth } from '@/test/render';
-import { takeInitialData, wasServerRendered } from './initial-data';
+import { preloadedCategory, preloadedHasPlans, takeInitialData, wasServerRendered } from './initial-data';
 
 function page(root: string, data?: string): Document {
   const doc = document.implementation.createHTMLDocument('t');
@@ -37,7 +37,54 @@ describe('initial data', () => {
     takeInitialData(store, page('<p>x</p>', '{not json'), '/post/tides');
     expect(store.getState().posts.currentPost).toBeNull();
     expect(wasServerRendered()).toBe(false);
-    takeInitialData(store, page('<main><ul class="cards"></ul></main>'), '/');
+    takeInitialData(store, page('<main><ul class="post-grid"></ul></main>'), '/');
+    expect(wasServerRendered()).toBe(false);
+  });
+
+  it('puts a list page\'s first page of cards, its counts and its category into the store', () => {
+    const store = setupStore({ auth: guestAuth() });
+    const posts = [post, { ...post, _id: 'p2', slug: 'waves' }];
+    const data = {
+      path: '/category/sea',
+      list: { key: 'publicPosts', filter: { category: 'sea' }, posts, total: 30 },
+      counts: { allPostsCount: 30 },
+      category: { _id: 'c1', name: 'Sea', slug: 'sea', description: 'Salt water' },
+    };
+    takeInitialData(store, page('<div class="shell"></div>', JSON.stringify(data)), '/category/sea/');
+    expect(wasServerRendered()).toBe(true);
+    const list = store.getState().posts.lists.publicPosts;
+    expect(list.items.map((p) => p._id)).toEqual(['p1', 'p2']);
+    expect(list.status).toBe('succeeded');
+    expect(list.preloaded).toBe(true);
+    expect(list.hasMore).toBe(true);
+    expect(list.filterKey).toBe(JSON.stringify(['', 'sea', '', '', '', '']));
+    expect(store.getState().posts.counts.allPostsCount).toBe(30);
+    expect(preloadedCategory('sea')?.description).toBe('Salt water');
+    expect(preloadedCategory('c1')?.name).toBe('Sea');
+    expect(preloadedCategory('lake')).toBeUndefined();
+  });
+
+  it("puts an author page's profile and their first posts into the store", () => {
+    const store = setupStore({ auth: guestAuth() });
+    const profile = { _id: 'u7', name: 'Mara Coast', followersCount: 3, followingCount: 1, totalPosts: 1, isOnline: false };
+    const data = { path: '/author-profile/u7', list: { key: 'userPosts', filter: { userId: 'u7', sort: 'newest' }, posts: [post], total: 1 }, profile, hasPlans: true };
+    takeInitialData(store, page('<div class="shell"></div>', JSON.stringify(data)), '/author-profile/u7');
+    expect(wasServerRendered()).toBe(true);
+    expect(store.getState().users.selectedUser?.name).toBe('Mara Coast');
+    expect(store.getState().users.selectedStatus).toBe('succeeded');
+    expect(store.getState().posts.lists.userPosts.filterKey).toBe(JSON.stringify(['', '', '', '', 'u7', 'newest']));
+    expect(preloadedHasPlans('u7')).toBe(true);
+    expect(preloadedHasPlans('u8')).toBeUndefined();
+  });
+
+  it('ignores a list for another page or of a list no page preloads', () => {
+    const store = setupStore({ auth: guestAuth() });
+    const list = { key: 'publicPosts', filter: { tag: 'sea' }, posts: [post], total: 1 };
+    takeInitialData(store, page('<div></div>', JSON.stringify({ path: '/tag/sea', list })), '/tag/lake');
+    expect(store.getState().posts.lists.publicPosts.items).toEqual([]);
+    expect(wasServerRendered()).toBe(false);
+    takeInitialData(store, page('<div></div>', JSON.stringify({ path: '/tag/sea', list: { ...list, key: 'posts' } })), '/tag/sea');
+    expect(store.getState().posts.lists.posts.items).toEqual([]);
     expect(wasServerRendered()).toBe(false);
   });
 });

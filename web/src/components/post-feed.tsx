@@ -20,6 +20,29 @@ interface PostFeedProps {
   actions?: (post: Post) => ReactNode;
 }
 
+/** Placeholder cards shown while a list's first page loads. */
+export const SKELETON_CARDS = 6;
+
+/**
+ * A card's placeholder: the same box as a card with a thumbnail (the thumbnail's 16:9 space, a
+ * line for the category, two for the title, three for the excerpt, one for the tags, the byline
+ * and the counts), so the cards that replace it take the room it held.
+ */
+export function PostCardSkeleton() {
+  return (
+    <div className="post-card post-card--skeleton" aria-hidden="true" data-testid="post-card-skeleton">
+      <span className="skeleton skeleton--thumb" />
+      <span className="skeleton skeleton--pill" />
+      <span className="skeleton skeleton--title" />
+      <span className="skeleton skeleton--text" />
+      <span className="skeleton skeleton--text" />
+      <span className="skeleton skeleton--text skeleton--short" />
+      <span className="skeleton skeleton--meta" />
+      <span className="skeleton skeleton--meta skeleton--short" />
+    </div>
+  );
+}
+
 /** A list of post cards with its loading, empty and error states, loaded page by page. */
 export function PostFeed({ feed, onLoadMore, onRetry, empty, label, actions }: PostFeedProps) {
   const { items, status, error, hasMore } = feed;
@@ -47,8 +70,17 @@ export function PostFeed({ feed, onLoadMore, onRetry, empty, label, actions }: P
           ))}
         </ul>
       ) : null}
+      {status === 'loading' && items.length === 0 ? (
+        <ul className="post-grid" aria-hidden="true">
+          {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+            <li key={i}>
+              <PostCardSkeleton />
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {status === 'loading' ? (
-        <p className="feed-state muted" role="status">
+        <p className={items.length === 0 ? 'visually-hidden' : 'feed-state muted'} role="status">
           Loading...
         </p>
       ) : null}

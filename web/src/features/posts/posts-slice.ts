@@ -70,6 +70,8 @@ export interface PostList {
   page: number;
   hasMore: boolean;
   requestId: string | null;
+  /** The first page came with the page the server painted: the screen need not read it again. */
+  preloaded?: boolean;
 }
 
 export type SortOption = 'newest' | 'oldest' | 'popular';
@@ -422,6 +424,32 @@ const postsSlice = createSlice({
       state.currentStatus = 'succeeded';
       state.error = null;
     },
+    /**
+     * The first page of a list the server drew into the page (its initial data): the app's first
+     * screen shows the same cards, with no request and no spinner in between.
+     */
+    listPreloaded(state, action: PayloadAction<{ list: ListKey; filter: ListFilter; posts: Post[]; total: number }>) {
+      const { list, filter, posts, total } = action.payload;
+      const items = appendUnique([], posts);
+      state.lists[list] = {
+        ...emptyList(),
+        items,
+        total: Math.max(total, items.length),
+        status: 'succeeded',
+        filterKey: filterKeyOf(filter),
+        page: 1,
+        hasMore: items.length > 0 && items.length < total,
+        preloaded: true,
+      };
+    },
+    /** The screen showing a preloaded list has taken it (later visits read it again). */
+    listPreloadUsed(state, action: PayloadAction<ListKey>) {
+      state.lists[action.payload].preloaded = false;
+    },
+    /** Counts the server wrote into the page. */
+    countsPreloaded(state, action: PayloadAction<Partial<PostCounts>>) {
+      Object.assign(state.counts, action.payload);
+    },
     /** The blocked flag of the open post, set locally (seed 000 §4). */
     currentPostBlockedSet(state, action: PayloadAction<boolean>) {
       if (state.currentPost) state.currentPost.blocked = action.payload;
@@ -605,6 +633,9 @@ const postsSlice = createSlice({
 
 export const {
   currentPostPreloaded,
+  listPreloaded,
+  listPreloadUsed,
+  countsPreloaded,
   currentPostBlockedSet,
   postHiddenFromViewer,
   searchQueryChanged,

@@ -1,10 +1,11 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { fetchPostList, filterKeyOf, filterOfKey, type ListFilter, type ListKey } from './posts-slice';
+import { fetchPostList, filterKeyOf, filterOfKey, listPreloadUsed, type ListFilter, type ListKey } from './posts-slice';
 
 /**
  * One of the post lists for a screen: loads (or refreshes) its first page when the screen opens,
- * when the filter changes and when the viewer changes; gives the next page and a retry.
+ * when the filter changes and when the viewer changes; gives the next page and a retry. A first
+ * page the server drew into the page (preloaded) is shown as it is to a guest, not read again.
  */
 export function usePostList(list: ListKey, filter: ListFilter = {}, { enabled = true }: { enabled?: boolean } = {}) {
   const dispatch = useAppDispatch();
@@ -18,9 +19,18 @@ export function usePostList(list: ListKey, filter: ListFilter = {}, { enabled = 
     void dispatch(fetchPostList({ list, filter: filterOfKey(key) }));
   }, [dispatch, list, key]);
 
+  // Taken when the screen opens: a list the server drew for this very filter.
+  const preloaded = useRef(Boolean(state.preloaded) && state.filterKey === key);
   useEffect(() => {
-    if (ready) load();
-  }, [ready, load, userId]);
+    if (!ready) return;
+    if (preloaded.current) {
+      preloaded.current = false;
+      dispatch(listPreloadUsed(list));
+      // The server drew what a guest sees; a signed-in reader's list has their own rules.
+      if (userId === null) return;
+    }
+    load();
+  }, [ready, load, userId, dispatch, list]);
 
   const loadMore = useCallback(() => {
     void dispatch(fetchPostList({ list, filter: filterOfKey(key), more: true }));

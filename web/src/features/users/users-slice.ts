@@ -6,7 +6,7 @@
  * own profile if it is the same user; a clear-old-activity success keeps only the last 30 days; a
  * clear-all success empties the activity.
  */
-import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { errorMessage, http } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { ActivityEntry, UserProfile, UserSummary } from '@/types/entities';
@@ -205,6 +205,11 @@ const usersSlice = createSlice({
     userErrorCleared(state) {
       state.error = null;
     },
+    /** The profile an author's page was drawn with on the server (its initial data). */
+    selectedUserPreloaded(state, action: PayloadAction<UserProfile>) {
+      state.selectedUser = action.payload;
+      state.selectedStatus = 'succeeded';
+    },
   },
   extraReducers: (builder) => {
     builder
@@ -391,7 +396,7 @@ const usersSlice = createSlice({
   },
 });
 
-export const { userErrorCleared } = usersSlice.actions;
+export const { userErrorCleared, selectedUserPreloaded } = usersSlice.actions;
 export const usersReducer = usersSlice.reducer;
 type WithUsers = { users: UsersState };
 export const selectProfile = (state: WithUsers) => state.users.profile;

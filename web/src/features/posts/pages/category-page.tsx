@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { preloadedCategory } from '@/app/initial-data';
 import { Page } from '@/components/page';
 import { FeedLinks } from '@/components/feed-links';
 import { PostFeed } from '@/components/post-feed';
@@ -13,7 +14,8 @@ export default function CategoryPage() {
   const dispatch = useAppDispatch();
   const { categories, userSelectedCategories } = useAppSelector(selectCategories);
   const { feed, loadMore, retry } = usePostList('publicPosts', { category });
-  const known = [...categories, ...userSelectedCategories].find((c) => c.slug === category);
+  // The category the server's page named stands in until the list of categories arrives.
+  const known = [...categories, ...userSelectedCategories].find((c) => c.slug === category) ?? preloadedCategory(category);
   const fromPosts = feed.items.find((p) => p.category?.slug === category)?.category;
   const name = known?.name ?? fromPosts?.name ?? category;
 

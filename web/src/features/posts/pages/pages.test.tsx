@@ -1,8 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { lastFakeSocket } from '@/test/fake-socket';
-import { mockApi } from '@/test/mock-api';
+import { mockApi, type MockReply } from '@/test/mock-api';
 import { guestAuth, mockAppStartup, renderApp, signedInAuth, testUser } from '@/test/render';
+import { listPreloaded, postsReducer } from '../posts-slice';
+
+/** The posts state after the page's initial data put a first page of `posts` into a list. */
+const preloaded = (posts: Post[]) => postsReducer(undefined, listPreloaded({ list: 'publicPosts', filter: { tag: 'sea' }, posts, total: posts.length }));
 import type { Post } from '@/types/entities';
 
 const post = (id: string, over: Partial<Post> = {}): Post => ({
@@ -75,6 +79,37 @@ describe('the home page', () => {
     expect(await screen.findByRole('article', { name: 'Post b' })).toBeInTheDocument();
     expect(screen.getAllByRole('article')).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+});
+
+describe('a list the server drew into the page', () => {
+  it('is shown to a guest as it is, with no request for it', async () => {
+    mockAppStartup();
+    const { store } = renderApp('/tag/sea', { preloadedState: { auth: guestAuth(), posts: preloaded([post('s')]) } });
+    expect(await screen.findByRole('article', { name: 'Post s' })).toBeInTheDocument();
+    await waitFor(() => expect(store.getState().posts.lists.publicPosts.preloaded).toBe(false));
+    expect(mockApi.calls('GET', '/post/public/posts')).toHaveLength(0);
+    expect(screen.queryByTestId('post-card-skeleton')).not.toBeInTheDocument();
+  });
+
+  it('is read again for a signed-in reader (their own rules apply)', async () => {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('GET', '/post/public/posts', { body: { posts: [post('mine')], total: 1 } });
+    renderApp('/tag/sea', { preloadedState: { auth: signedInAuth(), posts: preloaded([post('s')]) } });
+    expect(await screen.findByRole('article', { name: 'Post mine' })).toBeInTheDocument();
+    expect(mockApi.calls('GET', '/post/public/posts').length).toBeGreaterThan(0);
+  });
+
+  it('while a list loads, placeholder cards hold its place', async () => {
+    mockAppStartup();
+    let answer: (value: MockReply) => void = () => {};
+    mockApi.on('GET', '/post/public/posts', () => new Promise((resolve) => (answer = resolve)));
+    renderApp('/tag/sea', { preloadedState: { auth: guestAuth() } });
+    expect((await screen.findAllByTestId('post-card-skeleton')).length).toBe(6);
+    expect(within(screen.getByRole('region', { name: 'Posts tagged sea' })).getByRole('status')).toHaveTextContent('Loading...');
+    answer({ body: { posts: [post('s')], total: 1 } });
+    expect(await screen.findByRole('article', { name: 'Post s' })).toBeInTheDocument();
+    expect(screen.queryByTestId('post-card-skeleton')).not.toBeInTheDocument();
   });
 });
 

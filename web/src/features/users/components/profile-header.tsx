@@ -10,6 +10,7 @@ import { toast } from '@/lib/toast';
 import type { UserProfile } from '@/types/entities';
 import { blockUser, unblockUser } from '@/features/blocks';
 import { AlertsMenu, FollowButton } from '@/features/follows';
+import { preloadedHasPlans } from '@/app/initial-data';
 import { fetchUserById } from '../users-slice';
 
 /** What blocking does, said before it is done. */
@@ -18,7 +19,8 @@ export const BLOCK_EXPLANATION =
 
 /** Whether the author sells subscriptions now: `/subscription/plans/author/{id}` has active plans. */
 function useHasPlans(authorId: string, enabled: boolean) {
-  const [hasPlans, setHasPlans] = useState(false);
+  // What the server's page said, until the app has asked itself (so the button does not appear late).
+  const [hasPlans, setHasPlans] = useState(() => preloadedHasPlans(authorId) ?? false);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
