@@ -7,6 +7,7 @@ pub mod article;
 pub mod head;
 pub mod html;
 pub mod model;
+pub mod picture;
 pub mod share_image;
 pub mod shell;
 pub mod sitemap;
