@@ -134,7 +134,6 @@ describe('server-rendered pages', () => {
       loading: img.getAttribute('loading'),
       width: img.getAttribute('width'),
       height: img.getAttribute('height'),
-      natural: [img.naturalWidth, img.naturalHeight],
       box: [img.getBoundingClientRect().width, img.getBoundingClientRect().height],
       source: img.parentElement.querySelector('source')?.type,
     }));
@@ -143,7 +142,7 @@ describe('server-rendered pages', () => {
     assert.deepEqual([server.width, server.height], ['1600', '900']);
     assert.equal(server.source, 'image/webp');
     assert.match(server.current, /-800\.webp$/, JSON.stringify(server));
-    assert.deepEqual(server.natural, [800, 450]);
+    assert.ok(fetched.some((p) => p.endsWith('-800.webp')), `fetched: ${fetched.join(', ')}`);
     assert.ok(server.box[0] > 300 && Math.abs(server.box[1] / server.box[0] - 900 / 1600) < 0.02, `thumbnail box ${server.box}`);
     assert.ok(!fetched.includes(dunes.thumbnail), `the 1600-pixel original was fetched: ${fetched.join(', ')}`);
     await screenshot(page, 'pages-picture-server-webp');
