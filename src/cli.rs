@@ -48,6 +48,11 @@ pub enum Command {
         #[command(subcommand)]
         action: CountersAction,
     },
+    /// Work on the media directory (`server.media_dir`).
+    Media {
+        #[command(subcommand)]
+        action: MediaAction,
+    },
     /// Write a backup of the database (every collection with its indexes) to FILE, a tar
     /// archive (see docs/deploy.md); the server keeps running.
     Backup {
@@ -85,6 +90,28 @@ pub enum CountersAction {
         #[arg(long)]
         repair: bool,
     },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MediaAction {
+    /// Make the resized variants (400, 800, 1600 pixels wide, in the original format and WebP)
+    /// of stored pictures that lack them (pictures stored before variants were made); the
+    /// server keeps running and pages use the variants as they appear.
+    Variants,
+}
+
+/// Runs a media command; returns the line to print.
+pub async fn run_media(settings: &Settings, action: MediaAction) -> anyhow::Result<String> {
+    let MediaAction::Variants = action;
+    let dir = &settings.server.media_dir;
+    let report = crate::persistence::media::backfill_variants(dir).await?;
+    Ok(format!(
+        "{} stored pictures in {}: {} variant files written, {} pictures could not be read",
+        report.files,
+        dir.display(),
+        report.written,
+        report.failed
+    ))
 }
 
 #[derive(Subcommand, Debug)]
@@ -284,6 +311,7 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         | Command::Mail { .. }
         | Command::Index { .. }
         | Command::Counters { .. }
+        | Command::Media { .. }
         | Command::Backup { .. }
         | Command::Restore { .. } => {
             anyhow::bail!("not an account command")
@@ -322,6 +350,7 @@ pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<
         | Command::Mail { .. }
         | Command::Index { .. }
         | Command::Counters { .. }
+        | Command::Media { .. }
         | Command::Backup { .. }
         | Command::Restore { .. } => None,
     };

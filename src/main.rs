@@ -1,5 +1,5 @@
 use clap::Parser;
-use pressroom::cli::{run_admin, run_backup, run_counters, run_index, Cli, Command};
+use pressroom::cli::{run_admin, run_backup, run_counters, run_index, run_media, Cli, Command};
 use pressroom::config::Settings;
 use pressroom::startup::Application;
 use pressroom::telemetry;
@@ -22,6 +22,7 @@ async fn main() -> anyhow::Result<()> {
                 .await?
         }
         Command::Index { action } => println!("{}", run_index(&settings, action).await?),
+        Command::Media { action } => println!("{}", run_media(&settings, action).await?),
         Command::Counters { action } => {
             let report = run_counters(&settings, action).await?;
             println!("{}", report.text);

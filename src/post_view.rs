@@ -9,6 +9,7 @@ use mongodb::bson::DateTime;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::blocks::{plain_text_of, Block};
+use crate::domain::image_variants::ImageMeta;
 use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
 use crate::domain::sanitize::clip;
 use crate::persistence::posts::Post;
@@ -62,6 +63,9 @@ pub struct CardView {
     pub title: String,
     pub blocks: Vec<Block>,
     pub thumbnail: Option<String>,
+    /// The thumbnail's size and resized variants (null when it is not a stored picture or was
+    /// stored before sizes were recorded).
+    pub thumbnail_image: Option<ImageMeta>,
     pub excerpt: String,
     pub tags: Vec<String>,
     pub post_type: PostType,
@@ -113,6 +117,7 @@ impl CardView {
             locked,
             sealed_blocks,
             thumbnail: p.thumbnail.clone(),
+            thumbnail_image: p.thumbnail_image.clone(),
             tags: p.tags.clone(),
             post_type: p.post_type,
             visibility: p.visibility,

@@ -104,6 +104,12 @@ impl ImageKind {
 pub struct DecodedImage {
     pub kind: ImageKind,
     pub bytes: Vec<u8>,
+    /// Size in pixels (after the JPEG orientation is applied).
+    pub width: u32,
+    pub height: u32,
+    /// Smaller copies for responsive pages (see [`super::image_variants`]); empty unless asked
+    /// for with [`decode_data_url_with_variants`].
+    pub variants: Vec<super::image_variants::EncodedVariant>,
 }
 
 impl DecodedImage {
@@ -124,6 +130,16 @@ pub fn is_data_url(s: &str) -> bool {
 
 /// Decodes `data:image/<type>;base64,<payload>`, checking type, size and signature.
 pub fn decode_data_url(url: &str) -> Result<DecodedImage, ApiError> {
+    decode_data_url_as(url, false)
+}
+
+/// [`decode_data_url`], and makes the picture's resized variants (400, 800 and 1600 pixels wide,
+/// in its own format and in WebP) for responsive pages.
+pub fn decode_data_url_with_variants(url: &str) -> Result<DecodedImage, ApiError> {
+    decode_data_url_as(url, true)
+}
+
+fn decode_data_url_as(url: &str, with_variants: bool) -> Result<DecodedImage, ApiError> {
     let url = url.trim();
     let rest = url
         .get(5..)
@@ -162,10 +178,22 @@ pub fn decode_data_url(url: &str) -> Result<DecodedImage, ApiError> {
         return Err(ApiError::PayloadTooLarge(MSG_IMAGE_TOO_LARGE.into()));
     }
     match ImageKind::sniff(&bytes) {
-        Some(actual) if actual == kind => Ok(DecodedImage {
-            kind,
-            bytes: reencode(kind, &bytes)?,
-        }),
+        Some(actual) if actual == kind => {
+            let (bytes, picture, (width, height)) = reencode_keeping(kind, &bytes)?;
+            let variants = match picture {
+                Some(picture) if with_variants => {
+                    super::image_variants::make(kind, &picture).map_err(|_| not_valid(kind))?
+                }
+                _ => Vec::new(),
+            };
+            Ok(DecodedImage {
+                kind,
+                bytes,
+                width,
+                height,
+                variants,
+            })
+        }
         _ => Err(not_valid(kind)),
     }
 }
@@ -175,7 +203,7 @@ fn not_valid(kind: ImageKind) -> ApiError {
 }
 
 impl ImageKind {
-    fn format(self) -> image::ImageFormat {
+    pub(crate) fn format(self) -> image::ImageFormat {
         match self {
             ImageKind::Png => image::ImageFormat::Png,
             ImageKind::Jpeg => image::ImageFormat::Jpeg,
@@ -190,6 +218,15 @@ impl ImageKind {
 /// keep their frames and delays; PNG and WebP keep their first frame. Pictures announcing more
 /// than [`MAX_IMAGE_PIXELS`] are refused before any pixel is decoded.
 pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
+    reencode_keeping(kind, bytes).map(|(out, _, _)| out)
+}
+
+/// A re-encoded picture with its decoded pixels (none for a GIF, whose frames are kept as they
+/// are) and its size.
+type Reencoded = (Vec<u8>, Option<image::DynamicImage>, (u32, u32));
+
+/// [`reencode`], keeping the decoded picture (to make variants from) and its size.
+fn reencode_keeping(kind: ImageKind, bytes: &[u8]) -> Result<Reencoded, ApiError> {
     use image::{ImageDecoder, ImageReader};
     use std::io::Cursor;
 
@@ -205,6 +242,8 @@ pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
         return Err(ApiError::bad_request(MSG_IMAGE_TOO_MANY_PIXELS));
     }
     let mut out = Vec::new();
+    let mut kept = None;
+    let mut size = (w, h);
     let encoded = match kind {
         ImageKind::Gif => reencode_gif(bytes, &mut out),
         _ => {
@@ -217,7 +256,8 @@ pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
             if let Some(o) = orientation {
                 picture.apply_orientation(o);
             }
-            match kind {
+            size = (picture.width(), picture.height());
+            let written = match kind {
                 ImageKind::Jpeg => {
                     let rgb = image::DynamicImage::ImageRgb8(picture.to_rgb8());
                     let encoder =
@@ -231,11 +271,13 @@ pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
                     ))
                 }
                 _ => picture.write_to(&mut Cursor::new(&mut out), kind.format()),
-            }
+            };
+            kept = Some(picture);
+            written
         }
     };
     encoded.map_err(|_| not_valid(kind))?;
-    Ok(out)
+    Ok((out, kept, size))
 }
 
 /// Quality of re-encoded JPEG files (visually lossless for photos).
@@ -269,6 +311,28 @@ pub fn is_media_name(name: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         && ImageKind::from_ext(ext).is_some()
+}
+
+/// The hash part of a stored file's name (`<32 hex>` of `<32 hex>.<ext>`).
+pub fn name_hash(name: &str) -> Option<&str> {
+    is_media_name(name).then(|| &name[..NAME_HASH_LEN])
+}
+
+/// Whether a file name is a resized variant the store makes of one of its files:
+/// `<32 hex>-<width>.<png|jpg|webp>`.
+pub fn is_variant_name(name: &str) -> bool {
+    let Some((stem, ext)) = name.split_once('.') else {
+        return false;
+    };
+    let Some((hash, width)) = stem.split_once('-') else {
+        return false;
+    };
+    is_media_name(&format!("{hash}.png"))
+        && !width.is_empty()
+        && width.len() <= 5
+        && width.bytes().all(|b| b.is_ascii_digit())
+        && !width.starts_with('0')
+        && matches!(ext, "png" | "jpg" | "webp")
 }
 
 /// Whether an address is `/media/<stored name>`.

@@ -4,6 +4,7 @@ pub mod blocks;
 pub mod eligibility;
 pub mod email;
 pub mod image;
+pub mod image_variants;
 pub mod money;
 pub mod name;
 pub mod post;

@@ -36,7 +36,6 @@ use crate::persistence::{index_state, Db};
 use crate::redis_pool::Redis;
 use keys::Gen;
 
-
 /// Something that follows the change stream (the search index): after applying a change, the
 /// writer waits until it has it, so the writer's next read finds it.
 pub trait ChangeFollower: Send + Sync {

@@ -8,8 +8,10 @@
 use serde_json::Value;
 
 use super::html::escape;
+use super::picture::Picture;
 use crate::domain::blocks::{is_web_url, Block};
-use crate::domain::image::is_media_path;
+use crate::domain::image::{is_media_path, is_variant_name, ImageKind, MEDIA_URL_PREFIX};
+use crate::domain::image_variants::{ImageMeta, ImageVariant};
 use crate::domain::sanitize::{plain_text, sanitize_inline};
 
 /// The CSS class of the placeholder standing for the locked part of a subscribers-only post
@@ -19,6 +21,17 @@ pub const LOCKED_CLASS: &str = "post-locked";
 /// Where an image's size comes from (the media store knows its files; `None` elsewhere).
 pub trait ImageSizes {
     fn size_of(&self, url: &str) -> Option<(u32, u32)>;
+
+    /// The picture's size and resized variants (by default its size alone).
+    fn meta_of(&self, url: &str) -> Option<ImageMeta> {
+        self.size_of(url).map(|(width, height)| ImageMeta {
+            src: url.to_string(),
+            width,
+            height,
+            content_type: String::new(),
+            variants: Vec::new(),
+        })
+    }
 }
 
 /// No sizes known.
@@ -120,7 +133,8 @@ fn render_block(out: &mut String, block: &Block, post_url: &str, sizes: &dyn Ima
                 .collect::<Vec<_>>()
                 .join(" ");
             out.push_str("<figure class=\"image\">");
-            out.push_str(&img_tag(url, &alt, sizes, false));
+            let meta = sizes.meta_of(url).or_else(|| block_image_meta(d, url));
+            out.push_str(&Picture::new(url, &alt, meta.as_ref()).html());
             if !caption.trim().is_empty() {
                 out.push_str(&format!("<figcaption>{caption}</figcaption>"));
             }
@@ -223,22 +237,35 @@ fn render_list(out: &mut String, items: Option<&Value>, ordered: bool, checklist
     out.push_str(&format!("</{tag}>"));
 }
 
-/// An `<img>` with its size when known (so the page does not shift as it loads) and `alt`.
-pub fn img_tag(url: &str, alt: &str, sizes: &dyn ImageSizes, priority: bool) -> String {
-    let size = sizes
-        .size_of(url)
-        .map(|(w, h)| format!(" width=\"{w}\" height=\"{h}\""))
+/// The size and variants an image block carries beside its address (`file.width`,
+/// `file.height`, `file.variants`, written when the post was saved).
+fn block_image_meta(d: &Value, url: &str) -> Option<ImageMeta> {
+    let file = d.get("file")?;
+    let dim = |k: &str| file.get(k)?.as_u64().and_then(|n| u32::try_from(n).ok());
+    let (width, height) = (dim("width")?, dim("height")?);
+    let variants: Vec<ImageVariant> = file
+        .get("variants")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
         .unwrap_or_default();
-    let loading = if priority {
-        " fetchpriority=\"high\""
-    } else {
-        " loading=\"lazy\" decoding=\"async\""
-    };
-    format!(
-        "<img src=\"{}\" alt=\"{}\"{size}{loading}>",
-        escape(url),
-        escape(alt)
-    )
+    Some(ImageMeta {
+        src: url.to_string(),
+        width,
+        height,
+        content_type: url
+            .rsplit_once('.')
+            .and_then(|(_, ext)| ImageKind::from_ext(ext))
+            .map(|k| k.content_type().to_string())
+            .unwrap_or_default(),
+        // Only the store's own variant addresses.
+        variants: variants
+            .into_iter()
+            .filter(|v| {
+                v.src
+                    .strip_prefix(MEDIA_URL_PREFIX)
+                    .is_some_and(is_variant_name)
+            })
+            .collect(),
+    })
 }
 
 #[cfg(test)]
@@ -290,7 +317,7 @@ mod tests {
         assert!(html.contains("<pre><code>if a &lt; b &amp;&amp; c &gt; d {}</code></pre>"));
         assert!(html.contains("<hr>"));
         assert!(html.contains(
-            "<img src=\"/media/0123456789abcdef0123456789abcdef.png\" alt=\"A cat\" width=\"640\" height=\"480\" loading=\"lazy\""
+            "<img src=\"/media/0123456789abcdef0123456789abcdef.png\" alt=\"A cat\" width=\"640\" height=\"480\" loading=\"lazy\" decoding=\"async\">"
         ));
         assert!(html.contains("<img src=\"https://example.com/b.png\" alt=\"\" loading=\"lazy\""));
         assert!(html.contains("<a href=\"https://youtu.be/x\" rel=\"noopener noreferrer nofollow\">Watch on YouTube</a>"));

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use super::article::ImageSizes;
 use super::html::escape;
 use super::model::{author_path, category_path, encode_segment, post_path, tag_path, PublicPost};
+use super::picture::{Picture, CARD_SIZES};
 
 /// Tags a card shows at most.
 const CARD_TAGS: usize = 4;
@@ -145,8 +146,14 @@ fn avatar_of(name: &str, src: Option<&str>, size: u32) -> String {
     }
 }
 
-/// One card (`<PostCard>`), in its grid cell.
-pub fn post_card(p: &PublicPost, sizes: &dyn ImageSizes, now: DateTime<Utc>) -> String {
+/// One card (`<PostCard>`), in its grid cell; the first of a list (`first`) fetches its picture
+/// first, as the app's does.
+pub fn post_card(
+    p: &PublicPost,
+    sizes: &dyn ImageSizes,
+    now: DateTime<Utc>,
+    first: bool,
+) -> String {
     let href = escape(&post_path(&p.slug));
     let mut b = String::with_capacity(2048);
     b.push_str(&format!(
@@ -154,13 +161,14 @@ pub fn post_card(p: &PublicPost, sizes: &dyn ImageSizes, now: DateTime<Utc>) -> 
         escape(&p.id)
     ));
     if let Some(thumb) = p.thumbnail.as_deref().filter(|t| !t.is_empty()) {
-        let size = sizes
-            .size_of(thumb)
-            .map(|(w, h)| format!(" width=\"{w}\" height=\"{h}\""))
-            .unwrap_or_default();
+        let meta = sizes.meta_of(thumb);
+        let picture = Picture::new(thumb, "", meta.as_ref())
+            .sizes(CARD_SIZES)
+            .class("post-card__thumb");
+        let picture = if first { picture.priority() } else { picture };
         b.push_str(&format!(
-            "<a href=\"{href}\" tabindex=\"-1\" aria-hidden=\"true\" class=\"post-card__thumb-link\"><img src=\"{}\" alt=\"\" class=\"post-card__thumb\" loading=\"lazy\"{size}></a>",
-            escape(thumb)
+            "<a href=\"{href}\" tabindex=\"-1\" aria-hidden=\"true\" class=\"post-card__thumb-link\">{}</a>",
+            picture.html()
         ));
     }
     b.push_str("<div class=\"post-card__top\">");
@@ -232,8 +240,8 @@ pub fn post_feed(
         ));
     } else {
         b.push_str("<ul class=\"post-grid\">");
-        for p in posts {
-            b.push_str(&post_card(p, sizes, now));
+        for (i, p) in posts.iter().enumerate() {
+            b.push_str(&post_card(p, sizes, now, i == 0));
         }
         b.push_str("</ul>");
     }
@@ -522,7 +530,7 @@ mod tests {
         let now = DateTime::parse_from_rfc3339("2024-05-10T12:00:00Z")
             .unwrap()
             .with_timezone(&Utc);
-        let html = post_card(&post, &NoSizes, now);
+        let html = post_card(&post, &NoSizes, now, false);
         assert!(html.contains("<h2 class=\"post-card__title\" id=\"post-64b7f0000000000000000001-title\"><a href=\"/post/a%20post\">&lt;b&gt;Bold&lt;/b&gt; &amp; more</a></h2>"));
         assert!(html.contains("class=\"post-card__thumb\" loading=\"lazy\""));
         assert!(html.contains("<a href=\"/category/tech\" class=\"category-pill\">Tech</a>"));

@@ -8,6 +8,7 @@ pub mod cards;
 pub mod head;
 pub mod html;
 pub mod model;
+pub mod picture;
 pub mod share_image;
 pub mod shell;
 pub mod sitemap;

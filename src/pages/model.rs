@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use crate::domain::blocks::Block;
+use crate::domain::image_variants::ImageMeta;
 use crate::post_view::{AuthorView, CategoryRef};
 
 /// A post as a guest sees it (a subscribers-only post locked: no blocks, its teaser only).
@@ -18,6 +19,8 @@ pub struct PublicPost {
     pub blocks: Vec<Block>,
     #[serde(default)]
     pub thumbnail: Option<String>,
+    #[serde(default)]
+    pub thumbnail_image: Option<ImageMeta>,
     #[serde(default)]
     pub excerpt: String,
     #[serde(default)]

@@ -4,11 +4,12 @@
 
 use serde_json::{json, Value};
 
-use super::article::{img_tag, render_blocks, ImageSizes, LOCKED_CLASS};
+use super::article::{render_blocks, ImageSizes, LOCKED_CLASS};
 use super::cards::{app_frame, feed_links, home_head, post_feed, tag_base, wide_page};
 use super::head::{ArticleMeta, FeedLink, PageMeta, PreviewImage, SITE_DESCRIPTION, SITE_NAME};
 use super::html::escape;
 use super::model::{author_path, category_path, encode_segment, post_path, tag_path, PublicPost};
+use super::picture::Picture;
 use super::share_image;
 use crate::domain::sanitize::clip;
 
@@ -209,9 +210,15 @@ pub fn article_html(post: &PublicPost, path: &str, sizes: &dyn ImageSizes) -> St
     }
     b.push_str("</p></header>\n");
     if let Some(thumb) = post.thumbnail.as_deref().filter(|t| !t.is_empty()) {
+        // What the media directory holds, else what the post recorded when it was saved.
+        let meta = sizes
+            .meta_of(thumb)
+            .or_else(|| post.thumbnail_image.clone());
         b.push_str(&format!(
             "<figure class=\"thumbnail\">{}</figure>\n",
-            img_tag(thumb, &post.title, sizes, true)
+            Picture::new(thumb, &post.title, meta.as_ref())
+                .priority()
+                .html()
         ));
     }
     if post.locked {

@@ -12,7 +12,10 @@ use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
 use super::{index, is_duplicate_key, now, Db, DbContext, DbError, DbResult};
-use crate::domain::image::{is_media_name, DecodedImage, MEDIA_URL_PREFIX};
+use crate::domain::image::{
+    is_media_name, is_variant_name, DecodedImage, ImageKind, MEDIA_URL_PREFIX,
+};
+use crate::domain::image_variants::{make, meta_on_disk, planned, variant_name, ImageMeta};
 
 pub const COLLECTION: &str = "media";
 
@@ -135,6 +138,19 @@ pub async fn store_for(
 ) -> DbResult<String> {
     let name = image.file_name();
     let path = dir.join(&name);
+    // Variants first: once the original is there, its variants are too (a failure leaves at
+    // most unused variant files, which the next store of the same picture reuses).
+    for v in &image.variants {
+        let Some(vname) = variant_name(&name, v.width, v.kind) else {
+            continue;
+        };
+        let vpath = dir.join(&vname);
+        if !tokio::fs::try_exists(&vpath).await.unwrap_or(false) {
+            write_atomically(dir, &vpath, &v.bytes).await.map_err(|e| {
+                DbError::Other(anyhow::Error::new(e).context("writing a media variant"))
+            })?;
+        }
+    }
     if !tokio::fs::try_exists(&path).await.unwrap_or(false) {
         write_atomically(dir, &path, &image.bytes)
             .await
@@ -198,13 +214,127 @@ async fn remove_if_unused(db: &Db, dir: &Path, file: &str) -> DbResult<()> {
         .await
         .db_context("counting a media file's users")?;
     if users == 0 && is_media_name(file) {
-        if let Err(e) = tokio::fs::remove_file(dir.join(file)).await {
-            if e.kind() != std::io::ErrorKind::NotFound {
-                tracing::warn!(error = %e, file, "could not remove a media file");
+        // The variants go with their original (named from its size, read before it goes).
+        let mut doomed = variant_files(dir, file).await;
+        doomed.push(file.to_string());
+        for name in doomed {
+            if let Err(e) = tokio::fs::remove_file(dir.join(&name)).await {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    tracing::warn!(error = %e, file = name, "could not remove a media file");
+                }
             }
         }
     }
     Ok(())
+}
+
+/// The names of the variants a stored file may have (existing or not).
+async fn variant_files(dir: &Path, file: &str) -> Vec<String> {
+    let Some(kind) = file
+        .rsplit_once('.')
+        .and_then(|(_, ext)| ImageKind::from_ext(ext))
+    else {
+        return Vec::new();
+    };
+    let path = dir.join(file);
+    let Ok(Ok((width, _))) =
+        tokio::task::spawn_blocking(move || image::image_dimensions(path)).await
+    else {
+        return Vec::new();
+    };
+    planned(kind, width)
+        .into_iter()
+        .filter_map(|(w, k)| variant_name(file, w, k))
+        .collect()
+}
+
+/// A stored picture's size and existing variants (`None` for an address outside the store or a
+/// missing file).
+pub async fn meta_of(dir: &Path, address: &str) -> Option<ImageMeta> {
+    let dir = dir.to_path_buf();
+    let address = address.to_string();
+    tokio::task::spawn_blocking(move || meta_on_disk(&dir, &address))
+        .await
+        .ok()
+        .flatten()
+}
+
+/// The path of a file to serve: a stored file or one of its variants.
+pub async fn servable_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    if is_variant_name(name) {
+        let path = dir.join(name);
+        return tokio::fs::metadata(&path)
+            .await
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|_| path);
+    }
+    stored_file(dir, name).await
+}
+
+/// What [`backfill_variants`] did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Backfill {
+    /// Stored pictures looked at.
+    pub files: usize,
+    /// Variant files written.
+    pub written: usize,
+    /// Pictures that could not be read (left as they are).
+    pub failed: usize,
+}
+
+/// Makes the missing variants of every picture in the media directory (files stored before
+/// variants were made, or whose variants were lost). Pictures are read one at a time.
+pub async fn backfill_variants(dir: &Path) -> std::io::Result<Backfill> {
+    let mut report = Backfill::default();
+    let mut entries = match tokio::fs::read_dir(dir).await {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(report),
+        Err(e) => return Err(e),
+    };
+    while let Some(entry) = entries.next_entry().await? {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if !is_media_name(&name) {
+            continue;
+        }
+        report.files += 1;
+        let dir2 = dir.to_path_buf();
+        let made = tokio::task::spawn_blocking(move || missing_variants(&dir2, &name)).await;
+        match made {
+            Ok(Ok(variants)) => {
+                for (vname, bytes) in variants {
+                    write_atomically(dir, &dir.join(&vname), &bytes).await?;
+                    report.written += 1;
+                }
+            }
+            _ => report.failed += 1,
+        }
+    }
+    Ok(report)
+}
+
+/// The variants a stored picture lacks, made from its file: `(file name, bytes)`.
+fn missing_variants(dir: &Path, name: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    let kind = name
+        .rsplit_once('.')
+        .and_then(|(_, ext)| ImageKind::from_ext(ext))
+        .ok_or_else(|| anyhow::anyhow!("not a stored picture"))?;
+    let (width, _) = image::image_dimensions(dir.join(name))?;
+    let missing: Vec<(u32, ImageKind)> = planned(kind, width)
+        .into_iter()
+        .filter(|&(w, k)| variant_name(name, w, k).is_some_and(|v| !dir.join(v).is_file()))
+        .collect();
+    if missing.is_empty() {
+        return Ok(Vec::new());
+    }
+    let picture = image::ImageReader::open(dir.join(name))?
+        .with_guessed_format()?
+        .decode()?;
+    Ok(make(kind, &picture)?
+        .into_iter()
+        .filter(|v| missing.contains(&(v.width, v.kind)))
+        .filter_map(|v| Some((variant_name(name, v.width, v.kind)?, v.bytes)))
+        .collect())
 }
 
 /// The path of a stored file, if the name is one the store makes and the file exists.

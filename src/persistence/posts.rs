@@ -5,6 +5,7 @@
 //! database's observer (`Db::changed`), which keeps the read and search indexes. Write posts only
 //! through functions here, so that no code path can leave the indexes behind.
 
+use crate::domain::image_variants::ImageMeta;
 use futures_util::TryStreamExt;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Bson, DateTime, Document};
@@ -59,6 +60,9 @@ pub struct Post {
     pub blocks: Vec<Block>,
     #[serde(default)]
     pub thumbnail: Option<String>,
+    /// The thumbnail's size and resized variants when it is a stored picture.
+    #[serde(default)]
+    pub thumbnail_image: Option<ImageMeta>,
     pub author: ObjectId,
     #[serde(default)]
     pub category: Option<ObjectId>,

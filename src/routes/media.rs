@@ -1,5 +1,5 @@
-//! `GET /media/{name}`: files of the media store, only names the store makes and only files it
-//! holds, with the content type of their format (sniffed from the bytes at upload and kept in the
+//! `GET /media/{name}`: files of the media store and their resized variants, only names the store
+//! makes and only files it holds, with the content type of their format (sniffed from the bytes at upload and kept in the
 //! name), `Content-Disposition: inline` (every stored file is a re-encoded image), `nosniff`, and a
 //! year-long immutable cache (the name is the content's hash, so a name never changes meaning).
 
@@ -9,7 +9,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::domain::image::ImageKind;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::media::stored_file;
+use crate::persistence::media::servable_file;
 use crate::state::AppState;
 
 pub const MEDIA_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
@@ -21,7 +21,7 @@ pub async fn serve(
     name: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let not_found = || ApiError::not_found("File not found");
-    let path = stored_file(&state.settings.server.media_dir, &name)
+    let path = servable_file(&state.settings.server.media_dir, &name)
         .await
         .ok_or_else(not_found)?;
     let kind = name

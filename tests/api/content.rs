@@ -102,6 +102,7 @@ pub async fn insert_posts(
                 data: json!({ "text": format!("body {i}") }),
             }],
             thumbnail: None,
+            thumbnail_image: None,
             author,
             category: None,
             tags: vec!["bulk".into()],

@@ -36,6 +36,7 @@ mod guest_cache;
 mod hardening;
 mod health;
 mod helpers;
+mod images;
 mod injection;
 mod integrity;
 mod locations;

@@ -79,6 +79,7 @@ async fn seed_post(app: &TestApp, i: usize, author: &str, at: i64, cats: &[Strin
             data: json!({ "text": format!("words of post {i}") }),
         }],
         thumbnail: None,
+        thumbnail_image: None,
         author: oid(author),
         category: match i % 4 {
             0 => Some(oid(&cats[0])),

@@ -417,6 +417,7 @@ async fn a_locked_post_is_found_by_what_everyone_may_see_never_by_its_locked_tex
         search_text: search_text_for(title, &[], &blocks, Audience::Subscribers),
         blocks,
         thumbnail: None,
+        thumbnail_image: None,
         author: ObjectId::parse_str(&author.id).unwrap(),
         category: None,
         tags: Vec::new(),

@@ -1,8 +1,9 @@
 // Pages for the outside world in Chromium: a post page's article is readable with JavaScript
 // turned off (what preview bots, crawlers and reader apps see); with JavaScript the app takes
-// over the server's article without a layout shift; the share image is a 1200×630 PNG. The home,
-// tag and category pages have their first screen of cards without JavaScript, and the app takes
-// them over in place: no layout shift, the cards where the server put them, no request for them.
+// over the server's article without a layout shift; a phone fetches the post's thumbnail first,
+// as the WebP variant of its size; the share image is a 1200×630 PNG. The home, tag and category
+// pages have their first screen of cards without JavaScript, and the app takes them over in
+// place: no layout shift, the cards where the server put them, no request for them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, BASE_URL, createAccount, createAdmin, gradientPng, launch, newPage, screenshot } from './helpers.js';
@@ -97,6 +98,88 @@ describe('server-rendered pages', () => {
       await page.context().close();
     });
   }
+
+  it('a phone fetches the thumbnail first, as a WebP its size, with its space reserved', async () => {
+    const author = await createAccount('pictures');
+    const wide = gradientPng(1600, 900, [180, 60, 30], [250, 200, 80]).toString('base64');
+    const created = await api('/post/post-create', {
+      method: 'POST',
+      token: author.token,
+      body: {
+        title: 'Dunes at sunset',
+        thumbnail: `data:image/png;base64,${wide}`,
+        blocks: [
+          { id: 'p1', type: 'paragraph', data: { text: 'The wind shapes the sand into long ridges.' } },
+          { id: 'i1', type: 'image', data: { file: { url: `data:image/png;base64,${wide}` }, caption: 'Ridges' } },
+        ],
+      },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.data));
+    const dunes = created.data.post;
+    assert.equal(dunes.thumbnailImage.width, 1600);
+    // A phone: 390 CSS pixels at twice the density wants about 780 pixels: the 800-wide WebP.
+    const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const fetched = [];
+    context.on('request', (request) => {
+      if (request.url().includes('/media/')) fetched.push(new URL(request.url()).pathname);
+    });
+    // The server's page, before any script: the browser picks from the <picture>.
+    await context.route(/\.js$/, (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(`/post/${dunes.slug}`);
+    const ssr = page.locator('figure.thumbnail img');
+    await ssr.waitFor();
+    await page.waitForFunction(() => document.querySelector('figure.thumbnail img')?.complete);
+    const server = await ssr.evaluate((img) => ({
+      current: img.currentSrc,
+      priority: img.getAttribute('fetchpriority'),
+      loading: img.getAttribute('loading'),
+      width: img.getAttribute('width'),
+      height: img.getAttribute('height'),
+      box: [img.getBoundingClientRect().width, img.getBoundingClientRect().height],
+      source: img.parentElement.querySelector('source')?.type,
+    }));
+    assert.equal(server.priority, 'high');
+    assert.equal(server.loading, 'eager');
+    assert.deepEqual([server.width, server.height], ['1600', '900']);
+    assert.equal(server.source, 'image/webp');
+    assert.match(server.current, /-800\.webp$/, JSON.stringify(server));
+    assert.ok(fetched.some((p) => p.endsWith('-800.webp')), `fetched: ${fetched.join(', ')}`);
+    assert.ok(server.box[0] > 300 && Math.abs(server.box[1] / server.box[0] - 900 / 1600) < 0.02, `thumbnail box ${server.box}`);
+    assert.ok(!fetched.includes(dunes.thumbnail), `the 1600-pixel original was fetched: ${fetched.join(', ')}`);
+    await screenshot(page, 'pages-picture-server-webp');
+    await page.close();
+
+    // The app's page: the same choice, from the same component for the thumbnail and the blocks.
+    await context.unroute(/\.js$/);
+    const app = await context.newPage();
+    await app.goto(`/post/${dunes.slug}`);
+    await app.getByRole('banner').waitFor();
+    const thumb = app.locator('img.post__thumb');
+    await thumb.waitFor();
+    await app.waitForFunction(() => document.querySelector('img.post__thumb')?.complete);
+    const got = await thumb.evaluate((img) => ({
+      current: img.currentSrc,
+      priority: img.getAttribute('fetchpriority'),
+      loading: img.getAttribute('loading'),
+      decoding: img.getAttribute('decoding'),
+      width: img.getAttribute('width'),
+    }));
+    assert.equal(got.priority, 'high');
+    assert.equal(got.loading, 'eager');
+    assert.equal(got.decoding, 'async');
+    assert.equal(got.width, '1600');
+    assert.match(got.current, /-800\.webp$/, JSON.stringify(got));
+    const block = await app.locator('.block-image img').evaluate((img) => ({
+      loading: img.getAttribute('loading'),
+      width: img.getAttribute('width'),
+      sizes: img.getAttribute('sizes'),
+      source: img.parentElement.tagName,
+    }));
+    assert.deepEqual(block, { loading: 'lazy', width: '1600', sizes: '(max-width: 760px) 100vw, 720px', source: 'PICTURE' });
+    await screenshot(app, 'pages-picture-app-webp');
+    await context.close();
+  });
 
   it('the share image is a 1200×630 PNG', async () => {
     const page = await newPage(browser);

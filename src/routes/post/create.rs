@@ -75,17 +75,20 @@ pub async fn create(
         PostStatus::Scheduled => Some(parse_publish_at(body.publish_at.as_deref(), at)?),
         _ => None,
     };
-    let images = PendingImages::decode(thumbnail.as_deref(), &mut blocks)?;
+    let images = PendingImages::decode(thumbnail.as_deref(), &mut blocks).await?;
 
     let id = ObjectId::new();
     let dir = &state.settings.server.media_dir;
-    if let Err(e) = images
+    let thumbnail_image = match images
         .store(&state.db, dir, id, me.user.id, &mut thumbnail, &mut blocks)
         .await
     {
-        let _ = media::release_unused(&state.db, dir, id, &[]).await;
-        return Err(e);
-    }
+        Ok(meta) => meta,
+        Err(e) => {
+            let _ = media::release_unused(&state.db, dir, id, &[]).await;
+            return Err(e);
+        }
+    };
     let published = status == PostStatus::Published;
     let audience = parse_audience(body.audience.as_deref())?.unwrap_or_default();
     let mut post = Post {
@@ -97,6 +100,7 @@ pub async fn create(
         title,
         blocks,
         thumbnail,
+        thumbnail_image,
         author: me.user.id,
         category,
         tags,

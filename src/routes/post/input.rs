@@ -8,7 +8,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::domain::blocks::{self, image_urls_mut, is_acceptable_image_source, Block};
-use crate::domain::image::{decode_data_url, is_data_url, is_media_path, DecodedImage};
+use crate::domain::image::{
+    decode_data_url_with_variants, is_data_url, is_media_path, DecodedImage, MEDIA_URL_PREFIX,
+};
+use crate::domain::image_variants::{meta_of, ImageMeta};
 use crate::domain::post::{parse_language, Audience, PostStatus, PostType, Visibility};
 use crate::domain::search::normalize;
 use crate::domain::tags::{parse_tags, TagsInput};
@@ -180,34 +183,52 @@ pub fn parse_blocks(raw: &Value) -> ApiResult<Vec<Block>> {
     blocks::parse_blocks(raw)
 }
 
-/// Images waiting to be stored: every data URL among the thumbnail and image blocks, decoded and
-/// checked before anything is written.
+/// Images waiting to be stored: every data URL among the thumbnail and image blocks, decoded,
+/// checked and given their resized variants (on a blocking thread) before anything is written.
 pub struct PendingImages {
     thumbnail: Option<DecodedImage>,
     blocks: Vec<Option<DecodedImage>>,
 }
 
 impl PendingImages {
-    pub fn decode(thumbnail: Option<&str>, blocks: &mut [Block]) -> ApiResult<Self> {
-        let thumbnail = thumbnail
-            .filter(|t| is_data_url(t))
-            .map(decode_data_url)
-            .transpose()?;
-        let mut decoded = Vec::new();
-        for url in image_urls_mut(blocks) {
-            let image = match url.as_str() {
-                Some(u) if is_data_url(u) => Some(decode_data_url(u)?),
-                _ => None,
-            };
-            decoded.push(image);
+    pub async fn decode(thumbnail: Option<&str>, blocks: &mut [Block]) -> ApiResult<Self> {
+        let thumbnail = thumbnail.filter(|t| is_data_url(t)).map(str::to_string);
+        let urls: Vec<Option<String>> = image_urls_mut(blocks)
+            .into_iter()
+            .map(|url| url.as_str().filter(|u| is_data_url(u)).map(str::to_string))
+            .collect();
+        if thumbnail.is_none() && urls.iter().all(Option::is_none) {
+            return Ok(PendingImages {
+                thumbnail: None,
+                blocks: urls.into_iter().map(|_| None).collect(),
+            });
         }
-        Ok(PendingImages {
-            thumbnail,
-            blocks: decoded,
+        tokio::task::spawn_blocking(move || {
+            let thumbnail = thumbnail
+                .as_deref()
+                .map(decode_data_url_with_variants)
+                .transpose()?;
+            let mut decoded = Vec::with_capacity(urls.len());
+            for url in &urls {
+                decoded.push(
+                    url.as_deref()
+                        .map(decode_data_url_with_variants)
+                        .transpose()?,
+                );
+            }
+            Ok(PendingImages {
+                thumbnail,
+                blocks: decoded,
+            })
         })
+        .await
+        .map_err(ApiError::internal)?
     }
 
-    /// Stores the images for the post and puts their `/media/...` addresses in place.
+    /// Stores the images for the post and puts their `/media/...` addresses in place, with the
+    /// size and variants of each stored picture beside its address in image blocks
+    /// (`file.width`, `file.height`, `file.variants`). Returns the thumbnail's size and variants
+    /// when it is a stored picture.
     pub async fn store(
         self,
         db: &Db,
@@ -216,22 +237,60 @@ impl PendingImages {
         owner_id: ObjectId,
         thumbnail: &mut Option<String>,
         blocks: &mut [Block],
-    ) -> ApiResult<()> {
+    ) -> ApiResult<Option<ImageMeta>> {
+        let mut thumb_meta = None;
         if let Some(image) = self.thumbnail {
-            *thumbnail = Some(media::store(db, dir, &image, post_id, owner_id).await?);
+            let address = media::store(db, dir, &image, post_id, owner_id).await?;
+            thumb_meta = Some(stored_meta(&address, &image));
+            *thumbnail = Some(address);
         } else if let Some(address) = thumbnail.as_deref().filter(|t| is_media_path(t)) {
             adopt(db, dir, address, post_id, owner_id).await?;
+            thumb_meta = media::meta_of(dir, address).await;
         }
-        let urls = image_urls_mut(blocks);
-        for (url, image) in urls.into_iter().zip(self.blocks) {
-            if let Some(image) = image {
-                *url = Value::String(media::store(db, dir, &image, post_id, owner_id).await?);
-            } else if let Some(address) = url.as_str().filter(|u| is_media_path(u)) {
-                adopt(db, dir, address, post_id, owner_id).await?;
+        let files = image_files_mut(blocks);
+        for (file, image) in files.into_iter().zip(self.blocks) {
+            let meta = if let Some(image) = image {
+                let address = media::store(db, dir, &image, post_id, owner_id).await?;
+                Some(stored_meta(&address, &image))
+            } else if let Some(address) = file
+                .get("url")
+                .and_then(Value::as_str)
+                .filter(|u| is_media_path(u))
+                .map(str::to_string)
+            {
+                adopt(db, dir, &address, post_id, owner_id).await?;
+                media::meta_of(dir, &address).await
+            } else {
+                None
+            };
+            if let (Some(meta), Some(file)) = (meta, file.as_object_mut()) {
+                file.insert("url".into(), Value::String(meta.src.clone()));
+                file.insert("width".into(), Value::from(meta.width));
+                file.insert("height".into(), Value::from(meta.height));
+                file.insert(
+                    "variants".into(),
+                    serde_json::to_value(&meta.variants).map_err(ApiError::internal)?,
+                );
             }
         }
-        Ok(())
+        Ok(thumb_meta)
     }
+}
+
+/// The `file` objects of the image blocks (`{"url": ...}`), in order.
+fn image_files_mut(blocks: &mut [Block]) -> Vec<&mut Value> {
+    blocks
+        .iter_mut()
+        .filter(|b| b.kind == "image")
+        .filter_map(|b| b.data.get_mut("file"))
+        .collect()
+}
+
+/// The size and variants of a picture just stored at `address`.
+fn stored_meta(address: &str, image: &DecodedImage) -> ImageMeta {
+    let name = address.strip_prefix(MEDIA_URL_PREFIX).unwrap_or(address);
+    let made: Vec<_> = image.variants.iter().map(|v| (v.width, v.kind)).collect();
+    meta_of(name, image.kind, image.width, image.height, &made)
 }
 
 /// The normalised text search matches: title, tags and block text.

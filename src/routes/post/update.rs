@@ -117,9 +117,9 @@ pub async fn update(
     // Images: decode everything first, then store.
     let mut block_buf = blocks.take().unwrap_or_default();
     let thumb_arg = thumbnail.clone().flatten();
-    let images = PendingImages::decode(thumb_arg.as_deref(), &mut block_buf)?;
+    let images = PendingImages::decode(thumb_arg.as_deref(), &mut block_buf).await?;
     let mut stored_thumb = thumb_arg;
-    images
+    let thumb_meta = images
         .store(
             &state.db,
             &state.settings.server.media_dir,
@@ -162,6 +162,10 @@ pub async fn update(
     }
     if thumbnail.is_some() {
         set.insert("thumbnail", final_thumb.clone());
+        set.insert(
+            "thumbnailImage",
+            mongodb::bson::to_bson(&thumb_meta).map_err(ApiError::internal)?,
+        );
     }
     let in_use = media_in_use(final_thumb.as_deref(), final_blocks);
 

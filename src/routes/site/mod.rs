@@ -18,7 +18,8 @@ use mongodb::bson::oid::ObjectId;
 use sha2::{Digest, Sha256};
 
 use crate::auth::AuthUser;
-use crate::domain::image::{is_media_path, MEDIA_URL_PREFIX};
+use crate::domain::image::{is_media_path, ImageKind, MEDIA_URL_PREFIX};
+use crate::domain::image_variants::{meta_on_disk, planned, ImageMeta};
 use crate::feeds::cards::ReadError;
 use crate::pages::article::ImageSizes;
 use crate::pages::model::PublicPost;
@@ -164,34 +165,43 @@ async fn lookup_in_index(
     })
 }
 
-/// Sizes of stored media (content-addressed, so a size never changes), read from the file's
-/// header once and remembered.
+/// Sizes and variants of stored media (content-addressed, so a size never changes), read from
+/// the file's header and the directory once and remembered (a picture whose variants are not
+/// all there yet is looked at again next time).
 pub struct MediaSizes<'a> {
     pub dir: &'a Path,
 }
 
 /// Media sizes remembered, at most this many.
 const MAX_REMEMBERED_SIZES: usize = 20_000;
-static SIZES: LazyLock<Mutex<HashMap<String, (u32, u32)>>> =
+static SIZES: LazyLock<Mutex<HashMap<String, ImageMeta>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 impl ImageSizes for MediaSizes<'_> {
     fn size_of(&self, url: &str) -> Option<(u32, u32)> {
+        self.meta_of(url).map(|m| (m.width, m.height))
+    }
+
+    fn meta_of(&self, url: &str) -> Option<ImageMeta> {
         if !is_media_path(url) {
             return None;
         }
         let name = url.strip_prefix(MEDIA_URL_PREFIX)?;
-        if let Some(size) = SIZES.lock().ok().and_then(|s| s.get(name).copied()) {
-            return Some(size);
+        if let Some(meta) = SIZES.lock().ok().and_then(|s| s.get(name).cloned()) {
+            return Some(meta);
         }
-        let size = image::image_dimensions(self.dir.join(name)).ok()?;
-        if let Ok(mut sizes) = SIZES.lock() {
-            if sizes.len() >= MAX_REMEMBERED_SIZES {
-                sizes.clear();
+        let meta = meta_on_disk(self.dir, url)?;
+        let kind = ImageKind::from_ext(name.rsplit_once('.')?.1)?;
+        let complete = meta.variants.len() == planned(kind, meta.width).len();
+        if complete {
+            if let Ok(mut sizes) = SIZES.lock() {
+                if sizes.len() >= MAX_REMEMBERED_SIZES {
+                    sizes.clear();
+                }
+                sizes.insert(name.to_string(), meta.clone());
             }
-            sizes.insert(name.to_string(), size);
         }
-        Some(size)
+        Some(meta)
     }
 }
 

@@ -5,6 +5,7 @@ import type { Post } from '@/types/entities';
 import { Avatar } from './avatar';
 import { CommentIcon, HeartIcon } from './icons';
 import { CategoryPill, TagList } from './post-meta';
+import { CARD_SIZES, ResponsiveImage } from './responsive-image';
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -24,16 +25,24 @@ export function cardExcerpt(title: string, excerpt: string | undefined | null): 
 
 /**
  * A post in a list: thumbnail, title, excerpt, author, category, tags, reading time, likes and
- * comments, relative time. `actions` adds controls (e.g. removing a bookmark).
+ * comments, relative time. `actions` adds controls (e.g. removing a bookmark); `priority` for the
+ * first card of a list, whose thumbnail is on the first screen (fetched first, never lazily).
  */
-export function PostCard({ post, actions }: { post: Post; actions?: ReactNode }) {
+export function PostCard({ post, actions, priority = false }: { post: Post; actions?: ReactNode; priority?: boolean }) {
   const href = `/post/${encodeURIComponent(post.slug)}`;
   const excerpt = cardExcerpt(post.title, post.excerpt);
   return (
     <article className="post-card" aria-labelledby={`post-${post._id}-title`}>
       {post.thumbnail ? (
         <Link to={href} tabIndex={-1} aria-hidden="true" className="post-card__thumb-link">
-          <img src={post.thumbnail} alt="" className="post-card__thumb" loading="lazy" />
+          <ResponsiveImage
+            src={post.thumbnail}
+            alt=""
+            meta={post.thumbnailImage}
+            sizes={CARD_SIZES}
+            priority={priority}
+            className="post-card__thumb"
+          />
         </Link>
       ) : null}
       <div className="post-card__top">

@@ -63,9 +63,9 @@ export function PostFeed({ feed, onLoadMore, onRetry, empty, label, actions }: P
       {status === 'succeeded' && items.length === 0 ? <div className="feed-state muted">{empty}</div> : null}
       {items.length > 0 ? (
         <ul className="post-grid">
-          {items.map((post) => (
+          {items.map((post, i) => (
             <li key={post._id}>
-              <PostCard post={post} actions={actions?.(post)} />
+              <PostCard post={post} actions={actions?.(post)} priority={i === 0} />
             </li>
           ))}
         </ul>

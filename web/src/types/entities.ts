@@ -52,12 +52,32 @@ export type PostType = 'Article' | 'Blog';
 export type Visibility = 'Public' | 'Private' | 'Unlisted';
 export type PostStatus = 'draft' | 'published' | 'scheduled';
 
+/** A resized copy of a stored picture. */
+export interface ImageVariant {
+  src: string;
+  width: number;
+  height: number;
+  /** Content type: image/webp, image/png, image/jpeg. */
+  type: string;
+}
+
+/** A stored picture's size and resized copies (narrowest first). */
+export interface ImageMeta {
+  src: string;
+  width: number;
+  height: number;
+  type: string;
+  variants?: ImageVariant[];
+}
+
 export interface Post {
   _id: string;
   slug: string;
   title: string;
   blocks?: Block[];
   thumbnail?: string | null;
+  /** The thumbnail's size and variants when it is a stored picture. */
+  thumbnailImage?: ImageMeta | null;
   excerpt?: string;
   createdAt?: string;
   updatedAt?: string;

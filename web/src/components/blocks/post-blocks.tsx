@@ -3,6 +3,7 @@ import { allowedEmbed } from '@/lib/embeds';
 import { safeHref } from '@/lib/safe-url';
 import type { Block } from '@/types/entities';
 import { plainText, RichText } from '../rich-text';
+import { blockImageMeta, ResponsiveImage } from '../responsive-image';
 
 type ListItem = string | { content?: string; items?: ListItem[]; meta?: { checked?: boolean } };
 
@@ -80,14 +81,14 @@ export function PostBlock({ block, renderPoll }: { block: Block; renderPoll?: (b
     case 'delimiter':
       return <hr className="block-delimiter" />;
     case 'image': {
-      const file = d.file as { url?: string } | undefined;
+      const file = d.file as { url?: string; width?: number; height?: number } | undefined;
       const url = file?.url ?? '';
       const src = url.startsWith('/media/') ? url : safeHref(url);
       if (!src) return null;
       const caption = text('caption');
       return (
         <figure className={`block-image ${d.stretched ? 'block-image--stretched' : ''} ${d.withBorder ? 'block-image--border' : ''} ${d.withBackground ? 'block-image--background' : ''}`}>
-          <img src={src} alt={plainText(caption) || 'Image in the post'} loading="lazy" />
+          <ResponsiveImage src={src} alt={plainText(caption) || 'Image in the post'} meta={blockImageMeta(file, src)} />
           {caption ? <RichText as="figcaption" html={caption} /> : null}
         </figure>
       );

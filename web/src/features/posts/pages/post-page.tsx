@@ -6,6 +6,7 @@ import { PostBlocks } from '@/components/blocks/post-blocks';
 import { Page } from '@/components/page';
 import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
+import { ResponsiveImage } from '@/components/responsive-image';
 import { CommentsSection, selectPostComments } from '@/features/comments';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
@@ -213,7 +214,9 @@ function PostView({ post }: { post: Post }) {
           {isAuthor ? <AppealForm postId={post._id} /> : null}
         </div>
       ) : null}
-      {post.thumbnail ? <img src={post.thumbnail} alt="" className="post__thumb" /> : null}
+      {post.thumbnail ? (
+        <ResponsiveImage src={post.thumbnail} alt="" meta={post.thumbnailImage} priority className="post__thumb" />
+      ) : null}
       {post.locked ? <LockedNotice post={post} signedIn={Boolean(user)} /> : null}
       <PostBlocks blocks={post.blocks ?? []} renderPoll={(block) => <PollBlock postId={post._id} block={block} />} />
       <EngagementBar post={post} commentCount={commentCount} />
