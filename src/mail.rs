@@ -25,6 +25,11 @@ use crate::persistence::{now, Db};
 const RETRY_BACKOFF: Duration = Duration::from_millis(250);
 /// Longest a single SMTP exchange may take.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(10);
+/// SMTP connections kept open and reused (each message no longer pays for its own connection,
+/// greeting and `QUIT`): as many as the new-post worker sends at once.
+const SMTP_CONNECTIONS: u32 = 16;
+/// An idle pooled connection is closed after this long.
+const SMTP_IDLE: Duration = Duration::from_secs(30);
 /// Administrator retries after which a message that still fails is given up.
 pub const MAX_RETRIES: i32 = 5;
 
@@ -162,7 +167,12 @@ impl Mailer {
                     SmtpSecurity::Tls => AsyncSmtpTransport::<Tokio1Executor>::relay(host)?,
                 }
                 .port(settings.smtp_port)
-                .timeout(Some(SMTP_TIMEOUT));
+                .timeout(Some(SMTP_TIMEOUT))
+                .pool_config(
+                    lettre::transport::smtp::PoolConfig::new()
+                        .max_size(SMTP_CONNECTIONS)
+                        .idle_timeout(SMTP_IDLE),
+                );
                 if !settings.smtp_username.is_empty() {
                     builder = builder.credentials(Credentials::new(
                         settings.smtp_username.clone(),

@@ -53,8 +53,11 @@ pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
 pub const LEASE_MS: i64 = 30_000;
 /// Followers (or subscribers) handled per batch.
 pub const BATCH: i64 = 200;
-/// Deliveries of one batch in flight at once.
-const IN_FLIGHT: usize = 16;
+/// Followers read ahead with one query (a pass over the follows in FerretDB).
+const FOLLOWER_PAGE: i64 = 5_000;
+/// Emails claimed and sent at once (over the mailer's pooled SMTP connections); a worker that
+/// dies leaves at most this many claimed and unsettled.
+const IN_FLIGHT: usize = 32;
 /// Purpose of the unsubscribe token's signature.
 const UNSUBSCRIBE_PURPOSE: &str = "post-email:unsubscribe:";
 /// Name of the live event the author's tabs hear while a post goes out.
@@ -389,6 +392,8 @@ struct Run<'a> {
     composed: Composed,
     notice: Notification,
     hidden: HashSet<ObjectId>,
+    /// The author's paying subscribers (read once per run, for a subscribers-only post).
+    paying: HashSet<ObjectId>,
     secret: Vec<u8>,
     manage: String,
 }
@@ -546,7 +551,7 @@ impl Run<'_> {
             let logs: Vec<_> = outcomes.iter().map(|o| o.log.clone()).collect();
             crate::persistence::email_logs::record_many(db, &logs).await?;
             let mut tally = Tally::default();
-            let mut by_status: HashMap<&str, Vec<String>> = HashMap::new();
+            let mut by_status: HashMap<&str, Vec<ObjectId>> = HashMap::new();
             for o in &outcomes {
                 let status = if o.success {
                     tally.sent += 1;
@@ -559,15 +564,24 @@ impl Run<'_> {
                     tally.failed += 1;
                     "failed"
                 };
-                by_status.entry(status).or_default().push(o.address.clone());
+                if let Some(id) = ids.get(o.address.as_str()) {
+                    by_status.entry(status).or_default().push(*id);
+                }
             }
             let delivered = by_status.get("sent").cloned().unwrap_or_default();
-            for (status, tos) in by_status {
-                post_mail::settle_many(db, self.post.id, Channel::Email, &tos, status).await?;
+            let mut delivered_settled = 0;
+            for (status, claims) in &by_status {
+                let n = post_mail::settle_many(db, claims, status).await?;
+                if *status == "sent" {
+                    delivered_settled = n;
+                }
             }
             // A worker stalled past its lease may find some of its emails recorded as
-            // interrupted by the worker that took over: those it delivered are not sent again.
-            post_mail::close_interrupted(db, self.post.id, &delivered, DELIVERED_AFTER_ALL).await?;
+            // interrupted by the worker that took over (their claims were no longer `sending`):
+            // those it delivered are not sent again.
+            if usize::try_from(delivered_settled).unwrap_or(0) < delivered.len() {
+                post_mail::close_interrupted(db, &delivered, DELIVERED_AFTER_ALL).await?;
+            }
             self.record(tally).await?;
         }
         Ok(())
@@ -687,8 +701,16 @@ impl Run<'_> {
     /// Stores and pushes the notices of a batch (to those not told before).
     async fn notices(&self, people: &[&User]) -> anyhow::Result<i64> {
         let db = &self.state.db;
-        let tos: Vec<String> = people.iter().map(|u| u.id.to_hex()).collect();
-        let claimed = post_mail::claim_many(db, self.post.id, Channel::Notice, &tos).await?;
+        let claims: Vec<(String, mongodb::bson::Document)> = people
+            .iter()
+            .map(|u| (u.id.to_hex(), doc! { "_id": ObjectId::new() }))
+            .collect();
+        let claim_ids: HashMap<&str, ObjectId> = claims
+            .iter()
+            .filter_map(|(to, d)| Some((to.as_str(), d.get_object_id("_id").ok()?)))
+            .collect();
+        let claimed =
+            post_mail::claim_many_with(db, self.post.id, Channel::Notice, &claims).await?;
         let at = now();
         let notes: Vec<Notification> = people
             .iter()
@@ -702,10 +724,24 @@ impl Run<'_> {
             })
             .collect();
         notifications::insert_many(db, &notes).await?;
-        let told: Vec<String> = notes.iter().map(|n| n.user_id.to_hex()).collect();
-        post_mail::settle_many(db, self.post.id, Channel::Notice, &told, "sent").await?;
-        let ids: Vec<ObjectId> = notes.iter().map(|n| n.user_id).collect();
-        let counts = post_mail::unread_counts(db, &ids).await?;
+        let told: Vec<ObjectId> = notes
+            .iter()
+            .filter_map(|n| claim_ids.get(n.user_id.to_hex().as_str()).copied())
+            .collect();
+        post_mail::settle_many(db, &told, "sent").await?;
+        // The new unread count goes to those with a tab open (anywhere in the cluster): the
+        // others read it when they next open one. Counting costs a query per reader.
+        let online: HashSet<String> = if notes.is_empty() {
+            HashSet::new()
+        } else {
+            self.state
+                .realtime
+                .online()
+                .await
+                .user_ids
+                .into_iter()
+                .collect()
+        };
         for n in &notes {
             let user = n.user_id.to_hex();
             crate::live::notification_created(
@@ -713,11 +749,10 @@ impl Run<'_> {
                 &user,
                 crate::services::notifications::view(n),
             );
-            crate::live::unread_count_changed(
-                self.state,
-                &user,
-                counts.get(&n.user_id).copied().unwrap_or(1),
-            );
+            if online.contains(&user) {
+                let count = notifications::count_unread(db, n.user_id).await?;
+                crate::live::unread_count_changed(self.state, &user, count);
+            }
         }
         Ok(i64::try_from(notes.len()).unwrap_or(0))
     }
@@ -741,34 +776,36 @@ impl Run<'_> {
     }
 
     /// One batch of followers; `None` when there are no more.
-    async fn follower_batch(&mut self) -> anyhow::Result<Option<ObjectId>> {
+    /// `followers`: the followers read ahead (a page of [`FOLLOWER_PAGE`] at a time) and not
+    /// yet handled; `read_all`: whether the last page has been read.
+    async fn follower_batch(
+        &mut self,
+        followers: &mut std::collections::VecDeque<(ObjectId, Alerts)>,
+        read_all: &mut bool,
+    ) -> anyhow::Result<Option<ObjectId>> {
         let db = &self.state.db;
-        let batch =
-            follows::followers_after(db, self.post.author, self.announcement.cursor, BATCH).await?;
+        let batch_size = usize::try_from(BATCH).unwrap_or(200);
+        if followers.len() < batch_size && !*read_all {
+            let after = followers
+                .back()
+                .map(|(id, _)| *id)
+                .or(self.announcement.cursor);
+            let page = follows::followers_page(db, self.post.author, after, FOLLOWER_PAGE).await?;
+            *read_all = i64::try_from(page.len()).unwrap_or(0) < FOLLOWER_PAGE;
+            followers.extend(page);
+        }
+        let batch: Vec<(ObjectId, Alerts)> =
+            followers.drain(..batch_size.min(followers.len())).collect();
         let Some(last) = batch.last().map(|(id, _)| *id) else {
             return Ok(None);
         };
         let ids: Vec<ObjectId> = batch.iter().map(|(id, _)| *id).collect();
-        let people: HashMap<ObjectId, User> = users::find_many(db, &ids)
-            .await?
-            .into_iter()
-            .map(|u| (u.id, u))
-            .collect();
-        let paying: HashSet<ObjectId> = if self.post.audience == Audience::Subscribers {
-            subscriptions::find(
-                db,
-                doc! { "$and": [
-                    { "authorId": self.post.author, "subscriberId": { "$in": &ids } },
-                    subscriptions::access_filter(now()),
-                ] },
-            )
-            .await?
-            .into_iter()
-            .map(|s| s.subscriber_id)
-            .collect()
-        } else {
-            HashSet::new()
-        };
+        let people: HashMap<ObjectId, User> =
+            post_mail::find_each::<User, _>(db, users::COLLECTION, ids.iter().copied())
+                .await?
+                .into_iter()
+                .map(|u| (u.id, u))
+                .collect();
         // Who may hear of it: not `off`, not blocked by an administrator, no block either way.
         let told: Vec<(&User, Alerts)> = batch
             .iter()
@@ -791,7 +828,7 @@ impl Run<'_> {
                 .map(|(u, _)| Candidate {
                     address: u.email.trim().to_lowercase(),
                     who: Recipient::Follower(u.id),
-                    full: paying.contains(&u.id),
+                    full: self.paying.contains(&u.id),
                     user: Some(u.id),
                 })
                 .collect();
@@ -839,9 +876,12 @@ impl Run<'_> {
                 push_figures(self.state, &self.announcement);
             }
         }
+        let mut followers = std::collections::VecDeque::new();
+        let mut read_all = false;
         loop {
             let (phase, next) = match self.announcement.phase {
-                Phase::Followers => match self.follower_batch().await? {
+                Phase::Followers => match self.follower_batch(&mut followers, &mut read_all).await?
+                {
                     Some(last) => (Phase::Followers, Some(last)),
                     None => (Phase::Subscribers, None),
                 },
@@ -933,6 +973,21 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
         .await?
         .into_iter()
         .collect();
+    let paying: HashSet<ObjectId> = if post.audience == Audience::Subscribers {
+        subscriptions::find(
+            &state.db,
+            doc! { "$and": [
+                { "authorId": post.author },
+                subscriptions::access_filter(now()),
+            ] },
+        )
+        .await?
+        .into_iter()
+        .map(|s| s.subscriber_id)
+        .collect()
+    } else {
+        HashSet::new()
+    };
     let secret = secrecy::ExposeSecret::expose_secret(&state.settings.auth.jwt_secret)
         .as_bytes()
         .to_vec();
@@ -946,6 +1001,7 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
         composed,
         notice,
         hidden,
+        paying,
         secret,
     };
     run.go().await?;

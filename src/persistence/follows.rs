@@ -314,6 +314,19 @@ pub async fn silenced_by(db: &Db, follower: ObjectId) -> DbResult<Vec<ObjectId>>
         .collect())
 }
 
+/// Up to `limit` followers of `followee` after `after` (by follower id, ascending), with their
+/// alerts, read to the end at once (the new-post worker reads large pages: FerretDB answers the
+/// `$gt` and the sort by reading the collection, so each page costs a pass over it; and a cursor
+/// left open between writes would hold SQLite's read lock).
+pub async fn followers_page(
+    db: &Db,
+    followee: ObjectId,
+    after: Option<ObjectId>,
+    limit: i64,
+) -> DbResult<Vec<(ObjectId, Alerts)>> {
+    followers_after(db, followee, after, limit).await
+}
+
 /// The next batch of `followee`'s followers after `after` (by follower id), with their alerts.
 pub async fn followers_after(
     db: &Db,

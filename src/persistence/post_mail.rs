@@ -613,86 +613,80 @@ pub async fn claim_many_with(
     Ok(claimed)
 }
 
-/// Records how claimed deliveries went, all with one status. Only claims still `sending` are
-/// settled: one recorded as interrupted meanwhile keeps that record.
-pub async fn settle_many(
+/// Runs `statements` (filter, update) on `collection` one `updateOne` at a time, each filter a
+/// lookup by `_id`, the one FerretDB's SQLite backend answers from an index: it reads the whole
+/// collection for `$in` and for equality on other fields, and one `update` command carrying
+/// many statements can stall it. Returns how many documents were modified.
+pub async fn update_each(
     db: &Db,
-    post: ObjectId,
-    channel: Channel,
-    tos: &[String],
-    status: &str,
-) -> DbResult<()> {
-    if tos.is_empty() {
-        return Ok(());
+    collection: &str,
+    statements: Vec<(Document, Document)>,
+) -> DbResult<u64> {
+    let coll: Collection<Document> = db.database().collection(collection);
+    let mut modified = 0;
+    for (q, u) in statements {
+        modified += coll
+            .update_one(q, u)
+            .await
+            .db_context("updating a document by id")?
+            .modified_count;
     }
-    deliveries(db)
-        .update_many(
-            doc! {
-                "postId": post,
-                "channel": channel.as_str(),
-                "to": { "$in": tos },
-                "status": "sending",
-            },
-            doc! { "$set": { "status": status, "settledAt": now() } },
-        )
-        .await
-        .db_context("settling deliveries")?;
-    Ok(())
+    Ok(modified)
 }
 
-/// Of `addresses` (lower-cased), the suppressed ones.
+/// Records how the claims `ids` went, all with one status (one update per claim, by `_id`).
+/// Only claims still `sending` are settled. Returns how many were settled.
+pub async fn settle_many(db: &Db, ids: &[ObjectId], status: &str) -> DbResult<u64> {
+    let at = now();
+    let statements = ids
+        .iter()
+        .map(|id| {
+            (
+                doc! { "_id": id, "status": "sending" },
+                doc! { "$set": { "status": status, "settledAt": at } },
+            )
+        })
+        .collect();
+    update_each(db, DELIVERIES, statements).await
+}
+
+/// Lookups by `_id` in flight at once (see [`update_each`] for why not `$in`).
+const LOOKUPS: usize = 8;
+
+/// The documents of `collection` under each of `ids`, looked up one by one by `_id` (an index
+/// lookup), [`LOOKUPS`] at a time.
+pub async fn find_each<T, I>(db: &Db, collection: &str, ids: I) -> DbResult<Vec<T>>
+where
+    T: serde::de::DeserializeOwned + Send + Sync + Unpin,
+    I: IntoIterator,
+    I::Item: Into<mongodb::bson::Bson>,
+{
+    use futures_util::StreamExt;
+    let coll: Collection<T> = db.database().collection(collection);
+    let found: Vec<Option<T>> = futures_util::stream::iter(ids.into_iter().map(Into::into))
+        .map(|id| {
+            let coll = coll.clone();
+            async move {
+                coll.find_one(doc! { "_id": id })
+                    .await
+                    .db_context("reading a document by id")
+            }
+        })
+        .buffer_unordered(LOOKUPS)
+        .try_collect()
+        .await?;
+    Ok(found.into_iter().flatten().collect())
+}
+
+/// Of `addresses` (lower-cased), the suppressed ones (each looked up by `_id`).
 pub async fn suppressed_among(
     db: &Db,
     addresses: &[String],
 ) -> DbResult<std::collections::HashSet<String>> {
-    if addresses.is_empty() {
-        return Ok(Default::default());
-    }
-    let docs: Vec<Document> = suppressions(db)
-        .find(doc! { "_id": { "$in": addresses } })
-        .projection(doc! { "_id": 1 })
-        .await
-        .db_context("reading suppressions")?
-        .try_collect()
-        .await
-        .db_context("reading suppressions")?;
+    let docs: Vec<Document> = find_each(db, SUPPRESSIONS, addresses.iter().cloned()).await?;
     Ok(docs
         .iter()
         .filter_map(|d| d.get_str("_id").ok().map(str::to_string))
-        .collect())
-}
-
-/// The unread notification counts of `users`, in one query.
-pub async fn unread_counts(
-    db: &Db,
-    users: &[ObjectId],
-) -> DbResult<std::collections::HashMap<ObjectId, u64>> {
-    if users.is_empty() {
-        return Ok(Default::default());
-    }
-    let docs: Vec<Document> = db
-        .database()
-        .collection::<Document>(super::notifications::COLLECTION)
-        .aggregate([
-            doc! { "$match": { "userId": { "$in": users }, "read": false } },
-            doc! { "$group": { "_id": "$userId", "count": { "$sum": 1 } } },
-        ])
-        .await
-        .db_context("counting unread notifications")?
-        .try_collect()
-        .await
-        .db_context("counting unread notifications")?;
-    Ok(docs
-        .iter()
-        .filter_map(|d| {
-            let id = d.get_object_id("_id").ok()?;
-            let n = d
-                .get_i32("count")
-                .map(i64::from)
-                .or_else(|_| d.get_i64("count"))
-                .ok()?;
-            Some((id, u64::try_from(n).unwrap_or(0)))
-        })
         .collect())
 }
 
@@ -765,17 +759,17 @@ pub async fn settle_claims(
     status: &str,
     interrupted: bool,
 ) -> DbResult<u64> {
-    if ids.is_empty() {
-        return Ok(0);
-    }
-    let r = deliveries(db)
-        .update_many(
-            doc! { "_id": { "$in": ids }, "status": "sending" },
-            doc! { "$set": { "status": status, "interrupted": interrupted, "settledAt": now() } },
-        )
-        .await
-        .db_context("settling unsettled deliveries")?;
-    Ok(r.modified_count)
+    let at = now();
+    let statements = ids
+        .iter()
+        .map(|id| {
+            (
+                doc! { "_id": id, "status": "sending" },
+                doc! { "$set": { "status": status, "interrupted": interrupted, "settledAt": at } },
+            )
+        })
+        .collect();
+    update_each(db, DELIVERIES, statements).await
 }
 
 /// The email log entries stored under `ids` (claims' ids), by id.
@@ -783,18 +777,8 @@ pub async fn logged_outcomes(
     db: &Db,
     ids: &[ObjectId],
 ) -> DbResult<std::collections::HashMap<ObjectId, super::email_logs::EmailLog>> {
-    if ids.is_empty() {
-        return Ok(Default::default());
-    }
-    let logs: Vec<super::email_logs::EmailLog> = db
-        .database()
-        .collection::<super::email_logs::EmailLog>(super::email_logs::COLLECTION)
-        .find(doc! { "_id": { "$in": ids } })
-        .await
-        .db_context("reading email log entries")?
-        .try_collect()
-        .await
-        .db_context("reading email log entries")?;
+    let logs: Vec<super::email_logs::EmailLog> =
+        find_each(db, super::email_logs::COLLECTION, ids.iter().copied()).await?;
     Ok(logs.into_iter().map(|l| (l.id, l)).collect())
 }
 
@@ -811,52 +795,39 @@ pub async fn renew(db: &Db, post: ObjectId, owner: &str, lease_ms: i64) -> DbRes
     Ok(r.matched_count == 1)
 }
 
-/// Of the email claims of `post` to `delivered` (addresses just delivered), those recorded as
-/// interrupted by another worker meanwhile: their log entries are closed with `reason`, so the
-/// administrators' retry does not send them again.
-pub async fn close_interrupted(
-    db: &Db,
-    post: ObjectId,
-    delivered: &[String],
-    reason: &str,
-) -> DbResult<()> {
-    if delivered.is_empty() {
-        return Ok(());
-    }
-    let docs: Vec<Document> = deliveries(db)
-        .find(doc! {
-            "postId": post,
-            "channel": "email",
-            "to": { "$in": delivered },
-            "interrupted": true,
-        })
-        .projection(doc! { "_id": 1 })
-        .await
-        .db_context("reading interrupted deliveries")?
-        .try_collect()
-        .await
-        .db_context("reading interrupted deliveries")?;
-    let ids: Vec<ObjectId> = docs
+/// Of the email claims `delivered` (just delivered, by id), those recorded as interrupted by
+/// another worker meanwhile: their log entries are closed with `reason`, so the administrators'
+/// retry does not send them again, and the claims are settled `sent`.
+pub async fn close_interrupted(db: &Db, delivered: &[ObjectId], reason: &str) -> DbResult<()> {
+    let claims: Vec<Document> = find_each(db, DELIVERIES, delivered.iter().copied()).await?;
+    let ids: Vec<ObjectId> = claims
         .iter()
+        .filter(|d| d.get_bool("interrupted").unwrap_or(false))
         .filter_map(|d| d.get_object_id("_id").ok())
         .collect();
     if ids.is_empty() {
         return Ok(());
     }
-    db.database()
-        .collection::<Document>(super::email_logs::COLLECTION)
-        .update_many(
-            doc! { "_id": { "$in": &ids }, "success": false },
-            doc! { "$set": { "stopEmailAttempts": true, "error": reason } },
-        )
-        .await
-        .db_context("closing interrupted emails")?;
-    deliveries(db)
-        .update_many(
-            doc! { "_id": { "$in": &ids } },
-            doc! { "$set": { "status": "sent" } },
-        )
-        .await
-        .db_context("closing interrupted deliveries")?;
+    update_each(
+        db,
+        super::email_logs::COLLECTION,
+        ids.iter()
+            .map(|id| {
+                (
+                    doc! { "_id": id, "success": false },
+                    doc! { "$set": { "stopEmailAttempts": true, "error": reason } },
+                )
+            })
+            .collect(),
+    )
+    .await?;
+    update_each(
+        db,
+        DELIVERIES,
+        ids.iter()
+            .map(|id| (doc! { "_id": id }, doc! { "$set": { "status": "sent" } }))
+            .collect(),
+    )
+    .await?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 // New-post emails when the server is killed (SIGKILL) in the middle of sending: after it starts
 // again it takes the post's announcement back when the lease expires and goes on from the last
-// finished batch. Emails are claimed 16 at a time just before they are sent, so the chunk that
+// finished batch. Emails are claimed 32 at a time just before they are sent, so the chunk that
 // was being sent when the process died is the most that can be in doubt: those emails are
 // recorded as failed ("Interrupted ...") in the email log, for the administrators' retry. Nobody
 // gets the post twice, and every follower either got it or has that failed entry.
@@ -14,7 +14,7 @@ import { Ferret, Server, figure, request, signup, sleep } from './lib.js';
 const FOLLOWERS = 1_000;
 // Emails claimed and sent at once (src/jobs/announce.rs, IN_FLIGHT): at most one such chunk is
 // in doubt when the process dies.
-const IN_FLIGHT = 16;
+const IN_FLIGHT = 32;
 const INTERRUPTED = 'Interrupted: the server stopped while sending this email; it may not have been delivered';
 const RUN = `kill${Date.now().toString(36)}`;
 
@@ -136,6 +136,6 @@ describe('new-post emails through a crash', () => {
     assert.equal(figures.emailsFailed, interrupted.length, `interrupted emails counted as failed: ${JSON.stringify(figures)}`);
     assert.equal(figures.emailsSent + figures.emailsFailed, FOLLOWERS, `every follower counted: ${JSON.stringify(figures)}`);
     figure('new-post emails delivered through a SIGKILL mid-send (of 1000)', total);
-    figure('new-post emails interrupted by the SIGKILL, recorded as failed for a retry (at most 16)', interrupted.length);
+    figure('new-post emails interrupted by the SIGKILL, recorded as failed for a retry (at most 32)', interrupted.length);
   });
 });

@@ -6,6 +6,7 @@ run = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 raw = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])
 delivered_in_sink = int(sys.argv[3])
 build = sys.argv[4]
+floor = json.loads(open(sys.argv[5]).read().strip().splitlines()[-1]) if len(sys.argv) > 5 else None
 n = run["n"]
 seconds = run["delivered_ms"] / 1000
 rate = run["emails_sent"] / seconds if seconds else 0
@@ -17,3 +18,8 @@ print(f"  notices {run['notices']}, emails sent {run['emails_sent']}, failed {ru
 print(f"  all emails delivered {seconds:.1f} s after the publish: {1000 * seconds / max(1, run['emails_sent']):.2f} s per 1,000 emails, {rate:.0f} emails/s")
 print(f"  the SMTP sink's raw acceptance (smtplib, {raw['n']} messages): {raw['rate']:.0f} emails/s")
 print(f"  ratio ours / raw sink: {rate / raw['rate']:.2f}")
+if floor:
+    print(
+        f"  FerretDB alone, {floor['n']} documents one at a time: {floor['insert_rate']:.0f} inserts/s, "
+        f"{floor['find_by_id_rate']:.0f} lookups by _id/s, {floor['update_by_id_rate']:.0f} updates by _id/s"
+    )
