@@ -408,19 +408,18 @@ fn contact_data(fields: &ContactDataBody) -> Result<ContactData, Refusal> {
 /// The bank code of a body, under any of its names (one of them).
 fn code_field((bank, ifsc, routing): CodeFields<'_>) -> ApiResult<Option<String>> {
     let mut found = None;
-    for value in [
+    let given = [
         bank.value()?.map(|c| c.0.clone()),
         ifsc.value()?.map(|c| c.0.clone()),
         routing.value()?.map(|c| c.0.clone()),
-    ] {
-        if let Some(v) = value {
-            if found.is_some() {
-                return Err(ApiError::bad_request(
-                    "Send one of bankCode, ifscCode or routingNumber",
-                ));
-            }
-            found = Some(v);
+    ];
+    for v in given.into_iter().flatten() {
+        if found.is_some() {
+            return Err(ApiError::bad_request(
+                "Send one of bankCode, ifscCode or routingNumber",
+            ));
         }
+        found = Some(v);
     }
     Ok(found)
 }
