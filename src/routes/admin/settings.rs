@@ -6,25 +6,40 @@
 
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::extract::{Body, Sent};
 use crate::persistence::{admin_settings, two_factor};
 use crate::state::AppState;
 
 pub const MSG_OWN_FACTOR_FIRST: &str =
     "Turn on two-factor sign-in for your own account before requiring it of administrators.";
 
+pub const MSG_FLAG: &str = "requireAdminTwoFactor must be true or false";
+
 /// The settings to change.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SettingsBody {
     /// Require two-factor sign-in of every administrator.
-    #[schema(value_type = bool)]
-    pub require_admin_two_factor: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = bool, required = true)]
+    pub require_admin_two_factor: Sent<RequireTwoFactor>,
+}
+
+crate::flag_field! {
+    /// `requireAdminTwoFactor`: `true` or `false`.
+    RequireTwoFactor = "requireAdminTwoFactor";
+}
+
+impl SettingsBody {
+    /// Whether administrators must use two-factor sign-in.
+    pub fn validate(&self) -> ApiResult<bool> {
+        Ok(self.require_admin_two_factor.required(MSG_FLAG)?.0)
+    }
 }
 
 /// The settings in force.
@@ -65,12 +80,9 @@ pub async fn get(state: web::Data<AppState>, _admin: AdminUser) -> ApiResult<Htt
 pub async fn update(
     state: web::Data<AppState>,
     admin: AdminUser,
-    body: ApiJson<Value>,
+    body: Body<SettingsBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<SettingsBody>(body.into_inner())?;
-    let on = f
-        .boolean("requireAdminTwoFactor")?
-        .ok_or_else(|| ApiError::bad_request("requireAdminTwoFactor must be true or false"))?;
+    let on = body.read()?.validate()?;
     if on && !two_factor::is_enabled(&state.db, admin.0.user.id).await? {
         return Err(ApiError::conflict(MSG_OWN_FACTOR_FIRST));
     }

@@ -14,8 +14,8 @@ use crate::billing::{
     mode,
     payouts::{pay_author, PayoutResult},
 };
-use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::error::ApiResult;
+use crate::extract::{Body, FieldValue, Refusal, Sent};
 use crate::state::AppState;
 
 /// Most authors one request may pay.
@@ -24,9 +24,29 @@ pub const MSG_USERS_REQUIRED: &str = "users must list the ids of the authors to 
 
 /// `{users}`: the authors to pay (1 to 100), each an id or an object with `userId` or `_id`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PayoutsBody {
-    #[schema(value_type = Vec<PayoutTarget>, min_items = 1, max_items = 100)]
-    pub users: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = Vec<PayoutTarget>, min_items = 1, max_items = 100, required = true)]
+    pub users: Sent<PayoutUsers>,
+}
+
+/// `users` of a payout: 1 to 100 distinct authors, in the order given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PayoutUsers(pub Vec<ObjectId>);
+
+impl FieldValue for PayoutUsers {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        parse_users(&value).map(PayoutUsers)
+    }
+}
+crate::field_value!(PayoutUsers);
+
+impl PayoutsBody {
+    /// The authors to pay.
+    pub fn validate(self) -> ApiResult<Vec<ObjectId>> {
+        Ok(self.users.required(MSG_USERS_REQUIRED)?.0.clone())
+    }
 }
 
 /// One author to pay: an id, or an object carrying it.
@@ -55,13 +75,13 @@ pub struct PayoutsAnswer {
     pub mode: String,
 }
 
-fn parse_users(raw: Option<&Value>) -> ApiResult<Vec<ObjectId>> {
+fn parse_users(raw: &Value) -> Result<Vec<ObjectId>, Refusal> {
     let list = raw
-        .and_then(Value::as_array)
+        .as_array()
         .filter(|l| !l.is_empty())
-        .ok_or_else(|| ApiError::bad_request(MSG_USERS_REQUIRED))?;
+        .ok_or_else(|| Refusal::new(MSG_USERS_REQUIRED))?;
     if list.len() > MAX_USERS {
-        return Err(ApiError::bad_request(format!(
+        return Err(Refusal::new(format!(
             "At most {MAX_USERS} authors can be paid in one request"
         )));
     }
@@ -78,7 +98,7 @@ fn parse_users(raw: Option<&Value>) -> ApiResult<Vec<ObjectId>> {
         let id = text
             .and_then(|t| ObjectId::parse_str(t.trim()).ok())
             .ok_or_else(|| {
-                ApiError::invalid("invalid_id", format!("Invalid user ID in users: {item}"))
+                Refusal::with_code("invalid_id", format!("Invalid user ID in users: {item}"))
             })?;
         if !ids.contains(&id) {
             ids.push(id);
@@ -91,11 +111,10 @@ fn parse_users(raw: Option<&Value>) -> ApiResult<Vec<ObjectId>> {
 pub async fn payouts(
     state: web::Data<AppState>,
     admin: AdminUser,
-    body: ApiJson<Value>,
+    body: Body<PayoutsBody>,
 ) -> ApiResult<HttpResponse> {
     crate::routes::auth::reauth::require_recent(&state, &admin.0).await?;
-    let f = Fields::of::<PayoutsBody>(body.into_inner())?;
-    let users = parse_users(f.get("users"))?;
+    let users = body.read()?.validate()?;
     let mut results = Vec::new();
     for user in users {
         results.extend(pay_author(&state, user, admin.0.user.id).await?);

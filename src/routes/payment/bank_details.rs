@@ -17,14 +17,13 @@ use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{mode, provider_error};
-use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{required_id, ApiJson, Fields};
+use crate::extract::{required_id, Body};
 use crate::payments::DestinationRequest;
 use crate::persistence::bank_details::{self, BankDetails, ContactData};
 use crate::persistence::{now, users, DbError};
@@ -44,92 +43,12 @@ pub const MSG_ACCOUNT_NUMBER_TYPE: &str = "accountNumber must be a string of dig
 pub const MSG_EXISTS: &str = "Bank details already exist for this user; update them instead";
 pub const MSG_NOT_OWNER: &str = "Only the owner or an administrator can see or change bank details";
 
-/// New bank details: every field but `userId`, the bank code under one of its three names.
-// (Each field is read with its own message: `Fields::of`.)
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BankDetailsBody {
-    /// 2 to 100 letters (spaces, dots, apostrophes and hyphens allowed).
-    #[schema(value_type = String, min_length = 2, max_length = 100)]
-    pub account_holder_name: Option<Value>,
-    /// 4 to 20 digits (spaces and hyphens are dropped).
-    #[schema(value_type = String)]
-    pub account_number: Option<Value>,
-    /// An IFSC code (for example HDFC0001234) or a 9-digit US routing number.
-    #[schema(value_type = Option<String>)]
-    pub bank_code: Option<Value>,
-    /// The bank code, as an IFSC code.
-    #[schema(value_type = Option<String>)]
-    pub ifsc_code: Option<Value>,
-    /// The bank code, as a US routing number.
-    #[schema(value_type = Option<String>)]
-    pub routing_number: Option<Value>,
-    /// 2 to 100 characters.
-    #[schema(value_type = String, min_length = 2, max_length = 100)]
-    pub bank_name: Option<Value>,
-    #[schema(value_type = ContactDataBody)]
-    pub contact_data: Option<Value>,
-    /// Whose bank details these are: an administrator acting for someone (creation only).
-    #[schema(value_type = Option<String>)]
-    pub user_id: Option<Value>,
-}
-
-/// A change to bank details: at least one field of [`BankDetailsBody`] but `userId` (bank
-/// details stay with their owner).
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BankDetailsChangeBody {
-    #[schema(value_type = Option<String>, min_length = 2, max_length = 100)]
-    pub account_holder_name: Option<Value>,
-    #[schema(value_type = Option<String>)]
-    pub account_number: Option<Value>,
-    #[schema(value_type = Option<String>)]
-    pub bank_code: Option<Value>,
-    #[schema(value_type = Option<String>)]
-    pub ifsc_code: Option<Value>,
-    #[schema(value_type = Option<String>)]
-    pub routing_number: Option<Value>,
-    #[schema(value_type = Option<String>, min_length = 2, max_length = 100)]
-    pub bank_name: Option<Value>,
-    #[schema(value_type = Option<ContactDataBody>)]
-    pub contact_data: Option<Value>,
-}
-
-/// `contactData` of bank details: every field required.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ContactDataBody {
-    /// At most 100 characters.
-    #[schema(max_length = 100)]
-    pub name: String,
-    /// An email address.
-    pub email: String,
-    /// A phone number of 7 to 15 digits.
-    pub contact: String,
-}
-
-/// The text fields of a body, checked for their type before anything else, so a value of the
-/// wrong type is named even when another field is missing.
-const TEXT_FIELDS: &[&str] = &[
-    "accountHolderName",
-    "bankCode",
-    "ifscCode",
-    "routingNumber",
-    "bankName",
-    "userId",
-];
-
-/// Reads a body of type `T` and checks the type of every text field that is sent.
-fn read_body<T: serde::de::DeserializeOwned + utoipa::ToSchema>(body: Value) -> ApiResult<Fields> {
-    let f = Fields::of::<T>(body)?;
-    for key in TEXT_FIELDS {
-        f.text(key)?;
-    }
-    if f.get("accountNumber").is_some_and(|raw| !raw.is_string()) {
-        return Err(ApiError::bad_request(MSG_ACCOUNT_NUMBER_TYPE));
-    }
-    Ok(f)
-}
+mod body;
+pub use body::{
+    bank_code, AccountNumberText, BankCodeText, BankDetailsBody, BankDetailsChange,
+    BankDetailsChangeBody, BankNameText, ContactDataBody, ContactText, ContactValue, HolderText,
+    IfscCodeText, NewBankDetails, RoutingNumberText, UserIdText,
+};
 
 /// Bank details as clients see them: never the account number, only its last four digits.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -212,142 +131,6 @@ fn payment_id(raw: &str, message: &str) -> ApiResult<String> {
     Ok(id.to_string())
 }
 
-fn holder_name(raw: &str) -> ApiResult<String> {
-    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let ok = (2..=100).contains(&name.chars().count())
-        && name
-            .chars()
-            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | '\'' | '-'));
-    if !ok {
-        return Err(ApiError::bad_request(
-            "accountHolderName must be 2 to 100 letters (spaces, dots, apostrophes and hyphens allowed)",
-        ));
-    }
-    Ok(name)
-}
-
-fn account_number(raw: &Value) -> ApiResult<String> {
-    let text = raw
-        .as_str()
-        .ok_or_else(|| ApiError::bad_request(MSG_ACCOUNT_NUMBER_TYPE))?;
-    let digits: String = text.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
-    if !(4..=20).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ApiError::bad_request(
-            "accountNumber must be 4 to 20 digits",
-        ));
-    }
-    Ok(digits)
-}
-
-/// A valid ABA routing number (its checksum holds).
-fn is_routing_number(code: &str) -> bool {
-    let digits: Vec<u32> = code.chars().filter_map(|c| c.to_digit(10)).collect();
-    if digits.len() != 9 || code.len() != 9 {
-        return false;
-    }
-    let weights = [3, 7, 1, 3, 7, 1, 3, 7, 1];
-    digits.iter().zip(weights).map(|(d, w)| d * w).sum::<u32>() % 10 == 0
-}
-
-/// An IFSC code (India: 4 letters, 0, 6 letters or digits) or a US routing number; returns the
-/// normalised code, its country and currency.
-pub fn bank_code(raw: &str) -> ApiResult<(String, &'static str, &'static str)> {
-    let code = raw.trim().to_uppercase();
-    let b = code.as_bytes();
-    let ifsc = b.len() == 11
-        && b[..4].iter().all(u8::is_ascii_uppercase)
-        && b[4] == b'0'
-        && b[5..].iter().all(u8::is_ascii_alphanumeric);
-    if ifsc {
-        return Ok((code, "IN", "inr"));
-    }
-    if is_routing_number(&code) {
-        return Ok((code, "US", "usd"));
-    }
-    Err(ApiError::bad_request(
-        "bankCode must be an IFSC code (for example HDFC0001234) or a 9-digit US routing number",
-    ))
-}
-
-fn bank_name(raw: &str) -> ApiResult<String> {
-    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    if !(2..=100).contains(&name.chars().count()) {
-        return Err(ApiError::bad_request(
-            "bankName must be 2 to 100 characters",
-        ));
-    }
-    Ok(name)
-}
-
-fn contact_data(raw: &Value) -> ApiResult<ContactData> {
-    let obj = raw.as_object().ok_or_else(|| {
-        ApiError::bad_request("contactData must be an object {name, email, contact}")
-    })?;
-    if let Some(unknown) = obj
-        .keys()
-        .find(|k| !["name", "email", "contact"].contains(&k.as_str()))
-    {
-        return Err(ApiError::bad_request(format!(
-            "Unknown field 'contactData.{unknown}' (allowed: name, email, contact)"
-        )));
-    }
-    let text = |key: &str| -> ApiResult<String> {
-        match obj.get(key) {
-            Some(Value::String(s)) if !s.trim().is_empty() && s.trim() != "null" => {
-                Ok(s.trim().to_string())
-            }
-            _ => Err(ApiError::bad_request(format!(
-                "contactData.{key} is required"
-            ))),
-        }
-    };
-    let name = text("name")?;
-    if name.chars().count() > 100 {
-        return Err(ApiError::bad_request(
-            "contactData.name must be at most 100 characters",
-        ));
-    }
-    let email = Email::parse(&text("email")?)
-        .map_err(|_| ApiError::bad_request("contactData.email must be an email address"))?;
-    let phone = text("contact")?;
-    let digits = phone.chars().filter(char::is_ascii_digit).count();
-    let ok = (7..=15).contains(&digits)
-        && phone.chars().enumerate().all(|(i, c)| {
-            c.is_ascii_digit() || matches!(c, ' ' | '-' | '(' | ')') || (c == '+' && i == 0)
-        });
-    if !ok {
-        return Err(ApiError::bad_request(
-            "contactData.contact must be a phone number of 7 to 15 digits",
-        ));
-    }
-    Ok(ContactData {
-        name,
-        email: email.as_str().to_string(),
-        contact: phone,
-    })
-}
-
-/// The bank code of a body, under any of its names.
-fn code_field(f: &Fields) -> ApiResult<Option<String>> {
-    let mut found = None;
-    for key in ["bankCode", "ifscCode", "routingNumber"] {
-        if let Some(v) = f.text(key)? {
-            if found.is_some() {
-                return Err(ApiError::bad_request(
-                    "Send one of bankCode, ifscCode or routingNumber",
-                ));
-            }
-            found = Some(v);
-        }
-    }
-    Ok(found)
-}
-
-fn required(f: &Fields, key: &str) -> ApiResult<String> {
-    f.text(key)?
-        .ok_or_else(|| ApiError::bad_request(format!("{key} is required")))
-}
-
 /// Whose bank details a request is about: the caller, or `userId` for an administrator.
 async fn owner_of(state: &AppState, me: &AuthUser, raw: Option<String>) -> ApiResult<ObjectId> {
     let Some(raw) = raw else {
@@ -367,23 +150,18 @@ async fn owner_of(state: &AppState, me: &AuthUser, raw: Option<String>) -> ApiRe
 pub async fn create(
     state: web::Data<AppState>,
     me: AuthUser,
-    body: ApiJson<Value>,
+    body: Body<BankDetailsBody>,
 ) -> ApiResult<HttpResponse> {
     crate::routes::auth::reauth::require_recent(&state, &me).await?;
-    let f = read_body::<BankDetailsBody>(body.into_inner())?;
-    let holder = holder_name(&required(&f, "accountHolderName")?)?;
-    let number = account_number(
-        f.get("accountNumber")
-            .ok_or_else(|| ApiError::bad_request("accountNumber is required"))?,
-    )?;
-    let (code, country, currency) =
-        bank_code(&code_field(&f)?.ok_or_else(|| ApiError::bad_request("bankCode is required"))?)?;
-    let bank = bank_name(&required(&f, "bankName")?)?;
-    let contact = contact_data(
-        f.get("contactData")
-            .ok_or_else(|| ApiError::bad_request("contactData is required"))?,
-    )?;
-    let owner = owner_of(&state, &me, f.text("userId")?).await?;
+    let NewBankDetails {
+        holder,
+        number,
+        code: (code, country, currency),
+        bank,
+        contact,
+        user_id,
+    } = body.read()?.validate()?;
+    let owner = owner_of(&state, &me, user_id).await?;
     if bank_details::find_by_user(&state.db, owner)
         .await?
         .is_some()
@@ -471,40 +249,24 @@ pub async fn update(
     state: web::Data<AppState>,
     me: AuthUser,
     path: web::Path<String>,
-    body: ApiJson<Value>,
+    body: Body<BankDetailsChangeBody>,
 ) -> ApiResult<HttpResponse> {
     crate::routes::auth::reauth::require_recent(&state, &me).await?;
     let details = load_own(&state, &me, &path, MSG_INVALID_FOR_UPDATE).await?;
-    let body = body.into_inner();
-    if body.get("userId").is_some() {
-        return Err(ApiError::bad_request(
-            "Bank details cannot be moved to another user",
-        ));
-    }
-    let f = read_body::<BankDetailsChangeBody>(body)?;
+    let body = body.read()?;
+    body.check_owner_kept()?;
+    let BankDetailsChange {
+        holder,
+        number,
+        code,
+        bank,
+        contact,
+    } = body.validate()?;
     let mut set = Document::new();
-    let holder = match f.text("accountHolderName")? {
-        Some(raw) => Some(holder_name(&raw)?),
-        None if f.0.contains_key("accountHolderName") => {
-            return Err(ApiError::bad_request("accountHolderName is required"))
-        }
-        None => None,
-    };
-    let number = match f.get("accountNumber") {
-        Some(raw) => Some(account_number(raw)?),
-        None if f.0.contains_key("accountNumber") => {
-            return Err(ApiError::bad_request("accountNumber is required"))
-        }
-        None => None,
-    };
-    let code = code_field(&f)?.map(|c| bank_code(&c)).transpose()?;
-    if let Some(raw) = f.text("bankName")? {
-        set.insert("bankName", bank_name(&raw)?);
-    } else if f.0.contains_key("bankName") {
-        return Err(ApiError::bad_request("bankName is required"));
+    if let Some(bank) = bank {
+        set.insert("bankName", bank);
     }
-    if let Some(raw) = f.0.get("contactData") {
-        let contact = contact_data(raw)?;
+    if let Some(contact) = contact {
         set.insert(
             "contactData",
             doc! { "name": contact.name, "email": contact.email, "contact": contact.contact },
@@ -643,45 +405,6 @@ pub async fn delete(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bank_codes_are_ifsc_codes_or_routing_numbers() {
-        assert_eq!(
-            bank_code(" hdfc0001234 ").unwrap(),
-            ("HDFC0001234".into(), "IN", "inr")
-        );
-        assert_eq!(
-            bank_code("110000000").unwrap(),
-            ("110000000".into(), "US", "usd")
-        );
-        assert_eq!(bank_code("021000021").unwrap().1, "US");
-        for bad in [
-            "HDFC1001234",
-            "HDF00001234",
-            "123456789",
-            "11000000",
-            "null",
-            "",
-        ] {
-            assert!(bank_code(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn account_numbers_are_digits() {
-        assert_eq!(
-            account_number(&json!("0001 2345-6789")).unwrap(),
-            "000123456789"
-        );
-        for bad in [
-            json!("12a4"),
-            json!("123"),
-            json!(123456789),
-            json!("1".repeat(21)),
-        ] {
-            assert!(account_number(&bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn payment_ids_refuse_empty_and_null() {

@@ -22,6 +22,7 @@ use serde_json::Value;
 use crate::auth::AuthUser;
 use crate::domain::money::Interval;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::Sent;
 use crate::persistence::plans::{self as plan_store, Plan, PlanStatus};
 use crate::persistence::subscriptions::{self, SubStatus, Subscription};
 use crate::persistence::{now, user_directory, Db};
@@ -239,27 +240,37 @@ pub async fn audit_for_other(
 
 /// `{userId?, authorId}`: a reader (the caller when absent) and an author.
 #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReaderAuthorBody {
     /// The reader; the caller when absent.
+    #[serde(default)]
     #[schema(value_type = Option<String>)]
-    pub user_id: Option<Value>,
+    pub user_id: Sent<UserIdText>,
     /// The author.
-    #[schema(value_type = String)]
-    pub author_id: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    pub author_id: Sent<AuthorIdText>,
 }
 
-/// The `{userId, authorId}` of a body: the reader (the caller when absent) and the author.
-pub fn reader_and_author(body: Value, me: &AuthUser) -> ApiResult<(ObjectId, ObjectId)> {
-    let f = crate::extract::Fields::of::<ReaderAuthorBody>(body)?;
-    let reader = f.text("userId")?;
-    let author =
-        crate::extract::required_id(f.text("authorId")?.as_deref(), lists::MSG_INVALID_AUTHOR_ID)?;
-    let reader = match reader {
-        None => me.user.id,
-        Some(raw) => crate::extract::required_id(Some(&raw), status::MSG_INVALID_USER_ID)?,
-    };
-    Ok((reader, author))
+crate::text_field! {
+    /// `userId` as sent (an id, checked by [`ReaderAuthorBody::validate`]).
+    UserIdText = "userId";
+    /// `authorId` as sent (an id, checked by [`ReaderAuthorBody::validate`]).
+    AuthorIdText = "authorId";
+}
+
+impl ReaderAuthorBody {
+    /// The reader (the caller when absent) and the author.
+    pub fn validate(&self, me: &AuthUser) -> ApiResult<(ObjectId, ObjectId)> {
+        let reader = self.user_id.value()?;
+        let author = self.author_id.value()?.map(|a| a.0.as_str());
+        let author = crate::extract::required_id(author, lists::MSG_INVALID_AUTHOR_ID)?;
+        let reader = match reader {
+            None => me.user.id,
+            Some(raw) => crate::extract::required_id(Some(&raw.0), status::MSG_INVALID_USER_ID)?,
+        };
+        Ok((reader, author))
+    }
 }
 
 /// The plan named by a path segment.

@@ -15,57 +15,208 @@ use crate::auth::AuthUser;
 use crate::billing::{eligibility, mode};
 use crate::domain::money::{parse_amount, parse_currency, Interval, MAX_PRICE, MIN_PRICE};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::extract::{field_names, Body, FieldValue, Refusal, Sent};
 use crate::persistence::now;
 use crate::persistence::plans::{self, Plan, PlanStatus};
 use crate::state::AppState;
 
-// Each field is read with its own message (`Fields::of`).
 /// A new plan.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanBody {
     /// At most 100 characters.
-    #[schema(value_type = String, max_length = 100)]
-    pub name: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 100, required = true)]
+    pub name: Sent<PlanName>,
     /// At most 2000 characters.
+    #[serde(default)]
     #[schema(value_type = Option<String>, max_length = 2000)]
-    pub description: Option<Value>,
+    pub description: Sent<Description>,
     /// In the currency's smallest unit (999 for 9.99); a whole number, or its digits as text.
-    #[schema(value_type = i64)]
-    pub price: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = i64, required = true)]
+    pub price: Sent<Price>,
     /// One of the currencies the site sells in (the first by default).
+    #[serde(default)]
     #[schema(value_type = Option<String>)]
-    pub currency: Option<Value>,
+    pub currency: Sent<CurrencyText>,
     /// `month` (the default) or `year`.
+    #[serde(default)]
     #[schema(value_type = Option<Interval>)]
-    pub interval: Option<Value>,
+    pub interval: Sent<IntervalValue>,
     /// At most 20 texts of at most 200 characters.
+    #[serde(default)]
     #[schema(value_type = Option<Vec<String>>)]
-    pub benefits: Option<Value>,
+    pub benefits: Sent<Benefits>,
     /// `active` (the default) or `inactive`.
+    #[serde(default)]
     #[schema(value_type = Option<PlanStatus>)]
-    pub status: Option<Value>,
+    pub status: Sent<StatusValue>,
 }
 
 /// A change to a plan: at least one field of [`PlanBody`].
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanChangeBody {
+    #[serde(default)]
     #[schema(value_type = Option<String>, max_length = 100)]
-    pub name: Option<Value>,
+    pub name: Sent<PlanName>,
+    #[serde(default)]
     #[schema(value_type = Option<String>, max_length = 2000)]
-    pub description: Option<Value>,
+    pub description: Sent<Description>,
+    #[serde(default)]
     #[schema(value_type = Option<i64>)]
-    pub price: Option<Value>,
+    pub price: Sent<Price>,
+    #[serde(default)]
     #[schema(value_type = Option<String>)]
-    pub currency: Option<Value>,
+    pub currency: Sent<CurrencyText>,
+    #[serde(default)]
     #[schema(value_type = Option<Interval>)]
-    pub interval: Option<Value>,
+    pub interval: Sent<IntervalValue>,
+    #[serde(default)]
     #[schema(value_type = Option<Vec<String>>)]
-    pub benefits: Option<Value>,
+    pub benefits: Sent<Benefits>,
+    #[serde(default)]
     #[schema(value_type = Option<PlanStatus>)]
-    pub status: Option<Value>,
+    pub status: Sent<StatusValue>,
+}
+
+/// A plan's name: at most 100 characters, spaces collapsed, not blank.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanName(pub String);
+
+/// A plan's description: at most 2000 characters, trimmed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Description(pub String);
+
+/// A price in the currency's smallest unit, from [`MIN_PRICE`] to [`MAX_PRICE`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Price(pub i64);
+
+/// A currency as sent: its code trimmed and lowercased, or `None` for a value that is not a
+/// text (the codes sold are configuration, so [`parse_currency`] checks it in `validate`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurrencyText(pub Option<String>);
+
+/// `month` or `year` (and their synonyms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IntervalValue(pub Interval);
+
+/// At most 20 benefits of at most 200 characters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Benefits(pub Vec<String>);
+
+/// `status` of a plan: `active` or `inactive`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatusValue(pub PlanStatus);
+
+impl FieldValue for StatusValue {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        PlanStatus::parse(&value).map(StatusValue).map_err(refusal)
+    }
+}
+
+impl FieldValue for PlanName {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        parse_name(&v).map(PlanName).map_err(refusal)
+    }
+}
+
+impl FieldValue for Description {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        parse_description(Some(&v))
+            .map(Description)
+            .map_err(refusal)
+    }
+}
+
+impl FieldValue for Price {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        parse_amount(&v, "price", MIN_PRICE, MAX_PRICE)
+            .map(Price)
+            .map_err(refusal)
+    }
+}
+
+impl FieldValue for CurrencyText {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        Ok(CurrencyText(
+            v.as_str().map(|code| code.trim().to_lowercase()),
+        ))
+    }
+}
+
+impl FieldValue for IntervalValue {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        Interval::parse(&v).map(IntervalValue).map_err(refusal)
+    }
+}
+
+impl FieldValue for Benefits {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        parse_benefits(Some(&v)).map(Benefits).map_err(refusal)
+    }
+}
+
+crate::field_value!(
+    PlanName,
+    Description,
+    Price,
+    CurrencyText,
+    IntervalValue,
+    Benefits,
+    StatusValue
+);
+
+/// The message of a domain parser's refusal.
+fn refusal(e: ApiError) -> Refusal {
+    Refusal::new(e.to_string())
+}
+
+/// The currency of a body: `null` and other values that are not a sold code are refused with
+/// the list of codes sold.
+fn currency(raw: Option<&CurrencyText>, allowed: &[String]) -> ApiResult<String> {
+    let code = raw.and_then(|c| c.0.clone());
+    parse_currency(&code.map_or(Value::Null, Value::String), allowed)
+}
+
+/// A new plan's fields, checked.
+pub struct NewPlan {
+    pub name: String,
+    pub description: String,
+    pub price: i64,
+    pub currency: String,
+    pub interval: Interval,
+    pub benefits: Vec<String>,
+    pub status: PlanStatus,
+}
+
+impl PlanBody {
+    /// Every field that is sent is read before the required ones are asked for, so a value of
+    /// the wrong type is named even when another field is missing.
+    pub fn validate(&self, currencies: &[String]) -> ApiResult<NewPlan> {
+        let name = self.name.value()?;
+        let description = self.description.value()?;
+        let price = self.price.value()?;
+        let currency = match self.currency.value()? {
+            Some(raw) => currency(Some(raw), currencies)?,
+            None => currencies[0].clone(),
+        };
+        let interval = self.interval.value()?.map_or(Interval::Month, |i| i.0);
+        let benefits = self.benefits.value()?;
+        let status = self.status.value()?.map_or(PlanStatus::Active, |s| s.0);
+        let name = name.ok_or_else(|| ApiError::bad_request(MSG_NAME_REQUIRED))?;
+        let price = price.ok_or_else(|| ApiError::bad_request(MSG_PRICE_REQUIRED))?;
+        Ok(NewPlan {
+            name: name.0.clone(),
+            description: description.map(|d| d.0.clone()).unwrap_or_default(),
+            price: price.0,
+            currency,
+            interval,
+            benefits: benefits.map(|b| b.0.clone()).unwrap_or_default(),
+            status,
+        })
+    }
 }
 
 pub const MAX_NAME_LEN: usize = 100;
@@ -177,35 +328,17 @@ fn answer(status: u16, message: &str, plan: &Plan, mode: &str) -> HttpResponse {
 pub async fn create(
     state: web::Data<AppState>,
     me: AuthUser,
-    body: ApiJson<Value>,
+    body: Body<PlanBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<PlanBody>(body.into_inner())?;
-    let settings = &state.settings.payments;
-    // Every field that is sent is read before the required ones are asked for, so a value of the
-    // wrong type is named even when another field is missing.
-    let name = f.get("name").map(parse_name).transpose()?;
-    let description = parse_description(f.get("description"))?;
-    let price = f
-        .get("price")
-        .map(|raw| parse_amount(raw, "price", MIN_PRICE, MAX_PRICE))
-        .transpose()?;
-    let currency = match f.get("currency") {
-        Some(raw) => parse_currency(raw, &settings.currencies)?,
-        None => settings.currencies[0].clone(),
-    };
-    let interval = f
-        .get("interval")
-        .map(Interval::parse)
-        .transpose()?
-        .unwrap_or(Interval::Month);
-    let benefits = parse_benefits(f.get("benefits"))?;
-    let status = f
-        .get("status")
-        .map(PlanStatus::parse)
-        .transpose()?
-        .unwrap_or(PlanStatus::Active);
-    let name = name.ok_or_else(|| ApiError::bad_request(MSG_NAME_REQUIRED))?;
-    let price = price.ok_or_else(|| ApiError::bad_request(MSG_PRICE_REQUIRED))?;
+    let NewPlan {
+        name,
+        description,
+        price,
+        currency,
+        interval,
+        benefits,
+        status,
+    } = body.read()?.validate(&state.settings.payments.currencies)?;
     ensure_may_sell(&state, &me, me.user.id).await?;
     if plans::by_author(&state.db, me.user.id, false).await?.len() >= MAX_PLANS_PER_AUTHOR {
         return Err(ApiError::conflict(format!(
@@ -242,43 +375,47 @@ pub async fn update(
     state: web::Data<AppState>,
     me: AuthUser,
     path: web::Path<String>,
-    body: ApiJson<Value>,
+    body: Body<PlanChangeBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<PlanChangeBody>(body.into_inner())?;
+    let f = body.read()?;
     let plan = load_own_plan(&state.db, &path, &me).await?;
     if plan.is_deleted {
         return Err(ApiError::conflict(MSG_DELETED_PLAN));
     }
     let settings = &state.settings.payments;
     let mut set = Document::new();
-    if f.0.contains_key("name") {
-        let raw = f
-            .get("name")
-            .ok_or_else(|| ApiError::bad_request(MSG_NAME_REQUIRED))?;
-        set.insert("name", parse_name(raw)?);
+    if f.name.was_sent() {
+        set.insert("name", f.name.required(MSG_NAME_REQUIRED)?.0.clone());
     }
-    if f.0.contains_key("description") {
-        set.insert("description", parse_description(f.get("description"))?);
+    if f.description.was_sent() {
+        let text = f.description.value()?.map(|d| d.0.clone());
+        set.insert("description", text.unwrap_or_default());
     }
-    if f.0.contains_key("price") {
-        let raw = f
-            .get("price")
-            .ok_or_else(|| ApiError::bad_request(MSG_PRICE_REQUIRED))?;
-        set.insert("price", parse_amount(raw, "price", MIN_PRICE, MAX_PRICE)?);
+    if f.price.was_sent() {
+        set.insert("price", f.price.required(MSG_PRICE_REQUIRED)?.0);
     }
-    if f.0.contains_key("currency") {
-        let raw = f.get("currency").unwrap_or(&Value::Null);
-        set.insert("currency", parse_currency(raw, &settings.currencies)?);
+    if f.currency.was_sent() {
+        set.insert(
+            "currency",
+            currency(f.currency.value()?, &settings.currencies)?,
+        );
     }
-    if f.0.contains_key("interval") {
-        let raw = f.get("interval").unwrap_or(&Value::Null);
-        set.insert("interval", Interval::parse(raw)?.as_str());
+    if f.interval.was_sent() {
+        let interval = match f.interval.value()? {
+            Some(i) => i.0,
+            None => Interval::parse(&Value::Null)?,
+        };
+        set.insert("interval", interval.as_str());
     }
-    if f.0.contains_key("benefits") {
-        set.insert("benefits", parse_benefits(f.get("benefits"))?);
+    if f.benefits.was_sent() {
+        let list = f.benefits.value()?.map(|b| b.0.clone());
+        set.insert("benefits", list.unwrap_or_default());
     }
-    if f.0.contains_key("status") {
-        let status = PlanStatus::parse(f.get("status").unwrap_or(&Value::Null))?;
+    if f.status.was_sent() {
+        let status = match f.status.value()? {
+            Some(s) => s.0,
+            None => PlanStatus::parse(&Value::Null)?,
+        };
         if status == PlanStatus::Active && plan.status != PlanStatus::Active {
             ensure_may_sell(&state, &me, plan.author_id).await?;
         }
@@ -287,7 +424,7 @@ pub async fn update(
     if set.is_empty() {
         return Err(ApiError::bad_request(format!(
             "Nothing to change: send at least one of {}",
-            Fields::names_of::<PlanChangeBody>().join(", ")
+            field_names::<PlanChangeBody>().join(", ")
         )));
     }
     let changed: Vec<String> = set.keys().cloned().collect();

@@ -14,7 +14,7 @@ use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::extract::{Body, FieldValue, Refusal, Sent};
 use crate::routes::user::iso;
 use crate::state::AppState;
 
@@ -24,14 +24,52 @@ pub const MAX_REASON_LEN: usize = 1000;
 
 /// `{reason, bankDetails?}`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RefundBody {
     /// Why the subscriber wants their money back (at most 1000 characters).
-    #[schema(value_type = String, max_length = 1000)]
-    pub reason: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 1000, required = true)]
+    pub reason: Sent<RefundReason>,
     /// Accepted for the client's sake and not stored (card refunds go back to the card).
+    #[serde(default)]
     #[schema(schema_with = object_or_text)]
-    pub bank_details: Option<Value>,
+    pub bank_details: Sent<RefundBankDetails>,
+}
+
+crate::text_field! {
+    /// `reason` of a refund (its length is checked by [`RefundBody::validate`], after the
+    /// type of `bankDetails`).
+    RefundReason = "reason";
+}
+
+/// `bankDetails` of a refund: an object or a text, not kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefundBankDetails;
+
+impl FieldValue for RefundBankDetails {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        match value {
+            Value::Object(_) | Value::String(_) => Ok(RefundBankDetails),
+            _ => Err(Refusal::new("bankDetails must be an object or a text")),
+        }
+    }
+}
+crate::field_value!(RefundBankDetails);
+
+impl RefundBody {
+    /// The reason, checked in the documented order: the type of each field, then the reason's
+    /// presence and length.
+    pub fn validate(&self) -> ApiResult<String> {
+        let reason = self.reason.value()?;
+        self.bank_details.value()?;
+        let reason = reason.ok_or_else(|| ApiError::bad_request(MSG_REASON_REQUIRED))?;
+        if reason.0.chars().count() > MAX_REASON_LEN {
+            return Err(ApiError::bad_request(format!(
+                "reason must be at most {MAX_REASON_LEN} characters"
+            )));
+        }
+        Ok(reason.0.clone())
+    }
 }
 
 /// `bankDetails` of a refund: an object or a text.
@@ -74,25 +112,10 @@ pub async fn refund(
     state: web::Data<AppState>,
     me: AuthUser,
     path: web::Path<String>,
-    body: ApiJson<Value>,
+    body: Body<RefundBody>,
 ) -> ApiResult<HttpResponse> {
     crate::routes::auth::reauth::require_recent(&state, &me).await?;
-    let f = Fields::of::<RefundBody>(body.into_inner())?;
-    let reason = f.text("reason")?;
-    match f.get("bankDetails") {
-        None | Some(Value::Object(_)) | Some(Value::String(_)) => {}
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "bankDetails must be an object or a text",
-            ))
-        }
-    }
-    let reason = reason.ok_or_else(|| ApiError::bad_request(MSG_REASON_REQUIRED))?;
-    if reason.chars().count() > MAX_REASON_LEN {
-        return Err(ApiError::bad_request(format!(
-            "reason must be at most {MAX_REASON_LEN} characters"
-        )));
-    }
+    let reason = body.read()?.validate()?;
     let sub = load_own_subscription(&state.db, &path, &me).await?;
     let (sub, refund) = lifecycle::refund(&state, &sub, me.user.id, &reason, true).await?;
     let target = Target::new("subscription", sub.id.to_hex(), sub.plan_name.clone());

@@ -6,11 +6,10 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::Body;
 use crate::persistence::subscriptions::SubStatus;
 use crate::persistence::{now, subscriptions};
 use crate::state::AppState;
@@ -31,9 +30,9 @@ pub struct StatusAnswer {
 pub async fn status(
     state: web::Data<AppState>,
     me: AuthUser,
-    body: ApiJson<Value>,
+    body: Body<super::ReaderAuthorBody>,
 ) -> ApiResult<HttpResponse> {
-    let (reader, author) = super::reader_and_author(body.into_inner(), &me)?;
+    let (reader, author) = body.read()?.validate(&me)?;
     if reader != me.user.id && author != me.user.id && !me.is_admin() {
         return Err(ApiError::forbidden(
             "You can only check your own subscriptions or your own subscribers",

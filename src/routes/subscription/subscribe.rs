@@ -14,7 +14,7 @@ use super::{load_plan, subscription_view, SubscriptionView};
 use crate::auth::{authenticate, token_from_request};
 use crate::billing::{mode, subscribe::subscribe as subscribe_to};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{parse_json, Fields};
+use crate::extract::{blank, read_text, Body, FieldValue, Refusal, Sent};
 use crate::persistence::payments::{Payment, PaymentStatus};
 use crate::state::AppState;
 
@@ -26,18 +26,78 @@ pub const MSG_CONFIRMATION_NEEDED: &str =
 
 /// `{planId, paymentMethodId?, authorId?}`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SubscribeBody {
     /// The plan to subscribe to.
-    #[schema(value_type = String)]
-    pub plan_id: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    pub plan_id: Sent<PlanIdText>,
     /// A saved payment method of the provider (`pm_...`); without it the `stripe` provider asks
     /// the reader to confirm the payment in the browser.
+    #[serde(default)]
     #[schema(value_type = Option<String>, max_length = 100, pattern = "^pm_[A-Za-z0-9_]+$")]
-    pub payment_method_id: Option<Value>,
+    pub payment_method_id: Sent<PaymentMethodId>,
     /// The plan's author, as the client believes it (refused when it is someone else).
+    #[serde(default)]
     #[schema(value_type = Option<String>)]
-    pub author_id: Option<Value>,
+    pub author_id: Sent<AuthorIdText>,
+}
+
+crate::text_field! {
+    /// `planId` as sent (looked up by [`load_plan`], which names a bad one).
+    PlanIdText = "planId";
+    /// `authorId` as sent (compared with the plan's author).
+    AuthorIdText = "authorId";
+}
+
+/// A payment method id as the provider names them (`pm_` and letters, digits or `_`, at most
+/// 100 characters); blank counts as not given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaymentMethodId(pub String);
+
+impl FieldValue for PaymentMethodId {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        let method = read_text(value, "paymentMethodId")?;
+        let ok = blank(&method)
+            || (method.len() <= 100
+                && method.starts_with("pm_")
+                && method
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+        if !ok {
+            return Err(Refusal::new(
+                "paymentMethodId must be a payment method id (pm_...)",
+            ));
+        }
+        Ok(PaymentMethodId(method))
+    }
+
+    fn is_blank(&self) -> bool {
+        blank(&self.0)
+    }
+}
+crate::field_value!(PaymentMethodId);
+
+/// The checked fields of a [`SubscribeBody`].
+pub struct SubscribeRequest {
+    pub plan_id: String,
+    pub method: Option<String>,
+    pub author: Option<String>,
+}
+
+impl SubscribeBody {
+    /// The fields in the order they are checked: the types first, then the plan id's presence.
+    pub fn validate(&self) -> ApiResult<SubscribeRequest> {
+        let plan_id = self.plan_id.value()?;
+        let method = self.payment_method_id.value()?;
+        let author = self.author_id.value()?;
+        let plan_id = plan_id.ok_or_else(|| ApiError::bad_request(MSG_MISSING_PLAN_ID))?;
+        Ok(SubscribeRequest {
+            plan_id: plan_id.0.clone(),
+            method: method.map(|m| m.0.clone()),
+            author: author.map(|a| a.0.clone()),
+        })
+    }
 }
 
 /// `{message, subscription, payment, mode}`: 201 when the first period is paid, 202 when the
@@ -78,24 +138,6 @@ impl PaymentView {
     }
 }
 
-/// A payment method id as the provider names them (`pm_...`).
-fn parse_method(f: &Fields) -> ApiResult<Option<String>> {
-    let Some(method) = f.text("paymentMethodId")? else {
-        return Ok(None);
-    };
-    let ok = method.len() <= 100
-        && method.starts_with("pm_")
-        && method
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if !ok {
-        return Err(ApiError::bad_request(
-            "paymentMethodId must be a payment method id (pm_...)",
-        ));
-    }
-    Ok(Some(method))
-}
-
 #[tracing::instrument(skip_all)]
 pub async fn subscribe(
     state: web::Data<AppState>,
@@ -105,15 +147,11 @@ pub async fn subscribe(
     let token =
         token_from_request(&req).ok_or_else(|| ApiError::unauthorized(MSG_MISSING_TOKEN))?;
     let me = authenticate(&state, &token).await?;
-    let f = if body.iter().all(u8::is_ascii_whitespace) {
-        Fields::default()
-    } else {
-        Fields::of::<SubscribeBody>(parse_json::<Value>(&body)?)?
-    };
-    let plan_id = f.text("planId")?;
-    let method = parse_method(&f)?;
-    let author = f.text("authorId")?;
-    let plan_id = plan_id.ok_or_else(|| ApiError::bad_request(MSG_MISSING_PLAN_ID))?;
+    let SubscribeRequest {
+        plan_id,
+        method,
+        author,
+    } = Body::<SubscribeBody>::from_bytes(&body)?.validate()?;
     let plan = load_plan(&state.db, &plan_id).await?;
     if let Some(author) = author {
         if author != plan.author_id.to_hex() {

@@ -5,14 +5,14 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::doc;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{audit_for_other, subscription_views, SubscriptionView};
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::Body;
 use crate::persistence::subscriptions::{self, SubStatus};
 use crate::state::AppState;
 
@@ -31,9 +31,9 @@ pub struct UnsubscribeAnswer {
 pub async fn unsubscribe_author(
     state: web::Data<AppState>,
     me: AuthUser,
-    body: ApiJson<Value>,
+    body: Body<super::ReaderAuthorBody>,
 ) -> ApiResult<HttpResponse> {
-    let (reader, author) = super::reader_and_author(body.into_inner(), &me)?;
+    let (reader, author) = body.read()?.validate(&me)?;
     if reader != me.user.id && !me.is_admin() {
         return Err(ApiError::forbidden("You can only unsubscribe yourself"));
     }

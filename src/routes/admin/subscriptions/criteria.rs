@@ -10,42 +10,115 @@ use crate::auth::AdminUser;
 use crate::billing::eligibility::criteria as stored_criteria;
 use crate::domain::eligibility::Criteria;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::extract::{Body, FieldValue, Refusal, Sent};
 use crate::persistence::subscription_criteria;
 use crate::state::AppState;
 
 const MAX_COUNT: i64 = 1_000_000_000;
 
-fn count(f: &Fields, key: &str, current: i64) -> ApiResult<i64> {
-    match f.0.get(key) {
-        None => Ok(current),
-        Some(v) => v
-            .as_i64()
-            .filter(|n| (0..=MAX_COUNT).contains(n))
-            .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "{key} must be a whole number from 0 to {MAX_COUNT}"
-                ))
-            }),
-    }
+/// Declares the threshold newtypes of the body, each refused with its key's message.
+macro_rules! threshold_field {
+    ($($(#[$doc:meta])* $name:ident = $key:literal;)+) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct $name(pub i64);
+
+        impl FieldValue for $name {
+            fn read(v: Value) -> Result<Self, Refusal> {
+                v.as_i64()
+                    .filter(|n| (0..=MAX_COUNT).contains(n))
+                    .map($name)
+                    .ok_or_else(|| {
+                        Refusal::new(format!(
+                            "{} must be a whole number from 0 to {MAX_COUNT}",
+                            $key
+                        ))
+                    })
+            }
+        }
+
+        crate::field_value!($name);
+    )+};
 }
 
-/// The thresholds to change (at least one); each is read with its own range message.
+threshold_field! {
+    /// `minFollowers`.
+    MinFollowers = "minFollowers";
+    /// `minPosts`.
+    MinPosts = "minPosts";
+    /// `minAccountAgeDays`.
+    MinAccountAgeDays = "minAccountAgeDays";
+}
+
+/// `minEngagementRate`: a number from 0 to 1000.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MinEngagementRate(pub f64);
+
+impl FieldValue for MinEngagementRate {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        v.as_f64()
+            .filter(|r| r.is_finite() && (0.0..=1000.0).contains(r))
+            .map(MinEngagementRate)
+            .ok_or_else(|| Refusal::new("minEngagementRate must be a number from 0 to 1000"))
+    }
+}
+crate::field_value!(MinEngagementRate);
+
+/// The thresholds to change (at least one); each is read with its own range message (`null`
+/// is refused like any other value that is not a number).
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CriteriaBody {
     /// Followers an author needs (0 to 1,000,000,000).
+    #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
-    pub min_followers: Option<Value>,
+    pub min_followers: Sent<MinFollowers>,
     /// Published posts an author needs (0 to 1,000,000,000).
+    #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
-    pub min_posts: Option<Value>,
+    pub min_posts: Sent<MinPosts>,
     /// Engagement rate an author needs (0 to 1000).
+    #[serde(default)]
     #[schema(value_type = Option<f64>, minimum = 0, maximum = 1000)]
-    pub min_engagement_rate: Option<Value>,
+    pub min_engagement_rate: Sent<MinEngagementRate>,
     /// Days since signing up (0 to 1,000,000,000).
+    #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
-    pub min_account_age_days: Option<Value>,
+    pub min_account_age_days: Sent<MinAccountAgeDays>,
+}
+
+impl CriteriaBody {
+    /// At least one threshold is sent.
+    pub fn check_not_empty(&self) -> ApiResult<()> {
+        if !self.min_followers.was_sent()
+            && !self.min_posts.was_sent()
+            && !self.min_engagement_rate.was_sent()
+            && !self.min_account_age_days.was_sent()
+        {
+            return Err(ApiError::bad_request(
+                "Send at least one of minFollowers, minPosts, minEngagementRate, minAccountAgeDays",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The thresholds after the change (`current` for those not sent); the rate is checked
+    /// first, then the counts in order.
+    pub fn validate(&self, current: Criteria) -> ApiResult<Criteria> {
+        let rate = self.min_engagement_rate.given()?;
+        Ok(Criteria {
+            min_engagement_rate: rate.map_or(current.min_engagement_rate, |r| r.0),
+            min_followers: self
+                .min_followers
+                .given()?
+                .map_or(current.min_followers, |n| n.0),
+            min_posts: self.min_posts.given()?.map_or(current.min_posts, |n| n.0),
+            min_account_age_days: self
+                .min_account_age_days
+                .given()?
+                .map_or(current.min_account_age_days, |n| n.0),
+        })
+    }
 }
 
 /// `{message, criteria}`: the thresholds now in force.
@@ -59,34 +132,16 @@ pub struct CriteriaAnswer {
 pub async fn update(
     state: web::Data<AppState>,
     admin: AdminUser,
-    body: ApiJson<Value>,
+    body: Body<CriteriaBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<CriteriaBody>(body.into_inner())?;
-    if f.0.is_empty() {
-        return Err(ApiError::bad_request(
-            "Send at least one of minFollowers, minPosts, minEngagementRate, minAccountAgeDays",
-        ));
-    }
+    let body = body.read()?;
+    body.check_not_empty()?;
     let current = match stored_criteria(&state).await {
         Ok(c) => c,
         Err(ApiError::NotFound(_)) => Criteria::DEFAULT,
         Err(e) => return Err(e),
     };
-    let rate = match f.0.get("minEngagementRate") {
-        None => current.min_engagement_rate,
-        Some(v) => v
-            .as_f64()
-            .filter(|r| r.is_finite() && (0.0..=1000.0).contains(r))
-            .ok_or_else(|| {
-                ApiError::bad_request("minEngagementRate must be a number from 0 to 1000")
-            })?,
-    };
-    let next = Criteria {
-        min_followers: count(&f, "minFollowers", current.min_followers)?,
-        min_posts: count(&f, "minPosts", current.min_posts)?,
-        min_engagement_rate: rate,
-        min_account_age_days: count(&f, "minAccountAgeDays", current.min_account_age_days)?,
-    };
+    let next = body.validate(current)?;
     let saved = subscription_criteria::save(&state.db, next, admin.0.user.id).await?;
     crate::audit::record(
         &state,

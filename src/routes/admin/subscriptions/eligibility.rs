@@ -10,50 +10,107 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{answer, load_user};
 use crate::audit::{Action, Target};
 use crate::auth::AdminUser;
 use crate::billing::eligibility::assess;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::extract::{Body, FieldValue, Sent};
 use crate::persistence::users;
 use crate::state::AppState;
 
-// Money and eligibility bodies are read field by field (`Fields::of`), each with its message.
 /// `{userId, enable}`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToggleBody {
     /// The user whose eligibility the administrator decides.
-    #[schema(value_type = String)]
-    pub user_id: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    pub user_id: Sent<UserIdText>,
     /// Whether the user may sell subscription plans.
-    #[schema(value_type = bool)]
-    pub enable: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = bool, required = true)]
+    pub enable: Sent<Enable>,
 }
 
 /// `{userId, grant}`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GrantBody {
     /// The user.
-    #[schema(value_type = String)]
-    pub user_id: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    pub user_id: Sent<UserIdText>,
     /// `true` makes the user eligible whatever the criteria; `false` lets the criteria decide.
-    #[schema(value_type = bool)]
-    pub grant: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = bool, required = true)]
+    pub grant: Sent<Grant>,
 }
 
 /// `{isEligibleForSubscription, bypassSubscriptionCriteria}`: at least one of them.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OverrideBody {
+    #[serde(default)]
     #[schema(value_type = Option<bool>)]
-    pub is_eligible_for_subscription: Option<Value>,
+    pub is_eligible_for_subscription: Sent<IsEligible>,
+    #[serde(default)]
     #[schema(value_type = Option<bool>)]
-    pub bypass_subscription_criteria: Option<Value>,
+    pub bypass_subscription_criteria: Sent<Bypass>,
+}
+
+crate::text_field! {
+    /// `userId`: the user's id as sent (looked up by [`load_user`], which names a bad one).
+    UserIdText = "userId";
+}
+
+crate::flag_field! {
+    /// `enable` of a toggle.
+    Enable = "enable";
+    /// `grant` of a grant.
+    Grant = "grant";
+    /// `isEligibleForSubscription` of an override.
+    IsEligible = "isEligibleForSubscription";
+    /// `bypassSubscriptionCriteria` of an override.
+    Bypass = "bypassSubscriptionCriteria";
+}
+
+/// A required flag: missing or `null` is `<key> must be true or false` too.
+fn required_flag<T: FieldValue + Copy>(sent: &Sent<T>, key: &str) -> ApiResult<T> {
+    sent.required(&format!("{key} must be true or false"))
+        .copied()
+}
+
+impl ToggleBody {
+    /// The user id as sent and the decision.
+    pub fn validate(&self) -> ApiResult<(Option<String>, bool)> {
+        let user_id = self.user_id.value()?.map(|u| u.0.clone());
+        Ok((user_id, required_flag(&self.enable, "enable")?.0))
+    }
+}
+
+impl GrantBody {
+    /// The user id as sent and the grant.
+    pub fn validate(&self) -> ApiResult<(Option<String>, bool)> {
+        let user_id = self.user_id.value()?.map(|u| u.0.clone());
+        Ok((user_id, required_flag(&self.grant, "grant")?.0))
+    }
+}
+
+impl OverrideBody {
+    /// The switches to set, at least one.
+    pub fn validate(&self) -> ApiResult<(Option<bool>, Option<bool>)> {
+        let eligible = self.is_eligible_for_subscription.value()?.map(|v| v.0);
+        let bypass = self.bypass_subscription_criteria.value()?.map(|v| v.0);
+        if eligible.is_none() && bypass.is_none() {
+            return Err(ApiError::bad_request(
+                "Send isEligibleForSubscription and/or bypassSubscriptionCriteria (true or false)",
+            ));
+        }
+        Ok((eligible, bypass))
+    }
 }
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
@@ -66,20 +123,13 @@ pub async fn check(
     Ok(HttpResponse::Ok().json(assess(&state, user).await?.view()))
 }
 
-fn required_bool(f: &Fields, key: &str) -> ApiResult<bool> {
-    f.boolean(key)?
-        .ok_or_else(|| ApiError::bad_request(format!("{key} must be true or false")))
-}
-
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn toggle(
     state: web::Data<AppState>,
     admin: AdminUser,
-    body: ApiJson<Value>,
+    body: Body<ToggleBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<ToggleBody>(body.into_inner())?;
-    let user_id = f.text("userId")?;
-    let enable = required_bool(&f, "enable")?;
+    let (user_id, enable) = body.read()?.validate()?;
     let user = load_user(&state, user_id.as_deref()).await?;
     let user = users::set_subscription_flags(&state.db, user.id, Some(enable), Some(true))
         .await?
@@ -104,11 +154,9 @@ pub async fn toggle(
 pub async fn grant(
     state: web::Data<AppState>,
     admin: AdminUser,
-    body: ApiJson<Value>,
+    body: Body<GrantBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<GrantBody>(body.into_inner())?;
-    let user_id = f.text("userId")?;
-    let grant = required_bool(&f, "grant")?;
+    let (user_id, grant) = body.read()?.validate()?;
     let user = load_user(&state, user_id.as_deref()).await?;
     let (eligible, bypass) = if grant {
         (Some(true), true)
@@ -139,16 +187,9 @@ pub async fn user_override(
     state: web::Data<AppState>,
     admin: AdminUser,
     path: web::Path<String>,
-    body: ApiJson<Value>,
+    body: Body<OverrideBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<OverrideBody>(body.into_inner())?;
-    let eligible = f.boolean("isEligibleForSubscription")?;
-    let bypass = f.boolean("bypassSubscriptionCriteria")?;
-    if eligible.is_none() && bypass.is_none() {
-        return Err(ApiError::bad_request(
-            "Send isEligibleForSubscription and/or bypassSubscriptionCriteria (true or false)",
-        ));
-    }
+    let (eligible, bypass) = body.read()?.validate()?;
     let user = load_user(&state, Some(&path)).await?;
     let user = users::set_subscription_flags(&state.db, user.id, eligible, bypass)
         .await?

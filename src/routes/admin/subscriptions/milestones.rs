@@ -11,7 +11,7 @@ use super::{answer, load_user};
 use crate::audit::{Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::extract::{Body, FieldValue, Refusal, Sent};
 use crate::persistence::users::{self, MilestoneOverride};
 use crate::state::AppState;
 
@@ -20,51 +20,107 @@ pub const MAX_COUNT: i64 = 1_000_000_000;
 /// Largest engagement rate an override may set.
 pub const MAX_RATE: f64 = 1000.0;
 
-/// `Some(None)` for null, `Some(Some(n))` for a count, `None` when not sent.
-fn count(f: &Fields, key: &str) -> ApiResult<Option<Option<i64>>> {
-    match f.0.get(key) {
-        None => Ok(None),
-        Some(Value::Null) => Ok(Some(None)),
-        Some(v) => v
-            .as_i64()
-            .filter(|n| (0..=MAX_COUNT).contains(n))
-            .map(|n| Some(Some(n)))
-            .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "{key} must be a whole number from 0 to {MAX_COUNT}, or null"
-                ))
-            }),
-    }
+/// A count an override sets: a whole number from 0 to [`MAX_COUNT`].
+fn read_count(v: &Value, key: &str) -> Result<i64, Refusal> {
+    v.as_i64()
+        .filter(|n| (0..=MAX_COUNT).contains(n))
+        .ok_or_else(|| {
+            Refusal::new(format!(
+                "{key} must be a whole number from 0 to {MAX_COUNT}, or null"
+            ))
+        })
 }
 
-fn rate(f: &Fields, key: &str) -> ApiResult<Option<Option<f64>>> {
-    match f.0.get(key) {
-        None => Ok(None),
-        Some(Value::Null) => Ok(Some(None)),
-        Some(v) => v
-            .as_f64()
+/// Declares the count newtypes of the body, each refused with its key's message.
+macro_rules! count_field {
+    ($($(#[$doc:meta])* $name:ident = $key:literal;)+) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct $name(pub i64);
+
+        impl FieldValue for $name {
+            fn read(value: Value) -> Result<Self, Refusal> {
+                read_count(&value, $key).map($name)
+            }
+        }
+
+        crate::field_value!($name);
+    )+};
+}
+
+count_field! {
+    /// `followerCount`.
+    FollowerCount = "followerCount";
+    /// `postCount`.
+    PostCount = "postCount";
+    /// `accountAgeDays`.
+    AccountAgeDays = "accountAgeDays";
+}
+
+/// `engagementRate`: a number from 0 to [`MAX_RATE`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EngagementRate(pub f64);
+
+impl FieldValue for EngagementRate {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        v.as_f64()
             .filter(|r| r.is_finite() && (0.0..=MAX_RATE).contains(r))
-            .map(|r| Some(Some(r)))
+            .map(EngagementRate)
             .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "{key} must be a number from 0 to {MAX_RATE}, or null"
+                Refusal::new(format!(
+                    "engagementRate must be a number from 0 to {MAX_RATE}, or null"
                 ))
-            }),
+            })
     }
 }
+crate::field_value!(EngagementRate);
 
 /// The metrics to replace (at least one; `null` removes a replacement).
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MilestoneBody {
+    #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
-    pub follower_count: Option<Value>,
+    pub follower_count: Sent<FollowerCount>,
+    #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
-    pub post_count: Option<Value>,
+    pub post_count: Sent<PostCount>,
+    #[serde(default)]
     #[schema(value_type = Option<f64>, minimum = 0, maximum = 1000)]
-    pub engagement_rate: Option<Value>,
+    pub engagement_rate: Sent<EngagementRate>,
+    #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000_000)]
-    pub account_age_days: Option<Value>,
+    pub account_age_days: Sent<AccountAgeDays>,
+}
+
+/// The changes of a [`MilestoneBody`]: `None` keeps a metric, `Some(None)` removes it.
+pub struct MilestoneChanges {
+    pub followers: Option<Option<i64>>,
+    pub posts: Option<Option<i64>>,
+    pub engagement: Option<Option<f64>>,
+    pub age: Option<Option<i64>>,
+}
+
+impl MilestoneBody {
+    /// The changes, checked in the order of the fields; at least one.
+    pub fn validate(&self) -> ApiResult<MilestoneChanges> {
+        let changes = MilestoneChanges {
+            followers: self.follower_count.change()?.map(|v| v.map(|n| n.0)),
+            posts: self.post_count.change()?.map(|v| v.map(|n| n.0)),
+            engagement: self.engagement_rate.change()?.map(|v| v.map(|r| r.0)),
+            age: self.account_age_days.change()?.map(|v| v.map(|n| n.0)),
+        };
+        if changes.followers.is_none()
+            && changes.posts.is_none()
+            && changes.engagement.is_none()
+            && changes.age.is_none()
+        {
+            return Err(ApiError::bad_request(
+                "Send at least one of followerCount, postCount, engagementRate, accountAgeDays",
+            ));
+        }
+        Ok(changes)
+    }
 }
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
@@ -72,18 +128,14 @@ pub async fn set_override(
     state: web::Data<AppState>,
     admin: AdminUser,
     path: web::Path<String>,
-    body: ApiJson<Value>,
+    body: Body<MilestoneBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<MilestoneBody>(body.into_inner())?;
-    let followers = count(&f, "followerCount")?;
-    let posts = count(&f, "postCount")?;
-    let engagement = rate(&f, "engagementRate")?;
-    let age = count(&f, "accountAgeDays")?;
-    if followers.is_none() && posts.is_none() && engagement.is_none() && age.is_none() {
-        return Err(ApiError::bad_request(
-            "Send at least one of followerCount, postCount, engagementRate, accountAgeDays",
-        ));
-    }
+    let MilestoneChanges {
+        followers,
+        posts,
+        engagement,
+        age,
+    } = body.read()?.validate()?;
     let user = load_user(&state, Some(&path)).await?;
     let current = &user.milestone_override;
     let next = MilestoneOverride {

@@ -10,9 +10,10 @@ use serde_json::{json, Value};
 use crate::auth::AdminUser;
 use crate::billing::mode;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, Fields};
+use crate::extract::{Body, Sent};
 use crate::persistence::plans::{self, PlanStatus};
 use crate::routes::admin::PageParams;
+use crate::routes::subscription::plans::StatusValue;
 use crate::routes::subscription::{load_plan, plan_view, plan_views, PlanAnswer, PlanView};
 use crate::state::AppState;
 
@@ -91,26 +92,43 @@ pub async fn list(
 
 /// `{planId, status}`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanStatusBody {
-    #[schema(value_type = String)]
-    pub plan_id: Option<Value>,
-    #[schema(value_type = PlanStatus)]
-    pub status: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    pub plan_id: Sent<PlanIdText>,
+    #[serde(default)]
+    #[schema(value_type = PlanStatus, required = true)]
+    pub status: Sent<StatusValue>,
+}
+
+crate::text_field! {
+    /// `planId`: the plan's id as sent (looked up by the handler).
+    PlanIdText = "planId";
+}
+
+impl PlanStatusBody {
+    /// The plan id and the status, checked in the documented order.
+    pub fn validate(&self) -> ApiResult<(String, PlanStatus)> {
+        let plan_id = self.plan_id.value()?;
+        let status = match self.status.value()? {
+            Some(s) => s.0,
+            None => PlanStatus::parse(&Value::Null)?,
+        };
+        let plan_id = plan_id.ok_or_else(|| {
+            ApiError::bad_request(crate::routes::subscription::subscribe::MSG_MISSING_PLAN_ID)
+        })?;
+        Ok((plan_id.0.clone(), status))
+    }
 }
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn set_status(
     state: web::Data<AppState>,
     admin: AdminUser,
-    body: ApiJson<Value>,
+    body: Body<PlanStatusBody>,
 ) -> ApiResult<HttpResponse> {
-    let f = Fields::of::<PlanStatusBody>(body.into_inner())?;
-    let plan_id = f.text("planId")?;
-    let status = PlanStatus::parse(f.get("status").unwrap_or(&Value::Null))?;
-    let plan_id = plan_id.ok_or_else(|| {
-        ApiError::bad_request(crate::routes::subscription::subscribe::MSG_MISSING_PLAN_ID)
-    })?;
+    let (plan_id, status) = body.read()?.validate()?;
     let plan = load_plan(&state.db, &plan_id).await?;
     if plan.is_deleted {
         return Err(ApiError::conflict(
