@@ -10,7 +10,7 @@ import { errorMessage, http, request } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { Post, PostCounts } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
-import { blockUser } from '@/features/blocks/blocks-slice';
+import { blockUser } from '@/features/blocks';
 
 export const POST_PAGE_SIZE = 12;
 export const FOLLOWING_PAGE_SIZE = 50;
