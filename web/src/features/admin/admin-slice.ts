@@ -773,7 +773,7 @@ const adminSlice = createSlice({
         if (m && !m.isHandled && state.overview.data) state.overview.data.unreadContactMessages = Math.max(0, state.overview.data.unreadContactMessages - 1);
         if (m) {
           m.isHandled = true;
-          m.reply = { ...(m.reply ?? { subject: '', message: '' }), repliedAt: str(action.payload.repliedAt) || undefined };
+          m.reply = { subject: '', message: '', repliedBy: '', ...m.reply, repliedAt: str(action.payload.repliedAt) || m.reply?.repliedAt || '' };
         }
       })
       // Reports
