@@ -79,7 +79,7 @@ export default tseslint.config(
   },
   {
     // Still over the limit; being split.
-    files: ['src/features/admin/admin-slice.ts', 'src/features/posts/posts-slice.ts', 'src/features/subscriptions/subscriptions-slice.ts'],
+    files: ['src/features/posts/posts-slice.ts', 'src/features/subscriptions/subscriptions-slice.ts'],
     rules: { 'max-lines': 'off' },
   },
   {
