@@ -17,8 +17,8 @@ export const TARGET_KIB = 120;
 export const BUDGET_KIB = 150;
 export const READER_ROUTES = {
   '/': 'src/features/posts/pages/home-page.tsx',
-  '/post/{slug}': 'src/features/posts/pages/post-page.tsx',
-  '/author-profile/{id}': 'src/features/users/pages/author-profile-page.tsx',
+  '/post/{slug}': 'src/app/routes/post-page.tsx',
+  '/author-profile/{id}': 'src/app/routes/author-profile-page.tsx',
   '/tag/{tag}': 'src/features/posts/pages/tag-page.tsx',
   '/category/{slug}': 'src/features/posts/pages/category-page.tsx',
 };

@@ -7,7 +7,7 @@ import { RouteError } from './routes/route-error';
 import { BareLayout, ShellLayout } from './shell/shell-layout';
 
 const HomePage = lazyPage(() => import('@/features/posts/pages/home-page'));
-const PostPage = lazyPage(() => import('@/features/posts/pages/post-page'));
+const PostPage = lazyPage(() => import('./routes/post-page'));
 // The editor (Editor.js and its tools) loads only on these three routes.
 const CreatePostPage = lazyPage(() => import('@/features/editor/pages/create-post-page'));
 const EditPostPage = lazyPage(() => import('@/features/editor/pages/edit-post-page'));
@@ -24,8 +24,8 @@ const ContactPage = lazyPage(() => import('@/features/info/pages/contact-page'))
 const PrivacyPage = lazyPage(() => import('@/features/info/pages/privacy-page'));
 const TermsPage = lazyPage(() => import('@/features/info/pages/terms-page'));
 const ProfilePage = lazyPage(() => import('@/features/users/pages/profile-page'));
-const SettingsPage = lazyPage(() => import('@/features/users/pages/settings-page'));
-const AuthorProfilePage = lazyPage(() => import('@/features/users/pages/author-profile-page'));
+const SettingsPage = lazyPage(() => import('./routes/settings-page'));
+const AuthorProfilePage = lazyPage(() => import('./routes/author-profile-page'));
 const PlansPage = lazyPage(() => import('@/features/subscriptions/pages/plans-page'));
 const MySubscriptionsPage = lazyPage(() => import('@/features/subscriptions/pages/my-subscriptions-page'));
 const OnlineUsersPage = lazyPage(() => import('@/features/users/pages/online-users-page'));

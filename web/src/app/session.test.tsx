@@ -48,7 +48,7 @@ describe('switching accounts in one tab', () => {
     await store.dispatch(login({ email: 'a@example.com', password: 'pw' }));
     await store.dispatch(fetchCurrentUser());
     await store.dispatch(fetchUserSelectedCategories());
-    store.dispatch(socketEvents.notificationReceived({ _id: 'n1', type: 'like', read: false }));
+    store.dispatch(socketEvents.notificationReceived({ _id: 'n1', type: 'like', read: false, content: '', createdAt: '2026-01-01T00:00:00Z', user: 'ua' }));
     store.dispatch(socketEvents.userLocationUpdated({ userId: 'f1', coordinates: { lat: 1, lon: 2 }, city: 'X', country: 'Y', state: 'Z', pincode: '1' }));
     expect(store.getState().users.profile?._id).toBe('ua');
     expect(store.getState().notifications.unreadCount).toBe(1);

@@ -1,52 +1,18 @@
 /** Wire shapes shared by several features (seed 000 §3, seed 001 §3). */
+import type { Schemas } from '@/api';
 
 export type NotificationType = 'like' | 'bookmark' | 'comment' | 'reply' | 'admin' | 'admin_reply' | 'appeal' | 'subscription' | 'new_post';
 
-export interface UserNotification {
-  _id: string;
-  type: NotificationType | string;
-  content?: string | null;
-  read: boolean;
-  createdAt?: string | null;
-  navigateTo?: string | null;
-  sender?: { name?: string | null; avatar?: string | null } | null;
-  post?: { _id?: string | null; title?: string | null } | null;
-  user?: string | null;
-  /** The administrator's notice an `admin_reply` answers. */
-  replyTo?: string | null;
-}
+export type UserNotification = Schemas['NotificationView'];
 
-export interface BannerNotification {
-  _id: string;
-  title: string;
-  message: string;
-  link?: string | null;
-  region?: string | null;
-  isActive?: boolean;
-  expiresAt?: string | null;
-  sticky?: boolean;
-  dismissedBy?: string[];
-  timestamp?: string | null;
-}
+export type BannerNotification = Schemas['BannerView'];
 
 /** One Editor.js block as the server stores it (seed 000 §3 "blocks"). */
-export interface Block {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-}
+export type Block = Schemas['Block'];
 
-export interface PostAuthor {
-  _id: string;
-  name: string;
-  avatar?: string | null;
-}
+export type PostAuthor = Schemas['AuthorView'];
 
-export interface CategoryRef {
-  _id: string;
-  name: string;
-  slug: string;
-}
+export type CategoryRef = Schemas['CategoryRef'];
 
 export type PostType = 'Article' | 'Blog';
 export type Visibility = 'Public' | 'Private' | 'Unlisted';
@@ -139,14 +105,7 @@ export interface UserProfile extends UserSummary {
 }
 
 /** One entry of a user's activity. */
-export interface ActivityEntry {
-  _id: string;
-  type: string;
-  details: string;
-  postId?: string | null;
-  targetUserId?: string | null;
-  createdAt: string;
-}
+export type ActivityEntry = Schemas['ActivityView'];
 
 export interface Category {
   _id: string;
@@ -176,8 +135,4 @@ export interface PostCounts {
   followingPostsCount: number;
 }
 
-export interface GuestVisit {
-  guestId: string;
-  visitCount: number;
-  lastVisit: string;
-}
+export type GuestVisit = Schemas['GuestView'];

@@ -1,4 +1,5 @@
 /** Wire shapes of the money API (docs/decisions.md "Money"); amounts are minor units. */
+import type { Schemas } from '@/api';
 
 export type PaymentMode = 'test' | 'live';
 
@@ -47,25 +48,11 @@ export interface Subscription {
   mode?: PaymentMode | string;
 }
 
-export interface SubscriptionCriteria {
-  minFollowers: number;
-  minPosts: number;
-  minEngagementRate: number;
-  minAccountAgeDays: number;
-}
+export type SubscriptionCriteria = Schemas['Criteria'];
 
-export interface MilestoneOverride {
-  followerCount: number | null;
-  postCount: number | null;
-  engagementRate: number | null;
-  accountAgeDays: number | null;
-}
+export type MilestoneOverride = Schemas['MilestoneOverride'];
 
-export interface OverrideInfo {
-  isEligibleForSubscription: boolean;
-  bypassSubscriptionCriteria: boolean;
-  milestoneOverride: MilestoneOverride;
-}
+export type OverrideInfo = Schemas['OverrideInfo'];
 
 export interface Eligibility {
   userId?: string;

@@ -121,6 +121,8 @@ export function AvatarMenu() {
             <strong>{user.name}</strong>
             <small className="muted">{user.email}</small>
           </div>
+          {/* Arrow keys bubble up from the focused item (roving focus): the menu itself is not a stop. */}
+          {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
           <div id="account-menu" ref={menuRef} role="menu" aria-label="Account" className="account-menu__items" onKeyDown={onMenuKey}>
             {accountLinks(user._id, role === 'admin').map((item) => (
               <Link key={item.to} to={item.to} role="menuitem" tabIndex={-1} className="menu-item" onClick={close}>

@@ -23,7 +23,7 @@ describe('PostBlocks', () => {
   it('renders every block type, safely', () => {
     const { container } = render(
       <MemoryRouter>
-        <PostBlocks blocks={every} renderPoll={(b) => <div data-testid="poll">{String(b.data.question)}</div>} />
+        <PostBlocks blocks={every} renderPoll={(b) => <div data-testid="poll">{String(b.data?.question)}</div>} />
       </MemoryRouter>,
     );
     expect(container.querySelector('p b')?.textContent).toBe('bold');

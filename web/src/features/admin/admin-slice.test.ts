@@ -49,8 +49,39 @@ import {
 import { isRetryable, RETRY_ATTEMPTS, RETRY_DELAY_MS, withRetry } from './retry';
 import { ApiError } from '@/lib/http';
 
-const user = (id: string, over: Partial<AdminUser> = {}): AdminUser => ({ _id: id, name: id, email: `${id}@x.io`, role: 'user', blocked: false, ...over });
-const post = (id: string, over: Partial<AdminPost> = {}): AdminPost => ({ _id: id, title: id, slug: id, blocked: false, ...over });
+const user = (id: string, over: Partial<AdminUser> = {}): AdminUser => ({
+  _id: id,
+  name: id,
+  email: `${id}@x.io`,
+  role: 'user',
+  blocked: false,
+  isAccountVerified: true,
+  totalPosts: 0,
+  isEligibleForSubscription: false,
+  bypassSubscriptionCriteria: false,
+  milestoneOverride: {},
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  ...over,
+});
+const post = (id: string, over: Partial<AdminPost> = {}): AdminPost => ({
+  _id: id,
+  title: id,
+  slug: id,
+  blocked: false,
+  author: { _id: 'a1', name: 'A' },
+  authorName: 'A',
+  status: 'published',
+  visibility: 'Public',
+  views: 0,
+  likesCount: 0,
+  commentsCount: 0,
+  bookmarksCount: 0,
+  shareCount: 0,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  ...over,
+});
 const contact = (id: string, over: Partial<ContactMessage> = {}): ContactMessage => ({
   _id: id,
   name: 'N',
@@ -63,12 +94,16 @@ const contact = (id: string, over: Partial<ContactMessage> = {}): ContactMessage
 });
 const report = (id: string, over: Partial<Report> = {}): Report => ({
   _id: id,
+  post: { _id: 'p', title: 'T', slug: 't' },
   postId: 'p',
   postTitle: 'T',
+  author: { _id: 'a1', name: 'A', email: 'a@x.io' },
   reason: 'spam',
+  details: '',
   isReviewed: false,
   forwardedToAuthor: false,
   isAcknowledged: false,
+  noticesSent: 0,
   createdAt: '2026-01-01T00:00:00Z',
   ...over,
 });
@@ -373,7 +408,7 @@ describe('reports', () => {
 });
 
 describe('banners', () => {
-  const banner = (id: string) => ({ _id: id, title: id, message: 'm', region: 'global' });
+  const banner = (id: string) => ({ _id: id, title: id, message: 'm', region: 'global', isActive: true, sticky: false, dismissedBy: [], timestamp: '2026-01-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' });
 
   it('created ones go to the front; dismissed or deactivated ones leave; all can be deleted', async () => {
     const store = adminStore((s) => {

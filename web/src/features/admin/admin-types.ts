@@ -1,4 +1,5 @@
 /** Wire shapes of the administrator API (docs/decisions.md "Administration", "Money"). */
+import type { Answer, Schemas } from '@/api';
 import type { Eligibility, MilestoneOverride, OverrideInfo, Plan, SubscriptionCriteria } from '@/types/money';
 
 export type { MilestoneOverride, OverrideInfo, Plan, SubscriptionCriteria };
@@ -6,74 +7,15 @@ export type UserEligibility = Eligibility;
 
 export type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
-export interface AdminUser {
-  _id: string;
-  name: string;
-  email: string;
-  avatar?: string | null;
-  role: 'user' | 'admin' | string;
-  blocked: boolean;
-  isAccountVerified?: boolean;
-  region?: string | null;
-  totalPosts?: number;
-  isEligibleForSubscription?: boolean;
-  bypassSubscriptionCriteria?: boolean;
-  milestoneOverride?: MilestoneOverride | null;
-  createdAt?: string;
-}
+export type AdminUser = Schemas['AdminUserView'];
 
-export interface AdminPost {
-  _id: string;
-  title: string;
-  slug: string;
-  status?: string;
-  visibility?: string;
-  blocked: boolean;
-  author?: { _id: string; name: string } | null;
-  authorName?: string;
-  views?: number;
-  likesCount?: number;
-  commentsCount?: number;
-  createdAt?: string;
-}
+export type AdminPost = Schemas['AdminPostView'];
 
-export interface ContactMessage {
-  _id: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  isHandled: boolean;
-  userId?: string | null;
-  handledAt?: string | null;
-  reply?: { subject: string; message: string; repliedAt?: string } | null;
-  createdAt: string;
-}
+export type ContactMessage = Schemas['ContactView'];
 
-export interface Person {
-  _id: string;
-  name: string;
-  email?: string | null;
-}
+export type Person = Schemas['ReportPerson'];
 
-export interface Report {
-  _id: string;
-  post?: { _id: string; title: string; slug?: string | null } | null;
-  postId: string;
-  postTitle: string;
-  postSlug?: string | null;
-  reporter?: Person | null;
-  author?: Person | null;
-  reason: string;
-  details?: string | null;
-  isReviewed: boolean;
-  reviewedAt?: string | null;
-  forwardedToAuthor: boolean;
-  isAcknowledged: boolean;
-  acknowledgedAt?: string | null;
-  noticesSent?: number;
-  createdAt: string;
-}
+export type Report = Schemas['AdminReportView'];
 
 export interface UserEarning {
   userId: string;
@@ -87,95 +29,19 @@ export interface UserEarning {
   hasBankDetails: boolean;
 }
 
-export interface PayoutResult {
-  userId: string;
-  status: 'paid' | 'skipped' | 'failed' | string;
-  currency?: string;
-  amount?: number;
-  payoutId?: string;
-  reason?: string;
-  error?: string;
-}
+export type PayoutResult = Schemas['PayoutResult'];
 
-export interface EmailStatus {
-  _id: string;
-  email: string;
-  type: string;
-  subject?: string;
-  success: boolean;
-  error?: string | null;
-  attempts?: number;
-  stopEmailAttempts: boolean;
-  retries?: number;
-  lastAttemptAt?: string | null;
-  sentAt?: string | null;
-  createdAt?: string;
-}
+export type EmailStatus = Schemas['EmailLogView'];
 
-export interface EmailReport {
-  _id: string;
-  date: string;
-  userId?: string;
-  email: string;
-  postCount: number;
-  status: string;
-  success: boolean;
-  error?: string | null;
-  createdAt?: string;
-  sentAt?: string | null;
-}
+export type EmailReport = Schemas['MailLogView'];
 
-export interface Traffic {
-  totalVisits: number;
-  totalTimeSpent: number;
-  uniqueUsersCount: number;
-  uniquePostsCount: number;
-  uniqueVisitorsCount?: number;
-  postViews?: number;
-  guestVisits?: number;
-}
+export type SiteAnalytics = Schemas['SiteAnalytics'];
 
-export interface SiteAnalytics {
-  traffic: Traffic;
-  topPosts: { _id: string; title: string; slug?: string; views: number; timeSpent: number; author?: { _id: string; name: string } | null }[];
-  topUsers: { _id: string; name: string; avatar?: string | null; views: number; timeSpent: number; posts?: number }[];
-  series: { date: string; visits: number; views: number; guestVisits: number; timeSpent: number; uniqueUsers: number }[];
-  range?: { startDate?: string; endDate?: string; start?: string; end?: string };
-}
+export type Overview = Answer<'/api/admin/overview', 'get'>;
 
-export interface Overview {
-  online: { count: number; users: number; guests: number };
-  today: { since: string; signups: number; posts: number; reports: number; contactMessages: number };
-  unreadContactMessages: number;
-  openReports: number;
-  pendingAppeals: number;
-  totals: { users: number; posts: number };
-}
+export type BannerNotice = Schemas['BannerView'];
 
-export interface BannerNotice {
-  _id: string;
-  title: string;
-  message: string;
-  link?: string | null;
-  region?: string | null;
-  isActive?: boolean;
-  expiresAt?: string | null;
-  sticky?: boolean;
-  dismissedBy?: string[];
-  timestamp?: string | null;
-  createdAt?: string | null;
-}
-
-export interface AuditEntry {
-  _id: string;
-  actor: { _id: string; name: string; email?: string | null };
-  action: string;
-  targetType?: string | null;
-  targetId?: string | null;
-  targetLabel?: string | null;
-  details?: unknown;
-  createdAt: string;
-}
+export type AuditEntry = Schemas['AuditView'];
 
 export interface Feedback {
   _id: string;
@@ -186,10 +52,3 @@ export interface Feedback {
   createdAt?: string;
 }
 
-export interface NoticeItem {
-  _id: string;
-  type: string;
-  content?: string | null;
-  read: boolean;
-  createdAt?: string | null;
-}

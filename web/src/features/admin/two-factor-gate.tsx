@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ApiError, http } from '@/lib/http';
-import { TwoFactorSection } from '@/features/account/account-security';
+import { TwoFactorSection } from '@/features/account';
 
 export const TWO_FACTOR_REQUIRED = 'two_factor_required';
 

@@ -16,6 +16,8 @@ const banner = (over: Partial<BannerNotification> = {}): BannerNotification => (
   expiresAt: null,
   sticky: false,
   dismissedBy: [],
+  timestamp: '2026-01-01T00:00:00Z',
+  createdAt: '2026-01-01T00:00:00Z',
   ...over,
 });
 

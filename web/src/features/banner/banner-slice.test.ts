@@ -23,6 +23,8 @@ const banner = (over: Partial<BannerNotification> = {}): BannerNotification => (
   expiresAt: '2026-01-01T13:00:00Z',
   sticky: false,
   dismissedBy: [],
+  timestamp: '2026-01-01T00:00:00Z',
+  createdAt: '2026-01-01T00:00:00Z',
   ...over,
 });
 const viewer = { userId: 'u1', regions: ['India'] };

@@ -16,7 +16,7 @@ export function CookieConsentBar() {
   };
 
   return (
-    <section className="consent-bar" role="region" aria-label="Cookie consent">
+    <section className="consent-bar" aria-label="Cookie consent">
       <p>
         We use cookies to keep you signed in and to understand how Pressroom is used. Read our{' '}
         <Link to="/privacy">Privacy Policy</Link>.

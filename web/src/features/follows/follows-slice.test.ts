@@ -2,7 +2,7 @@
 import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
 import { signedInAuth } from '@/test/render';
-import { blockUser } from '@/features/blocks/blocks-slice';
+import { blockUser } from '@/features/blocks';
 import { socketEvents } from '@/features/socket';
 import {
   fetchAllFollowerLocations,

@@ -14,8 +14,8 @@ import { errorMessage, http } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { UserLocation } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
-import { locationFromEvent, movedLocation } from '@/features/location/location-slice';
-import { blockUser } from '@/features/blocks/blocks-slice';
+import { locationFromEvent, movedLocation } from '@/features/location';
+import { blockUser } from '@/features/blocks';
 
 export const FOLLOW_PAGE_SIZE = 12;
 /** Page size of follower locations (seed 000 §7, §9). */

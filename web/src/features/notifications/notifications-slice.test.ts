@@ -17,7 +17,7 @@ import {
 } from './notifications-slice';
 import { notificationLink, notificationText } from './notification-text';
 
-const n = (id: string, over: Partial<UserNotification> = {}): UserNotification => ({ _id: id, type: 'like', read: false, ...over });
+const n = (id: string, over: Partial<UserNotification> = {}): UserNotification => ({ _id: id, type: 'like', read: false, content: '', createdAt: '2026-01-01T00:00:00Z', user: 'u1', ...over });
 
 describe('notifications state', () => {
   it('a realtime arrival goes to the front and raises the unread count if unread', () => {
@@ -158,11 +158,11 @@ describe('notification text and links', () => {
     ['comment', 'commented on'],
     ['reply', 'replied to'],
   ])('reads %s as "{sender} %s your post"', (type, verb) => {
-    expect(notificationText(n('1', { type, sender: { name: 'Bo' }, post: { title: 'Rust' } }))).toBe(`Bo ${verb} your post "Rust"`);
+    expect(notificationText(n('1', { type: type as UserNotification['type'], sender: { _id: 's1', name: 'Bo' }, post: { _id: 'p1', title: 'Rust' } }))).toBe(`Bo ${verb} your post "Rust"`);
   });
 
   it('reads new_post as {author} published "{title}" and leads to the post', () => {
-    const item = n('1', { type: 'new_post', sender: { name: 'Ada' }, post: { title: 'Tides' }, navigateTo: '/post/tides', content: 'Ada published "Tides"' });
+    const item = n('1', { type: 'new_post', sender: { _id: 's1', name: 'Ada' }, post: { _id: 'p1', title: 'Tides' }, navigateTo: '/post/tides', content: 'Ada published "Tides"' });
     expect(notificationText(item)).toBe('Ada published "Tides"');
     expect(notificationLink(item)).toBe('/post/tides');
   });

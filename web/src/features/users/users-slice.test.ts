@@ -2,8 +2,8 @@ import { act } from '@testing-library/react';
 import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
 import { signedInAuth, testAdmin } from '@/test/render';
-import { blockUser, unblockUser } from '@/features/blocks/blocks-slice';
-import { followUser, unfollowUser } from '@/features/follows/follows-slice';
+import { blockUser, unblockUser } from '@/features/blocks';
+import { followUser, unfollowUser } from '@/features/follows';
 import { socketEvents } from '@/features/socket';
 import {
   ACTIVITY_RETENTION_DAYS,

@@ -11,8 +11,8 @@ import { errorMessage, http } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { ActivityEntry, UserProfile, UserSummary } from '@/types/entities';
 import { socketEvents } from '@/features/socket';
-import { followUser, unfollowUser } from '@/features/follows/follows-slice';
-import { blockUser, unblockUser } from '@/features/blocks/blocks-slice';
+import { followUser, unfollowUser } from '@/features/follows';
+import { blockUser, unblockUser } from '@/features/blocks';
 
 export const USER_FALLBACK = {
   fetchUser: 'Failed to fetch user',

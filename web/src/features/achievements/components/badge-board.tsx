@@ -50,7 +50,7 @@ export function BadgeBoard({ userId, own }: { userId: string; own: boolean }) {
   const dispatch = useAppDispatch();
   const state = useAppSelector(selectAchievements);
   const load = () => void dispatch(own ? calculateAchievements({ userId }) : fetchAchievements({ userId }));
-  useEffect(load, [dispatch, userId, own]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(load, [dispatch, userId, own]);
   const mine = state.userId === userId;
 
   if (mine && state.status === 'failed') {

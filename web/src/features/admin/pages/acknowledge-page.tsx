@@ -11,11 +11,15 @@ import { formatDate, relativeTime } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { ADMIN_FALLBACK, adminApi } from '../admin-api';
 import { acknowledgeReport } from '../admin-slice';
-import type { Report } from '../admin-types';
+import type { Schemas } from '@/api';
+
+/** Authors get the report as `ReportView` (with `postSlug`), administrators as `AdminReportView` (with `post.slug`). */
+type ShownReport = Schemas['EitherReport'];
+const slugOf = (report: ShownReport) => ('postSlug' in report ? report.postSlug : report.post?.slug) || null;
 import { REASON_LABELS } from '../sections/reports-section';
 
 interface Loaded {
-  report: Report;
+  report: ShownReport;
   messages: { _id: string; content: string; createdAt: string }[];
 }
 
@@ -79,7 +83,7 @@ export function AcknowledgePage() {
       <div className="panel">
         <p>
           A reader reported your post{' '}
-          <strong>{report.postSlug ? <Link to={`/post/${encodeURIComponent(report.postSlug)}`}>{report.postTitle}</Link> : report.postTitle}</strong> as{' '}
+          <strong>{slugOf(report) ? <Link to={`/post/${encodeURIComponent(slugOf(report) ?? '')}`}>{report.postTitle}</Link> : report.postTitle}</strong> as{' '}
           <strong>{(REASON_LABELS[report.reason] ?? report.reason).toLowerCase()}</strong> on {formatDate(report.createdAt)}. An administrator reviewed it and
           asks you to look at it.
         </p>

@@ -5,7 +5,7 @@ import { formatMoney, intervalLabel } from '@/lib/money';
 import { fetchCriteria, fetchPlans, fetchUserEarnings, processPayouts, selectAdmin, togglePlanStatus, updateCriteria } from '../admin-slice';
 import type { SubscriptionCriteria, UserEarning } from '../admin-types';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { selectSubscriptions, sendRenewalReminders } from '@/features/subscriptions/subscriptions-slice';
+import { selectSubscriptions, sendRenewalReminders } from '@/features/subscriptions';
 import { ListState } from '../components/list-state';
 import { Pager } from '../components/pager';
 

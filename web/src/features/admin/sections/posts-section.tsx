@@ -4,9 +4,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate } from '@/lib/format';
 import { deletePost, fetchPosts, postQueryChanged, selectAdmin, toggleBlockPost } from '../admin-slice';
 import type { AdminPost } from '../admin-types';
-import { ConfirmDialog } from '@/components/confirm-dialog';
-import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { AdminTable, useConfirmedAction, type Column } from '../components/admin-table';
 import { ReadingDetailsDialog } from '../components/reading-details-dialog';
 import { SearchSortForm } from '../components/search-sort-form';
 
@@ -20,10 +18,12 @@ const SORT_FIELDS = [
 export function PostsSection() {
   const dispatch = useAppDispatch();
   const { posts } = useAppSelector(selectAdmin);
-  const [doomed, setDoomed] = useState<AdminPost | null>(null);
   const [reading, setReading] = useState<AdminPost | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const [pending, setPending] = useState<string | null>(null);
+  const deletion = useConfirmedAction(async (post: AdminPost) => {
+    const result = await dispatch(deletePost(post._id));
+    if (deletePost.fulfilled.match(result)) void dispatch(fetchPosts({ page: Math.min(posts.page, Math.max(1, posts.totalPages)) }));
+  });
 
   useEffect(() => {
     void dispatch(fetchPosts());
@@ -34,14 +34,47 @@ export function PostsSection() {
     await dispatch(toggleBlockPost(post._id));
     setPending(null);
   };
-  const confirmDelete = async () => {
-    if (!doomed) return;
-    setDeleting(true);
-    const result = await dispatch(deletePost(doomed._id));
-    setDeleting(false);
-    setDoomed(null);
-    if (deletePost.fulfilled.match(result)) void dispatch(fetchPosts({ page: Math.min(posts.page, Math.max(1, posts.totalPages)) }));
-  };
+
+  const columns: Column<AdminPost>[] = [
+    { header: 'Post', cell: (p) => <Link to={`/post/${encodeURIComponent(p.slug)}`}>{p.title}</Link> },
+    { header: 'Author', cell: (p) => (p.author ? <Link to={`/author-profile/${p.author._id}`}>{p.author.name}</Link> : (p.authorName ?? 'Deleted user')) },
+    {
+      header: 'Status',
+      cell: (p) => (
+        <>
+          {p.blocked ? <span className="chip chip--danger">blocked</span> : null}
+          <span className="chip chip--muted">{p.status ?? 'published'}</span>
+          {p.visibility && p.visibility !== 'Public' ? <span className="chip chip--muted">{p.visibility}</span> : null}
+        </>
+      ),
+    },
+    { header: 'Views', cell: (p) => p.views ?? 0 },
+    { header: 'Likes', cell: (p) => p.likesCount ?? 0 },
+    { header: 'Created', cell: (p) => formatDate(p.createdAt) },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (p) => (
+        <div className="row-actions">
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            disabled={pending === p._id}
+            aria-label={`${p.blocked ? 'Unblock' : 'Block'} “${p.title}”`}
+            onClick={() => void toggle(p)}
+          >
+            {p.blocked ? 'Unblock' : 'Block'}
+          </button>
+          <button type="button" className="button button--small button--ghost" aria-label={`Reading details of “${p.title}”`} onClick={() => setReading(p)}>
+            Reading
+          </button>
+          <button type="button" className="button button--small button--danger-ghost" aria-label={`Delete “${p.title}”`} onClick={() => deletion.ask(p)}>
+            Delete
+          </button>
+        </div>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -64,77 +97,30 @@ export function PostsSection() {
           </button>
         </div>
       ) : (
-        <>
-          <p className="muted list-count">{posts.total} posts</p>
-          <ListState status={posts.status} error={posts.error} count={posts.items.length} emptyText="No posts match." onRetry={() => void dispatch(fetchPosts())} />
-        </>
+        <p className="muted list-count">{posts.total} posts</p>
       )}
-      {posts.items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="data-table" aria-busy={posts.status === 'loading'}>
-            <thead>
-              <tr>
-                <th scope="col">Post</th>
-                <th scope="col">Author</th>
-                <th scope="col">Status</th>
-                <th scope="col">Views</th>
-                <th scope="col">Likes</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {posts.items.map((p) => (
-                <tr key={p._id}>
-                  <td>
-                    <Link to={`/post/${encodeURIComponent(p.slug)}`}>{p.title}</Link>
-                  </td>
-                  <td>{p.author ? <Link to={`/author-profile/${p.author._id}`}>{p.author.name}</Link> : (p.authorName ?? 'Deleted user')}</td>
-                  <td>
-                    {p.blocked ? <span className="chip chip--danger">blocked</span> : null}
-                    <span className="chip chip--muted">{p.status ?? 'published'}</span>
-                    {p.visibility && p.visibility !== 'Public' ? <span className="chip chip--muted">{p.visibility}</span> : null}
-                  </td>
-                  <td>{p.views ?? 0}</td>
-                  <td>{p.likesCount ?? 0}</td>
-                  <td>{formatDate(p.createdAt)}</td>
-                  <td>
-                    <div className="row-actions">
-                      <button
-                        type="button"
-                        className="button button--small button--ghost"
-                        disabled={pending === p._id}
-                        aria-label={`${p.blocked ? 'Unblock' : 'Block'} “${p.title}”`}
-                        onClick={() => void toggle(p)}
-                      >
-                        {p.blocked ? 'Unblock' : 'Block'}
-                      </button>
-                      <button type="button" className="button button--small button--ghost" aria-label={`Reading details of “${p.title}”`} onClick={() => setReading(p)}>
-                        Reading
-                      </button>
-                      <button type="button" className="button button--small button--danger-ghost" aria-label={`Delete “${p.title}”`} onClick={() => setDoomed(p)}>
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager label="Posts" page={posts.page} totalPages={posts.totalPages} onPage={(page) => void dispatch(fetchPosts({ page }))} disabled={posts.status === 'loading'} />
+      <AdminTable
+        list={posts}
+        label="Posts"
+        columns={columns}
+        emptyText="No posts match."
+        hideState={Boolean(posts.message)}
+        busyWhileLoading
+        onRetry={() => void dispatch(fetchPosts())}
+        onPage={(page) => void dispatch(fetchPosts({ page }))}
+      />
       {reading ? <ReadingDetailsDialog post={reading} onClose={() => setReading(null)} /> : null}
-      {doomed ? (
-        <ConfirmDialog title={`Delete “${doomed.title}”?`} confirmLabel="Delete post" danger busy={deleting} onConfirm={() => void confirmDelete()} onCancel={() => setDoomed(null)}>
+      {deletion.dialog((doomed) => ({
+        title: `Delete “${doomed.title}”?`,
+        confirmLabel: 'Delete post',
+        danger: true,
+        body: (
           <p>
             This deletes the post <strong>{doomed.title}</strong> by {doomed.author?.name ?? doomed.authorName ?? 'a deleted user'} for good, with its comments, likes,
             bookmarks, poll votes, reports and images. This cannot be undone.
           </p>
-        </ConfirmDialog>
-      ) : null}
+        ),
+      }))}
     </>
   );
 }

@@ -18,9 +18,7 @@ import {
   userQueryChanged,
 } from '../admin-slice';
 import type { AdminUser, MilestoneOverride } from '../admin-types';
-import { ConfirmDialog } from '@/components/confirm-dialog';
-import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { AdminTable, useConfirmedAction, type Column } from '../components/admin-table';
 import { SearchSortForm } from '../components/search-sort-form';
 
 const SORT_FIELDS = [
@@ -201,10 +199,13 @@ export function UsersSection() {
   const dispatch = useAppDispatch();
   const me = useAppSelector((state) => state.auth.user);
   const { users } = useAppSelector(selectAdmin);
-  const [doomed, setDoomed] = useState<AdminUser | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const [eligibilityOf, setEligibilityOf] = useState<AdminUser | null>(null);
   const [pending, setPending] = useState<string | null>(null);
+  const deletion = useConfirmedAction(async (user: AdminUser) => {
+    const result = await dispatch(deleteUser(user._id));
+    // The page may now be short: read it again (or the one before, if it is now beyond the end).
+    if (deleteUser.fulfilled.match(result)) void dispatch(fetchUsers({ page: Math.min(users.page, Math.max(1, users.totalPages)) }));
+  });
 
   useEffect(() => {
     void dispatch(fetchUsers());
@@ -215,15 +216,74 @@ export function UsersSection() {
     await action;
     setPending(null);
   };
-  const confirmDelete = async () => {
-    if (!doomed) return;
-    setDeleting(true);
-    const result = await dispatch(deleteUser(doomed._id));
-    setDeleting(false);
-    setDoomed(null);
-    // The page may now be short: read it again (or the one before, if it is now beyond the end).
-    if (deleteUser.fulfilled.match(result)) void dispatch(fetchUsers({ page: Math.min(users.page, Math.max(1, users.totalPages)) }));
-  };
+
+  const columns: Column<AdminUser>[] = [
+    {
+      header: 'User',
+      cell: (u) => (
+        <>
+          <Link to={`/author-profile/${u._id}`}>{u.name}</Link>
+          <div className="muted small">{u.email}</div>
+        </>
+      ),
+    },
+    { header: 'Role', cell: (u) => (u.role === 'admin' ? <span className="chip chip--info">admin</span> : 'user') },
+    {
+      header: 'Status',
+      cell: (u) => (
+        <>
+          {u.blocked ? <span className="chip chip--danger">blocked</span> : <span className="chip">active</span>}
+          {u.isAccountVerified ? null : <span className="chip chip--muted">unverified</span>}
+        </>
+      ),
+    },
+    { header: 'Posts', cell: (u) => u.totalPosts ?? 0 },
+    {
+      header: 'Plans',
+      cell: (u) => (
+        <>
+          {u.isEligibleForSubscription ? <span className="chip chip--ok">eligible</span> : <span className="chip chip--muted">not eligible</span>}
+          {u.bypassSubscriptionCriteria ? <span className="chip chip--info">override</span> : null}
+        </>
+      ),
+    },
+    { header: 'Joined', cell: (u) => formatDate(u.createdAt) },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (u) => {
+        const self = u._id === me?._id;
+        return (
+          <div className="row-actions">
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              disabled={self || pending === u._id}
+              aria-label={`${u.blocked ? 'Unblock' : 'Block'} ${u.name}`}
+              onClick={() => void act(u._id, dispatch(toggleBlockUser(u._id)))}
+            >
+              {u.blocked ? 'Unblock' : 'Block'}
+            </button>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              disabled={self || pending === u._id}
+              aria-label={`${u.role === 'admin' ? 'Remove admin' : 'Make admin'}: ${u.name}`}
+              onClick={() => void act(u._id, dispatch(toggleUserRole(u._id)))}
+            >
+              {u.role === 'admin' ? 'Remove admin' : 'Make admin'}
+            </button>
+            <button type="button" className="button button--small button--ghost" aria-label={`Eligibility of ${u.name}`} onClick={() => setEligibilityOf(u)}>
+              Eligibility
+            </button>
+            <button type="button" className="button button--small button--danger-ghost" disabled={self} aria-label={`Delete ${u.name}`} onClick={() => deletion.ask(u)}>
+              Delete
+            </button>
+          </div>
+        );
+      },
+    },
+  ];
 
   return (
     <>
@@ -239,90 +299,31 @@ export function UsersSection() {
         onSort={(change) => dispatch(userQueryChanged(change))}
       />
       <p className="muted list-count">{users.total} users</p>
-      <ListState status={users.status} error={users.error} count={users.items.length} emptyText="No users match." onRetry={() => void dispatch(fetchUsers())} />
-      {users.items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="data-table" aria-busy={users.status === 'loading'}>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Posts</th>
-                <th scope="col">Plans</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.items.map((u) => {
-                const self = u._id === me?._id;
-                return (
-                  <tr key={u._id}>
-                    <td>
-                      <Link to={`/author-profile/${u._id}`}>{u.name}</Link>
-                      <div className="muted small">{u.email}</div>
-                    </td>
-                    <td>{u.role === 'admin' ? <span className="chip chip--info">admin</span> : 'user'}</td>
-                    <td>
-                      {u.blocked ? <span className="chip chip--danger">blocked</span> : <span className="chip">active</span>}
-                      {u.isAccountVerified ? null : <span className="chip chip--muted">unverified</span>}
-                    </td>
-                    <td>{u.totalPosts ?? 0}</td>
-                    <td>
-                      {u.isEligibleForSubscription ? <span className="chip chip--ok">eligible</span> : <span className="chip chip--muted">not eligible</span>}
-                      {u.bypassSubscriptionCriteria ? <span className="chip chip--info">override</span> : null}
-                    </td>
-                    <td>{formatDate(u.createdAt)}</td>
-                    <td>
-                      <div className="row-actions">
-                        <button
-                          type="button"
-                          className="button button--small button--ghost"
-                          disabled={self || pending === u._id}
-                          aria-label={`${u.blocked ? 'Unblock' : 'Block'} ${u.name}`}
-                          onClick={() => void act(u._id, dispatch(toggleBlockUser(u._id)))}
-                        >
-                          {u.blocked ? 'Unblock' : 'Block'}
-                        </button>
-                        <button
-                          type="button"
-                          className="button button--small button--ghost"
-                          disabled={self || pending === u._id}
-                          aria-label={`${u.role === 'admin' ? 'Remove admin' : 'Make admin'}: ${u.name}`}
-                          onClick={() => void act(u._id, dispatch(toggleUserRole(u._id)))}
-                        >
-                          {u.role === 'admin' ? 'Remove admin' : 'Make admin'}
-                        </button>
-                        <button type="button" className="button button--small button--ghost" aria-label={`Eligibility of ${u.name}`} onClick={() => setEligibilityOf(u)}>
-                          Eligibility
-                        </button>
-                        <button type="button" className="button button--small button--danger-ghost" disabled={self} aria-label={`Delete ${u.name}`} onClick={() => setDoomed(u)}>
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager label="Users" page={users.page} totalPages={users.totalPages} onPage={(page) => void dispatch(fetchUsers({ page }))} disabled={users.status === 'loading'} />
+      <AdminTable
+        list={users}
+        label="Users"
+        columns={columns}
+        emptyText="No users match."
+        busyWhileLoading
+        onRetry={() => void dispatch(fetchUsers())}
+        onPage={(page) => void dispatch(fetchUsers({ page }))}
+      />
       {eligibilityOf ? <EligibilityPanel user={eligibilityOf} onClose={() => setEligibilityOf(null)} /> : null}
-      {doomed ? (
-        <ConfirmDialog title={`Delete ${doomed.name}?`} confirmLabel="Delete account" danger busy={deleting} onConfirm={() => void confirmDelete()} onCancel={() => setDoomed(null)}>
-          <p>
-            This removes the account of <strong>{doomed.name}</strong> ({doomed.email}) for good: their {doomed.totalPosts ?? 0} posts with their comments, likes and
-            bookmarks, their comments on other posts, follows, notifications, location and activity. Their subscriptions end, their plans are withdrawn and
-            subscribers with time left are refunded. Payments and the earnings ledger keep their amounts without the name.
-          </p>
-          <p>This cannot be undone.</p>
-        </ConfirmDialog>
-      ) : null}
+      {deletion.dialog((doomed) => ({
+        title: `Delete ${doomed.name}?`,
+        confirmLabel: 'Delete account',
+        danger: true,
+        body: (
+          <>
+            <p>
+              This removes the account of <strong>{doomed.name}</strong> ({doomed.email}) for good: their {doomed.totalPosts ?? 0} posts with their comments, likes and
+              bookmarks, their comments on other posts, follows, notifications, location and activity. Their subscriptions end, their plans are withdrawn and
+              subscribers with time left are refunded. Payments and the earnings ledger keep their amounts without the name.
+            </p>
+            <p>This cannot be undone.</p>
+          </>
+        ),
+      }))}
     </>
   );
 }

@@ -52,7 +52,7 @@ export function EngagementPanel({ userId, postLink }: { userId?: string; postLin
   const dispatch = useAppDispatch();
   const engagement = useAppSelector(selectUserEngagement);
   const load = () => void dispatch(fetchUserEngagement({ userId }));
-  useEffect(load, [dispatch, userId]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(load, [dispatch, userId]);
   const data = engagement.userId === (userId ?? null) ? engagement.data : null;
 
   if (engagement.status === 'failed') return <Failure message={engagement.error} onRetry={load} />;
@@ -102,7 +102,7 @@ export function PostStatsPanel({ postId, backLink }: { postId: string; backLink:
   const dispatch = useAppDispatch();
   const stats = useAppSelector((state) => selectPostStats(state, postId));
   const load = () => void dispatch(fetchPostStats({ postId }));
-  useEffect(load, [dispatch, postId]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(load, [dispatch, postId]);
 
   const back = (
     <Link to={backLink} className="small">

@@ -25,7 +25,7 @@ export function GooglePromoCard() {
     setClosed(true);
   };
   return (
-    <aside className="promo-card" role="complementary" aria-labelledby="google-promo-title">
+    <aside className="promo-card" aria-labelledby="google-promo-title">
       <button type="button" className="icon-button promo-card__close" aria-label="Close" onClick={close}>
         ×
       </button>

@@ -36,7 +36,7 @@ export function checkBeforeSave(details: PostDetails, blocks: Block[], now = Dat
   const polls = blocks.filter((b) => b.type === 'poll');
   polls.forEach((block, i) => {
     const problem = pollProblem(block.data as unknown as PollData, now);
-    if (problem && !errors.blocks) errors.blocks = `Poll ${i + 1} (“${String(block.data.question ?? '')}”): ${problem}`;
+    if (problem && !errors.blocks) errors.blocks = `Poll ${i + 1} (“${String(block.data?.question ?? '')}”): ${problem}`;
   });
   if (isBlobUrl(details.thumbnail) || JSON.stringify(blocks).includes('"blob:')) errors.blocks = POST_FALLBACK.blobUrl;
   if (details.status === 'scheduled') {

@@ -96,6 +96,8 @@ export function AlertsMenu({ authorId, authorName }: { authorId: string; authorN
         </span>
       </button>
       {open ? (
+        // Arrow keys bubble up from the focused item (roving focus): the menu itself is not a stop.
+        // eslint-disable-next-line jsx-a11y/interactive-supports-focus
         <div className="alerts-menu__list" role="menu" id={menuId} aria-label={`New posts from ${authorName}`} onKeyDown={onMenuKey}>
           {ALERT_MODES.map((m, i) => (
             <button

@@ -113,7 +113,9 @@ export function SearchBox({ autoFocus, onDone }: { autoFocus?: boolean; onDone?:
 
   const empty = status === 'succeeded' && users.length === 0 && posts.length === 0;
 
+  // Options are chosen from the keyboard in the combobox (aria-activedescendant, Enter).
   const option = (i: number, content: ReactNode, className = 'search-result') => (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events
     <li
       key={options[i].key}
       id={optionId(i)}

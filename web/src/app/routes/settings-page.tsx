@@ -19,11 +19,9 @@ import { FollowedAuthors } from '@/features/follows';
 import { consentChosen, selectCookieConsent } from '@/features/consent';
 import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
-import { SessionList, TwoFactorSection } from '@/features/account/account-security';
-import { DeleteAccountSection } from '@/features/account/leave-section';
-import { YourDataSection } from '@/features/account/your-data-section';
-import { AvatarCropper } from '../components/avatar-cropper';
-import { selectProfile, updateCurrentUser, type ProfileChanges } from '../users-slice';
+import { DeleteAccountSection, SessionList, TwoFactorSection, YourDataSection } from '@/features/account';
+import { selectProfile, updateCurrentUser, type ProfileChanges } from '@/features/users';
+import { AvatarCropper } from '@/features/users/components/avatar-cropper';
 
 const MAX_BIO = 500;
 const MAX_SHORT = 100;

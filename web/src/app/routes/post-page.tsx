@@ -19,8 +19,7 @@ import type { Post } from '@/types/entities';
 const ReportPostButton = lazy(() =>
   import('@/features/admin/components/report-post').then((m) => ({ default: m.ReportPostButton })),
 );
-import { currentPostBlockedSet, fetchPost, POST_FALLBACK, selectPosts, sendAppeal } from '../posts-slice';
-import { fetchSuggestedPosts, selectSuggested } from '../suggested-slice';
+import { currentPostBlockedSet, fetchPost, fetchSuggestedPosts, POST_FALLBACK, selectPosts, selectSuggested, sendAppeal } from '@/features/posts';
 
 export const BLOCKED_NOTICE = 'This post has been blocked by an administrator.';
 export const APPEAL_MAX = 2000;

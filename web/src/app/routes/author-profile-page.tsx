@@ -15,11 +15,11 @@ import { EngagementPanel, PostStatsPanel } from '@/features/analytics';
 import { BadgeBoard } from '@/features/achievements';
 import { CategoryManager } from '@/features/categories';
 import { NewsletterForm } from '@/features/follows';
-import { PeopleList } from '../components/people-list';
-import { ProfileHeader } from '../components/profile-header';
-import { ProfilePosts } from '../components/profile-posts';
-import { PROFILE_EXTRA_TABS, type ProfileTab, type ProfileTabContext } from '../components/profile-tabs';
-import { fetchUserById, selectSelectedUser } from '../users-slice';
+import { fetchUserById, selectSelectedUser } from '@/features/users';
+import { PeopleList } from '@/features/users/components/people-list';
+import { ProfileHeader } from '@/features/users/components/profile-header';
+import { ProfilePosts } from '@/features/users/components/profile-posts';
+import { PROFILE_EXTRA_TABS, type ProfileTab, type ProfileTabContext } from '@/features/users/components/profile-tabs';
 
 /** The followers' map (d3) is loaded only when an author opens their Map tab. */
 const FollowerMap = lazy(() => import('@/features/maps/follower-map').then((m) => ({ default: m.FollowerMap })));
@@ -114,8 +114,8 @@ export default function AuthorProfilePage() {
 
   // A tab this viewer may not see (or that does not exist) gives the public profile.
   useEffect(() => {
-    if (ctx && asked && active && active.id !== asked) setParams({}, { replace: true });
-  }, [ctx, asked, active, setParams]);
+    if (loaded && asked && active && active.id !== asked) setParams({}, { replace: true });
+  }, [loaded, asked, active, setParams]);
 
   if (status === 'failed' && !loaded) {
     return (
