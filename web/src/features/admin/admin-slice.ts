@@ -13,6 +13,7 @@
  *   reviewed or acknowledged, contact messages replied, posts blocked or restored.
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { injectReducers } from '@/app/store';
 import { ApiError, errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { initUserSocket, socketEvents } from '@/features/socket';
@@ -1023,6 +1024,8 @@ export const {
   milestonesCleared,
 } = adminSlice.actions;
 export const adminReducer = adminSlice.reducer;
+// Loaded on demand: the slice joins the store when this module loads.
+injectReducers({ admin: adminReducer });
 
 type WithAdmin = { admin: AdminState };
 export const selectAdmin = (state: WithAdmin) => state.admin;

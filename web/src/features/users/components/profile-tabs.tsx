@@ -1,6 +1,5 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { BankDetailsPanel } from '@/features/payments';
 import type { UserProfile } from '@/types/entities';
 
 /** What a profile tab knows about the page it is on. */
@@ -13,6 +12,9 @@ export interface ProfileTabContext {
   /** `&post=`: the post whose analytics are open. */
   postId: string | null;
 }
+
+/** The owner's bank details load when their tab opens (the profile page wraps tabs in Suspense). */
+const BankDetailsPanel = lazy(() => import('@/features/payments/components/bank-details-panel').then((m) => ({ default: m.BankDetailsPanel })));
 
 export interface ProfileTab {
   /** The `?tab=` value. */
