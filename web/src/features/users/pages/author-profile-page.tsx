@@ -134,7 +134,7 @@ export default function AuthorProfilePage() {
   if (!loaded || !ctx || !active) {
     return (
       <Page title="Profile">
-        <p className="muted" role="status">
+        <p className="muted page-loading" role="status">
           Loading...
         </p>
       </Page>
