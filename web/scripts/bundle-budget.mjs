@@ -3,18 +3,17 @@
 // route's chunk, and every chunk they import statically (what the browser fetches before running
 // them; dynamic imports are later) — compressed as the server sends them (Brotli, the copies of
 // scripts/precompress.mjs), with gzip shown beside. Exits 1 when a route exceeds the budget or
-// loads code that is not for readers (editor, charts, maps, Swagger, admin pages), so
-// `npm run build` fails.
+// loads code that is not for readers (editor, charts, maps, Swagger, the administrators' area and
+// its state, the realtime client, which loads once the page is idle), so `npm run build` fails.
 //
-// The budget enforced is the ceiling the build may not grow past; the target is TARGET_KIB, not
-// yet reached (docs/performance.md has the figures): lower BUDGET_KIB as the entry shrinks.
+// The budget is the issue's target, 120 KiB (docs/performance.md has the figures).
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 
 export const TARGET_KIB = 120;
-export const BUDGET_KIB = 150;
+export const BUDGET_KIB = 120;
 export const READER_ROUTES = {
   '/': 'src/features/posts/pages/home-page.tsx',
   '/post/{slug}': 'src/app/routes/post-page.tsx',
@@ -28,7 +27,10 @@ export const NOT_FOR_READERS = [
   /node_modules\/recharts\//,
   /node_modules\/d3-/,
   /node_modules\/swagger-ui/,
-  /src\/features\/admin\/(pages|components)\//,
+  // The administrators' area, all but the listener that loads it for an administrator.
+  /src\/features\/admin\/(?!admin-entry\.ts$)/,
+  // The realtime client: imported when the socket opens, after the first paint.
+  /node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser)\//,
   /src\/features\/editor\//,
   /src\/features\/analytics\/components\/engagement-charts/,
   /locations-map/,
@@ -73,8 +75,12 @@ export function report(manifest, raw) {
   if (!entry) throw new Error('no entry chunk in the manifest');
   const rows = [];
   for (const [route, page] of Object.entries(READER_ROUTES)) {
-    if (!manifest[page]) throw new Error(`${page} (${route}) is not a chunk of the build`);
-    const chunks = closure(manifest, [entry, page]);
+    // The page's own chunk, or the shared chunk Rollup put the page's module in.
+    const key = manifest[page]
+      ? page
+      : Object.keys(manifest).find((k) => (modules.get(manifest[k].file) ?? []).some((id) => id.endsWith(`/${page}`)));
+    if (!key) throw new Error(`${page} (${route}) is not in a chunk of the build`);
+    const chunks = closure(manifest, [entry, key]);
     const files = chunks.map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
     const total = files.map(sizes).reduce((a, s) => ({ raw: a.raw + s.raw, br: a.br + s.br, gzip: a.gzip + s.gzip }), { raw: 0, br: 0, gzip: 0 });
     const forbidden = files

@@ -1,5 +1,7 @@
-import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
-import { addAdminListeners, adminReducer, operationsReducer } from '@/features/admin';
+import { combineSlices, configureStore, createAction, createListenerMiddleware, type Reducer } from '@reduxjs/toolkit';
+import { addAdminListeners } from '@/features/admin/admin-entry';
+import type { AdminState } from '@/features/admin/admin-slice';
+import type { OperationsState } from '@/features/admin/operations-slice';
 import { achievementsReducer } from '@/features/achievements/achievements-slice';
 import { analyticsReducer } from '@/features/analytics/analytics-slice';
 import { addAuthListeners } from '@/features/auth/auth-listeners';
@@ -27,7 +29,8 @@ import { addUsersListeners, usersReducer } from '@/features/users';
 import type { AppStartListening } from './listeners';
 import { sessionMiddleware } from './session-middleware';
 
-export const rootReducer = combineReducers({
+/** The slices every page may need, in the first load. */
+const staticReducers = {
   auth: authReducer,
   theme: themeReducer,
   consent: consentReducer,
@@ -45,16 +48,50 @@ export const rootReducer = combineReducers({
   users: usersReducer,
   location: locationReducer,
   guest: guestReducer,
-  admin: adminReducer,
-  operations: operationsReducer,
   subscriptions: subscriptionsReducer,
   payments: paymentsReducer,
   blocks: blocksReducer,
   achievements: achievementsReducer,
   analytics: analyticsReducer,
-});
+};
 
-export type RootState = ReturnType<typeof rootReducer>;
+/**
+ * The slices of features loaded on demand (the administrators' area): their code is not in a
+ * reader's first load; each injects its reducer when its module loads (`injectReducers`), under
+ * the same key as ever, so the state's shape is the one the seed describes once they are there.
+ */
+export interface LazyState {
+  admin: AdminState;
+  operations: OperationsState;
+}
+
+export const rootReducer = combineSlices(staticReducers).withLazyLoadedSlices<LazyState>();
+
+type StaticState = { [K in keyof typeof staticReducers]: ReturnType<(typeof staticReducers)[K]> };
+/** The state, with the lazily loaded slices (present wherever their code runs). */
+export type RootState = StaticState & LazyState;
+
+/** Dispatched to every store when a reducer is injected, so its state appears at once. */
+export const reducersInjected = createAction<string[]>('app/reducersInjected');
+const liveStores = new Set<WeakRef<{ dispatch: (action: ReturnType<typeof reducersInjected>) => unknown }>>();
+const injected = new Set<string>();
+
+/** Adds the reducers of a feature loaded on demand to the root reducer (once; later calls do nothing). */
+export function injectReducers(reducers: { [K in keyof LazyState]?: Reducer<LazyState[K]> }): void {
+  const added: string[] = [];
+  for (const [reducerPath, reducer] of Object.entries(reducers)) {
+    if (!reducer || injected.has(reducerPath)) continue;
+    injected.add(reducerPath);
+    (rootReducer.inject as (slice: { reducerPath: string; reducer: Reducer }) => unknown)({ reducerPath, reducer: reducer as Reducer });
+    added.push(reducerPath);
+  }
+  if (added.length === 0) return;
+  for (const ref of liveStores) {
+    const store = ref.deref();
+    if (store) store.dispatch(reducersInjected(added));
+    else liveStores.delete(ref);
+  }
+}
 
 export function setupStore(preloadedState?: Partial<RootState>) {
   const listeners = createListenerMiddleware();
@@ -65,11 +102,13 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   addAdminListeners(startListening);
   addFollowsListeners(startListening);
   addAuthListeners(startListening);
-  return configureStore({
-    reducer: rootReducer,
+  const store = configureStore({
+    reducer: rootReducer as unknown as Reducer<RootState>,
     preloadedState: preloadedState as RootState | undefined,
     middleware: (getDefault) => getDefault().prepend(listeners.middleware).concat(sessionMiddleware, createSocketMiddleware()),
   });
+  liveStores.add(new WeakRef(store));
+  return store;
 }
 
 export type AppStore = ReturnType<typeof setupStore>;

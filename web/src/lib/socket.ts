@@ -2,8 +2,11 @@
  * The app's single socket.io-client instance. Only the socket middleware
  * (features/socket/socket-middleware.ts) calls into this module; components never open sockets
  * and the socket object never enters the store.
+ *
+ * socket.io-client is not part of the first load: it is imported when the socket is first asked
+ * for (after the first paint, when the main thread is idle), see `loadSocketClient`.
  */
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { GUEST_ID_KEY, storage } from '@/lib/storage';
 
 export const SOCKET_PATH = '/socket.io/';
@@ -14,6 +17,39 @@ export const ADMIN_ROOM = 'adminRoom';
 export interface SocketUser {
   userId: string;
   role: string | null;
+}
+
+type Io = typeof import('socket.io-client').io;
+
+let io: Io | null = null;
+let loading: Promise<Io> | null = null;
+
+/** Loads socket.io-client (once); resolves with its `io`. */
+export function loadSocketClient(): Promise<Io> {
+  if (io) return Promise.resolve(io);
+  loading ??= import('socket.io-client').then(
+    (m) => {
+      io = m.io;
+      return m.io;
+    },
+    (error: unknown) => {
+      // A failed chunk load (offline, a new deployment) is tried again on the next request.
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Whether socket.io-client is loaded, so `openSocket` can run now. */
+export function socketClientLoaded(): boolean {
+  return io !== null;
+}
+
+/** Test helper: forget the loaded client, as on a fresh page. */
+export function unloadSocketClientForTests(): void {
+  io = null;
+  loading = null;
 }
 
 let socket: Socket | null = null;
@@ -48,10 +84,12 @@ export function socketOptions(token: string | null) {
 
 /**
  * Returns the socket for this token, creating it (and closing an older one with another token).
- * `created` tells the caller whether listeners must be attached.
+ * `created` tells the caller whether listeners must be attached. socket.io-client must be loaded
+ * (`loadSocketClient`).
  */
 export function openSocket(token: string | null): { socket: Socket; created: boolean } {
   if (socket && socketToken === token) return { socket, created: false };
+  if (!io) throw new Error('socket.io-client is not loaded');
   closeSocket();
   socketToken = token;
   socket = io(socketOptions(token));

@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { mockApi } from './mock-api';
 import { clearToasts } from '@/lib/toast';
-import { clearPendingEmits, closeSocket, joinUserRooms } from '@/lib/socket';
+import { clearPendingEmits, closeSocket, joinUserRooms, loadSocketClient } from '@/lib/socket';
 import { resetPublicConfigCache } from '@/features/auth/api/auth-api';
 import { fakeSockets } from './fake-socket';
 
@@ -19,6 +19,12 @@ vi.mock('@/features/ad-blocker/detect-ad-blocker', () => ({
 vi.mock('socket.io-client', async () => {
   const { createFakeIo } = await import('./fake-socket');
   return { io: createFakeIo() };
+});
+
+// The app loads socket.io-client on the first connect request; tests load (the fake) up front, so
+// a request opens its socket at once (socket.test.ts covers the load itself).
+beforeEach(async () => {
+  await loadSocketClient();
 });
 
 function installMatchMedia() {

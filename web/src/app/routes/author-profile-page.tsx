@@ -11,9 +11,6 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { FeedLinks } from '@/components/feed-links';
 import { Page } from '@/components/page';
 import { TabList } from '@/components/tab-list';
-import { EngagementPanel, PostStatsPanel } from '@/features/analytics';
-import { BadgeBoard } from '@/features/achievements';
-import { CategoryManager } from '@/features/categories';
 import { NewsletterForm } from '@/features/follows';
 import { fetchUserById, selectSelectedUser } from '@/features/users';
 import { PeopleList } from '@/features/users/components/people-list';
@@ -23,6 +20,11 @@ import { PROFILE_EXTRA_TABS, type ProfileTab, type ProfileTabContext } from '@/f
 
 /** The followers' map (d3) is loaded only when an author opens their Map tab. */
 const FollowerMap = lazy(() => import('@/features/maps/follower-map').then((m) => ({ default: m.FollowerMap })));
+// The other tabs than the posts load when opened: a reader's first visit needs none of them.
+const BadgeBoard = lazy(() => import('@/features/achievements/components/badge-board').then((m) => ({ default: m.BadgeBoard })));
+const CategoryManager = lazy(() => import('@/features/categories/components/category-manager').then((m) => ({ default: m.CategoryManager })));
+const EngagementPanel = lazy(() => import('@/features/analytics/components/analytics-panel').then((m) => ({ default: m.EngagementPanel })));
+const PostStatsPanel = lazy(() => import('@/features/analytics/components/analytics-panel').then((m) => ({ default: m.PostStatsPanel })));
 
 type TabDef = ProfileTab;
 
@@ -132,7 +134,7 @@ export default function AuthorProfilePage() {
   if (!loaded || !ctx || !active) {
     return (
       <Page title="Profile">
-        <p className="muted" role="status">
+        <p className="muted page-loading" role="status">
           Loading...
         </p>
       </Page>
@@ -146,7 +148,7 @@ export default function AuthorProfilePage() {
       {signedIn ? null : <NewsletterForm authorId={loaded._id} authorName={loaded.name} />}
       <TabList label={own ? 'Studio' : 'Profile'} tabs={tabs} active={active.id} onChoose={choose} />
       <div role="tabpanel" id={`panel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="profile-panel" key={`${active.id}:${loaded._id}`}>
-        {active.render(ctx)}
+        <Suspense fallback={<p className="muted" role="status">Loading...</p>}>{active.render(ctx)}</Suspense>
       </div>
     </Page>
   );

@@ -7,13 +7,16 @@ import { Page } from '@/components/page';
 import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { ResponsiveImage } from '@/components/responsive-image';
-import { CommentsSection, selectPostComments } from '@/features/comments';
+import { selectPostComments } from '@/features/comments/comments-slice';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
 import { errorMessage, http } from '@/lib/http';
 import { formatDate, readingTimeLabel } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import type { Post } from '@/types/entities';
+
+/** The comments sit below the article: their code loads after the page's (the thread loads its own data anyway). */
+const CommentsSection = lazy(() => import('@/features/comments/components/comments-section').then((m) => ({ default: m.CommentsSection })));
 
 /** The report dialog is moderation code: loaded only for a signed-in reader who may report. */
 const ReportPostButton = lazy(() =>
@@ -220,7 +223,9 @@ function PostView({ post }: { post: Post }) {
       <PostBlocks blocks={post.blocks ?? []} renderPoll={(block) => <PollBlock postId={post._id} block={block} />} />
       <EngagementBar post={post} commentCount={commentCount} />
       {!user && post.author ? <NewsletterForm authorId={post.author._id} authorName={post.author.name} /> : null}
-      <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
+      <Suspense fallback={<section className="comments" aria-busy="true" aria-label="Comments" />}>
+        <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
+      </Suspense>
       <SuggestedPosts post={post} />
     </article>
   );

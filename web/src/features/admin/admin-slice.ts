@@ -10,6 +10,7 @@
  * - a change of user (or a session that is not an administrator's) empties everything.
  */
 import { createAction, createReducer, isAnyOf, type UnknownAction } from '@reduxjs/toolkit';
+import { injectReducers } from '@/app/store';
 import { sessionUserChanged } from '@/lib/session';
 import { initUserSocket, socketEvents } from '@/features/socket';
 import { ADMIN_FALLBACK } from './admin-api';
@@ -192,6 +193,8 @@ export function adminReducer(state: AdminState | undefined, action: UnknownActio
   }
   return next;
 }
+// Loaded on demand: the slice joins the store when this module loads.
+injectReducers({ admin: adminReducer });
 
 type WithAdmin = { admin: AdminState };
 export const selectAdmin = (state: WithAdmin) => state.admin;

@@ -4,7 +4,7 @@
  * A node that has not reported for three of its intervals is shown as silent.
  */
 import { createSlice } from '@reduxjs/toolkit';
-import type { RootState } from '@/app/store';
+import { injectReducers, type RootState } from '@/app/store';
 import { socketEvents } from '@/features/socket';
 
 export interface JobFigures {
@@ -100,6 +100,8 @@ const operationsSlice = createSlice({
 });
 
 export const operationsReducer = operationsSlice.reducer;
+// Loaded on demand: the slice joins the store when this module loads.
+injectReducers({ operations: operationsReducer });
 
 export const selectOperations = (state: RootState) => state.operations;
 

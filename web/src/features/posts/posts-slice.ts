@@ -17,15 +17,15 @@ import {
   filterKeyOf,
   FOLLOWING_PAGE_SIZE,
   initialPostsState,
-  LIST_KEYS,
   POST_FALLBACK,
   POST_PAGE_SIZE,
   type ListFilter,
   type ListKey,
-  type PostList,
   type PostsState,
   type SortOption,
 } from './posts-state';
+import { appendUnique, eachList, putFirst, removeEverywhere } from './posts-lists';
+
 
 export * from './posts-state';
 
@@ -245,37 +245,6 @@ export const sendAppeal = createAsyncThunk<string, { postId: string; message: st
     }
   },
 );
-
-function appendUnique(items: Post[], more: Post[]): Post[] {
-  const seen = new Set(items.map((p) => p._id));
-  const out = [...items];
-  for (const p of more) {
-    if (!seen.has(p._id)) {
-      seen.add(p._id);
-      out.push(p);
-    }
-  }
-  return out;
-}
-
-function eachList(state: PostsState, fn: (list: PostList) => void) {
-  for (const key of LIST_KEYS) fn(state.lists[key]);
-}
-
-function removeEverywhere(state: PostsState, postId: string) {
-  eachList(state, (list) => {
-    const before = list.items.length;
-    list.items = list.items.filter((p) => p._id !== postId);
-    if (list.items.length !== before) list.total = Math.max(0, list.total - 1);
-  });
-  if (state.currentPost?._id === postId) state.currentPost = null;
-}
-
-function putFirst(list: PostList, post: Post) {
-  const had = list.items.some((p) => p._id === post._id);
-  list.items = [post, ...list.items.filter((p) => p._id !== post._id)];
-  if (!had) list.total += 1;
-}
 
 const postsSlice = createSlice({
   name: 'posts',

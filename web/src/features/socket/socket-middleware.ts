@@ -5,7 +5,16 @@
  */
 import type { Middleware } from '@reduxjs/toolkit';
 import type { Socket } from 'socket.io-client';
-import { clearPendingEmits, closeSocket, flushPendingEmits, joinUserRooms, openSocket, rejoinRooms } from '@/lib/socket';
+import {
+  clearPendingEmits,
+  closeSocket,
+  flushPendingEmits,
+  joinUserRooms,
+  loadSocketClient,
+  openSocket,
+  rejoinRooms,
+  socketClientLoaded,
+} from '@/lib/socket';
 import { createKeyedBatch } from '@/lib/keyed-batch';
 import { toast } from '@/lib/toast';
 import type { BannerNotification, GuestVisit, PostCounts, UserLocation, UserNotification } from '@/types/entities';
@@ -186,19 +195,40 @@ export function createSocketMiddleware(): Middleware {
       }
     }
 
+    /** Connect and disconnect requests so far: a load that finishes late serves only the last. */
+    let requests = 0;
+
+    function open(token: string | null) {
+      const { socket, created } = openSocket(token);
+      if (created) {
+        locations.clear();
+        guestVisits.clear();
+        attach(socket);
+      } else if (socket.connected) api.dispatch(socketActions.connected());
+      // Reconnection gave up (5 attempts): a new request starts over.
+      else if (!socket.active) socket.connect();
+    }
+
     return (next) => (action) => {
       const result = next(action);
       if (socketConnectRequested.match(action)) {
-        const { socket, created } = openSocket(action.payload.token);
-        if (created) {
-          locations.clear();
-          guestVisits.clear();
-          attach(socket);
+        const token = action.payload.token;
+        const request = ++requests;
+        if (socketClientLoaded()) open(token);
+        else {
+          // The first request loads socket.io-client; only the latest request still standing
+          // when it arrives opens the socket.
+          loadSocketClient().then(
+            () => {
+              if (request === requests) open(token);
+            },
+            () => {
+              if (request === requests) api.dispatch(socketActions.connectFailed(SOCKET_MESSAGES.cannotConnect));
+            },
+          );
         }
-        else if (socket.connected) api.dispatch(socketActions.connected());
-        // Reconnection gave up (5 attempts): a new request starts over.
-        else if (!socket.active) socket.connect();
       } else if (socketDisconnectRequested.match(action)) {
+        requests += 1;
         joinUserRooms(null);
         clearPendingEmits();
         locations.clear();

@@ -1,5 +1,5 @@
 import { setupStore } from '@/app/store';
-import { ADMIN_ROOM, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH, socketAuth } from '@/lib/socket';
+import { ADMIN_ROOM, loadSocketClient, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH, socketAuth, socketClientLoaded, unloadSocketClientForTests } from '@/lib/socket';
 import { GUEST_ID_KEY, storage } from '@/lib/storage';
 import { currentToasts, toast } from '@/lib/toast';
 import { mockApi } from '@/test/mock-api';
@@ -32,6 +32,49 @@ describe('socket status', () => {
     expect(coerceCount(null)).toBe(0);
   });
 });
+
+describe('loading socket.io-client on demand', () => {
+  it('is not loaded before the first request; the request loads it and then opens the socket', async () => {
+    unloadSocketClientForTests();
+    const store = setupStore();
+    expect(socketClientLoaded()).toBe(false);
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    expect(store.getState().socket.status).toBe('connecting');
+    expect(fakeSockets).toHaveLength(0);
+    await loadSocketClient();
+    await Promise.resolve();
+    expect(fakeSockets).toHaveLength(1);
+    const sent: object[] = [];
+    (lastFakeSocket().options as { auth: (cb: (d: object) => void) => void }).auth((d) => sent.push(d));
+    expect(sent).toEqual([{ token: 'tok' }]);
+  });
+
+  it('opens only the latest request once loaded, and nothing when a disconnect came after it', async () => {
+    unloadSocketClientForTests();
+    const store = setupStore();
+    store.dispatch(socketConnectRequested({ token: null }));
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    await loadSocketClient();
+    await Promise.resolve();
+    expect(fakeSockets).toHaveLength(1);
+    const sent: object[] = [];
+    (lastFakeSocket().options as { auth: (cb: (d: object) => void) => void }).auth((d) => sent.push(d));
+    expect(sent).toEqual([{ token: 'tok' }]);
+
+    closeSocketAndForget(store);
+    unloadSocketClientForTests();
+    store.dispatch(socketConnectRequested({ token: 'tok' }));
+    store.dispatch(socketDisconnectRequested());
+    await loadSocketClient();
+    await Promise.resolve();
+    expect(fakeSockets).toHaveLength(1);
+  });
+});
+
+function closeSocketAndForget(store: ReturnType<typeof setupStore>) {
+  store.dispatch(socketDisconnectRequested());
+  expect(fakeSockets[fakeSockets.length - 1].disconnected).toBe(true);
+}
 
 describe('socket middleware', () => {
   it('a guest sends the guest id the server issued in the handshake; a signed-in user sends the token only', () => {
@@ -104,6 +147,8 @@ describe('socket middleware', () => {
     socket.fire('disconnect', 'transport close');
     socket.serverConnect();
     expect(socket.emitted).toHaveLength(4);
+    // The administrators' area loads on demand, then asks for its first data.
+    await vi.waitFor(() => expect(mockApi.calls('GET', '/admin/reports')).toHaveLength(1));
   });
 
   it('stops joining the rooms of a user who signed out', async () => {

@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { BankDetailsPanel } from '@/features/payments';
 import type { UserProfile } from '@/types/entities';
+import { loadBankDetailsPanel } from '@/features/payments/lazy';
 
 /** What a profile tab knows about the page it is on. */
 export interface ProfileTabContext {
@@ -13,6 +13,9 @@ export interface ProfileTabContext {
   /** `&post=`: the post whose analytics are open. */
   postId: string | null;
 }
+
+/** The owner's bank details load when their tab opens (the profile page wraps tabs in Suspense). */
+const BankDetailsPanel = lazy(() => loadBankDetailsPanel().then((m) => ({ default: m.BankDetailsPanel })));
 
 export interface ProfileTab {
   /** The `?tab=` value. */
