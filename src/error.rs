@@ -180,16 +180,4 @@ pub fn json_error(status: StatusCode, code: &str, message: &str) -> HttpResponse
     HttpResponse::build(status).json(ErrorBody { message, code })
 }
 
-impl From<crate::persistence::DbError> for ApiError {
-    fn from(err: crate::persistence::DbError) -> Self {
-        match err {
-            crate::persistence::DbError::Unavailable(e) => ApiError::Unavailable(e.into()),
-            crate::persistence::DbError::Duplicate(what) => {
-                ApiError::Conflict(format!("{what} already exists"))
-            }
-            crate::persistence::DbError::Other(e) => ApiError::Internal(e),
-        }
-    }
-}
-
 pub type ApiResult<T> = Result<T, ApiError>;

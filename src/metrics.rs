@@ -24,8 +24,6 @@ use prometheus::{
     Opts, TextEncoder,
 };
 
-use crate::state::AppState;
-
 /// HTTP latency buckets (seconds).
 const HTTP_BUCKETS: &[f64] = &[
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0,
@@ -36,9 +34,6 @@ const STORAGE_BUCKETS: &[f64] = &[
 ];
 /// Index rebuild buckets (seconds).
 const REBUILD_BUCKETS: &[f64] = &[0.1, 0.5, 1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 3600.0];
-
-/// Longest a scrape waits for the database's answer to its ping.
-const DB_PING_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The route label of a request that matched no route (the web app's pages, unknown paths).
 pub const UNMATCHED_ROUTE: &str = "unmatched";
@@ -336,9 +331,6 @@ pub fn init() {
         PAYMENT_CALLS.with_label_values(&[*operation]);
         PAYMENT_FAILURES.with_label_values(&[*operation]);
     }
-    for limit in crate::ratelimit::Kind::ALL {
-        RATE_LIMITED.with_label_values(&[limit.name()]);
-    }
     LazyLock::force(&BROKER_LAG);
     BUILD_INFO
         .with_label_values(&[
@@ -463,33 +455,6 @@ pub fn payment_call(operation: &'static str, ok: bool) {
     if !ok {
         PAYMENT_FAILURES.with_label_values(&[operation]).inc();
     }
-}
-
-/// Sets what a scrape reads rather than follows: database, Redis and index health.
-pub async fn refresh(state: &AppState) {
-    let ping = {
-        let db = state.db.clone();
-        tokio::spawn(async move { db.ping().await })
-    };
-    let db_up = matches!(
-        tokio::time::timeout(DB_PING_TIMEOUT, ping).await,
-        Ok(Ok(Ok(())))
-    );
-    if state.redis.is_configured() {
-        // Marks Redis down (or up again) now rather than at its monitor's next look.
-        let _ = state.redis.ping().await;
-    }
-    DB_UP.set(i64::from(db_up));
-    REDIS_UP.set(i64::from(state.redis.is_up()));
-    REDIS_CONFIGURED.set(i64::from(state.redis.is_configured()));
-    let current = state.feeds.current();
-    INDEX_READY
-        .with_label_values(&["read"])
-        .set(i64::from(current.is_some()));
-    INDEX_GENERATION.set(current.map_or(0, |g| i64::try_from(g.number).unwrap_or(i64::MAX)));
-    INDEX_READY.with_label_values(&["search"]).set(i64::from(
-        state.redis.is_configured() && state.search.posts_ready() && state.search.users_ready(),
-    ));
 }
 
 /// Every family of the process in the Prometheus text format, and its content type.

@@ -84,6 +84,14 @@ impl Action {
     }
 }
 
+/// Declares the `rate_limited` counter of every limit at zero, so a scrape shows each one before
+/// its first refusal (called once at start, after `metrics::init`).
+pub fn declare_metrics() {
+    for limit in Kind::ALL {
+        crate::metrics::RATE_LIMITED.with_label_values(&[limit.name()]);
+    }
+}
+
 impl Kind {
     /// Every limit.
     pub const ALL: [Kind; 13] = [

@@ -40,6 +40,7 @@ impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         pressroom_actors::metrics::set_enabled(settings.metrics.enabled);
         crate::metrics::init();
+        crate::ratelimit::declare_metrics();
         let db = Db::connect(&settings.database).await?;
         db.prepare_or_retry(STARTUP_PREPARE_WAIT).await;
         let state = web::Data::new(build_state(settings.clone(), db)?);

@@ -5,7 +5,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::persistence::users::MilestoneOverride;
+/// Per-user overrides of the subscription milestones; each value may be null.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MilestoneOverride {
+    pub follower_count: Option<i64>,
+    pub post_count: Option<i64>,
+    pub engagement_rate: Option<f64>,
+    pub account_age_days: Option<i64>,
+}
 
 /// The thresholds an author must reach.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]

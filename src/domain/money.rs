@@ -88,6 +88,15 @@ pub fn platform_fee(amount: i64, percent: f64) -> i64 {
     i64::try_from(fee).unwrap_or(amount).clamp(0, amount)
 }
 
+/// Where a refund stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RefundStatus {
+    Succeeded,
+    Pending,
+    Failed,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

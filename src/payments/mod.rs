@@ -115,14 +115,7 @@ pub struct RefundRequest {
     pub idempotency_key: String,
 }
 
-/// Where a refund stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RefundStatus {
-    Succeeded,
-    Pending,
-    Failed,
-}
+pub use crate::domain::money::RefundStatus;
 
 #[derive(Debug, Clone)]
 pub struct Refund {

@@ -8,7 +8,7 @@ use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
-use crate::payments::RefundStatus;
+use crate::domain::money::RefundStatus;
 
 pub const COLLECTION: &str = "refunds";
 

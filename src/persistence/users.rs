@@ -29,15 +29,7 @@ impl Role {
     }
 }
 
-/// Per-user overrides of the subscription milestones; each value may be null.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MilestoneOverride {
-    pub follower_count: Option<i64>,
-    pub post_count: Option<i64>,
-    pub engagement_rate: Option<f64>,
-    pub account_age_days: Option<i64>,
-}
+pub use crate::domain::eligibility::MilestoneOverride;
 
 /// A stored user.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -19,7 +19,7 @@ pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> HttpRespon
     if !allowed(&req, &state) {
         return json_error(StatusCode::NOT_FOUND, "not_found", "Not found");
     }
-    crate::metrics::refresh(&state).await;
+    crate::services::gauges::refresh(&state).await;
     let (body, content_type) = crate::metrics::render();
     HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, content_type))

@@ -10,6 +10,7 @@ pub mod deletion;
 pub mod email_retry;
 pub mod engagement;
 pub mod feed;
+pub mod gauges;
 pub mod geojson;
 pub mod notifications;
 pub mod posts;
