@@ -3377,6 +3377,7 @@ export interface components {
             status: components["schemas"]["PostStatus"];
             tags: string[];
             thumbnail?: string | null;
+            thumbnailImage?: null | components["schemas"]["ImageMeta"];
             title: string;
             updatedAt: string;
             /** Format: int64 */
@@ -3389,6 +3390,25 @@ export interface components {
             data?: Record<string, unknown>;
             id: string;
             type: string;
+        };
+        /**
+         * @description A stored picture's size and resized copies, for `width`/`height`, `srcset` and
+         *     `<source type="image/webp">`.
+         */
+        ImageMeta: {
+            /** Format: int32 */
+            height: number;
+            /** @description The original's address (`/media/<hash>.<ext>`). */
+            src: string;
+            /** @description The original's content type. */
+            type: string;
+            /**
+             * @description Narrowest first; empty for a picture narrower than 400 pixels in a format with no WebP
+             *     copy, an animated GIF, or a file stored before variants were made.
+             */
+            variants?: components["schemas"]["ImageVariant"][];
+            /** Format: int32 */
+            width: number;
         };
         /**
          * @description Article or Blog.
@@ -3412,6 +3432,17 @@ export interface components {
          * @enum {string}
          */
         PostStatus: "draft" | "published" | "scheduled";
+        /** @description One resized copy of a stored picture, as answers and pages describe it. */
+        ImageVariant: {
+            /** Format: int32 */
+            height: number;
+            /** @description Where it is served (`/media/<hash>-<width>.<ext>`). */
+            src: string;
+            /** @description Its content type (`image/webp`, `image/png`, `image/jpeg`). */
+            type: string;
+            /** Format: int32 */
+            width: number;
+        };
         /** @description Tags as a client may send them: a list, or one comma-separated string. */
         TagsInput: string[] | string;
         /** @description An appeal as its author sees it. */
@@ -3979,6 +4010,14 @@ export interface components {
             success: boolean;
             type: string;
         };
+        /** @description One suppressed address. */
+        SuppressionEntry: {
+            createdAt: string;
+            detail?: string | null;
+            email: string;
+            /** @description `hard_bounce` or `complaint`. */
+            reason: string;
+        };
         /** @description A message sent again: its log record, or only the outcome when the record is gone. */
         RetryResult: components["schemas"]["EmailLogView"] | components["schemas"]["GoneLog"];
         /** @description The outcome of a message whose log record is gone. */
@@ -4040,14 +4079,6 @@ export interface components {
          * @enum {string}
          */
         Status: "sending" | "sent" | "failed";
-        /** @description One suppressed address. */
-        SuppressionEntry: {
-            createdAt: string;
-            detail?: string | null;
-            email: string;
-            /** @description `hard_bounce` or `complaint`. */
-            reason: string;
-        };
         /** @description A plan's money (minor units): charged, fees, refunded, and what the author keeps. */
         PlanRevenue: {
             /** Format: int64 */
