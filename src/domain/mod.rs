@@ -12,6 +12,7 @@ pub mod sanitize;
 pub mod search;
 pub mod slug;
 pub mod tags;
+pub mod trending;
 
 pub use email::Email;
 pub use name::PersonName;
