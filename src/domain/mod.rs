@@ -3,6 +3,7 @@
 pub mod blocks;
 pub mod eligibility;
 pub mod email;
+pub mod error;
 pub mod image;
 pub mod image_variants;
 pub mod money;
