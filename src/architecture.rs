@@ -14,11 +14,6 @@ use std::path::{Path, PathBuf};
 /// Edges `from → to` of the top-level module graph that close an import cycle today. Each is a
 /// dependency to take apart (see docs/decisions.md, "Layering"); none may be added.
 const KNOWN_CYCLE_EDGES: &[(&str, &str)] = &[
-    // Bank-key validation in `config` uses the payments cipher; payments read their settings.
-    ("config", "payments"),
-    ("payments", "config"),
-    ("payments", "persistence"),
-    ("persistence", "config"),
     // The application state holds the live, limit and cache handles whose functions take it.
     ("auth", "state"),
     ("counting", "auth"),

@@ -347,7 +347,7 @@ impl PaymentSettings {
                 "payments.bank_encryption_key still has its default value; set PRESSROOM__PAYMENTS__BANK_ENCRYPTION_KEY to the base64 of 32 random bytes before running in production".into(),
             ));
         }
-        crate::payments::cipher::BankCipher::from_base64(key)
+        crate::cipher::BankCipher::from_base64(key)
             .map_err(|e| ConfigError::Invalid(format!("payments.bank_encryption_key: {e}")))?;
         if self.provider == PaymentProviderKind::Stripe {
             let secret = self.stripe_secret_key.expose_secret();
