@@ -181,3 +181,16 @@ pub fn json_error(status: StatusCode, code: &str, message: &str) -> HttpResponse
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// The domain's refusals at the HTTP edge: a 400 with the domain's message (and code), a 413 for
+/// what is too large.
+impl From<crate::domain::error::DomainError> for ApiError {
+    fn from(err: crate::domain::error::DomainError) -> Self {
+        use crate::domain::error::DomainError;
+        match err {
+            DomainError::Invalid(message) => ApiError::BadRequest(message),
+            DomainError::InvalidCoded { code, message } => ApiError::Invalid { code, message },
+            DomainError::TooLarge(message) => ApiError::PayloadTooLarge(message),
+        }
+    }
+}

@@ -416,7 +416,7 @@ async fn produce(state: &AppState, user: &User, tx: &Tx) -> anyhow::Result<()> {
     ] {
         let ids = crate::persistence::account_records::ids_in(
             &state.db,
-            "follows",
+            crate::persistence::graph::FOLLOWS,
             doc! { mine: id },
             theirs,
         )

@@ -8,6 +8,7 @@ pub(crate) mod audit;
 pub mod auth;
 pub mod backup;
 pub mod billing;
+pub mod cipher;
 pub mod cli;
 pub mod config;
 pub(crate) mod counting;

@@ -29,8 +29,8 @@ pub mod guests;
 pub mod locations;
 pub mod socket_auth;
 
-/// Room of the administrators.
-pub const ADMIN_ROOM: &str = "adminRoom";
+/// Room of the administrators (the actors crate's).
+pub use pressroom_actors::ADMIN_ROOM;
 
 /// A post of `author` was created, published, unpublished, blocked, unblocked or deleted: send
 /// each receiver the counts it needs (`postCountsUpdated`, see its definition). Every client gets

@@ -36,5 +36,5 @@ pub struct AppState {
     /// The payment provider (`payments.provider`).
     pub payments: crate::payments::Provider,
     /// Seals bank account numbers at rest.
-    pub bank_cipher: crate::payments::cipher::BankCipher,
+    pub bank_cipher: crate::cipher::BankCipher,
 }

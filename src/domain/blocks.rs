@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use super::error::DomainError;
 use super::sanitize::{plain_text, sanitize_inline};
-use crate::error::ApiError;
 
 pub const MSG_BLOCKS_REQUIRED: &str = "Blocks are required";
 pub const MSG_BLOB_URL: &str =
@@ -78,13 +78,13 @@ pub fn contains_blob_url(value: &Value) -> bool {
 }
 
 /// Refuses empty blocks and `blob:` addresses, in that order, with the spec's messages.
-pub fn check_upload_rules(blocks: &Value, thumbnail: Option<&Value>) -> Result<(), ApiError> {
+pub fn check_upload_rules(blocks: &Value, thumbnail: Option<&Value>) -> Result<(), DomainError> {
     let non_empty = blocks.as_array().is_some_and(|a| !a.is_empty());
     if !non_empty {
-        return Err(ApiError::bad_request(MSG_BLOCKS_REQUIRED));
+        return Err(DomainError::invalid(MSG_BLOCKS_REQUIRED));
     }
     if contains_blob_url(blocks) || thumbnail.is_some_and(contains_blob_url) {
-        return Err(ApiError::bad_request(MSG_BLOB_URL));
+        return Err(DomainError::invalid(MSG_BLOB_URL));
     }
     Ok(())
 }
@@ -99,15 +99,15 @@ fn problem(msg: impl Into<String>) -> Problem {
 }
 
 /// Parses a `blocks` array (already known to be a non-empty array without blob addresses).
-pub fn parse_blocks(raw: &Value) -> Result<Vec<Block>, ApiError> {
+pub fn parse_blocks(raw: &Value) -> Result<Vec<Block>, DomainError> {
     let Some(items) = raw.as_array() else {
-        return Err(ApiError::bad_request("blocks must be an array"));
+        return Err(DomainError::invalid("blocks must be an array"));
     };
     if items.is_empty() {
-        return Err(ApiError::bad_request(MSG_BLOCKS_REQUIRED));
+        return Err(DomainError::invalid(MSG_BLOCKS_REQUIRED));
     }
     if items.len() > MAX_BLOCKS {
-        return Err(ApiError::bad_request(format!(
+        return Err(DomainError::invalid(format!(
             "A post may have at most {MAX_BLOCKS} blocks"
         )));
     }
@@ -154,7 +154,7 @@ pub fn parse_blocks(raw: &Value) -> Result<Vec<Block>, ApiError> {
             ));
         }
         if !BLOCK_TYPES.contains(&kind.as_str()) {
-            return Err(ApiError::invalid(
+            return Err(DomainError::coded(
                 "invalid_block",
                 format!(
                     "Block {n} (id '{id}') has an unknown type '{}'; allowed types: {}",
@@ -186,7 +186,7 @@ fn truncate(s: &str, max: usize) -> String {
     s.chars().take(max).collect()
 }
 
-fn block_error(n: usize, id: Option<&str>, kind: Option<&str>, msg: &str) -> ApiError {
+fn block_error(n: usize, id: Option<&str>, kind: Option<&str>, msg: &str) -> DomainError {
     let mut label = format!("Block {n}");
     match (kind, id) {
         (Some(k), Some(id)) => label.push_str(&format!(" ({k} '{id}')")),
@@ -199,7 +199,7 @@ fn block_error(n: usize, id: Option<&str>, kind: Option<&str>, msg: &str) -> Api
     } else {
         ": "
     };
-    ApiError::invalid("invalid_block", format!("{label}{sep}{msg}"))
+    DomainError::coded("invalid_block", format!("{label}{sep}{msg}"))
 }
 
 fn parse_data(kind: &str, data: &Map<String, Value>) -> Check<Value> {

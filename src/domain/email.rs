@@ -1,6 +1,6 @@
 //! Email addresses: trimmed, lowercased, plausibly shaped.
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 pub const MAX_EMAIL_LEN: usize = 254;
 
@@ -8,13 +8,13 @@ pub const MAX_EMAIL_LEN: usize = 254;
 pub struct Email(String);
 
 impl Email {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, DomainError> {
         let email = raw.trim().to_lowercase();
         if email.is_empty() {
-            return Err(ApiError::bad_request("Email is required"));
+            return Err(DomainError::invalid("Email is required"));
         }
         if email.len() > MAX_EMAIL_LEN || !plausible(&email) {
-            return Err(ApiError::bad_request("Please enter a valid email address"));
+            return Err(DomainError::invalid("Please enter a valid email address"));
         }
         Ok(Email(email))
     }

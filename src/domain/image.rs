@@ -6,7 +6,7 @@
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 /// Largest accepted image, in bytes (decoded).
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
@@ -129,30 +129,30 @@ pub fn is_data_url(s: &str) -> bool {
 }
 
 /// Decodes `data:image/<type>;base64,<payload>`, checking type, size and signature.
-pub fn decode_data_url(url: &str) -> Result<DecodedImage, ApiError> {
+pub fn decode_data_url(url: &str) -> Result<DecodedImage, DomainError> {
     decode_data_url_as(url, false)
 }
 
 /// [`decode_data_url`], and makes the picture's resized variants (400, 800 and 1600 pixels wide,
 /// in its own format and in WebP) for responsive pages.
-pub fn decode_data_url_with_variants(url: &str) -> Result<DecodedImage, ApiError> {
+pub fn decode_data_url_with_variants(url: &str) -> Result<DecodedImage, DomainError> {
     decode_data_url_as(url, true)
 }
 
-fn decode_data_url_as(url: &str, with_variants: bool) -> Result<DecodedImage, ApiError> {
+fn decode_data_url_as(url: &str, with_variants: bool) -> Result<DecodedImage, DomainError> {
     let url = url.trim();
     let rest = url
         .get(5..)
         .filter(|_| is_data_url(url))
-        .ok_or_else(|| ApiError::bad_request(MSG_NOT_BASE64))?;
+        .ok_or_else(|| DomainError::invalid(MSG_NOT_BASE64))?;
     let (meta, payload) = rest
         .split_once(',')
-        .ok_or_else(|| ApiError::bad_request(MSG_NOT_BASE64))?;
+        .ok_or_else(|| DomainError::invalid(MSG_NOT_BASE64))?;
     let mut parts = meta.split(';');
     let mime = parts.next().unwrap_or("").trim();
     let is_base64 = parts.any(|p| p.trim().eq_ignore_ascii_case("base64"));
     let kind = ImageKind::from_mime(mime).ok_or_else(|| {
-        ApiError::invalid(
+        DomainError::coded(
             "unsupported_media_type",
             format!(
                 "Unsupported image type '{}'; use PNG, JPEG, GIF or WebP",
@@ -161,7 +161,7 @@ fn decode_data_url_as(url: &str, with_variants: bool) -> Result<DecodedImage, Ap
         )
     })?;
     if !is_base64 {
-        return Err(ApiError::bad_request(MSG_NOT_BASE64));
+        return Err(DomainError::invalid(MSG_NOT_BASE64));
     }
     let payload: String = payload
         .chars()
@@ -169,13 +169,13 @@ fn decode_data_url_as(url: &str, with_variants: bool) -> Result<DecodedImage, Ap
         .collect();
     // Four base64 characters carry three bytes: refuse oversized images before decoding.
     if payload.len() / 4 * 3 > MAX_IMAGE_BYTES + 3 {
-        return Err(ApiError::PayloadTooLarge(MSG_IMAGE_TOO_LARGE.into()));
+        return Err(DomainError::TooLarge(MSG_IMAGE_TOO_LARGE.into()));
     }
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(payload.as_bytes())
-        .map_err(|_| ApiError::bad_request("Image data is not valid base64"))?;
+        .map_err(|_| DomainError::invalid("Image data is not valid base64"))?;
     if bytes.len() > MAX_IMAGE_BYTES {
-        return Err(ApiError::PayloadTooLarge(MSG_IMAGE_TOO_LARGE.into()));
+        return Err(DomainError::TooLarge(MSG_IMAGE_TOO_LARGE.into()));
     }
     match ImageKind::sniff(&bytes) {
         Some(actual) if actual == kind => {
@@ -198,8 +198,8 @@ fn decode_data_url_as(url: &str, with_variants: bool) -> Result<DecodedImage, Ap
     }
 }
 
-fn not_valid(kind: ImageKind) -> ApiError {
-    ApiError::bad_request(format!("Image data is not a valid {} file", kind.label()))
+fn not_valid(kind: ImageKind) -> DomainError {
+    DomainError::invalid(format!("Image data is not a valid {} file", kind.label()))
 }
 
 impl ImageKind {
@@ -217,7 +217,7 @@ impl ImageKind {
 /// orientation is applied to them first, so dropping EXIF does not turn photos). GIF animations
 /// keep their frames and delays; PNG and WebP keep their first frame. Pictures announcing more
 /// than [`MAX_IMAGE_PIXELS`] are refused before any pixel is decoded.
-pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
+pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, DomainError> {
     reencode_keeping(kind, bytes).map(|(out, _, _)| out)
 }
 
@@ -226,7 +226,7 @@ pub fn reencode(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
 type Reencoded = (Vec<u8>, Option<image::DynamicImage>, (u32, u32));
 
 /// [`reencode`], keeping the decoded picture (to make variants from) and its size.
-fn reencode_keeping(kind: ImageKind, bytes: &[u8]) -> Result<Reencoded, ApiError> {
+fn reencode_keeping(kind: ImageKind, bytes: &[u8]) -> Result<Reencoded, DomainError> {
     use image::{ImageDecoder, ImageReader};
     use std::io::Cursor;
 
@@ -239,7 +239,7 @@ fn reencode_keeping(kind: ImageKind, bytes: &[u8]) -> Result<Reencoded, ApiError
         || h > MAX_IMAGE_SIDE
         || u64::from(w) * u64::from(h) > MAX_IMAGE_PIXELS
     {
-        return Err(ApiError::bad_request(MSG_IMAGE_TOO_MANY_PIXELS));
+        return Err(DomainError::invalid(MSG_IMAGE_TOO_MANY_PIXELS));
     }
     let mut out = Vec::new();
     let mut kept = None;
@@ -416,7 +416,7 @@ mod tests {
     fn an_image_over_the_limit_is_a_413() {
         let big = "A".repeat((MAX_IMAGE_BYTES / 3 + 10) * 4);
         let err = decode_data_url(&format!("data:image/png;base64,{big}")).unwrap_err();
-        assert!(matches!(err, ApiError::PayloadTooLarge(_)));
+        assert!(matches!(err, DomainError::TooLarge(_)));
     }
 
     #[test]

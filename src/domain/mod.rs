@@ -3,6 +3,7 @@
 pub mod blocks;
 pub mod eligibility;
 pub mod email;
+pub mod error;
 pub mod image;
 pub mod image_variants;
 pub mod money;
@@ -12,6 +13,7 @@ pub mod sanitize;
 pub mod search;
 pub mod slug;
 pub mod tags;
+pub mod trending;
 
 pub use email::Email;
 pub use name::PersonName;

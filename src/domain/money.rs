@@ -5,7 +5,7 @@ use chrono::{DateTime, Months, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 /// Smallest price a plan may have, in minor units (Stripe's minimum charge is 0.50 in the main
 /// currencies).
@@ -15,9 +15,9 @@ pub const MAX_PRICE: i64 = 99_999_999;
 
 /// A whole amount of a currency's smallest unit, from JSON: a whole number (or its digits as
 /// text). `field` names it in errors.
-pub fn parse_amount(raw: &Value, field: &str, min: i64, max: i64) -> Result<i64, ApiError> {
+pub fn parse_amount(raw: &Value, field: &str, min: i64, max: i64) -> Result<i64, DomainError> {
     let message = || {
-        ApiError::bad_request(format!(
+        DomainError::invalid(format!(
             "{field} must be a whole number of the currency's smallest unit (for example 999 for 9.99) from {min} to {max}"
         ))
     };
@@ -33,9 +33,9 @@ pub fn parse_amount(raw: &Value, field: &str, min: i64, max: i64) -> Result<i64,
 }
 
 /// A currency code allowed by configuration, lowercased.
-pub fn parse_currency(raw: &Value, allowed: &[String]) -> Result<String, ApiError> {
+pub fn parse_currency(raw: &Value, allowed: &[String]) -> Result<String, DomainError> {
     let message =
-        || ApiError::bad_request(format!("currency must be one of {}", allowed.join(", ")));
+        || DomainError::invalid(format!("currency must be one of {}", allowed.join(", ")));
     let code = raw.as_str().ok_or_else(message)?.trim().to_lowercase();
     if allowed.contains(&code) {
         Ok(code)
@@ -53,11 +53,11 @@ pub enum Interval {
 }
 
 impl Interval {
-    pub fn parse(raw: &Value) -> Result<Self, ApiError> {
+    pub fn parse(raw: &Value) -> Result<Self, DomainError> {
         match raw.as_str().map(|s| s.trim().to_lowercase()).as_deref() {
             Some("month") | Some("monthly") => Ok(Interval::Month),
             Some("year") | Some("yearly") | Some("annual") => Ok(Interval::Year),
-            _ => Err(ApiError::bad_request("interval must be month or year")),
+            _ => Err(DomainError::invalid("interval must be month or year")),
         }
     }
 

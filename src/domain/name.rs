@@ -1,6 +1,6 @@
 //! A person's display name: trimmed, 1 to 100 characters, no control characters.
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 pub const MAX_NAME_LEN: usize = 100;
 
@@ -8,18 +8,18 @@ pub const MAX_NAME_LEN: usize = 100;
 pub struct PersonName(String);
 
 impl PersonName {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, DomainError> {
         let name: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         if name.is_empty() {
-            return Err(ApiError::bad_request("Name is required"));
+            return Err(DomainError::invalid("Name is required"));
         }
         if name.chars().count() > MAX_NAME_LEN {
-            return Err(ApiError::bad_request(format!(
+            return Err(DomainError::invalid(format!(
                 "Name must be at most {MAX_NAME_LEN} characters"
             )));
         }
         if name.chars().any(char::is_control) {
-            return Err(ApiError::bad_request("Name contains invalid characters"));
+            return Err(DomainError::invalid("Name contains invalid characters"));
         }
         Ok(PersonName(name))
     }

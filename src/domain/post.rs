@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 /// Article or Blog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
@@ -33,22 +33,22 @@ pub enum PostStatus {
 }
 
 impl PostType {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, DomainError> {
         match raw.trim().to_lowercase().as_str() {
             "article" => Ok(PostType::Article),
             "blog" => Ok(PostType::Blog),
-            _ => Err(ApiError::bad_request("postType must be Article or Blog")),
+            _ => Err(DomainError::invalid("postType must be Article or Blog")),
         }
     }
 }
 
 impl Visibility {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, DomainError> {
         match raw.trim().to_lowercase().as_str() {
             "public" => Ok(Visibility::Public),
             "private" => Ok(Visibility::Private),
             "unlisted" => Ok(Visibility::Unlisted),
-            _ => Err(ApiError::bad_request(
+            _ => Err(DomainError::invalid(
                 "visibility must be Public, Private or Unlisted",
             )),
         }
@@ -64,12 +64,12 @@ impl Visibility {
 }
 
 impl PostStatus {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, DomainError> {
         match raw.trim().to_lowercase().as_str() {
             "draft" => Ok(PostStatus::Draft),
             "published" => Ok(PostStatus::Published),
             "scheduled" => Ok(PostStatus::Scheduled),
-            _ => Err(ApiError::bad_request(
+            _ => Err(DomainError::invalid(
                 "status must be draft, published or scheduled",
             )),
         }
@@ -95,11 +95,11 @@ pub enum Audience {
 }
 
 impl Audience {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, DomainError> {
         match raw.trim().to_lowercase().as_str() {
             "everyone" => Ok(Audience::Everyone),
             "subscribers" => Ok(Audience::Subscribers),
-            _ => Err(ApiError::bad_request(
+            _ => Err(DomainError::invalid(
                 "audience must be everyone or subscribers",
             )),
         }
@@ -114,14 +114,14 @@ impl Audience {
 }
 
 /// A post language: a short code such as `en` or `pt-BR`.
-pub fn parse_language(raw: &str) -> Result<String, ApiError> {
+pub fn parse_language(raw: &str) -> Result<String, DomainError> {
     let lang = raw.trim();
     let ok = (2..=12).contains(&lang.len())
         && lang.split('-').all(|part| {
             !part.is_empty() && part.len() <= 8 && part.bytes().all(|b| b.is_ascii_alphanumeric())
         });
     if !ok {
-        return Err(ApiError::bad_request(
+        return Err(DomainError::invalid(
             "language must be a language code such as en or pt-BR",
         ));
     }

@@ -1,7 +1,7 @@
 //! Search text: how posts are indexed for search and how a query is turned into a literal,
 //! case-insensitive pattern over that index.
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 pub const MIN_QUERY_LEN: usize = 3;
 pub const MAX_QUERY_LEN: usize = 200;
@@ -21,13 +21,13 @@ pub fn normalize(text: &str) -> String {
 pub struct SearchQuery(String);
 
 impl SearchQuery {
-    pub fn parse(raw: Option<&str>) -> Result<Self, ApiError> {
+    pub fn parse(raw: Option<&str>) -> Result<Self, DomainError> {
         let query = normalize(raw.unwrap_or(""));
         if query.chars().count() < MIN_QUERY_LEN {
-            return Err(ApiError::bad_request(MSG_QUERY_TOO_SHORT));
+            return Err(DomainError::invalid(MSG_QUERY_TOO_SHORT));
         }
         if query.chars().count() > MAX_QUERY_LEN {
-            return Err(ApiError::bad_request(format!(
+            return Err(DomainError::invalid(format!(
                 "Search query must be at most {MAX_QUERY_LEN} characters"
             )));
         }
@@ -35,13 +35,13 @@ impl SearchQuery {
     }
 
     /// A filter text of any length (used inside a user's own post list); `None` when empty.
-    pub fn filter(raw: Option<&str>) -> Result<Option<Self>, ApiError> {
+    pub fn filter(raw: Option<&str>) -> Result<Option<Self>, DomainError> {
         let query = normalize(raw.unwrap_or(""));
         if query.is_empty() {
             return Ok(None);
         }
         if query.chars().count() > MAX_QUERY_LEN {
-            return Err(ApiError::bad_request(format!(
+            return Err(DomainError::invalid(format!(
                 "Search text must be at most {MAX_QUERY_LEN} characters"
             )));
         }

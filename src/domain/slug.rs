@@ -1,7 +1,7 @@
 //! Slugs: the URL names of categories and posts. A slug is lowercase ASCII letters and digits in
 //! words joined by single hyphens ("web-design-2024").
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 pub const MIN_SLUG_LEN: usize = 2;
 pub const MAX_SLUG_LEN: usize = 60;
@@ -18,19 +18,19 @@ pub struct Slug(String);
 
 impl Slug {
     /// Parses a slug as given (surrounding whitespace is ignored, nothing else is changed).
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, DomainError> {
         let slug = raw.trim();
         if slug.is_empty() {
-            return Err(ApiError::bad_request(MSG_SLUG_REQUIRED));
+            return Err(DomainError::invalid(MSG_SLUG_REQUIRED));
         }
         let len = slug.chars().count();
         if !(MIN_SLUG_LEN..=MAX_SLUG_LEN).contains(&len) {
-            return Err(ApiError::bad_request(format!(
+            return Err(DomainError::invalid(format!(
                 "Slug must be between {MIN_SLUG_LEN} and {MAX_SLUG_LEN} characters"
             )));
         }
         if !is_slug_shaped(slug) {
-            return Err(ApiError::bad_request(MSG_SLUG_SHAPE));
+            return Err(DomainError::invalid(MSG_SLUG_SHAPE));
         }
         Ok(Slug(slug.to_string()))
     }

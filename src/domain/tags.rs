@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::error::ApiError;
+use super::error::DomainError;
 
 pub const MAX_TAGS: usize = 10;
 pub const MAX_TAG_LEN: usize = 40;
@@ -28,7 +28,7 @@ pub fn normalize_tag(raw: &str) -> Option<String> {
 }
 
 /// Parses and normalises a post's tags.
-pub fn parse_tags(input: Option<TagsInput>) -> Result<Vec<String>, ApiError> {
+pub fn parse_tags(input: Option<TagsInput>) -> Result<Vec<String>, DomainError> {
     let raw: Vec<String> = match input {
         None => Vec::new(),
         Some(TagsInput::List(list)) => list,
@@ -40,13 +40,13 @@ pub fn parse_tags(input: Option<TagsInput>) -> Result<Vec<String>, ApiError> {
             continue;
         };
         if tag.chars().count() > MAX_TAG_LEN {
-            return Err(ApiError::bad_request(format!(
+            return Err(DomainError::invalid(format!(
                 "Tag '{}' is longer than {MAX_TAG_LEN} characters",
                 tag.chars().take(MAX_TAG_LEN).collect::<String>()
             )));
         }
         if tag.chars().any(char::is_control) {
-            return Err(ApiError::bad_request(
+            return Err(DomainError::invalid(
                 "Tags may not contain control characters",
             ));
         }
@@ -55,7 +55,7 @@ pub fn parse_tags(input: Option<TagsInput>) -> Result<Vec<String>, ApiError> {
         }
     }
     if tags.len() > MAX_TAGS {
-        return Err(ApiError::bad_request(format!(
+        return Err(DomainError::invalid(format!(
             "A post may have at most {MAX_TAGS} tags"
         )));
     }

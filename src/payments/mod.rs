@@ -13,7 +13,6 @@
 //! period, a refund of one payment, a payout at one ledger position), so a retry after a crash or
 //! a concurrent duplicate never moves money twice.
 
-pub mod cipher;
 pub mod local;
 pub mod metered;
 pub mod signature;

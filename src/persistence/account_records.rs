@@ -20,8 +20,8 @@ pub const TOMBSTONES: &str = "deleted_accounts";
 /// that feeds a post counter (likes, bookmarks, comments, poll votes) is removed separately, so
 /// the counters can be recounted.
 pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
-    ("follows", "followerId"),
-    ("follows", "followeeId"),
+    (super::graph::FOLLOWS, "followerId"),
+    (super::graph::FOLLOWS, "followeeId"),
     ("blocks", "blockerId"),
     ("blocks", "blockedId"),
     ("notifications", "userId"),

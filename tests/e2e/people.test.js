@@ -351,11 +351,14 @@ describe('people', () => {
   it("a visitor never sees the owner's tabs; the owner's bank details; administrators see everyone on the dashboard's map", async () => {
     const page = await signedIn(reader);
     await openProfile(page, author.id, 'map');
+    // The app decides once the session is known (the server's page comes first).
+    await page.waitForURL((url) => url.search === '', { timeout: 5000 }).catch(() => {});
     assert.equal(new URL(page.url()).search, '', 'a direct link to an owner tab gives the public profile');
     for (const tab of ['Analytics', 'Map', 'Categories', 'Bank details']) {
       assert.equal(await page.getByRole('tab', { name: tab }).count(), 0, `${tab} is hidden`);
     }
     await openProfile(page, author.id, 'bank-details');
+    await page.waitForURL((url) => url.search === '', { timeout: 5000 }).catch(() => {});
     assert.equal(new URL(page.url()).search, '', 'nor does a link to the bank details');
     await page.context().close();
 

@@ -114,8 +114,8 @@ pub fn parse_description(raw: Option<&str>) -> Result<String, ApiError> {
 /// The slug given, or one made from the name when none is given.
 pub fn slug_or_from_name(slug: Option<&str>, name: &str) -> Result<Slug, ApiError> {
     match slug.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(s) => Slug::parse(s),
-        None => Slug::parse(&slugify(name, MAX_SLUG_LEN)),
+        Some(s) => Ok(Slug::parse(s)?),
+        None => Ok(Slug::parse(&slugify(name, MAX_SLUG_LEN))?),
     }
 }
 

@@ -113,21 +113,21 @@ pub fn parse_thumbnail(raw: &Value) -> ApiResult<Option<String>> {
 }
 
 pub fn parse_post_type(raw: Option<&str>) -> ApiResult<Option<PostType>> {
-    raw.map(PostType::parse).transpose()
+    Ok(raw.map(PostType::parse).transpose()?)
 }
 
 pub fn parse_visibility(raw: Option<&str>) -> ApiResult<Option<Visibility>> {
-    raw.map(Visibility::parse).transpose()
+    Ok(raw.map(Visibility::parse).transpose()?)
 }
 
 pub fn parse_lang(raw: Option<&str>) -> ApiResult<Option<String>> {
-    raw.map(parse_language).transpose()
+    Ok(raw.map(parse_language).transpose()?)
 }
 
 /// The status asked for: `status` wins; else `isPublished` picks published or draft; else `None`.
 pub fn requested_status(body: &PostBody) -> ApiResult<Option<PostStatus>> {
     if let Some(s) = body.status.as_deref().filter(|s| !s.trim().is_empty()) {
-        return PostStatus::parse(s).map(Some);
+        return Ok(Some(PostStatus::parse(s)?));
     }
     Ok(body.is_published.map(|p| {
         if p {
@@ -175,12 +175,12 @@ async fn adopt(
 
 /// Tags from the body.
 pub fn tags_of(body: &PostBody) -> ApiResult<Option<Vec<String>>> {
-    body.tags.clone().map(|t| parse_tags(Some(t))).transpose()
+    Ok(body.tags.clone().map(|t| parse_tags(Some(t))).transpose()?)
 }
 
 /// Parses blocks after the upload rules (non-empty, no `blob:`) have been checked.
 pub fn parse_blocks(raw: &Value) -> ApiResult<Vec<Block>> {
-    blocks::parse_blocks(raw)
+    Ok(blocks::parse_blocks(raw)?)
 }
 
 /// Images waiting to be stored: every data URL among the thumbnail and image blocks, decoded,
@@ -329,9 +329,10 @@ pub fn search_text_for(
 }
 
 pub fn parse_audience(raw: Option<&str>) -> ApiResult<Option<Audience>> {
-    raw.filter(|s| !s.trim().is_empty())
+    Ok(raw
+        .filter(|s| !s.trim().is_empty())
         .map(Audience::parse)
-        .transpose()
+        .transpose()?)
 }
 
 /// Every media address a post uses (thumbnail and image blocks).

@@ -169,7 +169,7 @@ crate::field_value!(
 );
 
 /// The message of a domain parser's refusal.
-fn refusal(e: ApiError) -> Refusal {
+fn refusal(e: impl std::fmt::Display) -> Refusal {
     Refusal::new(e.to_string())
 }
 
@@ -177,7 +177,10 @@ fn refusal(e: ApiError) -> Refusal {
 /// the list of codes sold.
 fn currency(raw: Option<&CurrencyText>, allowed: &[String]) -> ApiResult<String> {
     let code = raw.and_then(|c| c.0.clone());
-    parse_currency(&code.map_or(Value::Null, Value::String), allowed)
+    Ok(parse_currency(
+        &code.map_or(Value::Null, Value::String),
+        allowed,
+    )?)
 }
 
 /// A new plan's fields, checked.

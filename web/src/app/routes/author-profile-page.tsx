@@ -114,10 +114,12 @@ export default function AuthorProfilePage() {
   const asked = params.get('tab');
   const active = tabs.find((t) => t.id === asked) ?? tabs[0];
 
-  // A tab this viewer may not see (or that does not exist) gives the public profile.
+  // A tab this viewer may not see (or that does not exist) gives the public profile: decided once
+  // the session is known (the page the server painted carries the profile before that, and an
+  // owner's own tabs appear only when the app knows it is them).
   useEffect(() => {
-    if (loaded && asked && active && active.id !== asked) setParams({}, { replace: true });
-  }, [loaded, asked, active, setParams]);
+    if (authInitialized && loaded && asked && active && active.id !== asked) setParams({}, { replace: true });
+  }, [authInitialized, loaded, asked, active, setParams]);
 
   if (status === 'failed' && !loaded) {
     return (

@@ -23,10 +23,14 @@ export function useBannerSync(): void {
   const banners = useAppSelector((state) => state.banner.banners);
   const dismissedIds = useAppSelector((state) => state.banner.dismissedIds);
 
+  // Read again whenever the socket (re)connects: a banner created, deactivated or deleted while
+  // the page had no socket yet (it opens when the page is idle) or had lost it is caught up.
+  const socketConnected = useAppSelector((state) => state.socket.status === 'connected');
+
   useEffect(() => {
     if (!authInitialized) return;
     void dispatch(fetchBanners({ checkDismissed: isAuthenticated }));
-  }, [dispatch, authInitialized, isAuthenticated, user?._id]);
+  }, [dispatch, authInitialized, isAuthenticated, user?._id, socketConnected]);
 
   useEffect(() => {
     const next = JSON.stringify({ banners, dismissedIds });

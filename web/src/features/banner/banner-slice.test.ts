@@ -64,6 +64,22 @@ describe('banner state', () => {
     expect(bannerReducer(state, socketEvents.broadcastDeletedAll()).banners).toEqual([]);
   });
 
+  it('a list read before a deactivation and answered after it does not bring the banner back', () => {
+    const fulfilled = (banners: ReturnType<typeof banner>[]) =>
+      fetchBanners.fulfilled({ banners, dismissedIds: [] }, 'r1', { checkDismissed: false });
+    let state = bannerReducer(initialBannerState(), socketEvents.broadcastReceived(banner()));
+    state = bannerReducer(state, socketEvents.broadcastDeactivated('b1'));
+    state = bannerReducer(state, fulfilled([banner(), banner({ _id: 'b2' })]));
+    expect(state.banners.map((b) => b._id)).toEqual(['b2']);
+    state = bannerReducer(state, socketEvents.broadcastDeletedAll());
+    state = bannerReducer(state, fulfilled([banner({ _id: 'b2' })]));
+    expect(state.banners).toEqual([]);
+    // Sent again by the server: it shows, and a later list keeps it.
+    state = bannerReducer(state, socketEvents.broadcastReceived(banner()));
+    state = bannerReducer(state, fulfilled([banner()]));
+    expect(state.banners.map((b) => b._id)).toEqual(['b1']);
+  });
+
   it('hides on expiry', () => {
     const state = bannerReducer({ ...initialBannerState(), banners: [banner()] }, bannerExpired('b1'));
     expect(state.banners).toEqual([]);
@@ -71,7 +87,7 @@ describe('banner state', () => {
 
   it('hides on dismissal and remembers it; signed-in users tell the server', async () => {
     mockApi.on('PATCH', '/bannerNotification/dismiss/b1', { body: { message: 'ok' } });
-    const store = setupStore({ banner: { banners: [banner()], dismissedIds: [], error: null } });
+    const store = setupStore({ banner: { banners: [banner()], dismissedIds: [], withdrawnIds: [], error: null } });
     await store.dispatch(dismissBanner({ id: 'b1', remote: true }));
     expect(store.getState().banner).toMatchObject({ banners: [], dismissedIds: ['b1'] });
     expect(mockApi.calls('PATCH', '/bannerNotification/dismiss/b1')).toHaveLength(1);

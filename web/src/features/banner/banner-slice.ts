@@ -16,6 +16,11 @@ export const BANNER_EXPIRED = 'Banner expired.';
 export interface BannerState {
   banners: BannerNotification[];
   dismissedIds: string[];
+  /**
+   * Banners the server withdrew (deactivated or deleted) while this page was open: a list read
+   * before that and answered after it does not bring them back.
+   */
+  withdrawnIds: string[];
   error: string | null;
 }
 
@@ -34,7 +39,7 @@ export function readBannerMirror(): BannerMirror {
 }
 
 export function initialBannerState(): BannerState {
-  return { ...readBannerMirror(), error: null };
+  return { ...readBannerMirror(), withdrawnIds: [], error: null };
 }
 
 export const fetchBanners = createAsyncThunk<
@@ -98,7 +103,8 @@ const bannerSlice = createSlice({
         state.dismissedIds = [];
       })
       .addCase(fetchBanners.fulfilled, (state, action) => {
-        state.banners = action.payload.banners.filter((b) => b.isActive !== false);
+        const withdrawn = new Set(state.withdrawnIds);
+        state.banners = action.payload.banners.filter((b) => b.isActive !== false && !withdrawn.has(b._id));
         state.dismissedIds = [...new Set([...state.dismissedIds, ...action.payload.dismissedIds])];
         state.error = null;
       })
@@ -112,14 +118,17 @@ const bannerSlice = createSlice({
       })
       .addCase(socketEvents.broadcastReceived, (state, action) => {
         state.banners = [action.payload, ...without(state.banners, action.payload._id)];
+        state.withdrawnIds = state.withdrawnIds.filter((id) => id !== action.payload._id);
       })
       .addCase(socketEvents.broadcastDismissed, (state, action) => {
         state.banners = without(state.banners, action.payload);
       })
       .addCase(socketEvents.broadcastDeactivated, (state, action) => {
         state.banners = without(state.banners, action.payload);
+        if (!state.withdrawnIds.includes(action.payload)) state.withdrawnIds.push(action.payload);
       })
       .addCase(socketEvents.broadcastDeletedAll, (state) => {
+        state.withdrawnIds = [...new Set([...state.withdrawnIds, ...state.banners.map((b) => b._id)])];
         state.banners = [];
       });
   },

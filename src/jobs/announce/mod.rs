@@ -47,6 +47,13 @@ use crate::persistence::users::User;
 use crate::persistence::{graph, now, subscriptions, users};
 use crate::state::AppState;
 
+mod batch;
+mod choices;
+mod compose;
+pub use batch::*;
+pub use choices::*;
+pub use compose::*;
+
 /// How often unfinished announcements are looked for (besides being woken by a publish).
 pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// A worker that has not finished a batch for this long is taken to be dead.
@@ -58,8 +65,6 @@ const FOLLOWER_PAGE: i64 = 5_000;
 /// Emails claimed and sent at once (over the mailer's pooled SMTP connections); a worker that
 /// dies leaves at most this many claimed and unsettled.
 const IN_FLIGHT: usize = 32;
-/// Purpose of the unsubscribe token's signature.
-const UNSUBSCRIBE_PURPOSE: &str = "post-email:unsubscribe:";
 /// Name of the live event the author's tabs hear while a post goes out.
 pub const DELIVERY_EVENT: &str = "postDeliveryUpdated";
 
@@ -68,37 +73,6 @@ static WAKE: LazyLock<Notify> = LazyLock::new(Notify::new);
 /// Wakes the workers of this process (a post was announced).
 pub fn wake() {
     WAKE.notify_waiters();
-}
-
-/// Reads the author's choice stored with a post (`emailOnPublish`, yes when unset).
-pub async fn email_choice(state: &AppState, post: ObjectId) -> bool {
-    let found = state
-        .db
-        .database()
-        .collection::<mongodb::bson::Document>(posts::COLLECTION)
-        .find_one(doc! { "_id": post })
-        .projection(doc! { "emailOnPublish": 1 })
-        .await;
-    match found {
-        Ok(Some(d)) => d.get_bool("emailOnPublish").unwrap_or(true),
-        _ => true,
-    }
-}
-
-/// Stores the author's choice with the post, for when it publishes (a scheduled post).
-pub async fn store_email_choice(state: &AppState, post: ObjectId, send: bool) {
-    let r = state
-        .db
-        .database()
-        .collection::<mongodb::bson::Document>(posts::COLLECTION)
-        .update_one(
-            doc! { "_id": post },
-            doc! { "$set": { "emailOnPublish": send } },
-        )
-        .await;
-    if let Err(e) = r {
-        tracing::warn!(error = %e, "could not store the email choice of a post");
-    }
 }
 
 /// A post became visible to its audience: announces it unless it was announced before. Errors
@@ -118,270 +92,6 @@ pub async fn post_became_visible(state: &AppState, post: &Post, send_email: Opti
     }
 }
 
-fn signature(secret: &[u8], payload: &str) -> Option<String> {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret).ok()?;
-    mac.update(UNSUBSCRIBE_PURPOSE.as_bytes());
-    mac.update(payload.as_bytes());
-    Some(hex::encode(mac.finalize().into_bytes()))
-}
-
-/// Who an unsubscribe link is for: a follower (a user) or an email-only subscriber.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Recipient {
-    Follower(ObjectId),
-    Subscriber(ObjectId),
-}
-
-/// The token of an unsubscribe link: who, from which author, signed with the server secret.
-pub fn unsubscribe_token(secret: &[u8], author: ObjectId, who: Recipient) -> String {
-    let payload = match who {
-        Recipient::Follower(id) => format!("f.{}.{}", author.to_hex(), id.to_hex()),
-        Recipient::Subscriber(id) => format!("s.{}.{}", author.to_hex(), id.to_hex()),
-    };
-    let sig = signature(secret, &payload).unwrap_or_default();
-    format!("{payload}.{sig}")
-}
-
-/// The author and recipient an unsubscribe token names, when its signature is right.
-pub fn verify_unsubscribe_token(secret: &[u8], token: &str) -> Option<(ObjectId, Recipient)> {
-    let token = token.trim();
-    let (payload, given) = token.rsplit_once('.')?;
-    let mut parts = payload.split('.');
-    let kind = parts.next()?;
-    let author = ObjectId::parse_str(parts.next()?).ok()?;
-    let who = ObjectId::parse_str(parts.next()?).ok()?;
-    if parts.next().is_some() {
-        return None;
-    }
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret).ok()?;
-    mac.update(UNSUBSCRIBE_PURPOSE.as_bytes());
-    mac.update(payload.as_bytes());
-    mac.verify_slice(&hex::decode(given).ok()?).ok()?;
-    let who = match kind {
-        "f" => Recipient::Follower(who),
-        "s" => Recipient::Subscriber(who),
-        _ => return None,
-    };
-    Some((author, who))
-}
-
-/// The two renderings of a post's email: the full text and the teaser.
-pub struct Composed {
-    pub author_name: String,
-    pub title: String,
-    pub url: String,
-    pub subscribe_url: String,
-    full: (String, String),
-    teaser: (String, String),
-    locked: bool,
-    /// Rendered HTML by (full text, reason line), with [`UNSUBSCRIBE_SLOT`] for the link: MJML is
-    /// rendered once per kind of reader, not once per email.
-    rendered: std::sync::Mutex<HashMap<(bool, String), String>>,
-}
-
-/// Stands for the unsubscribe address in a rendered email until it is filled in.
-const UNSUBSCRIBE_SLOT: &str = "https://unsubscribe.invalid/slot";
-
-/// The MJML of a post's email around `content` (already sanitised HTML).
-fn mjml(title: &str, byline: &str, content: &str, footer: &str) -> String {
-    format!(
-        r##"<mjml>
-  <mj-head>
-    <mj-title>{title}</mj-title>
-    <mj-attributes>
-      <mj-all font-family="Georgia, 'Times New Roman', serif" />
-      <mj-text font-size="17px" line-height="1.6" color="#1f2328" />
-    </mj-attributes>
-  </mj-head>
-  <mj-body background-color="#f5f5f4" width="640px">
-    <mj-section background-color="#ffffff" padding="24px 8px">
-      <mj-column>
-        <mj-text font-size="13px" color="#57606a">{byline}</mj-text>
-        <mj-text>{content}</mj-text>
-      </mj-column>
-    </mj-section>
-    <mj-section padding="8px">
-      <mj-column>
-        <mj-text font-size="12px" color="#57606a">{footer}</mj-text>
-      </mj-column>
-    </mj-section>
-  </mj-body>
-</mjml>"##
-    )
-}
-
-/// Renders MJML to HTML (styles inline, responsive); `None` when it cannot be rendered.
-pub fn render_mjml(source: &str) -> Option<String> {
-    let parsed = mrml::parse(source).ok()?;
-    parsed
-        .element
-        .render(&mrml::prelude::render::RenderOptions::default())
-        .ok()
-}
-
-/// XHTML-friendly markup for MJML's parser: void elements closed.
-fn closed_voids(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(start) = rest.find('<') {
-        out.push_str(&rest[..start]);
-        let Some(end) = rest[start..].find('>') else {
-            out.push_str(&rest[start..]);
-            return out;
-        };
-        let tag = &rest[start..start + end + 1];
-        let name: String = tag[1..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let void = matches!(
-            name.as_str(),
-            "br" | "hr" | "img" | "source" | "input" | "meta" | "link" | "wbr" | "col"
-        );
-        if void && !tag.ends_with("/>") {
-            out.push_str(&tag[..tag.len() - 1]);
-            out.push_str(" />");
-        } else {
-            out.push_str(tag);
-        }
-        rest = &rest[start + end + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-impl Composed {
-    /// Builds both renderings of `post`.
-    pub async fn of(state: &AppState, post: &Post, author_name: &str) -> anyhow::Result<Self> {
-        let view = crate::services::posts::render_one(state, post.clone())
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let raw = serde_json::to_string(&view)?;
-        let guest = PublicPost::from_json(&raw)
-            .ok_or_else(|| anyhow::anyhow!("a post's view could not be read"))?;
-        let mut whole = guest.clone();
-        whole.blocks = post.blocks.clone();
-        whole.locked = false;
-        let site = Site::new(&state.settings.server.public_url);
-        let url = state.settings.public_link(&format!("/post/{}", post.slug));
-        let subscribe_url = state
-            .settings
-            .public_link(&format!("/plans/{}", post.author.to_hex()));
-        let locked = post.audience == Audience::Subscribers;
-        let full_html = content_html(&site, &whole);
-        let full_text = plain_text_of(&post.blocks);
-        let (teaser_html, teaser_text) = if locked {
-            (
-                format!(
-                    "<p>{}</p><p><strong>This post is for paying subscribers.</strong> <a href=\"{}\">Subscribe to read it all</a>.</p>",
-                    escape(&guest.excerpt),
-                    escape(&subscribe_url)
-                ),
-                format!(
-                    "{}\n\nThis post is for paying subscribers. Subscribe to read it all: {subscribe_url}",
-                    guest.excerpt
-                ),
-            )
-        } else {
-            (full_html.clone(), full_text.clone())
-        };
-        Ok(Composed {
-            author_name: author_name.to_string(),
-            title: post.title.clone(),
-            url,
-            subscribe_url,
-            full: (full_html, full_text),
-            teaser: (teaser_html, teaser_text),
-            locked,
-            rendered: std::sync::Mutex::new(HashMap::new()),
-        })
-    }
-
-    /// The subject, text and HTML for one reader (`full`: a paying subscriber), with their
-    /// unsubscribe and preferences links.
-    pub fn message(
-        &self,
-        full: bool,
-        why: &str,
-        unsubscribe: &str,
-        manage: &str,
-    ) -> (String, String, String) {
-        let (html, text) = if full || !self.locked {
-            &self.full
-        } else {
-            &self.teaser
-        };
-        let subject = format!("{}: {}", self.author_name, self.title);
-        let body = format!(
-            "{title}\nby {author}\n\n{text}\n\nRead it on Pressroom: {url}\n\n--\n{why}\nStop emails from {author} (one click): {unsubscribe}\nManage all your email choices: {manage}\n",
-            title = self.title,
-            author = self.author_name,
-            url = self.url,
-        );
-        let full = full || !self.locked;
-        let key = (full, why.to_string());
-        let cached = self.rendered.lock().ok().and_then(|m| m.get(&key).cloned());
-        let template = match cached {
-            Some(t) => t,
-            None => {
-                let t = self.render(html, why, manage);
-                if let Ok(mut m) = self.rendered.lock() {
-                    m.insert(key, t.clone());
-                }
-                t
-            }
-        };
-        let rendered = template.replace(UNSUBSCRIBE_SLOT, &escape(unsubscribe));
-        (subject, body, rendered)
-    }
-
-    /// The HTML of one kind of reader, the unsubscribe link left as [`UNSUBSCRIBE_SLOT`].
-    fn render(&self, html: &str, why: &str, manage: &str) -> String {
-        let footer = format!(
-            "{why} <a href=\"{u}\">Stop emails from {a}</a> · <a href=\"{m}\">Manage your email choices</a>",
-            why = escape(why),
-            u = UNSUBSCRIBE_SLOT,
-            a = escape(&self.author_name),
-            m = escape(manage),
-        );
-        let byline = format!(
-            "New from {} · <a href=\"{}\">Read on Pressroom</a>",
-            escape(&self.author_name),
-            escape(&self.url)
-        );
-        let content = closed_voids(html);
-        render_mjml(&mjml(&escape(&self.title), &byline, &content, &footer)).unwrap_or_else(|| {
-            format!(
-                "<!doctype html><html><body style=\"font-family:Georgia,serif;max-width:640px;margin:auto\"><p style=\"color:#57606a\">{byline}</p>{html}<p style=\"font-size:12px;color:#57606a\">{footer}</p></body></html>"
-            )
-        })
-    }
-}
-
-/// Pushes the delivery figures of a post to its author's tabs.
-fn push_figures(state: &AppState, a: &Announcement) {
-    let event = ServerEvent::from_parts(
-        DELIVERY_EVENT.to_string(),
-        vec![json!({
-            "postId": a.id.to_hex(),
-            "notices": a.notices,
-            "emailsSent": a.emails_sent,
-            "emailsFailed": a.emails_failed,
-            "done": a.phase == Phase::Done,
-        })],
-    );
-    state.realtime.emit_user(&a.author.to_hex(), event);
-}
-
-/// What one delivery did, to add up per batch.
-#[derive(Default, Clone, Copy)]
-struct Tally {
-    notices: i64,
-    sent: i64,
-    failed: i64,
-}
-
 struct Run<'a> {
     state: &'a AppState,
     owner: String,
@@ -396,58 +106,6 @@ struct Run<'a> {
     paying: HashSet<ObjectId>,
     secret: Vec<u8>,
     manage: String,
-}
-
-/// One email to send: the address (lower-cased), who it is for, whether they get the full text.
-struct Candidate {
-    address: String,
-    who: Recipient,
-    full: bool,
-    user: Option<ObjectId>,
-}
-
-/// How one email went.
-struct Sent {
-    address: String,
-    success: bool,
-    permanent: bool,
-    error: Option<String>,
-    /// Its email log entry, stored with the batch's.
-    log: crate::persistence::email_logs::EmailLog,
-}
-
-impl Candidate {
-    /// What its claim keeps besides the address: who it is for and which worker claimed it, so
-    /// the email can be composed again when that worker stops before settling it.
-    fn claim_fields(&self, owner: &str) -> mongodb::bson::Document {
-        let (kind, id) = match self.who {
-            Recipient::Follower(id) => ("follower", id),
-            Recipient::Subscriber(id) => ("subscriber", id),
-        };
-        doc! {
-            "owner": owner,
-            "recipient": kind,
-            "recipientId": id,
-            "full": self.full,
-            "userId": self.user,
-        }
-    }
-
-    /// The candidate a claim was taken for; `None` for a claim without its recipient.
-    fn of_claim(claim: &mongodb::bson::Document) -> Option<Self> {
-        let id = claim.get_object_id("recipientId").ok()?;
-        let who = match claim.get_str("recipient").ok()? {
-            "follower" => Recipient::Follower(id),
-            "subscriber" => Recipient::Subscriber(id),
-            _ => return None,
-        };
-        Some(Candidate {
-            address: claim.get_str("to").ok()?.to_string(),
-            who,
-            full: claim.get_bool("full").unwrap_or(false),
-            user: claim.get_object_id("userId").ok(),
-        })
-    }
 }
 
 /// The error of an email whose worker stopped while sending it (its log entry, failed and open
