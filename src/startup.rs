@@ -183,9 +183,9 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         });
     }
     let payments = crate::payments::build(&settings.payments, db.clone())?;
-    let bank_cipher = crate::cipher::BankCipher::from_base64(
-        secrecy::ExposeSecret::expose_secret(&settings.payments.bank_encryption_key),
-    )
+    let bank_cipher = crate::cipher::BankCipher::from_base64(secrecy::ExposeSecret::expose_secret(
+        &settings.payments.bank_encryption_key,
+    ))
     .map_err(|e| anyhow::anyhow!("payments.bank_encryption_key: {e}"))?;
     Ok(AppState {
         payments,
