@@ -23,14 +23,20 @@ export function useBannerSync(): void {
   const banners = useAppSelector((state) => state.banner.banners);
   const dismissedIds = useAppSelector((state) => state.banner.dismissedIds);
 
-  // Read again whenever the socket (re)connects: a banner created, deactivated or deleted while
-  // the page had no socket yet (it opens when the page is idle) or had lost it is caught up.
-  const socketConnected = useAppSelector((state) => state.socket.status === 'connected');
-
   useEffect(() => {
     if (!authInitialized) return;
     void dispatch(fetchBanners({ checkDismissed: isAuthenticated }));
-  }, [dispatch, authInitialized, isAuthenticated, user?._id, socketConnected]);
+  }, [dispatch, authInitialized, isAuthenticated, user?._id]);
+
+  // Read again when the socket (re)connects, not when it drops: a banner created, deactivated or
+  // deleted while the page had no socket yet (it opens when the page is idle) is caught up.
+  const socketConnected = useAppSelector((state) => state.socket.status === 'connected');
+  const wasConnected = useRef(socketConnected);
+  useEffect(() => {
+    const connectedNow = socketConnected && !wasConnected.current;
+    wasConnected.current = socketConnected;
+    if (connectedNow && authInitialized) void dispatch(fetchBanners({ checkDismissed: isAuthenticated }));
+  }, [dispatch, socketConnected, authInitialized, isAuthenticated]);
 
   useEffect(() => {
     const next = JSON.stringify({ banners, dismissedIds });
