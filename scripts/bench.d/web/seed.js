@@ -3,8 +3,12 @@
 // short bio and ten published public posts of about 700 words, each with a cover image
 // (thumbnail) and an image block in its body, plus twenty posts of a second author so the home
 // page's lists are full. The images are files the bench made in the server's media directory
-// (MEDIA_FILES: their names, space-separated, one per post, used in turn). Prints the paths the
-// benchmark opens as JSON: { post, author }.
+// (MEDIA_FILES: their names, space-separated, one per post, used in turn; 1600x900 JPEGs whose
+// resized variants the bench made with `pressroom media variants`). Each post records its
+// pictures' size and variants as the server records an upload when a post is saved
+// (`thumbnailImage`, and `width`/`height`/`variants` in an image block's `file`), so the app draws
+// the same `srcset` as the server's page. Prints the paths the benchmark opens as JSON:
+// { post, author }.
 //
 // Environment: MONGODB_URI, DB_NAME, MEDIA_FILES.
 
@@ -31,6 +35,21 @@ const sentence = (n) => {
   const s = Array.from({ length: n }, () => pick(WORDS)).join(' ');
   return `${s[0].toUpperCase()}${s.slice(1)}.`;
 };
+// The size and variants the server records for a 1600x900 JPEG upload (src/domain/image_variants.rs:
+// 400 and 800 px wide in JPEG and WebP, the full size in WebP; narrowest first).
+const IMAGE_W = 1600;
+const IMAGE_H = 900;
+function imageMeta(src) {
+  const base = src.replace(/\.jpg$/, '');
+  const variant = (width, ext) => ({
+    src: `${base}-${width}.${ext}`,
+    width,
+    height: Math.max(1, Math.round((IMAGE_H * width) / IMAGE_W)),
+    type: ext === 'webp' ? 'image/webp' : 'image/jpeg',
+  });
+  const variants = [variant(400, 'jpg'), variant(400, 'webp'), variant(800, 'jpg'), variant(800, 'webp'), variant(1600, 'webp')];
+  return { src, width: IMAGE_W, height: IMAGE_H, type: 'image/jpeg', variants };
+}
 const paragraph = () => Array.from({ length: 5 }, () => sentence(12 + Math.floor(random() * 8))).join(' ');
 
 const client = new MongoClient(process.env.MONGODB_URI || 'mongodb://127.0.0.1:27017/');
@@ -82,7 +101,7 @@ for (const [who, count] of [[writer, 10], [other, 20]]) {
       { id: 'p1', type: 'paragraph', data: { text: `${paragraph()} <b>${sentence(4)}</b> <a href="https://example.com/">${sentence(3)}</a>` } },
       { id: 'h1', type: 'header', data: { text: sentence(4).slice(0, -1), level: 2 } },
       { id: 'p2', type: 'paragraph', data: { text: paragraph() } },
-      { id: 'i1', type: 'image', data: { file: { url: image }, caption: sentence(6), withBorder: false, stretched: false, withBackground: false } },
+      { id: 'i1', type: 'image', data: { file: { url: image, width: IMAGE_W, height: IMAGE_H, variants: imageMeta(image).variants }, caption: sentence(6), withBorder: false, stretched: false, withBackground: false } },
       { id: 'p3', type: 'paragraph', data: { text: paragraph() } },
       { id: 'h2', type: 'header', data: { text: sentence(3).slice(0, -1), level: 2 } },
       { id: 'p4', type: 'paragraph', data: { text: paragraph() } },
@@ -97,6 +116,7 @@ for (const [who, count] of [[writer, 10], [other, 20]]) {
       title,
       blocks,
       thumbnail: `/media/${media[(n + 1) % media.length]}`,
+      thumbnailImage: imageMeta(`/media/${media[(n + 1) % media.length]}`),
       author: who._id,
       category: categories[n % 2]._id,
       tags: ['rivers', n % 2 ? 'harbours' : 'maps'],
