@@ -3,6 +3,7 @@
 //! unsettled recorded as interrupted.
 
 use super::*;
+use mongodb::bson::Bson;
 
 /// The channel of a delivery claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,10 +145,19 @@ pub async fn claim_many_with(
     Ok(claimed)
 }
 
-/// Runs `statements` (filter, update) on `collection` one `updateOne` at a time, each filter a
-/// lookup by `_id`, the one FerretDB's SQLite backend answers from an index: it reads the whole
-/// collection for `$in` and for equality on other fields, and one `update` command carrying
-/// many statements can stall it. Returns how many documents were modified.
+/// Runs `statements` (filter, update) on `collection` one at a time, each filter a lookup by
+/// `_id` with, optionally, conditions on other fields (`{_id, status: "sending"}`). Returns how
+/// many documents matched their whole filter and were changed.
+///
+/// FerretDB's SQLite backend answers a filter from an index only when it is `{_id}` alone: any
+/// other key beside `_id` makes it read and decode the whole collection for each statement (its
+/// `SELECT` has no `WHERE`), which made each settled email cost more than the one before. (It
+/// reads the whole collection for `$in` too, and one `update` command carrying many statements
+/// can stall it.) So a statement with conditions is run as a `findAndModify` on `{_id}` alone
+/// returning the document as it was; when the document did not meet the conditions, the fields
+/// the `$set` wrote are put back as they were. The document holds the `$set` values only between
+/// the two writes, and only when its conditions failed: the rare case of a claim another worker
+/// settled meanwhile.
 pub async fn update_each(
     db: &Db,
     collection: &str,
@@ -156,13 +166,72 @@ pub async fn update_each(
     let coll: Collection<Document> = db.database().collection(collection);
     let mut modified = 0;
     for (q, u) in statements {
-        modified += coll
-            .update_one(q, u)
-            .await
-            .db_context("updating a document by id")?
-            .modified_count;
+        modified += update_by_id(&coll, q, u).await?;
     }
     Ok(modified)
+}
+
+/// One statement of [`update_each`]: 1 when the document met its filter and was changed.
+async fn update_by_id(
+    coll: &Collection<Document>,
+    filter: Document,
+    update: Document,
+) -> DbResult<u64> {
+    let conditions: Vec<(String, Bson)> = filter
+        .iter()
+        .filter(|(k, _)| k.as_str() != "_id")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let set = update
+        .get_document("$set")
+        .ok()
+        .filter(|_| update.len() == 1);
+    let (Some(id), Some(set), false) = (filter.get("_id"), set, conditions.is_empty()) else {
+        // `{_id}` alone (answered from the index), or an update this rule does not cover.
+        return Ok(coll
+            .update_one(filter, update)
+            .await
+            .db_context("updating a document by id")?
+            .modified_count);
+    };
+    let before = coll
+        .find_one_and_update(doc! { "_id": id.clone() }, doc! { "$set": set.clone() })
+        .return_document(ReturnDocument::Before)
+        .await
+        .db_context("updating a document by id")?;
+    let Some(before) = before else {
+        return Ok(0);
+    };
+    if conditions
+        .iter()
+        .all(|(k, v)| before.get(k).is_some_and(|b| b == v))
+    {
+        return Ok(1);
+    }
+    // Its conditions failed: what the `$set` wrote goes back as it was.
+    let mut restore = Document::new();
+    let mut unset = Document::new();
+    for key in set.keys() {
+        match before.get(key) {
+            Some(v) => {
+                restore.insert(key.clone(), v.clone());
+            }
+            None => {
+                unset.insert(key.clone(), "");
+            }
+        }
+    }
+    let mut back = Document::new();
+    if !restore.is_empty() {
+        back.insert("$set", restore);
+    }
+    if !unset.is_empty() {
+        back.insert("$unset", unset);
+    }
+    coll.update_one(doc! { "_id": id.clone() }, back)
+        .await
+        .db_context("putting a document back")?;
+    Ok(0)
 }
 
 /// Records how the claims `ids` went, all with one status (one update per claim, by `_id`).

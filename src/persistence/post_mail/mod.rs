@@ -229,14 +229,17 @@ pub async fn advance(
         set.insert("leaseOwner", mongodb::bson::Bson::Null);
         set.insert("leaseUntil", mongodb::bson::Bson::Null);
     }
-    let r = announcements(db)
-        .update_one(
+    // By `_id` (see `update_each`): the condition on the owner is checked on the document.
+    let matched = update_each(
+        db,
+        ANNOUNCEMENTS,
+        vec![(
             doc! { "_id": post, "leaseOwner": owner },
             doc! { "$set": set },
-        )
-        .await
-        .db_context("advancing an announcement")?;
-    Ok(r.matched_count == 1)
+        )],
+    )
+    .await?;
+    Ok(matched == 1)
 }
 
 /// Adds to an announcement's counters; returns them after.
@@ -260,14 +263,17 @@ pub async fn count(
 /// Renews the lease of `owner` on an announcement; `false` when it was taken over.
 pub async fn renew(db: &Db, post: ObjectId, owner: &str, lease_ms: i64) -> DbResult<bool> {
     let until = DateTime::from_millis(now().timestamp_millis() + lease_ms);
-    let r = announcements(db)
-        .update_one(
+    // By `_id` (see `update_each`): the condition on the owner is checked on the document.
+    let matched = update_each(
+        db,
+        ANNOUNCEMENTS,
+        vec![(
             doc! { "_id": post, "leaseOwner": owner },
             doc! { "$set": { "leaseUntil": until } },
-        )
-        .await
-        .db_context("renewing an announcement's lease")?;
-    Ok(r.matched_count == 1)
+        )],
+    )
+    .await?;
+    Ok(matched == 1)
 }
 
 /// Of the email claims `delivered` (just delivered, by id), those recorded as interrupted by
