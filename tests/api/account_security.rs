@@ -4,7 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::*;
+use crate::support::*;
 
 const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
 
@@ -796,7 +796,7 @@ async fn deleting_ones_own_account_is_scheduled_cancelled_by_signing_in_and_carr
 
 #[actix_web::test]
 async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_and_once_a_day() {
-    use crate::content::{create_post, paragraph, png_data_url, post_body, with};
+    use crate::support::content::{create_post, paragraph, png_data_url, post_body, with};
     use std::io::Read;
     let dir = std::env::temp_dir().join(format!(
         "pressroom-exports-{}",

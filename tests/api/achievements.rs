@@ -4,9 +4,9 @@ use mongodb::bson::{doc, DateTime};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::engagement::{id_of, post_ok};
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::engagement::{id_of, post_ok};
+use crate::support::*;
 
 fn badge_ids(body: &Value) -> Vec<String> {
     body["badges"]

@@ -4,10 +4,10 @@ use mongodb::bson::{doc, DateTime, Document};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::comments::comment;
-use crate::content::*;
-use crate::engagement::{id_of, oid, post_ok};
-use crate::helpers::*;
+use crate::support::comments::comment;
+use crate::support::content::*;
+use crate::support::engagement::{id_of, oid, post_ok};
+use crate::support::*;
 
 fn types(body: &Value) -> Vec<String> {
     body["activity"]

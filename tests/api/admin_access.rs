@@ -3,8 +3,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn every_administrator_route_is_401_for_guests_403_for_users_and_served_to_administrators() {

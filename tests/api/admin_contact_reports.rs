@@ -3,8 +3,8 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 fn contact(email: &str, subject: &str) -> Value {
     json!({

@@ -5,8 +5,8 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 /// An app whose mailer tries once per message, so a refusal is a failed message.
 async fn spawn_one_try_app() -> TestApp {

@@ -5,9 +5,9 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::engagement::{count_docs, oid, post_ok};
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::engagement::{count_docs, oid, post_ok};
+use crate::support::*;
 
 fn titles(body: &Value) -> Vec<String> {
     body["posts"]

@@ -7,9 +7,9 @@ use calamine::{open_workbook_from_rs, Data, Reader, Xlsx};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::*;
-use crate::engagement::post_ok;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::engagement::post_ok;
+use crate::support::*;
 
 async fn view(app: &TestApp, slug: &str, token: Option<&str>, guest: Option<&str>) {
     let body = guest.map_or(json!({}), |g| json!({ "guestId": g }));

@@ -6,9 +6,9 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::engagement::{count_docs, counter, oid, poll_post, post_ok};
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::engagement::{count_docs, counter, oid, poll_post, post_ok};
+use crate::support::*;
 
 async fn patch_ok(app: &TestApp, path: &str, token: &str) -> Value {
     let res = app.patch_json(path, &json!({}), Some(token)).await;

@@ -4,10 +4,10 @@ use mongodb::bson::oid::ObjectId;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::comments::comment;
-use crate::content::*;
-use crate::engagement::{id_of, post_ok};
-use crate::helpers::*;
+use crate::support::comments::comment;
+use crate::support::content::*;
+use crate::support::engagement::{id_of, post_ok};
+use crate::support::*;
 
 #[actix_web::test]
 async fn post_analytics_match_the_actions_and_belong_to_the_author() {

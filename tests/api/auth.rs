@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn signup_answers_the_session_shape_and_sets_the_cookie() {

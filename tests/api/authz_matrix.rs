@@ -8,9 +8,9 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::content::{create_post, post_body, set_blocked, with};
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::content::{create_post, post_body, set_blocked, with};
+use crate::support::money::*;
+use crate::support::*;
 use pressroom::routes::openapi::{Access, ROUTES};
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -14,8 +14,8 @@ use pressroom::persistence::Db;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::content::{post_body, publish};
-use crate::helpers::*;
+use crate::support::content::{post_body, publish};
+use crate::support::*;
 
 fn scratch(app: &TestApp) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("backup-{}", app.db_name));

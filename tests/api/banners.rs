@@ -6,7 +6,7 @@ use std::time::Duration;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::*;
+use crate::support::*;
 
 async fn create(app: &TestApp, admin: &TestUser, body: Value) -> Value {
     let res = app

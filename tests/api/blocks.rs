@@ -4,10 +4,10 @@ use mongodb::bson::oid::ObjectId;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::comments::{comment, comments_of};
-use crate::content::*;
-use crate::engagement::{id_of, post_ok};
-use crate::helpers::*;
+use crate::support::comments::{comment, comments_of};
+use crate::support::content::*;
+use crate::support::engagement::{id_of, post_ok};
+use crate::support::*;
 
 #[actix_web::test]
 async fn blocking_removes_follows_and_refuses_interaction_both_ways() {

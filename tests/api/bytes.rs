@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use reqwest::StatusCode;
 
-use crate::content::{create_post, post_body};
-use crate::helpers::*;
+use crate::support::content::{create_post, post_body};
+use crate::support::*;
 
 const SCRIPT: &str = "export const greeting = 'hello, reader';\n";
 

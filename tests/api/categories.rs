@@ -4,8 +4,8 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 async fn create_category(app: &TestApp, token: &str, body: Value) -> Value {
     let res = app.post_json("/api/category/", &body, Some(token)).await;

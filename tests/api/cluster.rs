@@ -11,7 +11,7 @@ use pressroom::ratelimit::{Kind, RateLimiter};
 use pressroom::redis_pool::Redis;
 use pressroom_actors::{OnlineSnapshot, Person, PresenceReset, PresenceStore, SocketId};
 
-use crate::helpers::drop_redis_keys;
+use crate::support::drop_redis_keys;
 
 /// A Redis handle with a namespace of its own; the keys are dropped with it.
 struct Namespace {

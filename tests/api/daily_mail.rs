@@ -7,8 +7,8 @@ use pressroom::mail::Mailer;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 async fn verify(app: &TestApp, user: &TestUser) {
     let id = ObjectId::parse_str(&user.id).unwrap();

@@ -5,9 +5,9 @@ use mongodb::bson::{doc, DateTime};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::*;
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::content::*;
+use crate::support::money::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn the_overview_counts_todays_signups_posts_reports_and_what_waits_for_an_administrator() {

@@ -2,7 +2,7 @@
 
 use reqwest::StatusCode;
 
-use crate::helpers::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn malformed_json_is_a_400_in_the_error_shape() {

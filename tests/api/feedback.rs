@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 async fn should_prompt(app: &TestApp, user: &TestUser) -> bool {
     let res = app.get("/api/user/feedback/check", Some(&user.token)).await;

@@ -7,8 +7,8 @@ use mongodb::bson::DateTime;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 fn assert_no_repeats(ids: &[String], case: &str) {
     let unique: HashSet<&String> = ids.iter().collect();

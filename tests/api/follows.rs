@@ -6,9 +6,9 @@ use mongodb::bson::oid::ObjectId;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::*;
-use crate::engagement::{count_docs, oid, post_ok};
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::engagement::{count_docs, oid, post_ok};
+use crate::support::*;
 
 #[actix_web::test]
 async fn follow_unfollow_and_status_are_idempotent() {

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use crate::helpers::*;
+use crate::support::*;
 
 const KID: &str = "pressroom-test-key";
 const CLIENT_ID: &str = "pressroom-test-client";

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn visits_are_counted_per_guest_id() {

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::{create_post, paragraph, post_body};
-use crate::helpers::*;
+use crate::support::content::{create_post, paragraph, post_body};
+use crate::support::*;
 
 const HOME: &str = "/api/public/posts";
 

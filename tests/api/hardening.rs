@@ -6,7 +6,7 @@ use pressroom::config::Environment;
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 fn assert_security_headers(res: &reqwest::Response, what: &str) {
     let h = res.headers();
@@ -373,7 +373,7 @@ async fn a_counter_whose_recount_failed_is_repaired_once_the_database_returns() 
     })
     .await;
     let author = app.signup().await;
-    let post = crate::content::publish(&app, &author, "Counted", "text").await;
+    let post = crate::support::content::publish(&app, &author, "Counted", "text").await;
     let id = ObjectId::parse_str(post["_id"].as_str().unwrap()).unwrap();
     // Two likes are stored (as a like is, before its recount) ...
     for _ in 0..2 {

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn health_reports_ok_with_the_database_up() {

@@ -10,8 +10,8 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::{create_post, delete, get_ok, paragraph};
-use crate::helpers::*;
+use crate::support::content::{create_post, delete, get_ok, paragraph};
+use crate::support::*;
 
 fn media_dir(app: &TestApp) -> PathBuf {
     app.settings.server.media_dir.clone()

@@ -8,8 +8,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::*;
-use crate::money_support::bank_body;
+use crate::support::money::bank_body;
+use crate::support::*;
 use pressroom::routes::openapi::{document, ROUTES};
 
 fn payloads() -> Vec<Value> {

@@ -5,8 +5,8 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 async fn refund(app: &TestApp, sub: &str, reader: &TestUser) -> reqwest::Response {
     app.patch_json(
@@ -90,7 +90,7 @@ async fn the_refund_loop_is_closed_once_per_plan_and_once_per_author_in_90_days(
 
 async fn a_post(app: &TestApp) -> (TestUser, Value) {
     let author = app.signup().await;
-    let post = crate::content::publish(app, &author, "Counted", "x").await;
+    let post = crate::support::content::publish(app, &author, "Counted", "x").await;
     (author, post)
 }
 

@@ -4,7 +4,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn ip_location_places_the_client_address_from_the_local_database() {

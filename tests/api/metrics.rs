@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use secrecy::SecretString;
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 const TOKEN: &str = "metrics-token-for-tests";
 

@@ -3,8 +3,8 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::{create_post, post_body};
-use crate::helpers::*;
+use crate::support::content::{create_post, post_body};
+use crate::support::*;
 
 async fn toggle(app: &TestApp, id: &str, token: Option<&str>) -> reqwest::Response {
     app.patch_json(&format!("/api/admin/posts/block/{id}"), &json!({}), token)

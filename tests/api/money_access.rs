@@ -5,8 +5,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 /// A route, its body, and what each role gets, in order.
 type Row = (Method, String, Value, Vec<(Who, StatusCode)>);

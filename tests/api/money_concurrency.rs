@@ -6,8 +6,8 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn twenty_simultaneous_subscribe_calls_make_one_subscription_and_one_charge() {

@@ -4,8 +4,8 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 async fn eligibility(app: &TestApp, admin: &TestUser, user: &TestUser) -> serde_json::Value {
     let path = format!("/api/admin/subscriptions/eligibility/{}", user.id);
@@ -31,7 +31,7 @@ async fn criteria_metrics_overrides_and_switches_decide_eligibility() {
     assert_eq!(before["followerCount"], 0);
     // Real metrics: a follower and a published post.
     app.follow_directly(&fan, &author).await;
-    crate::content::publish(&app, &author, "Hello", "First post").await;
+    crate::support::content::publish(&app, &author, "Hello", "First post").await;
     let after = eligibility(&app, &admin, &author).await;
     assert_eq!(after["isEligible"], true, "{after}");
     assert_eq!(after["followerCount"], 1);

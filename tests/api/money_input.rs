@@ -5,8 +5,8 @@ use mongodb::bson::doc;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 /// Who sends a case.
 #[derive(Clone, Copy, Debug)]

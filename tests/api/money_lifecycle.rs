@@ -6,8 +6,8 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn eligible_author_to_payout_the_whole_lifecycle() {

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::*;
+use crate::support::*;
 
 async fn ok_json(res: reqwest::Response) -> Value {
     assert_eq!(res.status(), StatusCode::OK);

@@ -6,8 +6,8 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::{create_post, paragraph};
-use crate::helpers::*;
+use crate::support::content::{create_post, paragraph};
+use crate::support::*;
 
 /// Beyond the excerpt's first 200 characters, so only the blocks could carry it.
 const SECRET: &str = "quokkazanzibar";

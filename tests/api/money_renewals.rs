@@ -4,8 +4,8 @@ use mongodb::bson::{doc, DateTime};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 const DAY: i64 = 86_400_000;
 

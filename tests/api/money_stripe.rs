@@ -12,8 +12,8 @@ use pressroom::payments::{
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
-use crate::money_support::*;
+use crate::support::money::*;
+use crate::support::*;
 
 fn stripe() -> StripeProvider {
     StripeProvider::new(&stripe_url(), "sk_test_pressroom").unwrap()

@@ -11,8 +11,8 @@ use pressroom::mail::Mailer;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::{create_post, paragraph, post_body, with};
-use crate::helpers::*;
+use crate::support::content::{create_post, paragraph, post_body, with};
+use crate::support::*;
 
 async fn verify(app: &TestApp, user: &TestUser) {
     let id = ObjectId::parse_str(&user.id).unwrap();

@@ -4,7 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::*;
+use crate::support::*;
 
 async fn notice(app: &TestApp, admin: &TestUser, to: &TestUser, content: &str) -> Value {
     let res = app
@@ -93,7 +93,8 @@ async fn the_type_filter_pages_and_counts_on_the_server() {
     let admin = app.admin().await;
     let author = app.signup().await;
     let reader = app.signup().await;
-    let post = crate::content::publish(&app, &author, "Filtered", "Some text to like").await;
+    let post =
+        crate::support::content::publish(&app, &author, "Filtered", "Some text to like").await;
     let post_id = post["_id"].as_str().unwrap();
     let res = app
         .post_empty(&format!("/api/post/like/{post_id}"), Some(&reader.token))
@@ -504,7 +505,7 @@ async fn only_an_administrators_notice_can_be_replied_to() {
     let app = spawn_app().await;
     let author = app.signup().await;
     let reader = app.signup().await;
-    let post = crate::content::publish(&app, &author, "Likeable", "x").await;
+    let post = crate::support::content::publish(&app, &author, "Likeable", "x").await;
     let res = app
         .post_empty(
             &format!("/api/post/like/{}", post["_id"].as_str().unwrap()),
@@ -538,9 +539,9 @@ async fn an_appeal_reaches_administrators_even_when_they_blocked_each_other() {
     let app = spawn_app().await;
     let admin = app.admin().await;
     let author = app.signup().await;
-    let post = crate::content::publish(&app, &author, "Blocked one", "x").await;
+    let post = crate::support::content::publish(&app, &author, "Blocked one", "x").await;
     let id = post["_id"].as_str().unwrap();
-    crate::content::set_blocked(&app, id, true).await;
+    crate::support::content::set_blocked(&app, id, true).await;
     app.block_directly(&admin, &author).await;
     app.block_directly(&author, &admin).await;
     let res = app

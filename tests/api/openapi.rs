@@ -3,7 +3,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
-use crate::helpers::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn the_document_is_served_and_every_listed_route_is_routed() {

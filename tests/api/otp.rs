@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 /// Submits `otp` as the user's email verification code.
 async fn submit_code(app: &TestApp, user: &TestUser, otp: &str) -> reqwest::Response {

@@ -6,8 +6,8 @@ use reqwest::header::{ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::{create_post, paragraph, post_body, set_blocked, with};
-use crate::helpers::*;
+use crate::support::content::{create_post, paragraph, post_body, set_blocked, with};
+use crate::support::*;
 
 /// The page's HTML for a guest (no token), with its status.
 async fn page(app: &TestApp, path: &str, token: Option<&str>) -> (StatusCode, String) {
@@ -435,8 +435,12 @@ async fn feeds_follow_every_write_and_answer_conditional_requests() {
         tags.contains("/tag/volcano</loc>"),
         "tags come back with the rebuild: {tags}"
     );
-    let res =
-        crate::content::delete(&app, &format!("/api/post/delete/{id}"), Some(&author.token)).await;
+    let res = crate::support::content::delete(
+        &app,
+        &format!("/api/post/delete/{id}"),
+        Some(&author.token),
+    )
+    .await;
     assert!(res.status().is_success(), "{}", res.status());
     assert!(!feed(&app, "/feed.xml").await.0.contains("Basalt"));
     assert!(!in_sitemap(&app).await);

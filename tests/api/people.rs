@@ -5,9 +5,9 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::content::{get_ok, publish};
-use crate::engagement::{id_of, post_ok};
-use crate::helpers::*;
+use crate::support::content::{get_ok, publish};
+use crate::support::engagement::{id_of, post_ok};
+use crate::support::*;
 
 const PNG_1X1: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const GIF_1X1: &str =

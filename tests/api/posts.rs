@@ -3,8 +3,8 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn a_created_post_has_the_full_shape() {
@@ -869,7 +869,7 @@ async fn every_block_type_comes_back_as_it_was_sent_tables_included() {
         {"id": "k1", "type": "checklist", "data": {"items": [{"text": "x", "checked": true}]}},
         {"id": "v1", "type": "poll", "data": {"question": "Best?", "options": [{"text": "A"}, {"text": "B"}], "multiple": false}},
     ]);
-    let created = crate::content::create_post(
+    let created = crate::support::content::create_post(
         &app,
         &author.token,
         json!({ "title": "Every block", "blocks": blocks }),
@@ -877,7 +877,8 @@ async fn every_block_type_comes_back_as_it_was_sent_tables_included() {
     .await;
     let slug = created["slug"].as_str().unwrap().to_string();
     let read =
-        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token)).await;
+        crate::support::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token))
+            .await;
     let stored = read["post"]["blocks"].as_array().unwrap().clone();
     assert_eq!(stored.len(), 10);
     assert_eq!(
@@ -906,13 +907,14 @@ async fn every_block_type_comes_back_as_it_was_sent_tables_included() {
         json!(["Grace", "12"])
     );
     let read =
-        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token)).await;
+        crate::support::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token))
+            .await;
     assert_eq!(
         read["post"]["blocks"][7]["data"]["content"],
         json!([["Name", "Score"], ["Ada", "11"], ["Grace", "12"]])
     );
     // Lists read the table back too.
-    let latest = crate::content::get_ok(&app, "/api/post/latest-post/latest", None).await;
+    let latest = crate::support::content::get_ok(&app, "/api/post/latest-post/latest", None).await;
     assert_eq!(latest["posts"][0]["slug"], slug.as_str());
 }
 
@@ -921,7 +923,7 @@ async fn a_reader_sees_their_poll_choice_when_they_read_the_post_again() {
     let app = spawn_app().await;
     let author = app.signup().await;
     let reader = app.signup().await;
-    let post = crate::content::create_post(
+    let post = crate::support::content::create_post(
         &app,
         &author.token,
         json!({ "title": "Poll", "blocks": [
@@ -943,7 +945,8 @@ async fn a_reader_sees_their_poll_choice_when_they_read_the_post_again() {
         assert_eq!(res.status(), StatusCode::OK, "{block} {option}");
     }
     let read =
-        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&reader.token)).await;
+        crate::support::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&reader.token))
+            .await;
     let blocks = &read["post"]["blocks"];
     assert_eq!(blocks[0]["data"]["userVote"], 1);
     assert_eq!(blocks[0]["data"]["userVotes"], json!([1]));
@@ -951,8 +954,10 @@ async fn a_reader_sees_their_poll_choice_when_they_read_the_post_again() {
     assert_eq!(blocks[1]["data"]["userVotes"], json!([0, 2]));
     // Someone else sees their own (no) choice; a guest sees none at all.
     let other =
-        crate::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token)).await;
+        crate::support::content::get_ok(&app, &format!("/api/post/{slug}"), Some(&author.token))
+            .await;
     assert_eq!(other["post"]["blocks"][0]["data"]["userVotes"], json!([]));
-    let guest = crate::content::get_ok(&app, &format!("/api/public/post/{slug}"), None).await;
+    let guest =
+        crate::support::content::get_ok(&app, &format!("/api/public/post/{slug}"), None).await;
     assert!(guest["post"]["blocks"][0]["data"].get("userVote").is_none());
 }

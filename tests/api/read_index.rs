@@ -16,8 +16,8 @@ use pressroom::persistence::{bookmarks, likes};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 /// Page size of the paged comparisons: small, so lists take several pages.
 const LIMIT: usize = 5;

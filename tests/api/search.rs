@@ -12,8 +12,8 @@ use pressroom::routes::post::input::search_text_for;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::content::*;
-use crate::helpers::*;
+use crate::support::content::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn a_query_shorter_than_three_characters_is_refused() {

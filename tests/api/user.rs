@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::*;
+use crate::support::*;
 
 #[actix_web::test]
 async fn get_user_answers_data_for_the_signed_in_user_only() {

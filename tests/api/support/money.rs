@@ -1,12 +1,14 @@
 //! Helpers of the money tests: eligible authors, plans, subscribing, running the billing job,
 //! an app on the Stripe adapter (pointed at stripe-mock) and signed webhook deliveries.
 
-use mongodb::bson::{doc, oid::ObjectId, Document};
+use mongodb::bson::{doc, Document};
 use pressroom::config::{PaymentProviderKind, Settings};
 use reqwest::{Response, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::*;
+use super::*;
+
+pub use super::engagement::oid;
 
 /// The webhook signing secret of the Stripe test app.
 pub const WEBHOOK_SECRET: &str = "whsec_pressroom_test";
@@ -33,10 +35,6 @@ pub async fn spawn_stripe_app_at(url: String) -> TestApp {
         ..AppOptions::default()
     })
     .await
-}
-
-pub fn oid(id: &str) -> ObjectId {
-    ObjectId::parse_str(id).unwrap()
 }
 
 impl TestApp {
@@ -165,14 +163,6 @@ impl TestApp {
             .await
             .unwrap()
             .expect("subscription")
-    }
-
-    pub async fn patch_empty(&self, path: &str, token: Option<&str>) -> Response {
-        let mut req = self.client.patch(self.url(path));
-        if let Some(t) = token {
-            req = req.bearer_auth(t);
-        }
-        req.send().await.expect("request")
     }
 
     /// Delivers a webhook event signed with `secret` at `timestamp`.

@@ -1,4 +1,4 @@
-//! Helpers for the content tests: posts, categories and direct database set-up.
+//! Content: posts, categories and direct database set-up.
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
@@ -7,7 +7,7 @@ use pressroom::persistence::posts::{self, Post};
 use reqwest::{Response, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::*;
+use super::*;
 
 /// A 1×1 PNG.
 pub const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
