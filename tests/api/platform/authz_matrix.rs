@@ -293,7 +293,7 @@ const OBJECT_ROWS: &[Row] = &[
     // Categories.
     row("PATCH", "/api/category/{id}", Category, r#"{"description": "Changed"}"#, owner_or_admin(&[403])),
     row("DELETE", "/api/category/{id}", Category, "{}", owner_or_admin(&[403])),
-    // Money (tests/api/money_access.rs adds the plan's author and subscribers as callers).
+    // Money (tests/api/money/access.rs adds the plan's author and subscribers as callers).
     row("PATCH", "/api/subscription/plans/{id}", Plan, r#"{"description": "More"}"#, owner_or_admin(&[403])),
     row("POST", "/api/subscription/plans/{id}/activate", Plan, "{}", owner_or_admin(&[403])),
     row("GET", "/api/subscription/plans/{id}/analytics", Plan, "{}", owner_or_admin(&[403])),
@@ -352,15 +352,15 @@ const OBJECT_ROWS: &[Row] = &[
 const NOT_OBJECTS: &[(&str, &str)] = &[
     (
         "/media/{name}",
-        "uploaded images, public by their unguessable name (tests/api/hardening.rs)",
+        "uploaded images, public by their unguessable name (tests/api/platform/hardening.rs)",
     ),
     (
         "/api/subscription/private-feed/{authorId}",
-        "the caller's own feed of an author, given by their own subscription (tests/api/pages.rs)",
+        "the caller's own feed of an author, given by their own subscription (tests/api/content/pages.rs)",
     ),
     (
         "/api/subscription/private-feed/{authorId}/reset",
-        "the caller's own feed of an author, given by their own subscription (tests/api/pages.rs)",
+        "the caller's own feed of an author, given by their own subscription (tests/api/content/pages.rs)",
     ),
 ];
 
