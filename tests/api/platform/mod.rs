@@ -10,5 +10,6 @@ mod errors;
 mod hardening;
 mod health;
 mod injection;
+mod layout;
 mod metrics;
 mod openapi;
