@@ -1,64 +1,16 @@
-//! HTTP API integration tests: one binary, each test with its own app on port 0 and its own
-//! database on the real FerretDB started by `scripts/test`.
+//! HTTP API integration tests: one binary (`cargo test --test api`), each test with its own app on
+//! port 0 and its own database on the real FerretDB started by `scripts/test` (or
+//! `scripts/services`).
+//!
+//! Tests are grouped by area, one folder each; what tests share lives in `support/` (no test file
+//! imports another). A test's name carries its place: `money::plans::…` is in `money/plans.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod account_security;
-mod achievements;
-mod activity;
-mod admin_access;
-mod admin_contact_reports;
-mod admin_email;
-mod admin_posts;
-mod admin_reports_data;
-mod admin_users;
-mod analytics;
-mod auth;
-mod authz_matrix;
-mod backup;
-mod banners;
-mod blocks;
-mod bytes;
-mod categories;
-mod cluster;
-mod comments;
+mod accounts;
+mod admin;
 mod content;
-mod contract;
-mod daily_mail;
-mod dashboard;
 mod engagement;
-mod errors;
-mod feedback;
-mod feeds;
-mod follows;
-mod google;
-mod guest;
-mod guest_cache;
-mod hardening;
-mod health;
-mod helpers;
-mod images;
-mod injection;
-mod integrity;
-mod locations;
-mod metrics;
-mod moderation;
-mod money_access;
-mod money_concurrency;
-mod money_eligibility;
-mod money_input;
-mod money_lifecycle;
-mod money_plans;
-mod money_posts;
-mod money_renewals;
-mod money_stripe;
-mod money_support;
-mod new_posts;
-mod notifications;
-mod openapi;
-mod otp;
-mod pages;
-mod people;
-mod posts;
-mod read_index;
-mod search;
-mod user;
+mod live;
+mod money;
+mod platform;
+mod support;
