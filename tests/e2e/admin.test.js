@@ -2,7 +2,8 @@
 // user's open tab out; a report travels reader → administrator (live) → author (acknowledges from
 // the notification) → administrator (acknowledged, live); a guest's contact message arrives live
 // and the reply reaches the SMTP sink; the workbook downloads as a valid .xlsx; the Operations
-// section's figures follow sockets as they connect and close. Every section is
+// section's figures follow sockets as they connect and close; deleting a post asks in a modal
+// dialog that Escape cancels. Every section is
 // photographed and passes axe-core without serious or critical violations.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
