@@ -2,7 +2,8 @@
 // user's open tab out; a report travels reader → administrator (live) → author (acknowledges from
 // the notification) → administrator (acknowledged, live); a guest's contact message arrives live
 // and the reply reaches the SMTP sink; the workbook downloads as a valid .xlsx; the Operations
-// section's figures follow sockets as they connect and close. Every section is
+// section's figures follow sockets as they connect and close; deleting a post asks in a modal
+// dialog that Escape cancels. Every section is
 // photographed and passes axe-core without serious or critical violations.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -251,6 +252,41 @@ describe('the administrators’ dashboard', () => {
     assert.equal(await readerPage.getByText(content, { exact: true }).count(), 0, 'not shown as a banner');
     await screenshot(readerPage, 'reader-broadcast-notice');
     await readerPage.context().close();
+    await adminPage.context().close();
+  });
+
+  it('deleting a post asks in a dialog: Escape keeps the post and gives focus back, confirming deletes it', async () => {
+    const author = await createAccount('doomed-author');
+    const title = `Doomed draft ${Date.now().toString(36)}`;
+    const created = await api('/post/post-create', {
+      method: 'POST',
+      token: author.token,
+      body: { title, blocks: [{ id: 'p1', type: 'paragraph', data: { text: 'Soon gone.' } }] },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.data));
+    const adminPage = await signIn(admin);
+    await openSection(adminPage, 'posts', 'Posts');
+    await adminPage.getByLabel('Search posts').fill(title);
+    await adminPage.locator('#main').getByRole('button', { name: 'Search', exact: true }).click();
+    const row = adminPage.locator('tbody tr', { hasText: title });
+    const remove = row.getByRole('button', { name: `Delete “${title}”` });
+    await remove.click();
+    const dialog = adminPage.getByRole('dialog', { name: `Delete “${title}”?` });
+    await dialog.waitFor();
+    assert.equal(await dialog.getAttribute('aria-modal'), 'true');
+    assert.equal(await dialog.evaluate((el) => el.contains(document.activeElement)), true, 'focus is inside the dialog');
+    await screenshot(adminPage, 'admin-posts-confirm-delete');
+    assert.deepEqual(await seriousAccessibilityViolations(adminPage), [], 'the confirmation dialog');
+    await adminPage.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await remove.evaluate((el) => el === document.activeElement), true, 'focus is back on Delete');
+    assert.equal((await api(`/post/${created.data.post.slug}`)).status, 200, 'Escape deleted nothing');
+
+    await remove.click();
+    await dialog.getByRole('button', { name: 'Delete post' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.waitFor({ state: 'detached' });
+    assert.equal((await api(`/post/${created.data.post.slug}`)).status, 404, 'the post is gone');
     await adminPage.context().close();
   });
 

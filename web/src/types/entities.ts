@@ -19,59 +19,15 @@ export type Visibility = 'Public' | 'Private' | 'Unlisted';
 export type PostStatus = 'draft' | 'published' | 'scheduled';
 
 /** A resized copy of a stored picture. */
-export interface ImageVariant {
-  src: string;
-  width: number;
-  height: number;
-  /** Content type: image/webp, image/png, image/jpeg. */
-  type: string;
-}
+/** A resized copy of a stored picture. */
+export type ImageVariant = Schemas['ImageVariant'];
 
 /** A stored picture's size and resized copies (narrowest first). */
-export interface ImageMeta {
-  src: string;
-  width: number;
-  height: number;
-  type: string;
-  variants?: ImageVariant[];
-}
+/** A stored picture's size and resized copies (narrowest first). */
+export type ImageMeta = Schemas['ImageMeta'];
 
-export interface Post {
-  _id: string;
-  slug: string;
-  title: string;
-  blocks?: Block[];
-  thumbnail?: string | null;
-  /** The thumbnail's size and variants when it is a stored picture. */
-  thumbnailImage?: ImageMeta | null;
-  excerpt?: string;
-  createdAt?: string;
-  updatedAt?: string;
-  blocked?: boolean;
-  author?: PostAuthor | null;
-  category?: CategoryRef | null;
-  tags?: string[];
-  postType?: PostType;
-  visibility?: Visibility;
-  isFeatured?: boolean;
-  isPinned?: boolean;
-  isPublished?: boolean;
-  language?: string;
-  status?: PostStatus;
-  publishAt?: string | null;
-  publishedAt?: string | null;
-  likesCount?: number;
-  bookmarksCount?: number;
-  views?: number;
-  shareCount?: number;
-  commentsCount?: number;
-  /** Whole minutes (server estimate). */
-  readingTime?: number;
-  /** `everyone` or `subscribers`. */
-  audience?: 'everyone' | 'subscribers' | string;
-  /** A subscribers-only post the viewer may not read: `blocks` is empty, the excerpt is the teaser. */
-  locked?: boolean;
-}
+/** A post as the API gives it (`PostView`). */
+export type Post = Schemas['PostView'];
 
 export interface UserSummary {
   _id: string;
@@ -90,30 +46,12 @@ export interface UserSummary {
 }
 
 /** A profile as `get-single-user` answers it: public fields, counts, presence, the viewer's relation. */
-export interface UserProfile extends UserSummary {
-  bio?: string | null;
-  website?: string | null;
-  location?: string | null;
-  createdAt?: string;
-  followersCount?: number;
-  followingCount?: number;
-  isOnline?: boolean;
-  /** Whether the viewer follows them (signed-in viewers looking at someone else). */
-  isFollowing?: boolean;
-  /** Whether the viewer blocked them. */
-  blockedByYou?: boolean;
-}
+export type UserProfile = Schemas['Profile'];
 
 /** One entry of a user's activity. */
 export type ActivityEntry = Schemas['ActivityView'];
 
-export interface Category {
-  _id: string;
-  name: string;
-  slug: string;
-  description?: string;
-  createdBy?: string | null;
-}
+export type Category = Schemas['CategoryView'];
 
 export interface UserLocation {
   userId: string;

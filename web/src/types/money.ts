@@ -1,26 +1,10 @@
 /** Wire shapes of the money API (docs/decisions.md "Money"); amounts are minor units. */
-import type { Schemas } from '@/api';
+import type { Answer, Schemas } from '@/api';
 
 export type PaymentMode = 'test' | 'live';
 
-export interface Plan {
-  _id: string;
-  authorId: string;
-  authorName?: string | null;
-  name: string;
-  description?: string;
-  price: number;
-  currency: string;
-  interval: 'month' | 'year' | string;
-  benefits?: string[];
-  status: 'active' | 'inactive' | string;
-  isDeleted?: boolean;
-  deletedAt?: string | null;
-  activeSubscribers?: number;
-  createdAt?: string;
-  updatedAt?: string;
-  mode?: PaymentMode | string;
-}
+/** A plan as the API gives it; the author's own plans carry `activeSubscribers` (`OwnPlanView`). */
+export type Plan = Schemas['PlanView'] & Partial<Pick<Schemas['OwnPlanView'], 'activeSubscribers'>>;
 
 export type SubscriptionStatus = 'incomplete' | 'active' | 'past_due' | 'cancelled' | 'refunded' | 'expired' | 'failed';
 
@@ -54,6 +38,11 @@ export type MilestoneOverride = Schemas['MilestoneOverride'];
 
 export type OverrideInfo = Schemas['OverrideInfo'];
 
+/**
+ * `GET /subscription/check-eligibility` (`EligibilityView`) or, when the server has no
+ * subscription configuration, the not-eligible answer the client makes up with the defaults
+ * (seed 001 §8): kept by hand, with the fields that answer cannot know optional.
+ */
 export interface Eligibility {
   userId?: string;
   isEligible: boolean;
@@ -66,52 +55,14 @@ export interface Eligibility {
   overrideInfo?: OverrideInfo;
 }
 
-export interface PlanAnalytics {
-  planId: string;
-  planName: string;
-  currency: string;
-  activeSubscribers: number;
-  totalSubscribers: number;
-  revenue: { gross: number; fees: number; refunds: number; net: number };
-  refunds: number;
-  cancellations: number;
-  renewals: number;
-  monthly: { month: string; newSubscribers: number; renewals: number; cancellations: number; refunds: number; gross: number; net: number }[];
-}
+/** `GET /subscription/plans/{id}/analytics`. */
+export type PlanAnalytics = Answer<'/api/subscription/plans/{id}/analytics', 'get'>;
 
-export interface BankDetails {
-  _id: string;
-  userId: string;
-  paymentId: string;
-  accountHolderName: string;
-  accountLast4: string;
-  maskedAccountNumber: string;
-  bankCode: string;
-  bankName: string;
-  country?: string;
-  contactData: { name: string; email: string; contact: string };
-  timestamp?: string;
-  createdAt?: string;
-  mode?: PaymentMode | string;
-}
+/** Bank details as the API gives them (the last four digits only). */
+export type BankDetails = Schemas['BankDetailsView'];
 
-export interface Balance {
-  currency: string;
-  gross: number;
-  fees: number;
-  refunds: number;
-  paidOut: number;
-  availableBalance: number;
-}
+/** An author's earnings in one currency. */
+export type Balance = Schemas['CurrencyEarnings'];
 
-export interface LedgerEntry {
-  _id: string;
-  kind: 'charge' | 'refund' | 'refund_reversal' | 'payout' | 'payout_reversal' | string;
-  currency: string;
-  gross: number;
-  fee: number;
-  amount: number;
-  planId?: string | null;
-  subscriptionId?: string | null;
-  createdAt: string;
-}
+/** One entry of an author's ledger. */
+export type LedgerEntry = Schemas['EntryView'];

@@ -3,7 +3,7 @@ import { mockApi } from '@/test/mock-api';
 import { signedInAuth, testAdmin } from '@/test/render';
 import { initUserSocket, socketEvents } from '@/features/socket';
 import { ADMIN_FALLBACK, SERVER_UNAVAILABLE } from './admin-api';
-import type { AdminPost, AdminUser, ContactMessage, Overview, Report } from './admin-types';
+import type { AdminPost, AdminUser, ContactMessage, Overview, Plan, Report } from './admin-types';
 import {
   adminReducer,
   checkUserEligibility,
@@ -454,7 +454,21 @@ describe('banners', () => {
 });
 
 describe('subscription management', () => {
-  const plan = (id: string, status = 'active') => ({ _id: id, authorId: 'u', name: id, price: 500, currency: 'usd', interval: 'month', status });
+  const plan = (id: string, status: 'active' | 'inactive' = 'active'): Plan => ({
+    _id: id,
+    authorId: 'u',
+    name: id,
+    description: '',
+    price: 500,
+    currency: 'usd',
+    interval: 'month',
+    benefits: [],
+    status,
+    isDeleted: false,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    mode: 'test',
+  });
 
   it('plan status toggles', async () => {
     const store = adminStore((s) => {

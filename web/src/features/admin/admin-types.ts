@@ -1,9 +1,14 @@
 /** Wire shapes of the administrator API (docs/decisions.md "Administration", "Money"). */
 import type { Answer, Schemas } from '@/api';
-import type { Eligibility, MilestoneOverride, OverrideInfo, Plan, SubscriptionCriteria } from '@/types/money';
+import type { MilestoneOverride, OverrideInfo, SubscriptionCriteria } from '@/types/money';
 
-export type { MilestoneOverride, OverrideInfo, Plan, SubscriptionCriteria };
-export type UserEligibility = Eligibility;
+export type { MilestoneOverride, OverrideInfo, SubscriptionCriteria };
+
+/** `GET /admin/subscriptions/eligibility/{userId}` and `GET /subscription/check-eligibility`. */
+export type UserEligibility = Schemas['EligibilityView'];
+
+/** A plan of any author as the administrators' plan list gives it. */
+export type Plan = Schemas['PlanView'];
 
 export type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
@@ -17,17 +22,8 @@ export type Person = Schemas['ReportPerson'];
 
 export type Report = Schemas['AdminReportView'];
 
-export interface UserEarning {
-  userId: string;
-  name: string;
-  currency: string;
-  gross: number;
-  fees: number;
-  refunds: number;
-  paidOut: number;
-  availableBalance: number;
-  hasBankDetails: boolean;
-}
+/** An author's earnings in one currency (`GET /earning/admin/earnings`). */
+export type UserEarning = Schemas['AuthorEarnings'];
 
 export type PayoutResult = Schemas['PayoutResult'];
 
@@ -43,12 +39,8 @@ export type BannerNotice = Schemas['BannerView'];
 
 export type AuditEntry = Schemas['AuditView'];
 
-export interface Feedback {
-  _id: string;
-  rating: number;
-  message: string;
-  user?: { _id: string; name: string; email?: string | null } | null;
-  userId?: string | null;
-  createdAt?: string;
-}
+/** A feedback entry with its author (`GET /user/feedback/all`). */
+export type Feedback = Schemas['FeedbackEntry'];
 
+/** A user's latest location with who they are (`GET /user/locations`). */
+export type PlacedLocation = Schemas['PlacedUser'];

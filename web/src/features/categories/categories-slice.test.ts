@@ -1,5 +1,6 @@
 import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
+import type { Category } from '@/types/entities';
 import {
   assignCategories,
   categoriesReducer,
@@ -11,7 +12,7 @@ import {
   updateCategory,
 } from './categories-slice';
 
-const cat = (id: string, name = id) => ({ _id: id, name, slug: id });
+const cat = (id: string, name = id): Category => ({ _id: id, name, slug: id, description: '', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' });
 
 describe('categories', () => {
   it('goes idle → loading → succeeded, and skips a fetch when data exists and the last status was not failed', async () => {

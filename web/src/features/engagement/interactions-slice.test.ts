@@ -1,4 +1,5 @@
 // Seed 001 §3 "Post interaction state", §4 "Other" and the §8 engagement fallbacks.
+import { testPost } from '@/test/fixtures';
 import { setupStore } from '@/app/store';
 import { deletePost, fetchPost } from '@/features/posts';
 import { currentToasts } from '@/lib/toast';
@@ -18,7 +19,7 @@ import {
 } from './interactions-slice';
 
 const poll = { id: 'v1', type: 'poll', data: { question: 'Best?', options: [{ text: 'A', votes: 2 }, { text: 'B', votes: 1 }], multiple: false, closesAt: null } };
-const post: Post = { _id: 'p1', slug: 'hello', title: 'Hello', likesCount: 3, bookmarksCount: 1, shareCount: 2, views: 10, blocks: [poll] };
+const post: Post = testPost({ _id: 'p1', slug: 'hello', title: 'Hello', likesCount: 3, bookmarksCount: 1, shareCount: 2, views: 10, blocks: [poll] });
 
 async function storeWithPost(auth = signedInAuth()) {
   mockApi.on('GET', '/post/hello', { body: { post } });

@@ -25,6 +25,10 @@ const details = (over: Partial<BankDetails> = {}): BankDetails => ({
   bankCode: '110000000',
   bankName: 'First Bank',
   contactData: { name: 'Ada', email: 'ada@example.com', contact: '5550001111' },
+  country: 'US',
+  timestamp: '2026-01-01T00:00:00Z',
+  createdAt: '2026-01-01T00:00:00Z',
+  mode: 'test',
   ...over,
 });
 const input = { accountHolderName: 'Ada Lovelace', accountNumber: '000123456789', bankCode: '110000000', bankName: 'First Bank', contactData: { name: 'Ada', email: 'ada@example.com', contact: '5550001111' } };

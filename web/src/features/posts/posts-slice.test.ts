@@ -1,4 +1,5 @@
 // Every transition of seed 000 §4 "Posts", with the §5 rules and §8 fallback texts.
+import { testPost } from '@/test/fixtures';
 import { setupStore } from '@/app/store';
 import { sessionUserChanged } from '@/lib/session';
 import { mockApi } from '@/test/mock-api';
@@ -26,7 +27,7 @@ import {
 } from './posts-slice';
 import { fetchSuggestedPosts, SUGGESTED_FALLBACK } from './suggested-slice';
 
-const post = (id: string, over: Partial<Post> = {}): Post => ({ _id: id, slug: `slug-${id}`, title: `Post ${id}`, createdAt: `2024-01-0${id.length}T00:00:00Z`, ...over });
+const post = (id: string, over: Partial<Post> = {}): Post => testPost({ _id: id, slug: `slug-${id}`, title: `Post ${id}`, createdAt: `2024-01-0${id.length}T00:00:00Z`, ...over });
 
 function withLists(lists: Partial<Record<ListKey, Post[]>>, over: Partial<PostsState> = {}): PostsState {
   const state = initialPostsState();

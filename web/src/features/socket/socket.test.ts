@@ -1,4 +1,5 @@
 import { setupStore } from '@/app/store';
+import { testPost } from '@/test/fixtures';
 import { ADMIN_ROOM, loadSocketClient, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH, socketAuth, socketClientLoaded, unloadSocketClientForTests } from '@/lib/socket';
 import { GUEST_ID_KEY, storage } from '@/lib/storage';
 import { currentToasts, toast } from '@/lib/toast';
@@ -295,7 +296,7 @@ describe('socket middleware', () => {
   it("updates the open post on postBlockToggled for its author", () => {
     const store = setupStore({
       auth: signedInAuth(),
-      posts: { ...setupStore().getState().posts, currentPost: { _id: 'p1', slug: 's', title: 'T', blocked: false, author: { _id: 'u1', name: 'Ada' } } },
+      posts: { ...setupStore().getState().posts, currentPost: testPost({ _id: 'p1', slug: 's', title: 'T', blocked: false, author: { _id: 'u1', name: 'Ada' } }) },
     });
     store.dispatch(socketConnectRequested({ token: null }));
     lastFakeSocket().fire('postBlockToggled', 'p1', true);
@@ -305,7 +306,7 @@ describe('socket middleware', () => {
   });
 
   it('takes a blocked post away from a reader who may no longer see it', () => {
-    const post = { _id: 'p1', slug: 's', title: 'T', blocked: false, author: { _id: 'someone', name: 'Sam' } };
+    const post = testPost({ _id: 'p1', slug: 's', title: 'T', blocked: false, author: { _id: 'someone', name: 'Sam' } });
     const base = setupStore().getState().posts;
     const store = setupStore({
       auth: signedInAuth(),

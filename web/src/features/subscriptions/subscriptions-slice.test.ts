@@ -19,7 +19,22 @@ import {
 } from './subscriptions-slice';
 import { standingText } from './components/reader-plans';
 
-const plan = (id: string, over: Partial<Plan> = {}): Plan => ({ _id: id, authorId: 'au', name: id, price: 500, currency: 'usd', interval: 'month', status: 'active', ...over });
+const plan = (id: string, over: Partial<Plan> = {}): Plan => ({
+  _id: id,
+  authorId: 'au',
+  name: id,
+  description: '',
+  price: 500,
+  currency: 'usd',
+  interval: 'month',
+  benefits: [],
+  status: 'active',
+  isDeleted: false,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  mode: 'test',
+  ...over,
+});
 const sub = (id: string, over: Partial<Subscription> = {}): Subscription => ({
   _id: id,
   subscriptionId: id,

@@ -1,4 +1,5 @@
 import { act } from '@testing-library/react';
+import type { UserProfile } from '@/types/entities';
 import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
 import { signedInAuth, testAdmin } from '@/test/render';
@@ -66,6 +67,8 @@ describe('users', () => {
 describe('users (seed 000 §4 "Users")', () => {
   const ada = { _id: 'u1', name: 'Ada Lovelace', blocked: false, role: 'user' };
   const bob = { _id: 'u2', name: 'Bob', blocked: false, role: 'user' };
+  /** A whole profile (`Profile`) of a listed user. */
+  const profileOf = (u: typeof bob): UserProfile => ({ totalPosts: 0, isAccountVerified: true, createdAt: '2024-01-01T00:00:00Z', followersCount: 0, followingCount: 0, isOnline: false, ...u });
   const withList = (extra: Partial<UsersState> = {}) =>
     setupStore({
       auth: signedInAuth({ user: testAdmin, role: 'admin' }),
@@ -155,7 +158,7 @@ describe('users (seed 000 §4 "Users")', () => {
   });
 
   it('presence moves the online dot of the profile being looked at', () => {
-    const store = withList({ selectedUser: { ...bob, isOnline: false } });
+    const store = withList({ selectedUser: { ...profileOf(bob), isOnline: false } });
     store.dispatch(socketEvents.userStatusChanged({ userId: 'u2', isOnline: true }));
     expect(store.getState().users.selectedUser?.isOnline).toBe(true);
     store.dispatch(socketEvents.userStatusChanged({ userId: 'u3', isOnline: false }));
@@ -165,7 +168,7 @@ describe('users (seed 000 §4 "Users")', () => {
   it('following from a profile raises its follower count at once, then takes the server count', async () => {
     mockApi.on('POST', '/follow/u2', { body: { isFollowing: true, followersCount: 9 }, delayMs: 20 });
     mockApi.on('GET', '/follow/status/u2', { body: { isFollowing: true } });
-    const store = withList({ selectedUser: { ...bob, followersCount: 4, isFollowing: false } });
+    const store = withList({ selectedUser: { ...profileOf(bob), followersCount: 4, isFollowing: false } });
     const done = store.dispatch(followUser({ user: bob }));
     expect(store.getState().users.selectedUser).toMatchObject({ followersCount: 5, isFollowing: true });
     await done;
@@ -175,7 +178,7 @@ describe('users (seed 000 §4 "Users")', () => {
   it('a failed unfollow from a profile gives the count back', async () => {
     mockApi.on('POST', '/follow/unfollow/u2', { status: 500 });
     mockApi.on('GET', '/follow/status/u2', { body: { isFollowing: true } });
-    const store = withList({ selectedUser: { ...bob, followersCount: 4, isFollowing: true } });
+    const store = withList({ selectedUser: { ...profileOf(bob), followersCount: 4, isFollowing: true } });
     await store.dispatch(unfollowUser({ userId: 'u2' }));
     expect(store.getState().users.selectedUser).toMatchObject({ followersCount: 4, isFollowing: true });
   });
@@ -183,7 +186,7 @@ describe('users (seed 000 §4 "Users")', () => {
   it('blocking from a profile marks it blocked and ends the follow; unblocking clears the mark', async () => {
     mockApi.on('POST', '/block/block-user/u2', { body: { message: 'User blocked successfully' } });
     mockApi.on('POST', '/block/unblock', { body: { message: 'User unblocked successfully' } });
-    const store = withList({ selectedUser: { ...bob, followersCount: 4, isFollowing: true, blockedByYou: false } });
+    const store = withList({ selectedUser: { ...profileOf(bob), followersCount: 4, isFollowing: true, blockedByYou: false } });
     await store.dispatch(blockUser({ userId: 'u2' }));
     expect(store.getState().users.selectedUser).toMatchObject({ blockedByYou: true, isFollowing: false, followersCount: 3 });
     await store.dispatch(unblockUser({ userId: 'u2' }));

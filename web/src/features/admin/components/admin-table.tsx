@@ -1,11 +1,11 @@
 /**
- * What the dashboard's list sections share: the list's state line (loading, error with Try
- * again, empty), its table with a header row, its pager, and the confirmation a destructive row
- * action asks for (`useConfirmedAction`).
+ * The table every list section of the dashboard shows: the list's state line (loading, error with
+ * Try again, empty), its table with a header row, and its pager. Rows are keyed by `_id` unless
+ * the section says how (`rowKey`). Destructive row actions ask first through
+ * `useConfirmedAction` (./use-confirmed-action).
  */
-import { useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '@/components/confirm-dialog';
-import type { PagedList } from '../state/paged-list';
+import type { ReactNode } from 'react';
+import type { Status } from '../admin-types';
 import { ListState } from './list-state';
 import { Pager } from './pager';
 
@@ -13,26 +13,45 @@ export interface Column<T> {
   /** The header text; a column of row actions has a header only screen readers read. */
   header: string;
   hiddenHeader?: boolean;
+  /** Class of the column's cells (for example `small`). */
+  className?: string;
   cell: (item: T) => ReactNode;
 }
 
-export function AdminTable<T extends { _id: string }>({
+/** What the table reads of a list: the paged lists of the admin state have it, and more. */
+export interface TableList<T> {
+  items: T[];
+  page: number;
+  totalPages: number;
+  status: Status;
+  error: string | null;
+}
+
+const idOf = (item: unknown) => (item as { _id: string })._id;
+
+export function AdminTable<T>({
   list,
   label,
   columns,
   emptyText,
   onRetry,
   onPage,
+  rowKey = idOf,
+  caption,
   busyWhileLoading = false,
   hideState = false,
 }: {
-  list: PagedList<T>;
+  list: TableList<T>;
   /** Names the pager ("{label} pages"). */
   label: string;
   columns: Column<T>[];
   emptyText: string;
   onRetry: () => void;
   onPage: (page: number) => void;
+  /** A row's key; its `_id` unless given. */
+  rowKey?: (item: T) => string;
+  /** Read by screen readers only, as the table's name. */
+  caption?: string;
   /** Marks the table busy and holds the pager while a page loads. */
   busyWhileLoading?: boolean;
   /** When the section shows its own state line instead. */
@@ -45,6 +64,7 @@ export function AdminTable<T extends { _id: string }>({
       {list.items.length > 0 ? (
         <div className="table-scroll">
           <table className="data-table" aria-busy={busyWhileLoading ? loadingNow : undefined}>
+            {caption ? <caption className="visually-hidden">{caption}</caption> : null}
             <thead>
               <tr>
                 {columns.map((column) => (
@@ -56,9 +76,11 @@ export function AdminTable<T extends { _id: string }>({
             </thead>
             <tbody>
               {list.items.map((item) => (
-                <tr key={item._id}>
+                <tr key={rowKey(item)}>
                   {columns.map((column) => (
-                    <td key={column.header}>{column.cell(item)}</td>
+                    <td key={column.header} className={column.className}>
+                      {column.cell(item)}
+                    </td>
                   ))}
                 </tr>
               ))}
@@ -69,30 +91,4 @@ export function AdminTable<T extends { _id: string }>({
       <Pager label={label} page={list.page} totalPages={list.totalPages} onPage={onPage} disabled={busyWhileLoading ? loadingNow : undefined} />
     </>
   );
-}
-
-/**
- * A row action that asks first: `ask(item)` opens the dialog, confirming runs `run(item)` with
- * the dialog busy, then closes it. `dialog(...)` renders it (nothing while nobody is asked).
- */
-export function useConfirmedAction<T>(run: (item: T) => Promise<unknown>) {
-  const [target, setTarget] = useState<T | null>(null);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    if (target === null) return;
-    setBusy(true);
-    await run(target);
-    setBusy(false);
-    setTarget(null);
-  };
-  const dialog = (render: (item: T) => { title: string; confirmLabel: string; danger?: boolean; body: ReactNode }) => {
-    if (target === null) return null;
-    const { title, confirmLabel, danger, body } = render(target);
-    return (
-      <ConfirmDialog title={title} confirmLabel={confirmLabel} danger={danger} busy={busy} onConfirm={() => void confirm()} onCancel={() => setTarget(null)}>
-        {body}
-      </ConfirmDialog>
-    );
-  };
-  return { ask: setTarget, target, dialog };
 }

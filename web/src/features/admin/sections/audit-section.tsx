@@ -3,8 +3,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate, relativeTime } from '@/lib/format';
 import { auditFilterChanged, fetchAuditLog, selectAdmin } from '../admin-slice';
 import type { AdminUser, AuditEntry } from '../admin-types';
-import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { AdminTable, type Column } from '../components/admin-table';
 import { UserPicker } from '../components/user-picker';
 
 /** Every action the audit log records (docs/decisions.md "The audit log"). */
@@ -71,6 +70,29 @@ function target(entry: AuditEntry): string {
   return entry.targetType ?? '';
 }
 
+const COLUMNS: Column<AuditEntry>[] = [
+  {
+    header: 'When',
+    cell: (e) => (
+      <time dateTime={e.createdAt} title={formatDate(e.createdAt)}>
+        {relativeTime(e.createdAt)}
+      </time>
+    ),
+  },
+  {
+    header: 'Who',
+    cell: (e) => (
+      <>
+        {e.actor.name}
+        <div className="muted small">{e.actor.email}</div>
+      </>
+    ),
+  },
+  { header: 'Action', cell: (e) => <code>{e.action}</code> },
+  { header: 'Target', cell: target },
+  { header: 'Details', className: 'small', cell: (e) => detailsText(e.details) },
+];
+
 export function AuditSection() {
   const dispatch = useAppDispatch();
   const { auditLog } = useAppSelector(selectAdmin);
@@ -102,39 +124,14 @@ export function AuditSection() {
         />
       </div>
       <p className="muted list-count">{auditLog.total} entries</p>
-      <ListState status={auditLog.status} error={auditLog.error} count={auditLog.items.length} emptyText="Nothing recorded yet." onRetry={() => void dispatch(fetchAuditLog({}))} />
-      {auditLog.items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {auditLog.items.map((e) => (
-                <tr key={e._id}>
-                  <td title={formatDate(e.createdAt)}>{relativeTime(e.createdAt)}</td>
-                  <td>
-                    {e.actor.name}
-                    <div className="muted small">{e.actor.email}</div>
-                  </td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>{target(e)}</td>
-                  <td className="small">{detailsText(e.details)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager label="Audit log" page={auditLog.page} totalPages={auditLog.totalPages} onPage={(page) => void dispatch(fetchAuditLog({ page }))} />
+      <AdminTable
+        list={auditLog}
+        label="Audit log"
+        columns={COLUMNS}
+        emptyText="Nothing recorded yet."
+        onRetry={() => void dispatch(fetchAuditLog({}))}
+        onPage={(page) => void dispatch(fetchAuditLog({ page }))}
+      />
     </>
   );
 }

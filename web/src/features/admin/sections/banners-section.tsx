@@ -9,8 +9,8 @@ import {
   fetchBannerNotifications,
   selectAdmin,
 } from '../admin-slice';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ListState } from '../components/list-state';
+import { useConfirmedAction } from '../components/use-confirmed-action';
 
 /** ISO 3166-1 alpha-2 codes: the regions a banner can be limited to, besides 'global'. */
 const COUNTRY_CODES =
@@ -136,8 +136,7 @@ function CreateBanner() {
 export function BannersSection() {
   const dispatch = useAppDispatch();
   const { bannerNotifications } = useAppSelector(selectAdmin);
-  const [confirmAll, setConfirmAll] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const deleteAll = useConfirmedAction<number>(() => dispatch(deleteAllBannerNotifications()));
   useEffect(() => {
     void dispatch(fetchBannerNotifications());
   }, [dispatch]);
@@ -158,7 +157,7 @@ export function BannersSection() {
       <section className="dashboard-block" aria-labelledby="banner-list-title">
         <div className="panel__header">
           <h3 id="banner-list-title">All banners</h3>
-          <button type="button" className="button button--small button--danger-ghost" disabled={list.length === 0} onClick={() => setConfirmAll(true)}>
+          <button type="button" className="button button--small button--danger-ghost" disabled={list.length === 0} onClick={() => deleteAll.ask(list.length)}>
             Delete all
           </button>
         </div>
@@ -196,24 +195,12 @@ export function BannersSection() {
           ) : null,
         )}
       </section>
-      {confirmAll ? (
-        <ConfirmDialog
-          title="Delete every banner?"
-          confirmLabel="Delete all banners"
-          danger
-          busy={busy}
-          onCancel={() => setConfirmAll(false)}
-          onConfirm={() => {
-            setBusy(true);
-            void dispatch(deleteAllBannerNotifications()).then(() => {
-              setBusy(false);
-              setConfirmAll(false);
-            });
-          }}
-        >
-          <p>This removes all {list.length} banners, active or not, of every region; they disappear from every open page at once.</p>
-        </ConfirmDialog>
-      ) : null}
+      {deleteAll.dialog((count) => ({
+        title: 'Delete every banner?',
+        confirmLabel: 'Delete all banners',
+        danger: true,
+        body: <p>This removes all {count} banners, active or not, of every region; they disappear from every open page at once.</p>,
+      }))}
     </div>
   );
 }

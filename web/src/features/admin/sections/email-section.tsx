@@ -2,10 +2,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate, relativeTime } from '@/lib/format';
 import { emailFilterChanged, emailReportDateChanged, fetchEmailReports, fetchEmailStatuses, fetchRetryJob, retryFailedEmails, selectAdmin } from '../admin-slice';
-import type { EmailStatus } from '../admin-types';
+import type { EmailReport, EmailStatus } from '../admin-types';
+import { AdminTable, type Column } from '../components/admin-table';
 import { JobProgress } from '../components/job-progress';
-import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { useConfirmedAction } from '../components/use-confirmed-action';
 
 export const EMAIL_TYPES: [string, string][] = [
   ['verify_otp', 'Verification code'],
@@ -25,11 +25,43 @@ function Outcome({ log }: { log: EmailStatus }) {
   return <span className="chip chip--info">failed, can retry</span>;
 }
 
+const STATUS_COLUMNS: Column<EmailStatus>[] = [
+  { header: 'Address', cell: (log) => log.email },
+  { header: 'Type', cell: (log) => typeLabel(log.type) },
+  { header: 'Subject', cell: (log) => log.subject ?? '' },
+  {
+    header: 'Outcome',
+    cell: (log) => (
+      <>
+        <Outcome log={log} />
+        {log.error ? <div className="muted small">{log.error}</div> : null}
+      </>
+    ),
+  },
+  { header: 'Attempts', cell: (log) => (log.attempts ?? 0) + (log.retries ?? 0) },
+  { header: 'Last attempt', cell: (log) => relativeTime(log.lastAttemptAt ?? log.sentAt ?? log.createdAt) },
+];
+
+const REPORT_COLUMNS: Column<EmailReport>[] = [
+  { header: 'Day', cell: (r) => r.date },
+  { header: 'Recipient', cell: (r) => r.email },
+  { header: 'Posts', cell: (r) => r.postCount },
+  {
+    header: 'Status',
+    cell: (r) => (
+      <>
+        <span className={`chip ${r.success ? 'chip--ok' : r.status === 'failed' ? 'chip--danger' : 'chip--info'}`}>{r.status}</span>
+        {r.error ? <div className="muted small">{r.error}</div> : null}
+      </>
+    ),
+  },
+];
+
 function Statuses() {
   const dispatch = useAppDispatch();
   const { emailStatuses, jobs } = useAppSelector(selectAdmin);
   const [email, setEmail] = useState(emailStatuses.email);
-  const [confirmRetry, setConfirmRetry] = useState(false);
+  const retryAll = useConfirmedAction((emailType: string) => dispatch(retryFailedEmails(emailType)).then(() => dispatch(fetchEmailStatuses({}))));
   const retryJob = emailStatuses.retry.jobId ?? null;
   const retryJobStatus = retryJob ? jobs[retryJob]?.status : undefined;
   // The retry runs in the background: when its job ends, read its results and the statuses.
@@ -73,27 +105,9 @@ function Statuses() {
         </button>
       </form>
       <div className="button-row">
-        <button type="button" className="button button--small" disabled={!type || retry.status === 'loading'} onClick={() => setConfirmRetry(true)}>
+        <button type="button" className="button button--small" disabled={!type || retry.status === 'loading'} onClick={() => retryAll.ask(type)}>
           {retry.status === 'loading' ? 'Retrying...' : type ? `Retry failed “${typeLabel(type)}” emails` : 'Choose a type to retry its failed emails'}
         </button>
-        {confirmRetry ? (
-          <span className="confirm-inline" role="group" aria-label="Confirm the retry">
-            Send every open failed {typeLabel(type)} email again (at most 100)?
-            <button
-              type="button"
-              className="button button--small"
-              onClick={() => {
-                setConfirmRetry(false);
-                void dispatch(retryFailedEmails(type)).then(() => dispatch(fetchEmailStatuses({})));
-              }}
-            >
-              Retry now
-            </button>
-            <button type="button" className="button button--small button--ghost" onClick={() => setConfirmRetry(false)}>
-              Cancel
-            </button>
-          </span>
-        ) : null}
       </div>
       {retry.error ? (
         <p className="form-error" role="alert">
@@ -131,39 +145,19 @@ function Statuses() {
         </div>
       ) : null}
       <p className="muted list-count">{emailStatuses.total} messages</p>
-      <ListState status={emailStatuses.status} error={emailStatuses.error} count={emailStatuses.items.length} emptyText="No emails match." onRetry={() => void dispatch(fetchEmailStatuses({}))} />
-      {emailStatuses.items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Type</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {emailStatuses.items.map((log) => (
-                <tr key={log._id}>
-                  <td>{log.email}</td>
-                  <td>{typeLabel(log.type)}</td>
-                  <td>{log.subject ?? ''}</td>
-                  <td>
-                    <Outcome log={log} />
-                    {log.error ? <div className="muted small">{log.error}</div> : null}
-                  </td>
-                  <td>{(log.attempts ?? 0) + (log.retries ?? 0)}</td>
-                  <td>{relativeTime(log.lastAttemptAt ?? log.sentAt ?? log.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager label="Email statuses" page={emailStatuses.page} totalPages={emailStatuses.totalPages} onPage={(page) => void dispatch(fetchEmailStatuses({ page }))} />
+      <AdminTable
+        list={emailStatuses}
+        label="Email statuses"
+        columns={STATUS_COLUMNS}
+        emptyText="No emails match."
+        onRetry={() => void dispatch(fetchEmailStatuses({}))}
+        onPage={(page) => void dispatch(fetchEmailStatuses({ page }))}
+      />
+      {retryAll.dialog((emailType) => ({
+        title: `Retry the failed “${typeLabel(emailType)}” emails?`,
+        confirmLabel: 'Retry now',
+        body: <p>Send every open failed {typeLabel(emailType)} email again (at most 100)?</p>,
+      }))}
     </section>
   );
 }
@@ -206,33 +200,14 @@ function DailyReport() {
       <p className="muted list-count">
         {emailReports.total} recipients {emailReports.date ? `on ${formatDate(emailReports.date)}` : 'in all'}
       </p>
-      <ListState status={emailReports.status} error={emailReports.error} count={emailReports.items.length} emptyText="Nobody got the daily email that day." onRetry={() => void dispatch(fetchEmailReports({}))} />
-      {emailReports.items.length > 0 ? (
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Recipient</th>
-              <th scope="col">Posts</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {emailReports.items.map((r) => (
-              <tr key={r._id}>
-                <td>{r.date}</td>
-                <td>{r.email}</td>
-                <td>{r.postCount}</td>
-                <td>
-                  <span className={`chip ${r.success ? 'chip--ok' : r.status === 'failed' ? 'chip--danger' : 'chip--info'}`}>{r.status}</span>
-                  {r.error ? <div className="muted small">{r.error}</div> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
-      <Pager label="Daily report" page={emailReports.page} totalPages={emailReports.totalPages} onPage={(page) => void dispatch(fetchEmailReports({ page }))} />
+      <AdminTable
+        list={emailReports}
+        label="Daily report"
+        columns={REPORT_COLUMNS}
+        emptyText="Nobody got the daily email that day."
+        onRetry={() => void dispatch(fetchEmailReports({}))}
+        onPage={(page) => void dispatch(fetchEmailReports({ page }))}
+      />
     </section>
   );
 }

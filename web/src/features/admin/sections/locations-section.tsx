@@ -8,15 +8,13 @@ import { Link } from 'react-router-dom';
 import { AllLocationsMap } from '@/features/maps';
 import { relativeTime } from '@/lib/format';
 import { errorMessage, http } from '@/lib/http';
-import type { UserLocation } from '@/types/entities';
-import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
-import type { Status } from '../admin-types';
+import { AdminTable, type Column } from '../components/admin-table';
+import type { PlacedLocation, Status } from '../admin-types';
 
 export const LOCATIONS_FALLBACK = 'Failed to fetch user locations';
 const TABLE_PAGE = 12;
 
-type Located = UserLocation & { user?: { _id: string; name: string } | null };
+type Located = PlacedLocation;
 interface Page {
   locations: Located[];
   total: number;
@@ -41,6 +39,20 @@ function usePage(page: number, limit: number) {
   return { ...state, retry: () => setAttempt((a) => a + 1) };
 }
 
+const COLUMNS: Column<Located>[] = [
+  { header: 'User', cell: (l) => (l.user ? <Link to={`/author-profile/${l.user._id}`}>{l.user.name}</Link> : 'Deleted user') },
+  { header: 'Place', cell: (l) => [l.city, l.state, l.country].filter(Boolean).join(', ') || '—' },
+  {
+    header: 'Coordinates',
+    cell: (l) => (
+      <>
+        {l.coordinates.lat.toFixed(2)}, {l.coordinates.lon.toFixed(2)}
+      </>
+    ),
+  },
+  { header: 'Updated', cell: (l) => relativeTime(l.timestamp) },
+];
+
 export function LocationsSection() {
   const [tablePage, setTablePage] = useState(1);
   const table = usePage(tablePage, TABLE_PAGE);
@@ -49,35 +61,17 @@ export function LocationsSection() {
     <>
       <AllLocationsMap />
       <h3>All locations</h3>
-      <ListState status={table.status} error={table.error} count={table.data?.locations.length ?? 0} emptyText="No user has shared a location yet." onRetry={table.retry} />
-      {table.data && table.data.locations.length > 0 ? (
-        <div className="table-scroll">
-          <table className="data-table">
-            <caption className="visually-hidden">User locations, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Place</th>
-                <th scope="col">Coordinates</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {table.data.locations.map((l) => (
-                <tr key={l.userId}>
-                  <td>{l.user ? <Link to={`/author-profile/${l.user._id}`}>{l.user.name}</Link> : 'Deleted user'}</td>
-                  <td>{[l.city, l.state, l.country].filter(Boolean).join(', ') || '—'}</td>
-                  <td>
-                    {l.coordinates.lat.toFixed(2)}, {l.coordinates.lon.toFixed(2)}
-                  </td>
-                  <td>{relativeTime(l.timestamp)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager label="Locations" page={tablePage} totalPages={table.data?.totalPages ?? 0} onPage={setTablePage} disabled={table.status === 'loading'} />
+      <AdminTable
+        list={{ items: table.data?.locations ?? [], page: tablePage, totalPages: table.data?.totalPages ?? 0, status: table.status, error: table.error }}
+        label="Locations"
+        caption="User locations, newest first"
+        columns={COLUMNS}
+        rowKey={(l) => l.userId}
+        emptyText="No user has shared a location yet."
+        busyWhileLoading
+        onRetry={table.retry}
+        onPage={setTablePage}
+      />
     </>
   );
 }

@@ -3,11 +3,10 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatMoney, intervalLabel } from '@/lib/money';
 import { fetchCriteria, fetchPlans, fetchUserEarnings, processPayouts, selectAdmin, togglePlanStatus, updateCriteria } from '../admin-slice';
-import type { SubscriptionCriteria, UserEarning } from '../admin-types';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import type { Plan, SubscriptionCriteria, UserEarning } from '../admin-types';
 import { selectSubscriptions, sendRenewalReminders } from '@/features/subscriptions';
-import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { AdminTable, type Column } from '../components/admin-table';
+import { useConfirmedAction } from '../components/use-confirmed-action';
 
 const CRITERIA: [keyof SubscriptionCriteria, string, string][] = [
   ['minFollowers', 'Followers at least', '1'],
@@ -102,60 +101,52 @@ function Plans() {
   useEffect(() => {
     void dispatch(fetchPlans(1));
   }, [dispatch]);
+  const columns: Column<Plan>[] = [
+    { header: 'Plan', cell: (p) => p.name },
+    { header: 'Author', cell: (p) => <Link to={`/plans/${p.authorId}`}>{p.authorName ?? 'Deleted user'}</Link> },
+    {
+      header: 'Price',
+      cell: (p) => (
+        <>
+          {formatMoney(p.price, p.currency)} {intervalLabel(p.interval)}
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (p) => (p.isDeleted ? <span className="chip chip--muted">deleted</span> : <span className={`chip ${p.status === 'active' ? 'chip--ok' : 'chip--muted'}`}>{p.status}</span>),
+    },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (p) =>
+        p.isDeleted ? null : (
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            disabled={pending === p._id}
+            aria-label={`${p.status === 'active' ? 'Deactivate' : 'Activate'} the plan ${p.name}`}
+            onClick={() => {
+              setPending(p._id);
+              void dispatch(togglePlanStatus({ planId: p._id, status: p.status })).then(() => setPending(null));
+            }}
+          >
+            {p.status === 'active' ? 'Deactivate' : 'Activate'}
+          </button>
+        ),
+    },
+  ];
   return (
     <section className="dashboard-block" aria-labelledby="plans-title">
       <h3 id="plans-title">Subscription plans</h3>
-      <ListState status={plans.status} error={plans.error} count={plans.items.length} emptyText="No author has created a plan yet." onRetry={() => void dispatch(fetchPlans())} />
-      {plans.items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Plan</th>
-                <th scope="col">Author</th>
-                <th scope="col">Price</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {plans.items.map((p) => (
-                <tr key={p._id}>
-                  <td>{p.name}</td>
-                  <td>
-                    <Link to={`/plans/${p.authorId}`}>{p.authorName ?? 'Deleted user'}</Link>
-                  </td>
-                  <td>
-                    {formatMoney(p.price, p.currency)} {intervalLabel(p.interval)}
-                  </td>
-                  <td>
-                    {p.isDeleted ? <span className="chip chip--muted">deleted</span> : <span className={`chip ${p.status === 'active' ? 'chip--ok' : 'chip--muted'}`}>{p.status}</span>}
-                  </td>
-                  <td>
-                    {p.isDeleted ? null : (
-                      <button
-                        type="button"
-                        className="button button--small button--ghost"
-                        disabled={pending === p._id}
-                        aria-label={`${p.status === 'active' ? 'Deactivate' : 'Activate'} the plan ${p.name}`}
-                        onClick={() => {
-                          setPending(p._id);
-                          void dispatch(togglePlanStatus({ planId: p._id, status: p.status })).then(() => setPending(null));
-                        }}
-                      >
-                        {p.status === 'active' ? 'Deactivate' : 'Activate'}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager label="Plans" page={plans.page} totalPages={plans.totalPages} onPage={(page) => void dispatch(fetchPlans(page))} />
+      <AdminTable
+        list={plans}
+        label="Plans"
+        columns={columns}
+        emptyText="No author has created a plan yet."
+        onRetry={() => void dispatch(fetchPlans())}
+        onPage={(page) => void dispatch(fetchPlans(page))}
+      />
       <RenewalReminders />
     </section>
   );
@@ -167,7 +158,6 @@ function Earnings() {
   const dispatch = useAppDispatch();
   const { userEarnings } = useAppSelector(selectAdmin);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [confirming, setConfirming] = useState(false);
   useEffect(() => {
     void dispatch(fetchUserEarnings(1));
   }, [dispatch]);
@@ -179,63 +169,42 @@ function Earnings() {
     else next.add(userId);
     setSelected(next);
   };
-  const pay = async () => {
-    const ids = [...selected];
+  const payoutConfirm = useConfirmedAction(async ({ ids }: { ids: string[]; authors: UserEarning[] }) => {
     await dispatch(processPayouts(ids));
-    setConfirming(false);
     setSelected(new Set());
     void dispatch(fetchUserEarnings());
-  };
+  });
+  const columns: Column<UserEarning>[] = [
+    {
+      header: 'Select',
+      hiddenHeader: true,
+      cell: (e) => <input type="checkbox" aria-label={`Select ${e.name}`} checked={selected.has(e.userId)} onChange={() => toggle(e.userId)} />,
+    },
+    { header: 'Author', cell: (e) => <Link to={`/author-profile/${e.userId}`}>{e.name}</Link> },
+    { header: 'Gross', cell: (e) => formatMoney(e.gross, e.currency) },
+    { header: 'Fees', cell: (e) => formatMoney(e.fees, e.currency) },
+    { header: 'Refunds', cell: (e) => formatMoney(e.refunds, e.currency) },
+    { header: 'Paid out', cell: (e) => formatMoney(e.paidOut, e.currency) },
+    { header: 'Available', cell: (e) => <strong className={e.availableBalance < 0 ? 'warn-text' : undefined}>{formatMoney(e.availableBalance, e.currency)}</strong> },
+    { header: 'Bank details', cell: (e) => (e.hasBankDetails ? <span className="chip chip--ok">on file</span> : <span className="chip chip--muted">missing</span>) },
+  ];
   const { payout } = userEarnings;
   const names = new Map(userEarnings.items.map((e) => [e.userId, e.name]));
   return (
     <section className="dashboard-block" aria-labelledby="earnings-title">
       <h3 id="earnings-title">Earnings and payouts</h3>
       {min ? <p className="muted">Balances of at least {formatMoney(min, 'usd')} (in each currency’s own units) are paid to the author’s bank details.</p> : null}
-      <ListState status={userEarnings.status} error={userEarnings.error} count={userEarnings.items.length} emptyText="No author has earned anything yet." onRetry={() => void dispatch(fetchUserEarnings())} />
-      {userEarnings.items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span className="visually-hidden">Select</span>
-                </th>
-                <th scope="col">Author</th>
-                <th scope="col">Gross</th>
-                <th scope="col">Fees</th>
-                <th scope="col">Refunds</th>
-                <th scope="col">Paid out</th>
-                <th scope="col">Available</th>
-                <th scope="col">Bank details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {userEarnings.items.map((e) => (
-                <tr key={rowKey(e)}>
-                  <td>
-                    <input type="checkbox" aria-label={`Select ${e.name}`} checked={selected.has(e.userId)} onChange={() => toggle(e.userId)} />
-                  </td>
-                  <td>
-                    <Link to={`/author-profile/${e.userId}`}>{e.name}</Link>
-                  </td>
-                  <td>{formatMoney(e.gross, e.currency)}</td>
-                  <td>{formatMoney(e.fees, e.currency)}</td>
-                  <td>{formatMoney(e.refunds, e.currency)}</td>
-                  <td>{formatMoney(e.paidOut, e.currency)}</td>
-                  <td>
-                    <strong className={e.availableBalance < 0 ? 'warn-text' : undefined}>{formatMoney(e.availableBalance, e.currency)}</strong>
-                  </td>
-                  <td>{e.hasBankDetails ? <span className="chip chip--ok">on file</span> : <span className="chip chip--muted">missing</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager label="Earnings" page={userEarnings.page} totalPages={userEarnings.totalPages} onPage={(page) => void dispatch(fetchUserEarnings(page))} />
+      <AdminTable
+        list={userEarnings}
+        label="Earnings"
+        columns={columns}
+        rowKey={rowKey}
+        emptyText="No author has earned anything yet."
+        onRetry={() => void dispatch(fetchUserEarnings())}
+        onPage={(page) => void dispatch(fetchUserEarnings(page))}
+      />
       <div className="button-row">
-        <button type="button" className="button" disabled={selected.size === 0 || payout.status === 'loading'} onClick={() => setConfirming(true)}>
+        <button type="button" className="button" disabled={selected.size === 0 || payout.status === 'loading'} onClick={() => payoutConfirm.ask({ ids: [...selected], authors: chosen })}>
           Pay out {selected.size > 0 ? `${selected.size} selected` : 'selected authors'}
         </button>
       </div>
@@ -269,18 +238,22 @@ function Earnings() {
           </table>
         </div>
       ) : null}
-      {confirming ? (
-        <ConfirmDialog title="Pay out these authors?" confirmLabel="Pay out now" busy={payout.status === 'loading'} onConfirm={() => void pay()} onCancel={() => setConfirming(false)}>
-          <ul className="compact-list">
-            {chosen.map((e) => (
-              <li key={rowKey(e)}>
-                {e.name}: {formatMoney(e.availableBalance, e.currency)} {e.hasBankDetails ? '' : '(no bank details: will be skipped)'}
-              </li>
-            ))}
-          </ul>
-          <p>Each author is paid their whole available balance once; running it again pays nothing twice.</p>
-        </ConfirmDialog>
-      ) : null}
+      {payoutConfirm.dialog(({ authors }) => ({
+        title: 'Pay out these authors?',
+        confirmLabel: 'Pay out now',
+        body: (
+          <>
+            <ul className="compact-list">
+              {authors.map((e) => (
+                <li key={rowKey(e)}>
+                  {e.name}: {formatMoney(e.availableBalance, e.currency)} {e.hasBankDetails ? '' : '(no bank details: will be skipped)'}
+                </li>
+              ))}
+            </ul>
+            <p>Each author is paid their whole available balance once; running it again pays nothing twice.</p>
+          </>
+        ),
+      }))}
     </section>
   );
 }

@@ -4,7 +4,9 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate } from '@/lib/format';
 import { deletePost, fetchPosts, postQueryChanged, selectAdmin, toggleBlockPost } from '../admin-slice';
 import type { AdminPost } from '../admin-types';
-import { AdminTable, useConfirmedAction, type Column } from '../components/admin-table';
+import { AdminTable, type Column } from '../components/admin-table';
+import { ListState } from '../components/list-state';
+import { useConfirmedAction } from '../components/use-confirmed-action';
 import { ReadingDetailsDialog } from '../components/reading-details-dialog';
 import { SearchSortForm } from '../components/search-sort-form';
 
@@ -89,13 +91,9 @@ export function PostsSection() {
         onSearch={(search) => dispatch(postQueryChanged({ search }))}
         onSort={(change) => dispatch(postQueryChanged(change))}
       />
+      {/* A 502 answers an empty list with its message: shown as the list's error. */}
       {posts.message ? (
-        <div className="list-state list-state--error" role="alert">
-          <span>{posts.message}</span>
-          <button type="button" className="button button--small button--ghost" onClick={() => void dispatch(fetchPosts())}>
-            Try again
-          </button>
-        </div>
+        <ListState status="failed" error={posts.message} count={0} emptyText="" onRetry={() => void dispatch(fetchPosts())} />
       ) : (
         <p className="muted list-count">{posts.total} posts</p>
       )}

@@ -18,7 +18,8 @@ import {
   userQueryChanged,
 } from '../admin-slice';
 import type { AdminUser, MilestoneOverride } from '../admin-types';
-import { AdminTable, useConfirmedAction, type Column } from '../components/admin-table';
+import { AdminTable, type Column } from '../components/admin-table';
+import { useConfirmedAction } from '../components/use-confirmed-action';
 import { SearchSortForm } from '../components/search-sort-form';
 
 const SORT_FIELDS = [

@@ -52,11 +52,11 @@ export const fetchPlans = thunk<Page<Plan>, number | void>('fetchPlans', ADMIN_F
 });
 
 /** Plan status toggles between active and inactive. */
-export const togglePlanStatus = thunk<{ planId: string; status: string; plan: Plan | null; message: string }, { planId: string; status: string }>(
+export const togglePlanStatus = thunk<{ planId: string; status: Plan['status']; plan: Plan | null; message: string }, { planId: string; status: string }>(
   'togglePlanStatus',
   ADMIN_FALLBACK.togglePlanStatus,
   async ({ planId, status }) => {
-    const next = status === 'active' ? 'inactive' : 'active';
+    const next: Plan['status'] = status === 'active' ? 'inactive' : 'active';
     const r = await adminApi.setPlanStatus(planId, next);
     return { planId, status: r?.plan?.status ?? next, plan: r?.plan ?? null, message: r?.message ?? '' };
   },

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { testPost } from '@/test/fixtures';
 import userEvent from '@testing-library/user-event';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, renderWithProviders, signedInAuth } from '@/test/render';
@@ -6,7 +7,7 @@ import type { Block, Post } from '@/types/entities';
 import { EngagementBar } from './engagement-bar';
 import { PollBlock } from './poll-block';
 
-const post: Post = { _id: 'p1', slug: 'hello', title: 'Hello', likesCount: 3, bookmarksCount: 1, shareCount: 0, views: 8 };
+const post: Post = testPost({ _id: 'p1', slug: 'hello', title: 'Hello', likesCount: 3, bookmarksCount: 1, shareCount: 0, views: 8 });
 const poll: Block = { id: 'v1', type: 'poll', data: { question: 'Best?', options: [{ text: 'A', votes: 1 }, { text: 'B', votes: 3 }], multiple: false, closesAt: null } };
 
 describe('EngagementBar', () => {

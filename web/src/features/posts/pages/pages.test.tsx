@@ -1,4 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
+import { testPost } from '@/test/fixtures';
 import userEvent from '@testing-library/user-event';
 import { lastFakeSocket } from '@/test/fake-socket';
 import { mockApi, type MockReply } from '@/test/mock-api';
@@ -9,7 +10,8 @@ import { listPreloaded, postsReducer } from '../posts-slice';
 const preloaded = (posts: Post[]) => postsReducer(undefined, listPreloaded({ list: 'publicPosts', filter: { tag: 'sea' }, posts, total: posts.length }));
 import type { Post } from '@/types/entities';
 
-const post = (id: string, over: Partial<Post> = {}): Post => ({
+const post = (id: string, over: Partial<Post> = {}): Post =>
+  testPost({
   _id: id,
   slug: `slug-${id}`,
   title: `Post ${id}`,
@@ -23,7 +25,7 @@ const post = (id: string, over: Partial<Post> = {}): Post => ({
   tags: ['rust'],
   thumbnail: '/media/t.png',
   ...over,
-});
+  });
 
 describe('the home page', () => {
   it('shows a guest Latest and Trending only, with post cards and the public count', async () => {

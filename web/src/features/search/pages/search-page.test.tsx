@@ -1,11 +1,12 @@
 import { screen } from '@testing-library/react';
+import { testPost } from '@/test/fixtures';
 import { setupStore } from '@/app/store';
 import { emptyList, fetchPostList, filterKeyOf } from '@/features/posts';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, renderWithProviders } from '@/test/render';
 import SearchPage from './search-page';
 
-const post = (id: string, title: string) => ({ _id: id, slug: id, title, blocks: [] });
+const post = (id: string, title: string) => testPost({ _id: id, slug: id, title, blocks: [] });
 
 describe('the search page', () => {
   it("does not show the previous query's results for a query under 3 characters", () => {

@@ -12,8 +12,12 @@ const plan = (id: string, over: Partial<Plan> = {}): Plan => ({
   price: 1999,
   currency: 'usd',
   interval: 'month',
+  description: '',
   benefits: ['Early access'],
   status: 'active',
+  isDeleted: false,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
   mode: 'test',
   ...over,
 });

@@ -155,7 +155,7 @@ export function ProfileHeader({ user, own }: { user: UserProfile; own: boolean }
           </>
         ) : signedIn ? (
           <>
-            {user.blockedByYou ? null : <FollowButton person={{ _id: user._id, name: user.name, avatar: user.avatar }} isFollowing={user.isFollowing} />}
+            {user.blockedByYou ? null : <FollowButton person={{ _id: user._id, name: user.name, avatar: user.avatar }} isFollowing={user.isFollowing ?? undefined} />}
             {user.blockedByYou ? null : <AlertsMenu authorId={user._id} authorName={user.name} />}
             {hasPlans && !user.blockedByYou ? (
               <Link to={`/plans/${user._id}`} className="button button--small">
