@@ -24,7 +24,7 @@ async fn actions_are_recorded_and_only_the_user_or_an_admin_reads_them() {
     let me = app.signup().await;
     let author = app.signup().await;
     let stranger = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let post = publish(&app, &author, "Busy", "x").await;
     let pid = id_of(&post);
     post_ok(
@@ -137,7 +137,7 @@ async fn clear_old_keeps_thirty_days_and_clear_removes_everything() {
     assert_eq!(get_ok(&app, &path, Some(&me.token)).await["total"], 4);
 
     let res = app
-        .delete_path("/api/user/activity/clear-old", Some(&me.token))
+        .delete("/api/user/activity/clear-old", Some(&me.token))
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(json_of(res).await["deletedCount"], 2);
@@ -152,7 +152,7 @@ async fn clear_old_keeps_thirty_days_and_clear_removes_everything() {
     assert!(details.contains(&"29 days ago"));
 
     let res = app
-        .delete_path("/api/user/activity/clear", Some(&me.token))
+        .delete("/api/user/activity/clear", Some(&me.token))
         .await;
     let body = json_of(res).await;
     assert_eq!(body["deletedCount"], 2);
@@ -169,6 +169,6 @@ async fn clear_old_keeps_thirty_days_and_clear_removes_everything() {
     )
     .await;
     assert_eq!(theirs["total"], 1);
-    let res = app.delete_path("/api/user/activity/clear", None).await;
+    let res = app.delete("/api/user/activity/clear", None).await;
     assert_error(res, StatusCode::UNAUTHORIZED).await;
 }

@@ -9,7 +9,7 @@ use crate::support::*;
 #[actix_web::test]
 async fn every_administrator_route_is_401_for_guests_403_for_users_and_served_to_administrators() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let user = app.signup().await;
     let author = app.signup().await;
     let [target, doomed, doomed_too] = [app.signup().await, app.signup().await, app.signup().await];

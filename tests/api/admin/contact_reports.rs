@@ -18,7 +18,7 @@ fn contact(email: &str, subject: &str) -> Value {
 #[actix_web::test]
 async fn anyone_writes_and_administrators_list_toggle_and_reply_by_email() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let user = app.signup().await;
     let sender = unique_email();
 
@@ -202,7 +202,7 @@ async fn contact_messages_are_checked_and_rate_limited_per_address() {
         .post_json("/api/admin/contact", &contact(&email, "Again"), None)
         .await;
     assert_error(res, StatusCode::TOO_MANY_REQUESTS).await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let list = get_ok(&app, "/api/admin/contact-messages", Some(&admin.token)).await;
     assert_eq!(list["totalMessages"], 3);
 }
@@ -219,7 +219,7 @@ async fn report(app: &TestApp, user: &TestUser, post: &str, reason: &str) -> req
 #[actix_web::test]
 async fn a_report_goes_from_reader_to_administrator_to_author_and_back() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let author = app.signup().await;
     let reader = app.signup().await;
     let stranger = app.signup().await;
@@ -389,7 +389,7 @@ async fn a_report_goes_from_reader_to_administrator_to_author_and_back() {
 #[actix_web::test]
 async fn bad_reports_are_refused_with_clear_messages() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let author = app.signup().await;
     let reader = app.signup().await;
     let post = publish(&app, &author, "Fine post", "x").await;

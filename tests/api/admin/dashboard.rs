@@ -12,7 +12,7 @@ use crate::support::*;
 #[actix_web::test]
 async fn the_overview_counts_todays_signups_posts_reports_and_what_waits_for_an_administrator() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let author = app.signup().await;
     let reader = app.signup().await;
     // An account and a post from yesterday are not today's.
@@ -101,7 +101,7 @@ async fn the_overview_counts_todays_signups_posts_reports_and_what_waits_for_an_
 async fn an_author_reads_their_own_balances_and_ledger_newest_first() {
     let app = spawn_app().await;
     app.money_ready().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let author = app.eligible_author().await;
     let reader = app.signup().await;
     let other = app.signup().await;

@@ -50,7 +50,7 @@ async fn reply(app: &TestApp, admin: &TestUser, id: &str) -> reqwest::Response {
 #[actix_web::test]
 async fn a_refused_reply_is_sent_again_by_a_retry_and_a_permanent_refusal_is_given_up() {
     let app = spawn_one_try_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let temporary = refused_once("4xx");
     let permanent = refused_once("5xx");
     let first = write_in(&app, &temporary).await;
@@ -119,7 +119,7 @@ async fn a_refused_reply_is_sent_again_by_a_retry_and_a_permanent_refusal_is_giv
 #[actix_web::test]
 async fn a_failed_code_mail_is_sent_again_with_a_fresh_code_that_works() {
     let app = spawn_one_try_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let email = refused_once("4xx");
     let res = app.signup_raw("Coder", &email, PASSWORD, true).await;
     assert_eq!(res.status(), StatusCode::CREATED);
@@ -172,7 +172,7 @@ async fn a_failed_code_mail_is_sent_again_with_a_fresh_code_that_works() {
 async fn the_mailers_own_attempts_get_past_one_temporary_refusal() {
     // With the default three attempts, a 451 once costs a second attempt, not a failure.
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let email = refused_once("4xx");
     let id = write_in(&app, &email).await;
     let res = reply(&app, &admin, &id).await;
@@ -190,7 +190,7 @@ async fn the_mailers_own_attempts_get_past_one_temporary_refusal() {
 #[actix_web::test]
 async fn email_routes_check_their_input() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     for (path, word) in [
         ("/api/admin/email-status", "email is required"),
         ("/api/admin/email-status?email=nope", "valid email"),

@@ -21,7 +21,7 @@ fn titles(body: &Value) -> Vec<String> {
 #[actix_web::test]
 async fn every_post_is_listed_with_its_author_and_blocked_flag() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let writer = app.signup().await;
     let res = app
         .patch_json(
@@ -132,7 +132,7 @@ async fn every_post_is_listed_with_its_author_and_blocked_flag() {
 #[actix_web::test]
 async fn an_administrator_deletes_any_post_like_its_author_would() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let author = app.signup().await;
     let reader = app.signup().await;
     let post = publish(&app, &author, "Going away", "x").await;

@@ -24,7 +24,7 @@ async fn view(app: &TestApp, slug: &str, token: Option<&str>, guest: Option<&str
 #[actix_web::test]
 async fn analytics_count_visits_time_readers_and_posts_in_the_range() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let author = app.signup().await;
     let other_author = app.signup().await;
     let reader = app.signup().await;
@@ -149,7 +149,7 @@ fn rows(workbook: &mut Xlsx<Cursor<Vec<u8>>>, sheet: &str) -> Vec<Vec<String>> {
 #[actix_web::test]
 async fn the_export_is_a_workbook_of_users_posts_and_engagement() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let author = app.signup().await;
     let reader = app.signup().await;
     let post = publish(&app, &author, "Exported post", "x").await;

@@ -42,7 +42,7 @@ fn says_blocked(message: &str) -> bool {
 #[actix_web::test]
 async fn both_list_families_page_search_and_sort_users() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     for name in ["Zoe Quill", "adam Reed", "Maya Stone"] {
         let res = app.signup_raw(name, &unique_email(), PASSWORD, false).await;
         assert_eq!(res.status(), StatusCode::CREATED);
@@ -127,7 +127,7 @@ async fn both_list_families_page_search_and_sort_users() {
 #[actix_web::test]
 async fn a_block_message_says_blocked_exactly_when_the_user_is_blocked_and_ends_their_sessions() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     for path in block_paths("ID") {
         let user = app.signup().await;
         let path = path.replace("ID", &user.id);
@@ -158,7 +158,7 @@ async fn a_block_message_says_blocked_exactly_when_the_user_is_blocked_and_ends_
 #[actix_web::test]
 async fn a_role_message_says_admin_exactly_when_the_user_is_an_administrator() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     for path in role_paths("ID") {
         let user = app.signup().await;
         let path = path.replace("ID", &user.id);
@@ -188,7 +188,7 @@ async fn a_role_message_says_admin_exactly_when_the_user_is_an_administrator() {
 #[actix_web::test]
 async fn an_administrator_cannot_block_demote_or_delete_themself() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let id = &admin.id;
     let cases = [
         (
@@ -245,8 +245,8 @@ async fn an_administrator_cannot_block_demote_or_delete_themself() {
 #[actix_web::test]
 async fn the_last_administrator_is_never_demoted_or_deleted() {
     let app = spawn_app().await;
-    let a = admin(&app).await;
-    let b = admin(&app).await;
+    let a = app.admin().await;
+    let b = app.admin().await;
     // Two administrators demoting or deleting each other at the same moment: whatever the
     // interleaving, the site keeps an administrator, and every refusal is a clear 4xx.
     for round in 0..3 {
@@ -301,7 +301,7 @@ async fn the_last_administrator_is_never_demoted_or_deleted() {
 
     // The operator's command follows the same rule.
     let app = spawn_app().await;
-    let only = admin(&app).await;
+    let only = app.admin().await;
     let err = revoke(&app, &only.email).await.unwrap_err();
     assert!(err.to_string().contains("last administrator"), "{err}");
     let me = get_ok(&app, "/api/user/get-user", Some(&only.token)).await;
@@ -326,7 +326,7 @@ async fn revoke(app: &TestApp, email: &str) -> anyhow::Result<String> {
 #[actix_web::test]
 async fn user_management_is_for_administrators_with_clear_errors() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let user = app.signup().await;
     let unknown = mongodb::bson::oid::ObjectId::new().to_hex();
     for path in block_paths(&unknown)
@@ -377,7 +377,7 @@ async fn user_management_is_for_administrators_with_clear_errors() {
 #[actix_web::test]
 async fn deleting_a_user_removes_everything_of_theirs_and_keeps_counters_right() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let doomed = app.signup().await;
     let author = app.signup().await;
     let friend = app.signup().await;

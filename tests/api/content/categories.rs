@@ -143,7 +143,7 @@ async fn only_the_creator_or_an_admin_changes_or_deletes_a_category() {
     let app = spawn_app().await;
     let creator = app.signup().await;
     let other = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let cat = create_category(
         &app,
         &creator.token,
@@ -156,7 +156,7 @@ async fn only_the_creator_or_an_admin_changes_or_deletes_a_category() {
         .patch_json(&path, &json!({ "name": "Mine" }), Some(&other.token))
         .await;
     assert_error(res, StatusCode::FORBIDDEN).await;
-    let res = delete(&app, &path, Some(&other.token)).await;
+    let res = app.delete(&path, Some(&other.token)).await;
     assert_error(res, StatusCode::FORBIDDEN).await;
     let res = app.patch_json(&path, &json!({ "name": "X" }), None).await;
     assert_error(res, StatusCode::UNAUTHORIZED).await;
@@ -182,12 +182,14 @@ async fn only_the_creator_or_an_admin_changes_or_deletes_a_category() {
         .await;
     assert_eq!(json_of(res).await["category"]["slug"], "tech-news");
 
-    let res = delete(&app, &path, Some(&admin.token)).await;
+    let res = app.delete(&path, Some(&admin.token)).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert!(json_of(res).await["message"].is_string());
-    let res = delete(&app, &path, Some(&admin.token)).await;
+    let res = app.delete(&path, Some(&admin.token)).await;
     assert_error(res, StatusCode::NOT_FOUND).await;
-    let res = delete(&app, "/api/category/not-an-id", Some(&admin.token)).await;
+    let res = app
+        .delete("/api/category/not-an-id", Some(&admin.token))
+        .await;
     assert_error(res, StatusCode::BAD_REQUEST).await;
 }
 
@@ -195,7 +197,7 @@ async fn only_the_creator_or_an_admin_changes_or_deletes_a_category() {
 async fn seeding_is_for_admins_and_happens_once() {
     let app = spawn_app().await;
     let user = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let res = app
         .post_json("/api/category/seed", &json!({}), Some(&user.token))
         .await;
@@ -325,12 +327,12 @@ async fn a_user_replaces_their_own_selection_only() {
     }
 
     // Deleting a category takes it out of selections.
-    let res = delete(
-        &app,
-        &format!("/api/category/{}", tech["_id"].as_str().unwrap()),
-        Some(&user.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/category/{}", tech["_id"].as_str().unwrap()),
+            Some(&user.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let mine = get_ok(&app, "/api/category/user-selected", Some(&user.token)).await;
     assert_eq!(mine["categories"].as_array().unwrap().len(), 2);
@@ -365,8 +367,7 @@ async fn posts_show_their_category_and_a_deleted_category_leaves_them_without_on
         .await;
     assert_error(res, StatusCode::BAD_REQUEST).await;
 
-    delete(
-        &app,
+    app.delete(
         &format!("/api/category/{}", tech["_id"].as_str().unwrap()),
         Some(&user.token),
     )
@@ -385,7 +386,7 @@ async fn posts_show_their_category_and_a_deleted_category_leaves_them_without_on
 #[actix_web::test]
 async fn changing_a_slug_to_a_taken_one_is_a_conflict_not_a_server_error() {
     let app = spawn_app().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let res = app
         .post_json("/api/category/seed", &json!({}), Some(&admin.token))
         .await;

@@ -55,7 +55,7 @@ async fn each_reader_gets_the_new_posts_they_care_about_once_even_when_two_runs_
     let app = spawn_app().await;
     app.wait_for_index("daily_mail_logs", "date_user_unique")
         .await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let reader = app.signup().await;
     let quiet = app.signup().await;
     let unverified = app.signup().await;

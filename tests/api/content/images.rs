@@ -10,7 +10,7 @@ use mongodb::bson::doc;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::content::{create_post, delete, get_ok, paragraph};
+use crate::support::content::{create_post, get_ok, paragraph};
 use crate::support::*;
 
 fn media_dir(app: &TestApp) -> PathBuf {
@@ -219,12 +219,12 @@ async fn uploads_get_their_size_and_resized_variants_in_their_format_and_webp() 
     assert_eq!(edited["blocks"][1]["data"]["file"], *file);
 
     // Deleting the post removes the originals and their variants.
-    let res = delete(
-        &app,
-        &format!("/api/post/delete/{}", post["_id"].as_str().unwrap()),
-        Some(&user.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", post["_id"].as_str().unwrap()),
+            Some(&user.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(media_files(&app), Vec::<String>::new());
     for v in meta["variants"].as_array().unwrap() {

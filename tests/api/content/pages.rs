@@ -435,12 +435,9 @@ async fn feeds_follow_every_write_and_answer_conditional_requests() {
         tags.contains("/tag/volcano</loc>"),
         "tags come back with the rebuild: {tags}"
     );
-    let res = crate::support::content::delete(
-        &app,
-        &format!("/api/post/delete/{id}"),
-        Some(&author.token),
-    )
-    .await;
+    let res = app
+        .delete(&format!("/api/post/delete/{id}"), Some(&author.token))
+        .await;
     assert!(res.status().is_success(), "{}", res.status());
     assert!(!feed(&app, "/feed.xml").await.0.contains("Basalt"));
     assert!(!in_sitemap(&app).await);

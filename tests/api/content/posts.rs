@@ -256,7 +256,7 @@ async fn the_visibility_matrix_by_slug() {
     let app = spawn_app().await;
     let author = app.signup().await;
     let other = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let make = |title: &str, extra: Value| with(post_body(title, "text"), extra);
     let public = create_post(&app, &author.token, make("Public one", json!({}))).await;
     let private = create_post(
@@ -407,12 +407,12 @@ async fn data_url_images_are_stored_and_served_from_media() {
     }
 
     // Deleting the post removes the file.
-    let res = delete(
-        &app,
-        &format!("/api/post/delete/{}", post["_id"].as_str().unwrap()),
-        Some(&user.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", post["_id"].as_str().unwrap()),
+            Some(&user.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(app.get(thumb, None).await.status(), StatusCode::NOT_FOUND);
 }
@@ -466,7 +466,7 @@ async fn only_the_author_or_an_admin_updates_a_post_and_the_slug_stays() {
     let app = spawn_app().await;
     let author = app.signup().await;
     let other = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let post = publish(&app, &author, "Original title", "first").await;
     let path = format!("/api/post/update/{}", post["slug"].as_str().unwrap());
 
@@ -629,7 +629,7 @@ async fn only_the_author_or_an_admin_deletes_a_post_and_its_records_go_with_it()
     let app = spawn_app().await;
     let author = app.signup().await;
     let other = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let first = publish(&app, &author, "First", "x").await;
     let second = publish(&app, &author, "Second", "x").await;
     let first_id = first["_id"].as_str().unwrap();
@@ -645,22 +645,23 @@ async fn only_the_author_or_an_admin_deletes_a_post_and_its_records_go_with_it()
 
     let path = format!("/api/post/delete/{first_id}");
     assert_error(
-        delete(&app, &path, Some(&other.token)).await,
+        app.delete(&path, Some(&other.token)).await,
         StatusCode::FORBIDDEN,
     )
     .await;
-    assert_error(delete(&app, &path, None).await, StatusCode::UNAUTHORIZED).await;
+    assert_error(app.delete(&path, None).await, StatusCode::UNAUTHORIZED).await;
     assert_error(
-        delete(&app, "/api/post/delete/nope", Some(&author.token)).await,
+        app.delete("/api/post/delete/nope", Some(&author.token))
+            .await,
         StatusCode::BAD_REQUEST,
     )
     .await;
 
-    let res = delete(&app, &path, Some(&author.token)).await;
+    let res = app.delete(&path, Some(&author.token)).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(json_of(res).await["message"], "Post deleted successfully");
     assert_error(
-        delete(&app, &path, Some(&author.token)).await,
+        app.delete(&path, Some(&author.token)).await,
         StatusCode::NOT_FOUND,
     )
     .await;
@@ -677,12 +678,12 @@ async fn only_the_author_or_an_admin_deletes_a_post_and_its_records_go_with_it()
     let me = get_ok(&app, "/api/user/get-user", Some(&author.token)).await;
     assert_eq!(me["data"]["totalPosts"], 1);
 
-    let res = delete(
-        &app,
-        &format!("/api/post/delete/{}", second["_id"].as_str().unwrap()),
-        Some(&admin.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", second["_id"].as_str().unwrap()),
+            Some(&admin.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let me = get_ok(&app, "/api/user/get-user", Some(&author.token)).await;
     assert_eq!(me["data"]["totalPosts"], 0);
@@ -800,7 +801,7 @@ async fn an_administrator_edits_and_deletes_someone_elses_draft_and_scheduled_po
     let app = spawn_app().await;
     let author = app.signup().await;
     let other = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let at = chrono::Utc::now() + chrono::Duration::days(2);
     let draft = create_post(
         &app,
@@ -840,9 +841,13 @@ async fn an_administrator_edits_and_deletes_someone_elses_draft_and_scheduled_po
         assert_eq!(body["post"]["status"], post["status"]);
 
         let id = post["_id"].as_str().unwrap();
-        let res = delete(&app, &format!("/api/post/delete/{id}"), Some(&other.token)).await;
+        let res = app
+            .delete(&format!("/api/post/delete/{id}"), Some(&other.token))
+            .await;
         assert_error(res, StatusCode::NOT_FOUND).await;
-        let res = delete(&app, &format!("/api/post/delete/{id}"), Some(&admin.token)).await;
+        let res = app
+            .delete(&format!("/api/post/delete/{id}"), Some(&admin.token))
+            .await;
         assert_eq!(res.status(), StatusCode::OK);
     }
     let count = get_ok(&app, "/api/post/count/my", Some(&author.token)).await;

@@ -129,7 +129,7 @@ async fn seed(app: &TestApp) -> World {
     let b = app.signup().await;
     let c = app.signup().await;
     let reader = app.signup().await;
-    let admin = admin(app).await;
+    let admin = app.admin().await;
     let mut cats = Vec::new();
     for name in ["Index One", "Index Two"] {
         let res = app
@@ -503,19 +503,19 @@ async fn every_list_from_the_index_equals_the_database_after_every_kind_of_write
     assert_same_answers(&app, &w, "unblock").await;
 
     // Delete (a bookmarked post).
-    let res = delete(
-        &app,
-        &format!("/api/post/delete/{}", w.posts[21].0),
-        Some(&w.a.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", w.posts[21].0),
+            Some(&w.a.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
-    let res = delete(
-        &app,
-        &format!("/api/post/delete/{}", created["_id"].as_str().unwrap()),
-        Some(&w.a.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", created["_id"].as_str().unwrap()),
+            Some(&w.a.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_same_answers(&app, &w, "delete").await;
 
@@ -541,12 +541,12 @@ async fn every_list_from_the_index_equals_the_database_after_every_kind_of_write
 
     // An administrator deletes a post, and an account with everything of theirs (posts,
     // follows, bookmarks).
-    let res = delete(
-        &app,
-        &format!("/api/admin/posts/{}", w.posts[1].0),
-        Some(&w.admin.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/admin/posts/{}", w.posts[1].0),
+            Some(&w.admin.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     likes::toggle_mark(
         &app.db,
@@ -556,12 +556,12 @@ async fn every_list_from_the_index_equals_the_database_after_every_kind_of_write
     )
     .await
     .unwrap();
-    let res = delete(
-        &app,
-        &format!("/api/admin/users/{}", w.c.id),
-        Some(&w.admin.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/admin/users/{}", w.c.id),
+            Some(&w.admin.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_same_answers(&app, &w, "administrator deletes").await;
 

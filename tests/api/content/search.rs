@@ -92,7 +92,7 @@ async fn search_never_shows_others_hidden_posts() {
     let app = spawn_app().await;
     let author = app.signup().await;
     let other = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let make =
         |title: &str, extra: serde_json::Value| with(post_body(title, "secret words"), extra);
     let public = create_post(&app, &author.token, make("Zebra public", json!({}))).await;
@@ -277,7 +277,7 @@ async fn the_index_follows_every_kind_of_write_and_shows_no_one_what_they_may_no
     index_ready(&app).await;
     let author = app.signup().await;
     let reader = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let post = publish(&app, &author, "Heron watching", "long legs").await;
     let slug = post["slug"].as_str().unwrap().to_string();
     let hid = id(&post);
@@ -386,12 +386,9 @@ async fn the_index_follows_every_kind_of_write_and_shows_no_one_what_they_may_no
     }
 
     // Deleted.
-    let res = delete(
-        &app,
-        &format!("/api/post/delete/{hid}"),
-        Some(&author.token),
-    )
-    .await;
+    let res = app
+        .delete(&format!("/api/post/delete/{hid}"), Some(&author.token))
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert!(found(&app, "egret", Some(&author.token)).await.is_empty());
     assert!(app.state.search.posts_ready(), "the index answered");
@@ -498,7 +495,7 @@ async fn a_locked_post_is_found_by_what_everyone_may_see_never_by_its_locked_tex
 async fn user_search_from_the_index_follows_names_blocks_and_shows_emails_to_administrators() {
     let app = spawn_app().await;
     index_ready(&app).await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let email = unique_email();
     let res = app
         .signup_raw("Grace Hopper", &email, PASSWORD, false)

@@ -14,7 +14,7 @@ async fn post_analytics_match_the_actions_and_belong_to_the_author() {
     let app = spawn_app().await;
     let author = app.signup().await;
     let stranger = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let readers = app.signup_many(3).await;
     let post = publish(&app, &author, "Measured", "x").await;
     let other = publish(&app, &author, "Other", "x").await;

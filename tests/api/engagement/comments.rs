@@ -215,7 +215,7 @@ async fn who_may_edit_block_and_delete_what() {
     let author = app.signup().await;
     let commenter = app.signup().await;
     let stranger = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let post = publish(&app, &author, "Moderated", "x").await;
     let pid = id_of(&post);
 
@@ -253,7 +253,7 @@ async fn who_may_edit_block_and_delete_what() {
                     .await
                 }
                 _ => {
-                    app.delete_path(&format!("/api/comment/delete/{cid}"), Some(&user.token))
+                    app.delete(&format!("/api/comment/delete/{cid}"), Some(&user.token))
                         .await
                 }
             };
@@ -317,7 +317,7 @@ async fn who_may_edit_block_and_delete_what() {
         assert_error(res, StatusCode::NOT_FOUND).await;
     }
     let res = app
-        .delete_path("/api/comment/delete/bad-id", Some(&author.token))
+        .delete("/api/comment/delete/bad-id", Some(&author.token))
         .await;
     assert_error(res, StatusCode::BAD_REQUEST).await;
     let res = app
@@ -336,7 +336,7 @@ async fn a_blocked_comment_hides_its_text_and_leaves_the_count() {
     let author = app.signup().await;
     let commenter = app.signup().await;
     let reader = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let post = publish(&app, &author, "Heated", "x").await;
     let pid = id_of(&post);
     let rude = comment(&app, &commenter, &pid, "Something rude", None).await;
@@ -438,7 +438,7 @@ async fn deleting_a_comment_removes_its_replies_and_keeps_the_count_right() {
     assert_eq!(res.status(), StatusCode::OK);
 
     let res = app
-        .delete_path(
+        .delete(
             &format!("/api/comment/delete/{}", id_of(&root)),
             Some(&a.token),
         )
@@ -457,19 +457,15 @@ async fn deleting_a_comment_removes_its_replies_and_keeps_the_count_right() {
     );
     // Deleting it again: gone.
     let res = app
-        .delete_path(
+        .delete(
             &format!("/api/comment/delete/{}", id_of(&root)),
             Some(&a.token),
         )
         .await;
     assert_error(res, StatusCode::NOT_FOUND).await;
     // Deleting the post removes the rest.
-    delete(
-        &app,
-        &format!("/api/post/delete/{pid}"),
-        Some(&author.token),
-    )
-    .await;
+    app.delete(&format!("/api/post/delete/{pid}"), Some(&author.token))
+        .await;
     assert_eq!(
         count_docs(&app, "comments", doc! { "post": oid(&pid) }).await,
         0

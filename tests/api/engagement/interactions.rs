@@ -339,12 +339,12 @@ async fn bookmarks_toggle_and_list_newest_first() {
     assert_eq!(ids_of(&list), [id_of(&second)]);
     assert_eq!(notifications_to(&app, &author.id, "bookmark").await, 3);
     // Deleting a post removes its bookmarks.
-    let res = delete(
-        &app,
-        &format!("/api/post/delete/{}", id_of(&second)),
-        Some(&author.token),
-    )
-    .await;
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", id_of(&second)),
+            Some(&author.token),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(
         count_docs(&app, "bookmarks", doc! { "postId": oid(&id_of(&second)) }).await,
@@ -502,7 +502,7 @@ async fn reading_time_accumulates_per_reader_and_rejects_nonsense() {
     let app = spawn_app().await;
     let author = app.signup().await;
     let reader = app.signup().await;
-    let admin = admin(&app).await;
+    let admin = app.admin().await;
     let post = publish(&app, &author, "Long read", "x").await;
     let id = id_of(&post);
     let path = format!("/api/post/time-spent/{id}");

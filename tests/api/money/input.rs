@@ -1006,7 +1006,7 @@ async fn an_account_number_is_stored_sealed_and_shown_by_its_last_four_digits_on
     );
     assert!(!text.contains("98765"), "{text}");
     let res = app
-        .delete_path(
+        .delete(
             &format!("/api/payment/bank-details/{pay_id}"),
             Some(&user.token),
         )

@@ -290,7 +290,7 @@ async fn deleting_an_author_refunds_their_subscribers_and_keeps_the_books() {
     assert_eq!(res.status(), StatusCode::CREATED);
 
     let res = app
-        .delete_path(
+        .delete(
             &format!("/api/admin/users/{}", author.id),
             Some(&admin.token),
         )

@@ -143,7 +143,7 @@ async fn cancelled_and_deleted_plan_subscriptions_keep_access_to_period_end_then
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     let res = app
-        .delete_path(
+        .delete(
             &format!("/api/subscription/plans/{plan_id}"),
             Some(&author.token),
         )

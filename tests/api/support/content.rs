@@ -4,7 +4,7 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 use pressroom::domain::blocks::Block;
 use pressroom::persistence::posts::{self, Post};
-use reqwest::{Response, StatusCode};
+use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use super::*;
@@ -33,14 +33,6 @@ pub fn with(mut base: Value, extra: Value) -> Value {
         }
     }
     base
-}
-
-pub async fn delete(app: &TestApp, path: &str, token: Option<&str>) -> Response {
-    let mut req = app.client.delete(app.url(path));
-    if let Some(t) = token {
-        req = req.bearer_auth(t);
-    }
-    req.send().await.expect("request")
 }
 
 pub async fn get_ok(app: &TestApp, path: &str, token: Option<&str>) -> Value {
@@ -206,11 +198,4 @@ pub fn ids_of(body: &Value) -> Vec<String> {
         .iter()
         .map(|p| p["_id"].as_str().unwrap().to_string())
         .collect()
-}
-
-/// Signs up a user and makes them an administrator (a fresh login carries the role).
-pub async fn admin(app: &TestApp) -> TestUser {
-    let user = app.signup().await;
-    app.make_admin(&user.email).await;
-    user
 }

@@ -85,14 +85,6 @@ impl TestApp {
         req.send().await.expect("request")
     }
 
-    pub async fn delete_path(&self, path: &str, token: Option<&str>) -> Response {
-        let mut req = self.client.delete(self.url(path));
-        if let Some(t) = token {
-            req = req.bearer_auth(t);
-        }
-        req.send().await.expect("request")
-    }
-
     /// A request that comes from `ip` through the trusted proxy.
     pub async fn request_from(
         &self,
