@@ -6,6 +6,7 @@ pub(crate) mod accounts;
 mod architecture;
 pub(crate) mod audit;
 pub mod auth;
+pub(crate) mod auth_extractors;
 pub mod backup;
 pub mod billing;
 pub mod cipher;

@@ -1,5 +1,6 @@
-//! Authentication: tokens, passwords, one-time codes, Google ID tokens and the request extractors
-//! `AuthUser`, `MaybeUser` and `AdminUser`.
+//! Authentication: tokens, passwords, one-time codes, Google ID tokens, and the users the request
+//! extractors give (`AuthUser`, `MaybeUser`, `AdminUser`; their `FromRequest` is in
+//! `crate::auth_extractors`, above the application state).
 
 pub mod google;
 pub mod otp;
@@ -7,16 +8,13 @@ pub mod password;
 pub mod token;
 pub mod totp;
 
-use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{web, FromRequest, HttpRequest};
-use futures_util::future::LocalBoxFuture;
+use actix_web::HttpRequest;
 
 use crate::error::ApiError;
 use crate::persistence::revoked_tokens;
 use crate::persistence::users::{self, Role, User};
 use crate::persistence::Db;
-use crate::state::AppState;
 pub use token::{Claims, TokenKeys};
 
 /// Name of the session cookie.
@@ -81,11 +79,6 @@ fn usable_token(t: &str) -> bool {
 
 /// Checks a token completely: signature, expiry, revocation, the user's existence, session epoch
 /// and block state.
-pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
-    authenticate_with(&state.db, &state.tokens, token).await
-}
-
-/// [`authenticate`] with the two things it needs (used where the whole state is not at hand).
 pub async fn authenticate_with(
     db: &Db,
     tokens: &TokenKeys,
@@ -150,10 +143,10 @@ fn note_session_use(db: &Db, jti: &str) {
 /// Refuses an administrator without two-factor sign-in with 403 `two_factor_required` while the
 /// administrators' setting asks for it. Setting the factor up (`/api/auth/2fa/*`) needs only a
 /// signed-in user, so it stays open.
-pub async fn require_admin_two_factor(state: &AppState, admin: &AuthUser) -> Result<(), ApiError> {
-    let settings = crate::persistence::admin_settings::load(&state.db).await?;
+pub async fn require_admin_two_factor(db: &Db, admin: &AuthUser) -> Result<(), ApiError> {
+    let settings = crate::persistence::admin_settings::load(db).await?;
     if !settings.require_admin_two_factor
-        || crate::persistence::two_factor::is_enabled(&state.db, admin.user.id).await?
+        || crate::persistence::two_factor::is_enabled(db, admin.user.id).await?
     {
         return Ok(());
     }
@@ -161,65 +154,4 @@ pub async fn require_admin_two_factor(state: &AppState, admin: &AuthUser) -> Res
         code: "two_factor_required",
         message: MSG_ADMIN_TWO_FACTOR.to_string(),
     })
-}
-
-fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
-    req.app_data::<web::Data<AppState>>()
-        .cloned()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("application state missing")))
-}
-
-impl FromRequest for AuthUser {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let state = state_of(req);
-        let token = token_from_request(req);
-        Box::pin(async move {
-            let state = state?;
-            let token = token.ok_or_else(|| ApiError::unauthorized(MSG_NOT_SIGNED_IN))?;
-            authenticate(&state, &token).await
-        })
-    }
-}
-
-impl FromRequest for MaybeUser {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let state = state_of(req);
-        let token = token_from_request(req);
-        Box::pin(async move {
-            let state = state?;
-            let Some(token) = token else {
-                return Ok(MaybeUser(None));
-            };
-            match authenticate(&state, &token).await {
-                Ok(user) => Ok(MaybeUser(Some(user))),
-                Err(ApiError::Unauthorized { .. }) => Ok(MaybeUser(None)),
-                Err(other) => Err(other),
-            }
-        })
-    }
-}
-
-impl FromRequest for AdminUser {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let state = state_of(req);
-        let user = AuthUser::from_request(req, payload);
-        Box::pin(async move {
-            let user = user.await?;
-            if !user.is_admin() {
-                return Err(ApiError::forbidden(MSG_ADMIN_ONLY));
-            }
-            let state = state?;
-            require_admin_two_factor(&state, &user).await?;
-            Ok(AdminUser(user))
-        })
-    }
 }
