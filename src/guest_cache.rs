@@ -36,14 +36,13 @@ use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web::Bytes;
-use actix_web::{web, HttpResponse};
+use actix_web::HttpResponse;
 use futures_util::future::BoxFuture;
 use mongodb::bson::oid::ObjectId;
 use serde_json::{json, Value};
 
 use crate::config::GuestCacheSettings;
 use crate::persistence::observer::{Change, WriteObserver};
-use crate::state::AppState;
 
 /// Topic of the invalidations between nodes.
 pub const NOTICE_TOPIC: &str = "guest-cache";
@@ -446,25 +445,27 @@ fn answer(
 
 /// The middleware: serves guests' answers of the cached routes from memory, fills the cache on
 /// a miss, and validates (`ETag`/`304`) every `200` answer of those routes.
+/// `feeds` is the read index, whose reads may be paused.
 pub async fn serve(
+    cache: GuestCache,
+    feeds: crate::feeds::Feeds,
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let kind = (req.method() == Method::GET)
         .then(|| kind_of(req.path()))
         .flatten();
-    let (Some(kind), Some(state)) = (kind, req.app_data::<web::Data<AppState>>().cloned()) else {
+    let Some(kind) = kind else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
-    let cache = &state.guest_cache;
+    let cache = &cache;
     let guest = crate::auth::token_from_request(req.request()).is_none();
     // While reads are sent to the database on purpose, answers are computed (and not kept).
-    let key = (guest && cache.enabled() && !state.feeds.reads_paused()).then(|| {
-        match req.query_string() {
+    let key =
+        (guest && cache.enabled() && !feeds.reads_paused()).then(|| match req.query_string() {
             "" => req.path().to_owned(),
             q => format!("{}?{q}", req.path()),
-        }
-    });
+        });
     if let Some(entry) = key.as_deref().and_then(|k| cache.get(k)) {
         cache.inner.hits.fetch_add(1, Ordering::Relaxed);
         return Ok(answer(
