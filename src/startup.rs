@@ -174,7 +174,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         redis.clone(),
         location_ctx,
         crate::geoip::GeoIp::open(&settings.geoip.database_path),
-        crate::services::geojson::GeoData::new(settings.geojson.directory.clone()),
+        crate::geojson::GeoData::new(settings.geojson.directory.clone()),
     );
     {
         let realtime = realtime.clone();

@@ -30,7 +30,7 @@ pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<H
                 )
                 .await?;
                 crate::persistence::sessions::end_by_id(&state.db, &me.claims.jti).await?;
-                crate::live::sessions_ended(&state, &me.claims.sub);
+                crate::live::sessions_ended(&state.realtime, &me.claims.sub);
                 tracing::info!(user_id = %me.claims.sub, "logged out");
             }
             // Already unusable: nothing to revoke.
