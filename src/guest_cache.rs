@@ -45,7 +45,7 @@ use crate::config::GuestCacheSettings;
 use crate::persistence::observer::{Change, WriteObserver};
 
 /// Topic of the invalidations between nodes.
-pub const NOTICE_TOPIC: &str = "guest-cache";
+pub(crate) const NOTICE_TOPIC: &str = "guest-cache";
 /// Longest life accepted for an answer (the documented bound is under a second).
 const MAX_AGE_CEILING: Duration = Duration::from_millis(900);
 /// Largest answer kept.
@@ -74,7 +74,7 @@ struct Entry {
 
 /// What to drop.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Invalidation {
+pub(crate) struct Invalidation {
     lists: bool,
     posts: Vec<ObjectId>,
     authors: Vec<ObjectId>,
@@ -83,7 +83,7 @@ pub struct Invalidation {
 
 impl Invalidation {
     /// What a write changed means for guests (`None`: nothing they see).
-    pub fn of(change: &Change) -> Option<Self> {
+    pub(crate) fn of(change: &Change) -> Option<Self> {
         match change {
             Change::Posts(ids) => Some(Self {
                 lists: true,
@@ -200,17 +200,12 @@ impl GuestCache {
         }
     }
 
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         self.inner.enabled
     }
 
-    /// The bound on a cached answer's age.
-    pub fn max_age(&self) -> Duration {
-        self.inner.max_age
-    }
-
     /// Sends this node's invalidations to the others through `publish`.
-    pub fn set_publisher(&self, publish: impl Fn(Value) + Send + Sync + 'static) {
+    pub(crate) fn set_publisher(&self, publish: impl Fn(Value) + Send + Sync + 'static) {
         let _ = self.inner.publish.set(Box::new(publish));
     }
 
@@ -261,7 +256,7 @@ impl GuestCache {
     }
 
     /// Drops what `what` names on this node.
-    pub fn drop_local(&self, what: &Invalidation) {
+    pub(crate) fn drop_local(&self, what: &Invalidation) {
         let Ok(mut entries) = self.inner.entries.write() else {
             return;
         };
@@ -274,17 +269,17 @@ impl GuestCache {
     }
 
     /// Drops everything on this node (after a (re)subscription: messages may have been missed).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         self.drop_local(&Invalidation::everything());
     }
 
     /// Applies another node's invalidation notice.
-    pub fn apply_notice(&self, data: &Value) {
+    pub(crate) fn apply_notice(&self, data: &Value) {
         self.drop_local(&Invalidation::from_notice(data));
     }
 
     /// Drops `what` here and on the other nodes.
-    pub fn invalidate(&self, what: &Invalidation) {
+    pub(crate) fn invalidate(&self, what: &Invalidation) {
         self.drop_local(what);
         if let Some(publish) = self.inner.publish.get() {
             publish(what.to_notice());
@@ -360,7 +355,7 @@ fn kind_of(path: &str) -> Option<Kind> {
 }
 
 /// Whether answers of this path (or route pattern) carry an `ETag` and may be `304`.
-pub fn validates(path: &str) -> bool {
+pub(crate) fn validates(path: &str) -> bool {
     kind_of(path).is_some()
 }
 
@@ -446,7 +441,7 @@ fn answer(
 /// The middleware: serves guests' answers of the cached routes from memory, fills the cache on
 /// a miss, and validates (`ETag`/`304`) every `200` answer of those routes.
 /// `feeds` is the read index, whose reads may be paused.
-pub async fn serve(
+pub(crate) async fn serve(
     cache: GuestCache,
     feeds: crate::feeds::Feeds,
     req: ServiceRequest,

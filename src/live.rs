@@ -15,23 +15,23 @@ use pressroom_actors::events::{NewAppeal, PostBlockToggled};
 use pressroom_actors::Realtime;
 use serde_json::Value;
 
-pub mod actors;
-pub mod banners;
+pub(crate) mod actors;
+pub(crate) mod banners;
 pub mod cluster;
-pub mod guests;
-pub mod locations;
-pub mod socket_auth;
+pub(crate) mod guests;
+pub(crate) mod locations;
+pub(crate) mod socket_auth;
 
 /// Room of the administrators (the actors crate's).
 pub use pressroom_actors::ADMIN_ROOM;
 
 /// Someone wrote through the contact form: administrators add it to their list.
-pub fn new_contact_message(realtime: &Realtime, message: Value) {
+pub(crate) fn new_contact_message(realtime: &Realtime, message: Value) {
     realtime.emit_room(ADMIN_ROOM, NewContactMessage(message));
 }
 
 /// An administrator answered a contact message: every administrator's list marks it.
-pub fn contact_message_replied(realtime: &Realtime, id: &str, at: &str, by: &str) {
+pub(crate) fn contact_message_replied(realtime: &Realtime, id: &str, at: &str, by: &str) {
     realtime.emit_room(
         ADMIN_ROOM,
         ContactMessageReplied {
@@ -44,17 +44,17 @@ pub fn contact_message_replied(realtime: &Realtime, id: &str, at: &str, by: &str
 }
 
 /// This node's operating figures: administrators' Operations section shows them per node.
-pub fn operations_snapshot(realtime: &Realtime, snapshot: Value) {
+pub(crate) fn operations_snapshot(realtime: &Realtime, snapshot: Value) {
     realtime.emit_room(ADMIN_ROOM, OperationsSnapshot(snapshot));
 }
 
 /// A user reported a post: administrators add it to their list.
-pub fn new_report(realtime: &Realtime, report: Value) {
+pub(crate) fn new_report(realtime: &Realtime, report: Value) {
     realtime.emit_room(ADMIN_ROOM, NewReport(report));
 }
 
 /// An administrator reviewed a report: every administrator's list marks it.
-pub fn report_reviewed(realtime: &Realtime, id: &str, forwarded: bool) {
+pub(crate) fn report_reviewed(realtime: &Realtime, id: &str, forwarded: bool) {
     realtime.emit_room(
         ADMIN_ROOM,
         ReportReviewed {
@@ -66,7 +66,7 @@ pub fn report_reviewed(realtime: &Realtime, id: &str, forwarded: bool) {
 }
 
 /// The reported post's author acknowledged a report: administrators' lists mark it.
-pub fn report_acknowledged(realtime: &Realtime, id: &str, at: &str) {
+pub(crate) fn report_acknowledged(realtime: &Realtime, id: &str, at: &str) {
     realtime.emit_room(
         ADMIN_ROOM,
         ReportAcknowledged {
@@ -78,7 +78,7 @@ pub fn report_acknowledged(realtime: &Realtime, id: &str, at: &str) {
 }
 
 /// The author of a blocked post appealed: administrators hear of it.
-pub fn new_appeal(realtime: &Realtime, post_id: &str, post_title: &str) {
+pub(crate) fn new_appeal(realtime: &Realtime, post_id: &str, post_title: &str) {
     realtime.emit_room(
         ADMIN_ROOM,
         NewAppeal {
@@ -89,7 +89,7 @@ pub fn new_appeal(realtime: &Realtime, post_id: &str, post_title: &str) {
 }
 
 /// A post's blocked flag changed: administrators' lists and anyone with the post open update.
-pub fn post_block_toggled(realtime: &Realtime, post_id: &str, blocked: bool) {
+pub(crate) fn post_block_toggled(realtime: &Realtime, post_id: &str, blocked: bool) {
     realtime.emit_all(PostBlockToggled {
         post_id: post_id.to_string(),
         blocked,
@@ -97,24 +97,24 @@ pub fn post_block_toggled(realtime: &Realtime, post_id: &str, blocked: bool) {
 }
 
 /// Every token of a user stopped working (password reset, block, deletion): close their sockets.
-pub fn sessions_ended(realtime: &Realtime, user_id: &str) {
+pub(crate) fn sessions_ended(realtime: &Realtime, user_id: &str) {
     realtime.disconnect_user(user_id);
 }
 
 /// One sign-in session of `user_id` ended: its sockets (on every node) are closed, the user's
 /// other sessions stay connected.
-pub fn session_ended(realtime: &Realtime, user_id: &str, session: &str) {
+pub(crate) fn session_ended(realtime: &Realtime, user_id: &str, session: &str) {
     realtime.disconnect_session(user_id, session);
 }
 
 /// A notification was stored for `user_id`: every tab of theirs shows it at once.
-pub fn notification_created(realtime: &Realtime, user_id: &str, item: Value) {
+pub(crate) fn notification_created(realtime: &Realtime, user_id: &str, item: Value) {
     realtime.emit_user(user_id, NewNotification(item));
 }
 
 /// `user_id`'s unread notification count changed (new, read, all read, deleted), so every tab
 /// shows the same badge.
-pub fn unread_count_changed(realtime: &Realtime, user_id: &str, count: u64) {
+pub(crate) fn unread_count_changed(realtime: &Realtime, user_id: &str, count: u64) {
     realtime.emit_user(user_id, UpdateUnreadCount { count });
 }
 
@@ -122,18 +122,18 @@ pub fn unread_count_changed(realtime: &Realtime, user_id: &str, count: u64) {
 /// signed-in addressee's tabs hear `adminNoticeBroadcast` with their own stored item (its
 /// `_id` and fields, `type: "admin"`, `broadcast: true`). Guests hear nothing of it.
 /// `newBroadcastNotification` carries banners only.
-pub fn notice_broadcast(realtime: &Realtime, user_id: &str, notice: Value) {
+pub(crate) fn notice_broadcast(realtime: &Realtime, user_id: &str, notice: Value) {
     realtime.emit_user(user_id, AdminNoticeBroadcast(notice));
 }
 
 /// An administrator created a banner: everyone, guests included, may show it (each client checks
 /// the region).
-pub fn banner_created(realtime: &Realtime, banner: Value) {
+pub(crate) fn banner_created(realtime: &Realtime, banner: Value) {
     realtime.emit_all(NewBroadcastNotification(banner));
 }
 
 /// `user_id` dismissed a banner: their other tabs hide it too.
-pub fn banner_dismissed(realtime: &Realtime, user_id: &str, banner_id: &str) {
+pub(crate) fn banner_dismissed(realtime: &Realtime, user_id: &str, banner_id: &str) {
     realtime.emit_user(
         user_id,
         BroadcastNotificationDismissed {
@@ -143,20 +143,24 @@ pub fn banner_dismissed(realtime: &Realtime, user_id: &str, banner_id: &str) {
 }
 
 /// A banner was deactivated by an administrator or expired: everyone hides it.
-pub fn banner_deactivated(realtime: &Realtime, banner_id: &str) {
+pub(crate) fn banner_deactivated(realtime: &Realtime, banner_id: &str) {
     realtime.emit_all(BroadcastNotificationDeactivated {
         id: banner_id.to_string(),
     });
 }
 
 /// Every banner was deleted: everyone hides theirs.
-pub fn banners_deleted(realtime: &Realtime) {
+pub(crate) fn banners_deleted(realtime: &Realtime) {
     realtime.emit_all(BroadcastNotificationDeletedAll);
 }
 
 /// A user's location changed (already debounced): administrators and the users whose follower
 /// maps show this user (those they follow) see it move.
-pub fn user_location_updated(realtime: &Realtime, audience: &[String], update: UserLocationUpdate) {
+pub(crate) fn user_location_updated(
+    realtime: &Realtime,
+    audience: &[String],
+    update: UserLocationUpdate,
+) {
     realtime.emit_room(ADMIN_ROOM, update.clone());
     for user in audience {
         realtime.emit_user(user, update.clone());
@@ -164,12 +168,12 @@ pub fn user_location_updated(realtime: &Realtime, audience: &[String], update: U
 }
 
 /// A guest visit was counted (already debounced): administrators see it.
-pub fn guest_visit_updated(realtime: &Realtime, visit: GuestVisitUpdate) {
+pub(crate) fn guest_visit_updated(realtime: &Realtime, visit: GuestVisitUpdate) {
     realtime.emit_room(ADMIN_ROOM, visit);
 }
 
 /// An administrator asked `user_id` for feedback: their tabs open the feedback modal.
-pub fn feedback_prompt(realtime: &Realtime, user_id: &str, message: &str) {
+pub(crate) fn feedback_prompt(realtime: &Realtime, user_id: &str, message: &str) {
     realtime.emit_user(
         user_id,
         ShowFeedbackPrompt {

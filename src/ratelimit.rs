@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::redis_pool::Redis;
 
 /// Who an engagement write is by, as the limits count it (`crate::counting::Identified`).
-pub trait Engager {
+pub(crate) trait Engager {
     /// The reader's own key (`user:<id>`, `guest:<id>`), or `None` when the reader is only the
     /// client address (counted once, as the address).
     fn reader_key(&self) -> Option<String>;
@@ -69,7 +69,7 @@ pub enum Kind {
 
 /// An engagement write, limited per reader and per address (each action on its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     Like,
     Bookmark,
     Share,
@@ -95,7 +95,7 @@ impl Action {
 
 /// Declares the `rate_limited` counter of every limit at zero, so a scrape shows each one before
 /// its first refusal (called once at start, after `metrics::init`).
-pub fn declare_metrics() {
+pub(crate) fn declare_metrics() {
     for limit in Kind::ALL {
         crate::metrics::RATE_LIMITED.with_label_values(&[limit.name()]);
     }
@@ -193,7 +193,11 @@ impl RateLimiter {
 
     /// Counts an engagement write against its reader and its address (cluster-wide with Redis);
     /// a 429 with `Retry-After` once either allowance of the window is used up.
-    pub async fn engagement(&self, action: Action, who: &impl Engager) -> Result<(), ApiError> {
+    pub(crate) async fn engagement(
+        &self,
+        action: Action,
+        who: &impl Engager,
+    ) -> Result<(), ApiError> {
         let name = action.name();
         if let Some(reader) = who.reader_key() {
             self.hit(Kind::EngagementReader, &format!("{name}:{reader}"))

@@ -41,7 +41,7 @@ pub struct AppState {
 
 impl AppState {
     /// What counting readers and engagement limits read (`crate::counting`).
-    pub fn counting(&self) -> crate::counting::Counting<'_> {
+    pub(crate) fn counting(&self) -> crate::counting::Counting<'_> {
         crate::counting::Counting {
             settings: &self.settings,
             redis: &self.redis,

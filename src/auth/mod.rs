@@ -2,11 +2,11 @@
 //! extractors give (`AuthUser`, `MaybeUser`, `AdminUser`; their `FromRequest` is in
 //! `crate::auth_extractors`, above the application state).
 
-pub mod google;
-pub mod otp;
-pub mod password;
-pub mod token;
-pub mod totp;
+pub(crate) mod google;
+pub(crate) mod otp;
+pub(crate) mod password;
+pub(crate) mod token;
+pub(crate) mod totp;
 
 use actix_web::http::header;
 use actix_web::HttpRequest;
@@ -18,14 +18,14 @@ use crate::persistence::Db;
 pub use token::{Claims, TokenKeys};
 
 /// Name of the session cookie.
-pub const COOKIE_NAME: &str = "jwt";
+pub(crate) const COOKIE_NAME: &str = "jwt";
 
-pub const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
-pub const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
-pub const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
-pub const MSG_ADMIN_ONLY: &str = "Admin access required";
+pub(crate) const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
+pub(crate) const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
+pub(crate) const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
+pub(crate) const MSG_ADMIN_ONLY: &str = "Admin access required";
 /// Administrators must turn two-factor sign-in on before using administrator tools (a setting).
-pub const MSG_ADMIN_TWO_FACTOR: &str =
+pub(crate) const MSG_ADMIN_TWO_FACTOR: &str =
     "Administrators on this site must use two-factor sign-in. Set it up in your account settings to open the admin dashboard.";
 
 /// A signed-in user, loaded fresh from the database for this request.
@@ -36,10 +36,10 @@ pub struct AuthUser {
 }
 
 impl AuthUser {
-    pub fn id_hex(&self) -> String {
+    pub(crate) fn id_hex(&self) -> String {
         self.user.id.to_hex()
     }
-    pub fn is_admin(&self) -> bool {
+    pub(crate) fn is_admin(&self) -> bool {
         self.user.role == Role::Admin
     }
 }
@@ -53,7 +53,7 @@ pub struct MaybeUser(pub Option<AuthUser>);
 pub struct AdminUser(pub AuthUser);
 
 /// The token a request carries: the bearer header first, then the `jwt` cookie.
-pub fn token_from_request(req: &HttpRequest) -> Option<String> {
+pub(crate) fn token_from_request(req: &HttpRequest) -> Option<String> {
     let bearer = req
         .headers()
         .get(header::AUTHORIZATION)
@@ -79,7 +79,7 @@ fn usable_token(t: &str) -> bool {
 
 /// Checks a token completely: signature, expiry, revocation, the user's existence, session epoch
 /// and block state.
-pub async fn authenticate_with(
+pub(crate) async fn authenticate_with(
     db: &Db,
     tokens: &TokenKeys,
     token: &str,
@@ -104,7 +104,7 @@ pub async fn authenticate_with(
 }
 
 /// Seconds between two writes of a session's `lastSeenAt`.
-pub const LAST_SEEN_GAP_SECS: i64 = 60;
+pub(crate) const LAST_SEEN_GAP_SECS: i64 = 60;
 
 /// Moves the session's `lastSeenAt` forward, at most once a minute: this process remembers
 /// when it last wrote for each session, and the write itself only matches a session not
@@ -143,7 +143,7 @@ fn note_session_use(db: &Db, jti: &str) {
 /// Refuses an administrator without two-factor sign-in with 403 `two_factor_required` while the
 /// administrators' setting asks for it. Setting the factor up (`/api/auth/2fa/*`) needs only a
 /// signed-in user, so it stays open.
-pub async fn require_admin_two_factor(db: &Db, admin: &AuthUser) -> Result<(), ApiError> {
+pub(crate) async fn require_admin_two_factor(db: &Db, admin: &AuthUser) -> Result<(), ApiError> {
     let settings = crate::persistence::admin_settings::load(db).await?;
     if !settings.require_admin_two_factor
         || crate::persistence::two_factor::is_enabled(db, admin.user.id).await?
