@@ -9,7 +9,7 @@ pub mod auth;
 pub(crate) mod auth_extractors;
 pub mod backup;
 pub mod billing;
-pub mod cipher;
+pub(crate) mod cipher;
 pub mod cli;
 pub mod config;
 pub(crate) mod counting;
