@@ -12,13 +12,14 @@ use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
 use crate::error::ApiResult;
+use crate::live;
 use crate::persistence::account_records::{self, DELETED_WITH_ACCOUNT, KEPT_ANONYMISED};
 use crate::persistence::likes::{self, MarkKind};
 use crate::persistence::users::{self, User};
 use crate::persistence::{bookmarks, comments, email_logs, graph, media, now, posts, votes};
 use crate::services::deletion::delete_post_quietly;
+use crate::services::notify;
 use crate::state::AppState;
-use crate::{live, notify};
 
 /// What a removal took with it.
 #[derive(Debug, Default, Clone, Serialize, utoipa::ToSchema)]
@@ -46,7 +47,7 @@ pub async fn remove_account(
 
     // No session of theirs outlives this request, even if a later step fails.
     users::set_blocked(db, id, true).await?;
-    live::sessions_ended(state, &id.to_hex());
+    live::sessions_ended(&state.realtime, &id.to_hex());
     let followers = graph::followers(db, id).await?;
 
     for post in account_records::ids_in(db, posts::COLLECTION, doc! { "author": id }, "_id").await?
@@ -105,7 +106,7 @@ pub async fn remove_account(
 
     account_records::bury(db, id, by, now()).await?;
     users::delete(db, id).await?;
-    live::account_posts_removed(state, followers);
+    crate::services::counts::account_posts_removed(state, followers);
     Ok(removal)
 }
 

@@ -36,17 +36,16 @@ use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web::Bytes;
-use actix_web::{web, HttpResponse};
+use actix_web::HttpResponse;
 use futures_util::future::BoxFuture;
 use mongodb::bson::oid::ObjectId;
 use serde_json::{json, Value};
 
 use crate::config::GuestCacheSettings;
 use crate::persistence::observer::{Change, WriteObserver};
-use crate::state::AppState;
 
 /// Topic of the invalidations between nodes.
-pub const NOTICE_TOPIC: &str = "guest-cache";
+pub(crate) const NOTICE_TOPIC: &str = "guest-cache";
 /// Longest life accepted for an answer (the documented bound is under a second).
 const MAX_AGE_CEILING: Duration = Duration::from_millis(900);
 /// Largest answer kept.
@@ -75,7 +74,7 @@ struct Entry {
 
 /// What to drop.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Invalidation {
+pub(crate) struct Invalidation {
     lists: bool,
     posts: Vec<ObjectId>,
     authors: Vec<ObjectId>,
@@ -84,7 +83,7 @@ pub struct Invalidation {
 
 impl Invalidation {
     /// What a write changed means for guests (`None`: nothing they see).
-    pub fn of(change: &Change) -> Option<Self> {
+    pub(crate) fn of(change: &Change) -> Option<Self> {
         match change {
             Change::Posts(ids) => Some(Self {
                 lists: true,
@@ -201,17 +200,12 @@ impl GuestCache {
         }
     }
 
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         self.inner.enabled
     }
 
-    /// The bound on a cached answer's age.
-    pub fn max_age(&self) -> Duration {
-        self.inner.max_age
-    }
-
     /// Sends this node's invalidations to the others through `publish`.
-    pub fn set_publisher(&self, publish: impl Fn(Value) + Send + Sync + 'static) {
+    pub(crate) fn set_publisher(&self, publish: impl Fn(Value) + Send + Sync + 'static) {
         let _ = self.inner.publish.set(Box::new(publish));
     }
 
@@ -262,7 +256,7 @@ impl GuestCache {
     }
 
     /// Drops what `what` names on this node.
-    pub fn drop_local(&self, what: &Invalidation) {
+    pub(crate) fn drop_local(&self, what: &Invalidation) {
         let Ok(mut entries) = self.inner.entries.write() else {
             return;
         };
@@ -275,17 +269,17 @@ impl GuestCache {
     }
 
     /// Drops everything on this node (after a (re)subscription: messages may have been missed).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         self.drop_local(&Invalidation::everything());
     }
 
     /// Applies another node's invalidation notice.
-    pub fn apply_notice(&self, data: &Value) {
+    pub(crate) fn apply_notice(&self, data: &Value) {
         self.drop_local(&Invalidation::from_notice(data));
     }
 
     /// Drops `what` here and on the other nodes.
-    pub fn invalidate(&self, what: &Invalidation) {
+    pub(crate) fn invalidate(&self, what: &Invalidation) {
         self.drop_local(what);
         if let Some(publish) = self.inner.publish.get() {
             publish(what.to_notice());
@@ -361,7 +355,7 @@ fn kind_of(path: &str) -> Option<Kind> {
 }
 
 /// Whether answers of this path (or route pattern) carry an `ETag` and may be `304`.
-pub fn validates(path: &str) -> bool {
+pub(crate) fn validates(path: &str) -> bool {
     kind_of(path).is_some()
 }
 
@@ -446,25 +440,27 @@ fn answer(
 
 /// The middleware: serves guests' answers of the cached routes from memory, fills the cache on
 /// a miss, and validates (`ETag`/`304`) every `200` answer of those routes.
-pub async fn serve(
+/// `feeds` is the read index, whose reads may be paused.
+pub(crate) async fn serve(
+    cache: GuestCache,
+    feeds: crate::feeds::Feeds,
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let kind = (req.method() == Method::GET)
         .then(|| kind_of(req.path()))
         .flatten();
-    let (Some(kind), Some(state)) = (kind, req.app_data::<web::Data<AppState>>().cloned()) else {
+    let Some(kind) = kind else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
-    let cache = &state.guest_cache;
+    let cache = &cache;
     let guest = crate::auth::token_from_request(req.request()).is_none();
     // While reads are sent to the database on purpose, answers are computed (and not kept).
-    let key = (guest && cache.enabled() && !state.feeds.reads_paused()).then(|| {
-        match req.query_string() {
+    let key =
+        (guest && cache.enabled() && !feeds.reads_paused()).then(|| match req.query_string() {
             "" => req.path().to_owned(),
             q => format!("{}?{q}", req.path()),
-        }
-    });
+        });
     if let Some(entry) = key.as_deref().and_then(|k| cache.get(k)) {
         cache.inner.hits.fetch_add(1, Ordering::Relaxed);
         return Ok(answer(

@@ -167,7 +167,7 @@ pub fn spawn(state: web::Data<AppState>) {
             tick.tick().await;
             let now = read();
             let figures = snapshot(&state, &before, &now).await;
-            crate::live::operations_snapshot(&state, figures);
+            crate::live::operations_snapshot(&state.realtime, figures);
             before = now;
         }
     });

@@ -13,6 +13,15 @@ use crate::config::RateLimitSettings;
 use crate::error::ApiError;
 use crate::redis_pool::Redis;
 
+/// Who an engagement write is by, as the limits count it (`crate::counting::Identified`).
+pub(crate) trait Engager {
+    /// The reader's own key (`user:<id>`, `guest:<id>`), or `None` when the reader is only the
+    /// client address (counted once, as the address).
+    fn reader_key(&self) -> Option<String>;
+    /// The client address.
+    fn address(&self) -> &str;
+}
+
 /// KEYS[1]: the window's counter; ARGV[1]: the limit, ARGV[2]: the window in ms. Counts the
 /// attempt unless the allowance is used up; answers {allowed (1/0), ms left in the window}.
 static HIT: LazyLock<Script> = LazyLock::new(|| {
@@ -60,7 +69,7 @@ pub enum Kind {
 
 /// An engagement write, limited per reader and per address (each action on its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     Like,
     Bookmark,
     Share,
@@ -86,7 +95,7 @@ impl Action {
 
 /// Declares the `rate_limited` counter of every limit at zero, so a scrape shows each one before
 /// its first refusal (called once at start, after `metrics::init`).
-pub fn declare_metrics() {
+pub(crate) fn declare_metrics() {
     for limit in Kind::ALL {
         crate::metrics::RATE_LIMITED.with_label_values(&[limit.name()]);
     }
@@ -184,21 +193,21 @@ impl RateLimiter {
 
     /// Counts an engagement write against its reader and its address (cluster-wide with Redis);
     /// a 429 with `Retry-After` once either allowance of the window is used up.
-    pub async fn engagement(
+    pub(crate) async fn engagement(
         &self,
         action: Action,
-        who: &crate::counting::Identified,
+        who: &impl Engager,
     ) -> Result<(), ApiError> {
         let name = action.name();
-        if !matches!(who.reader, crate::counting::Reader::Address(_)) {
-            self.hit(
-                Kind::EngagementReader,
-                &format!("{name}:{}", who.reader.key()),
-            )
-            .await?;
+        if let Some(reader) = who.reader_key() {
+            self.hit(Kind::EngagementReader, &format!("{name}:{reader}"))
+                .await?;
         }
-        self.hit(Kind::EngagementAddress, &format!("{name}:{}", who.address))
-            .await
+        self.hit(
+            Kind::EngagementAddress,
+            &format!("{name}:{}", who.address()),
+        )
+        .await
     }
 
     /// Counts one attempt; refuses it with a 429 once the window's allowance is used up.

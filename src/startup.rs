@@ -174,7 +174,7 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         redis.clone(),
         location_ctx,
         crate::geoip::GeoIp::open(&settings.geoip.database_path),
-        crate::services::geojson::GeoData::new(settings.geojson.directory.clone()),
+        crate::geojson::GeoData::new(settings.geojson.directory.clone()),
     );
     {
         let realtime = realtime.clone();
@@ -245,9 +245,13 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
     let endpoint = state.realtime.endpoint();
     let hsts = state.settings.environment() == crate::config::Environment::Production;
     let deadline = Duration::from_millis(state.settings.server.request_timeout_ms);
+    let (guest_cache, feeds) = (state.guest_cache.clone(), state.feeds.clone());
     let mut server = HttpServer::new(move || {
+        let (guest_cache, feeds) = (guest_cache.clone(), feeds.clone());
         App::new()
-            .wrap(from_fn(crate::guest_cache::serve))
+            .wrap(from_fn(move |req, next| {
+                crate::guest_cache::serve(guest_cache.clone(), feeds.clone(), req, next)
+            }))
             .wrap(from_fn(move |req, next| {
                 crate::middleware::request_deadline(deadline, req, next)
             }))

@@ -38,3 +38,15 @@ pub struct AppState {
     /// Seals bank account numbers at rest.
     pub bank_cipher: crate::cipher::BankCipher,
 }
+
+impl AppState {
+    /// What counting readers and engagement limits read (`crate::counting`).
+    pub(crate) fn counting(&self) -> crate::counting::Counting<'_> {
+        crate::counting::Counting {
+            settings: &self.settings,
+            redis: &self.redis,
+            trusted_proxies: &self.trusted_proxies,
+            limiter: &self.limiter,
+        }
+    }
+}

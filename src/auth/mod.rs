@@ -1,33 +1,31 @@
-//! Authentication: tokens, passwords, one-time codes, Google ID tokens and the request extractors
-//! `AuthUser`, `MaybeUser` and `AdminUser`.
+//! Authentication: tokens, passwords, one-time codes, Google ID tokens, and the users the request
+//! extractors give (`AuthUser`, `MaybeUser`, `AdminUser`; their `FromRequest` is in
+//! `crate::auth_extractors`, above the application state).
 
-pub mod google;
-pub mod otp;
-pub mod password;
-pub mod token;
-pub mod totp;
+pub(crate) mod google;
+pub(crate) mod otp;
+pub(crate) mod password;
+pub(crate) mod token;
+pub(crate) mod totp;
 
-use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{web, FromRequest, HttpRequest};
-use futures_util::future::LocalBoxFuture;
+use actix_web::HttpRequest;
 
 use crate::error::ApiError;
 use crate::persistence::revoked_tokens;
 use crate::persistence::users::{self, Role, User};
 use crate::persistence::Db;
-use crate::state::AppState;
 pub use token::{Claims, TokenKeys};
 
 /// Name of the session cookie.
-pub const COOKIE_NAME: &str = "jwt";
+pub(crate) const COOKIE_NAME: &str = "jwt";
 
-pub const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
-pub const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
-pub const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
-pub const MSG_ADMIN_ONLY: &str = "Admin access required";
+pub(crate) const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
+pub(crate) const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
+pub(crate) const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
+pub(crate) const MSG_ADMIN_ONLY: &str = "Admin access required";
 /// Administrators must turn two-factor sign-in on before using administrator tools (a setting).
-pub const MSG_ADMIN_TWO_FACTOR: &str =
+pub(crate) const MSG_ADMIN_TWO_FACTOR: &str =
     "Administrators on this site must use two-factor sign-in. Set it up in your account settings to open the admin dashboard.";
 
 /// A signed-in user, loaded fresh from the database for this request.
@@ -38,10 +36,10 @@ pub struct AuthUser {
 }
 
 impl AuthUser {
-    pub fn id_hex(&self) -> String {
+    pub(crate) fn id_hex(&self) -> String {
         self.user.id.to_hex()
     }
-    pub fn is_admin(&self) -> bool {
+    pub(crate) fn is_admin(&self) -> bool {
         self.user.role == Role::Admin
     }
 }
@@ -55,7 +53,7 @@ pub struct MaybeUser(pub Option<AuthUser>);
 pub struct AdminUser(pub AuthUser);
 
 /// The token a request carries: the bearer header first, then the `jwt` cookie.
-pub fn token_from_request(req: &HttpRequest) -> Option<String> {
+pub(crate) fn token_from_request(req: &HttpRequest) -> Option<String> {
     let bearer = req
         .headers()
         .get(header::AUTHORIZATION)
@@ -81,12 +79,7 @@ fn usable_token(t: &str) -> bool {
 
 /// Checks a token completely: signature, expiry, revocation, the user's existence, session epoch
 /// and block state.
-pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
-    authenticate_with(&state.db, &state.tokens, token).await
-}
-
-/// [`authenticate`] with the two things it needs (used where the whole state is not at hand).
-pub async fn authenticate_with(
+pub(crate) async fn authenticate_with(
     db: &Db,
     tokens: &TokenKeys,
     token: &str,
@@ -111,7 +104,7 @@ pub async fn authenticate_with(
 }
 
 /// Seconds between two writes of a session's `lastSeenAt`.
-pub const LAST_SEEN_GAP_SECS: i64 = 60;
+pub(crate) const LAST_SEEN_GAP_SECS: i64 = 60;
 
 /// Moves the session's `lastSeenAt` forward, at most once a minute: this process remembers
 /// when it last wrote for each session, and the write itself only matches a session not
@@ -150,10 +143,10 @@ fn note_session_use(db: &Db, jti: &str) {
 /// Refuses an administrator without two-factor sign-in with 403 `two_factor_required` while the
 /// administrators' setting asks for it. Setting the factor up (`/api/auth/2fa/*`) needs only a
 /// signed-in user, so it stays open.
-pub async fn require_admin_two_factor(state: &AppState, admin: &AuthUser) -> Result<(), ApiError> {
-    let settings = crate::persistence::admin_settings::load(&state.db).await?;
+pub(crate) async fn require_admin_two_factor(db: &Db, admin: &AuthUser) -> Result<(), ApiError> {
+    let settings = crate::persistence::admin_settings::load(db).await?;
     if !settings.require_admin_two_factor
-        || crate::persistence::two_factor::is_enabled(&state.db, admin.user.id).await?
+        || crate::persistence::two_factor::is_enabled(db, admin.user.id).await?
     {
         return Ok(());
     }
@@ -161,65 +154,4 @@ pub async fn require_admin_two_factor(state: &AppState, admin: &AuthUser) -> Res
         code: "two_factor_required",
         message: MSG_ADMIN_TWO_FACTOR.to_string(),
     })
-}
-
-fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
-    req.app_data::<web::Data<AppState>>()
-        .cloned()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("application state missing")))
-}
-
-impl FromRequest for AuthUser {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let state = state_of(req);
-        let token = token_from_request(req);
-        Box::pin(async move {
-            let state = state?;
-            let token = token.ok_or_else(|| ApiError::unauthorized(MSG_NOT_SIGNED_IN))?;
-            authenticate(&state, &token).await
-        })
-    }
-}
-
-impl FromRequest for MaybeUser {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let state = state_of(req);
-        let token = token_from_request(req);
-        Box::pin(async move {
-            let state = state?;
-            let Some(token) = token else {
-                return Ok(MaybeUser(None));
-            };
-            match authenticate(&state, &token).await {
-                Ok(user) => Ok(MaybeUser(Some(user))),
-                Err(ApiError::Unauthorized { .. }) => Ok(MaybeUser(None)),
-                Err(other) => Err(other),
-            }
-        })
-    }
-}
-
-impl FromRequest for AdminUser {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let state = state_of(req);
-        let user = AuthUser::from_request(req, payload);
-        Box::pin(async move {
-            let user = user.await?;
-            if !user.is_admin() {
-                return Err(ApiError::forbidden(MSG_ADMIN_ONLY));
-            }
-            let state = state?;
-            require_admin_two_factor(&state, &user).await?;
-            Ok(AdminUser(user))
-        })
-    }
 }

@@ -17,13 +17,13 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 
 use crate::error::{ApiError, ApiResult};
-use crate::notify::{notify, NotificationInput};
 use crate::payments::{CustomerRequest, ProviderError};
 use crate::persistence::notifications::Kind;
 use crate::persistence::subscription_events::{self, SubscriptionEvent};
 use crate::persistence::subscriptions::Subscription;
 use crate::persistence::users::User;
 use crate::persistence::{now, payment_customers, users};
+use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
 /// Message when the provider cannot be reached.

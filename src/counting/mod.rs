@@ -25,9 +25,11 @@ use mongodb::bson::oid::ObjectId;
 use sha2::Sha256;
 
 use crate::auth::AuthUser;
+use crate::config::Settings;
 use crate::error::{ApiError, ApiResult};
 use crate::net::client_key;
-use crate::state::AppState;
+use crate::ratelimit::{Action, Engager, RateLimiter};
+use crate::redis_pool::Redis;
 
 /// The cookie holding a guest's server-issued id.
 pub const GUEST_COOKIE: &str = "pr_guest";
@@ -121,16 +123,25 @@ pub fn well_formed_guest_id(raw: &str) -> ApiResult<()> {
     }
 }
 
-fn secret(state: &AppState) -> &[u8] {
-    secrecy::ExposeSecret::expose_secret(&state.settings.auth.jwt_secret).as_bytes()
+/// What counting reads from the application (`crate::state::AppState::counting` lends it).
+#[derive(Clone, Copy)]
+pub struct Counting<'a> {
+    pub settings: &'a Settings,
+    pub redis: &'a Redis,
+    pub trusted_proxies: &'a [std::net::IpAddr],
+    pub limiter: &'a RateLimiter,
+}
+
+fn secret(settings: &Settings) -> &[u8] {
+    secrecy::ExposeSecret::expose_secret(&settings.auth.jwt_secret).as_bytes()
 }
 
 /// The HttpOnly cookie carrying a server-issued guest id.
-pub fn guest_cookie(state: &AppState, token: &str) -> Cookie<'static> {
+pub fn guest_cookie(settings: &Settings, token: &str) -> Cookie<'static> {
     Cookie::build(GUEST_COOKIE, token.to_string())
         .path("/")
         .http_only(true)
-        .secure(state.settings.auth.cookie_secure)
+        .secure(settings.auth.cookie_secure)
         .same_site(SameSite::Lax)
         .max_age(CookieDuration::days(GUEST_COOKIE_DAYS))
         .finish()
@@ -168,13 +179,25 @@ pub struct Identified {
 
 impl Identified {
     /// Sets the guest cookie on an answer when a new guest id was issued.
-    pub fn apply(&self, state: &AppState, res: &mut actix_web::HttpResponse) {
+    pub fn apply(&self, settings: &Settings, res: &mut actix_web::HttpResponse) {
         if let Some(token) = &self.issued {
-            if let Ok(value) = guest_cookie(state, token).to_string().parse() {
+            if let Ok(value) = guest_cookie(settings, token).to_string().parse() {
                 res.headers_mut()
                     .append(actix_web::http::header::SET_COOKIE, value);
             }
         }
+    }
+}
+
+impl Engager for Identified {
+    fn reader_key(&self) -> Option<String> {
+        match self.reader {
+            Reader::Address(_) => None,
+            _ => Some(self.reader.key()),
+        }
+    }
+    fn address(&self) -> &str {
+        &self.address
     }
 }
 
@@ -206,12 +229,12 @@ fn presented_guest(req: &HttpRequest, body_guest: Option<&str>) -> ApiResult<Opt
 
 /// Who the request is by, for counting (see the module's documentation).
 pub async fn identify(
-    state: &AppState,
+    ctx: &Counting<'_>,
     req: &HttpRequest,
     me: Option<&AuthUser>,
     body_guest: Option<&str>,
 ) -> ApiResult<Identified> {
-    let address = client_key(req, &state.trusted_proxies);
+    let address = client_key(req, ctx.trusted_proxies);
     if let Some(me) = me {
         return Ok(Identified {
             reader: Reader::User(me.user.id),
@@ -222,16 +245,16 @@ pub async fn identify(
     let presented = presented_guest(req, body_guest)?;
     let verified = presented
         .as_deref()
-        .and_then(|t| verify_guest_id(secret(state), t));
+        .and_then(|t| verify_guest_id(secret(ctx.settings), t));
     let Some(guest) = verified else {
         // No id the server issued: the address counts, and the guest gets an id for next time.
         return Ok(Identified {
             reader: Reader::Address(address.clone()),
             address,
-            issued: Some(issue_guest_id(secret(state))),
+            issued: Some(issue_guest_id(secret(ctx.settings))),
         });
     };
-    let reader = if guest_allowed(state, &address, &guest).await {
+    let reader = if guest_allowed(ctx, &address, &guest).await {
         Reader::Guest(guest)
     } else {
         Reader::Address(address.clone())
@@ -246,17 +269,17 @@ pub async fn identify(
 /// Counts a signed-in user's engagement write (`action`) against their own allowance and their
 /// address's; a 429 with `Retry-After` past either (`crate::ratelimit`).
 pub async fn limit_user(
-    state: &AppState,
+    ctx: &Counting<'_>,
     req: &HttpRequest,
     me: &AuthUser,
-    action: crate::ratelimit::Action,
+    action: Action,
 ) -> ApiResult<()> {
     let who = Identified {
         reader: Reader::User(me.user.id),
-        address: client_key(req, &state.trusted_proxies),
+        address: client_key(req, ctx.trusted_proxies),
         issued: None,
     };
-    state.limiter.engagement(action, &who).await
+    ctx.limiter.engagement(action, &who).await
 }
 
 /// KEYS[1]: the address's set of guests this window; ARGV: guest, most guests, window in ms.
@@ -279,16 +302,16 @@ static LOCAL_GUESTS: LazyLock<Mutex<LocalGuests>> = LazyLock::new(|| Mutex::new(
 
 /// Whether this guest is one of the (at most `guests_per_address`) guests counted for this
 /// address in the current window.
-async fn guest_allowed(state: &AppState, address: &str, guest: &str) -> bool {
-    let settings = &state.settings.counting;
+async fn guest_allowed(ctx: &Counting<'_>, address: &str, guest: &str) -> bool {
+    let settings = &ctx.settings.counting;
     let most = settings.guests_per_address;
     let window = Duration::from_secs(settings.guest_window_seconds);
-    if state.redis.is_configured() {
-        let key = state.redis.key(&format!("counting:guests:{address}"));
+    if ctx.redis.is_configured() {
+        let key = ctx.redis.key(&format!("counting:guests:{address}"));
         let window_ms = u64::try_from(window.as_millis()).unwrap_or(u64::MAX);
         let mut invocation = GUEST_CAP.prepare_invoke();
         invocation.key(key).arg(guest).arg(most).arg(window_ms);
-        let answer: Result<i64, _> = state
+        let answer: Result<i64, _> = ctx
             .redis
             .run_if_up(|mut conn| async move { invocation.invoke_async(&mut conn).await })
             .await;
@@ -302,7 +325,7 @@ async fn guest_allowed(state: &AppState, address: &str, guest: &str) -> bool {
         local.retain(|_, (start, _)| now.duration_since(*start) < window);
     }
     let entry = local
-        .entry((state.settings.database.name.clone(), address.to_string()))
+        .entry((ctx.settings.database.name.clone(), address.to_string()))
         .or_insert_with(|| (now, HashSet::new()));
     if now.duration_since(entry.0) >= window {
         *entry = (now, HashSet::new());

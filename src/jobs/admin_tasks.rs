@@ -314,10 +314,10 @@ async fn broadcast(state: &AppState, id: ObjectId, job: &Document) -> DbResult<(
             .iter()
             .filter(|n| online.contains(&n.user_id.to_hex()))
         {
-            crate::notify::push(state, item).await;
+            crate::services::notify::push(state, item).await;
             let mut notice = notice_view(item);
             notice["broadcast"] = json!(true);
-            crate::live::notice_broadcast(state, &item.user_id.to_hex(), notice);
+            crate::live::notice_broadcast(&state.realtime, &item.user_id.to_hex(), notice);
         }
         let n = i64::try_from(items.len()).unwrap_or(0);
         progress(state, id, doc! { "$inc": { "done": n } }).await?;

@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use actix_web::web;
 
-use crate::live;
 use crate::persistence::{now, posts, user_directory, DbResult};
 use crate::state::AppState;
 
@@ -25,7 +24,7 @@ pub async fn publish_due(state: &web::Data<AppState>) -> DbResult<usize> {
     for post in &published {
         user_directory::add_to_total_posts(&state.db, post.author, 1).await?;
         tracing::info!(post = %post.id, "scheduled post published");
-        live::post_counts_updated(state, post.author, post.is_listable());
+        crate::services::counts::post_counts_updated(state, post.author, post.is_listable());
         super::announce::post_became_visible(state, post, None).await;
     }
     Ok(published.len())

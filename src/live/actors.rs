@@ -9,8 +9,8 @@ use super::banners::BannerActor;
 use super::guests::GuestVisitActor;
 use super::locations::LocationActor;
 use crate::geoip::GeoIp;
+use crate::geojson::GeoData;
 use crate::persistence::Db;
-use crate::services::geojson::GeoData;
 
 /// Handles to the live feature actors and the map and IP data.
 #[derive(Clone)]

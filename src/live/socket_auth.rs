@@ -1,5 +1,5 @@
 //! Glue between the HTTP side and the live actors: socket authentication with the same rules as
-//! HTTP requests, and the realtime settings.
+//! HTTP requests, and starting the realtime server with the live features' client events.
 
 use std::sync::Arc;
 
@@ -7,7 +7,6 @@ use futures_util::future::BoxFuture;
 use pressroom_actors::{Identity, Realtime, SocketAuth};
 
 use crate::auth::{authenticate_with, TokenKeys};
-use crate::config::RealtimeSettings;
 use crate::error::ApiError;
 use crate::persistence::Db;
 
@@ -48,11 +47,6 @@ impl SocketAuth for JwtSocketAuth {
         let raw = auth.get("guestId")?.as_str()?;
         crate::counting::verify_guest_id(self.tokens.secret_bytes(), raw)
     }
-}
-
-/// Starts the realtime server once, before the HTTP server.
-pub fn start(settings: &RealtimeSettings, db: Db, tokens: TokenKeys) -> Realtime {
-    Realtime::start(settings.to_config(), Arc::new(JwtSocketAuth { db, tokens }))
 }
 
 /// Starts the realtime server with the live features' client events (`userLocationUpdate`, handed

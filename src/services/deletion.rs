@@ -6,7 +6,6 @@ use mongodb::bson::oid::ObjectId;
 
 use crate::domain::post::PostStatus;
 use crate::error::ApiResult;
-use crate::live;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::{media, post_appeals, user_directory};
 use crate::state::AppState;
@@ -17,7 +16,7 @@ use crate::state::AppState;
 pub async fn delete_post(state: &web::Data<AppState>, id: ObjectId) -> ApiResult<Option<Post>> {
     let deleted = delete_post_quietly(state, id).await?;
     if let Some(post) = &deleted {
-        live::post_counts_updated(state, post.author, post.is_listable());
+        super::counts::post_counts_updated(state, post.author, post.is_listable());
     }
     Ok(deleted)
 }

@@ -6,11 +6,11 @@ use super::posts::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::object_id;
-use crate::notify::{notify, NotificationInput};
 use crate::persistence::blocks;
 use crate::persistence::likes::{self, MarkKind};
 use crate::persistence::notifications::Kind;
 use crate::persistence::posts::{self, Post};
+use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
 /// A block stands between the caller and the other user.

@@ -1,6 +1,7 @@
-//! The service layer: the business logic the HTTP handlers (`crate::routes`), the jobs and the
-//! live layer share. Handlers extract the request, call a service and answer; services never
-//! import `crate::routes` (see `crate::architecture`).
+//! The service layer: the business logic the HTTP handlers (`crate::routes`) and the jobs share.
+//! Handlers extract the request, call a service and answer; services sit above the application
+//! state (`crate::state`) and the modules it holds (`auth`, `live`, `counting`, …), which never
+//! import them, and never import `crate::routes` (see `crate::architecture`).
 
 pub mod activity;
 pub mod analytics;
@@ -11,6 +12,6 @@ pub mod email_retry;
 pub mod engagement;
 pub mod feed;
 pub mod gauges;
-pub mod geojson;
 pub mod notifications;
+pub mod notify;
 pub mod posts;

@@ -403,13 +403,13 @@ impl Run<'_> {
         for n in &notes {
             let user = n.user_id.to_hex();
             crate::live::notification_created(
-                self.state,
+                &self.state.realtime,
                 &user,
                 crate::services::notifications::view(n),
             );
             if online.contains(&user) {
                 let count = notifications::count_unread(db, n.user_id).await?;
-                crate::live::unread_count_changed(self.state, &user, count);
+                crate::live::unread_count_changed(&self.state.realtime, &user, count);
             }
         }
         Ok(i64::try_from(notes.len()).unwrap_or(0))

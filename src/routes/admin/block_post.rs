@@ -41,8 +41,8 @@ pub async fn block_post(
     let updated = posts::set_blocked(&state.db, id, blocked)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    live::post_block_toggled(&state, &id.to_hex(), blocked);
-    live::post_counts_updated(
+    live::post_block_toggled(&state.realtime, &id.to_hex(), blocked);
+    crate::services::counts::post_counts_updated(
         &state,
         updated.author,
         post.is_listable() != updated.is_listable(),

@@ -76,7 +76,7 @@ pub async fn change_password(
     let user = users::set_password(&state.db, me.user.id, &hash)
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
-    crate::live::sessions_ended(&state, &user.id.to_hex());
+    crate::live::sessions_ended(&state.realtime, &user.id.to_hex());
     let token = super::start_session(&state, &req, &user).await?;
     tracing::info!(user_id = %user.id, "password changed; other sessions ended");
     Ok(HttpResponse::Ok()

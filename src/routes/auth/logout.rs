@@ -4,7 +4,7 @@ use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::cleared_cookie;
-use crate::auth::{authenticate, token_from_request};
+use crate::auth::{authenticate_with, token_from_request};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::now;
 use crate::persistence::revoked_tokens::{self, RevokedToken};
@@ -15,7 +15,7 @@ pub const MSG_LOGGED_OUT: &str = "Logged out successfully";
 #[tracing::instrument(skip_all)]
 pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<HttpResponse> {
     if let Some(token) = token_from_request(&req) {
-        match authenticate(&state, &token).await {
+        match authenticate_with(&state.db, &state.tokens, &token).await {
             Ok(me) => {
                 revoked_tokens::revoke(
                     &state.db,
@@ -30,7 +30,7 @@ pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<H
                 )
                 .await?;
                 crate::persistence::sessions::end_by_id(&state.db, &me.claims.jti).await?;
-                crate::live::sessions_ended(&state, &me.claims.sub);
+                crate::live::sessions_ended(&state.realtime, &me.claims.sub);
                 tracing::info!(user_id = %me.claims.sub, "logged out");
             }
             // Already unusable: nothing to revoke.

@@ -15,7 +15,7 @@ pub const MSG_LOGGED_OUT_EVERYWHERE: &str = "Logged out of every session";
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn logout_all(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
     users::end_sessions(&state.db, me.user.id).await?;
-    crate::live::sessions_ended(&state, &me.id_hex());
+    crate::live::sessions_ended(&state.realtime, &me.id_hex());
     tracing::info!(user_id = %me.user.id, "logged out everywhere");
     Ok(HttpResponse::Ok()
         .cookie(cleared_cookie(&state))

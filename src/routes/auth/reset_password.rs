@@ -36,7 +36,7 @@ pub async fn reset_password(
     if let Some(user) = user {
         let hash = password::hash(new_password).await?;
         users::set_password(&state.db, user.id, &hash).await?;
-        crate::live::sessions_ended(&state, &user.id.to_hex());
+        crate::live::sessions_ended(&state.realtime, &user.id.to_hex());
         tracing::info!(user_id = %user.id, "password reset; sessions ended");
     }
     Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_RESET_DONE)))

@@ -85,7 +85,7 @@ pub async fn end(
         },
     )
     .await?;
-    crate::live::session_ended(&state, &me.id_hex(), &session.id);
+    crate::live::session_ended(&state.realtime, &me.id_hex(), &session.id);
     tracing::info!(user_id = %me.user.id, "one session ended");
     Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_SESSION_ENDED)))
 }

@@ -139,7 +139,7 @@ pub async fn create(
     banners::insert(&state.db, &banner).await?;
     state.live.banners.do_send(Created(banner.clone()));
     live::banner_created(
-        &state,
+        &state.realtime,
         serde_json::to_value(view(&banner, Viewer::Guest)).unwrap_or_default(),
     );
     audit::record(

@@ -19,7 +19,7 @@ pub const MSG_DELETED_ALL: &str = "All notifications deleted";
 pub async fn delete_all(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
     let deleted = banners::delete_all(&state.db).await?;
     state.live.banners.do_send(DeletedAll);
-    live::banners_deleted(&state);
+    live::banners_deleted(&state.realtime);
     let details = json!({ "deletedCount": deleted });
     audit::record(
         &state,

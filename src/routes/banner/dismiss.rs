@@ -26,7 +26,7 @@ pub async fn dismiss(
         id,
         user: me.user.id,
     });
-    live::banner_dismissed(&state, &me.id_hex(), &id.to_hex());
+    live::banner_dismissed(&state.realtime, &me.id_hex(), &id.to_hex());
     Ok(HttpResponse::Ok().json(super::BannerIdAnswer {
         message: MSG_DISMISSED,
         id: id.to_hex(),

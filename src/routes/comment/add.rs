@@ -53,7 +53,13 @@ pub async fn add_comment(
     post_id: web::Path<String>,
     body: ApiJson<AddCommentBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Comment).await?;
+    crate::counting::limit_user(
+        &state.counting(),
+        &req,
+        &me,
+        crate::ratelimit::Action::Comment,
+    )
+    .await?;
     let body = body.into_inner();
     let content = parse_content(body.content.as_deref())?;
     let parent_id = body

@@ -45,7 +45,13 @@ pub async fn reaction(
     comment_id: web::Path<String>,
     body: ApiJson<ReactionBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Comment).await?;
+    crate::counting::limit_user(
+        &state.counting(),
+        &req,
+        &me,
+        crate::ratelimit::Action::Comment,
+    )
+    .await?;
     let kind = body
         .into_inner()
         .reaction_type

@@ -20,7 +20,13 @@ pub async fn unfollow(
     req: HttpRequest,
     user_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Follow).await?;
+    crate::counting::limit_user(
+        &state.counting(),
+        &req,
+        &me,
+        crate::ratelimit::Action::Follow,
+    )
+    .await?;
     let other = object_id(&user_id, "user id")?;
     if other == me.user.id {
         return Err(ApiError::bad_request(MSG_CANNOT_UNFOLLOW_SELF));

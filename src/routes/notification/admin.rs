@@ -14,9 +14,9 @@ use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::notify::{notify, NotificationInput};
 use crate::persistence::notifications::Kind;
 use crate::persistence::users;
+use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
 pub const MSG_SENT: &str = "Notification sent";

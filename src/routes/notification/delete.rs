@@ -6,8 +6,8 @@ use actix_web::{web, HttpResponse};
 use super::{notification_id, signed_in, MSG_INVALID_ID, MSG_NOT_FOUND};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
-use crate::notify::push_unread_count;
 use crate::persistence::notifications;
+use crate::services::notify::push_unread_count;
 use crate::state::AppState;
 
 pub const MSG_DELETED: &str = "Notification deleted";

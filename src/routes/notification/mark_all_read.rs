@@ -6,8 +6,8 @@ use actix_web::{web, HttpResponse};
 use super::signed_in;
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
-use crate::notify::push_unread_count;
 use crate::persistence::notifications;
+use crate::services::notify::push_unread_count;
 use crate::state::AppState;
 
 pub const MSG_ALL_READ: &str = "All notifications marked as read";

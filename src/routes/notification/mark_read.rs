@@ -8,8 +8,8 @@ use super::{
 };
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
-use crate::notify::push_unread_count;
 use crate::persistence::notifications;
+use crate::services::notify::push_unread_count;
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, user))]

@@ -12,8 +12,8 @@ use super::{
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::notify::{notify, NotificationInput};
 use crate::persistence::notifications::{self, Kind};
+use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
 pub const MSG_NO_SENDER: &str = "This notification has no sender to reply to";

@@ -10,10 +10,10 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{object_id, ApiJson};
 use crate::live;
-use crate::notify::{notify_admins, NotificationInput};
 use crate::persistence::notifications::Kind;
 use crate::persistence::{post_appeals, posts};
 use crate::routes::user::iso;
+use crate::services::notify::{notify_admins, NotificationInput};
 use crate::state::AppState;
 
 pub const MAX_APPEAL_LEN: usize = 2000;
@@ -84,7 +84,7 @@ pub async fn appeal(
         return Err(ApiError::conflict(MSG_APPEAL_PENDING));
     }
     let appeal = post_appeals::create(&state.db, id, &post.title, me.user.id, &message).await?;
-    live::new_appeal(&state, &id.to_hex(), &post.title);
+    live::new_appeal(&state.realtime, &id.to_hex(), &post.title);
     let mut notice = NotificationInput::new(me.user.id, Some(me.user.id), Kind::Appeal, &message);
     notice.post_id = Some(id);
     notice.navigate_to = Some(format!("/post/{}", post.slug));

@@ -33,7 +33,13 @@ pub async fn bookmark(
     req: HttpRequest,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Bookmark).await?;
+    crate::counting::limit_user(
+        &state.counting(),
+        &req,
+        &me,
+        crate::ratelimit::Action::Bookmark,
+    )
+    .await?;
     let toggled = toggle_mark(&state, &me, &post_id, &BOOKMARK_TOGGLE).await?;
     Ok(HttpResponse::Ok().json(BookmarkAnswer {
         bookmarked: toggled.on,

@@ -1,6 +1,6 @@
 //! `GET /api/post/count/all`, `/count/my`, `/count/following` → {count}: public posts, the
 //! caller's own posts (every status), and the following feed's posts. The same counts travel in
-//! `postCountsUpdated` (see `live::post_counts_updated`). They are the totals of those lists, from
+//! `postCountsUpdated` (see `services::counts::post_counts_updated`). They are the totals of those lists, from
 //! the read index when it can answer.
 
 use crate::routes::answers::CountAnswer;

@@ -17,7 +17,6 @@ use crate::domain::post::PostStatus;
 use crate::domain::slug::post_slug_base;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::live;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::{media, now, user_directory, DbError};
 use crate::state::AppState;
@@ -155,7 +154,7 @@ pub async fn create(
     if published {
         user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;
     }
-    live::post_counts_updated(&state, me.user.id, post.is_listable());
+    crate::services::counts::post_counts_updated(&state, me.user.id, post.is_listable());
     if let Some(send) = body.email_subscribers {
         crate::jobs::announce::store_email_choice(&state, post.id, send).await;
     }

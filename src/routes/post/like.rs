@@ -35,7 +35,8 @@ pub async fn like(
     req: HttpRequest,
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Like).await?;
+    crate::counting::limit_user(&state.counting(), &req, &me, crate::ratelimit::Action::Like)
+        .await?;
     let toggled = toggle_mark(&state, &me, &post_id, &LIKE_TOGGLE).await?;
     Ok(HttpResponse::Ok().json(LikeAnswer {
         liked: toggled.on,

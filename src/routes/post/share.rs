@@ -34,7 +34,7 @@ pub async fn share(
 ) -> ApiResult<HttpResponse> {
     let me = viewer.0.as_ref();
     let body: GuestBody = optional_body(&body)?;
-    let who = counting::identify(&state, &req, me, body.guest_id.as_deref()).await?;
+    let who = counting::identify(&state.counting(), &req, me, body.guest_id.as_deref()).await?;
     state.limiter.engagement(Action::Share, &who).await?;
     let post = readable_post(&state, &post_id, me).await?;
     let reader = who.reader.key();
@@ -46,7 +46,7 @@ pub async fn share(
             share_count: post.share_count.max(0),
             post_id: post.id.to_hex(),
         });
-        who.apply(&state, &mut res);
+        who.apply(&state.settings, &mut res);
         return Ok(res);
     }
     let count = shares::record(&state.db, post.id, &reader, me.map(|m| m.user.id))
@@ -67,6 +67,6 @@ pub async fn share(
         share_count: count,
         post_id: post.id.to_hex(),
     });
-    who.apply(&state, &mut res);
+    who.apply(&state.settings, &mut res);
     Ok(res)
 }

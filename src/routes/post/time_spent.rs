@@ -80,7 +80,7 @@ pub async fn add_reading_time(
     seconds: i64,
     guest_id: Option<&str>,
 ) -> ApiResult<i64> {
-    let who = counting::identify(state, req, me, guest_id).await?;
+    let who = counting::identify(&state.counting(), req, me, guest_id).await?;
     let reader = who.reader.key();
     let cap = reading_time_cap(state, post);
     let seconds = if counting::is_crawler(req) {

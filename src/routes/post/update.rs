@@ -21,7 +21,6 @@ use crate::domain::blocks::{
 use crate::domain::post::PostStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::live;
 use crate::persistence::{media, now, posts, user_directory};
 use crate::post_view::PostView;
 use crate::state::AppState;
@@ -189,7 +188,7 @@ pub async fn update(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     if before.is_listable() != post.is_listable() {
-        live::post_counts_updated(&state, post.author, true);
+        crate::services::counts::post_counts_updated(&state, post.author, true);
     }
     if let Some(send) = body.email_subscribers {
         crate::jobs::announce::store_email_choice(&state, post.id, send).await;

@@ -55,7 +55,7 @@ pub async fn track_view(
         return Err(ApiError::bad_request(MSG_INVALID_SLUG));
     }
     let body: GuestBody = optional_body(body)?;
-    let who = counting::identify(state, req, me, body.guest_id.as_deref()).await?;
+    let who = counting::identify(&state.counting(), req, me, body.guest_id.as_deref()).await?;
     state.limiter.engagement(Action::View, &who).await?;
     let post = super::find_by_slug(state, slug)
         .await?
@@ -82,6 +82,6 @@ pub async fn view(
 ) -> ApiResult<HttpResponse> {
     let (views, who) = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
     let mut res = HttpResponse::Ok().json(ViewsAnswer { views });
-    who.apply(&state, &mut res);
+    who.apply(&state.settings, &mut res);
     Ok(res)
 }

@@ -141,7 +141,8 @@ pub async fn vote(
     req: HttpRequest,
     body: ApiJson<VoteBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::counting::limit_user(&state, &req, &me, crate::ratelimit::Action::Vote).await?;
+    crate::counting::limit_user(&state.counting(), &req, &me, crate::ratelimit::Action::Vote)
+        .await?;
     let body = body.into_inner();
     let post_id = required(&body.post_id, "postId")?;
     let block_id = required(&body.block_id, "blockId")?.to_string();

@@ -85,7 +85,7 @@ pub async fn guest_visit(
         last_visit: iso(visit.last_visit),
     };
     state.live.guests.do_send(Visited(update.clone()));
-    let cookie = counting::guest_cookie(&state, &update.guest_id);
+    let cookie = counting::guest_cookie(&state.settings, &update.guest_id);
     Ok(HttpResponse::Ok().cookie(cookie).json(GuestAnswer {
         guest: GuestView {
             guest_id: update.guest_id,

@@ -31,6 +31,6 @@ pub async fn view(
         message: MSG_VIEW_TRACKED,
         views,
     });
-    who.apply(&state, &mut res);
+    who.apply(&state.settings, &mut res);
     Ok(res)
 }

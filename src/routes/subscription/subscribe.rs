@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{load_plan, subscription_view, SubscriptionView};
-use crate::auth::{authenticate, token_from_request};
+use crate::auth::{authenticate_with, token_from_request};
 use crate::billing::{mode, subscribe::subscribe as subscribe_to};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{blank, read_text, Body, FieldValue, Refusal, Sent};
@@ -146,7 +146,7 @@ pub async fn subscribe(
 ) -> ApiResult<HttpResponse> {
     let token =
         token_from_request(&req).ok_or_else(|| ApiError::unauthorized(MSG_MISSING_TOKEN))?;
-    let me = authenticate(&state, &token).await?;
+    let me = authenticate_with(&state.db, &state.tokens, &token).await?;
     let SubscribeRequest {
         plan_id,
         method,

@@ -86,7 +86,7 @@ pub async fn delete_account(
     )
     .await?;
     users::end_sessions(&state.db, me.user.id).await?;
-    crate::live::sessions_ended(&state, &me.id_hex());
+    crate::live::sessions_ended(&state.realtime, &me.id_hex());
     let at = record
         .scheduled_at
         .to_chrono()

@@ -57,7 +57,7 @@ pub async fn feedback_manual(
     let target = users::find_by_id(&state.db, user)
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
-    live::feedback_prompt(&state, &user.to_hex(), &message);
+    live::feedback_prompt(&state.realtime, &user.to_hex(), &message);
     let details = json!({ "message": message });
     audit::record(
         &state,

@@ -75,7 +75,7 @@ pub async fn create(
     };
     contact_messages::insert(&state.db, &stored).await?;
     live::new_contact_message(
-        &state,
+        &state.realtime,
         serde_json::to_value(view(&stored)).unwrap_or_default(),
     );
     Ok(HttpResponse::Created().json(ContactSent {

@@ -81,7 +81,7 @@ pub async fn reply(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     live::contact_message_replied(
-        &state,
+        &state.realtime,
         &id.to_hex(),
         &iso(record.replied_at),
         &admin.id_hex(),

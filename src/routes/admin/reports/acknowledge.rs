@@ -33,7 +33,7 @@ pub async fn acknowledge(
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     if !report.is_acknowledged {
         let at = updated.acknowledged_at.map(iso).unwrap_or_default();
-        live::report_acknowledged(&state, &id.to_hex(), &at);
+        live::report_acknowledged(&state.realtime, &id.to_hex(), &at);
     }
     Ok(HttpResponse::Ok().json(super::ReportAnswer {
         message: MSG_ACKNOWLEDGED.to_string(),

@@ -85,7 +85,10 @@ pub async fn create(
         Err(e) => return Err(e.into()),
     }
     let admin_view = admin_view_of(&state.db, &report).await?;
-    live::new_report(&state, serde_json::to_value(admin_view).unwrap_or_default());
+    live::new_report(
+        &state.realtime,
+        serde_json::to_value(admin_view).unwrap_or_default(),
+    );
     Ok(HttpResponse::Created().json(super::ReportAnswer {
         message: MSG_REPORTED.to_string(),
         report: public_view(&report),

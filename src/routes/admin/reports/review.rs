@@ -13,9 +13,9 @@ use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
 use crate::live;
-use crate::notify::{notify, NotificationInput};
 use crate::persistence::notifications::Kind;
 use crate::persistence::reports;
+use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
 /// `{message, report}`: the report after a review, as administrators see it.
@@ -75,7 +75,7 @@ pub async fn review(
         input.navigate_to = Some(format!("/acknowledge/{}", id.to_hex()));
         notify(&state, input).await?;
     }
-    live::report_reviewed(&state, &id.to_hex(), updated.forwarded_to_author);
+    live::report_reviewed(&state.realtime, &id.to_hex(), updated.forwarded_to_author);
     let target = Target::new("report", id.to_hex(), report.post_title.clone());
     let details = json!({ "forwardToAuthor": forward, "forwarded": updated.forwarded_to_author });
     audit::record(&state, &admin, Action::ReportReview, target, details).await;

@@ -14,11 +14,11 @@ use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::mail::{MailKind, Outgoing};
-use crate::notify::{notify, NotificationInput};
 use crate::persistence::notifications::Kind;
 use crate::persistence::{reports, users};
 use crate::routes::admin::contact::{line_field, text_field, MAX_MESSAGE_LEN, MAX_SUBJECT_LEN};
 use crate::routes::notification::NotificationView;
+use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
 /// `{message, notification, emailSent}`: the notice is stored; `emailSent` says whether the

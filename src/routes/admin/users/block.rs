@@ -30,7 +30,7 @@ pub async fn toggle_block(
         .await?
         .ok_or_else(|| ApiError::conflict(MSG_CHANGED_MEANWHILE))?;
     let (message, action) = if updated.blocked {
-        live::sessions_ended(&state, &updated.id.to_hex());
+        live::sessions_ended(&state.realtime, &updated.id.to_hex());
         (MSG_BLOCKED, Action::UserBlock)
     } else {
         (MSG_UNBLOCKED, Action::UserUnblock)

@@ -116,6 +116,6 @@ pub async fn demote(state: &AppState, user: &User, last_message: &str) -> ApiRes
     }
     // Sockets keep the role they connected with: close them, so the former administrator is
     // out of `adminRoom` at once (their next connection is an ordinary user's).
-    crate::live::sessions_ended(state, &user.id.to_hex());
+    crate::live::sessions_ended(&state.realtime, &user.id.to_hex());
     Ok(demoted)
 }

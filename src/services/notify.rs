@@ -114,14 +114,14 @@ pub async fn notify_admins(state: &AppState, input: NotificationInput) -> ApiRes
 /// Pushes a stored notification and its addressee's unread count.
 pub async fn push(state: &AppState, notification: &Notification) {
     let user = notification.user_id.to_hex();
-    live::notification_created(state, &user, view(notification));
+    live::notification_created(&state.realtime, &user, view(notification));
     push_unread_count(state, notification.user_id).await;
 }
 
 /// Pushes `user`'s current unread count to their tabs (after any change).
 pub async fn push_unread_count(state: &AppState, user: ObjectId) {
     match notifications::count_unread(&state.db, user).await {
-        Ok(count) => live::unread_count_changed(state, &user.to_hex(), count),
+        Ok(count) => live::unread_count_changed(&state.realtime, &user.to_hex(), count),
         Err(e) => tracing::warn!(error = %e, "could not count unread notifications"),
     }
 }
