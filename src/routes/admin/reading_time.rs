@@ -22,7 +22,7 @@ pub struct ReadingTimeBody {
     #[serde(default)]
     post_id: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<Value>)]
+    #[schema(value_type = Value)]
     time_spent: Sent<TimeSpent>,
 }
 

@@ -43,13 +43,13 @@ pub struct PostBody {
     #[serde(default)]
     pub title: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<Value>)]
+    #[schema(value_type = Value)]
     pub blocks: Sent<BlocksValue>,
     #[serde(default)]
-    #[schema(value_type = Option<Value>)]
+    #[schema(value_type = Value)]
     pub thumbnail: Sent<ThumbnailValue>,
     #[serde(default)]
-    #[schema(value_type = Option<Value>)]
+    #[schema(value_type = Value)]
     pub category: Sent<CategoryRef>,
     #[serde(default)]
     pub tags: Option<TagsInput>,

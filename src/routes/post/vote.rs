@@ -34,7 +34,7 @@ pub struct VoteBody {
     #[serde(default)]
     block_id: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<Value>)]
+    #[schema(value_type = Value)]
     option_index: Sent<OptionIndex>,
 }
 

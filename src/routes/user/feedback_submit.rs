@@ -21,7 +21,7 @@ pub const MAX_MESSAGE_LEN: usize = 2000;
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct SubmitBody {
     #[serde(default)]
-    #[schema(value_type = Option<Value>)]
+    #[schema(value_type = Value)]
     rating: Sent<Rating>,
     message: Option<String>,
 }
