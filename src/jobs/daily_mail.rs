@@ -174,7 +174,7 @@ impl DailyMailer<'_> {
                 summary.recipients += 1;
                 self.send_to(user, date, &day, &mut summary).await?;
             }
-            if !daily_mail::heartbeat(self.db, &key, &owner).await? {
+            if !daily_mail::heartbeat(self.db, &key, &owner, LEASE_STALE_MS).await? {
                 anyhow::bail!("the lease of {key} was taken over; stopping");
             }
         }

@@ -1,14 +1,13 @@
-//! The daily post email's records: `job_leases` (one document per job run, so that of several
-//! server processes exactly one sends a day's email) and `daily_mail_logs` (one per recipient and
+//! The daily post email's records: `job_leases` (one lease per job run, so that of several
+//! server processes exactly one sends a day's email; see [`super::leases`]) and `daily_mail_logs` (one per recipient and
 //! day, under a unique index, so a recipient never gets a day's email twice, whatever runs).
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Bson, DateTime, Document};
-use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
+use super::{index, leases, now, unique_index, Db, DbContext, DbResult};
 
 pub const LEASES: &str = "job_leases";
 pub const LOGS: &str = "daily_mail_logs";
@@ -80,9 +79,10 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     Ok(())
 }
 
-/// Takes the lease of run `key` for `owner`. A lease whose holder has not shown a sign of life
-/// for `stale_ms` is taken over; a finished run is [`Lease::Done`] unless `again` (a run by hand),
-/// which takes it once more (the per-recipient logs keep anyone from getting the email twice).
+/// Takes the lease of run `key` for `owner` ([`super::leases::take_with`]). A lease whose holder
+/// has not shown a sign of life for `stale_ms` is taken over; a finished run is [`Lease::Done`]
+/// unless `again` (a run by hand), which takes it once more (the per-recipient logs keep anyone
+/// from getting the email twice).
 pub async fn acquire(
     db: &Db,
     key: &str,
@@ -91,14 +91,6 @@ pub async fn acquire(
     again: bool,
 ) -> DbResult<Lease> {
     let at = now();
-    match leases(db)
-        .insert_one(doc! { "_id": key, "owner": owner, "startedAt": at, "heartbeatAt": at, "finishedAt": Bson::Null })
-        .await
-    {
-        Ok(_) => return Ok(Lease::Acquired),
-        Err(e) if is_duplicate_key(&e) => {}
-        Err(e) => return Err(e).db_context("taking a job lease"),
-    }
     let stale = DateTime::from_millis(at.timestamp_millis() - stale_ms);
     let mut takeable = vec![Bson::Document(
         doc! { "finishedAt": Bson::Null, "heartbeatAt": { "$lt": stale } },
@@ -106,15 +98,9 @@ pub async fn acquire(
     if again {
         takeable.push(Bson::Document(doc! { "finishedAt": { "$ne": Bson::Null } }));
     }
-    let taken = leases(db)
-        .find_one_and_update(
-            doc! { "_id": key, "$or": takeable },
-            doc! { "$set": { "owner": owner, "startedAt": at, "heartbeatAt": at, "finishedAt": Bson::Null } },
-        )
-        .return_document(ReturnDocument::After)
-        .await
-        .db_context("taking over a job lease")?;
-    if taken.is_some() {
+    let fields = doc! { "startedAt": at, "heartbeatAt": at, "finishedAt": Bson::Null };
+    let takeable = doc! { "$or": takeable };
+    if leases::take_with(db, LEASES, key, owner, stale_ms, fields, takeable).await? {
         return Ok(Lease::Acquired);
     }
     let current = leases(db)
@@ -127,16 +113,17 @@ pub async fn acquire(
     })
 }
 
-/// Shows the lease's holder is alive; false when it lost the lease.
-pub async fn heartbeat(db: &Db, key: &str, owner: &str) -> DbResult<bool> {
-    let res = leases(db)
-        .update_one(
-            doc! { "_id": key, "owner": owner },
-            doc! { "$set": { "heartbeatAt": now() } },
-        )
-        .await
-        .db_context("renewing a job lease")?;
-    Ok(res.matched_count == 1)
+/// Shows the lease's holder is alive (for `stale_ms` more); false when it lost the lease.
+pub async fn heartbeat(db: &Db, key: &str, owner: &str, stale_ms: i64) -> DbResult<bool> {
+    leases::renew(
+        db,
+        LEASES,
+        key,
+        owner,
+        stale_ms,
+        doc! { "heartbeatAt": now() },
+    )
+    .await
 }
 
 /// Marks the run finished, with its figures.
@@ -153,11 +140,7 @@ pub async fn finish(db: &Db, key: &str, owner: &str, figures: Document) -> DbRes
 
 /// Claims a recipient's email for the day; false when someone already did (sent or sending).
 pub async fn claim(db: &Db, log: &DailyMailLog) -> DbResult<bool> {
-    match logs(db).insert_one(log).await {
-        Ok(_) => Ok(true),
-        Err(e) if is_duplicate_key(&e) => Ok(false),
-        Err(e) => Err(e).db_context("claiming a daily email"),
-    }
+    leases::claim(db, LOGS, log).await
 }
 
 /// Records how a claimed email went.

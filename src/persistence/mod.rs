@@ -24,6 +24,7 @@ pub mod google_identities;
 pub mod graph;
 pub mod guest_visits;
 pub mod index_state;
+pub mod leases;
 pub mod ledger;
 pub mod likes;
 pub mod local_payments;

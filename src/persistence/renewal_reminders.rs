@@ -4,10 +4,9 @@
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
-use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{is_duplicate_key, now, Db, DbContext, DbResult};
+use super::{now, Db, DbResult};
 
 pub const COLLECTION: &str = "renewal_reminders";
 
@@ -20,10 +19,6 @@ pub struct Reminder {
     pub sent_at: DateTime,
 }
 
-fn collection(db: &Db) -> Collection<Reminder> {
-    db.database().collection(COLLECTION)
-}
-
 /// Claims the reminder of this period; `false` when it was sent (or is being sent) already.
 pub async fn claim(db: &Db, subscription: ObjectId, period_end: DateTime) -> DbResult<bool> {
     let reminder = Reminder {
@@ -31,9 +26,5 @@ pub async fn claim(db: &Db, subscription: ObjectId, period_end: DateTime) -> DbR
         subscription_id: subscription,
         sent_at: now(),
     };
-    match collection(db).insert_one(&reminder).await {
-        Ok(_) => Ok(true),
-        Err(e) if is_duplicate_key(&e) => Ok(false),
-        Err(e) => Err(e).db_context("claiming a renewal reminder"),
-    }
+    super::leases::claim(db, COLLECTION, &reminder).await
 }

@@ -1,7 +1,8 @@
 //! The `reports` collection: signed-in users report posts; administrators review them and may
 //! forward them to the post's author, who acknowledges. One open (not yet reviewed) report per
-//! user and post is guarded by `report_locks`, whose `_id` is `{reporterId}:{postId}` (an `_id`
-//! insert is atomic on every MongoDB-compatible store; partial unique indexes are not).
+//! user and post is guarded by a claim in `report_locks` ([`super::leases::claim`]), whose `_id`
+//! is `{reporterId}:{postId}` (an `_id` insert is atomic on every MongoDB-compatible store;
+//! partial unique indexes are not).
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
@@ -9,7 +10,7 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{index, is_duplicate_key, now, Db, DbContext, DbError, DbResult};
+use super::{index, leases, now, Db, DbContext, DbError, DbResult};
 
 pub const COLLECTION: &str = "reports";
 pub const LOCKS: &str = "report_locks";
@@ -94,16 +95,12 @@ pub async fn create(db: &Db, report: &Report) -> DbResult<()> {
         )));
     };
     let key = lock_key(reporter, report.post_id);
-    match locks(db)
-        .insert_one(doc! { "_id": &key, "postId": report.post_id, "reportId": report.id })
-        .await
-    {
-        Ok(_) => {}
-        Err(e) if is_duplicate_key(&e) => return Err(DbError::Duplicate("An open report")),
-        Err(e) => return Err(e).db_context("locking a report"),
+    let lock = doc! { "_id": &key, "postId": report.post_id, "reportId": report.id };
+    if !leases::claim(db, LOCKS, &lock).await? {
+        return Err(DbError::Duplicate("An open report"));
     }
     if let Err(e) = collection(db).insert_one(report).await {
-        let _ = locks(db).delete_one(doc! { "_id": &key }).await;
+        let _ = leases::drop_claim(db, LOCKS, key).await;
         return Err(e).db_context("storing a report");
     }
     Ok(())
@@ -154,10 +151,7 @@ pub async fn review(
         .await
         .db_context("reviewing a report")?;
     if let Some(reporter) = report.reporter_id {
-        locks(db)
-            .delete_one(doc! { "_id": lock_key(reporter, report.post_id) })
-            .await
-            .db_context("releasing a report lock")?;
+        leases::drop_claim(db, LOCKS, lock_key(reporter, report.post_id)).await?;
     }
     Ok(updated)
 }

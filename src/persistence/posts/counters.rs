@@ -2,6 +2,7 @@
 //! counter's recount, and the repair of a counter from the records it counts.
 
 use super::*;
+use crate::persistence::leases;
 
 /// Stores the vote counts of a poll block (`set`: `blocks.<n>.data.options.<m>.votes` → count),
 /// if block `index` still has `block_id`; the caller holds the post's lock.
@@ -58,7 +59,7 @@ impl Counter {
     }
 }
 
-/// Where per-post locks live: `{_id: postId, token, at}`.
+/// Where per-post locks live: `{_id: postId, owner, until}` (a lease of [`super::super::leases`]).
 pub const LOCKS: &str = "post_locks";
 /// A lock older than this is taken to be abandoned (its holder crashed) and may be taken over.
 pub const LOCK_STALE_MS: i64 = 10_000;
@@ -68,8 +69,9 @@ pub const LOCK_WAIT_MS: u64 = 10_000;
 /// Runs `work` while holding the post's lock, so engagement writes to one post happen one at a
 /// time on every node. FerretDB v1 applies each update as read-modify-write of the whole
 /// document, so two simultaneous `$inc`s (or `$set`s of different fields) can lose one another;
-/// serialising the writers through a unique `_id` insert (which is atomic) prevents that. The
-/// work runs on its own task, so a request that goes away mid-way still releases the lock.
+/// serialising the writers through a lease taken by a unique `_id` insert (which is atomic)
+/// prevents that. The work runs on its own task, so a request that goes away mid-way still
+/// releases the lock.
 pub async fn with_post_lock<T, F>(db: &Db, post: ObjectId, work: F) -> DbResult<T>
 where
     T: Send + 'static,
@@ -77,40 +79,23 @@ where
 {
     let db = db.clone();
     let task = tokio::spawn(async move {
-        let locks = db.database().collection::<Document>(LOCKS);
-        let token = ObjectId::new();
+        let owner = ObjectId::new().to_hex();
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(LOCK_WAIT_MS);
         let mut held = false;
         while std::time::Instant::now() < deadline {
-            match locks
-                .insert_one(doc! { "_id": post, "token": token, "at": now() })
-                .await
-            {
-                Ok(_) => {
-                    held = true;
-                    break;
-                }
-                Err(e) if is_duplicate_key(&e) => {
-                    let stale = DateTime::from_millis(now().timestamp_millis() - LOCK_STALE_MS);
-                    locks
-                        .delete_one(doc! { "_id": post, "at": { "$lt": stale } })
-                        .await
-                        .db_context("clearing an abandoned post lock")?;
-                    let pause = rand::random::<u64>() % 8 + 2;
-                    tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
-                }
-                Err(e) => return Err(e).db_context("locking a post"),
+            if leases::take(&db, LOCKS, post, &owner, LOCK_STALE_MS).await? {
+                held = true;
+                break;
             }
+            let pause = rand::random::<u64>() % 8 + 2;
+            tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
         }
         if !held {
             tracing::warn!(%post, "post lock not acquired in time; writing without it");
         }
         let result = work.await;
         if held {
-            locks
-                .delete_one(doc! { "_id": post, "token": token })
-                .await
-                .db_context("unlocking a post")?;
+            leases::release(&db, LOCKS, post, &owner).await?;
         }
         result
     });

@@ -6,14 +6,13 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, Sent};
 use crate::routes::post::like::readable_post;
 use crate::routes::post::time_spent::{
-    add_reading_time, parse_post_id, parse_seconds, MSG_TIME_RECORDED,
+    add_reading_time, parse_post_id, TimeSpent, MSG_TIME_RECORDED,
 };
 use crate::state::AppState;
 
@@ -23,7 +22,8 @@ pub struct ReadingTimeBody {
     #[serde(default)]
     post_id: Option<String>,
     #[serde(default)]
-    time_spent: Option<Value>,
+    #[schema(value_type = Value)]
+    time_spent: Sent<TimeSpent>,
 }
 
 /// `{message, postId, totalTimeSpent}`: the seconds recorded for the post in all.
@@ -50,7 +50,7 @@ pub async fn reading_time(
         .filter(|s| !s.is_empty())
         .ok_or_else(|| ApiError::bad_request("postId is required"))?;
     parse_post_id(post_id)?;
-    let seconds = parse_seconds(body.time_spent.as_ref(), "timeSpent")?;
+    let seconds = TimeSpent::of(&body.time_spent)?;
     let post = readable_post(&state, post_id, Some(&me)).await?;
     let total = add_reading_time(&state, &req, Some(&me), &post, seconds, None).await?;
     Ok(HttpResponse::Ok().json(ReadingTimeAnswer {

@@ -6,13 +6,12 @@ use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 
 use super::input::{
-    parse_audience, parse_blocks, parse_category, parse_lang, parse_post_type, parse_publish_at,
-    parse_thumbnail, parse_title, parse_visibility, requested_status, search_text_for, tags_of,
-    PendingImages, PostBody,
+    parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title, parse_visibility,
+    requested_status, search_text_for, tags_of, PendingImages, PostBody,
 };
 use super::{render_one_for, PostAnswer};
 use crate::auth::AuthUser;
-use crate::domain::blocks::{check_upload_rules, reading_time_minutes};
+use crate::domain::blocks::reading_time_minutes;
 use crate::domain::post::PostStatus;
 use crate::domain::slug::post_slug_base;
 use crate::error::{ApiError, ApiResult};
@@ -53,21 +52,12 @@ pub async fn create(
     body: ApiJson<PostBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let blocks_raw = body.blocks.clone().unwrap_or(serde_json::Value::Null);
-    check_upload_rules(&blocks_raw, body.thumbnail.as_ref())?;
+    body.check_uploads(true)?;
     let title = parse_title(body.title.as_deref())?;
-    let mut blocks = parse_blocks(&blocks_raw)?;
-    let mut thumbnail = body
-        .thumbnail
-        .as_ref()
-        .map(parse_thumbnail)
-        .transpose()?
-        .flatten();
+    let mut blocks = body.blocks()?.unwrap_or_default();
+    let mut thumbnail = body.thumbnail()?.flatten();
     let tags = tags_of(&body)?.unwrap_or_default();
-    let category = match &body.category {
-        Some(raw) => parse_category(&state.db, raw).await?,
-        None => None,
-    };
+    let category = body.category(&state.db).await?.flatten();
     let at = now();
     let status = requested_status(&body)?.unwrap_or(PostStatus::Published);
     let publish_at = match status {

@@ -7,7 +7,11 @@ use mongodb::bson::DateTime;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::domain::blocks::{self, image_urls_mut, is_acceptable_image_source, Block};
+use crate::domain::blocks::{
+    self, check_upload_rules, contains_blob_url, image_urls_mut, is_acceptable_image_source, Block,
+    MSG_BLOB_URL, MSG_BLOCKS_REQUIRED,
+};
+use crate::domain::error::DomainError;
 use crate::domain::image::{
     decode_data_url_with_variants, is_data_url, is_media_path, DecodedImage, MEDIA_URL_PREFIX,
 };
@@ -16,13 +20,22 @@ use crate::domain::post::{parse_language, Audience, PostStatus, PostType, Visibi
 use crate::domain::search::normalize;
 use crate::domain::tags::{parse_tags, TagsInput};
 use crate::error::{ApiError, ApiResult};
+use crate::extract::{FieldValue, Refusal, Sent};
 use crate::persistence::{categories, media, Db};
 
 pub const MAX_TITLE_LEN: usize = 200;
 /// Characters of a post's search text that are indexed.
 pub const MAX_SEARCH_TEXT_LEN: usize = 100_000;
 pub const MSG_TITLE_REQUIRED: &str = "Title is required";
+pub const MSG_BAD_THUMBNAIL: &str =
+    "thumbnail must be an http(s) address, a /media/ path or a base64 data URL";
+pub const MSG_BAD_CATEGORY: &str = "category must be a category id";
+pub const MSG_CATEGORY_NOT_FOUND: &str = "Category not found";
 
+// Keys it does not name are ignored (the editor sends keys of its own), so it is not
+// `deny_unknown_fields`. `blocks`, `thumbnail` and `category` are read by their validating
+// newtypes; `null` in any of them counts as not sent. (A comment, not documentation: the doc
+// comment below is the body's description in the API document.)
 /// What a client may send to create or change a post.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -30,11 +43,14 @@ pub struct PostBody {
     #[serde(default)]
     pub title: Option<String>,
     #[serde(default)]
-    pub blocks: Option<Value>,
+    #[schema(value_type = Value)]
+    pub blocks: Sent<BlocksValue>,
     #[serde(default)]
-    pub thumbnail: Option<Value>,
+    #[schema(value_type = Value)]
+    pub thumbnail: Sent<ThumbnailValue>,
     #[serde(default)]
-    pub category: Option<Value>,
+    #[schema(value_type = Value)]
+    pub category: Sent<CategoryRef>,
     #[serde(default)]
     pub tags: Option<TagsInput>,
     #[serde(default)]
@@ -61,6 +77,122 @@ pub struct PostBody {
     pub email_subscribers: Option<bool>,
 }
 
+impl PostBody {
+    /// The upload rules, answered before any other field: `blocks` (required when
+    /// `blocks_required`, on create) is a non-empty array, and neither it nor the thumbnail holds
+    /// a `blob:` address — in that order, with the spec's messages.
+    pub fn check_uploads(&self, blocks_required: bool) -> ApiResult<()> {
+        if self.blocks.value()?.is_none() && blocks_required {
+            return Err(ApiError::bad_request(MSG_BLOCKS_REQUIRED));
+        }
+        self.thumbnail.value()?;
+        Ok(())
+    }
+
+    /// The blocks sent, read (after the title is checked); `None` when not sent.
+    pub fn blocks(&self) -> ApiResult<Option<Vec<Block>>> {
+        match self.blocks.value()? {
+            Some(b) => Ok(Some(b.0.clone()?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The thumbnail sent: `None` when not sent, `Some(None)` to remove it (an empty text),
+    /// else an address or a data URL still to be stored.
+    pub fn thumbnail(&self) -> ApiResult<Option<Option<String>>> {
+        match self.thumbnail.value()? {
+            Some(t) => Ok(Some(t.0.clone()?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The category sent, looked up: `None` when not sent, `Some(None)` to remove it.
+    pub async fn category(&self, db: &Db) -> ApiResult<Option<Option<ObjectId>>> {
+        match self.category.value()? {
+            Some(c) => Ok(Some(c.resolve(db).await?)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// `blocks`: a non-empty array without `blob:` addresses (the upload rules, refused before any
+/// other field: "Blocks are required", then [`MSG_BLOB_URL`]), holding the blocks as
+/// `domain::blocks` reads them — or the message refusing one of them, answered after the title.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlocksValue(Result<Vec<Block>, DomainError>);
+
+impl FieldValue for BlocksValue {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        check_upload_rules(&value, None).map_err(|e| Refusal::new(e.to_string()))?;
+        Ok(BlocksValue(blocks::parse_blocks(&value)))
+    }
+}
+
+/// `thumbnail`: anything holding a `blob:` address is refused with the upload rules
+/// ([`MSG_BLOB_URL`]); otherwise the picture's address — `None` for an empty text (no picture),
+/// else an http(s) address, a `/media/` path or a data URL — or the message refusing it,
+/// answered after the blocks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThumbnailValue(Result<Option<String>, Refusal>);
+
+impl FieldValue for ThumbnailValue {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        if contains_blob_url(&value) {
+            return Err(Refusal::new(MSG_BLOB_URL));
+        }
+        Ok(ThumbnailValue(match &value {
+            Value::String(s) if s.trim().is_empty() => Ok(None),
+            Value::String(s) if is_acceptable_image_source(s.trim()) => {
+                Ok(Some(s.trim().to_string()))
+            }
+            _ => Err(Refusal::new(MSG_BAD_THUMBNAIL)),
+        }))
+    }
+}
+
+/// `category`: an id or a slug, or an object carrying it as `_id` (or `id`); an empty text
+/// removes the category. Another value is refused with [`MSG_BAD_CATEGORY`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum CategoryRef {
+    /// No category.
+    Clear,
+    /// The id or slug of a category, still to be looked up.
+    Key(String),
+}
+
+impl FieldValue for CategoryRef {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        match value {
+            Value::String(s) if s.trim().is_empty() => Ok(CategoryRef::Clear),
+            Value::String(s) => Ok(CategoryRef::Key(s.trim().to_string())),
+            Value::Object(o) => match o.get("_id").or_else(|| o.get("id")) {
+                Some(Value::String(s)) => Ok(CategoryRef::Key(s.trim().to_string())),
+                _ => Err(Refusal::new(MSG_BAD_CATEGORY)),
+            },
+            _ => Err(Refusal::new(MSG_BAD_CATEGORY)),
+        }
+    }
+}
+
+crate::field_value!(BlocksValue, ThumbnailValue, CategoryRef);
+
+impl CategoryRef {
+    /// The category named (by id, else by slug); "Category not found" when there is none.
+    pub async fn resolve(&self, db: &Db) -> ApiResult<Option<ObjectId>> {
+        let key = match self {
+            CategoryRef::Clear => return Ok(None),
+            CategoryRef::Key(key) => key,
+        };
+        let found = match ObjectId::parse_str(key) {
+            Ok(id) => categories::find_by_id(db, id).await?,
+            Err(_) => categories::find_by_slug(db, key).await?,
+        };
+        found
+            .map(|c| Some(c.id))
+            .ok_or_else(|| ApiError::bad_request(MSG_CATEGORY_NOT_FOUND))
+    }
+}
+
 /// A title: trimmed, whitespace collapsed, 1 to 200 characters.
 pub fn parse_title(raw: Option<&str>) -> ApiResult<String> {
     let title = raw
@@ -77,39 +209,6 @@ pub fn parse_title(raw: Option<&str>) -> ApiResult<String> {
         )));
     }
     Ok(title)
-}
-
-/// A category given as an id, a slug, or an object with `_id`; `Some(None)` clears it.
-pub async fn parse_category(db: &Db, raw: &Value) -> ApiResult<Option<ObjectId>> {
-    let key = match raw {
-        Value::Null => return Ok(None),
-        Value::String(s) if s.trim().is_empty() => return Ok(None),
-        Value::String(s) => s.trim().to_string(),
-        Value::Object(o) => match o.get("_id").or_else(|| o.get("id")) {
-            Some(Value::String(s)) => s.trim().to_string(),
-            _ => return Err(ApiError::bad_request("category must be a category id")),
-        },
-        _ => return Err(ApiError::bad_request("category must be a category id")),
-    };
-    let found = match ObjectId::parse_str(&key) {
-        Ok(id) => categories::find_by_id(db, id).await?,
-        Err(_) => categories::find_by_slug(db, &key).await?,
-    };
-    found
-        .map(|c| Some(c.id))
-        .ok_or_else(|| ApiError::bad_request("Category not found"))
-}
-
-/// A thumbnail as given: `None` for none, else an address or a data URL still to be stored.
-pub fn parse_thumbnail(raw: &Value) -> ApiResult<Option<String>> {
-    match raw {
-        Value::Null => Ok(None),
-        Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) if is_acceptable_image_source(s.trim()) => Ok(Some(s.trim().to_string())),
-        _ => Err(ApiError::bad_request(
-            "thumbnail must be an http(s) address, a /media/ path or a base64 data URL",
-        )),
-    }
 }
 
 pub fn parse_post_type(raw: Option<&str>) -> ApiResult<Option<PostType>> {
@@ -176,11 +275,6 @@ async fn adopt(
 /// Tags from the body.
 pub fn tags_of(body: &PostBody) -> ApiResult<Option<Vec<String>>> {
     Ok(body.tags.clone().map(|t| parse_tags(Some(t))).transpose()?)
-}
-
-/// Parses blocks after the upload rules (non-empty, no `blob:`) have been checked.
-pub fn parse_blocks(raw: &Value) -> ApiResult<Vec<Block>> {
-    Ok(blocks::parse_blocks(raw)?)
 }
 
 /// Images waiting to be stored: every data URL among the thumbnail and image blocks, decoded,

@@ -14,6 +14,7 @@ use super::view::optional_body;
 use crate::auth::{AuthUser, MaybeUser};
 use crate::counting;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::{FieldValue, Refusal, Sent};
 use crate::persistence::posts::Post;
 use crate::persistence::{now, reading_time, views::VIEW_WINDOW_MS};
 use crate::routes::user::iso;
@@ -31,34 +32,65 @@ pub fn parse_post_id(raw: &str) -> ApiResult<mongodb::bson::oid::ObjectId> {
         .map_err(|_| ApiError::invalid("invalid_id", MSG_INVALID_POST_ID))
 }
 
+/// `{duration, guestId?}` (not in the document: the body is optional and the route takes any).
+/// Other keys are ignored.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TimeSpentBody {
     #[serde(default)]
-    duration: Option<Value>,
+    duration: Sent<Duration>,
     #[serde(default)]
     guest_id: Option<String>,
 }
 
-/// Reads a number of seconds: a JSON number or numeric text, positive and at most four hours.
-pub fn parse_seconds(raw: Option<&Value>, field: &str) -> ApiResult<i64> {
-    let value = match raw {
-        None | Some(Value::Null) => {
-            return Err(ApiError::bad_request(format!("{field} is required")));
-        }
-        Some(Value::Number(n)) => n.as_f64(),
-        Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
-        Some(_) => None,
+/// Reads a number of seconds: a JSON number or numeric text, positive and at most four hours,
+/// rounded to whole seconds (at least 1). `key` names the field in the messages.
+fn read_seconds(value: &Value, key: &str) -> Result<i64, Refusal> {
+    let seconds = match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
     }
     .filter(|v| v.is_finite())
-    .ok_or_else(|| ApiError::bad_request(format!("{field} must be a number of seconds")))?;
-    if value <= 0.0 || value > MAX_READING_SECONDS {
-        return Err(ApiError::bad_request(format!(
-            "{field} must be more than 0 and at most {MAX_READING_SECONDS} seconds"
+    .ok_or_else(|| Refusal::new(format!("{key} must be a number of seconds")))?;
+    if seconds <= 0.0 || seconds > MAX_READING_SECONDS {
+        return Err(Refusal::new(format!(
+            "{key} must be more than 0 and at most {MAX_READING_SECONDS} seconds"
         )));
     }
     // Bounded above, so the conversion cannot overflow.
-    Ok((value.round() as i64).max(1))
+    Ok((seconds.round() as i64).max(1))
+}
+
+/// Declares the newtypes of the reading-time fields, each answering with its key.
+macro_rules! seconds_field {
+    ($($(#[$doc:meta])* $name:ident = $key:literal;)+) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct $name(pub i64);
+
+        impl FieldValue for $name {
+            fn read(value: Value) -> Result<Self, Refusal> {
+                read_seconds(&value, $key).map($name)
+            }
+        }
+
+        impl $name {
+            /// The seconds, required ("`<key>` is required" when missing or `null`).
+            pub fn of(sent: &Sent<$name>) -> ApiResult<i64> {
+                Ok(sent.required(concat!($key, " is required"))?.0)
+            }
+        }
+
+        crate::field_value!($name);
+    )+};
+}
+
+seconds_field! {
+    /// `duration` of a reader's report.
+    Duration = "duration";
+    /// `timeSpent` of the administrators' dashboard tracker.
+    TimeSpent = "timeSpent";
 }
 
 /// Adds reading time by the reader to the post; returns the reader's total.
@@ -118,7 +150,7 @@ pub async fn time_spent(
 ) -> ApiResult<HttpResponse> {
     parse_post_id(&post_id)?;
     let body: TimeSpentBody = optional_body(&body)?;
-    let seconds = parse_seconds(body.duration.as_ref(), "duration")?;
+    let seconds = Duration::of(&body.duration)?;
     let me = viewer.0.as_ref();
     let post = readable_post(&state, &post_id, me).await?;
     let total =

@@ -8,16 +8,13 @@ use mongodb::bson::{doc, Bson};
 use serde_json::json;
 
 use super::input::{
-    media_in_use, parse_audience, parse_blocks, parse_category, parse_lang, parse_post_type,
-    parse_publish_at, parse_thumbnail, parse_title, parse_visibility, requested_status,
-    search_text_for, tags_of, PendingImages, PostBody,
+    media_in_use, parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title,
+    parse_visibility, requested_status, search_text_for, tags_of, PendingImages, PostBody,
 };
 use super::{managed_post, render_one_for, MSG_POST_NOT_FOUND};
 use crate::audit::{self, Action, Target};
 use crate::auth::AuthUser;
-use crate::domain::blocks::{
-    carry_poll_votes, check_upload_rules, contains_blob_url, reading_time_minutes, MSG_BLOB_URL,
-};
+use crate::domain::blocks::{carry_poll_votes, reading_time_minutes};
 use crate::domain::post::PostStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
@@ -43,11 +40,7 @@ pub async fn update(
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
     let current = managed_post(super::find_by_slug(&state, slug.trim()).await?, &me)?;
-    if let Some(raw) = &body.blocks {
-        check_upload_rules(raw, body.thumbnail.as_ref())?;
-    } else if body.thumbnail.as_ref().is_some_and(contains_blob_url) {
-        return Err(ApiError::bad_request(MSG_BLOB_URL));
-    }
+    body.check_uploads(false)?;
 
     let at = now();
     let mut set = doc! { "updatedAt": at };
@@ -55,21 +48,14 @@ pub async fn update(
         Some(t) => parse_title(Some(t))?,
         None => current.title.clone(),
     };
-    let mut blocks = match &body.blocks {
-        Some(raw) => {
-            let mut b = parse_blocks(raw)?;
-            carry_poll_votes(&mut b, &current.blocks);
-            Some(b)
-        }
-        None => None,
-    };
-    let mut thumbnail = match &body.thumbnail {
-        Some(raw) => Some(parse_thumbnail(raw)?),
-        None => None,
-    };
+    let mut blocks = body.blocks()?;
+    if let Some(b) = blocks.as_mut() {
+        carry_poll_votes(b, &current.blocks);
+    }
+    let mut thumbnail = body.thumbnail()?;
     let tags = tags_of(&body)?;
-    if let Some(raw) = &body.category {
-        set.insert("category", parse_category(&state.db, raw).await?);
+    if let Some(category) = body.category(&state.db).await? {
+        set.insert("category", category);
     }
     if let Some(t) = parse_post_type(body.post_type.as_deref())? {
         set.insert(
@@ -114,6 +100,7 @@ pub async fn update(
     }
 
     // Images: decode everything first, then store.
+    let blocks_sent = blocks.is_some();
     let mut block_buf = blocks.take().unwrap_or_default();
     let thumb_arg = thumbnail.clone().flatten();
     let images = PendingImages::decode(thumb_arg.as_deref(), &mut block_buf).await?;
@@ -128,7 +115,7 @@ pub async fn update(
             &mut block_buf,
         )
         .await?;
-    if body.blocks.is_some() {
+    if blocks_sent {
         blocks = Some(block_buf);
     }
     if thumbnail.is_some() {

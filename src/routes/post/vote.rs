@@ -14,7 +14,7 @@ use super::MSG_POST_NOT_FOUND;
 use crate::auth::AuthUser;
 use crate::domain::blocks::Block;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, FieldValue, Refusal, Sent};
 use crate::persistence::posts;
 use crate::persistence::votes;
 use crate::routes::user::activity::record_activity;
@@ -23,6 +23,8 @@ use crate::state::AppState;
 pub const MSG_UNKNOWN_POLL: &str = "This post has no poll with that blockId";
 pub const MSG_POLL_CLOSED: &str = "This poll is closed";
 pub const MSG_VOTE_RECORDED: &str = "Vote recorded";
+pub const MSG_INDEX_REQUIRED: &str = "optionIndex is required";
+pub const MSG_BAD_INDEX: &str = "optionIndex must be a whole number";
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -32,29 +34,32 @@ pub struct VoteBody {
     #[serde(default)]
     block_id: Option<String>,
     #[serde(default)]
-    option_index: Option<Value>,
+    #[schema(value_type = Value)]
+    option_index: Sent<OptionIndex>,
 }
+
+/// `optionIndex`: a whole number, or its text (the range is the poll's, checked against it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OptionIndex(pub i64);
+
+impl FieldValue for OptionIndex {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        match value {
+            Value::Number(n) => n.as_i64(),
+            Value::String(s) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        }
+        .map(OptionIndex)
+        .ok_or_else(|| Refusal::new(MSG_BAD_INDEX))
+    }
+}
+crate::field_value!(OptionIndex);
 
 fn required<'a>(v: &'a Option<String>, name: &str) -> ApiResult<&'a str> {
     v.as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .ok_or_else(|| ApiError::bad_request(format!("{name} is required")))
-}
-
-/// Reads `optionIndex`: a whole number (or its text) from 0.
-fn parse_index(raw: Option<&Value>) -> ApiResult<i64> {
-    match raw {
-        None | Some(Value::Null) => Err(ApiError::bad_request("optionIndex is required")),
-        Some(Value::Number(n)) => n
-            .as_i64()
-            .ok_or_else(|| ApiError::bad_request("optionIndex must be a whole number")),
-        Some(Value::String(s)) => s
-            .trim()
-            .parse::<i64>()
-            .map_err(|_| ApiError::bad_request("optionIndex must be a whole number")),
-        Some(_) => Err(ApiError::bad_request("optionIndex must be a whole number")),
-    }
 }
 
 /// Whether a poll's `closesAt` has passed.
@@ -146,7 +151,7 @@ pub async fn vote(
     let body = body.into_inner();
     let post_id = required(&body.post_id, "postId")?;
     let block_id = required(&body.block_id, "blockId")?.to_string();
-    let index = parse_index(body.option_index.as_ref())?;
+    let index = body.option_index.required(MSG_INDEX_REQUIRED)?.0;
     let post = readable_post(&state, post_id, Some(&me)).await?;
     if !super::may_read_blocks(&state.db, Some(&me), &post).await? {
         return Err(ApiError::forbidden(super::MSG_SUBSCRIBERS_ONLY));

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, FieldValue, Refusal, Sent};
 use crate::persistence::feedback::{self, Feedback};
 use crate::persistence::now;
 use crate::routes::user::iso;
@@ -17,11 +17,31 @@ pub const MSG_BAD_RATING: &str = "Rating must be a whole number from 1 to 5";
 pub const MSG_MESSAGE_REQUIRED: &str = "Feedback message is required";
 pub const MAX_MESSAGE_LEN: usize = 2000;
 
+// `{rating, message}`; other keys are ignored.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct SubmitBody {
-    rating: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = Value)]
+    rating: Sent<Rating>,
     message: Option<String>,
 }
+
+/// A rating: a whole number from 1 to 5 (a text, a fraction or `null` is refused with
+/// [`MSG_BAD_RATING`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rating(pub i32);
+
+impl FieldValue for Rating {
+    fn read(value: Value) -> Result<Self, Refusal> {
+        value
+            .as_i64()
+            .filter(|r| (1..=5).contains(r))
+            .and_then(|r| i32::try_from(r).ok())
+            .map(Rating)
+            .ok_or_else(|| Refusal::new(MSG_BAD_RATING))
+    }
+}
+crate::field_value!(Rating);
 
 /// A feedback entry as clients see it.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -52,14 +72,6 @@ pub struct FeedbackSubmitAnswer {
     feedback: FeedbackView,
 }
 
-/// A rating: a whole number from 1 to 5.
-pub fn parse_rating(raw: Option<&Value>) -> ApiResult<i32> {
-    raw.and_then(Value::as_i64)
-        .filter(|r| (1..=5).contains(r))
-        .and_then(|r| i32::try_from(r).ok())
-        .ok_or_else(|| ApiError::bad_request(MSG_BAD_RATING))
-}
-
 #[tracing::instrument(skip_all)]
 pub async fn feedback_submit(
     state: web::Data<AppState>,
@@ -67,7 +79,7 @@ pub async fn feedback_submit(
     body: ApiJson<SubmitBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let rating = parse_rating(body.rating.as_ref())?;
+    let rating = body.rating.required(MSG_BAD_RATING)?.0;
     let message = body.message.unwrap_or_default().trim().to_string();
     if message.is_empty() {
         return Err(ApiError::bad_request(MSG_MESSAGE_REQUIRED));
@@ -99,6 +111,13 @@ mod tests {
 
     #[test]
     fn ratings_are_whole_numbers_from_one_to_five() {
+        let parse_rating = |raw: Option<&Value>| -> ApiResult<i32> {
+            let sent = match raw {
+                None => Sent::Missing,
+                Some(v) => serde_json::from_value::<Sent<Rating>>(v.clone()).unwrap(),
+            };
+            Ok(sent.required(MSG_BAD_RATING)?.0)
+        };
         for ok in [1, 3, 5] {
             assert_eq!(parse_rating(Some(&json!(ok))).unwrap(), ok);
         }

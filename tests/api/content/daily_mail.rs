@@ -280,3 +280,116 @@ async fn the_command_line_sends_a_day_by_hand_and_nothing_goes_out_when_nothing_
     let err = run_admin(&settings, daily("31/12/2024")).await.unwrap_err();
     assert!(err.to_string().contains("--date"), "{err}");
 }
+
+/// The lease and claim every job run and lock stands on (`persistence::leases`), against the
+/// real database: of owners racing for one lease exactly one wins, also for an expired lease
+/// taken over; only the holder renews or releases it; a claim is made once.
+#[actix_web::test]
+async fn a_lease_has_one_holder_until_it_expires_and_only_that_holder_renews_it() {
+    use futures_util::future::join_all;
+    use mongodb::bson::doc;
+    use pressroom::persistence::leases;
+
+    let app = spawn_app().await;
+    let db = &app.db;
+    const LEASES: &str = "test_leases";
+    let race = |key: &'static str, ttl_ms: i64, round: usize| {
+        join_all((0..8).map(move |i| {
+            let db = db.clone();
+            async move {
+                let owner = format!("owner-{round}-{i}");
+                let won = leases::take(&db, LEASES, key, &owner, ttl_ms)
+                    .await
+                    .unwrap();
+                won.then_some(owner)
+            }
+        }))
+    };
+
+    for round in 0..5 {
+        let key: &'static str = Box::leak(format!("fresh-{round}").into_boxed_str());
+        let winners: Vec<String> = race(key, 60_000, round)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(winners.len(), 1, "round {round}: {winners:?}");
+        let holder = &winners[0];
+        assert!(
+            !leases::take(db, LEASES, key, "late", 60_000).await.unwrap(),
+            "held"
+        );
+        assert!(
+            !leases::renew(db, LEASES, key, "late", 60_000, doc! {})
+                .await
+                .unwrap(),
+            "a non-holder cannot renew"
+        );
+        assert!(!leases::release(db, LEASES, key, "late").await.unwrap());
+        assert!(
+            leases::renew(db, LEASES, key, holder, 60_000, doc! { "step": 2 })
+                .await
+                .unwrap()
+        );
+        assert!(
+            !leases::take(db, LEASES, key, "late", 60_000).await.unwrap(),
+            "still held"
+        );
+        assert!(leases::release(db, LEASES, key, holder).await.unwrap());
+        assert!(
+            leases::take(db, LEASES, key, "late", 60_000).await.unwrap(),
+            "free again"
+        );
+    }
+
+    // An expired lease is taken over by exactly one of those racing for it, and its old holder
+    // learns that it lost it.
+    for round in 0..5 {
+        let key: &'static str = Box::leak(format!("expiring-{round}").into_boxed_str());
+        assert!(leases::take(db, LEASES, key, "first", 1).await.unwrap());
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let winners: Vec<String> = race(key, 60_000, round)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(winners.len(), 1, "round {round}: {winners:?}");
+        assert!(!leases::renew(db, LEASES, key, "first", 60_000, doc! {})
+            .await
+            .unwrap());
+        assert!(!leases::release(db, LEASES, key, "first").await.unwrap());
+        let stored = db
+            .database()
+            .collection::<mongodb::bson::Document>(LEASES)
+            .find_one(doc! { "_id": key })
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.get_str("owner").unwrap(), winners[0]);
+    }
+
+    // The takeovers' own claims are gone once the leases moved on.
+    let left = db
+        .database()
+        .collection::<mongodb::bson::Document>(leases::TAKEOVERS)
+        .count_documents(doc! {})
+        .await
+        .unwrap();
+    assert_eq!(left, 0, "takeover claims left behind");
+
+    // A claim is made by one insert of the racing ones, and may be made again once dropped.
+    let claims = join_all((0..8).map(|i| {
+        let db = db.clone();
+        async move {
+            leases::claim(&db, LEASES, &doc! { "_id": "claimed", "by": i })
+                .await
+                .unwrap()
+        }
+    }))
+    .await;
+    assert_eq!(claims.iter().filter(|made| **made).count(), 1, "{claims:?}");
+    leases::drop_claim(db, LEASES, "claimed").await.unwrap();
+    assert!(leases::claim(db, LEASES, &doc! { "_id": "claimed" })
+        .await
+        .unwrap());
+}

@@ -176,6 +176,157 @@ async fn bad_post_bodies_are_refused_with_clear_messages() {
     assert_error(res, StatusCode::UNAUTHORIZED).await;
 }
 
+/// `blocks`, `thumbnail` and `category` answer with their own messages, in the order the
+/// handler has always checked them (upload rules, title, blocks, thumbnail, tags, category);
+/// `null` in them counts as not sent, and keys the body does not name are ignored.
+#[actix_web::test]
+async fn the_free_form_fields_of_a_post_answer_in_their_order() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let blob = "Upload failed: Please convert Blob URLs to base64 or upload images properly.";
+    let bad_thumbnail = "thumbnail must be an http(s) address, a /media/ path or a base64 data URL";
+    let cases = [
+        (
+            "blocks null",
+            json!({ "title": "T", "blocks": null }),
+            "Blocks are required",
+        ),
+        (
+            "no blocks wins over a blob thumbnail",
+            json!({ "title": "T", "thumbnail": "blob:http://x/1" }),
+            "Blocks are required",
+        ),
+        (
+            "a blob thumbnail wins over a missing title",
+            json!({ "blocks": [paragraph("p", "x")], "thumbnail": { "u": "blob:http://x/1" } }),
+            blob,
+        ),
+        (
+            "a missing title wins over a bad block",
+            json!({ "blocks": [{ "id": "r1", "type": "raw", "data": {} }], "thumbnail": 5 }),
+            "Title is required",
+        ),
+        (
+            "a bad block wins over a bad thumbnail",
+            json!({ "title": "T", "blocks": [{ "id": "r1", "type": "raw", "data": {} }], "thumbnail": 5 }),
+            "Block 1 (id 'r1') has an unknown type 'raw'",
+        ),
+        (
+            "thumbnail a number",
+            with(post_body("T", "x"), json!({ "thumbnail": 5 })),
+            bad_thumbnail,
+        ),
+        (
+            "a bad thumbnail wins over bad tags",
+            with(
+                post_body("T", "x"),
+                json!({ "thumbnail": "ftp://x", "tags": ["a","b","c","d","e","f","g","h","i","j","k"], "category": 5 }),
+            ),
+            bad_thumbnail,
+        ),
+        (
+            "category a number",
+            with(post_body("T", "x"), json!({ "category": 5 })),
+            "category must be a category id",
+        ),
+        (
+            "category an object without an id",
+            with(
+                post_body("T", "x"),
+                json!({ "category": { "name": "News" } }),
+            ),
+            "category must be a category id",
+        ),
+        (
+            "a bad category wins over a bad status",
+            with(
+                post_body("T", "x"),
+                json!({ "category": [], "status": "archived" }),
+            ),
+            "category must be a category id",
+        ),
+        (
+            "an unknown category slug",
+            with(
+                post_body("T", "x"),
+                json!({ "category": "no-such-category" }),
+            ),
+            "Category not found",
+        ),
+        (
+            "an unknown category id in an object",
+            with(
+                post_body("T", "x"),
+                json!({ "category": { "_id": "650000000000000000000000" } }),
+            ),
+            "Category not found",
+        ),
+    ];
+    for (case, body, expected) in cases {
+        let res = app
+            .post_json("/api/post/post-create", &body, Some(&user.token))
+            .await;
+        let msg = assert_error(res, StatusCode::BAD_REQUEST).await;
+        assert!(msg.starts_with(expected), "case {case}: {msg}");
+    }
+
+    // `null` and an empty text are no thumbnail and no category; other keys are ignored.
+    let post = create_post(
+        &app,
+        &user.token,
+        with(
+            post_body("Kept", "x"),
+            json!({ "thumbnail": null, "category": "", "editorVersion": "2.30", "time": 1 }),
+        ),
+    )
+    .await;
+    assert_eq!(post["thumbnail"], Value::Null);
+    assert_eq!(post["category"], Value::Null);
+    let path = format!("/api/post/update/{}", post["slug"].as_str().unwrap());
+    let picture = "https://example.com/a.png";
+    let res = app
+        .patch_json(
+            &path,
+            &json!({ "thumbnail": picture, "extra": true }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // On a change, `null` leaves a field as it is, an empty text removes it.
+    let res = app
+        .patch_json(
+            &path,
+            &json!({ "thumbnail": null, "blocks": null }),
+            Some(&user.token),
+        )
+        .await;
+    let body = json_of(res).await;
+    assert_eq!(body["post"]["thumbnail"], picture, "{body}");
+    assert_eq!(body["post"]["blocks"][0]["data"]["text"], "x");
+    let res = app
+        .patch_json(&path, &json!({ "thumbnail": "" }), Some(&user.token))
+        .await;
+    assert_eq!(json_of(res).await["post"]["thumbnail"], Value::Null);
+    let res = app
+        .patch_json(
+            &path,
+            &json!({ "thumbnail": 5, "title": "" }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Title is required"
+    );
+    let res = app
+        .patch_json(&path, &json!({ "category": 5 }), Some(&user.token))
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "category must be a category id"
+    );
+}
+
 #[actix_web::test]
 async fn inline_html_is_sanitised_on_the_server() {
     let app = spawn_app().await;

@@ -542,6 +542,75 @@ async fn reading_time_accumulates_per_reader_and_rejects_nonsense() {
         assert!(msg.contains("duration"), "case '{case}': {msg}");
     }
 
+    // The exact messages, and `null` counted as missing.
+    let limit = "must be more than 0 and at most 14400 seconds";
+    let cases = [
+        ("/time-spent", json!({}), "duration is required".to_string()),
+        (
+            "/time-spent",
+            json!({ "duration": null, "other": 1 }),
+            "duration is required".into(),
+        ),
+        (
+            "/time-spent",
+            json!({ "duration": [] }),
+            "duration must be a number of seconds".into(),
+        ),
+        (
+            "/time-spent",
+            json!({ "duration": "NaN" }),
+            "duration must be a number of seconds".into(),
+        ),
+        (
+            "/time-spent",
+            json!({ "duration": "0" }),
+            format!("duration {limit}"),
+        ),
+        (
+            "admin",
+            json!({ "postId": id }),
+            "timeSpent is required".into(),
+        ),
+        (
+            "admin",
+            json!({ "postId": id, "timeSpent": null }),
+            "timeSpent is required".into(),
+        ),
+        (
+            "admin",
+            json!({ "postId": id, "timeSpent": "soon" }),
+            "timeSpent must be a number of seconds".into(),
+        ),
+        (
+            "admin",
+            json!({ "postId": id, "timeSpent": 14401 }),
+            format!("timeSpent {limit}"),
+        ),
+        (
+            "admin: postId first",
+            json!({ "timeSpent": "soon" }),
+            "postId is required".into(),
+        ),
+        (
+            "admin: postId's form first",
+            json!({ "postId": "x", "timeSpent": {} }),
+            "Invalid postId".into(),
+        ),
+    ];
+    for (case, body, expected) in cases {
+        let res = if case.starts_with("admin") {
+            app.post_json("/api/admin/reading-time", &body, Some(&admin.token))
+                .await
+        } else {
+            app.post_json(&path, &body, Some(&reader.token)).await
+        };
+        assert_eq!(
+            assert_error(res, StatusCode::BAD_REQUEST).await,
+            expected,
+            "case '{case}' {body}"
+        );
+    }
+
     // Seed 000 §5: "postId must be a string, else 'Invalid postId'".
     let res = app
         .post_json(
@@ -756,6 +825,50 @@ async fn a_vote_counts_moves_and_shows_the_callers_choice() {
         ),
         ("guest", vote(json!(0)), None, StatusCode::UNAUTHORIZED, ""),
     ];
+    // The exact messages of `optionIndex`, after `postId` and `blockId`.
+    let exact = [
+        (
+            "index missing",
+            json!({ "postId": id, "blockId": "v1" }),
+            "optionIndex is required",
+        ),
+        ("index null", vote(Value::Null), "optionIndex is required"),
+        (
+            "index a word",
+            vote(json!("first")),
+            "optionIndex must be a whole number",
+        ),
+        (
+            "index a flag",
+            vote(json!(true)),
+            "optionIndex must be a whole number",
+        ),
+        (
+            "index a list",
+            vote(json!([0])),
+            "optionIndex must be a whole number",
+        ),
+        (
+            "postId first",
+            json!({ "blockId": "v1", "optionIndex": "x" }),
+            "postId is required",
+        ),
+        (
+            "blockId first",
+            json!({ "postId": id, "optionIndex": "x" }),
+            "blockId is required",
+        ),
+    ];
+    for (case, body, expected) in exact {
+        let res = app
+            .post_json("/api/post/vote", &body, Some(&voter.token))
+            .await;
+        assert_eq!(
+            assert_error(res, StatusCode::BAD_REQUEST).await,
+            expected,
+            "case '{case}'"
+        );
+    }
     for (case, body, token, status, text) in cases {
         let res = app.post_json("/api/post/vote", &body, token).await;
         let msg = assert_error(res, status).await;

@@ -28,7 +28,8 @@ async fn the_prompt_comes_after_three_days_once_and_not_after_feedback() {
     let res = app
         .post_json(
             "/api/user/feedback/submit",
-            &json!({ "rating": 5, "message": "Lovely" }),
+            // Keys the body does not name are ignored.
+            &json!({ "rating": 5, "message": "Lovely", "page": "/home" }),
             Some(&other.token),
         )
         .await;
@@ -63,6 +64,18 @@ async fn feedback_needs_a_rating_from_one_to_five_and_a_message() {
         ),
         (
             json!({ "message": "x" }),
+            "Rating must be a whole number from 1 to 5",
+        ),
+        (
+            json!({ "rating": null, "message": "x" }),
+            "Rating must be a whole number from 1 to 5",
+        ),
+        (
+            json!({ "rating": 2.5, "message": "" }),
+            "Rating must be a whole number from 1 to 5",
+        ),
+        (
+            json!({ "rating": { "$gt": 0 }, "message": "x" }),
             "Rating must be a whole number from 1 to 5",
         ),
         (json!({ "rating": 4 }), "Feedback message is required"),
