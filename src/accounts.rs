@@ -146,3 +146,33 @@ async fn remove_votes(state: &AppState, user: ObjectId) -> ApiResult<u64> {
     }
     Ok(removed)
 }
+
+/// Signing in during the grace period: the deletion is cancelled and the user told by email.
+/// Answers whether there was one to cancel.
+pub async fn cancel_on_sign_in(state: &AppState, user: &User) -> ApiResult<bool> {
+    if !crate::persistence::account_deletions::cancel(&state.db, user.id).await? {
+        return Ok(false);
+    }
+    let body = format!(
+        "Hello {},\n\nYou signed in, so your account will not be deleted. Everything stays as it was.\n\nIf you still want to leave, you can ask again from the settings page.\n",
+        user.name
+    );
+    let mail = crate::mail::Outgoing::new(
+        crate::mail::MailKind::Security,
+        &user.email,
+        "Your account will not be deleted",
+        body,
+    )
+    .for_user(user.id);
+    state.mailer.send_mail(mail).await;
+    crate::audit::record_by(
+        state,
+        user,
+        crate::audit::Action::AccountDeletionCancel,
+        crate::audit::Target::user(user),
+        serde_json::json!({ "by": "sign-in" }),
+    )
+    .await;
+    tracing::info!(user_id = %user.id, "account deletion cancelled by signing in");
+    Ok(true)
+}

@@ -261,6 +261,171 @@ fn no_import_cycle_among_the_modules() {
     );
 }
 
+/// The module path of a file under `src/` (`routes::user::delete_account` for
+/// `routes/user/delete_account.rs`, `persistence` for `persistence/mod.rs`, `""` for the roots).
+fn module_of(file: &str) -> String {
+    let mut parts: Vec<&str> = file.trim_end_matches(".rs").split('/').collect();
+    if matches!(parts.last(), Some(&("mod" | "lib" | "main"))) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The paths a file's code names from the crate's root or its parent modules (`crate::a::b::c`,
+/// `super::x`, `self::y`, one level of `{…}` groups), as module paths to resolve: each the full
+/// path as written, the module it is in being found by its longest known prefix.
+fn module_paths(code: &str, module: &str) -> BTreeSet<Vec<String>> {
+    let here: Vec<String> = module
+        .split("::")
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    let mut out = BTreeSet::new();
+    let bytes = code.as_bytes();
+    let mut at = 0;
+    while at < code.len() {
+        let rest = &code[at..];
+        let (base, len): (Vec<String>, usize) = if rest.starts_with("crate::") {
+            (Vec::new(), "crate::".len())
+        } else if rest.starts_with("super::") || rest.starts_with("self::") {
+            // `self` is the file's own module (a `mod.rs` its directory's), `super` its parent.
+            let mut base = here.clone();
+            let mut len = 0;
+            if rest.starts_with("self::") {
+                len = "self::".len();
+            }
+            while code[at + len..].starts_with("super::") {
+                base.pop();
+                len += "super::".len();
+            }
+            (base, len)
+        } else {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        // Part of a longer name (`$crate::`, `my_super::`): not a path of ours.
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'_' | b'$'))
+        {
+            at += len;
+            continue;
+        }
+        let mut path = base;
+        let mut tail = &code[at + len..];
+        loop {
+            let name = ident(tail);
+            if name.is_empty() {
+                break;
+            }
+            path.push(name.to_string());
+            tail = &tail[name.len()..];
+            match tail.strip_prefix("::") {
+                Some(t) => tail = t,
+                None => break,
+            }
+        }
+        if let Some(group) = tail.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for entry in group[..end].split(',') {
+                let mut p = path.clone();
+                p.extend(
+                    entry
+                        .trim()
+                        .split("::")
+                        .map(ident)
+                        .take_while(|s| !s.is_empty())
+                        .map(str::to_string),
+                );
+                out.insert(p);
+            }
+        }
+        out.insert(path);
+        at += len;
+    }
+    out
+}
+
+/// Every module (one per file) with the modules its code names, a module's own ancestors and
+/// descendants left out (a `mod.rs` that declares its children and the children that use what it
+/// holds are one module's parts, not layers).
+fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let texts: Vec<(String, String)> = files
+        .iter()
+        .map(|path| {
+            let file = path
+                .strip_prefix(&root)
+                .expect("under src/")
+                .to_string_lossy()
+                .replace('\\', "/");
+            (file, std::fs::read_to_string(path).expect("readable"))
+        })
+        .filter(|(file, _)| file != "architecture.rs")
+        .collect();
+    let known: BTreeSet<String> = texts.iter().map(|(f, _)| module_of(f)).collect();
+    let related = |a: &str, b: &str| {
+        a.is_empty()
+            || b.is_empty()
+            || a == b
+            || a.starts_with(&format!("{b}::"))
+            || b.starts_with(&format!("{a}::"))
+    };
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, text) in &texts {
+        let module = module_of(file);
+        let entry = graph.entry(module.clone()).or_default();
+        for path in module_paths(&code(text), &module) {
+            let target = (1..=path.len())
+                .rev()
+                .map(|k| path[..k].join("::"))
+                .find(|m| known.contains(m));
+            if let Some(target) = target {
+                if !related(&module, &target) {
+                    entry.insert(target);
+                }
+            }
+        }
+    }
+    graph
+}
+
+#[test]
+fn no_import_cycle_among_the_files() {
+    let graph = file_graph();
+    let edges: Vec<String> = cycle_edges(&graph)
+        .iter()
+        .map(|(a, b)| format!("{a} → {b}"))
+        .collect();
+    assert!(
+        edges.is_empty(),
+        "import cycles between the files' modules, closed by these edges (move what both need \
+         below them):\n{}",
+        edges.join("\n")
+    );
+}
+
+#[test]
+fn the_file_reader_resolves_parents_and_groups() {
+    let paths = module_paths(
+        &code("use super::likes::{self, Kind};\nuse crate::persistence::{posts::Post, Db};\nlet x = super::super::auth::run();\nmacro_rules! m { () => { $crate::x } }"),
+        "persistence::bookmarks",
+    );
+    let has = |p: &str| paths.contains(&p.split("::").map(str::to_string).collect::<Vec<_>>());
+    assert!(has("persistence::likes::self"), "{paths:?}");
+    assert!(has("persistence::posts::Post"), "{paths:?}");
+    assert!(has("auth::run"), "{paths:?}");
+    assert!(
+        !paths.iter().any(|p| p.first().is_some_and(|s| s == "x")),
+        "{paths:?}"
+    );
+    assert_eq!(
+        module_of("routes/user/delete_account.rs"),
+        "routes::user::delete_account"
+    );
+    assert_eq!(module_of("persistence/mod.rs"), "persistence");
+}
+
 #[test]
 fn the_reader_sees_crate_paths_and_groups() {
     let uses = crate_paths(&code(

@@ -246,6 +246,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
     let hsts = state.settings.environment() == crate::config::Environment::Production;
     let deadline = Duration::from_millis(state.settings.server.request_timeout_ms);
     let (guest_cache, feeds) = (state.guest_cache.clone(), state.feeds.clone());
+    let api_document = web::Data::new(crate::routes::openapi::api_document());
     let mut server = HttpServer::new(move || {
         let (guest_cache, feeds) = (guest_cache.clone(), feeds.clone());
         App::new()
@@ -265,6 +266,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
                 crate::middleware::security_headers(hsts, req, next)
             }))
             .app_data(state.clone())
+            .app_data(api_document.clone())
             .app_data(web::PayloadConfig::new(body_limit))
             .app_data(
                 web::JsonConfig::default()

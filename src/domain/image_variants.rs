@@ -14,7 +14,7 @@ use image::imageops::FilterType;
 use image::DynamicImage;
 use serde::{Deserialize, Serialize};
 
-use super::image::{is_media_path, name_hash, ImageKind, MEDIA_URL_PREFIX};
+use super::media_name::{is_media_path, name_hash, ImageKind, MEDIA_URL_PREFIX};
 
 /// The widths variants are made at (only those narrower than the original).
 pub const VARIANT_WIDTHS: [u32; 3] = [400, 800, 1600];

@@ -6,6 +6,7 @@ pub mod email;
 pub mod error;
 pub mod image;
 pub mod image_variants;
+pub mod media_name;
 pub mod money;
 pub mod name;
 pub mod post;

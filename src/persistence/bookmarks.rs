@@ -7,7 +7,7 @@ use super::likes::{self, MarkKind};
 use super::posts::Counter;
 use super::{Db, DbResult};
 
-pub const COLLECTION: &str = "bookmarks";
+pub const COLLECTION: &str = super::observer::BOOKMARKS;
 /// How many bookmarked posts the list returns at most.
 pub const MAX_LISTED: i64 = 500;
 

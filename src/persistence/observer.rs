@@ -13,6 +13,10 @@ use futures_util::future::BoxFuture;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 
+/// The bookmarks' collection (`persistence::bookmarks` stores under this name), which the observer
+/// follows record by record.
+pub const BOOKMARKS: &str = "bookmarks";
+
 /// What a write changed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {
@@ -69,7 +73,7 @@ pub fn removal_of(collection: &str, record: &mongodb::bson::Document) -> Option<
             blocked: id("blockedId")?,
             on: false,
         }),
-        super::bookmarks::COLLECTION => Some(Change::Bookmark {
+        BOOKMARKS => Some(Change::Bookmark {
             user: id("userId")?,
             post: id("postId")?,
             mark: id("_id")?,
@@ -85,10 +89,5 @@ pub fn removal_of(collection: &str, record: &mongodb::bson::Document) -> Option<
 
 /// Whether the observer follows the records of `collection` one by one.
 pub fn follows_records_of(collection: &str) -> bool {
-    [
-        super::graph::FOLLOWS,
-        super::graph::BLOCKS,
-        super::bookmarks::COLLECTION,
-    ]
-    .contains(&collection)
+    [super::graph::FOLLOWS, super::graph::BLOCKS, BOOKMARKS].contains(&collection)
 }

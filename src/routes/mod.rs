@@ -3,6 +3,7 @@
 pub mod achievement;
 pub mod admin;
 pub mod answers;
+pub mod api_document;
 pub mod auth;
 pub mod banner;
 pub mod block;

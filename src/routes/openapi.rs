@@ -3,8 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::HttpResponse;
-use serde::Serialize;
 use serde_json::{json, Value};
 
 pub use super::table::{methods_for, path_matches, Access, Body, Route, SchemaSet, ROUTES};
@@ -133,25 +131,7 @@ fn operation_id(method: &str, path: &str) -> String {
     format!("{method} {path}")
 }
 
-/// The document's `info`.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ApiInfo {
-    pub title: &'static str,
-    pub version: &'static str,
-}
-
-/// The OpenAPI 3.1 document as served.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ApiDocument {
-    pub openapi: &'static str,
-    pub info: ApiInfo,
-    /// Each path with its operations (OpenAPI Path Item objects, as the specification defines).
-    #[schema(value_type = Object)]
-    pub paths: BTreeMap<String, serde_json::Map<String, Value>>,
-    /// The security schemes and the named schemas (an OpenAPI Components object).
-    #[schema(value_type = Object)]
-    pub components: Value,
-}
+pub use super::api_document::{ApiDocument, ApiInfo};
 
 /// The document as JSON.
 pub fn document() -> Value {
@@ -308,10 +288,6 @@ pub fn configure_viewer(cfg: &mut actix_web::web::ServiceConfig, static_dir: &st
             })),
         );
     }
-}
-
-pub async fn openapi() -> HttpResponse {
-    HttpResponse::Ok().json(api_document())
 }
 
 #[cfg(test)]

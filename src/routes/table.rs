@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::openapi::ApiDocument;
+use super::api_document::ApiDocument;
 
 /// Mounts a handler on an actix route (whose method is already set).
 pub type Mount = fn(actix_web::Route) -> actix_web::Route;
@@ -214,8 +214,8 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 }
 
 use super::{
-    achievement, admin, answers, auth, banner, block, category, comment, daily_mail, earning,
-    follow, geojson, health, media, metrics, newsletter, notification, openapi, payment, post,
+    achievement, admin, answers, api_document, auth, banner, block, category, comment, daily_mail,
+    earning, follow, geojson, health, media, metrics, newsletter, notification, payment, post,
     public, public_config, subscription, user,
 };
 use Access::{Admin, Optional, Public, User};
@@ -431,7 +431,7 @@ pub const ROUTES: &[Route] = &[
     get("/api/geojson/india-border", Public, to!(geojson::india_border::india_border)),
     get("/api/geojson/world", Public, to!(geojson::world::world)),
     get("/api/config/public", Public, to!(public_config::public_config)).returns(schema::<public_config::PublicConfigAnswer>),
-    get("/api/openapi.json", Public, to!(openapi::openapi)).returns(schema::<ApiDocument>),
+    get("/api/openapi.json", Public, to!(api_document::serve)).returns(schema::<ApiDocument>),
     get("/media/{name}", Public, to!(media::serve)).and_head(),
 ];
 

@@ -27,6 +27,13 @@ pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Op
     let Some(deleted) = posts::delete(&state.db, id).await? else {
         return Ok(None);
     };
+    // Bookmarks are removed and reported one by one (they sit in their users' lists).
+    crate::persistence::likes::remove_marks_of_post(
+        &state.db,
+        crate::persistence::bookmarks::BOOKMARK,
+        id,
+    )
+    .await?;
     if deleted.status == PostStatus::Published {
         user_directory::add_to_total_posts(&state.db, deleted.author, -1).await?;
     }

@@ -15,3 +15,4 @@ pub mod gauges;
 pub mod notifications;
 pub mod notify;
 pub mod posts;
+pub mod reauth;

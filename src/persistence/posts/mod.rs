@@ -29,9 +29,10 @@ pub const COLLECTION: &str = "posts";
 /// What a duplicate slug is reported as.
 pub const DUPLICATE_SLUG: &str = "A post with this slug";
 /// Collections holding per-post engagement, removed with the post: (collection, post field).
-pub const DEPENDENT_RECORDS: [(&str, &str); 13] = [
+/// Bookmarks are not among them: they are removed one by one after the post, so each reader's
+/// list hears of it (`services::deletion`).
+pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
     ("likes", "postId"),
-    ("bookmarks", "postId"),
     ("comments", "postId"),
     ("comments", "post"),
     ("views", "postId"),
@@ -248,7 +249,8 @@ pub async fn set_blocked(db: &Db, id: ObjectId, blocked: bool) -> DbResult<Optio
     Ok(updated)
 }
 
-/// Deletes a post and the engagement records that belong to it; returns the deleted post.
+/// Deletes a post and the engagement records that belong to it (its bookmarks, reported one by
+/// one, are removed by the caller: `services::deletion`); returns the deleted post.
 pub async fn delete(db: &Db, id: ObjectId) -> DbResult<Option<Post>> {
     let deleted = collection(db)
         .find_one_and_delete(doc! { "_id": id })
@@ -256,8 +258,6 @@ pub async fn delete(db: &Db, id: ObjectId) -> DbResult<Option<Post>> {
         .db_context("deleting a post")?;
     if deleted.is_some() {
         db.changed(Change::Posts(vec![id])).await;
-        // Bookmarks are reported one by one (they sit in their users' lists).
-        super::likes::remove_marks_of_post(db, super::bookmarks::BOOKMARK, id).await?;
         for (name, field) in DEPENDENT_RECORDS {
             db.database()
                 .collection::<Document>(name)

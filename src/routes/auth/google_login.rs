@@ -1,7 +1,7 @@
 //! `POST /api/auth/google-login` {token, sendEmail} → {user, token, isAccountVerified}.
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::session_cookie;
 use crate::auth::MSG_BLOCKED;
@@ -22,26 +22,7 @@ pub struct GoogleLoginBody {
     send_email: Option<bool>,
 }
 
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct UserBody {
-    #[serde(rename = "_id")]
-    id: String,
-    name: String,
-    email: String,
-    role: &'static str,
-}
-
-/// The answer: the account signed in (or created) and its session.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GoogleSession {
-    user: UserBody,
-    token: String,
-    is_account_verified: bool,
-    /// Present (true) when this sign-in cancelled the account's scheduled deletion.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    deletion_cancelled: Option<bool>,
-}
+pub use super::{GoogleSession, UserBody};
 
 pub const MSG_EMAIL_TAKEN_UNVERIFIED: &str =
     "An account with this email already exists. Log in with your password to continue.";
@@ -81,7 +62,7 @@ pub async fn google_login(
         return super::two_factor::challenge_response(&state, &user, false).await;
     }
     let token = super::start_session(&state, &req, &user).await?;
-    let cancelled = crate::routes::user::delete_account::cancel_on_sign_in(&state, &user).await?;
+    let cancelled = crate::accounts::cancel_on_sign_in(&state, &user).await?;
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))
         .json(GoogleSession {

@@ -89,7 +89,7 @@ pub async fn session_response(
     mut builder: actix_web::HttpResponseBuilder,
 ) -> ApiResult<HttpResponse> {
     let token = start_session(state, req, user).await?;
-    let cancelled = crate::routes::user::delete_account::cancel_on_sign_in(state, user).await?;
+    let cancelled = crate::accounts::cancel_on_sign_in(state, user).await?;
     Ok(builder
         .cookie(session_cookie(state, &token))
         .json(SessionBody {
@@ -256,4 +256,26 @@ pub async fn check_code(
         otps::remove(&state.db, &record.id).await?;
     }
     Ok(())
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct UserBody {
+    #[serde(rename = "_id")]
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) email: String,
+    pub(crate) role: &'static str,
+}
+
+/// The answer of a Google sign-in (`google_login`) or of its second step (`two_factor`): the
+/// account signed in (or created) and its session.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GoogleSession {
+    pub(crate) user: UserBody,
+    pub(crate) token: String,
+    pub(crate) is_account_verified: bool,
+    /// Present (true) when this sign-in cancelled the account's scheduled deletion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) deletion_cancelled: Option<bool>,
 }

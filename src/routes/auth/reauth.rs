@@ -16,11 +16,8 @@ use crate::persistence::{sessions, two_factor};
 use crate::ratelimit::Kind;
 use crate::state::AppState;
 
-/// Minutes a confirmation (or a sign-in) lasts for step-up.
-pub const REAUTH_MINUTES: i64 = 10;
+pub use crate::services::reauth::{require_recent, MSG_REAUTH_REQUIRED, REAUTH_MINUTES};
 
-pub const MSG_REAUTH_REQUIRED: &str =
-    "Please confirm your password to continue. This keeps your account safe if someone else is using your device.";
 pub const MSG_REAUTH_DONE: &str = "Confirmed. You can continue for the next 10 minutes.";
 pub const MSG_SIGN_IN_AGAIN: &str =
     "Your account has no password. Sign in again with Google to confirm it's you.";
@@ -41,25 +38,6 @@ pub struct ReauthBody {
 pub struct ReauthAnswer {
     message: &'static str,
     reauth_until: String,
-}
-
-/// Refuses with 403 `reauth_required` unless this session signed in or confirmed its password
-/// in the last [`REAUTH_MINUTES`] minutes.
-pub async fn require_recent(state: &AppState, me: &AuthUser) -> ApiResult<()> {
-    let session = sessions::find(&state.db, &me.claims.jti).await?;
-    let limit = chrono::Utc::now() - chrono::Duration::minutes(REAUTH_MINUTES);
-    let recent = session.is_some_and(|s| {
-        let last = s.reauth_at.unwrap_or(s.created_at).max(s.created_at);
-        last.to_chrono() >= limit
-    });
-    if recent {
-        Ok(())
-    } else {
-        Err(ApiError::ForbiddenCode {
-            code: "reauth_required",
-            message: MSG_REAUTH_REQUIRED.to_string(),
-        })
-    }
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]

@@ -100,7 +100,7 @@ pub enum LoginAnswer {
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum GoogleLoginAnswer {
-    Session(super::google_login::GoogleSession),
+    Session(super::GoogleSession),
     Challenge(ChallengeAnswer),
 }
 
@@ -333,7 +333,7 @@ pub async fn disable(
     me: AuthUser,
     body: ApiJson<PasswordCodeBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::routes::auth::reauth::require_recent(&state, &me).await?;
+    crate::services::reauth::require_recent(&state, &me).await?;
     confirm(&state, &req, &me, body.into_inner()).await?;
     two_factor::disable(&state.db, me.user.id).await?;
     tell(

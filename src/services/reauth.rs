@@ -1,0 +1,33 @@
+//! Step-up: what an action that changes money or security asks of the session first (it signed
+//! in or confirmed its password in the last [`REAUTH_MINUTES`] minutes). The confirmation itself
+//! is `POST /api/auth/reauth` (`routes::auth::reauth`).
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::persistence::sessions;
+use crate::state::AppState;
+
+/// Minutes a confirmation (or a sign-in) lasts for step-up.
+pub const REAUTH_MINUTES: i64 = 10;
+
+pub const MSG_REAUTH_REQUIRED: &str =
+    "Please confirm your password to continue. This keeps your account safe if someone else is using your device.";
+
+/// Refuses with 403 `reauth_required` unless this session signed in or confirmed its password
+/// in the last [`REAUTH_MINUTES`] minutes.
+pub async fn require_recent(state: &AppState, me: &AuthUser) -> ApiResult<()> {
+    let session = sessions::find(&state.db, &me.claims.jti).await?;
+    let limit = chrono::Utc::now() - chrono::Duration::minutes(REAUTH_MINUTES);
+    let recent = session.is_some_and(|s| {
+        let last = s.reauth_at.unwrap_or(s.created_at).max(s.created_at);
+        last.to_chrono() >= limit
+    });
+    if recent {
+        Ok(())
+    } else {
+        Err(ApiError::ForbiddenCode {
+            code: "reauth_required",
+            message: MSG_REAUTH_REQUIRED.to_string(),
+        })
+    }
+}
