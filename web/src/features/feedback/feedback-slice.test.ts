@@ -32,6 +32,15 @@ describe('feedback state', () => {
     expect(store.getState().feedback.shouldPrompt).toBe(true);
   });
 
+  it('a check answering false leaves open a prompt the reader asked for meanwhile', async () => {
+    mockApi.on('GET', '/user/feedback/check', { body: { shouldPrompt: false } });
+    const store = setupStore();
+    const check = store.dispatch(checkFeedbackPrompt());
+    store.dispatch(feedbackRequested());
+    await check;
+    expect(store.getState().feedback.shouldPrompt).toBe(true);
+  });
+
   it('a failed check sets shouldPrompt to false', async () => {
     mockApi.on('GET', '/user/feedback/check', { status: 404 });
     const store = setupStore({ feedback: { ...initialFeedbackState, shouldPrompt: true } });

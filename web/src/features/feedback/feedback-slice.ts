@@ -84,8 +84,11 @@ const feedbackSlice = createSlice({
         state.promptMessage = action.payload;
         state.error = null;
       })
+      // A check that answers (run when the app is idle after starting) only opens the prompt: a
+      // reader who asked for it meanwhile ("Give feedback") or was prompted live keeps it open. A
+      // failed check closes it (seed 000).
       .addCase(checkFeedbackPrompt.fulfilled, (state, action) => {
-        state.shouldPrompt = action.payload;
+        if (action.payload) state.shouldPrompt = true;
       })
       .addCase(checkFeedbackPrompt.rejected, (state) => {
         state.shouldPrompt = false;
