@@ -96,7 +96,10 @@ struct Source {
 }
 
 fn read_sources() -> Vec<Source> {
-    let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("src");
+    let root = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("src");
     let mut files = Vec::new();
     sources(&root, &mut files);
     files
@@ -348,7 +351,10 @@ fn module_paths(code: &str, module: &str) -> BTreeSet<Vec<String>> {
 /// descendants left out (a `mod.rs` that declares its children and the children that use what it
 /// holds are one module's parts, not layers).
 fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("src");
+    let root = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("src");
     let mut files = Vec::new();
     sources(&root, &mut files);
     let texts: Vec<(String, String)> = files
@@ -467,7 +473,10 @@ fn lines_before_tests(text: &str) -> usize {
 
 #[test]
 fn no_source_file_is_over_the_limit() {
-    let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("src");
+    let root = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("src");
     let mut files = Vec::new();
     sources(&root, &mut files);
     let over: Vec<String> = files

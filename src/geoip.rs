@@ -211,7 +211,13 @@ mod tests {
     use super::*;
 
     fn fixture() -> GeoIp {
-        GeoIp::open(&Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("tests/fixtures/geoip-test.mmdb"))
+        GeoIp::open(
+            &Path::new(
+                &std::env::var("CARGO_MANIFEST_DIR")
+                    .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+            )
+            .join("tests/fixtures/geoip-test.mmdb"),
+        )
     }
 
     #[test]

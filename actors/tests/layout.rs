@@ -24,7 +24,10 @@ const MAX_LINES: usize = 700;
 type Module = Vec<String>;
 
 fn src_dir() -> PathBuf {
-    Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("src")
+    Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("src")
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

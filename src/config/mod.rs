@@ -246,7 +246,11 @@ mod tests {
     use super::*;
 
     fn dir() -> PathBuf {
-        PathBuf::from(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("config")
+        PathBuf::from(
+            &std::env::var("CARGO_MANIFEST_DIR")
+                .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+        )
+        .join("config")
     }
 
     #[test]

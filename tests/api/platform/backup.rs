@@ -292,7 +292,11 @@ async fn the_command_line_backs_up_and_restores_and_refuses_a_database_with_docu
             .env("PRESSROOM_ENV", "test")
             .env(
                 "PRESSROOM_CONFIG_DIR",
-                Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("config"),
+                Path::new(
+                    &std::env::var("CARGO_MANIFEST_DIR")
+                        .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+                )
+                .join("config"),
             )
             .env("MONGODB_URI", required_env("PRESSROOM_TEST_MONGODB_URI"))
             .env("REDIS_URL", required_env("PRESSROOM_TEST_REDIS_URL"))

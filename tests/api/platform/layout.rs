@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 const CRATE: &str = concat!("crate", "::");
 
 fn root() -> PathBuf {
-    Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("tests/api")
+    Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("tests/api")
 }
 
 /// The `.rs` files under `dir`, as paths relative to `tests/api`, sorted.

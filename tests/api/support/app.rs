@@ -72,7 +72,10 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         .parse()
         .expect("SMTP port");
     let maildir = PathBuf::from(required_env("PRESSROOM_TEST_MAILDIR"));
-    let config_dir = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("config");
+    let config_dir = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("config");
     let mut settings =
         Settings::load_from(&config_dir, Environment::Test, false).expect("settings");
     let db_name = format!("test_{}", uuid::Uuid::new_v4().simple());
