@@ -267,8 +267,8 @@ pub struct UserBody {
     pub(crate) role: &'static str,
 }
 
-/// The answer of a Google sign-in (`google_login`) or of its second step (`two_factor`): the
-/// account signed in (or created) and its session.
+// Shared by the Google sign-in (`google_login`) and its second step (`two_factor`).
+/// The answer: the account signed in (or created) and its session.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GoogleSession {
