@@ -50,41 +50,13 @@ fn ident(s: &str) -> &str {
     &s[..end]
 }
 
-/// The top-level modules a file's code names through `crate::` paths (also in `use crate::{…}`).
-fn crate_paths(code: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for (at, _) in code.match_indices("crate::") {
-        if at > 0 {
-            let before = code[..at].chars().next_back().unwrap_or(' ');
-            if before.is_ascii_alphanumeric() || before == '_' || before == '$' {
-                continue;
-            }
-        }
-        let rest = code[at + "crate::".len()..].trim_start();
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 0usize;
-            let mut start = 0usize;
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        out.insert(ident(group[start..].trim_start()).to_string());
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        out.insert(ident(group[start..].trim_start()).to_string());
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.insert(ident(rest).to_string());
-        }
-    }
-    out.remove("");
-    out
+/// The server crate's `src/` (the directory cargo gives the test when it runs, else the one it
+/// was built from).
+fn src_root() -> PathBuf {
+    Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("src")
 }
 
 struct Source {
@@ -92,14 +64,23 @@ struct Source {
     file: String,
     /// Top-level module (`persistence` for `src/persistence/posts.rs`); `None` for the crate roots.
     module: Option<String>,
-    uses: BTreeSet<String>,
+    /// The file's own module (`persistence::posts`; `""` for the crate roots).
+    path: String,
+    /// The paths its code names from the crate's root ([`module_paths`]).
+    paths: BTreeSet<Vec<String>>,
+}
+
+impl Source {
+    /// Whether the code names the top-level module `module`.
+    fn uses(&self, module: &str) -> bool {
+        self.paths
+            .iter()
+            .any(|p| p.first().is_some_and(|m| m == module))
+    }
 }
 
 fn read_sources() -> Vec<Source> {
-    let root = Path::new(
-        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("src");
+    let root = src_root();
     let mut files = Vec::new();
     sources(&root, &mut files);
     files
@@ -118,10 +99,13 @@ fn read_sources() -> Vec<Source> {
                 _ => Some(first.trim_end_matches(".rs").to_string()),
             };
             let text = std::fs::read_to_string(&path).expect("a source file is readable");
+            let path = module_of(&file);
+            let paths = module_paths(&code(&text), &path);
             Source {
                 file,
                 module,
-                uses: crate_paths(&code(&text)),
+                path,
+                paths,
             }
         })
         .collect()
@@ -140,7 +124,7 @@ fn module_graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
         let Some(module) = &source.module else {
             continue;
         };
-        for used in &source.uses {
+        for used in source.paths.iter().filter_map(|p| p.first()) {
             if used != module && known.contains(used) {
                 graph
                     .entry(module.clone())
@@ -234,7 +218,7 @@ fn nothing_outside_startup_imports_the_handlers() {
         .into_iter()
         .filter(|s| s.module.as_deref() != Some("routes"))
         .filter(|s| s.file != "startup.rs")
-        .filter(|s| s.uses.contains("routes"))
+        .filter(|s| s.uses("routes"))
         .map(|s| s.file)
         .collect();
     assert!(
@@ -350,26 +334,8 @@ fn module_paths(code: &str, module: &str) -> BTreeSet<Vec<String>> {
 /// Every module (one per file) with the modules its code names, a module's own ancestors and
 /// descendants left out (a `mod.rs` that declares its children and the children that use what it
 /// holds are one module's parts, not layers).
-fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let root = Path::new(
-        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("src");
-    let mut files = Vec::new();
-    sources(&root, &mut files);
-    let texts: Vec<(String, String)> = files
-        .iter()
-        .map(|path| {
-            let file = path
-                .strip_prefix(&root)
-                .expect("under src/")
-                .to_string_lossy()
-                .replace('\\', "/");
-            (file, std::fs::read_to_string(path).expect("readable"))
-        })
-        .filter(|(file, _)| file != "architecture.rs")
-        .collect();
-    let known: BTreeSet<String> = texts.iter().map(|(f, _)| module_of(f)).collect();
+fn file_graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
+    let known: BTreeSet<&str> = sources.iter().map(|s| s.path.as_str()).collect();
     let related = |a: &str, b: &str| {
         a.is_empty()
             || b.is_empty()
@@ -378,16 +344,15 @@ fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
             || b.starts_with(&format!("{a}::"))
     };
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (file, text) in &texts {
-        let module = module_of(file);
-        let entry = graph.entry(module.clone()).or_default();
-        for path in module_paths(&code(text), &module) {
+    for source in sources {
+        let entry = graph.entry(source.path.clone()).or_default();
+        for path in &source.paths {
             let target = (1..=path.len())
                 .rev()
                 .map(|k| path[..k].join("::"))
-                .find(|m| known.contains(m));
+                .find(|m| known.contains(m.as_str()));
             if let Some(target) = target {
-                if !related(&module, &target) {
+                if !related(&source.path, &target) {
                     entry.insert(target);
                 }
             }
@@ -398,7 +363,7 @@ fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
 
 #[test]
 fn no_import_cycle_among_the_files() {
-    let graph = file_graph();
+    let graph = file_graph(&read_sources());
     let edges: Vec<String> = cycle_edges(&graph)
         .iter()
         .map(|(a, b)| format!("{a} → {b}"))
@@ -434,10 +399,20 @@ fn the_file_reader_resolves_parents_and_groups() {
 
 #[test]
 fn the_reader_sees_crate_paths_and_groups() {
-    let uses = crate_paths(&code(
-        "use crate::error::ApiResult;\nuse crate::{auth::AuthUser, persistence::{posts, Db}};\n\
-         // crate::routes in a comment\nlet x = crate::live::run();\nmacro_rules! m { () => { $crate::x } }",
-    ));
+    let paths = module_paths(
+        &code(
+            "use crate::error::ApiResult;\nuse crate::{auth::AuthUser, persistence::{posts, Db}};\n\
+             // crate::routes in a comment\nlet x = crate::live::run();\nmacro_rules! m { () => { $crate::x } }",
+        ),
+        "",
+    );
+    let modules = ["error", "auth", "persistence", "live", "routes", "x"];
+    let uses: BTreeSet<String> = paths
+        .iter()
+        .filter_map(|p| p.first())
+        .filter(|m| modules.contains(&m.as_str()))
+        .cloned()
+        .collect();
     let want: BTreeSet<String> = ["error", "auth", "persistence", "live"]
         .iter()
         .map(|s| s.to_string())
@@ -473,12 +448,8 @@ fn lines_before_tests(text: &str) -> usize {
 
 #[test]
 fn no_source_file_is_over_the_limit() {
-    let root = Path::new(
-        &std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("src");
     let mut files = Vec::new();
-    sources(&root, &mut files);
+    sources(&src_root(), &mut files);
     let over: Vec<String> = files
         .iter()
         .filter_map(|path| {
