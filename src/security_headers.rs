@@ -5,11 +5,13 @@
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 /// The Content-Security-Policy of every response. Scripts only from the site (the built app has no
-/// inline script) and Google's sign-in client; styles from the site and inline (the editor and the
+/// inline script), the server pages' one inline script by its hash (`pages::cards::CONSENT_SCRIPT`,
+/// which takes the first paint's cookie bar away when a choice is stored) and Google's sign-in
+/// client; styles from the site and inline (the editor and the
 /// chart library set styles at run time); images from anywhere over HTTPS (posts may show web
 /// images); frames only from the embed services the editor accepts; nothing may frame the site.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-script-src 'self' https://accounts.google.com/gsi/client; \
+script-src 'self' 'sha256-ze5Ryf0B7rimS1HULbHgOAtBi5nQgqn7n7YJMo6FeIM=' https://accounts.google.com/gsi/client; \
 style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style; \
 img-src 'self' data: blob: https:; \
 media-src 'self' blob: https:; \

@@ -258,6 +258,21 @@ pub fn feed_links(base: &str, label: &str) -> String {
     )
 }
 
+/// The cookie consent bar as the app draws it for a reader who has not chosen yet
+/// (`web/src/features/consent/cookie-consent-bar.tsx`), in the first paint rather than when the
+/// app starts: fixed at the bottom of the screen, it is the largest thing a phone paints on some
+/// pages, and drawn late it made the page's largest paint late. Its buttons wait for the app.
+const CONSENT_BAR: &str = "<section class=\"consent-bar\" aria-label=\"Cookie consent\" id=\"first-paint-consent\">\
+<p>We use cookies to keep you signed in and to understand how Pressroom is used. Read our <a href=\"/privacy\">Privacy Policy</a>.</p>\
+<div class=\"consent-bar__actions\"><button type=\"button\" class=\"button button--ghost\" disabled>Decline</button>\
+<button type=\"button\" class=\"button\" disabled>Accept</button></div></section>";
+
+/// Takes the bar away before the first paint when this browser already holds a choice (the app
+/// keeps it in `localStorage` under `userCookieConsent`, `readStoredConsent`). The page's only
+/// inline script: the Content-Security-Policy allows it by its hash
+/// (`crate::security_headers::CONTENT_SECURITY_POLICY`; a test compares the two).
+pub const CONSENT_SCRIPT: &str = "try{var c=localStorage.getItem(\"userCookieConsent\");if(c===\"true\"||c===\"false\")document.getElementById(\"first-paint-consent\").remove()}catch(e){}";
+
 /// The shell around a page as a guest first sees it (`<ShellLayout>`): the top bar (logo, log in,
 /// sign up), the sections bar, and the page in `<main>`. The bars' controls that need the app
 /// (search, theme, categories) hold their place until it starts.
@@ -284,7 +299,7 @@ fn frame(path: &str, page: &str, sections: bool) -> String {
 <header class=\"top-bar\"><div class=\"top-bar__inner\"><a class=\"logo\" aria-label=\"Pressroom home\" href=\"/\"><img src=\"/logo.svg\" alt=\"\" class=\"logo__image\" width=\"28\" height=\"28\"><span class=\"logo__word\" aria-hidden=\"true\">Pressroom</span></a>\
 <div class=\"top-bar__spacer\"></div>\
 <a class=\"button button--ghost button--small\" href=\"/login\">Login</a><a class=\"button button--small\" href=\"/signup\">Sign Up</a></div></header>\
-{}<main class=\"shell__main\" id=\"main\" tabindex=\"-1\">{page}</main></div>",
+{}<main class=\"shell__main\" id=\"main\" tabindex=\"-1\">{page}</main></div>{CONSENT_BAR}<script>{CONSENT_SCRIPT}</script>",
         if sections {
             format!(
                 "<nav class=\"secondary-bar\" aria-label=\"Sections\"><div class=\"secondary-bar__inner\"><div class=\"menu-anchor\"><button type=\"button\" class=\"button button--ghost button--small\" aria-haspopup=\"true\" aria-expanded=\"false\" disabled>Categories</button></div>{}{}{}{}</div></nav>",

@@ -126,6 +126,23 @@ describe('the shell', () => {
     await page.context().close();
   });
 
+  it('paints the cookie bar with the page, and not at all once a choice is stored, before the app starts', async () => {
+    const page = await newPage(browser);
+    // The app's scripts held back: what is seen is the server's first paint alone.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/');
+    const bar = page.getByRole('region', { name: 'Cookie consent' });
+    await bar.waitFor();
+    assert.ok(await bar.getByRole('button', { name: 'Accept' }).isDisabled(), 'its buttons wait for the app');
+    assert.ok(await bar.getByRole('link', { name: 'Privacy Policy' }).isVisible());
+    await page.evaluate(() => localStorage.setItem('userCookieConsent', 'false'));
+    await page.reload();
+    await page.locator('main#main').waitFor();
+    // Only the inline script can have taken it away: the policy allows it (any violation fails the run).
+    assert.equal(await bar.count(), 0, 'a stored choice takes the bar away in the first paint');
+    await page.context().close();
+  });
+
   it('raises the online count in one browser when a second one opens the site', async () => {
     const a = await newPage(browser);
     await a.goto('/');

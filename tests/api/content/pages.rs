@@ -756,3 +756,49 @@ async fn a_subscriber_has_a_private_full_text_feed_for_as_long_as_access_lasts()
         "You have no private feed of this author"
     );
 }
+
+/// The cookie consent bar a list page's first paint carries, and the one inline script that takes
+/// it away when the browser already holds a choice: the Content-Security-Policy allows inline
+/// scripts by hash only, so every inline script a page serves must be one whose hash it names.
+#[actix_web::test]
+async fn the_first_paints_inline_script_is_the_one_the_policy_allows() {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let post = create_post(&app, &author.token, post_body("Consent", "First paint")).await;
+    let slug = post["slug"].as_str().unwrap();
+    for (path, list) in [
+        ("/".to_string(), true),
+        (format!("/author-profile/{}", author.id), true),
+        (format!("/post/{slug}"), false),
+    ] {
+        let res = app.get(&path, None).await;
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let csp = res
+            .headers()
+            .get("content-security-policy")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let html = res.text().await.unwrap();
+        let bar = html.contains("<section class=\"consent-bar\" aria-label=\"Cookie consent\"");
+        assert_eq!(bar, list, "{path}: the bar is in a list page's first paint");
+        let inline: Vec<&str> = html
+            .split("<script>")
+            .skip(1)
+            .map(|rest| rest.split("</script>").next().unwrap())
+            .collect();
+        assert_eq!(inline.len(), usize::from(list), "{path}: inline scripts");
+        for script in inline {
+            assert!(script.contains("userCookieConsent"), "{script}");
+            let hash = base64::engine::general_purpose::STANDARD
+                .encode(sha2::Sha256::digest(script.as_bytes()));
+            assert!(
+                csp.contains(&format!("'sha256-{hash}'")),
+                "{path}: the policy must allow the inline script ({hash}): {csp}"
+            );
+        }
+    }
+}
