@@ -117,6 +117,39 @@ pub fn is_duplicate_key(err: &mongodb::error::Error) -> bool {
     }
 }
 
+/// Inserts `docs` with one unordered `insertMany`, each unless a document with the same unique
+/// key (its `_id`, or a unique index) is stored already. Returns the positions in `docs` of those
+/// stored before; the others are stored now. Any other failure is an error.
+pub async fn insert_new<T>(
+    coll: &mongodb::Collection<T>,
+    docs: &[T],
+    what: &'static str,
+) -> DbResult<std::collections::HashSet<usize>>
+where
+    T: serde::Serialize + Send + Sync,
+{
+    let mut before = std::collections::HashSet::new();
+    if docs.is_empty() {
+        return Ok(before);
+    }
+    let Err(e) = coll.insert_many(docs).ordered(false).await else {
+        return Ok(before);
+    };
+    let ErrorKind::InsertMany(ref failure) = *e.kind else {
+        return Err(e).db_context(what);
+    };
+    if failure.write_concern_error.is_some() {
+        return Err(e).db_context(what);
+    }
+    for w in failure.write_errors.iter().flatten() {
+        if w.code != 11000 {
+            return Err(e.clone()).db_context(what);
+        }
+        before.insert(w.index);
+    }
+    Ok(before)
+}
+
 /// Adds context to a driver error and classifies it.
 pub trait DbContext<T> {
     fn db_context(self, what: &'static str) -> DbResult<T>;

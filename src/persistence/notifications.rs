@@ -138,6 +138,15 @@ pub async fn insert_many(db: &Db, notifications: &[Notification]) -> DbResult<()
     Ok(())
 }
 
+/// Stores notifications whose `_id` says what they are about (a new post's notice to one
+/// reader), each unless it is stored already; returns the positions of those stored before.
+pub async fn insert_new(
+    db: &Db,
+    notifications: &[Notification],
+) -> DbResult<std::collections::HashSet<usize>> {
+    super::insert_new(&collection(db), notifications, "storing notifications").await
+}
+
 /// One page of a user's notifications of the given kinds (every kind when `kinds` is empty),
 /// newest first, and how many such notifications they have in all.
 pub async fn list_for_user(

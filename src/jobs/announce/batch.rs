@@ -9,12 +9,20 @@ pub enum Recipient {
     Subscriber(ObjectId),
 }
 
-/// What one delivery did, to add up per batch.
-#[derive(Default, Clone, Copy)]
-pub(super) struct Tally {
-    pub(super) notices: i64,
-    pub(super) sent: i64,
-    pub(super) failed: i64,
+/// The `_id` of the notice of `post` to `reader`, the same whoever stores it: its first four
+/// bytes are the post id's (the time the post was created), the other eight a hash of both ids,
+/// so a batch gone through twice stores each notice once.
+pub(super) fn notice_id(post: ObjectId, reader: ObjectId) -> ObjectId {
+    use sha2::Digest;
+    let hash = Sha256::new()
+        .chain_update(b"new_post")
+        .chain_update(post.bytes())
+        .chain_update(reader.bytes())
+        .finalize();
+    let mut bytes = [0u8; 12];
+    bytes[..4].copy_from_slice(&post.bytes()[..4]);
+    bytes[4..].copy_from_slice(&hash[..8]);
+    ObjectId::from_bytes(bytes)
 }
 
 /// One email to send: the address (lower-cased), who it is for, whether they get the full text.
@@ -66,5 +74,20 @@ impl Candidate {
             full: claim.get_bool("full").unwrap_or(false),
             user: claim.get_object_id("userId").ok(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_id_is_one_per_post_and_reader() {
+        let (p, q) = (ObjectId::new(), ObjectId::new());
+        let (a, b) = (ObjectId::new(), ObjectId::new());
+        assert_eq!(notice_id(p, a), notice_id(p, a));
+        assert_ne!(notice_id(p, a), notice_id(p, b));
+        assert_ne!(notice_id(p, a), notice_id(q, a));
+        assert_eq!(notice_id(p, a).timestamp(), p.timestamp());
     }
 }

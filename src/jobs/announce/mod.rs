@@ -41,7 +41,7 @@ use crate::pages::syndication::content_html;
 use crate::pages::view::Site;
 use crate::persistence::follows::{self, Alerts};
 use crate::persistence::notifications::{self, Kind, Notification};
-use crate::persistence::post_mail::{self, Announcement, Channel, Phase};
+use crate::persistence::post_mail::{self, Announcement, Phase};
 use crate::persistence::posts::{self, Post};
 use crate::persistence::users::User;
 use crate::persistence::{graph, now, subscriptions, users};
@@ -65,6 +65,8 @@ const FOLLOWER_PAGE: i64 = 5_000;
 /// Emails claimed and sent at once (over the mailer's pooled SMTP connections); a worker that
 /// dies leaves at most this many claimed and unsettled.
 const IN_FLIGHT: usize = 32;
+/// A follower read ahead: their id, their alerts, their account (`None` when it is gone).
+type Follower = (ObjectId, Alerts, Option<User>);
 /// Name of the live event the author's tabs hear while a post goes out.
 pub const DELIVERY_EVENT: &str = "postDeliveryUpdated";
 
@@ -158,10 +160,12 @@ impl Run<'_> {
         }
     }
 
-    /// Emails a batch's candidates, suppressed addresses left out, [`IN_FLIGHT`] at a time: each
-    /// chunk is claimed just before it is sent (those claimed before left out), sent, and its
-    /// outcomes settled, logged and counted before the next chunk is claimed. A worker that dies
-    /// leaves at most one chunk claimed and unsettled ([`Run::settle_interrupted`]).
+    /// Emails a batch's candidates, suppressed addresses left out, [`IN_FLIGHT`] at a time. For
+    /// each chunk: its claim ids are put in flight on the announcement (with the lease renewed),
+    /// the emails are claimed (those claimed before left out), sent, and their log entries
+    /// stored under the claims' ids; then the chunk is taken out of flight and counted. Every
+    /// step is one write for the whole chunk. A worker that dies leaves at most one chunk in
+    /// flight ([`Run::take_over_in_flight`]).
     async fn emails(&mut self, mut candidates: Vec<Candidate>) -> anyhow::Result<()> {
         let db = &self.state.db;
         let mut seen = HashSet::new();
@@ -170,96 +174,72 @@ impl Run<'_> {
         let suppressed = post_mail::suppressed_among(db, &addresses).await?;
         candidates.retain(|c| !suppressed.contains(&c.address));
         for chunk in candidates.chunks(IN_FLIGHT) {
-            if !post_mail::renew(db, self.post.id, &self.owner, LEASE_MS).await? {
+            let ids: Vec<ObjectId> = chunk.iter().map(|_| ObjectId::new()).collect();
+            if !post_mail::start_chunk(db, self.post.id, &self.owner, LEASE_MS, &ids).await? {
                 anyhow::bail!(
                     "the announcement of {} was taken over; stopping",
                     self.post.id
                 );
             }
-            // Each claim's id is its email's log entry's id, so a takeover finds the outcome of
-            // an email logged but not settled when its worker stopped.
-            let ids: HashMap<&str, ObjectId> = chunk
-                .iter()
-                .map(|c| (c.address.as_str(), ObjectId::new()))
-                .collect();
             let claims: Vec<(String, mongodb::bson::Document)> = chunk
                 .iter()
-                .map(|c| {
+                .zip(&ids)
+                .map(|(c, id)| {
                     let mut fields = c.claim_fields(&self.owner);
-                    fields.insert("_id", ids[c.address.as_str()]);
+                    fields.insert("_id", *id);
                     (c.address.clone(), fields)
                 })
                 .collect();
-            let claimed =
-                post_mail::claim_many_with(db, self.post.id, Channel::Email, &claims).await?;
-            let work: Vec<BoxFuture<'_, Sent>> = chunk
+            let claimed_before = post_mail::claim_emails(db, self.post.id, &claims).await?;
+            let work: Vec<BoxFuture<'_, (ObjectId, Sent)>> = chunk
                 .iter()
-                .filter(|c| claimed.contains(&c.address))
-                .map(|c| self.send(c).boxed())
+                .zip(&ids)
+                .enumerate()
+                .filter(|(i, _)| !claimed_before.contains(i))
+                .map(|(_, (c, id))| self.send(c).map(move |sent| (*id, sent)).boxed())
                 .collect();
-            if work.is_empty() {
-                continue;
+            let mut outcomes: Vec<(ObjectId, Sent)> = futures_util::future::join_all(work).await;
+            for (id, o) in &mut outcomes {
+                o.log.id = *id;
             }
-            let mut outcomes: Vec<Sent> = futures_util::future::join_all(work).await;
-            for o in &mut outcomes {
-                if let Some(id) = ids.get(o.address.as_str()) {
-                    o.log.id = *id;
-                }
+            let logs: Vec<_> = outcomes.iter().map(|(_, o)| o.log.clone()).collect();
+            let logged_before = post_mail::record_logs(db, &logs).await?;
+            // A worker stalled past its lease finds the emails of its chunk recorded as
+            // interrupted by the worker that took over: those it delivered are closed so, and
+            // not sent again by a retry.
+            let after_all: Vec<ObjectId> = outcomes
+                .iter()
+                .enumerate()
+                .filter(|(i, (_, o))| logged_before.contains(i) && o.success)
+                .map(|(_, (id, _))| *id)
+                .collect();
+            post_mail::close_interrupted(db, &after_all, DELIVERED_AFTER_ALL).await?;
+            for (_, o) in outcomes.iter().filter(|(_, o)| o.permanent) {
+                post_mail::suppress(db, &o.address, "hard_bounce", o.error.as_deref()).await?;
             }
-            let logs: Vec<_> = outcomes.iter().map(|o| o.log.clone()).collect();
-            crate::persistence::email_logs::record_many(db, &logs).await?;
-            let mut tally = Tally::default();
-            let mut by_status: HashMap<&str, Vec<ObjectId>> = HashMap::new();
-            for o in &outcomes {
-                let status = if o.success {
-                    tally.sent += 1;
-                    "sent"
-                } else if o.permanent {
-                    tally.failed += 1;
-                    post_mail::suppress(db, &o.address, "hard_bounce", o.error.as_deref()).await?;
-                    "suppressed"
-                } else {
-                    tally.failed += 1;
-                    "failed"
-                };
-                if let Some(id) = ids.get(o.address.as_str()) {
-                    by_status.entry(status).or_default().push(*id);
-                }
+            let settled: HashMap<ObjectId, bool> =
+                outcomes.iter().map(|(id, o)| (*id, o.success)).collect();
+            if let Some(a) = post_mail::finish_chunk(db, self.post.id, &ids, &settled).await? {
+                self.show_figures(&a);
             }
-            let delivered = by_status.get("sent").cloned().unwrap_or_default();
-            let mut delivered_settled = 0;
-            for (status, claims) in &by_status {
-                let n = post_mail::settle_many(db, claims, status).await?;
-                if *status == "sent" {
-                    delivered_settled = n;
-                }
-            }
-            // A worker stalled past its lease may find some of its emails recorded as
-            // interrupted by the worker that took over (their claims were no longer `sending`):
-            // those it delivered are not sent again.
-            if usize::try_from(delivered_settled).unwrap_or(0) < delivered.len() {
-                post_mail::close_interrupted(db, &delivered, DELIVERED_AFTER_ALL).await?;
-            }
-            self.record(tally).await?;
         }
         Ok(())
     }
 
-    /// Records the emails a stopped worker claimed and never settled: each gets a failed email
-    /// log entry saying it was interrupted (under its claim's id, with the email's text and
-    /// HTML so the administrators' retry can send it), its claim is settled `failed`, and it is
-    /// counted in the post's failed figure. Only claims older than half a lease are taken: a
-    /// live worker renews its lease before each chunk, so its claims are younger than that.
-    async fn settle_interrupted(&mut self) -> anyhow::Result<()> {
+    /// Takes over the chunk of emails a stopped worker left in flight: each email claimed and
+    /// not logged gets a failed email log entry saying it was interrupted (under its claim's id,
+    /// with the email's text and HTML so the administrators' retry can send it); one logged
+    /// keeps its outcome (an address that refused it is suppressed). Then the chunk is taken out
+    /// of flight and counted, as its worker would have. Ids in flight that were never claimed
+    /// (the worker stopped before claiming, or an earlier run had claimed the address) count for
+    /// nothing: the batch they belong to is gone through again.
+    async fn take_over_in_flight(&mut self) -> anyhow::Result<()> {
         let db = &self.state.db;
-        let before = mongodb::bson::DateTime::from_millis(
-            now().timestamp_millis().saturating_sub(LEASE_MS / 2),
-        );
-        let claims = post_mail::unsettled_emails(db, self.post.id, &self.owner, before).await?;
-        if claims.is_empty() {
+        let ids = std::mem::take(&mut self.announcement.in_flight);
+        if ids.is_empty() {
             return Ok(());
         }
-        let mut ids = Vec::new();
+        let claims = post_mail::claims_among(db, &ids).await?;
         let mut logs = Vec::new();
         for claim in &claims {
             let Ok(id) = claim.get_object_id("_id") else {
@@ -292,7 +272,6 @@ impl Run<'_> {
                     None,
                 ),
             };
-            ids.push(id);
             logs.push(crate::persistence::email_logs::EmailLog {
                 id,
                 email: address,
@@ -313,18 +292,19 @@ impl Run<'_> {
                 retrying_at: None,
             });
         }
-        // The entries first: a takeover that stops between the two steps leaves the claims
-        // unsettled, and the next one stores nothing twice (the ids are the claims'). An email
-        // whose worker logged it before stopping keeps that entry, and its claim that outcome.
-        post_mail::record_interrupted_logs(db, &logs).await?;
-        let outcomes = post_mail::logged_outcomes(db, &ids).await?;
-        let (mut delivered, mut interrupted, mut refused) = (Vec::new(), Vec::new(), Vec::new());
+        // Stored unless logged already: an email its worker logged before stopping keeps that
+        // entry, and its outcome is read back from it.
+        post_mail::record_logs(db, &logs).await?;
+        let logged: Vec<ObjectId> = logs.iter().map(|l| l.id).collect();
+        let outcomes = post_mail::logged_outcomes(db, &logged).await?;
+        let mut settled = HashMap::new();
+        let mut interrupted = 0u64;
         for claim in &claims {
             let Ok(id) = claim.get_object_id("_id") else {
                 continue;
             };
-            match outcomes.get(&id) {
-                Some(o) if o.success => delivered.push(id),
+            let ok = match outcomes.get(&id) {
+                Some(o) if o.success => true,
                 Some(o) if o.stop_email_attempts && o.error.as_deref() != Some(INTERRUPTED) => {
                     post_mail::suppress(
                         db,
@@ -333,63 +313,52 @@ impl Run<'_> {
                         o.error.as_deref(),
                     )
                     .await?;
-                    refused.push(id);
+                    false
                 }
-                _ => interrupted.push(id),
-            }
+                _ => {
+                    interrupted += 1;
+                    false
+                }
+            };
+            settled.insert(id, ok);
         }
-        let sent = post_mail::settle_claims(db, &delivered, "sent", false).await?;
-        let failed = post_mail::settle_claims(db, &refused, "suppressed", false).await?
-            + post_mail::settle_claims(db, &interrupted, "failed", true).await?;
-        if sent + failed > 0 {
+        if let Some(a) = post_mail::finish_chunk(db, self.post.id, &ids, &settled).await? {
+            self.show_figures(&a);
+        }
+        if interrupted > 0 {
             crate::metrics::MAIL
                 .with_label_values(&["failed"])
-                .inc_by(failed);
-            tracing::warn!(post = %self.post.id, sent, failed, "new-post emails left unsettled by a stopped server recorded (those not known to be delivered as failed)");
-            self.record(Tally {
-                sent: i64::try_from(sent).unwrap_or(0),
-                failed: i64::try_from(failed).unwrap_or(0),
-                ..Tally::default()
-            })
-            .await?;
+                .inc_by(interrupted);
         }
+        tracing::warn!(post = %self.post.id, claimed = settled.len(), interrupted, "the chunk of new-post emails a stopped server left in flight recorded (those not known to be delivered as failed)");
         Ok(())
     }
 
-    /// Stores and pushes the notices of a batch (to those not told before).
-    async fn notices(&self, people: &[&User]) -> anyhow::Result<i64> {
+    /// Stores and pushes the notices of a batch (to those not told before: a notice's `_id` is
+    /// made of the post's and the reader's, so a batch gone through again stores nothing twice).
+    async fn notices(&mut self, people: &[&User]) -> anyhow::Result<()> {
         let db = &self.state.db;
-        let claims: Vec<(String, mongodb::bson::Document)> = people
-            .iter()
-            .map(|u| (u.id.to_hex(), doc! { "_id": ObjectId::new() }))
-            .collect();
-        let claim_ids: HashMap<&str, ObjectId> = claims
-            .iter()
-            .filter_map(|(to, d)| Some((to.as_str(), d.get_object_id("_id").ok()?)))
-            .collect();
-        let claimed =
-            post_mail::claim_many_with(db, self.post.id, Channel::Notice, &claims).await?;
         let at = now();
         let notes: Vec<Notification> = people
             .iter()
-            .filter(|u| claimed.contains(&u.id.to_hex()))
             .map(|u| {
                 let mut n = self.notice.clone();
-                n.id = ObjectId::new();
+                n.id = notice_id(self.post.id, u.id);
                 n.user_id = u.id;
                 n.created_at = at;
                 n
             })
             .collect();
-        notifications::insert_many(db, &notes).await?;
-        let told: Vec<ObjectId> = notes
+        let stored_before = notifications::insert_new(db, &notes).await?;
+        let told: Vec<&Notification> = notes
             .iter()
-            .filter_map(|n| claim_ids.get(n.user_id.to_hex().as_str()).copied())
+            .enumerate()
+            .filter(|(i, _)| !stored_before.contains(i))
+            .map(|(_, n)| n)
             .collect();
-        post_mail::settle_many(db, &told, "sent").await?;
         // The new unread count goes to those with a tab open (anywhere in the cluster): the
         // others read it when they next open one. Counting costs a query per reader.
-        let online: HashSet<String> = if notes.is_empty() {
+        let online: HashSet<String> = if told.is_empty() {
             HashSet::new()
         } else {
             self.state
@@ -400,7 +369,7 @@ impl Run<'_> {
                 .into_iter()
                 .collect()
         };
-        for n in &notes {
+        for n in &told {
             let user = n.user_id.to_hex();
             crate::live::notification_created(
                 &self.state.realtime,
@@ -412,33 +381,30 @@ impl Run<'_> {
                 crate::live::unread_count_changed(&self.state.realtime, &user, count);
             }
         }
-        Ok(i64::try_from(notes.len()).unwrap_or(0))
-    }
-
-    async fn record(&mut self, tally: Tally) -> anyhow::Result<()> {
-        if let Some(a) = post_mail::count(
-            &self.state.db,
-            self.post.id,
-            tally.notices,
-            tally.sent,
-            tally.failed,
-        )
-        .await?
-        {
-            self.announcement.notices = a.notices;
-            self.announcement.emails_sent = a.emails_sent;
-            self.announcement.emails_failed = a.emails_failed;
-            push_figures(self.state, &self.announcement);
+        let told = i64::try_from(told.len()).unwrap_or(0);
+        if told > 0 {
+            if let Some(a) = post_mail::count(db, self.post.id, told, 0, 0).await? {
+                self.show_figures(&a);
+            }
         }
         Ok(())
     }
 
+    /// Keeps the figures the worker last wrote and pushes them to the author's tabs.
+    fn show_figures(&mut self, a: &Announcement) {
+        self.announcement.notices = a.notices;
+        self.announcement.emails_sent = a.emails_sent;
+        self.announcement.emails_failed = a.emails_failed;
+        push_figures(self.state, &self.announcement);
+    }
+
     /// One batch of followers; `None` when there are no more.
-    /// `followers`: the followers read ahead (a page of [`FOLLOWER_PAGE`] at a time) and not
-    /// yet handled; `read_all`: whether the last page has been read.
+    /// `followers`: the followers read ahead (a page of [`FOLLOWER_PAGE`] at a time, with their
+    /// user documents, `None` for a follower whose account is gone) and not yet handled;
+    /// `read_all`: whether the last page has been read.
     async fn follower_batch(
         &mut self,
-        followers: &mut std::collections::VecDeque<(ObjectId, Alerts)>,
+        followers: &mut std::collections::VecDeque<Follower>,
         read_all: &mut bool,
     ) -> anyhow::Result<Option<ObjectId>> {
         let db = &self.state.db;
@@ -446,39 +412,36 @@ impl Run<'_> {
         if followers.len() < batch_size && !*read_all {
             let after = followers
                 .back()
-                .map(|(id, _)| *id)
+                .map(|(id, _, _)| *id)
                 .or(self.announcement.cursor);
             let page = follows::followers_page(db, self.post.author, after, FOLLOWER_PAGE).await?;
             *read_all = i64::try_from(page.len()).unwrap_or(0) < FOLLOWER_PAGE;
-            followers.extend(page);
-        }
-        let batch: Vec<(ObjectId, Alerts)> =
-            followers.drain(..batch_size.min(followers.len())).collect();
-        let Some(last) = batch.last().map(|(id, _)| *id) else {
-            return Ok(None);
-        };
-        let ids: Vec<ObjectId> = batch.iter().map(|(id, _)| *id).collect();
-        let people: HashMap<ObjectId, User> =
-            post_mail::find_each::<User, _>(db, users::COLLECTION, ids.iter().copied())
+            // The page's users with one query (one pass over `users`, not one per follower).
+            let ids: Vec<ObjectId> = page.iter().map(|(id, _)| *id).collect();
+            let mut people: HashMap<ObjectId, User> = users::find_many(db, &ids)
                 .await?
                 .into_iter()
                 .map(|u| (u.id, u))
                 .collect();
+            followers.extend(
+                page.into_iter()
+                    .map(|(id, alerts)| (id, alerts, people.remove(&id))),
+            );
+        }
+        let batch: Vec<Follower> = followers.drain(..batch_size.min(followers.len())).collect();
+        let Some(last) = batch.last().map(|(id, _, _)| *id) else {
+            return Ok(None);
+        };
         // Who may hear of it: not `off`, not blocked by an administrator, no block either way.
         let told: Vec<(&User, Alerts)> = batch
             .iter()
-            .filter_map(|(id, alerts)| people.get(id).map(|u| (u, *alerts)))
+            .filter_map(|(_, alerts, user)| user.as_ref().map(|u| (u, *alerts)))
             .filter(|(u, alerts)| {
                 *alerts != Alerts::Off && !u.blocked && !self.hidden.contains(&u.id)
             })
             .collect();
-        let tally = Tally {
-            notices: self
-                .notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
-                .await?,
-            ..Tally::default()
-        };
-        self.record(tally).await?;
+        self.notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
+            .await?;
         if self.announcement.send_email {
             let candidates: Vec<Candidate> = told
                 .iter()
@@ -523,16 +486,8 @@ impl Run<'_> {
     }
 
     async fn go(&mut self) -> anyhow::Result<()> {
-        self.settle_interrupted().await?;
         if self.taken_over {
-            // The stopped worker may have settled a chunk without counting it: the figures are
-            // counted again from the claims.
-            if let Some(a) = post_mail::recount(&self.state.db, self.post.id).await? {
-                self.announcement.notices = a.notices;
-                self.announcement.emails_sent = a.emails_sent;
-                self.announcement.emails_failed = a.emails_failed;
-                push_figures(self.state, &self.announcement);
-            }
+            self.take_over_in_flight().await?;
         }
         let mut followers = std::collections::VecDeque::new();
         let mut read_all = false;

@@ -5,14 +5,17 @@
 //!   does; the job worker ([`crate::jobs::announce`]) then takes its lease and works through the
 //!   followers and the newsletter subscribers in batches, keeping a cursor so a run taken over
 //!   after a crash goes on where the last one stopped. Its counters are the post's delivery
-//!   figures. Because the `_id` is the post's, publishing again or editing creates nothing.
-//! - `post_deliveries`: one claim per (post, channel, recipient) under a unique index, taken
-//!   before a notice is stored or an email goes out, so nobody hears of a post twice whatever
-//!   runs twice (two nodes, a crash, a retry). An email's recipient is its lower-cased address, so
-//!   a follower who also subscribed by email gets one email. An email claim keeps who it is for
-//!   and the worker that took it (`owner`); one left `sending` by a worker that stopped is
-//!   settled `failed` (`interrupted`) by the next, with a failed email log entry under the
-//!   claim's `_id`, so the administrators' retry can send it.
+//!   figures, and `inFlight` names the email claims of the chunk being sent. Because the `_id` is
+//!   the post's, publishing again or editing creates nothing.
+//! - `post_deliveries`: one claim per (post, `email`, lower-cased address) under a unique index,
+//!   inserted just before the email goes out, so nobody is emailed about a post twice whatever
+//!   runs twice (two nodes, a crash, a retry), and a follower who also subscribed by email gets
+//!   one email. A claim keeps who it is for and the worker that took it, and is never updated:
+//!   the email's outcome is its email log entry, stored under the claim's `_id`. A worker that
+//!   takes over from a stopped one reads the claims still in flight and records each that has no
+//!   log entry as failed (interrupted), so the administrators' retry can send it. (New-post
+//!   notices need no claim: a notification's `_id` is made of the post's and the reader's, so it
+//!   is stored once whatever runs twice.)
 //! - `email_suppressions`: addresses that refused mail permanently (SMTP 5xx) or complained;
 //!   new-post emails skip them.
 //! - `newsletter_subscribers`: email-only subscribers of an author, pending until they confirm.
@@ -24,7 +27,7 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
-use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
+use super::{index, insert_new, is_duplicate_key, now, unique_index, Db, DbContext, DbResult};
 
 mod deliveries;
 mod newsletter;
@@ -72,6 +75,11 @@ pub struct Announcement {
     pub emails_sent: i64,
     #[serde(default)]
     pub emails_failed: i64,
+    /// The email claims of the chunk being sent (their ids, taken before they are claimed): a
+    /// worker that takes the announcement over from a stopped one finds here the emails whose
+    /// outcome may not be recorded.
+    #[serde(default)]
+    pub in_flight: Vec<ObjectId>,
     pub created_at: DateTime,
     #[serde(default)]
     pub finished_at: Option<DateTime>,
@@ -142,6 +150,7 @@ pub async fn announce(
         notices: 0,
         emails_sent: 0,
         emails_failed: 0,
+        in_flight: Vec::new(),
         created_at: now(),
         finished_at: None,
     };
@@ -178,33 +187,6 @@ pub async fn take(db: &Db, owner: &str, lease_ms: i64) -> DbResult<Option<Announ
         .return_document(ReturnDocument::Before)
         .await
         .db_context("taking an announcement")
-}
-
-/// Sets a post's figures from its claims (emails `sent`; `failed` or `suppressed`; notices
-/// `sent`), after a worker that stopped may have settled a chunk without counting it.
-pub async fn recount(db: &Db, post: ObjectId) -> DbResult<Option<Announcement>> {
-    let count = |channel: &'static str, statuses: Vec<&'static str>| async move {
-        let n = deliveries(db)
-            .count_documents(doc! {
-                "postId": post,
-                "channel": channel,
-                "status": { "$in": statuses },
-            })
-            .await
-            .db_context("counting deliveries")?;
-        DbResult::Ok(i64::try_from(n).unwrap_or(i64::MAX))
-    };
-    let notices = count("notice", vec!["sent"]).await?;
-    let sent = count("email", vec!["sent"]).await?;
-    let failed = count("email", vec!["failed", "suppressed"]).await?;
-    announcements(db)
-        .find_one_and_update(
-            doc! { "_id": post },
-            doc! { "$set": { "notices": notices, "emailsSent": sent, "emailsFailed": failed } },
-        )
-        .return_document(ReturnDocument::After)
-        .await
-        .db_context("counting deliveries")
 }
 
 /// Records a finished batch: the new phase and cursor, the counts to add, a renewed lease.
@@ -260,35 +242,103 @@ pub async fn count(
         .db_context("counting deliveries")
 }
 
-/// Renews the lease of `owner` on an announcement; `false` when it was taken over.
-pub async fn renew(db: &Db, post: ObjectId, owner: &str, lease_ms: i64) -> DbResult<bool> {
-    let until = DateTime::from_millis(now().timestamp_millis() + lease_ms);
-    // By `_id` (see `update_each`): the condition on the owner is checked on the document.
-    let matched = update_each(
-        db,
-        ANNOUNCEMENTS,
-        vec![(
-            doc! { "_id": post, "leaseOwner": owner },
-            doc! { "$set": { "leaseUntil": until } },
-        )],
-    )
-    .await?;
-    Ok(matched == 1)
+/// Starts a chunk of emails: renews the lease of `owner` and adds the chunk's claim ids to the
+/// announcement's `inFlight` (one write by `_id`). `false` when the lease was taken over (the
+/// caller stops; nothing is left written).
+pub async fn start_chunk(
+    db: &Db,
+    post: ObjectId,
+    owner: &str,
+    lease_ms: i64,
+    ids: &[ObjectId],
+) -> DbResult<bool> {
+    let coll: Collection<Document> = db.database().collection(ANNOUNCEMENTS);
+    let set = doc! { "leaseUntil": DateTime::from_millis(now().timestamp_millis() + lease_ms) };
+    let before = coll
+        .find_one_and_update(
+            doc! { "_id": post },
+            doc! { "$set": set.clone(), "$push": { "inFlight": { "$each": ids } } },
+        )
+        .return_document(ReturnDocument::Before)
+        .await
+        .db_context("starting a chunk of emails")?;
+    let Some(before) = before else {
+        return Ok(false);
+    };
+    if before.get_str("leaseOwner").ok() == Some(owner) {
+        return Ok(true);
+    }
+    // Another worker holds it: what this wrote goes back (see `update_each`).
+    let mut back = restoring(&before, &set);
+    back.insert("$pullAll", doc! { "inFlight": ids });
+    coll.update_one(doc! { "_id": post }, back)
+        .await
+        .db_context("putting an announcement back")?;
+    Ok(false)
 }
 
-/// Of the email claims `delivered` (just delivered, by id), those recorded as interrupted by
-/// another worker meanwhile: their log entries are closed with `reason`, so the administrators'
-/// retry does not send them again, and the claims are settled `sent`.
-pub async fn close_interrupted(db: &Db, delivered: &[ObjectId], reason: &str) -> DbResult<()> {
-    let claims: Vec<Document> = find_each(db, DELIVERIES, delivered.iter().copied()).await?;
-    let ids: Vec<ObjectId> = claims
-        .iter()
-        .filter(|d| d.get_bool("interrupted").unwrap_or(false))
-        .filter_map(|d| d.get_object_id("_id").ok())
-        .collect();
-    if ids.is_empty() {
-        return Ok(());
+/// Ends a chunk of emails: takes `outcomes`' claim ids off the announcement's `inFlight` and
+/// counts those it took (`true`: delivered) in its figures, with one write by `_id`. A claim id
+/// no longer in flight was counted by the worker that took the chunk over; it is not counted
+/// again. Returns the announcement's figures after.
+pub async fn finish_chunk(
+    db: &Db,
+    post: ObjectId,
+    ids: &[ObjectId],
+    outcomes: &std::collections::HashMap<ObjectId, bool>,
+) -> DbResult<Option<Announcement>> {
+    let tally = |keep: &dyn Fn(&ObjectId) -> bool| {
+        outcomes
+            .iter()
+            .filter(|(id, _)| keep(id))
+            .fold(
+                (0i64, 0i64),
+                |(s, f), (_, ok)| {
+                    if *ok {
+                        (s + 1, f)
+                    } else {
+                        (s, f + 1)
+                    }
+                },
+            )
+    };
+    let (sent, failed) = tally(&|_| true);
+    let before = announcements(db)
+        .find_one_and_update(
+            doc! { "_id": post },
+            doc! {
+                "$pullAll": { "inFlight": ids },
+                "$inc": { "emailsSent": sent, "emailsFailed": failed },
+            },
+        )
+        .return_document(ReturnDocument::Before)
+        .await
+        .db_context("ending a chunk of emails")?;
+    let Some(mut a) = before else {
+        return Ok(None);
+    };
+    let was: std::collections::HashSet<ObjectId> = a.in_flight.iter().copied().collect();
+    let (not_sent, not_failed) = tally(&|id| !was.contains(id));
+    if not_sent + not_failed > 0 {
+        // Counted by the worker that took the chunk over: taken back off.
+        announcements(db)
+            .update_one(
+                doc! { "_id": post },
+                doc! { "$inc": { "emailsSent": -not_sent, "emailsFailed": -not_failed } },
+            )
+            .await
+            .db_context("ending a chunk of emails")?;
     }
+    a.in_flight.retain(|id| !ids.contains(id));
+    a.emails_sent += sent - not_sent;
+    a.emails_failed += failed - not_failed;
+    Ok(Some(a))
+}
+
+/// Closes the email log entries `ids` (recorded as interrupted by the worker that took their
+/// chunk over, then delivered by the stalled one after all) with `reason`, so the
+/// administrators' retry does not send them again.
+pub async fn close_interrupted(db: &Db, ids: &[ObjectId], reason: &str) -> DbResult<()> {
     update_each(
         db,
         super::email_logs::COLLECTION,
@@ -299,14 +349,6 @@ pub async fn close_interrupted(db: &Db, delivered: &[ObjectId], reason: &str) ->
                     doc! { "$set": { "stopEmailAttempts": true, "error": reason } },
                 )
             })
-            .collect(),
-    )
-    .await?;
-    update_each(
-        db,
-        DELIVERIES,
-        ids.iter()
-            .map(|id| (doc! { "_id": id }, doc! { "$set": { "status": "sent" } }))
             .collect(),
     )
     .await?;

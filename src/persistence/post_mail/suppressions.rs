@@ -78,12 +78,23 @@ pub async fn suppressions_page(
     Ok((list, total))
 }
 
-/// Of `addresses` (lower-cased), the suppressed ones (each looked up by `_id`).
+/// Of `addresses` (lower-cased), the suppressed ones (one query; the collection holds only the
+/// addresses that refused mail).
 pub async fn suppressed_among(
     db: &Db,
     addresses: &[String],
 ) -> DbResult<std::collections::HashSet<String>> {
-    let docs: Vec<Document> = find_each(db, SUPPRESSIONS, addresses.iter().cloned()).await?;
+    if addresses.is_empty() {
+        return Ok(Default::default());
+    }
+    let docs: Vec<Document> = suppressions(db)
+        .find(doc! { "_id": { "$in": addresses } })
+        .projection(doc! { "_id": 1 })
+        .await
+        .db_context("reading suppressed addresses")?
+        .try_collect()
+        .await
+        .db_context("reading suppressed addresses")?;
     Ok(docs
         .iter()
         .filter_map(|d| d.get_str("_id").ok().map(str::to_string))

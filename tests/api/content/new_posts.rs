@@ -650,7 +650,7 @@ async fn two_nodes_and_a_run_taken_over_from_the_start_send_each_follower_one_em
 }
 
 #[actix_web::test]
-async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_be_retried() {
+async fn emails_a_stopped_worker_left_in_flight_are_recorded_as_failed_and_can_be_retried() {
     use mongodb::bson::{doc, DateTime, Document};
     let app = spawn_app().await;
     let admin = app.admin().await;
@@ -668,8 +668,9 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     let figures = delivered(&app, &author, &id).await;
     assert_eq!(figures["emailsSent"], 2, "{figures}");
 
-    // A worker that died mid-chunk: two emails claimed (a minute ago) and never settled, one
-    // follower not reached, its lease expired and its progress not recorded.
+    // A worker that died mid-chunk: its chunk in flight on the announcement, two of its emails
+    // claimed (a minute ago) and never logged, one follower not reached, its lease expired and
+    // its progress not recorded.
     let mut lost = Vec::new();
     for _ in 0..2 {
         let r = app.signup().await;
@@ -680,7 +681,7 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     let later = app.signup().await;
     verify(&app, &later).await;
     app.follow_directly(&later, &author).await;
-    // And one it sent and logged (under its claim's id) without settling the claim.
+    // And one it sent and logged (under its claim's id) before it could end the chunk.
     let logged = app.signup().await;
     verify(&app, &logged).await;
     app.follow_directly(&logged, &author).await;
@@ -692,7 +693,6 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
             "postId": post_id,
             "channel": "email",
             "to": logged.email.to_lowercase(),
-            "status": "sending",
             "createdAt": DateTime::from_millis(DateTime::now().timestamp_millis() - 60_000),
             "owner": "a-worker-that-died",
             "recipient": "follower",
@@ -717,13 +717,16 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
         .await
         .unwrap();
     let claimed_at = DateTime::from_millis(DateTime::now().timestamp_millis() - 60_000);
+    let mut in_flight = vec![logged_claim];
     for r in &lost {
+        let claim = ObjectId::new();
+        in_flight.push(claim);
         db.collection::<Document>("post_deliveries")
             .insert_one(doc! {
+                "_id": claim,
                 "postId": post_id,
                 "channel": "email",
                 "to": r.email.to_lowercase(),
-                "status": "sending",
                 "createdAt": claimed_at,
                 "owner": "a-worker-that-died",
                 "recipient": "follower",
@@ -734,6 +737,8 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
             .await
             .unwrap();
     }
+    // An id the worker put in flight but never claimed (it stopped first): it counts for nothing.
+    in_flight.push(ObjectId::new());
     db.collection::<Document>("post_announcements")
         .update_one(
             doc! { "_id": post_id },
@@ -741,6 +746,7 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
                 "phase": "followers", "cursor": null, "finishedAt": null,
                 "leaseOwner": "a-worker-that-died",
                 "leaseUntil": DateTime::from_millis(DateTime::now().timestamp_millis() - 1_000),
+                "inFlight": &in_flight,
             } },
         )
         .await
@@ -760,6 +766,20 @@ async fn emails_a_stopped_worker_left_unsettled_are_recorded_as_failed_and_can_b
     assert_eq!(
         figures["emailsFailed"], 2,
         "the interrupted ones: {figures}"
+    );
+    let announcement = db
+        .collection::<Document>("post_announcements")
+        .find_one(doc! { "_id": post_id })
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        announcement
+            .get_array("inFlight")
+            .map(Vec::len)
+            .unwrap_or(0),
+        0,
+        "the chunk is out of flight: {announcement}"
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(app.mail_count(&later.email), 1);
