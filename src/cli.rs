@@ -95,8 +95,9 @@ pub enum CountersAction {
 #[derive(Subcommand, Debug)]
 pub enum MediaAction {
     /// Make the resized variants (400, 800, 1600 pixels wide, in the original format and WebP)
-    /// of stored pictures that lack them (pictures stored before variants were made); the
-    /// server keeps running and pages use the variants as they appear.
+    /// of stored pictures that lack them (pictures stored before variants were made), then
+    /// record each post's pictures' sizes and variants where the post lacks them; the server
+    /// keeps running and pages use the variants as they appear.
     Variants,
 }
 
@@ -105,12 +106,19 @@ pub async fn run_media(settings: &Settings, action: MediaAction) -> anyhow::Resu
     let MediaAction::Variants = action;
     let dir = &settings.server.media_dir;
     let report = crate::persistence::media::backfill_variants(dir).await?;
+    let db = Db::connect(&settings.database).await?;
+    db.ping().await.map_err(|e| {
+        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
+    })?;
+    let posts = crate::persistence::media::record_post_images(&db, dir).await?;
     Ok(format!(
-        "{} stored pictures in {}: {} variant files written, {} pictures could not be read",
+        "{} stored pictures in {}: {} variant files written, {} pictures could not be read; {} posts looked at, {} given their pictures' sizes and variants",
         report.files,
         dir.display(),
         report.written,
-        report.failed
+        report.failed,
+        posts.posts,
+        posts.updated
     ))
 }
 

@@ -206,6 +206,19 @@ pub fn meta_on_disk(dir: &Path, address: &str) -> Option<ImageMeta> {
     Some(meta_of(name, kind, width, height, &made))
 }
 
+/// Writes a picture's size and variants beside its address in an image block's `file`
+/// (`url`, `width`, `height`, `variants`), as the app and the server's pages read them.
+pub fn record_in_file(
+    file: &mut serde_json::Map<String, serde_json::Value>,
+    meta: &ImageMeta,
+) -> serde_json::Result<()> {
+    file.insert("url".into(), serde_json::Value::String(meta.src.clone()));
+    file.insert("width".into(), serde_json::Value::from(meta.width));
+    file.insert("height".into(), serde_json::Value::from(meta.height));
+    file.insert("variants".into(), serde_json::to_value(&meta.variants)?);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

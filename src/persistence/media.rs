@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{index, is_duplicate_key, now, Db, DbContext, DbError, DbResult};
 use crate::domain::image::{
-    is_media_name, is_variant_name, DecodedImage, ImageKind, MEDIA_URL_PREFIX,
+    is_media_name, is_media_path, is_variant_name, DecodedImage, ImageKind, MEDIA_URL_PREFIX,
 };
 use crate::domain::image_variants::{make, meta_on_disk, planned, variant_name, ImageMeta};
 
@@ -308,6 +308,82 @@ pub async fn backfill_variants(dir: &Path) -> std::io::Result<Backfill> {
                 }
             }
             _ => report.failed += 1,
+        }
+    }
+    Ok(report)
+}
+
+/// What [`record_post_images`] did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct PostImages {
+    /// Posts looked at.
+    pub posts: usize,
+    /// Posts whose pictures' sizes or variants were recorded.
+    pub updated: usize,
+}
+
+/// Records in each post the size and variants of its stored pictures (the thumbnail's
+/// `thumbnailImage`, an image block's `file`) where they are missing or fewer than the media
+/// directory now holds: posts saved before variants were made (or before [`backfill_variants`]
+/// made them) then get the same `srcset` from the app as from the server's pages. Posts are
+/// read one at a time; each changed post is written once, through the write observer.
+pub async fn record_post_images(db: &Db, dir: &Path) -> DbResult<PostImages> {
+    use crate::domain::image_variants::record_in_file;
+    let mut report = PostImages::default();
+    let mut cursor = super::posts::stream_all(db).await?;
+    while let Some(mut post) = cursor.try_next().await.db_context("reading posts")? {
+        report.posts += 1;
+        let mut set = mongodb::bson::Document::new();
+        if let Some(address) = post.thumbnail.as_deref().filter(|t| is_media_path(t)) {
+            let known = post.thumbnail_image.as_ref();
+            if let Some(meta) = meta_of(dir, address).await.filter(|m| Some(m) != known) {
+                set.insert(
+                    "thumbnailImage",
+                    mongodb::bson::to_bson(&meta).map_err(|e| DbError::Other(e.into()))?,
+                );
+            }
+        }
+        let mut blocks_changed = false;
+        for block in post.blocks.iter_mut().filter(|b| b.kind == "image") {
+            let Some(file) = block.data.get_mut("file").and_then(|f| f.as_object_mut()) else {
+                continue;
+            };
+            let Some(address) = file
+                .get("url")
+                .and_then(|u| u.as_str())
+                .filter(|u| is_media_path(u))
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            let Some(meta) = meta_of(dir, &address).await else {
+                continue;
+            };
+            let recorded = (
+                file.get("width").and_then(|w| w.as_u64()),
+                file.get("height").and_then(|h| h.as_u64()),
+                file.get("variants").cloned(),
+            );
+            let on_disk = (
+                Some(u64::from(meta.width)),
+                Some(u64::from(meta.height)),
+                serde_json::to_value(&meta.variants).ok(),
+            );
+            if recorded != on_disk {
+                record_in_file(file, &meta).map_err(|e| DbError::Other(e.into()))?;
+                blocks_changed = true;
+            }
+        }
+        if blocks_changed {
+            set.insert(
+                "blocks",
+                mongodb::bson::to_bson(&crate::domain::blocks::storage::stored(&post.blocks))
+                    .map_err(|e| DbError::Other(e.into()))?,
+            );
+        }
+        if !set.is_empty() {
+            super::posts::update_returning_before(db, post.id, set).await?;
+            report.updated += 1;
         }
     }
     Ok(report)

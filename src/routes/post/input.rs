@@ -15,7 +15,7 @@ use crate::domain::error::DomainError;
 use crate::domain::image::{
     decode_data_url_with_variants, is_data_url, is_media_path, DecodedImage, MEDIA_URL_PREFIX,
 };
-use crate::domain::image_variants::{meta_of, ImageMeta};
+use crate::domain::image_variants::{meta_of, record_in_file, ImageMeta};
 use crate::domain::post::{parse_language, Audience, PostStatus, PostType, Visibility};
 use crate::domain::search::normalize;
 use crate::domain::tags::{parse_tags, TagsInput};
@@ -358,13 +358,7 @@ impl PendingImages {
                 None
             };
             if let (Some(meta), Some(file)) = (meta, file.as_object_mut()) {
-                file.insert("url".into(), Value::String(meta.src.clone()));
-                file.insert("width".into(), Value::from(meta.width));
-                file.insert("height".into(), Value::from(meta.height));
-                file.insert(
-                    "variants".into(),
-                    serde_json::to_value(&meta.variants).map_err(ApiError::internal)?,
-                );
+                record_in_file(file, &meta).map_err(ApiError::internal)?;
             }
         }
         Ok(thumb_meta)

@@ -441,10 +441,22 @@ async fn pictures_stored_before_variants_still_show_and_the_backfill_makes_them(
     let post = create_post(
         &app,
         &user.token,
-        json!({ "title": "Old picture", "thumbnail": data_url("image/png", &png), "blocks": [paragraph("p", "x")] }),
+        json!({
+            "title": "Old picture",
+            "thumbnail": data_url("image/png", &png),
+            "blocks": [
+                { "id": "i", "type": "image", "data": { "file": { "url": data_url("image/png", &png) }, "caption": "" } },
+                paragraph("p", "x"),
+            ],
+        }),
     )
     .await;
     let thumb = post["thumbnail"].as_str().unwrap().to_string();
+    assert_eq!(
+        post["blocks"][0]["data"]["file"]["url"],
+        thumb.as_str(),
+        "one stored file for both"
+    );
     // As a post saved before variants were made: no variant files, no description.
     let dir = media_dir(&app);
     for name in media_files(&app) {
@@ -461,6 +473,21 @@ async fn pictures_stored_before_variants_still_show_and_the_backfill_makes_them(
             doc! { "_id": id },
             doc! { "$unset": { "thumbnailImage": "" } },
         )
+        .await
+        .unwrap();
+    let posts = app
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>("posts");
+    let stored = posts.find_one(doc! { "_id": id }).await.unwrap().unwrap();
+    let mut blocks = stored.get_array("blocks").unwrap().clone();
+    let image = blocks[0].as_document_mut().unwrap();
+    image
+        .get_document_mut("data")
+        .unwrap()
+        .insert("file", doc! { "url": &thumb });
+    posts
+        .update_one(doc! { "_id": id }, doc! { "$set": { "blocks": blocks } })
         .await
         .unwrap();
 
@@ -482,6 +509,33 @@ async fn pictures_stored_before_variants_still_show_and_the_backfill_makes_them(
         .await
         .unwrap();
     assert_eq!(again.written, 0);
+
+    // The posts then record the pictures' sizes and variants (the thumbnail's and the image
+    // block's), so the app draws the same `srcset` as the page; a second run changes nothing.
+    let recorded = pressroom::persistence::media::record_post_images(&app.db, &dir)
+        .await
+        .unwrap();
+    assert_eq!(recorded.updated, 1, "{recorded:?}");
+    assert!(recorded.posts >= 1);
+    let again = pressroom::persistence::media::record_post_images(&app.db, &dir)
+        .await
+        .unwrap();
+    assert_eq!(again.updated, 0, "{again:?}");
+    let one = get_ok(&app, &format!("/api/post/public/{slug}"), None).await;
+    assert_eq!(one["post"]["thumbnailImage"]["width"], 1000, "{one}");
+    assert_eq!(
+        check_variants(&app, &one["post"]["thumbnailImage"])
+            .await
+            .len(),
+        5
+    );
+    let file = &one["post"]["blocks"][0]["data"]["file"];
+    assert_eq!(
+        (file["url"].as_str(), &file["width"], &file["height"]),
+        (Some(thumb.as_str()), &json!(1000), &json!(800)),
+        "{file}"
+    );
+    assert_eq!(file["variants"].as_array().map(Vec::len), Some(5), "{file}");
 
     // Saving the post again records the description in its answers, and its page (rendered
     // once per version of the post) draws the variants.
