@@ -101,15 +101,29 @@ pub enum MediaAction {
     Variants,
 }
 
+/// The configured database, reachable, with the read index in Redis as its write observer when
+/// Redis is reachable: what a command writes reaches the running servers' indexes as a server's
+/// own writes do.
+async fn observed_db(settings: &Settings) -> anyhow::Result<Db> {
+    let db = Db::connect(&settings.database).await?;
+    db.ping().await.map_err(|e| {
+        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
+    })?;
+    let redis = crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
+    Ok(if redis.is_configured() && redis.ping().await.is_ok() {
+        let observer = crate::feeds::Feeds::new(redis, &db)?;
+        db.with_observer(std::sync::Arc::new(observer))
+    } else {
+        db
+    })
+}
+
 /// Runs a media command; returns the line to print.
 pub async fn run_media(settings: &Settings, action: MediaAction) -> anyhow::Result<String> {
     let MediaAction::Variants = action;
     let dir = &settings.server.media_dir;
     let report = crate::persistence::media::backfill_variants(dir).await?;
-    let db = Db::connect(&settings.database).await?;
-    db.ping().await.map_err(|e| {
-        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
-    })?;
+    let db = observed_db(settings).await?;
     let posts = crate::persistence::media::record_post_images(&db, dir).await?;
     Ok(format!(
         "{} stored pictures in {}: {} variant files written, {} pictures could not be read; {} posts looked at, {} given their pictures' sizes and variants",
@@ -186,17 +200,7 @@ pub async fn run_counters(
     action: CountersAction,
 ) -> anyhow::Result<CountersReport> {
     let CountersAction::Verify { repair } = action;
-    let db = Db::connect(&settings.database).await?;
-    db.ping().await.map_err(|e| {
-        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
-    })?;
-    let redis = crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
-    let db = if redis.is_configured() && redis.ping().await.is_ok() {
-        let observer = crate::feeds::Feeds::new(redis, &db)?;
-        db.with_observer(std::sync::Arc::new(observer))
-    } else {
-        db
-    };
+    let db = observed_db(settings).await?;
     let found = crate::persistence::counter_repair::verify(&db, repair).await?;
     let mut lines = Vec::new();
     for d in &found.differences {
@@ -283,19 +287,8 @@ pub async fn run_backup(settings: &Settings, command: Command) -> anyhow::Result
 
 /// Runs an administrative command against the configured database; returns the line to print.
 pub async fn run_admin(settings: &Settings, command: Command) -> anyhow::Result<String> {
-    let db = Db::connect(&settings.database).await?;
-    db.ping().await.map_err(|e| {
-        anyhow::anyhow!("the database at the configured address is not reachable: {e}")
-    })?;
-    // Changes made here reach the running servers' indexes (a blocked user leaves user search)
-    // through Redis, as a server's own do.
-    let redis = crate::redis_pool::Redis::connect(&settings.redis, &settings.database.name)?;
-    let db = if redis.is_configured() && redis.ping().await.is_ok() {
-        let observer = crate::feeds::Feeds::new(redis, &db)?;
-        db.with_observer(std::sync::Arc::new(observer))
-    } else {
-        db
-    };
+    // Changes made here reach the running servers' indexes (a blocked user leaves user search).
+    let db = observed_db(settings).await?;
     if let Command::Mail {
         action: MailAction::Daily { date },
     } = &command
