@@ -7,15 +7,18 @@
 //! the announcement's lease, goes through the followers and then the subscribers in batches of
 //! [`BATCH`], and records a cursor after each batch: a node that dies mid-send leaves the lease to
 //! expire and another node (or the same one restarted) goes on from the last finished batch.
-//! Every notice and email is claimed in `post_deliveries` under a unique index first, so the
-//! batch that was cut short sends nobody anything twice.
+//! Every email is claimed in `post_deliveries` under a unique index first, and every notice is
+//! stored under an `_id` made of the post's and the reader's, so the batch that was cut short
+//! sends nobody anything twice.
 //!
-//! Emails are claimed [`IN_FLIGHT`] at a time, just before they are sent (claim a chunk, send
-//! it, settle it), so a node that dies leaves at most one chunk claimed and unsettled. The node
-//! that takes the announcement over records each of those as a failed email (an email log entry
-//! saying it was interrupted and may not have arrived, counted in the post's failed figure), so
-//! the administrators see it and their retry can send it: at most once by the worker, and never
-//! lost silently.
+//! Emails go out [`IN_FLIGHT`] at a time: the chunk's claim ids are put in flight on the
+//! announcement, the emails claimed, sent and logged (under the claims' ids), and the chunk
+//! taken out of flight and counted; every step is one write for the whole chunk, and nothing is
+//! read or written per email (FerretDB reads a collection for each such operation). A node that
+//! dies leaves at most one chunk in flight. The node that takes the announcement over records
+//! each of its emails without a log entry as a failed email (an entry saying it was interrupted
+//! and may not have arrived, counted in the post's failed figure), so the administrators see it
+//! and their retry can send it: at most once by the worker, and never lost silently.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
@@ -63,7 +66,7 @@ pub const BATCH: i64 = 200;
 /// Followers read ahead with one query (a pass over the follows in FerretDB).
 const FOLLOWER_PAGE: i64 = 5_000;
 /// Emails claimed and sent at once (over the mailer's pooled SMTP connections); a worker that
-/// dies leaves at most this many claimed and unsettled.
+/// dies leaves at most this many in flight.
 const IN_FLIGHT: usize = 32;
 /// A follower read ahead: their id, their alerts, their account (`None` when it is gone).
 type Follower = (ObjectId, Alerts, Option<User>);
