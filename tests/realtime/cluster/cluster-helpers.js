@@ -71,7 +71,8 @@ class RedisServer {
   }
 
   async stop() {
-    if (!this.child || this.child.exitCode !== null) return;
+    // A process killed by a signal has no exit code, only its signal.
+    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = once(this.child, "exit");
     this.child.kill("SIGKILL");
     await exited;
@@ -116,7 +117,8 @@ class Node {
 
   /** Stops the process with `signal` (SIGKILL: as a crash, nothing cleaned up). */
   async stop(signal = "SIGTERM") {
-    if (!this.child || this.child.exitCode !== null) return;
+    // A process killed by a signal has no exit code, only its signal.
+    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = once(this.child, "exit");
     this.child.kill(signal);
     await exited;
