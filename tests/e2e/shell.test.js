@@ -135,6 +135,7 @@ describe('the shell', () => {
     await bar.waitFor();
     assert.ok(await bar.getByRole('button', { name: 'Accept' }).isDisabled(), 'its buttons wait for the app');
     assert.ok(await bar.getByRole('link', { name: 'Privacy Policy' }).isVisible());
+    await screenshot(page, 'first-paint-cookie-bar');
     await page.evaluate(() => localStorage.setItem('userCookieConsent', 'false'));
     await page.reload();
     await page.locator('main#main').waitFor();
