@@ -36,7 +36,8 @@
 //! Why some are not on these primitives:
 //! - The **announcement** and its deliveries keep their own fields (`leaseOwner`/`leaseUntil` on
 //!   the announcement, which the worker finds by a query on `phase` and `leaseUntil`, not by
-//!   key); the worker that uses them is maintained on its own.
+//!   key); its takeover is claimed with this module's takeover claim (`claim_takeover`), as
+//!   [`take_with`]'s is, so one worker takes a given version of it.
 //! - The **account deletion** and the **administrator task** are queues: the worker takes *any*
 //!   due record matching a query (and, for tasks, the oldest), not a known key, so the lease is
 //!   a field of the record itself.
@@ -147,7 +148,7 @@ pub async fn take_with(
 
 /// Claims the takeover `marker`; one left by a taker that died between its claim and its update
 /// (older than [`TAKEOVER_STALE_MS`]) is removed and claimed again, so no lease stays stuck.
-async fn claim_takeover(db: &Db, marker: &str) -> DbResult<bool> {
+pub(super) async fn claim_takeover(db: &Db, marker: &str) -> DbResult<bool> {
     if claim(db, TAKEOVERS, &doc! { "_id": marker, "at": now() }).await? {
         return Ok(true);
     }

@@ -172,21 +172,64 @@ pub async fn find(db: &Db, post: ObjectId) -> DbResult<Option<Announcement>> {
 /// Takes the lease of an unfinished announcement nobody holds (or whose holder went silent):
 /// the oldest first. Returns it as it was before: a `leaseOwner` there names the worker whose
 /// lease expired (it is taken over).
+///
+/// FerretDB applies a `findAndModify` as a read and then a write, so two workers could both take
+/// one announcement. As for the other leases (`leases::take_with`), the takeover of this version
+/// of the lease (its holder and `leaseUntil`) is claimed first with an `_id` insert: of the
+/// workers that read that version exactly one goes on, and it takes the lease only if it is
+/// still that version. The others find nothing to take this time.
 pub async fn take(db: &Db, owner: &str, lease_ms: i64) -> DbResult<Option<Announcement>> {
     let at = now();
-    let until = DateTime::from_millis(at.timestamp_millis() + lease_ms);
-    announcements(db)
-        .find_one_and_update(
-            doc! {
-                "phase": { "$ne": "done" },
-                "$or": [ { "leaseUntil": null }, { "leaseUntil": { "$lt": at } } ],
-            },
-            doc! { "$set": { "leaseOwner": owner, "leaseUntil": until } },
-        )
+    let Some(stale) = announcements(db)
+        .find_one(doc! {
+            "phase": { "$ne": "done" },
+            "$or": [ { "leaseUntil": null }, { "leaseUntil": { "$lt": at } } ],
+        })
         .sort(doc! { "createdAt": 1 })
+        .await
+        .db_context("finding an announcement to take")?
+    else {
+        return Ok(None);
+    };
+    let marker = format!(
+        "{ANNOUNCEMENTS}/{}/{}/{}",
+        stale.id,
+        stale.lease_owner.as_deref().unwrap_or("-"),
+        stale
+            .lease_until
+            .map_or("-".to_string(), |u| u.timestamp_millis().to_string()),
+    );
+    if !super::leases::claim_takeover(db, &marker).await? {
+        return Ok(None);
+    }
+    let set = doc! {
+        "leaseOwner": owner,
+        "leaseUntil": DateTime::from_millis(at.timestamp_millis() + lease_ms),
+    };
+    // By `_id` (see `update_each`); the version is checked on the document as it was.
+    let before = announcements(db)
+        .find_one_and_update(doc! { "_id": stale.id }, doc! { "$set": set.clone() })
         .return_document(ReturnDocument::Before)
         .await
-        .db_context("taking an announcement")
+        .db_context("taking an announcement");
+    let _ = super::leases::drop_claim(db, super::leases::TAKEOVERS, marker).await;
+    let Some(before) = before? else {
+        return Ok(None);
+    };
+    if before.lease_owner == stale.lease_owner && before.lease_until == stale.lease_until {
+        return Ok(Some(before));
+    }
+    // Another worker took it since it was read: its lease is put back.
+    let back = doc! { "$set": {
+        "leaseOwner": before.lease_owner.as_deref(),
+        "leaseUntil": before.lease_until,
+    } };
+    db.database()
+        .collection::<Document>(ANNOUNCEMENTS)
+        .update_one(doc! { "_id": stale.id }, back)
+        .await
+        .db_context("putting an announcement back")?;
+    Ok(None)
 }
 
 /// Records a finished batch: the new phase and cursor, the counts to add, a renewed lease.

@@ -845,3 +845,61 @@ async fn emails_a_stopped_worker_left_in_flight_are_recorded_as_failed_and_can_b
     }
     assert_eq!(app.mail_count(&logged.email), 0);
 }
+
+/// Of workers racing for one announcement (fresh, or its lease expired), exactly one takes it,
+/// on FerretDB too, where a `findAndModify` is a read and then a write. Run on a database of the
+/// test's own, where no server's worker looks for announcements.
+#[actix_web::test]
+async fn of_workers_racing_for_an_announcement_exactly_one_takes_it() {
+    use futures_util::future::join_all;
+    use mongodb::bson::{doc, DateTime};
+    use pressroom::persistence::{post_mail, Db};
+    let app = spawn_app().await;
+    let mut settings = app.settings.database.clone();
+    settings.name = format!("{}_take", app.db_name);
+    let db = Db::connect(&settings).await.unwrap();
+    let post = ObjectId::new();
+    assert!(post_mail::announce(&db, post, ObjectId::new(), true)
+        .await
+        .unwrap());
+    for round in 0..4 {
+        let taken: Vec<String> = join_all((0..8).map(|i| {
+            let db = db.clone();
+            async move {
+                let owner = format!("worker-{round}-{i}");
+                post_mail::take(&db, &owner, 60_000)
+                    .await
+                    .unwrap()
+                    .map(|_| owner)
+            }
+        }))
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
+        assert_eq!(taken.len(), 1, "round {round}: {taken:?}");
+        let a = post_mail::find(&db, post).await.unwrap().unwrap();
+        assert_eq!(
+            a.lease_owner.as_deref(),
+            Some(taken[0].as_str()),
+            "round {round}"
+        );
+        assert!(
+            post_mail::take(&db, "late", 60_000)
+                .await
+                .unwrap()
+                .is_none(),
+            "held"
+        );
+        // Its holder goes silent: the lease expires and is taken over again.
+        db.database()
+            .collection::<mongodb::bson::Document>(post_mail::ANNOUNCEMENTS)
+            .update_one(
+                doc! { "_id": post },
+                doc! { "$set": { "leaseUntil": DateTime::from_millis(DateTime::now().timestamp_millis() - 1_000) } },
+            )
+            .await
+            .unwrap();
+    }
+    db.database().drop().await.unwrap();
+}
