@@ -100,16 +100,29 @@ pub async fn record(db: &Db, log: &EmailLog) -> DbResult<()> {
     Ok(())
 }
 
-/// Records many messages at once (a batch of new-post emails).
-pub async fn record_many(db: &Db, logs: &[EmailLog]) -> DbResult<()> {
-    if logs.is_empty() {
-        return Ok(());
+/// Records many messages at once (a batch of new-post emails), each under its own `_id` unless an
+/// entry is stored there already (see `persistence::insert_new`); returns the positions of
+/// those stored before.
+pub async fn record_many(db: &Db, logs: &[EmailLog]) -> DbResult<std::collections::HashSet<usize>> {
+    super::insert_new(&collection(db), logs, "recording emails").await
+}
+
+/// The entries stored under `ids`, by id (one query).
+pub async fn find_many(
+    db: &Db,
+    ids: &[ObjectId],
+) -> DbResult<std::collections::HashMap<ObjectId, EmailLog>> {
+    if ids.is_empty() {
+        return Ok(Default::default());
     }
-    collection(db)
-        .insert_many(logs)
+    let logs: Vec<EmailLog> = collection(db)
+        .find(doc! { "_id": { "$in": ids } })
         .await
-        .db_context("recording emails")?;
-    Ok(())
+        .db_context("reading email log entries")?
+        .try_collect()
+        .await
+        .db_context("reading email log entries")?;
+    Ok(logs.into_iter().map(|l| (l.id, l)).collect())
 }
 
 fn filter_of(email: Option<&str>, kind: Option<&str>) -> Document {

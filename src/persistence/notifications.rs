@@ -126,18 +126,6 @@ pub async fn insert(db: &Db, notification: &Notification) -> DbResult<()> {
     Ok(())
 }
 
-/// Stores many notifications at once (broadcasts).
-pub async fn insert_many(db: &Db, notifications: &[Notification]) -> DbResult<()> {
-    if notifications.is_empty() {
-        return Ok(());
-    }
-    collection(db)
-        .insert_many(notifications)
-        .await
-        .db_context("storing notifications")?;
-    Ok(())
-}
-
 /// Stores notifications whose `_id` says what they are about (a new post's notice to one
 /// reader), each unless it is stored already; returns the positions of those stored before.
 pub async fn insert_new(

@@ -47,7 +47,7 @@ use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::post_mail::{self, Announcement, Phase};
 use crate::persistence::posts::{self, Post};
 use crate::persistence::users::User;
-use crate::persistence::{graph, now, subscriptions, users};
+use crate::persistence::{email_logs, graph, now, subscriptions, users};
 use crate::state::AppState;
 
 mod batch;
@@ -206,7 +206,7 @@ impl Run<'_> {
                 o.log.id = *id;
             }
             let logs: Vec<_> = outcomes.iter().map(|(_, o)| o.log.clone()).collect();
-            let logged_before = post_mail::record_logs(db, &logs).await?;
+            let logged_before = email_logs::record_many(db, &logs).await?;
             // A worker stalled past its lease finds the emails of its chunk recorded as
             // interrupted by the worker that took over: those it delivered are closed so, and
             // not sent again by a retry.
@@ -275,7 +275,7 @@ impl Run<'_> {
                     None,
                 ),
             };
-            logs.push(crate::persistence::email_logs::EmailLog {
+            logs.push(email_logs::EmailLog {
                 id,
                 email: address,
                 kind: MailKind::NewPost.as_str().to_string(),
@@ -297,9 +297,9 @@ impl Run<'_> {
         }
         // Stored unless logged already: an email its worker logged before stopping keeps that
         // entry, and its outcome is read back from it.
-        post_mail::record_logs(db, &logs).await?;
+        email_logs::record_many(db, &logs).await?;
         let logged: Vec<ObjectId> = logs.iter().map(|l| l.id).collect();
-        let outcomes = post_mail::logged_outcomes(db, &logged).await?;
+        let outcomes = email_logs::find_many(db, &logged).await?;
         let mut settled = HashMap::new();
         let mut interrupted = 0u64;
         for claim in &claims {

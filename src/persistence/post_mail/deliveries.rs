@@ -70,41 +70,6 @@ pub async fn claims_among(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<Document>> 
         .db_context("reading email claims")
 }
 
-/// Stores email log entries, each under its claim's id, unless one is stored there already (the
-/// worker that took a stalled chunk over recorded it as interrupted, or a second takeover).
-/// Returns the positions of those stored before.
-pub async fn record_logs(
-    db: &Db,
-    logs: &[crate::persistence::email_logs::EmailLog],
-) -> DbResult<std::collections::HashSet<usize>> {
-    let coll = db
-        .database()
-        .collection::<crate::persistence::email_logs::EmailLog>(
-            crate::persistence::email_logs::COLLECTION,
-        );
-    insert_new(&coll, logs, "recording emails").await
-}
-
-/// The email log entries stored under `ids` (claims' ids), by id (one query).
-pub async fn logged_outcomes(
-    db: &Db,
-    ids: &[ObjectId],
-) -> DbResult<std::collections::HashMap<ObjectId, crate::persistence::email_logs::EmailLog>> {
-    if ids.is_empty() {
-        return Ok(Default::default());
-    }
-    let logs: Vec<crate::persistence::email_logs::EmailLog> = db
-        .database()
-        .collection(crate::persistence::email_logs::COLLECTION)
-        .find(doc! { "_id": { "$in": ids } })
-        .await
-        .db_context("reading email outcomes")?
-        .try_collect()
-        .await
-        .db_context("reading email outcomes")?;
-    Ok(logs.into_iter().map(|l| (l.id, l)).collect())
-}
-
 /// Runs `statements` (filter, update) on `collection` one at a time, each filter a lookup by
 /// `_id` with, optionally, conditions on other fields (`{_id, leaseOwner}`). Returns how many
 /// documents matched their whole filter and were changed.
