@@ -12,7 +12,7 @@ STRIPE_MOCK_VERSION="v0.203.0"
 STRIPE_MOCK_MODULE="github.com/stripe/stripe-mock"
 mkdir -p "$PRESSROOM_CACHE"
 
-log() { printf '\033[1m[pressroom]\033[0m %s\n' "$*" >&2; }
+log() { printf '\033[1m[pressroom %s]\033[0m %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf '\033[31m[pressroom] %s\033[0m\n' "$*" >&2; exit 1; }
 
 # A free TCP port on 127.0.0.1.
@@ -33,19 +33,44 @@ wait_for_port() {
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# Prints the path of a FerretDB v1 binary, installing it when missing.
-# `go install module@version` cannot build FerretDB v1 as published (its embedded version file is
-# generated at release time and absent from the module), so the module source is fetched through
-# the Go module proxy, the version file written, and the binary built from that copy.
+# The FerretDB the scripts run: v1.24.2 with the project's fix for its SQLite backend
+# (scripts/ferretdb/index-pushdown.patch: indexes on the expressions queries use, equalities on any
+# top-level field pushed down to SQL, a store's old indexes recreated when it is opened; see
+# docs/decisions.md, "The embedded store keeps its speed as it grows"). The version it reports
+# names the patch by its hash, so a binary built without it, or with an earlier one, is replaced.
+FERRETDB_PATCHED_VERSION="$FERRETDB_VERSION-pressroom.$(sha256sum "$ROOT/scripts/ferretdb/index-pushdown.patch" | cut -c1-12)"
+
+# Prints the path of the patched FerretDB binary, installing it when missing.
 ensure_ferretdb() {
   local candidate
-  for candidate in "${FERRETDB_BIN:-}" "$(command -v ferretdb 2>/dev/null || true)" "$HOME/go/bin/ferretdb"; do
-    if [ -n "$candidate" ] && [ -x "$candidate" ] && "$candidate" --version 2>/dev/null | grep -q 'version: v1\.'; then
+  for candidate in "${FERRETDB_BIN:-}" "$HOME/go/bin/ferretdb-pressroom" "$(command -v ferretdb-pressroom 2>/dev/null || true)"; do
+    if [ -n "$candidate" ] && [ -x "$candidate" ] && "$candidate" --version 2>/dev/null | grep -qF "version: $FERRETDB_PATCHED_VERSION"; then
       echo "$candidate"; return 0
     fi
   done
+  build_ferretdb patched "$HOME/go/bin/ferretdb-pressroom"
+}
+
+# Prints the path of FerretDB as published, without the project's patch, installing it when
+# missing: the chaos suite writes a store with it and upgrades it in place with the patched one.
+ensure_ferretdb_published() {
+  local bin="$HOME/go/bin/ferretdb-$FERRETDB_VERSION"
+  if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -qx "version: $FERRETDB_VERSION"; then
+    echo "$bin"; return 0
+  fi
+  build_ferretdb published "$bin"
+}
+
+# build_ferretdb patched|published PATH: builds FerretDB into PATH and prints PATH.
+# `go install module@version` cannot build FerretDB v1 as published (its embedded version file is
+# generated at release time and absent from the module), so the module source is fetched through
+# the Go module proxy, patched (for `patched`), the version file written, and the binary built
+# from that copy.
+build_ferretdb() {
+  local kind=$1 out=$2 version=$FERRETDB_VERSION
+  [ "$kind" = patched ] && version=$FERRETDB_PATCHED_VERSION
   command -v go >/dev/null 2>&1 || die "Go is needed to install FerretDB; install Go 1.22 or newer."
-  log "installing FerretDB $FERRETDB_VERSION (first run only; this takes a few minutes)"
+  log "installing FerretDB $version (first run only; this takes a few minutes)"
   local work; work="$(mktemp -d)"
   (
     set -e
@@ -55,13 +80,17 @@ ensure_ferretdb() {
     local src; src="$(go list -m -f '{{.Dir}}' "$FERRETDB_MODULE")"
     cp -r "$src" "$work/ferretdb-src"
     chmod -R u+w "$work/ferretdb-src"
-    echo "$FERRETDB_VERSION" > "$work/ferretdb-src/build/version/version.txt"
+    if [ "$kind" = patched ]; then
+      (cd "$work/ferretdb-src" && git apply "$ROOT/scripts/ferretdb/index-pushdown.patch") >&2
+    fi
+    echo "$version" > "$work/ferretdb-src/build/version/version.txt"
     go mod edit -replace "$FERRETDB_MODULE=$work/ferretdb-src"
-    mkdir -p "$HOME/go/bin"
-    go build -o "$HOME/go/bin/ferretdb" "$FERRETDB_MODULE/cmd/ferretdb" >&2
+    mkdir -p "$(dirname "$out")"
+    go build -o "$out.new" "$FERRETDB_MODULE/cmd/ferretdb" >&2
+    mv "$out.new" "$out"
   ) || { rm -rf "$work"; die "FerretDB could not be installed (see the Go output above)."; }
   rm -rf "$work"
-  echo "$HOME/go/bin/ferretdb"
+  echo "$out"
 }
 
 # Starts FerretDB (SQLite backend, telemetry off) on port $1 with data in $2; prints its pid.
