@@ -37,7 +37,7 @@ pub const CHECK_INTERVAL: Duration = Duration::from_secs(60);
 /// A run that has not renewed its lease for this long is taken to be dead.
 pub const LEASE_STALE_MS: i64 = 10 * 60 * 1000;
 /// Recipients read from the database at a time.
-const RECIPIENT_BATCH: i64 = 200;
+const RECIPIENT_BATCH: usize = 200;
 /// Most posts of one day considered.
 const MAX_DAY_POSTS: i64 = 5000;
 /// Purpose of the unsubscribe token's signature.
@@ -165,11 +165,10 @@ impl DailyMailer<'_> {
         let to = day_start(date);
         let from = DateTime::from_millis(to.timestamp_millis() - 86_400_000);
         let day = posts::listable_between(self.db, from, to, MAX_DAY_POSTS).await?;
-        let mut after = None;
-        loop {
-            let batch = users::daily_post_recipients(self.db, after, RECIPIENT_BATCH).await?;
-            let Some(last) = batch.last() else { break };
-            after = Some(last.id);
+        // The recipients are listed in one pass, then read and mailed a batch at a time.
+        let recipients = users::daily_post_recipient_ids(self.db).await?;
+        for ids in recipients.chunks(RECIPIENT_BATCH) {
+            let batch = users::daily_post_recipients_among(self.db, ids).await?;
             for user in &batch {
                 summary.recipients += 1;
                 self.send_to(user, date, &day, &mut summary).await?;

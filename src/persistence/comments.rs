@@ -224,8 +224,15 @@ pub async fn set_blocked(db: &Db, id: ObjectId, blocked: bool) -> DbResult<Optio
 
 /// Deletes a comment, every reply below it and their reactions, and recounts the post's
 /// comments. Returns how many comments were removed.
+///
+/// The subtree is looked for among the post's comments (`post` first in the filter): an
+/// equality on `ancestors`, an array in every comment, is no narrower than the whole collection
+/// on a store that cannot index array elements (the embedded one).
 pub async fn delete_with_replies(db: &Db, comment: &Comment) -> DbResult<u64> {
-    let subtree = doc! { "$or": [{ "_id": comment.id }, { "ancestors": comment.id }] };
+    let subtree = doc! {
+        "post": comment.post,
+        "$or": [{ "_id": comment.id }, { "ancestors": comment.id }],
+    };
     let ids: Vec<ObjectId> = db
         .database()
         .collection::<Document>(COLLECTION)

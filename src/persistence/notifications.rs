@@ -104,13 +104,14 @@ fn collection(db: &Db) -> Collection<Notification> {
     db.database().collection(COLLECTION)
 }
 
-/// A user's list by date, and their unread ones.
+/// A user's list by date, their unread ones, and what a user sent (an account's removal).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     let by_user = index(doc! { "userId": 1, "createdAt": -1 }, "user_created");
     let unread = index(doc! { "userId": 1, "read": 1 }, "user_read");
+    let by_sender = index(doc! { "senderId": 1 }, "sender");
     super::create_indexes(
         &collection(db),
-        [by_user, unread],
+        [by_user, unread, by_sender],
         "creating notification indexes",
     )
     .await?;

@@ -72,7 +72,8 @@ fn collection(db: &Db) -> Collection<Payment> {
     db.database().collection(COLLECTION)
 }
 
-/// Unique idempotency key; by provider id (webhooks) and by subscription.
+/// Unique idempotency key; by provider id (webhooks), by subscription, and the pending ones by
+/// age (the billing job's sweep of stalled payments).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     super::create_indexes(
         &collection(db),
@@ -84,6 +85,7 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
                 "subscription_created",
             ),
             index(doc! { "planId": 1 }, "plan"),
+            index(doc! { "status": 1, "updatedAt": 1 }, "status_updated"),
         ],
         "creating payment indexes",
     )

@@ -41,13 +41,14 @@ fn collection(db: &Db) -> Collection<PayoutRecord> {
     db.database().collection(COLLECTION)
 }
 
-/// Unique key; per author.
+/// Unique key; per author; the pending ones by age (the billing job's sweep of stalled payouts).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     super::create_indexes(
         &collection(db),
         [
             unique_index(doc! { "idempotencyKey": 1 }, "idempotency_key_unique"),
             index(doc! { "authorId": 1, "createdAt": -1 }, "author_created"),
+            index(doc! { "status": 1, "updatedAt": 1 }, "status_updated"),
         ],
         "creating payout indexes",
     )

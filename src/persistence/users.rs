@@ -354,31 +354,50 @@ pub async fn page(
     super::page_of(&collection(db), filter, sort, None, skip, limit).await
 }
 
-/// The next `limit` users (by id, after `after`) who receive the daily post email: verified, not
-/// blocked, not unsubscribed.
-pub async fn daily_post_recipients(
-    db: &Db,
-    after: Option<ObjectId>,
-    limit: i64,
-) -> DbResult<Vec<User>> {
-    use futures_util::TryStreamExt;
-    let mut filter = doc! {
+/// Who receives the daily post email: verified, not blocked, not unsubscribed.
+fn daily_post_recipient_filter() -> Document {
+    doc! {
         "isAccountVerified": true,
         "blocked": { "$ne": true },
         "dailyPostOptOut": { "$ne": true },
-    };
-    if let Some(after) = after {
-        filter.insert("_id", doc! { "$gt": after });
     }
-    collection(db)
-        .find(filter)
+}
+
+/// The ids of every user who receives the daily post email, in id order: one pass over the
+/// users (their documents are read a batch at a time by [`daily_post_recipients_among`]).
+pub async fn daily_post_recipient_ids(db: &Db) -> DbResult<Vec<ObjectId>> {
+    use futures_util::TryStreamExt;
+    let found: Vec<Document> = db
+        .database()
+        .collection::<Document>(COLLECTION)
+        .find(daily_post_recipient_filter())
+        .projection(doc! { "_id": 1 })
         .sort(doc! { "_id": 1 })
-        .limit(limit)
         .await
         .db_context("listing daily email recipients")?
         .try_collect()
         .await
-        .db_context("reading daily email recipients")
+        .db_context("reading daily email recipients")?;
+    Ok(found
+        .iter()
+        .filter_map(|d| d.get_object_id("_id").ok())
+        .collect())
+}
+
+/// Those of `ids` who still receive the daily post email, in id order (found by id).
+pub async fn daily_post_recipients_among(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<User>> {
+    use futures_util::TryStreamExt;
+    let mut filter = daily_post_recipient_filter();
+    filter.insert("_id", doc! { "$in": ids });
+    let mut found: Vec<User> = collection(db)
+        .find(filter)
+        .await
+        .db_context("loading daily email recipients")?
+        .try_collect()
+        .await
+        .db_context("reading daily email recipients")?;
+    found.sort_by_key(|u| u.id);
+    Ok(found)
 }
 
 /// Stops (or restarts) the daily post email for a user; `None`: no such user.

@@ -21,15 +21,20 @@ fn collection(db: &Db) -> Collection<Document> {
     db.database().collection(COLLECTION)
 }
 
-/// The unique (postId, blockId, userId, slot) index.
+/// The unique (postId, blockId, userId, slot) index, and a voter's votes (an account's removal).
 pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
-    collection(db)
-        .create_index(unique_index(
-            doc! { "postId": 1, "blockId": 1, "userId": 1, "slot": 1 },
-            "post_block_user_slot_unique",
-        ))
-        .await
-        .db_context("creating poll vote indexes")?;
+    super::create_indexes(
+        &collection(db),
+        [
+            unique_index(
+                doc! { "postId": 1, "blockId": 1, "userId": 1, "slot": 1 },
+                "post_block_user_slot_unique",
+            ),
+            super::index(doc! { "userId": 1 }, "user"),
+        ],
+        "creating poll vote indexes",
+    )
+    .await?;
     Ok(())
 }
 

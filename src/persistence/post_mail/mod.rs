@@ -51,6 +51,11 @@ pub enum Phase {
     Done,
 }
 
+impl Phase {
+    /// The stored names of the phases before `done`.
+    pub const UNFINISHED: [&'static str; 2] = ["followers", "subscribers"];
+}
+
 /// A post's announcement to its readers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -177,12 +182,14 @@ pub async fn find(db: &Db, post: ObjectId) -> DbResult<Option<Announcement>> {
 /// one announcement. As for the other leases (`leases::take_with`), the takeover of this version
 /// of the lease (its holder and `leaseUntil`) is claimed first with an `_id` insert: of the
 /// workers that read that version exactly one goes on, and it takes the lease only if it is
-/// still that version. The others find nothing to take this time.
+/// still that version (the update's filter names it). The claim is dropped once that update is
+/// done: a worker that claims the same version later finds the lease moved on and takes nothing.
 pub async fn take(db: &Db, owner: &str, lease_ms: i64) -> DbResult<Option<Announcement>> {
     let at = now();
     let Some(stale) = announcements(db)
         .find_one(doc! {
-            "phase": { "$ne": "done" },
+            // The unfinished phases, named: an equality the `phase_lease` index serves.
+            "phase": { "$in": Phase::UNFINISHED.to_vec() },
             "$or": [ { "leaseUntil": null }, { "leaseUntil": { "$lt": at } } ],
         })
         .sort(doc! { "createdAt": 1 })
@@ -202,34 +209,22 @@ pub async fn take(db: &Db, owner: &str, lease_ms: i64) -> DbResult<Option<Announ
     if !super::leases::claim_takeover(db, &marker).await? {
         return Ok(None);
     }
+    let same_version = doc! {
+        "_id": stale.id,
+        "leaseOwner": stale.lease_owner.as_deref(),
+        "leaseUntil": stale.lease_until,
+    };
     let set = doc! {
         "leaseOwner": owner,
         "leaseUntil": DateTime::from_millis(at.timestamp_millis() + lease_ms),
     };
-    // By `_id` (see `update_each`); the version is checked on the document as it was.
-    let before = announcements(db)
-        .find_one_and_update(doc! { "_id": stale.id }, doc! { "$set": set.clone() })
+    let taken = announcements(db)
+        .find_one_and_update(same_version, doc! { "$set": set })
         .return_document(ReturnDocument::Before)
         .await
         .db_context("taking an announcement");
     let _ = super::leases::drop_claim(db, super::leases::TAKEOVERS, marker).await;
-    let Some(before) = before? else {
-        return Ok(None);
-    };
-    if before.lease_owner == stale.lease_owner && before.lease_until == stale.lease_until {
-        return Ok(Some(before));
-    }
-    // Another worker took it since it was read: its lease is put back.
-    let back = doc! { "$set": {
-        "leaseOwner": before.lease_owner.as_deref(),
-        "leaseUntil": before.lease_until,
-    } };
-    db.database()
-        .collection::<Document>(ANNOUNCEMENTS)
-        .update_one(doc! { "_id": stale.id }, back)
-        .await
-        .db_context("putting an announcement back")?;
-    Ok(None)
+    taken
 }
 
 /// Records a finished batch: the new phase and cursor, the counts to add, a renewed lease.
@@ -254,17 +249,14 @@ pub async fn advance(
         set.insert("leaseOwner", mongodb::bson::Bson::Null);
         set.insert("leaseUntil", mongodb::bson::Bson::Null);
     }
-    // By `_id` (see `update_each`): the condition on the owner is checked on the document.
-    let matched = update_each(
-        db,
-        ANNOUNCEMENTS,
-        vec![(
+    let res = announcements(db)
+        .update_one(
             doc! { "_id": post, "leaseOwner": owner },
             doc! { "$set": set },
-        )],
-    )
-    .await?;
-    Ok(matched == 1)
+        )
+        .await
+        .db_context("recording a batch of an announcement")?;
+    Ok(res.matched_count == 1)
 }
 
 /// Adds to an announcement's counters; returns them after.
@@ -295,29 +287,15 @@ pub async fn start_chunk(
     lease_ms: i64,
     ids: &[ObjectId],
 ) -> DbResult<bool> {
-    let coll: Collection<Document> = db.database().collection(ANNOUNCEMENTS);
     let set = doc! { "leaseUntil": DateTime::from_millis(now().timestamp_millis() + lease_ms) };
-    let before = coll
-        .find_one_and_update(
-            doc! { "_id": post },
-            doc! { "$set": set.clone(), "$push": { "inFlight": { "$each": ids } } },
+    let res = announcements(db)
+        .update_one(
+            doc! { "_id": post, "leaseOwner": owner },
+            doc! { "$set": set, "$push": { "inFlight": { "$each": ids } } },
         )
-        .return_document(ReturnDocument::Before)
         .await
         .db_context("starting a chunk of emails")?;
-    let Some(before) = before else {
-        return Ok(false);
-    };
-    if before.get_str("leaseOwner").ok() == Some(owner) {
-        return Ok(true);
-    }
-    // Another worker holds it: what this wrote goes back (see `update_each`).
-    let mut back = restoring(&before, &set);
-    back.insert("$pullAll", doc! { "inFlight": ids });
-    coll.update_one(doc! { "_id": post }, back)
-        .await
-        .db_context("putting an announcement back")?;
-    Ok(false)
+    Ok(res.matched_count == 1)
 }
 
 /// Ends a chunk of emails: takes `outcomes`' claim ids off the announcement's `inFlight` and
@@ -382,18 +360,35 @@ pub async fn finish_chunk(
 /// chunk over, then delivered by the stalled one after all) with `reason`, so the
 /// administrators' retry does not send them again.
 pub async fn close_interrupted(db: &Db, ids: &[ObjectId], reason: &str) -> DbResult<()> {
-    update_each(
-        db,
-        super::email_logs::COLLECTION,
-        ids.iter()
-            .map(|id| {
-                (
-                    doc! { "_id": id, "success": false },
-                    doc! { "$set": { "stopEmailAttempts": true, "error": reason } },
-                )
-            })
-            .collect(),
-    )
-    .await?;
+    db.database()
+        .collection::<Document>(super::email_logs::COLLECTION)
+        .update_many(
+            doc! { "_id": { "$in": ids }, "success": false },
+            doc! { "$set": { "stopEmailAttempts": true, "error": reason } },
+        )
+        .await
+        .db_context("closing interrupted emails")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Phase;
+
+    #[test]
+    fn the_unfinished_phases_are_every_phase_but_done() {
+        let stored = |p: Phase| {
+            mongodb::bson::to_bson(&p)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let unfinished: Vec<String> = [Phase::Followers, Phase::Subscribers]
+            .into_iter()
+            .map(stored)
+            .collect();
+        assert_eq!(unfinished, Phase::UNFINISHED);
+        assert_eq!(stored(Phase::Done), "done");
+    }
 }

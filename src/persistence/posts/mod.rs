@@ -31,9 +31,8 @@ pub const DUPLICATE_SLUG: &str = "A post with this slug";
 /// Collections holding per-post engagement, removed with the post: (collection, post field).
 /// Bookmarks are not among them: they are removed one by one after the post, so each reader's
 /// list hears of it (`services::deletion`).
-pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
+pub const DEPENDENT_RECORDS: [(&str, &str); 11] = [
     ("likes", "postId"),
-    ("comments", "postId"),
     ("comments", "post"),
     ("views", "postId"),
     ("view_windows", "postId"),

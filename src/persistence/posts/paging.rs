@@ -213,13 +213,16 @@ pub async fn listable_between(
 ) -> DbResult<Vec<Post>> {
     let mut filter = listable();
     filter.insert("createdAt", doc! { "$gte": from, "$lt": to });
-    let projection = doc! { "blocks": 0, "searchText": 0 };
-    let sort = doc! { "createdAt": -1, "_id": -1 };
-    Ok(
-        super::super::page_of(&collection(db), filter, sort, Some(projection), 0, limit)
-            .await?
-            .0,
-    )
+    collection(db)
+        .find(filter)
+        .projection(doc! { "blocks": 0, "searchText": 0 })
+        .sort(doc! { "createdAt": -1, "_id": -1 })
+        .limit(limit)
+        .await
+        .db_context("listing posts of a period")?
+        .try_collect()
+        .await
+        .db_context("reading posts of a period")
 }
 
 /// The posts with these ids (those that still exist), without their blocks, read

@@ -785,11 +785,18 @@ async fn only_the_author_or_an_admin_deletes_a_post_and_its_records_go_with_it()
     let second = publish(&app, &author, "Second", "x").await;
     let first_id = first["_id"].as_str().unwrap();
     let oid = mongodb::bson::oid::ObjectId::parse_str(first_id).unwrap();
-    for name in ["likes", "bookmarks", "comments"] {
+    // Each record names its post as it is stored: `postId`, and `post` for comments.
+    for (name, field) in [
+        ("likes", "postId"),
+        ("bookmarks", "postId"),
+        ("comments", "post"),
+    ] {
         app.db
             .database()
             .collection::<mongodb::bson::Document>(name)
-            .insert_one(mongodb::bson::doc! { "postId": oid, "userId": mongodb::bson::oid::ObjectId::new() })
+            .insert_one(
+                mongodb::bson::doc! { field: oid, "userId": mongodb::bson::oid::ObjectId::new() },
+            )
             .await
             .unwrap();
     }
@@ -816,12 +823,16 @@ async fn only_the_author_or_an_admin_deletes_a_post_and_its_records_go_with_it()
         StatusCode::NOT_FOUND,
     )
     .await;
-    for name in ["likes", "bookmarks", "comments"] {
+    for (name, field) in [
+        ("likes", "postId"),
+        ("bookmarks", "postId"),
+        ("comments", "post"),
+    ] {
         let left = app
             .db
             .database()
             .collection::<mongodb::bson::Document>(name)
-            .count_documents(mongodb::bson::doc! { "postId": oid })
+            .count_documents(mongodb::bson::doc! { field: oid })
             .await
             .unwrap();
         assert_eq!(left, 0, "case {name}");
