@@ -47,27 +47,38 @@ export async function waitForPort(port, ms = 60_000) {
   }
 }
 
-/** A FerretDB on its own port and data directory that can be killed and started again. */
+/**
+ * A FerretDB on its own port and data directory that can be killed and started again; `bin` is
+ * the binary (the patched one the scripts run unless told otherwise).
+ */
 export class Ferret {
-  constructor(name) {
+  constructor(name, { bin } = {}) {
     this.dir = path.join(TMP, name);
+    this.bin = bin ?? need('FERRETDB_BIN');
     mkdirSync(this.dir, { recursive: true });
   }
-  async start() {
+  /** Starts the process without waiting for it to listen. */
+  async launch() {
     this.port ??= await freePort();
-    const log = openSync(path.join(this.dir, 'ferretdb.log'), 'a');
-    this.proc = spawn(need('FERRETDB_BIN'), [
+    this.logPath = path.join(this.dir, 'ferretdb.log');
+    const log = openSync(this.logPath, 'a');
+    this.proc = spawn(this.bin, [
       '--handler=sqlite', `--sqlite-url=file:${this.dir}/`, `--listen-addr=127.0.0.1:${this.port}`,
       `--state-dir=${this.dir}`, '--telemetry=disable', '--debug-addr=127.0.0.1:0', '--log-level=warn',
     ], { stdio: ['ignore', log, log] });
+    return this;
+  }
+  async start() {
+    await this.launch();
     await waitForPort(this.port);
     return this;
   }
   get uri() { return `mongodb://127.0.0.1:${this.port}/`; }
   async kill() {
     const p = this.proc;
+    if (p.exitCode !== null || p.signalCode !== null) return;
     p.kill('SIGKILL');
-    if (p.exitCode === null && p.signalCode === null) await once(p, 'exit');
+    await once(p, 'exit');
   }
 }
 

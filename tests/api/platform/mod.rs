@@ -13,3 +13,4 @@ mod injection;
 mod layout;
 mod metrics;
 mod openapi;
+mod store_cost;

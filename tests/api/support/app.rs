@@ -11,6 +11,7 @@ use pressroom::startup::Application;
 
 use super::contract;
 use super::proxy::DbProxy;
+use super::store_cost::CommandRecorder;
 
 pub fn required_env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| {
@@ -26,6 +27,9 @@ pub type Tweak = Box<dyn FnOnce(&mut Settings)>;
 pub struct AppOptions {
     /// Put a switchable TCP proxy between the app and the database.
     pub db_proxy: bool,
+    /// Put a proxy that records every command between the app and the database
+    /// (`TestApp::read_costs`).
+    pub record_commands: bool,
     /// Put a switchable TCP proxy between the app and Redis.
     pub redis_proxy: bool,
     /// Run without Redis (reads go to the database).
@@ -44,6 +48,7 @@ pub struct TestApp {
     pub maildir: PathBuf,
     pub proxy: Option<DbProxy>,
     pub redis_proxy: Option<DbProxy>,
+    pub recorder: Option<CommandRecorder>,
     pub settings: Settings,
     /// The running app's shared state (its read index, its Redis; jobs can be run from tests).
     pub state: actix_web::web::Data<pressroom::state::AppState>,
@@ -96,9 +101,15 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         (Some(p), false) => format!("redis://127.0.0.1:{}/", p.port),
         (None, false) => redis_url.clone(),
     };
-    let app_db_uri = match &proxy {
-        Some(p) => format!("mongodb://127.0.0.1:{}/", p.port),
-        None => db_uri.clone(),
+    let recorder = if options.record_commands {
+        Some(CommandRecorder::start(&db_uri).await)
+    } else {
+        None
+    };
+    let app_db_uri = match (&proxy, &recorder) {
+        (Some(p), _) => format!("mongodb://127.0.0.1:{}/", p.port),
+        (None, Some(r)) => format!("mongodb://127.0.0.1:{}/", r.port),
+        (None, None) => db_uri.clone(),
     };
     settings.server.port = 0;
     settings.server.static_dir = PathBuf::from("/nonexistent-web-dist");
@@ -155,6 +166,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         maildir,
         proxy,
         redis_proxy,
+        recorder,
         settings,
         state,
     }

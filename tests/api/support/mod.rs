@@ -15,6 +15,7 @@ pub mod jobs;
 pub mod mail;
 pub mod money;
 pub mod proxy;
+pub mod store_cost;
 pub mod users;
 
 pub use app::*;
