@@ -86,6 +86,7 @@ pub async fn remove_account(
     removal.other_records +=
         account_records::delete_in(db, "notifications", doc! { "senderId": id }).await?;
     for addressee in told {
+        crate::services::unread::forget(state, addressee).await;
         notify::push_unread_count(state, addressee).await;
     }
 

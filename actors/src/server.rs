@@ -106,6 +106,10 @@ impl<F> HttpServer<F> {
                     .into_factory()
                     .map_err(|err| err.into().error_response());
                 HttpService::build()
+                    // An answer leaves as soon as it is written: a compressed body goes out in
+                    // several writes, and with Nagle's algorithm each waited for the client's
+                    // delayed acknowledgement of the one before (40 ms here).
+                    .tcp_nodelay(true)
                     .client_request_timeout(CLIENT_REQUEST_TIMEOUT)
                     .client_disconnect_timeout(CLIENT_DISCONNECT_TIMEOUT)
                     .h1_allow_half_closed(allow_half_closed)

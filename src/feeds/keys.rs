@@ -226,7 +226,30 @@ pub fn card_fields(post: &Post) -> Vec<(&'static str, String)> {
         ("bk", post.bookmarks_count.to_string()),
         ("vw", post.views.to_string()),
         ("st", post.search_text.clone()),
+        ("sk", search_key(post)),
     ]
+}
+
+/// A digest of what the search index holds of a post (its title, tags, text, author, state and
+/// date): the apply script tells the search index of a post's change only when this moved, so a
+/// like or a view (a counter) does not wait for the search index.
+pub fn search_key(post: &Post) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for part in [
+        post.title.as_str(),
+        &post.tags.join(&LIST_SEP.to_string()),
+        &post.search_text,
+        &post.author.to_hex(),
+        post.status.as_str(),
+        post.visibility.as_str(),
+        if post.blocked { "1" } else { "0" },
+        &post.created_at.timestamp_millis().to_string(),
+    ] {
+        hash.update(part.as_bytes());
+        hash.update([0u8]);
+    }
+    hex::encode(&hash.finalize()[..12])
 }
 
 /// A score as Redis reads it back exactly (the shortest text that round-trips).

@@ -225,37 +225,46 @@ pub async fn set_blocked(db: &Db, id: ObjectId, blocked: bool) -> DbResult<Optio
 /// Deletes a comment, every reply below it and their reactions, and recounts the post's
 /// comments. Returns how many comments were removed.
 ///
-/// The subtree is looked for among the post's comments (`post` first in the filter): an
-/// equality on `ancestors`, an array in every comment, is no narrower than the whole collection
-/// on a store that cannot index array elements (the embedded one).
+/// The subtree is picked from the post's comments (read by `post`, with their `ancestors`):
+/// an equality on `ancestors`, an array in every comment, narrows nothing on a store that
+/// cannot index array elements (the embedded one), and a post's comments are few. A reply
+/// written to one of them meanwhile goes too.
 pub async fn delete_with_replies(db: &Db, comment: &Comment) -> DbResult<u64> {
-    let subtree = doc! {
-        "post": comment.post,
-        "$or": [{ "_id": comment.id }, { "ancestors": comment.id }],
-    };
-    let ids: Vec<ObjectId> = db
+    let of_post: Vec<Document> = db
         .database()
         .collection::<Document>(COLLECTION)
-        .find(subtree.clone())
-        .projection(doc! { "_id": 1 })
+        .find(doc! { "post": comment.post })
+        .projection(doc! { "_id": 1, "ancestors": 1 })
         .await
         .db_context("finding replies")?
-        .try_collect::<Vec<Document>>()
+        .try_collect()
         .await
-        .db_context("reading replies")?
+        .db_context("reading replies")?;
+    let ids: Vec<ObjectId> = of_post
         .iter()
+        .filter(|d| {
+            d.get_object_id("_id").ok() == Some(comment.id)
+                || d.get_array("ancestors")
+                    .is_ok_and(|a| a.iter().any(|x| x.as_object_id() == Some(comment.id)))
+        })
         .filter_map(|d| d.get_object_id("_id").ok())
         .collect();
-    let removed = collection(db)
-        .delete_many(subtree)
+    let mut removed = collection(db)
+        .delete_many(doc! { "_id": { "$in": &ids } })
         .await
-        .db_context("deleting comments")?;
+        .db_context("deleting comments")?
+        .deleted_count;
+    removed += collection(db)
+        .delete_many(doc! { "post": comment.post, "parent": { "$in": &ids } })
+        .await
+        .db_context("deleting comments")?
+        .deleted_count;
     reactions(db)
         .delete_many(doc! { "commentId": { "$in": &ids } })
         .await
         .db_context("deleting reactions")?;
     sync_count(db, comment.post).await?;
-    Ok(removed.deleted_count)
+    Ok(removed)
 }
 
 /// Removes one comment if it is still there (undoing an insert); returns whether it was.

@@ -309,7 +309,31 @@ impl Db {
         local_payments::ensure_indexes(self).await?;
         subscription_criteria::seed_defaults(self).await?;
         migrations::run(self).await?;
+        self.warn_unless_store_serves_indexes().await;
         Ok(())
+    }
+
+    /// Warns when the store is a FerretDB without the project's fix for its SQLite backend
+    /// (`scripts/ferretdb/index-pushdown.patch`, which the scripts build in): on it no filter is
+    /// served by an index, so every lookup and write slows down as the store grows. MongoDB, and
+    /// FerretDB built by the scripts, say nothing.
+    async fn warn_unless_store_serves_indexes(&self) {
+        let Ok(info) = self
+            .client
+            .database("admin")
+            .run_command(doc! { "buildInfo": 1 })
+            .await
+        else {
+            return;
+        };
+        if let Ok(version) = info.get_str("ferretdbVersion") {
+            if !version.contains("-pressroom.") {
+                tracing::warn!(
+                    ferretdb = version,
+                    "the store is FerretDB without Pressroom's fix for its SQLite backend: no query is served by an index, so requests slow down as the store grows; run the FerretDB scripts/run builds (docs/deploy.md)"
+                );
+            }
+        }
     }
 
     /// Prepares the database before the server takes requests when it answers within

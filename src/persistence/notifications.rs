@@ -210,14 +210,15 @@ pub async fn find_owned(db: &Db, id: ObjectId, user: ObjectId) -> DbResult<Optio
         .db_context("loading a notification")
 }
 
-/// Marks one of `user`'s notifications read; `None` when it is not theirs.
+/// Marks one of `user`'s notifications read; returns it as it was before (so `read` says whether
+/// this changed it), `None` when it is not theirs.
 pub async fn mark_read(db: &Db, id: ObjectId, user: ObjectId) -> DbResult<Option<Notification>> {
     collection(db)
         .find_one_and_update(
             doc! { "_id": id, "userId": user },
             doc! { "$set": { "read": true } },
         )
-        .return_document(ReturnDocument::After)
+        .return_document(ReturnDocument::Before)
         .await
         .db_context("marking a notification read")
 }

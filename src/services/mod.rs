@@ -16,3 +16,4 @@ pub mod notifications;
 pub mod notify;
 pub mod posts;
 pub mod reauth;
+pub mod unread;

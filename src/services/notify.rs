@@ -94,6 +94,7 @@ pub async fn notify(state: &AppState, input: NotificationInput) -> ApiResult<Opt
     }
     let notification = build(state, input).await?;
     notifications::insert(&state.db, &notification).await?;
+    super::unread::moved(state, notification.user_id, 1).await;
     push(state, &notification).await;
     Ok(Some(notification))
 }
@@ -120,7 +121,7 @@ pub async fn push(state: &AppState, notification: &Notification) {
 
 /// Pushes `user`'s current unread count to their tabs (after any change).
 pub async fn push_unread_count(state: &AppState, user: ObjectId) {
-    match notifications::count_unread(&state.db, user).await {
+    match super::unread::count(state, user).await {
         Ok(count) => live::unread_count_changed(&state.realtime, &user.to_hex(), count),
         Err(e) => tracing::warn!(error = %e, "could not count unread notifications"),
     }

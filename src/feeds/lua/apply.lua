@@ -11,7 +11,7 @@ local q = redis.call('HGET', gp .. 'q', id)
 if q and tonumber(q) >= seq then return '' end
 redis.call('HSET', gp .. 'q', id, seq)
 local pk = gp .. 'p:' .. id
-local old = redis.call('HMGET', pk, 'm', 'ls', 'slug')
+local old = redis.call('HMGET', pk, 'm', 'ls', 'slug', 'sk')
 if old[1] then
   for l in string.gmatch(old[2] or '', '[^\031]+') do
     redis.call('ZREM', gp .. 'l:' .. l, old[1])
@@ -32,12 +32,18 @@ if mode == 'put' then
   end
   redis.call('HSET', gp .. 'slug', slug, id)
   local fields = {'m', member, 'ls', table.concat(names, '\031'), 'slug', slug}
+  local sk
   while i < #ARGV do
     fields[#fields + 1] = ARGV[i]
     fields[#fields + 1] = ARGV[i + 1]
+    if ARGV[i] == 'sk' then sk = ARGV[i + 1] end
     i = i + 2
   end
   redis.call('HSET', pk, unpack(fields))
+  if explicit == '' and sk and old[4] == sk then
+    -- nothing the search index holds changed (a counter did): it is not told
+    return ''
+  end
 end
 if explicit ~= '' then return 'applied' end
 return redis.call('XADD', ns .. 'ix:changes', 'MAXLEN', '~', '100000', '*', 'p', id)

@@ -373,6 +373,7 @@ impl Run<'_> {
                 .collect()
         };
         for n in &told {
+            crate::services::unread::moved(self.state, n.user_id, 1).await;
             let user = n.user_id.to_hex();
             crate::live::notification_created(
                 &self.state.realtime,
@@ -380,7 +381,7 @@ impl Run<'_> {
                 crate::services::notifications::view(n),
             );
             if online.contains(&user) {
-                let count = notifications::count_unread(db, n.user_id).await?;
+                let count = crate::services::unread::count(self.state, n.user_id).await?;
                 crate::live::unread_count_changed(&self.state.realtime, &user, count);
             }
         }

@@ -24,6 +24,7 @@ pub async fn delete(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     if !gone.read {
+        crate::services::unread::moved(&state, me.user.id, -1).await;
         push_unread_count(&state, me.user.id).await;
     }
     Ok(HttpResponse::Ok().json(NoticeDeletedAnswer {

@@ -80,7 +80,7 @@ pub async fn list(
     let (page, limit, skip) = page.resolve(DEFAULT_LIMIT, MAX_LIMIT);
     let (items, total) =
         notifications::list_for_user(&state.db, me.user.id, &kinds, skip, limit).await?;
-    let unread = notifications::count_unread(&state.db, me.user.id).await?;
+    let unread = crate::services::unread::count(&state, me.user.id).await?;
     Ok(HttpResponse::Ok().json(NotificationPageAnswer {
         notifications: items.iter().map(NotificationView::of).collect(),
         total,

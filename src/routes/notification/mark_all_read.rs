@@ -23,6 +23,7 @@ pub struct AllReadAnswer {
 pub async fn mark_all_read(state: web::Data<AppState>, user: MaybeUser) -> ApiResult<HttpResponse> {
     let me = signed_in(user)?;
     let modified = notifications::mark_all_read(&state.db, me.user.id).await?;
+    crate::services::unread::forget(&state, me.user.id).await;
     push_unread_count(&state, me.user.id).await;
     Ok(HttpResponse::Ok().json(AllReadAnswer {
         message: MSG_ALL_READ,

@@ -20,9 +20,13 @@ pub async fn mark_read(
 ) -> ApiResult<HttpResponse> {
     let me = signed_in(user)?;
     let id = notification_id(&id)?;
-    let notification = notifications::mark_read(&state.db, id, me.user.id)
+    let mut notification = notifications::mark_read(&state.db, id, me.user.id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
+    if !notification.read {
+        crate::services::unread::moved(&state, me.user.id, -1).await;
+        notification.read = true;
+    }
     push_unread_count(&state, me.user.id).await;
     Ok(HttpResponse::Ok().json(NotificationAnswer {
         notification: NotificationView::of(&notification),

@@ -783,3 +783,58 @@ async fn only_the_newest_matches_are_ranked_and_pages_total_and_cursor_keep_to_t
     assert_eq!(titles, expected);
     assert!(all.contains(&id(&texts[0])));
 }
+
+/// The search index hears of a post's change only when what it holds moved: a like or a view
+/// (a counter) adds nothing to its change stream, so those requests never wait for it; an edit
+/// of the title does, and search finds the new words.
+#[actix_web::test]
+async fn counters_do_not_reach_the_search_index_but_an_edit_does() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+    let post = publish(&app, &author, "Harbor lanterns", "Lights along the quay.").await;
+    let id = post["_id"].as_str().unwrap().to_string();
+    let slug = post["slug"].as_str().unwrap().to_string();
+    let redis = app.state.feeds.redis().clone();
+    let stream = redis.key("ix:changes");
+    let length = || {
+        let redis = redis.clone();
+        let stream = stream.clone();
+        async move {
+            redis
+                .run_if_up(|mut c| async move {
+                    deadpool_redis::redis::cmd("XLEN")
+                        .arg(stream)
+                        .query_async::<u64>(&mut c)
+                        .await
+                })
+                .await
+                .unwrap()
+        }
+    };
+    let before = length().await;
+    for path in [
+        format!("/api/post/like/{id}"),
+        format!("/api/post/bookmark/{id}"),
+        format!("/api/post/view/{slug}"),
+    ] {
+        let res = app.post_empty(&path, Some(&reader.token)).await;
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+    }
+    assert_eq!(length().await, before, "a counter told the search index");
+
+    let res = app
+        .patch_json(
+            &format!("/api/post/update/{slug}"),
+            &post_body("Harbor lanterns and tides", "Lights along the quay."),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(
+        length().await > before,
+        "an edit of the title did not reach the search index"
+    );
+    let found = get_ok(&app, "/api/post/search-post/search?query=tides", None).await;
+    assert_eq!(ids_of(&found), vec![id]);
+}

@@ -560,3 +560,82 @@ async fn an_appeal_reaches_administrators_even_when_they_blocked_each_other() {
     assert_eq!(list["notifications"][0]["type"], "appeal");
     assert_eq!(list["notifications"][0]["content"], "Please look again");
 }
+
+/// The unread count is kept in Redis between requests; whatever happens to a person's
+/// notifications, it equals what the store holds — marking one read twice, deleting a read one,
+/// deleting an unread one, marking all read, a new one after that.
+#[actix_web::test]
+async fn the_kept_unread_count_always_equals_the_stores() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let user = app.signup().await;
+    let uid = mongodb::bson::oid::ObjectId::parse_str(&user.id).unwrap();
+    let (app, admin, user) = (&app, &admin, &user);
+    let truth = || async move {
+        pressroom::persistence::notifications::count_unread(&app.db, uid)
+            .await
+            .unwrap()
+    };
+    let check = |step: &'static str| async move {
+        let (kept, stored) = (unread(app, user).await, truth().await);
+        assert_eq!(kept, stored, "after {step}");
+        kept
+    };
+    assert_eq!(check("nothing").await, 0);
+    let a = notice(app, admin, user, "a").await;
+    let b = notice(app, admin, user, "b").await;
+    notice(app, admin, user, "c").await;
+    assert_eq!(check("three notices").await, 3);
+    let mark = |n: &Value| {
+        let path = format!(
+            "/api/notification/mark-as-read/{}",
+            n["_id"].as_str().unwrap()
+        );
+        async move {
+            let res = app.patch_json(&path, &json!({}), Some(&user.token)).await;
+            assert_eq!(res.status(), StatusCode::OK);
+        }
+    };
+    mark(&a).await;
+    assert_eq!(check("one read").await, 2);
+    mark(&a).await;
+    assert_eq!(check("the same one read again").await, 2);
+    let delete = |n: &Value| {
+        let path = format!("/api/notification/{}", n["_id"].as_str().unwrap());
+        async move {
+            let res = app.delete(&path, Some(&user.token)).await;
+            assert_eq!(res.status(), StatusCode::OK);
+        }
+    };
+    delete(&a).await;
+    assert_eq!(check("a read one deleted").await, 2);
+    delete(&b).await;
+    assert_eq!(check("an unread one deleted").await, 1);
+    notice(app, admin, user, "d").await;
+    assert_eq!(check("another notice").await, 2);
+    let res = app
+        .patch_json(
+            "/api/notification/mark-all-as-read",
+            &json!({}),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(check("all read").await, 0);
+    notice(app, admin, user, "e").await;
+    assert_eq!(check("a notice after all read").await, 1);
+    // The number answered is the one kept in Redis, not a count of the store.
+    let key = app.state.redis.key(&format!("unread:{}", user.id));
+    let kept: Option<u64> = app
+        .state
+        .redis
+        .run(|mut c| async move {
+            deadpool_redis::redis::cmd("GET")
+                .arg(key)
+                .query_async(&mut c)
+                .await
+        })
+        .await
+        .unwrap();
+    assert_eq!(kept, Some(1));
+}

@@ -196,7 +196,7 @@ pub fn pushed_down(filter: &Document) -> Document {
             "$and" => {
                 let parts: Vec<Bson> = branches(value)
                     .iter()
-                    .map(|b| pushed_down(b))
+                    .map(pushed_down)
                     .filter(|p| !p.is_empty())
                     .map(Bson::Document)
                     .collect();
