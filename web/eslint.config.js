@@ -8,6 +8,10 @@
 // - shared code (`src/components`, `src/lib`, `src/types`, `src/api`) imports no feature and
 //   nothing of `src/app`;
 // - no source file over 500 lines (tests excluded).
+//
+// TypeScript files are linted with type information (typescript-eslint's recommendedTypeChecked,
+// through the project service: the same tsconfig files `tsc -b` uses), so a promise nobody awaits
+// or hands to an event handler expecting nothing is an error, not a silent failure.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -16,6 +20,7 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -45,7 +50,12 @@ const sharedZones = ['components', 'lib', 'types', 'api'].flatMap((dir) => [
 export default tseslint.config(
   { ignores: ['dist/**', 'api-docs/**', 'node_modules/**', 'src/api/schema.d.ts'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: fileURLToPath(new URL('.', import.meta.url)) } },
+  },
+  // Plain JavaScript (scripts, this file, public/) is in no tsconfig: linted without types.
+  { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked },
   reactHooks.configs['recommended-latest'],
   jsxA11y.flatConfigs.recommended,
   importX.flatConfigs.recommended,
@@ -69,6 +79,9 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Named here so that they stay errors whatever the shared configs become.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }],
       'import-x/no-restricted-paths': ['error', { zones: [...featureZones, ...sharedZones] }],
       // Focus moves only into what the person has just opened (a dialog, the reply or edit box,

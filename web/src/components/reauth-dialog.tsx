@@ -59,7 +59,7 @@ export function ReauthDialog() {
   if (!open) return null;
   return (
     <Modal title={REAUTH_TITLE} labelledBy="reauth-title" onClose={() => finish(false)}>
-      <form className="form" onSubmit={submit}>
+      <form className="form" onSubmit={(event) => void submit(event)}>
         <p className="muted small">For your security, enter your password again to continue. It stays confirmed for 10 minutes.</p>
         <FormField id="reauth-password" label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         {needsCode ? (

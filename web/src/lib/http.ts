@@ -3,6 +3,7 @@
  * `localStorage.jwt`, a 10 s time-out, and errors whose message is the server's `message`
  * or the caller's fallback text from the spec's error catalogue. A 401 is only logged.
  */
+import { textOf } from './format';
 import { storage, TOKEN_KEY } from './storage';
 
 export const API_BASE = '/api';
@@ -48,7 +49,7 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
 
 function messageOf(data: unknown): string | undefined {
   if (data && typeof data === 'object' && 'message' in data) {
-    const message = (data as { message: unknown }).message;
+    const message = data.message;
     if (typeof message === 'string' && message.trim() !== '') return message;
   }
   return undefined;
@@ -121,7 +122,7 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
       console.warn(`Unauthorized request: ${method} ${path}`);
     }
     const code =
-      data && typeof data === 'object' && 'code' in data ? String((data as { code: unknown }).code) : undefined;
+      data && typeof data === 'object' && 'code' in data ? textOf(data.code) : undefined;
     throw new ApiError(messageOf(data) ?? fallback, response.status, code, data);
   }
   return data as T;

@@ -17,7 +17,7 @@ export interface Subscription {
   authorName?: string | null;
   subscriberId?: string;
   subscriberName?: string | null;
-  status: SubscriptionStatus | string;
+  status: SubscriptionStatus | (string & {});
   hasAccess?: boolean;
   price?: number;
   currency?: string;
@@ -29,7 +29,7 @@ export interface Subscription {
   refundedAt?: string | null;
   endedAt?: string | null;
   createdAt?: string;
-  mode?: PaymentMode | string;
+  mode?: PaymentMode | (string & {});
 }
 
 export type SubscriptionCriteria = Schemas['Criteria'];

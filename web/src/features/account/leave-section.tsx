@@ -85,7 +85,7 @@ export function DeleteAccountSection() {
       </button>
       {open ? (
         <Modal title="Delete your account?" labelledBy="delete-account-title" onClose={() => setOpen(false)}>
-          <form className="form" onSubmit={submit}>
+          <form className="form" onSubmit={(event) => void submit(event)}>
             <p>Enter your password to confirm. You will be signed out everywhere.</p>
             <FormField id="delete-password" label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
             <FormError message={error} />

@@ -282,7 +282,7 @@ export interface EligibilityChange {
 export interface AdminJob {
   jobId: string;
   kind: string;
-  status: 'queued' | 'running' | 'done' | 'failed' | string;
+  status: 'queued' | 'running' | 'done' | 'failed' | (string & {});
   done: number;
   total: number | null;
   message: string | null;

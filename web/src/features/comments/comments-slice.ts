@@ -321,7 +321,7 @@ const commentsSlice = createSlice({
         }
         let detail = { message: COMMENT_FALLBACK.add as string, status: null as number | null };
         try {
-          detail = { ...detail, ...JSON.parse(action.payload ?? '{}') };
+          detail = { ...detail, ...(JSON.parse(action.payload ?? '{}') as Partial<typeof detail>) };
         } catch {
           /* a plain message */
         }
@@ -355,7 +355,7 @@ const commentsSlice = createSlice({
         const { items, removed } = removeFrom(c.items, action.meta.arg.commentId);
         c.items = items;
         if (!removed) return;
-        const gone = removed as Comment;
+        const gone = removed;
         c.count = Math.max(0, c.count - 1 - countComments(gone.replies ?? []));
         const parent = gone.parent ? find(c.items, gone.parent) : null;
         if (parent) parent.repliesCount = Math.max(0, parent.repliesCount - 1);

@@ -367,7 +367,7 @@ const followsSlice = createSlice({
       // A follower moved (debounced by the socket middleware; without userId, lat or lon it is
       // ignored): their point moves and goes to the front.
       .addCase(socketEvents.userLocationUpdated, (state, action) => {
-        const location = locationFromEvent(action.payload as Partial<UserLocation> & { lat?: number; lon?: number });
+        const location = locationFromEvent(action.payload);
         if (!location) return;
         // Only followers already on the map move: an administrator hears everyone's moves.
         if (!state.locations.list.some((l) => l.userId === location.userId)) return;

@@ -318,7 +318,7 @@ const locationSlice = createSlice({
         for (const l of state.userLocations) if (l.userId === action.payload.userId) l.isOnline = action.payload.isOnline;
       })
       .addCase(socketEvents.userLocationUpdated, (state, action) => {
-        const location = locationFromEvent(action.payload as Partial<UserLocation> & { lat?: number; lon?: number });
+        const location = locationFromEvent(action.payload);
         if (!location) return;
         state.locations = putFirst(state.locations, movedLocation(state.locations, location));
         state.userLocations = putFirst(state.userLocations, movedLocation(state.userLocations, location), MAX_USER_LOCATIONS);

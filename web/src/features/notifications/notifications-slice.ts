@@ -1,5 +1,5 @@
 /** The user's notifications (seed 000 §3 "User notification", §4 "Notifications", §5). */
-import { createAsyncThunk, createSlice, isPending } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, isPending, type UnknownAction } from '@reduxjs/toolkit';
 import { errorMessage } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import type { UserNotification } from '@/types/entities';
@@ -359,7 +359,7 @@ const notificationsSlice = createSlice({
         },
       )
       .addMatcher(
-        (action): action is { type: string; payload: string | undefined } =>
+        (action: UnknownAction): action is { type: string; payload: string | undefined } =>
           action.type.startsWith('notifications/') && action.type.endsWith('/rejected') && action.type !== fetchInbox.rejected.type,
         (state, action) => {
           state.loading = false;

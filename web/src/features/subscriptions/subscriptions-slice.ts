@@ -9,7 +9,7 @@
  *   double click never charges or refunds twice; the server's claim and idempotency keys are the
  *   second guard.
  */
-import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, type UnknownAction } from '@reduxjs/toolkit';
 import { ApiError, errorMessage } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { storage, TOKEN_KEY } from '@/lib/storage';
@@ -458,7 +458,7 @@ const subscriptionsSlice = createSlice({
         state.subscribers.error = action.payload ?? SUBSCRIPTION_FALLBACK.subscribers;
       })
       .addMatcher(
-        (action) => [activatePlan.rejected.type, deactivatePlan.rejected.type, deletePlan.rejected.type].includes(action.type),
+        (action: UnknownAction) => [activatePlan.rejected.type, deactivatePlan.rejected.type, deletePlan.rejected.type].includes(action.type),
         (state, action: { payload?: string }) => {
           state.error = action.payload ?? SUBSCRIPTION_FALLBACK.savePlan;
         },

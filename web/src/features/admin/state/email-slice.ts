@@ -5,6 +5,7 @@
  */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { socketEvents } from '@/features/socket';
+import { textOf } from '@/lib/format';
 import { ADMIN_FALLBACK, adminApi, type AdminJob } from '../admin-api';
 import type { EmailReport, EmailStatus } from '../admin-types';
 import { emptyList, failed, idleAction, loaded, loading, pageFrom, sectionThunk, type ActionResult, type Page, type PagedList } from './paged-list';
@@ -107,8 +108,8 @@ export const emailSlice = createSlice({
         if (!id) return;
         state.jobs[id] = {
           jobId: id,
-          kind: String(p.kind ?? ''),
-          status: String(p.status ?? 'running'),
+          kind: textOf(p.kind),
+          status: textOf(p.status ?? 'running'),
           done: Number(p.done ?? 0) || 0,
           total: p.total == null ? null : Number(p.total),
           message: typeof p.message === 'string' ? p.message : null,

@@ -36,7 +36,7 @@ export default function ContactPage() {
 
   return (
     <Page title="Contact us">
-      <form className="form form--narrow" onSubmit={onSubmit} aria-busy={busy}>
+      <form className="form form--narrow" onSubmit={(event) => void onSubmit(event)} aria-busy={busy}>
         <FormField id="contact-name" label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
         <FormField id="contact-email" label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <FormField id="contact-subject" label="Subject" required value={subject} onChange={(e) => setSubject(e.target.value)} />
