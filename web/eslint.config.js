@@ -48,7 +48,8 @@ const sharedZones = ['components', 'lib', 'types', 'api'].flatMap((dir) => [
 ]);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'api-docs/**', 'node_modules/**', 'src/api/schema.d.ts'] },
+  // Generated from src/api/openapi.json (scripts/api-types.mjs, scripts/api-endpoints.mjs).
+  { ignores: ['dist/**', 'api-docs/**', 'node_modules/**', 'src/api/schema.d.ts', 'src/api/endpoints.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

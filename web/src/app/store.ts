@@ -1,4 +1,5 @@
-import { combineSlices, configureStore, createAction, createListenerMiddleware, type Reducer } from '@reduxjs/toolkit';
+import { combineSlices, configureStore, createAction, createDynamicMiddleware, createListenerMiddleware, type Middleware, type Reducer } from '@reduxjs/toolkit';
+import type { ApiState } from '@/api/base-api';
 import { addAdminListeners } from '@/features/admin/admin-entry';
 import type { AdminState } from '@/features/admin/admin-slice';
 import type { OperationsState } from '@/features/admin/operations-slice';
@@ -26,6 +27,7 @@ import { paymentsReducer } from '@/features/payments/payments-slice';
 import { subscriptionsReducer } from '@/features/subscriptions/subscriptions-slice';
 import { themeReducer } from '@/features/theme';
 import { addUsersListeners, usersReducer } from '@/features/users';
+import { onStoreExtended, storeExtensions } from '@/lib/store-extensions';
 import type { AppStartListening } from './listeners';
 import { sessionMiddleware } from './session-middleware';
 
@@ -63,6 +65,8 @@ const staticReducers = {
 export interface LazyState {
   admin: AdminState;
   operations: OperationsState;
+  /** RTK Query's cache of the generated endpoints (api/endpoints.ts), once a screen using them loads. */
+  api: ApiState;
 }
 
 export const rootReducer = combineSlices(staticReducers).withLazyLoadedSlices<LazyState>();
@@ -73,8 +77,22 @@ export type RootState = StaticState & LazyState;
 
 /** Dispatched to every store when a reducer is injected, so its state appears at once. */
 export const reducersInjected = createAction<string[]>('app/reducersInjected');
-const liveStores = new Set<WeakRef<{ dispatch: (action: ReturnType<typeof reducersInjected>) => unknown }>>();
+
+interface LiveStore {
+  dispatch: (action: ReturnType<typeof reducersInjected>) => unknown;
+}
+const liveStores = new Set<WeakRef<LiveStore>>();
+/** Each store's way to take more middleware (its dynamic middleware). */
+const addMiddlewareTo = new WeakMap<LiveStore, (...middleware: Middleware[]) => unknown>();
 const injected = new Set<string>();
+
+function forEachLiveStore(run: (store: LiveStore) => void) {
+  for (const ref of liveStores) {
+    const store = ref.deref();
+    if (store) run(store);
+    else liveStores.delete(ref);
+  }
+}
 
 /** Adds the reducers of a feature loaded on demand to the root reducer (once; later calls do nothing). */
 export function injectReducers(reducers: { [K in keyof LazyState]?: Reducer<LazyState[K]> }): void {
@@ -86,12 +104,15 @@ export function injectReducers(reducers: { [K in keyof LazyState]?: Reducer<Lazy
     added.push(reducerPath);
   }
   if (added.length === 0) return;
-  for (const ref of liveStores) {
-    const store = ref.deref();
-    if (store) store.dispatch(reducersInjected(added));
-    else liveStores.delete(ref);
-  }
+  forEachLiveStore((store) => store.dispatch(reducersInjected(added)));
 }
+
+// A part of the store that arrives with code loaded on demand (the API cache): its middleware
+// joins every store already made (new stores take it in setupStore), then its reducer.
+onStoreExtended(({ reducerPath, reducer, middleware }) => {
+  forEachLiveStore((store) => addMiddlewareTo.get(store)?.(...middleware));
+  injectReducers({ [reducerPath]: reducer });
+});
 
 export function setupStore(preloadedState?: Partial<RootState>) {
   const listeners = createListenerMiddleware();
@@ -102,12 +123,16 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   addAdminListeners(startListening);
   addFollowsListeners(startListening);
   addAuthListeners(startListening);
+  // Middleware that comes with code loaded on demand (store-extensions.ts) is added here.
+  const dynamic = createDynamicMiddleware();
+  for (const extension of storeExtensions()) dynamic.addMiddleware(...extension.middleware);
   const store = configureStore({
     reducer: rootReducer as unknown as Reducer<RootState>,
     preloadedState: preloadedState as RootState | undefined,
-    middleware: (getDefault) => getDefault().prepend(listeners.middleware).concat(sessionMiddleware, createSocketMiddleware()),
+    middleware: (getDefault) => getDefault().prepend(listeners.middleware).concat(dynamic.middleware, sessionMiddleware, createSocketMiddleware()),
   });
   liveStores.add(new WeakRef(store));
+  addMiddlewareTo.set(store, dynamic.addMiddleware);
   return store;
 }
 

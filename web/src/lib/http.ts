@@ -36,6 +36,8 @@ export interface RequestOptions {
   keepalive?: boolean;
   /** `blob`: a successful answer is read as a Blob (downloads); errors are read as usual. */
   responseType?: 'json' | 'blob';
+  /** Cancels the request from outside (RTK Query aborts a query nobody needs any more). */
+  signal?: AbortSignal;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -82,7 +84,7 @@ export async function request<T>(path: string, options: RequestOptions): Promise
 }
 
 async function send<T>(path: string, options: RequestOptions): Promise<T> {
-  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json' } = options;
+  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json', signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = storage.get(TOKEN_KEY);
@@ -90,6 +92,9 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const cancel = () => controller.abort();
+  if (signal?.aborted) cancel();
+  signal?.addEventListener('abort', cancel);
   let response: Response;
   try {
     response = await fetch(buildUrl(path, query), {
@@ -102,9 +107,10 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
     });
     if (responseType === 'blob' && response.ok) return (await response.blob()) as T;
   } catch (cause) {
-    throw new ApiError(fallback, 0, controller.signal.aborted ? 'timeout' : 'network', cause);
+    throw new ApiError(fallback, 0, signal?.aborted ? 'aborted' : controller.signal.aborted ? 'timeout' : 'network', cause);
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
   }
 
   const text = await response.text();
@@ -128,10 +134,44 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
   return data as T;
 }
 
-/** The text to show for a failed call: the error's own message, else the fallback. */
+/**
+ * A failed request as plain data, for what keeps errors in the store (RTK Query's cache, through
+ * `api/base-query.ts`): the HTTP status (0 when no answer came: `code` is then `timeout`,
+ * `network` or `aborted`), the server's `code`, and the server's `message` — null when it gave
+ * none, so that whoever shows it puts the spec's fallback text in its place (`errorMessage`).
+ */
+export interface ApiFailure {
+  status: number;
+  code: string | null;
+  message: string | null;
+  /** The answer's body when there was one (JSON). */
+  data?: unknown;
+}
+
+/** An `ApiError` (or anything else thrown by a request) as an `ApiFailure`. */
+export function toApiFailure(error: unknown): ApiFailure {
+  if (error instanceof ApiError) {
+    // Status 0: no answer came; `data` is then the cause (not the server's, not plain data).
+    if (error.status === 0) return { status: 0, code: error.code ?? 'network', message: null };
+    return { status: error.status, code: error.code ?? null, message: messageOf(error.data) ?? null, data: error.data };
+  }
+  return { status: 0, code: 'network', message: null };
+}
+
+function isApiFailure(error: unknown): error is ApiFailure {
+  return !!error && typeof error === 'object' && 'status' in error && typeof error.status === 'number' && 'message' in error;
+}
+
+/**
+ * The text to show for a failed call: the server's message when it gave one, else the spec's
+ * fallback text. Takes an `ApiError` (thrown by `request`), an `ApiFailure` (a query's or
+ * mutation's `error`, or what `unwrap()` throws) or any other error (its own message).
+ */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.message || fallback;
+  if (isApiFailure(error)) return error.message || fallback;
   if (error instanceof Error && error.message) return error.message;
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) return error.message;
   return fallback;
 }
 
