@@ -23,8 +23,8 @@ import { notificationsReducer } from '@/features/notifications';
 import { addPostsListeners, postsReducer, suggestedReducer } from '@/features/posts';
 import { searchReducer } from '@/features/search';
 import { createSocketMiddleware, socketReducer } from '@/features/socket';
-import { paymentsReducer } from '@/features/payments/payments-slice';
-import { subscriptionsReducer } from '@/features/subscriptions/subscriptions-slice';
+import type { PaymentsState } from '@/features/payments/payments-slice';
+import type { SubscriptionsState } from '@/features/subscriptions/subscriptions-slice';
 import { themeReducer } from '@/features/theme';
 import { addUsersListeners, usersReducer } from '@/features/users';
 import { onStoreExtended, storeExtensions } from '@/lib/store-extensions';
@@ -50,21 +50,22 @@ const staticReducers = {
   users: usersReducer,
   location: locationReducer,
   guest: guestReducer,
-  subscriptions: subscriptionsReducer,
-  payments: paymentsReducer,
   blocks: blocksReducer,
   achievements: achievementsReducer,
   analytics: analyticsReducer,
 };
 
 /**
- * The slices of features loaded on demand (the administrators' area): their code is not in a
- * reader's first load; each injects its reducer when its module loads (`injectReducers`), under
- * the same key as ever, so the state's shape is the one the seed describes once they are there.
+ * The slices of features loaded on demand (the administrators' area, plans and subscriptions,
+ * bank details and earnings, RTK Query's cache): their code is not in a reader's first load; each
+ * injects its reducer when its module loads (`injectReducers`), under the same key as ever, so the
+ * state's shape is the one the seed describes once they are there.
  */
 export interface LazyState {
   admin: AdminState;
   operations: OperationsState;
+  subscriptions: SubscriptionsState;
+  payments: PaymentsState;
   /** RTK Query's cache of the generated endpoints (api/endpoints.ts), once a screen using them loads. */
   api: ApiState;
 }

@@ -7,6 +7,7 @@
  * - Create, update and delete are refused while the same one is in flight.
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { injectReducers } from '@/app/store';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import type { Balance, BankDetails, LedgerEntry } from '@/types/money';
@@ -221,4 +222,7 @@ const paymentsSlice = createSlice({
 });
 
 export const paymentsReducer = paymentsSlice.reducer;
+// Loaded on demand (bank details and earnings are not a reader's first load): the slice joins the
+// store when this module loads.
+injectReducers({ payments: paymentsReducer });
 export const selectPayments = (state: { payments: PaymentsState }) => state.payments;

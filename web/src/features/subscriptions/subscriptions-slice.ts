@@ -10,6 +10,7 @@
  *   second guard.
  */
 import { createAsyncThunk, createSlice, type UnknownAction } from '@reduxjs/toolkit';
+import { injectReducers } from '@/app/store';
 import { ApiError, errorMessage } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { storage, TOKEN_KEY } from '@/lib/storage';
@@ -468,4 +469,7 @@ const subscriptionsSlice = createSlice({
 
 export const { subscriptionMessagesCleared } = subscriptionsSlice.actions;
 export const subscriptionsReducer = subscriptionsSlice.reducer;
+// Loaded on demand (plans, subscriptions and the money studio are not a reader's first load): the
+// slice joins the store when this module loads.
+injectReducers({ subscriptions: subscriptionsReducer });
 export const selectSubscriptions = (state: { subscriptions: SubscriptionsState }) => state.subscriptions;
