@@ -14,6 +14,9 @@ import { httpBaseQuery } from './base-query';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: httpBaseQuery,
+  // A screen asks again each time it opens, as it always has (what the cache already holds
+  // shows meanwhile); two screens asking the same at once share one request.
+  refetchOnMountOrArgChange: true,
   endpoints: () => ({}),
 });
 

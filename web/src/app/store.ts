@@ -3,8 +3,6 @@ import type { ApiState } from '@/api/base-api';
 import { addAdminListeners } from '@/features/admin/admin-entry';
 import type { AdminState } from '@/features/admin/admin-slice';
 import type { OperationsState } from '@/features/admin/operations-slice';
-import { achievementsReducer } from '@/features/achievements/achievements-slice';
-import { analyticsReducer } from '@/features/analytics/analytics-slice';
 import { addAuthListeners } from '@/features/auth/auth-listeners';
 import { authReducer } from '@/features/auth/auth-slice';
 import { blocksReducer } from '@/features/blocks/blocks-slice';
@@ -51,8 +49,6 @@ const staticReducers = {
   location: locationReducer,
   guest: guestReducer,
   blocks: blocksReducer,
-  achievements: achievementsReducer,
-  analytics: analyticsReducer,
 };
 
 /**

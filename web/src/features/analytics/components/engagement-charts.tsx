@@ -4,7 +4,7 @@
  */
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { textOf } from '@/lib/format';
-import type { DayStats } from '../analytics-slice';
+import type { DayStats } from '../analytics';
 
 const SERIES = [
   { key: 'views', label: 'Views', color: '#1f4fd1' },
