@@ -4,6 +4,9 @@
  * the module announces itself to the store when it loads (lib/store-extensions.ts), so code that
  * uses it is never part of a reader's first load (scripts/bundle-budget.mjs checks that). When the
  * signed-in user changes, the cache is emptied, as the slices drop that user's data.
+ *
+ * Code in a reader's first load that needs an endpoint loads this module when it needs it
+ * (`api/on-demand.ts`).
  */
 import type { Middleware } from '@reduxjs/toolkit';
 import { createApi } from '@reduxjs/toolkit/query/react';

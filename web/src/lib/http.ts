@@ -158,8 +158,20 @@ export function toApiFailure(error: unknown): ApiFailure {
   return { status: 0, code: 'network', message: null };
 }
 
-function isApiFailure(error: unknown): error is ApiFailure {
+export function isApiFailure(error: unknown): error is ApiFailure {
   return !!error && typeof error === 'object' && 'status' in error && typeof error.status === 'number' && 'message' in error;
+}
+
+/** The server's `code` of a failed call (an `ApiError` or an `ApiFailure`), or null. */
+export function errorCode(error: unknown): string | null {
+  if (error instanceof ApiError) return error.code ?? null;
+  return isApiFailure(error) ? error.code : null;
+}
+
+/** The HTTP status of a failed call (0 when no answer came), or null for anything else. */
+export function errorStatus(error: unknown): number | null {
+  if (error instanceof ApiError || isApiFailure(error)) return error.status;
+  return null;
 }
 
 /**

@@ -104,24 +104,6 @@ type Paged<K extends string, T> = { [key in K]?: T[] } & { total?: number; total
 
 const id = encodeURIComponent;
 
-/** `GET /admin/reading-details/{postId}`: who read a post for how long (seconds), longest first. */
-export interface ReadingDetails {
-  postId: string;
-  title: string;
-  totalTimeSpent: number;
-  averageTimeSpent: number;
-  readers: number;
-  sessions: number;
-  details: {
-    reader: string;
-    guest: boolean;
-    user: { _id: string; name: string; email: string; avatar?: string | null } | null;
-    timeSpent: number;
-    sessions: number;
-    lastReadAt: string;
-  }[];
-}
-
 export const adminApi = {
   overview: () => http.get<Overview>('/admin/overview', ADMIN_FALLBACK.overview),
 
@@ -150,8 +132,6 @@ export const adminApi = {
     http.patch<{ message?: string; blocked?: boolean; postId?: string }>(`/admin/posts/block/${id(postId)}`, {}, ADMIN_FALLBACK.toggleBlockPost),
   deletePost: (postId: string) => http.delete<{ message?: string }>(`/admin/posts/${id(postId)}`, ADMIN_FALLBACK.deletePost),
 
-  createContact: (body: { name: string; email: string; subject: string; message: string }) =>
-    http.post<{ message?: string; id?: string }>('/admin/contact', body, ADMIN_FALLBACK.createContact),
   contactMessages: (q: Page) =>
     http.get<{ messages?: ContactMessage[]; totalMessages?: number; totalPages?: number; page?: number }>(
       '/admin/contact-messages',
@@ -167,15 +147,8 @@ export const adminApi = {
   replyContact: (messageId: string, body: { subject: string; message: string }) =>
     http.post<{ message?: string; isHandled?: boolean; data?: ContactMessage }>(`/admin/reply-contact/${id(messageId)}`, body, ADMIN_FALLBACK.replyContact),
 
-  createReport: (body: { postId: string; reason: string; details: string }) =>
-    http.post<{ message?: string; report?: Report }>('/admin/reports', body, ADMIN_FALLBACK.createReport),
   reports: (q: Page) =>
     http.get<Paged<'reports', Report>>('/admin/reports', ADMIN_FALLBACK.fetchReports, { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE }),
-  report: (reportId: string) =>
-    http.get<{ report?: Report; messages?: { _id: string; content: string; read: boolean; createdAt: string }[] }>(
-      `/admin/reports/${id(reportId)}`,
-      ADMIN_FALLBACK.report,
-    ),
   reviewReport: (reportId: string, forwardToAuthor: boolean) =>
     http.patch<{ message?: string; report?: Report }>(`/admin/reports/${id(reportId)}`, { forwardToAuthor }, ADMIN_FALLBACK.reviewReport),
   sendReportNotice: (body: { reportId: string; subject: string; message: string }) =>
@@ -242,7 +215,6 @@ export const adminApi = {
     http.patch<{ message?: string; plan?: Plan }>('/admin/subscriptions/plan/status', { planId, status }, ADMIN_FALLBACK.togglePlanStatus),
   updateCriteria: (criteria: Partial<SubscriptionCriteria>) =>
     http.patch<{ message?: string; criteria?: SubscriptionCriteria }>('/admin/subscriptions/criteria', criteria, ADMIN_FALLBACK.updateCriteria),
-  readingDetails: (postId: string) => http.get<ReadingDetails>(`/admin/reading-details/${id(postId)}`, ADMIN_FALLBACK.readingDetails),
   checkEligibility: (userId: string) => http.get<UserEligibility>(`/admin/subscriptions/eligibility/${id(userId)}`, ADMIN_FALLBACK.checkEligibility),
   toggleEligibility: (userId: string, enable: boolean) =>
     http.post<EligibilityChange>('/admin/subscriptions/eligibility/toggle', { userId, enable }, ADMIN_FALLBACK.toggleEligibility),
