@@ -14,6 +14,11 @@
 // endpoint `getPostCountAll` and the hook `useGetPostCountAllQuery`. Left out are the paths the
 // app never requests itself (SERVER_ONLY). Every endpoint joins `api` of src/api/base-api.ts,
 // whose base query sends it through the app's HTTP client.
+//
+// The document's named schemas (`PostView`, `CommentView`...) are not typed a second time: the
+// generator's declarations of them become aliases of src/api/schema.d.ts's (openapi-typescript,
+// scripts/api-types.mjs), so a post from a hook and a post in a slice are one type. What stays
+// the generator's is per operation: `GetPostFollowingApiResponse`, `PostAuthLoginApiArg`...
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -62,6 +67,30 @@ export function clientDocument(doc) {
   return { ...doc, paths };
 }
 
+/**
+ * The generator's text with its declarations of the document's named schemas replaced by
+ * aliases of schema.d.ts's types (each top-level declaration ends where the next one starts).
+ */
+export function aliasSchemas(text, doc) {
+  const schemas = new Set(Object.keys(doc.components?.schemas ?? {}));
+  const out = [];
+  let skipping = false;
+  for (const line of text.split('\n')) {
+    const declared = /^export type (\w+) =/.exec(line);
+    if (declared || /^export /.test(line)) skipping = false;
+    if (declared && schemas.has(declared[1])) {
+      out.push(`export type ${declared[1]} = components["schemas"]["${declared[1]}"];`);
+      skipping = true;
+      continue;
+    }
+    if (!skipping) out.push(line);
+  }
+  const body = out.join('\n');
+  const apiImport = 'import { api } from "./base-api";\n';
+  if (!body.includes(apiImport)) throw new Error('the generated endpoints do not import ./base-api as expected');
+  return body.replace(apiImport, `${apiImport}import type { components } from "./schema";\n`);
+}
+
 /** The TypeScript text of src/api/endpoints.ts for a parsed document. */
 export async function endpointsFor(doc) {
   const dir = mkdtempSync(join(tmpdir(), 'pressroom-api-'));
@@ -77,7 +106,7 @@ export async function endpointsFor(doc) {
       encodePathParams: true,
       useUnknown: true,
     });
-    return HEADER + text;
+    return HEADER + aliasSchemas(text, doc);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
