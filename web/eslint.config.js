@@ -34,6 +34,15 @@ const featureZones = FEATURES.map((feature) => ({
   message: `Import the ${feature} feature through its public index ('@/features/${feature}').`,
 }));
 
+// An HTTP answer is typed with its generated type (`@/api/endpoints`: GetPostFollowingApiResponse,
+// or `@/api`'s Schemas and Answer), never with a shape written at the call.
+const INLINE_ANSWER = ':matches(TSTypeLiteral, TSUnionType:has(> TSTypeLiteral), TSIntersectionType:has(> TSTypeLiteral))';
+const INLINE_ANSWER_MESSAGE = 'Type an HTTP answer with its type generated from the OpenAPI document (@/api/endpoints), not inline.';
+const inlineAnswerRules = [
+  { selector: `CallExpression[callee.object.name='http'] > TSTypeParameterInstantiation > ${INLINE_ANSWER}`, message: INLINE_ANSWER_MESSAGE },
+  { selector: `CallExpression[callee.name='request'] > TSTypeParameterInstantiation > ${INLINE_ANSWER}`, message: INLINE_ANSWER_MESSAGE },
+];
+
 const sharedZones = ['components', 'lib', 'types', 'api'].flatMap((dir) => [
   {
     target: `./src/${dir}/**/*`,
@@ -89,6 +98,7 @@ export default tseslint.config(
       // the search box) or to the one field of the sign-in form (see docs/decisions.md).
       'jsx-a11y/no-autofocus': 'off',
       'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+      'no-restricted-syntax': ['error', ...inlineAnswerRules],
     },
   },
   {

@@ -1,5 +1,12 @@
 /** Locations (seed 000 §3 "User location", §4 "Locations", §7 realtime and geolocation). */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  GetGeojsonWorldApiResponse,
+  GetUserIpLocationApiResponse,
+  GetUserLocationsApiResponse,
+  PostUserSaveLocationApiResponse,
+  PostUserTrackIpLocationApiResponse,
+} from '@/api/endpoints';
 import { errorMessage, http, request } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { storage } from '@/lib/storage';
@@ -51,8 +58,8 @@ export interface IpLocation {
   country: string;
   state: string;
   pincode: string;
-  countryCode?: string;
-  userId?: string;
+  countryCode?: string | null;
+  userId?: string | null;
   timestamp?: string;
 }
 
@@ -142,7 +149,7 @@ export const fetchIpLocation = createAsyncThunk<IpLocation, void, Config>(
   'location/fetchIp',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ location?: IpLocation }>('/user/ip-location', LOCATION_FALLBACK.ipLocation);
+      const r = await http.get<GetUserIpLocationApiResponse>('/user/ip-location', LOCATION_FALLBACK.ipLocation);
       if (!r?.location) return rejectWithValue(LOCATION_FALLBACK.ipLocation);
       return r.location;
     } catch (e) {
@@ -156,7 +163,7 @@ export const saveLocation = createAsyncThunk<UserLocation, Omit<UserLocation, 'u
   'location/save',
   async (body, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ location?: UserLocation }>(
+      const r = await http.post<PostUserSaveLocationApiResponse>(
         '/user/save-location',
         { coordinates: body.coordinates, city: body.city, country: body.country, state: body.state, pincode: body.pincode },
         LOCATION_FALLBACK.save,
@@ -176,7 +183,7 @@ export const trackIpLocation = createAsyncThunk<UserLocation, void, { rejectValu
   'location/trackIp',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ location?: UserLocation }>('/user/track-ip-location', {}, LOCATION_FALLBACK.track);
+      const r = await http.post<PostUserTrackIpLocationApiResponse>('/user/track-ip-location', {}, LOCATION_FALLBACK.track);
       if (!r?.location) return rejectWithValue(LOCATION_FALLBACK.track);
       return normaliseLocation(r.location);
     } catch (e) {
@@ -201,7 +208,7 @@ export const fetchUserLocations = createAsyncThunk<{ list: UserLocation[]; total
       let total = 0;
       let totalPages = 1;
       while (page <= totalPages && all.length < MAX_USER_LOCATIONS) {
-        const r = await http.get<{ locations?: UserLocation[]; list?: UserLocation[]; total?: number; totalPages?: number }>(
+        const r = await http.get<GetUserLocationsApiResponse>(
           '/user/locations',
           GEO_MESSAGES.userLocations,
           { page, limit: ALL_LOCATIONS_PAGE_SIZE },
@@ -218,19 +225,25 @@ export const fetchUserLocations = createAsyncThunk<{ list: UserLocation[]; total
   },
 );
 
+/** The document gives the outlines as any object: this one is a FeatureCollection with at least one feature. */
+function isFeatureCollection(data: unknown): data is FeatureCollection {
+  if (!data || typeof data !== 'object') return false;
+  const { type, features } = data as { type?: unknown; features?: unknown };
+  return type === 'FeatureCollection' && Array.isArray(features) && features.length > 0;
+}
+
 /** A map outline: a FeatureCollection with at least one feature, else 'No features found'. */
 export const fetchGeoData = createAsyncThunk<FeatureCollection, GeoKind, { rejectValue: string; state: { location: LocationState } }>(
   'location/fetchGeoData',
   async (kind, { rejectWithValue }) => {
-    let data: FeatureCollection | null;
+    // Both outlines' answers are the document's untyped GeoJSON object (GetGeojsonIndiaBorderApiResponse is the same).
+    let data: GetGeojsonWorldApiResponse | null;
     try {
-      data = await request<FeatureCollection>(GEO_PATHS[kind], { fallback: GEO_MESSAGES.fetchFailed, timeoutMs: GEO_DATA_TIMEOUT_MS });
+      data = await request<GetGeojsonWorldApiResponse>(GEO_PATHS[kind], { fallback: GEO_MESSAGES.fetchFailed, timeoutMs: GEO_DATA_TIMEOUT_MS });
     } catch (e) {
       return rejectWithValue(errorMessage(e, GEO_MESSAGES.fetchFailed));
     }
-    if (!data || data.type !== 'FeatureCollection' || !Array.isArray(data.features) || data.features.length === 0) {
-      return rejectWithValue(GEO_MESSAGES.noFeatures);
-    }
+    if (!isFeatureCollection(data)) return rejectWithValue(GEO_MESSAGES.noFeatures);
     return data;
   },
   { condition: (kind, { getState }) => !['loading', 'succeeded'].includes(getState().location.geo[kind].status) },

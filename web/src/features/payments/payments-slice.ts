@@ -7,6 +7,13 @@
  * - Create, update and delete are refused while the same one is in flight.
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type {
+  DeletePaymentBankDetailsByIdApiResponse,
+  GetEarningMyEarningsApiResponse,
+  GetPaymentBankDetailsApiResponse,
+  PatchPaymentBankDetailsByIdApiResponse,
+  PostPaymentBankDetailsApiResponse,
+} from '@/api/endpoints';
 import { injectReducers } from '@/app/store';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
@@ -82,7 +89,7 @@ export const fetchBankDetails = createAsyncThunk<{ bankDetails: BankDetails | nu
   async ({ userId }, { rejectWithValue }) => {
     if (!isValidId(userId)) return rejectWithValue(BANK_INVALID.user);
     try {
-      const r = await http.get<{ bankDetails: BankDetails | null }>('/payment/bank-details', PAYMENTS_FALLBACK.fetch, { userId });
+      const r = await http.get<GetPaymentBankDetailsApiResponse>('/payment/bank-details', PAYMENTS_FALLBACK.fetch, { userId });
       return { bankDetails: r?.bankDetails ?? null, fetchedAt: Date.now() };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.fetch));
@@ -104,7 +111,7 @@ export const createBankDetails = createAsyncThunk<{ bankDetails: BankDetails; me
   'payments/createBankDetails',
   async (input, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ bankDetails: BankDetails; message?: string }>('/payment/bank-details', input, PAYMENTS_FALLBACK.create);
+      const r = await http.post<PostPaymentBankDetailsApiResponse>('/payment/bank-details', input, PAYMENTS_FALLBACK.create);
       return { bankDetails: r.bankDetails, message: r.message || BANK_MESSAGES.created };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.create));
@@ -118,7 +125,7 @@ export const updateBankDetails = createAsyncThunk<{ bankDetails: BankDetails; me
   async ({ paymentId, input }, { rejectWithValue }) => {
     if (!isValidId(paymentId)) return rejectWithValue(BANK_INVALID.update);
     try {
-      const r = await http.patch<{ bankDetails: BankDetails; message?: string }>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, input, PAYMENTS_FALLBACK.update);
+      const r = await http.patch<PatchPaymentBankDetailsByIdApiResponse>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, input, PAYMENTS_FALLBACK.update);
       return { bankDetails: r.bankDetails, message: r.message || BANK_MESSAGES.updated };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.update));
@@ -132,7 +139,7 @@ export const deleteBankDetails = createAsyncThunk<{ message: string }, string, {
   async (paymentId, { rejectWithValue }) => {
     if (!isValidId(paymentId)) return rejectWithValue(BANK_INVALID.deletion);
     try {
-      const r = await http.delete<{ message?: string }>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, PAYMENTS_FALLBACK.delete);
+      const r = await http.delete<DeletePaymentBankDetailsByIdApiResponse>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, PAYMENTS_FALLBACK.delete);
       return { message: r?.message || BANK_MESSAGES.deleted };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.delete));
@@ -143,7 +150,7 @@ export const deleteBankDetails = createAsyncThunk<{ message: string }, string, {
 
 export const fetchMyEarnings = createAsyncThunk<Earnings, number | undefined, { rejectValue: string }>('payments/fetchMyEarnings', async (page = 1, { rejectWithValue }) => {
   try {
-    return await http.get<Earnings>('/earning/my-earnings', PAYMENTS_FALLBACK.earnings, { page, limit: 10 });
+    return await http.get<GetEarningMyEarningsApiResponse>('/earning/my-earnings', PAYMENTS_FALLBACK.earnings, { page, limit: 10 });
   } catch (e) {
     return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.earnings));
   }

@@ -6,6 +6,14 @@
  * starts over when that changes.
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  GetPostBySlugApiResponse,
+  GetPublicPostBySlugApiResponse,
+  PatchPostUpdateBySlugApiResponse,
+  PostPostAppealByPostIdApiResponse,
+  PostPostPostCreateApiResponse,
+  PostPostTimeSpentByPostIdApiResponse,
+} from '@/api/endpoints';
 import { errorMessage, http, request } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { Post, PostCounts } from '@/types/entities';
@@ -21,11 +29,12 @@ import {
   POST_PAGE_SIZE,
   type ListFilter,
   type ListKey,
+  type PostCountAnswer,
+  type PostListAnswer,
   type PostsState,
   type SortOption,
 } from './posts-state';
 import { appendUnique, eachList, putFirst, removeEverywhere } from './posts-lists';
-
 
 export * from './posts-state';
 
@@ -37,7 +46,8 @@ type Config = { rejectValue: string; state: RootLike };
 
 /** Every post count the viewer has: the public count, and their own and following for users. */
 export const fetchPostCounts = createAsyncThunk<Partial<PostCounts>, void, Config>('posts/fetchCounts', async (_, { getState, rejectWithValue }) => {
-  const count = async (path: string) => Number((await http.get<{ count?: number }>(path, POST_FALLBACK.counts))?.count) || 0;
+  const count = async (path: string) =>
+    Number((await http.get<PostCountAnswer>(path, POST_FALLBACK.counts))?.count) || 0;
   try {
     if (!getState().auth.isAuthenticated) return { allPostsCount: await count('/post/count/all') };
     const [allPostsCount, myPostsCount, followingPostsCount] = await Promise.all([
@@ -121,7 +131,7 @@ export const fetchPostList = createAsyncThunk<ListPage & { page: number }, Fetch
     }
     try {
       const path = typeof endpoint.path === 'function' ? endpoint.path(filter) : endpoint.path;
-      const r = await http.get<{ posts?: Post[]; total?: number }>(path, endpoint.fallback, query);
+      const r = await http.get<PostListAnswer>(path, endpoint.fallback, query);
       return { posts: r?.posts ?? [], total: Number(r?.total) || 0, page };
     } catch (e) {
       return rejectWithValue(errorMessage(e, endpoint.fallback));
@@ -140,7 +150,7 @@ export const fetchPost = createAsyncThunk<Post, { slug: string }, Config>('posts
   if (typeof slug !== 'string' || slug.trim() === '') return rejectWithValue(POST_FALLBACK.invalidSlug);
   const path = getState().auth.isAuthenticated ? `/post/${encodeURIComponent(slug)}` : `/public/post/${encodeURIComponent(slug)}`;
   try {
-    const r = await http.get<{ post?: Post }>(path, POST_FALLBACK.post);
+    const r = await http.get<GetPostBySlugApiResponse | GetPublicPostBySlugApiResponse>(path, POST_FALLBACK.post);
     if (!r?.post) return rejectWithValue(POST_FALLBACK.notFound);
     return r.post;
   } catch (e) {
@@ -181,7 +191,7 @@ export const createPost = createAsyncThunk<Post, PostInput, Config>('posts/creat
   const problem = checkPostInput(input);
   if (problem) return rejectWithValue(problem);
   try {
-    const r = await http.post<{ post: Post }>('/post/post-create', input, POST_FALLBACK.create);
+    const r = await http.post<PostPostPostCreateApiResponse>('/post/post-create', input, POST_FALLBACK.create);
     return r.post;
   } catch (e) {
     return rejectWithValue(errorMessage(e, POST_FALLBACK.create));
@@ -196,7 +206,7 @@ export const updatePost = createAsyncThunk<Post, { slug: string; changes: Partia
       if (problem) return rejectWithValue(problem);
     }
     try {
-      const r = await http.patch<{ post: Post; message?: string }>(`/post/update/${encodeURIComponent(slug)}`, changes, POST_FALLBACK.update);
+      const r = await http.patch<PatchPostUpdateBySlugApiResponse>(`/post/update/${encodeURIComponent(slug)}`, changes, POST_FALLBACK.update);
       return r.post;
     } catch (e) {
       return rejectWithValue(errorMessage(e, POST_FALLBACK.update));
@@ -222,7 +232,7 @@ export const submitReadingTime = createAsyncThunk<
   if (typeof postId !== 'string' || postId === '') return rejectWithValue(POST_FALLBACK.invalidPostId);
   try {
     // keepalive: the report is usually sent as the reader leaves, perhaps closing the tab.
-    const r = await request<{ duration?: number; updatedAt?: string }>(`/post/time-spent/${encodeURIComponent(postId)}`, {
+    const r = await request<PostPostTimeSpentByPostIdApiResponse>(`/post/time-spent/${encodeURIComponent(postId)}`, {
       method: 'POST',
       body: { duration: Math.max(1, Math.round(seconds)) },
       fallback: POST_FALLBACK.readingTime,
@@ -238,7 +248,7 @@ export const sendAppeal = createAsyncThunk<string, { postId: string; message: st
   'posts/appeal',
   async ({ postId, message }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ message?: string }>(`/post/appeal/${encodeURIComponent(postId)}`, { message }, POST_FALLBACK.appeal);
+      const r = await http.post<PostPostAppealByPostIdApiResponse>(`/post/appeal/${encodeURIComponent(postId)}`, { message }, POST_FALLBACK.appeal);
       return r?.message ?? 'Appeal sent';
     } catch (e) {
       return rejectWithValue(errorMessage(e, POST_FALLBACK.appeal));

@@ -1,5 +1,34 @@
 /** The posts state: its lists, filters, counts and constants (see posts-slice.ts). */
+import type {
+  GetPostAllPostApiResponse,
+  GetPostCountAllApiResponse,
+  GetPostCountFollowingApiResponse,
+  GetPostCountMyApiResponse,
+  GetPostFollowingApiResponse,
+  GetPostLatestPostLatestApiResponse,
+  GetPostPublicPostsApiResponse,
+  GetPostSearchPostSearchApiResponse,
+  GetPostTrendingPostTrendingApiResponse,
+  GetPostUserByUserIdPostsApiResponse,
+  GetPublicPostsApiResponse,
+  GetPublicSearchPostsApiResponse,
+} from '@/api/endpoints';
 import type { Post, PostCounts } from '@/types/entities';
+
+/** What `/post/count/all`, `/post/count/my` and `/post/count/following` answer. */
+export type PostCountAnswer = GetPostCountAllApiResponse | GetPostCountMyApiResponse | GetPostCountFollowingApiResponse;
+
+/** What the lists' endpoints answer (`endpointOf` in posts-slice.ts picks one per list). */
+export type PostListAnswer =
+  | GetPostFollowingApiResponse
+  | GetPostPublicPostsApiResponse
+  | GetPostAllPostApiResponse
+  | GetPostLatestPostLatestApiResponse
+  | GetPostTrendingPostTrendingApiResponse
+  | GetPostSearchPostSearchApiResponse
+  | GetPostUserByUserIdPostsApiResponse
+  | GetPublicPostsApiResponse
+  | GetPublicSearchPostsApiResponse;
 
 export const POST_PAGE_SIZE = 12;
 export const FOLLOWING_PAGE_SIZE = 50;

@@ -54,7 +54,8 @@ export const fetchSubscriptionStatus = createAsyncThunk<StatusAnswer, { userId: 
   'subscriptions/fetchStatus',
   async ({ userId, authorId }, { rejectWithValue }) => {
     try {
-      return await subscriptionsApi.status(userId, authorId);
+      const r = await subscriptionsApi.status(userId, authorId);
+      return { ...r, status: r.status ?? null };
     } catch (e) {
       return rejectWithValue(reject(e, SUBSCRIPTION_FALLBACK.status));
     }
