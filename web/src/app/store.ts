@@ -8,7 +8,7 @@ import { authReducer } from '@/features/auth/auth-slice';
 import { blocksReducer } from '@/features/blocks/blocks-slice';
 import { bannerReducer } from '@/features/banner';
 import { categoriesReducer } from '@/features/categories';
-import { commentsReducer } from '@/features/comments/comments-slice';
+import type { CommentsState } from '@/features/comments/comments-slice';
 import { addEngagementListeners } from '@/features/engagement/engagement-listeners';
 import { interactionsReducer } from '@/features/engagement/interactions-slice';
 import { addFollowsListeners } from '@/features/follows/follows-listeners';
@@ -42,7 +42,6 @@ const staticReducers = {
   categories: categoriesReducer,
   posts: postsReducer,
   interactions: interactionsReducer,
-  comments: commentsReducer,
   suggested: suggestedReducer,
   follows: followsReducer,
   users: usersReducer,
@@ -53,7 +52,7 @@ const staticReducers = {
 
 /**
  * The slices of features loaded on demand (the administrators' area, plans and subscriptions,
- * bank details and earnings, RTK Query's cache): their code is not in a reader's first load; each
+ * bank details and earnings, a post's comments, RTK Query's cache): their code is not in a reader's first load; each
  * injects its reducer when its module loads (`injectReducers`), under the same key as ever, so the
  * state's shape is the one the seed describes once they are there.
  */
@@ -62,6 +61,7 @@ export interface LazyState {
   operations: OperationsState;
   subscriptions: SubscriptionsState;
   payments: PaymentsState;
+  comments: CommentsState;
   /** RTK Query's cache of the generated endpoints (api/endpoints.ts), once a screen using them loads. */
   api: ApiState;
 }

@@ -7,7 +7,7 @@ import { Page } from '@/components/page';
 import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { ResponsiveImage } from '@/components/responsive-image';
-import { selectPostComments } from '@/features/comments/comments-slice';
+import { selectCommentCount } from '@/features/comments/comment-count';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
 import { formatDate, readingTimeLabel } from '@/lib/format';
@@ -116,10 +116,7 @@ function SuggestedPosts({ post }: { post: Post }) {
 function PostView({ post }: { post: Post }) {
   const dispatch = useAppDispatch();
   const { user, role } = useAppSelector((state) => state.auth);
-  const commentCount = useAppSelector((state) => {
-    const c = selectPostComments(state, post._id);
-    return c.status === 'idle' ? (post.commentsCount ?? 0) : c.count;
-  });
+  const commentCount = useAppSelector((state) => selectCommentCount(state, post._id, post.commentsCount ?? 0));
   const isAuthor = Boolean(user && post.author && user._id === post.author._id);
   const isAdmin = role === 'admin';
   const counted = useRef<string | null>(null);

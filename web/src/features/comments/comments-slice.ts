@@ -5,6 +5,7 @@
  * Comment count = each top-level comment plus its replies.
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { injectReducers } from '@/app/store';
 import type {
   DeleteCommentDeleteByCommentIdApiResponse,
   GetCommentAllCommentsByPostIdApiResponse,
@@ -383,6 +384,9 @@ const commentsSlice = createSlice({
 });
 
 export const commentsReducer = commentsSlice.reducer;
+// Loaded with the comments (below the article, after the page's own code): the slice joins the
+// store when this module loads; the post page reads the count through comment-count.ts.
+injectReducers({ comments: commentsReducer });
 
 type WithComments = { comments: CommentsState };
 const NO_COMMENTS: PostComments = emptyPostComments();
