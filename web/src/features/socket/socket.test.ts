@@ -1,4 +1,5 @@
 import { setupStore } from '@/app/store';
+import { selectNotificationList } from '@/features/notifications';
 import { testPost } from '@/test/fixtures';
 import { ADMIN_ROOM, loadSocketClient, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH, socketAuth, socketClientLoaded, unloadSocketClientForTests } from '@/lib/socket';
 import { GUEST_ID_KEY, storage } from '@/lib/storage';
@@ -252,7 +253,7 @@ describe('socket middleware', () => {
     socket.fire('updateUnreadCount', 3);
     expect(store.getState().notifications.unreadCount).toBe(3);
     socket.fire('newNotification', { _id: 'n1', type: 'like', read: false });
-    expect(store.getState().notifications.list[0]._id).toBe('n1');
+    expect(selectNotificationList(store.getState())[0]._id).toBe('n1');
     expect(store.getState().notifications.unreadCount).toBe(4);
     socket.fire('newBroadcastNotification', { _id: 'b1', title: 'T', message: 'M', region: 'global', isActive: true });
     expect(store.getState().banner.banners.map((b) => b._id)).toEqual(['b1']);
@@ -407,7 +408,7 @@ describe('newBroadcastNotification', () => {
     socket.fire('newBroadcastNotification', { type: 'admin', broadcast: true, content: 'No id either' });
     socket.fire('newBroadcastNotification', { _id: 'b0', title: 'Only a title' });
     expect(store.getState().banner.banners).toEqual([]);
-    expect(store.getState().notifications.list).toEqual([]);
+    expect(selectNotificationList(store.getState())).toEqual([]);
     socket.fire('newBroadcastNotification', { _id: 'b1', title: 'T', message: 'M' });
     expect(store.getState().banner.banners.map((b) => b._id)).toEqual(['b1']);
   });
