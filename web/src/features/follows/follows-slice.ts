@@ -379,7 +379,8 @@ const followsSlice = createSlice({
         if (!location) return;
         // Only followers already on the map move: an administrator hears everyone's moves.
         if (!state.locations.list.some((l) => l.userId === location.userId)) return;
-        state.locations.list = [movedLocation(state.locations.list, location), ...state.locations.list.filter((l) => l.userId !== location.userId)];
+        const previous = state.locations.list.find((l) => l.userId === location.userId);
+        state.locations.list = [movedLocation(previous, location), ...state.locations.list.filter((l) => l.userId !== location.userId)];
       })
       .addCase(socketEvents.userStatusChanged, (state, action) => {
         for (const l of state.locations.list) if (l.userId === action.payload.userId) l.isOnline = action.payload.isOnline;

@@ -1,4 +1,5 @@
 import { setupStore } from '@/app/store';
+import { selectLocations } from '@/features/location';
 import { selectNotificationList } from '@/features/notifications';
 import { testPost } from '@/test/fixtures';
 import { ADMIN_ROOM, loadSocketClient, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH, socketAuth, socketClientLoaded, unloadSocketClientForTests } from '@/lib/socket';
@@ -290,7 +291,7 @@ describe('socket middleware', () => {
     socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 2, lastVisit: '2024-01-01T00:00:00Z' });
     vi.advanceTimersByTime(1000);
     vi.useRealTimers();
-    expect(store.getState().location.locations[0]).toMatchObject({ userId: 'u1', city: 'Pune', coordinates: { lat: 1.5, lon: -2 } });
+    expect(selectLocations(store.getState())[0]).toMatchObject({ userId: 'u1', city: 'Pune', coordinates: { lat: 1.5, lon: -2 } });
     expect(store.getState().guest.visits).toHaveLength(1);
   });
 
@@ -347,10 +348,10 @@ describe('incoming location and guest-visit events', () => {
     socket.fire('userLocationUpdate', at('u2', 5));
     socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 2, lastVisit: '2024-01-01T00:00:01Z' });
     vi.advanceTimersByTime(600);
-    expect(store.getState().location.locations).toEqual([]);
+    expect(selectLocations(store.getState())).toEqual([]);
     expect(store.getState().guest.visits).toEqual([]);
     vi.advanceTimersByTime(100);
-    expect(store.getState().location.locations.map((l) => [l.userId, l.coordinates.lat])).toEqual([
+    expect(selectLocations(store.getState()).map((l) => [l.userId, l.coordinates.lat])).toEqual([
       ['u2', 5],
       ['u1', 2],
     ]);
@@ -364,7 +365,7 @@ describe('incoming location and guest-visit events', () => {
     lastFakeSocket().fire('userLocationUpdate', at('u1', 1));
     store.dispatch(socketDisconnectRequested());
     vi.advanceTimersByTime(2000);
-    expect(store.getState().location.locations).toEqual([]);
+    expect(selectLocations(store.getState())).toEqual([]);
   });
 });
 
