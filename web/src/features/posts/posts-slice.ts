@@ -27,6 +27,8 @@ import {
   initialPostsState,
   POST_FALLBACK,
   POST_PAGE_SIZE,
+  postItems,
+  postsAdapter,
   type ListFilter,
   type ListKey,
   type PostCountAnswer,
@@ -34,10 +36,9 @@ import {
   type PostsState,
   type SortOption,
 } from './posts-state';
-import { appendUnique, eachList, putFirst, removeEverywhere } from './posts-lists';
+import { eachList, eachListedPost, putFirst, removeEverywhere, removeWhere } from './posts-lists';
 
 export * from './posts-state';
-
 
 type AuthView = { auth: { isAuthenticated: boolean; user?: { _id: string; role?: string } | null; role?: string | null } };
 type RootLike = AuthView & { posts: PostsState };
@@ -122,7 +123,8 @@ export const fetchPostList = createAsyncThunk<ListPage & { page: number }, Fetch
     if (endpoint.signedInOnly && !state.auth.isAuthenticated) return rejectWithValue(POST_FALLBACK.signInRequired);
     const current = state.posts.lists[list];
     const page = more ? current.page + 1 : 1;
-    const last = more ? current.items[current.items.length - 1] : undefined;
+    const lastId = more ? current.items.ids[current.items.ids.length - 1] : undefined;
+    const last = lastId === undefined ? undefined : current.items.entities[lastId];
     const query: Record<string, string | number | undefined> = { limit: endpoint.limit, ...endpoint.query(filter) };
     if (endpoint.paged) query.page = page;
     else if (last) {
@@ -276,15 +278,15 @@ const postsSlice = createSlice({
      */
     listPreloaded(state, action: PayloadAction<{ list: ListKey; filter: ListFilter; posts: Post[]; total: number }>) {
       const { list, filter, posts, total } = action.payload;
-      const items = appendUnique([], posts);
+      const items = postItems(posts);
       state.lists[list] = {
         ...emptyList(),
         items,
-        total: Math.max(total, items.length),
+        total: Math.max(total, items.ids.length),
         status: 'succeeded',
         filterKey: filterKeyOf(filter),
         page: 1,
-        hasMore: items.length > 0 && items.length < total,
+        hasMore: items.ids.length > 0 && items.ids.length < total,
         preloaded: true,
       };
     },
@@ -332,7 +334,7 @@ const postsSlice = createSlice({
       const apply = (p: Post) => {
         if (p._id === action.payload.postId) Object.assign(p, action.payload.changes);
       };
-      eachList(state, (list) => list.items.forEach(apply));
+      eachListedPost(state, apply);
       if (state.currentPost) apply(state.currentPost);
     },
   },
@@ -368,10 +370,12 @@ const postsSlice = createSlice({
         const { posts, total, page } = action.payload;
         list.requestId = null;
         list.status = 'succeeded';
-        list.items = more ? appendUnique(list.items, posts) : appendUnique([], posts);
-        list.total = Math.max(total, list.items.length);
+        // A later page adds the posts not already in the list; the first one replaces it.
+        if (more) postsAdapter.addMany(list.items, posts);
+        else postsAdapter.setAll(list.items, posts);
+        list.total = Math.max(total, list.items.ids.length);
         list.page = page;
-        list.hasMore = posts.length > 0 && list.items.length < total;
+        list.hasMore = posts.length > 0 && list.items.ids.length < total;
       })
       .addCase(fetchPostList.rejected, (state, action) => {
         const list = state.lists[action.meta.arg.list];
@@ -423,8 +427,8 @@ const postsSlice = createSlice({
         const post = action.payload;
         state.saving = false;
         state.updateSuccess = true;
-        eachList(state, (list) => {
-          list.items = list.items.map((p) => (p.slug === post.slug ? { ...p, ...post } : p));
+        eachListedPost(state, (p) => {
+          if (p.slug === post.slug) Object.assign(p, post);
         });
         if (state.currentPost?.slug === post.slug) state.currentPost = { ...state.currentPost, ...post };
       })
@@ -457,22 +461,18 @@ const postsSlice = createSlice({
         const apply = (p: Post) => {
           if (p.author?._id === _id) p.author = { ...p.author, name, avatar };
         };
-        eachList(state, (list) => list.items.forEach(apply));
+        eachListedPost(state, apply);
         if (state.currentPost) apply(state.currentPost);
       })
       // Someone the user blocked: their posts leave every list (the server hides them from now on).
       .addCase(blockUser.fulfilled, (state, action) => {
         const blocked = action.meta.arg.userId;
-        eachList(state, (list) => {
-          const before = list.items.length;
-          list.items = list.items.filter((p) => p.author?._id !== blocked);
-          list.total = Math.max(0, list.total - (before - list.items.length));
-        });
+        eachList(state, (list) => removeWhere(list, (p) => p.author?._id === blocked));
       })
       .addCase(socketEvents.postBlockToggled, (state, action) => {
         const { postId, blocked } = action.payload;
         if (state.currentPost?._id === postId) state.currentPost.blocked = blocked;
-        eachList(state, (list) => list.items.forEach((p) => p._id === postId && (p.blocked = blocked)));
+        eachListedPost(state, (p) => p._id === postId && (p.blocked = blocked));
       });
   },
 });

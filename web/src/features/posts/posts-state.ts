@@ -1,4 +1,5 @@
 /** The posts state: its lists, filters, counts and constants (see posts-slice.ts). */
+import { createEntityAdapter, type EntityState } from '@reduxjs/toolkit';
 import type {
   GetPostAllPostApiResponse,
   GetPostCountAllApiResponse,
@@ -77,8 +78,17 @@ export interface ListFilter {
   sort?: SortOption;
 }
 
+/**
+ * A list's posts, kept by an entity adapter: one entry per `_id`, the ids in the list's order
+ * (a page appends the posts not already in it; a created post goes to the front).
+ */
+export const postsAdapter = createEntityAdapter<Post, string>({ selectId: (p) => p._id });
+
+/** Posts as a list's items (in their order, the first of a repeated `_id` kept). */
+export const postItems = (posts: Post[] = []) => postsAdapter.setAll(postsAdapter.getInitialState(), posts);
+
 export interface PostList {
-  items: Post[];
+  items: EntityState<Post, string>;
   total: number;
   status: Status;
   error: string | null;
@@ -118,7 +128,7 @@ export interface PostsState {
 }
 
 export const emptyList = (): PostList => ({
-  items: [],
+  items: postItems(),
   total: 0,
   status: 'idle',
   error: null,
@@ -181,3 +191,13 @@ export function countsIn(payload: Partial<Record<(typeof COUNT_KEYS)[number], un
   }
   return found;
 }
+
+/** A list's posts in order (for reducers, listeners and tests; components use `selectListPosts`). */
+export const itemsOf = (list: PostList): Post[] => list.items.ids.map((id) => list.items.entities[id]);
+
+type WithPosts = { posts: PostsState };
+const listSelectors = {} as Record<ListKey, (state: WithPosts) => Post[]>;
+for (const key of LIST_KEYS) listSelectors[key] = postsAdapter.getSelectors((state: WithPosts) => state.posts.lists[key].items).selectAll;
+
+/** A list's posts in order, memoized per list. */
+export const selectListPosts = (state: WithPosts, key: ListKey): Post[] => listSelectors[key](state);

@@ -1,4 +1,5 @@
 import { setupStore } from '@/app/store';
+import { itemsOf, postItems } from '@/features/posts';
 import { selectLocations } from '@/features/location';
 import { selectNotificationList } from '@/features/notifications';
 import { testPost } from '@/test/fixtures';
@@ -312,13 +313,13 @@ describe('socket middleware', () => {
     const base = setupStore().getState().posts;
     const store = setupStore({
       auth: signedInAuth(),
-      posts: { ...base, currentPost: post, currentStatus: 'succeeded', lists: { ...base.lists, latestPosts: { ...base.lists.latestPosts, items: [post], total: 1 } } },
+      posts: { ...base, currentPost: post, currentStatus: 'succeeded', lists: { ...base.lists, latestPosts: { ...base.lists.latestPosts, items: postItems([post]), total: 1 } } },
     });
     store.dispatch(socketConnectRequested({ token: null }));
     lastFakeSocket().fire('postBlockToggled', 'p1', true);
     expect(store.getState().posts.currentPost).toBeNull();
     expect(store.getState().posts.error).toBe('Post not found');
-    expect(store.getState().posts.lists.latestPosts.items).toEqual([]);
+    expect(itemsOf(store.getState().posts.lists.latestPosts)).toEqual([]);
   });
 
   it("announces a new appeal to administrators as 'New appeal for post: {title}'", () => {
