@@ -60,9 +60,3 @@ export type PlanAnalytics = Answer<'/api/subscription/plans/{id}/analytics', 'ge
 
 /** Bank details as the API gives them (the last four digits only). */
 export type BankDetails = Schemas['BankDetailsView'];
-
-/** An author's earnings in one currency. */
-export type Balance = Schemas['CurrencyEarnings'];
-
-/** One entry of an author's ledger. */
-export type LedgerEntry = Schemas['EntryView'];

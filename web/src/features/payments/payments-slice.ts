@@ -5,11 +5,12 @@
  * - Update and delete need a valid payment id ('Invalid payment ID for update' / 'for deletion'),
  *   viewing a valid user id ('Invalid user ID'); empty or the text null is invalid.
  * - Create, update and delete are refused while the same one is in flight.
+ * The earnings are a plain answer: the earnings panel reads them through the generated endpoint
+ * (`GET /earning/my-earnings`, EARNINGS_PAGE_SIZE a page).
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import type {
   DeletePaymentBankDetailsByIdApiResponse,
-  GetEarningMyEarningsApiResponse,
   GetPaymentBankDetailsApiResponse,
   PatchPaymentBankDetailsByIdApiResponse,
   PostPaymentBankDetailsApiResponse,
@@ -17,7 +18,7 @@ import type {
 import { injectReducers } from '@/app/store';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
-import type { Balance, BankDetails, LedgerEntry } from '@/types/money';
+import type { BankDetails } from '@/types/money';
 
 export const BANK_DETAILS_CACHE_MS = 3_600_000;
 export const BANK_MESSAGES = {
@@ -53,16 +54,8 @@ export interface BankDetailsInput {
   contactData: { name: string; email: string; contact: string };
 }
 
-export interface Earnings {
-  earnings: Balance[];
-  entries: LedgerEntry[];
-  total: number;
-  page: number;
-  totalPages: number;
-  minPayout: number;
-  hasBankDetails: boolean;
-  mode?: string;
-}
+/** Ledger entries a page of the earnings panel shows. */
+export const EARNINGS_PAGE_SIZE = 10;
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
@@ -71,7 +64,6 @@ export interface PaymentsState {
   saving: boolean;
   message: string | null;
   error: string | null;
-  earnings: { value: Earnings | null; status: Status; error: string | null };
 }
 
 export const initialPaymentsState: PaymentsState = {
@@ -79,7 +71,6 @@ export const initialPaymentsState: PaymentsState = {
   saving: false,
   message: null,
   error: null,
-  earnings: { value: null, status: 'idle', error: null },
 };
 
 type Root = { payments: PaymentsState };
@@ -148,13 +139,6 @@ export const deleteBankDetails = createAsyncThunk<{ message: string }, string, {
   { condition: notSaving },
 );
 
-export const fetchMyEarnings = createAsyncThunk<Earnings, number | undefined, { rejectValue: string }>('payments/fetchMyEarnings', async (page = 1, { rejectWithValue }) => {
-  try {
-    return await http.get<GetEarningMyEarningsApiResponse>('/earning/my-earnings', PAYMENTS_FALLBACK.earnings, { page, limit: 10 });
-  } catch (e) {
-    return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.earnings));
-  }
-});
 
 const paymentsSlice = createSlice({
   name: 'payments',
@@ -191,17 +175,6 @@ const paymentsSlice = createSlice({
         state.bankDetails.value = null;
         state.bankDetails.fetchedAt = Date.now();
         state.message = action.payload.message;
-      })
-      .addCase(fetchMyEarnings.pending, (state) => {
-        state.earnings.status = 'loading';
-        state.earnings.error = null;
-      })
-      .addCase(fetchMyEarnings.fulfilled, (state, action) => {
-        state.earnings = { value: action.payload, status: 'succeeded', error: null };
-      })
-      .addCase(fetchMyEarnings.rejected, (state, action) => {
-        state.earnings.status = 'failed';
-        state.earnings.error = action.payload ?? PAYMENTS_FALLBACK.earnings;
       })
       .addMatcher(
         (action) => [createBankDetails, updateBankDetails, deleteBankDetails].some((t) => t.pending.match(action)),

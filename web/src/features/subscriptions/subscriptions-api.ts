@@ -17,8 +17,8 @@ import type {
   PostSubscriptionSubscribeApiResponse,
   PostSubscriptionUnsubscribeAuthorApiResponse,
 } from '@/api/endpoints';
-import { http } from '@/lib/http';
-import type { SubscriptionCriteria } from '@/types/money';
+import { errorMessage, http } from '@/lib/http';
+import type { Eligibility, SubscriptionCriteria } from '@/types/money';
 
 export const SUBSCRIPTION_FALLBACK = {
   plans: 'Failed to fetch subscription plans',
@@ -53,6 +53,15 @@ export const CONFIG_NOT_FOUND = 'Subscription configuration not found';
 export const CONFIG_NOT_FOUND_MESSAGE = 'Subscription configuration not found, using default criteria';
 /** The subscription area's default criteria (seed 001 §9: 180 days here). */
 export const SUBSCRIPTION_DEFAULT_CRITERIA: SubscriptionCriteria = { minFollowers: 10000, minPosts: 30, minEngagementRate: 0.05, minAccountAgeDays: 180 };
+
+/**
+ * Seed 001 §8: a 'Subscription configuration not found' answer to the eligibility check is a
+ * not-eligible result with the area's defaults; null for any other failure.
+ */
+export function eligibilityWhenUnconfigured(failure: unknown): Eligibility | null {
+  if (errorMessage(failure, '') !== CONFIG_NOT_FOUND) return null;
+  return { isEligible: false, followerCount: 0, postCount: 0, engagementRate: 0, accountAgeDays: 0, criteria: SUBSCRIPTION_DEFAULT_CRITERIA, message: CONFIG_NOT_FOUND_MESSAGE };
+}
 
 export interface PlanInput {
   name: string;
