@@ -1,18 +1,22 @@
-// The API's TypeScript types, generated from the server's OpenAPI document.
+// The API's TypeScript types and RTK Query endpoints, generated from the server's OpenAPI document.
 //
-//   node scripts/api-types.mjs                 writes src/api/schema.d.ts from the committed
-//                                              src/api/openapi.json (run by `npm run build`)
+//   node scripts/api-types.mjs                 writes src/api/schema.d.ts and src/api/endpoints.ts
+//                                              (scripts/api-endpoints.mjs) from the committed
+//                                              src/api/openapi.json (run by `npm run build`, after
+//                                              `api-endpoints.mjs --check`)
 //   node scripts/api-types.mjs --from URL      first saves URL/api/openapi.json as
 //                                              src/api/openapi.json (`npm run api:types -- --from
-//                                              http://127.0.0.1:8080`), then writes the types
+//                                              http://127.0.0.1:8080`), then writes both
 //   node scripts/api-types.mjs --check URL     exits 1 when URL/api/openapi.json differs from the
-//                                              committed document or the committed types differ
-//                                              from what it gives (a stage of scripts/test)
+//                                              committed document or the committed types or
+//                                              endpoints differ from what it gives (a stage of
+//                                              scripts/test)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { endpointsMatch, writeEndpoints } from './api-endpoints.mjs';
 
 const web = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DOCUMENT = join(web, 'src', 'api', 'openapi.json');
@@ -72,6 +76,7 @@ async function main(args) {
     const found = differences(committed, served);
     const typesStale = readFileSync(TYPES, 'utf8') !== (await typesFor(committed));
     if (typesStale) found.push('src/api/schema.d.ts is not what src/api/openapi.json gives');
+    if (!(await endpointsMatch(committed))) found.push('src/api/endpoints.ts is not what src/api/openapi.json gives');
     if (found.length > 0) {
       console.error(`The web app's API types drifted from ${check}/api/openapi.json:`);
       for (const line of found.slice(0, 40)) console.error(`  ${line}`);
@@ -99,6 +104,7 @@ async function main(args) {
   }
   if (current !== text) writeFileSync(TYPES, text);
   console.log(`src/api/schema.d.ts ${current === text ? 'up to date' : 'written'}`);
+  await writeEndpoints(doc);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -4,7 +4,8 @@
 // them; dynamic imports are later) — compressed as the server sends them (Brotli, the copies of
 // scripts/precompress.mjs), with gzip shown beside. Exits 1 when a route exceeds the budget or
 // loads code that is not for readers (editor, charts, maps, Swagger, the administrators' area and
-// its state, the realtime client, which loads once the page is idle), so `npm run build` fails.
+// its state, RTK Query and the generated endpoints, the realtime client, which loads once the page
+// is idle), so `npm run build` fails.
 //
 // The budget is the issue's target, 120 KiB (docs/performance.md has the figures).
 import { readFileSync } from 'node:fs';
@@ -29,6 +30,10 @@ export const NOT_FOR_READERS = [
   /node_modules\/swagger-ui/,
   // The administrators' area, all but the listener that loads it for an administrator.
   /src\/features\/admin\/(?!admin-entry\.ts$)/,
+  // RTK Query and the generated endpoints: loaded with the screens that use them
+  // (src/api/base-api.ts), never part of a reader's first load.
+  /node_modules\/@reduxjs\/toolkit\/dist\/query\//,
+  /src\/api\/(base-api|base-query|endpoints)\.ts$/,
   // The realtime client: imported when the socket opens, after the first paint.
   /node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser)\//,
   /src\/features\/editor\//,

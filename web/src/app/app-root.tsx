@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { ReauthDialog } from '@/components/reauth-dialog';
 import { Splash, SPLASH_MS } from '@/components/splash';
 import { Toaster } from '@/components/toaster';
 import { AdBlockerScreen } from '@/features/ad-blocker';
 import { CookieConsentBar } from '@/features/consent';
+import { ReauthDialog } from '@/features/auth';
 import { FeedbackModal } from '@/features/feedback';
 import { LocationErrorToast } from '@/features/location';
 import { wasServerRendered } from './initial-data';

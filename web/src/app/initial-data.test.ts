@@ -1,5 +1,6 @@
 // The page the server painted: its post goes into the store so the app draws the same article.
 import { setupStore } from '@/app/store';
+import { itemsOf } from '@/features/posts';
 import { guestAuth } from '@/test/render';
 import { preloadedCategory, preloadedHasPlans, takeInitialData, wasServerRendered } from './initial-data';
 
@@ -53,7 +54,7 @@ describe('initial data', () => {
     takeInitialData(store, page('<div class="shell"></div>', JSON.stringify(data)), '/category/sea/');
     expect(wasServerRendered()).toBe(true);
     const list = store.getState().posts.lists.publicPosts;
-    expect(list.items.map((p) => p._id)).toEqual(['p1', 'p2']);
+    expect(itemsOf(list).map((p) => p._id)).toEqual(['p1', 'p2']);
     expect(list.status).toBe('succeeded');
     expect(list.preloaded).toBe(true);
     expect(list.hasMore).toBe(true);
@@ -81,10 +82,10 @@ describe('initial data', () => {
     const store = setupStore({ auth: guestAuth() });
     const list = { key: 'publicPosts', filter: { tag: 'sea' }, posts: [post], total: 1 };
     takeInitialData(store, page('<div></div>', JSON.stringify({ path: '/tag/sea', list })), '/tag/lake');
-    expect(store.getState().posts.lists.publicPosts.items).toEqual([]);
+    expect(itemsOf(store.getState().posts.lists.publicPosts)).toEqual([]);
     expect(wasServerRendered()).toBe(false);
     takeInitialData(store, page('<div></div>', JSON.stringify({ path: '/tag/sea', list: { ...list, key: 'posts' } })), '/tag/sea');
-    expect(store.getState().posts.lists.posts.items).toEqual([]);
+    expect(itemsOf(store.getState().posts.lists.posts)).toEqual([]);
     expect(wasServerRendered()).toBe(false);
   });
 });

@@ -4,6 +4,8 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { login, logout } from '@/features/auth';
 import { CategoriesDropdown, fetchCategories, fetchUserSelectedCategories } from '@/features/categories';
+import { selectLocations, selectUserLocations } from '@/features/location';
+import { selectNotificationList } from '@/features/notifications';
 import { socketEvents } from '@/features/socket';
 import { fetchCurrentUser } from '@/features/users';
 import { mockApi, type MockRequest } from '@/test/mock-api';
@@ -56,11 +58,11 @@ describe('switching accounts in one tab', () => {
     await store.dispatch(logout());
     const state = store.getState();
     expect(state.users.profile).toBeNull();
-    expect(state.notifications.list).toEqual([]);
+    expect(selectNotificationList(state)).toEqual([]);
     expect(state.notifications.unreadCount).toBe(0);
     expect(state.categories.userSelectedCategories).toEqual([]);
-    expect(state.location.locations).toEqual([]);
-    expect(state.location.userLocations).toEqual([]);
+    expect(selectLocations(state)).toEqual([]);
+    expect(selectUserLocations(state)).toEqual([]);
   });
 
   it("keeps a signed-in user's categories on show when the all-categories fetch fails", async () => {

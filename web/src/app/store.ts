@@ -1,15 +1,14 @@
-import { combineSlices, configureStore, createAction, createListenerMiddleware, type Reducer } from '@reduxjs/toolkit';
+import { combineSlices, configureStore, createAction, createDynamicMiddleware, createListenerMiddleware, type Middleware, type Reducer } from '@reduxjs/toolkit';
+import type { ApiState } from '@/api/base-api';
 import { addAdminListeners } from '@/features/admin/admin-entry';
 import type { AdminState } from '@/features/admin/admin-slice';
 import type { OperationsState } from '@/features/admin/operations-slice';
-import { achievementsReducer } from '@/features/achievements/achievements-slice';
-import { analyticsReducer } from '@/features/analytics/analytics-slice';
 import { addAuthListeners } from '@/features/auth/auth-listeners';
 import { authReducer } from '@/features/auth/auth-slice';
 import { blocksReducer } from '@/features/blocks/blocks-slice';
 import { bannerReducer } from '@/features/banner';
 import { categoriesReducer } from '@/features/categories';
-import { commentsReducer } from '@/features/comments/comments-slice';
+import type { CommentsState } from '@/features/comments/comments-slice';
 import { addEngagementListeners } from '@/features/engagement/engagement-listeners';
 import { interactionsReducer } from '@/features/engagement/interactions-slice';
 import { addFollowsListeners } from '@/features/follows/follows-listeners';
@@ -22,10 +21,11 @@ import { notificationsReducer } from '@/features/notifications';
 import { addPostsListeners, postsReducer, suggestedReducer } from '@/features/posts';
 import { searchReducer } from '@/features/search';
 import { createSocketMiddleware, socketReducer } from '@/features/socket';
-import { paymentsReducer } from '@/features/payments/payments-slice';
-import { subscriptionsReducer } from '@/features/subscriptions/subscriptions-slice';
+import type { PaymentsState } from '@/features/payments/payments-slice';
+import type { SubscriptionsState } from '@/features/subscriptions/subscriptions-slice';
 import { themeReducer } from '@/features/theme';
 import { addUsersListeners, usersReducer } from '@/features/users';
+import { onStoreExtended, storeExtensions } from '@/lib/store-extensions';
 import type { AppStartListening } from './listeners';
 import { sessionMiddleware } from './session-middleware';
 
@@ -42,27 +42,28 @@ const staticReducers = {
   categories: categoriesReducer,
   posts: postsReducer,
   interactions: interactionsReducer,
-  comments: commentsReducer,
   suggested: suggestedReducer,
   follows: followsReducer,
   users: usersReducer,
   location: locationReducer,
   guest: guestReducer,
-  subscriptions: subscriptionsReducer,
-  payments: paymentsReducer,
   blocks: blocksReducer,
-  achievements: achievementsReducer,
-  analytics: analyticsReducer,
 };
 
 /**
- * The slices of features loaded on demand (the administrators' area): their code is not in a
- * reader's first load; each injects its reducer when its module loads (`injectReducers`), under
- * the same key as ever, so the state's shape is the one the seed describes once they are there.
+ * The slices of features loaded on demand (the administrators' area, plans and subscriptions,
+ * bank details and earnings, a post's comments, RTK Query's cache): their code is not in a reader's first load; each
+ * injects its reducer when its module loads (`injectReducers`), under the same key as ever, so the
+ * state's shape is the one the seed describes once they are there.
  */
 export interface LazyState {
   admin: AdminState;
   operations: OperationsState;
+  subscriptions: SubscriptionsState;
+  payments: PaymentsState;
+  comments: CommentsState;
+  /** RTK Query's cache of the generated endpoints (api/endpoints.ts), once a screen using them loads. */
+  api: ApiState;
 }
 
 export const rootReducer = combineSlices(staticReducers).withLazyLoadedSlices<LazyState>();
@@ -73,8 +74,22 @@ export type RootState = StaticState & LazyState;
 
 /** Dispatched to every store when a reducer is injected, so its state appears at once. */
 export const reducersInjected = createAction<string[]>('app/reducersInjected');
-const liveStores = new Set<WeakRef<{ dispatch: (action: ReturnType<typeof reducersInjected>) => unknown }>>();
+
+interface LiveStore {
+  dispatch: (action: ReturnType<typeof reducersInjected>) => unknown;
+}
+const liveStores = new Set<WeakRef<LiveStore>>();
+/** Each store's way to take more middleware (its dynamic middleware). */
+const addMiddlewareTo = new WeakMap<LiveStore, (...middleware: Middleware[]) => unknown>();
 const injected = new Set<string>();
+
+function forEachLiveStore(run: (store: LiveStore) => void) {
+  for (const ref of liveStores) {
+    const store = ref.deref();
+    if (store) run(store);
+    else liveStores.delete(ref);
+  }
+}
 
 /** Adds the reducers of a feature loaded on demand to the root reducer (once; later calls do nothing). */
 export function injectReducers(reducers: { [K in keyof LazyState]?: Reducer<LazyState[K]> }): void {
@@ -86,12 +101,15 @@ export function injectReducers(reducers: { [K in keyof LazyState]?: Reducer<Lazy
     added.push(reducerPath);
   }
   if (added.length === 0) return;
-  for (const ref of liveStores) {
-    const store = ref.deref();
-    if (store) store.dispatch(reducersInjected(added));
-    else liveStores.delete(ref);
-  }
+  forEachLiveStore((store) => store.dispatch(reducersInjected(added)));
 }
+
+// A part of the store that arrives with code loaded on demand (the API cache): its middleware
+// joins every store already made (new stores take it in setupStore), then its reducer.
+onStoreExtended(({ reducerPath, reducer, middleware }) => {
+  forEachLiveStore((store) => addMiddlewareTo.get(store)?.(...middleware));
+  injectReducers({ [reducerPath]: reducer });
+});
 
 export function setupStore(preloadedState?: Partial<RootState>) {
   const listeners = createListenerMiddleware();
@@ -102,12 +120,16 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   addAdminListeners(startListening);
   addFollowsListeners(startListening);
   addAuthListeners(startListening);
+  // Middleware that comes with code loaded on demand (store-extensions.ts) is added here.
+  const dynamic = createDynamicMiddleware();
+  for (const extension of storeExtensions()) dynamic.addMiddleware(...extension.middleware);
   const store = configureStore({
     reducer: rootReducer as unknown as Reducer<RootState>,
     preloadedState: preloadedState as RootState | undefined,
-    middleware: (getDefault) => getDefault().prepend(listeners.middleware).concat(sessionMiddleware, createSocketMiddleware()),
+    middleware: (getDefault) => getDefault().prepend(listeners.middleware).concat(dynamic.middleware, sessionMiddleware, createSocketMiddleware()),
   });
   liveStores.add(new WeakRef(store));
+  addMiddlewareTo.set(store, dynamic.addMiddleware);
   return store;
 }
 

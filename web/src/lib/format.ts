@@ -55,3 +55,13 @@ export function compactCount(value: number | null | undefined): string {
   const n = Math.max(0, Number(value) || 0);
   return new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
 }
+
+/**
+ * A value from the wire as text: a string as it is, a number or boolean spelled out, anything
+ * else (missing, null, an object) empty.
+ */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return '';
+}

@@ -32,7 +32,7 @@ describe('http', () => {
 
   it('asks for the password on reauth_required and sends the request again once confirmed', async () => {
     mockApi.on('POST', '/payment/bank-details', { status: 403, body: { message: 'Please confirm your password', code: 'reauth_required' } });
-    const asked = vi.fn(async () => true);
+    const asked = vi.fn(() => Promise.resolve(true));
     setReauthHandler(asked);
     try {
       const error = await request<never>('/payment/bank-details', { method: 'POST', body: {}, fallback: 'x' }).catch((e: ApiError) => e);
@@ -41,7 +41,7 @@ describe('http', () => {
       expect(mockApi.calls('POST', '/payment/bank-details')).toHaveLength(2);
       expect(error.code).toBe('reauth_required');
       // Cancelled: the refusal goes back to the caller without a retry.
-      asked.mockImplementation(async () => false);
+      asked.mockImplementation(() => Promise.resolve(false));
       await request<never>('/payment/bank-details', { method: 'POST', body: {}, fallback: 'x' }).catch(() => undefined);
       expect(mockApi.calls('POST', '/payment/bank-details')).toHaveLength(3);
     } finally {

@@ -3,6 +3,7 @@
  * `localStorage.jwt`, a 10 s time-out, and errors whose message is the server's `message`
  * or the caller's fallback text from the spec's error catalogue. A 401 is only logged.
  */
+import { textOf } from './format';
 import { storage, TOKEN_KEY } from './storage';
 
 export const API_BASE = '/api';
@@ -35,6 +36,8 @@ export interface RequestOptions {
   keepalive?: boolean;
   /** `blob`: a successful answer is read as a Blob (downloads); errors are read as usual. */
   responseType?: 'json' | 'blob';
+  /** Cancels the request from outside (RTK Query aborts a query nobody needs any more). */
+  signal?: AbortSignal;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -48,7 +51,7 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
 
 function messageOf(data: unknown): string | undefined {
   if (data && typeof data === 'object' && 'message' in data) {
-    const message = (data as { message: unknown }).message;
+    const message = data.message;
     if (typeof message === 'string' && message.trim() !== '') return message;
   }
   return undefined;
@@ -81,7 +84,7 @@ export async function request<T>(path: string, options: RequestOptions): Promise
 }
 
 async function send<T>(path: string, options: RequestOptions): Promise<T> {
-  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json' } = options;
+  const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json', signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = storage.get(TOKEN_KEY);
@@ -89,6 +92,9 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const cancel = () => controller.abort();
+  if (signal?.aborted) cancel();
+  signal?.addEventListener('abort', cancel);
   let response: Response;
   try {
     response = await fetch(buildUrl(path, query), {
@@ -101,9 +107,10 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
     });
     if (responseType === 'blob' && response.ok) return (await response.blob()) as T;
   } catch (cause) {
-    throw new ApiError(fallback, 0, controller.signal.aborted ? 'timeout' : 'network', cause);
+    throw new ApiError(fallback, 0, signal?.aborted ? 'aborted' : controller.signal.aborted ? 'timeout' : 'network', cause);
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
   }
 
   const text = await response.text();
@@ -121,16 +128,62 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
       console.warn(`Unauthorized request: ${method} ${path}`);
     }
     const code =
-      data && typeof data === 'object' && 'code' in data ? String((data as { code: unknown }).code) : undefined;
+      data && typeof data === 'object' && 'code' in data ? textOf(data.code) : undefined;
     throw new ApiError(messageOf(data) ?? fallback, response.status, code, data);
   }
   return data as T;
 }
 
-/** The text to show for a failed call: the error's own message, else the fallback. */
+/**
+ * A failed request as plain data, for what keeps errors in the store (RTK Query's cache, through
+ * `api/base-query.ts`): the HTTP status (0 when no answer came: `code` is then `timeout`,
+ * `network` or `aborted`), the server's `code`, and the server's `message` — null when it gave
+ * none, so that whoever shows it puts the spec's fallback text in its place (`errorMessage`).
+ */
+export interface ApiFailure {
+  status: number;
+  code: string | null;
+  message: string | null;
+  /** The answer's body when there was one (JSON). */
+  data?: unknown;
+}
+
+/** An `ApiError` (or anything else thrown by a request) as an `ApiFailure`. */
+export function toApiFailure(error: unknown): ApiFailure {
+  if (error instanceof ApiError) {
+    // Status 0: no answer came; `data` is then the cause (not the server's, not plain data).
+    if (error.status === 0) return { status: 0, code: error.code ?? 'network', message: null };
+    return { status: error.status, code: error.code ?? null, message: messageOf(error.data) ?? null, data: error.data };
+  }
+  return { status: 0, code: 'network', message: null };
+}
+
+export function isApiFailure(error: unknown): error is ApiFailure {
+  return !!error && typeof error === 'object' && 'status' in error && typeof error.status === 'number' && 'message' in error;
+}
+
+/** The server's `code` of a failed call (an `ApiError` or an `ApiFailure`), or null. */
+export function errorCode(error: unknown): string | null {
+  if (error instanceof ApiError) return error.code ?? null;
+  return isApiFailure(error) ? error.code : null;
+}
+
+/** The HTTP status of a failed call (0 when no answer came), or null for anything else. */
+export function errorStatus(error: unknown): number | null {
+  if (error instanceof ApiError || isApiFailure(error)) return error.status;
+  return null;
+}
+
+/**
+ * The text to show for a failed call: the server's message when it gave one, else the spec's
+ * fallback text. Takes an `ApiError` (thrown by `request`), an `ApiFailure` (a query's or
+ * mutation's `error`, or what `unwrap()` throws) or any other error (its own message).
+ */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.message || fallback;
+  if (isApiFailure(error)) return error.message || fallback;
   if (error instanceof Error && error.message) return error.message;
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) return error.message;
   return fallback;
 }
 

@@ -20,6 +20,6 @@ describe('safeHref', () => {
     null,
     undefined,
   ])('refuses %s', (link) => {
-    expect(safeHref(link as string | null | undefined)).toBeNull();
+    expect(safeHref(link)).toBeNull();
   });
 });

@@ -30,7 +30,7 @@ function matches(route: Route, method: string, path: string) {
 }
 
 async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  const url = new URL(typeof input === 'string' ? input : input.toString(), 'http://localhost');
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
   const method = (init.method ?? 'GET').toUpperCase();
   let body: unknown = undefined;
   if (typeof init.body === 'string') {

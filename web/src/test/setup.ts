@@ -12,7 +12,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: the ad-blocker bait would always look blocked, so tests opt in explicitly.
 vi.mock('@/features/ad-blocker/detect-ad-blocker', () => ({
-  detectAdBlocker: vi.fn(async () => false),
+  detectAdBlocker: vi.fn(() => Promise.resolve(false)),
 }));
 
 // Components never open real sockets in unit tests.
@@ -38,12 +38,12 @@ function installMatchMedia() {
       addListener: () => {},
       removeListener: () => {},
       dispatchEvent: () => false,
-    }) as unknown as MediaQueryList;
+    }) as Partial<MediaQueryList> as MediaQueryList;
 }
 
 beforeEach(() => {
   installMatchMedia();
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  window.scrollTo = vi.fn();
   vi.stubGlobal('fetch', mockApi.fetch);
   localStorage.clear();
   sessionStorage.clear();

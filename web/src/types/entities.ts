@@ -32,7 +32,7 @@ export type Post = Schemas['PostView'];
 export interface UserSummary {
   _id: string;
   name: string;
-  email?: string;
+  email?: string | null;
   avatar?: string | null;
   bio?: string | null;
   website?: string | null;
@@ -61,7 +61,7 @@ export interface UserLocation {
   state: string;
   pincode: string;
   timestamp?: string;
-  countryCode?: string;
+  countryCode?: string | null;
   /** Who it is (lists for maps carry it). */
   user?: { _id: string; name: string; avatar?: string | null } | null;
   isOnline?: boolean;

@@ -17,7 +17,7 @@ export interface Subscription {
   authorName?: string | null;
   subscriberId?: string;
   subscriberName?: string | null;
-  status: SubscriptionStatus | string;
+  status: SubscriptionStatus | (string & {});
   hasAccess?: boolean;
   price?: number;
   currency?: string;
@@ -29,7 +29,7 @@ export interface Subscription {
   refundedAt?: string | null;
   endedAt?: string | null;
   createdAt?: string;
-  mode?: PaymentMode | string;
+  mode?: PaymentMode | (string & {});
 }
 
 export type SubscriptionCriteria = Schemas['Criteria'];
@@ -60,9 +60,3 @@ export type PlanAnalytics = Answer<'/api/subscription/plans/{id}/analytics', 'ge
 
 /** Bank details as the API gives them (the last four digits only). */
 export type BankDetails = Schemas['BankDetailsView'];
-
-/** An author's earnings in one currency. */
-export type Balance = Schemas['CurrencyEarnings'];
-
-/** One entry of an author's ledger. */
-export type LedgerEntry = Schemas['EntryView'];

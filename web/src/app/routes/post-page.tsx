@@ -7,12 +7,10 @@ import { Page } from '@/components/page';
 import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { ResponsiveImage } from '@/components/responsive-image';
-import { selectPostComments } from '@/features/comments/comments-slice';
+import { selectCommentCount } from '@/features/comments/comment-count';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
-import { errorMessage, http } from '@/lib/http';
 import { formatDate, readingTimeLabel } from '@/lib/format';
-import { toast } from '@/lib/toast';
 import type { Post } from '@/types/entities';
 
 /** The comments sit below the article: their code loads after the page's (the thread loads its own data anyway). */
@@ -22,7 +20,10 @@ const CommentsSection = lazy(() => import('@/features/comments/components/commen
 const ReportPostButton = lazy(() =>
   import('@/features/admin/components/report-post').then((m) => ({ default: m.ReportPostButton })),
 );
-import { currentPostBlockedSet, fetchPost, fetchSuggestedPosts, POST_FALLBACK, selectPosts, selectSuggested, sendAppeal } from '@/features/posts';
+
+/** Administrators block or unblock the open post from here too (the administrators' area's code). */
+const PostBlockButton = lazy(() => import('@/features/admin/components/post-block-button').then((m) => ({ default: m.PostBlockButton })));
+import { fetchPost, fetchSuggestedPosts, POST_FALLBACK, selectPosts, selectSuggested, sendAppeal } from '@/features/posts';
 
 export const BLOCKED_NOTICE = 'This post has been blocked by an administrator.';
 export const APPEAL_MAX = 2000;
@@ -83,29 +84,6 @@ function AppealForm({ postId }: { postId: string }) {
   );
 }
 
-/** Administrators block or unblock the open post from here too. */
-function AdminBlockButton({ post }: { post: Post }) {
-  const dispatch = useAppDispatch();
-  const [busy, setBusy] = useState(false);
-  const toggle = async () => {
-    setBusy(true);
-    try {
-      const r = await http.patch<{ blocked?: boolean; message?: string }>(`/admin/posts/block/${encodeURIComponent(post._id)}`, {}, 'Failed to toggle block post');
-      const blocked = typeof r?.blocked === 'boolean' ? r.blocked : /blocked/i.test(r?.message ?? '') && !/unblocked/i.test(r?.message ?? '');
-      dispatch(currentPostBlockedSet(blocked));
-    } catch (e) {
-      toast.error(errorMessage(e, 'Failed to toggle block post'));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <button type="button" className="button button--small button--ghost" disabled={busy} onClick={() => void toggle()}>
-      {post.blocked ? 'Unblock post' : 'Block post'}
-    </button>
-  );
-}
-
 function SuggestedPosts({ post }: { post: Post }) {
   const dispatch = useAppDispatch();
   const { posts, status, forPost, error } = useAppSelector(selectSuggested);
@@ -138,10 +116,7 @@ function SuggestedPosts({ post }: { post: Post }) {
 function PostView({ post }: { post: Post }) {
   const dispatch = useAppDispatch();
   const { user, role } = useAppSelector((state) => state.auth);
-  const commentCount = useAppSelector((state) => {
-    const c = selectPostComments(state, post._id);
-    return c.status === 'idle' ? (post.commentsCount ?? 0) : c.count;
-  });
+  const commentCount = useAppSelector((state) => selectCommentCount(state, post._id, post.commentsCount ?? 0));
   const isAuthor = Boolean(user && post.author && user._id === post.author._id);
   const isAdmin = role === 'admin';
   const counted = useRef<string | null>(null);
@@ -193,7 +168,17 @@ function PostView({ post }: { post: Post }) {
                 </Link>
               </>
             ) : null}
-            {isAdmin ? <AdminBlockButton post={post} /> : null}
+            {isAdmin ? (
+              <Suspense
+                fallback={
+                  <span className="button button--small button--ghost" aria-hidden="true">
+                    {post.blocked ? 'Unblock post' : 'Block post'}
+                  </span>
+                }
+              >
+                <PostBlockButton post={post} />
+              </Suspense>
+            ) : null}
           </div>
         ) : null}
         {user && !isAuthor ? (

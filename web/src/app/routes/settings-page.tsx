@@ -15,7 +15,9 @@ import { CONSENT_KEY, storage } from '@/lib/storage';
 import { toast } from '@/lib/toast';
 import { changePassword, logoutEverywhere } from '@/features/auth';
 import { fetchBlockedUsers, selectBlocks, unblockUser } from '@/features/blocks';
-import { FollowedAuthors } from '@/features/follows';
+// The followed authors' list reads through the generated endpoints: not part of the follows index,
+// which reader pages load first.
+import { FollowedAuthors } from '@/features/follows/components/followed-authors';
 import { consentChosen, selectCookieConsent } from '@/features/consent';
 import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';

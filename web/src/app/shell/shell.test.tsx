@@ -5,6 +5,14 @@ import { mockApi } from '@/test/mock-api';
 import { lastFakeSocket } from '@/test/fake-socket';
 import { mockAppStartup, renderApp, signedInAuth, testAdmin, testUser } from '@/test/render';
 
+/** Moves the fake clock (synchronously, as a user's wait would), then lets React apply what that caused. */
+function advance(ms: number) {
+  return act(() => {
+    vi.advanceTimersByTime(ms);
+    return Promise.resolve();
+  });
+}
+
 async function ready() {
   await screen.findByRole('banner');
   await waitFor(() => expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument());
@@ -154,9 +162,7 @@ describe('the shell, logged out', () => {
       mockApi.on('GET', '/config/public', { body: { googleClientId: null } });
       renderApp('/about');
       await ready();
-      await act(async () => {
-        vi.advanceTimersByTime(31_000);
-      });
+      await advance(31_000);
       expect(screen.queryByRole('heading', { name: 'Sign in with Google' })).not.toBeInTheDocument();
       expect(mockApi.calls('GET', '/config/public').length).toBeGreaterThan(0);
     } finally {
@@ -169,18 +175,15 @@ describe('the shell, logged out', () => {
     try {
       mockAppStartup();
       mockApi.on('GET', '/config/public', { body: { googleClientId: 'client-123' } });
-      window.google = { accounts: { id: { initialize: vi.fn(), renderButton: vi.fn() } } };
+      const renderButton = vi.fn();
+      window.google = { accounts: { id: { initialize: vi.fn(), renderButton } } };
       renderApp('/about');
       await ready();
-      await act(async () => {
-        vi.advanceTimersByTime(29_000);
-      });
+      await advance(29_000);
       expect(screen.queryByRole('heading', { name: 'Sign in with Google' })).not.toBeInTheDocument();
-      await act(async () => {
-        vi.advanceTimersByTime(1_000);
-      });
+      await advance(1_000);
       expect(await screen.findByRole('heading', { name: 'Sign in with Google' })).toBeInTheDocument();
-      await waitFor(() => expect(window.google?.accounts?.id?.renderButton).toHaveBeenCalled());
+      await waitFor(() => expect(renderButton).toHaveBeenCalled());
     } finally {
       delete window.google;
       vi.useRealTimers();

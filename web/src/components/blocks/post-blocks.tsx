@@ -53,7 +53,7 @@ function CodeBlock({ code }: { code: string }) {
 /** Renders one block of any type the server accepts; unknown types render nothing. */
 export function PostBlock({ block, renderPoll }: { block: Block; renderPoll?: (block: Block) => ReactNode }) {
   const d = block.data ?? {};
-  const text = (key: string) => (typeof d[key] === 'string' ? (d[key] as string) : '');
+  const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
   switch (block.type) {
     case 'paragraph':
       return <RichText as="p" className="block-paragraph" html={text('text')} />;

@@ -3,25 +3,25 @@
  * "Sign out") and two-factor sign-in (setup with a QR code and the secret as text, recovery
  * codes shown once, turning it off, new recovery codes).
  */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import { useLocation } from 'react-router-dom';
+import {
+  api,
+  useDeleteAuthSessionsByIdMutation,
+  useGetAuth2FaQuery,
+  useLazyGetAuthSessionsQuery,
+  usePostAuth2FaDisableMutation,
+  usePostAuth2FaEnableMutation,
+  usePostAuth2FaRecoveryCodesMutation,
+  usePostAuth2FaSetupMutation,
+  type SessionItem,
+} from '@/api/endpoints';
+import { useAppDispatch } from '@/app/hooks';
 import { FormError, FormField } from '@/components/form-field';
 import { formatDate } from '@/lib/format';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
-
-export interface SessionItem {
-  id: string;
-  userAgent: string;
-  device: string;
-  ip: string | null;
-  city: string;
-  country: string;
-  createdAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
 
 function place(s: SessionItem): string {
   const parts = [s.city, s.country].filter((p) => p && p !== 'Unknown');
@@ -30,19 +30,10 @@ function place(s: SessionItem): string {
 
 /** The signed-in sessions, newest first, each but this one with "Sign out". */
 export function SessionList() {
-  const [sessions, setSessions] = useState<SessionItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const dispatch = useAppDispatch();
+  const [load, { data, error }] = useLazyGetAuthSessionsQuery();
+  const [endSession] = useDeleteAuthSessionsByIdMutation();
   const [ending, setEnding] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const r = await http.get<{ sessions: SessionItem[] }>('/auth/sessions', 'Could not load your sessions');
-      setSessions(r.sessions);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e, 'Could not load your sessions'));
-    }
-  }, []);
 
   // Read again whenever the page is opened at #sessions (a link from the new-sign-in email, or
   // the section link while the settings page is already open), so the list is never stale.
@@ -54,9 +45,9 @@ export function SessionList() {
   const end = async (s: SessionItem) => {
     setEnding(s.id);
     try {
-      await http.delete(`/auth/sessions/${encodeURIComponent(s.id)}`, 'Could not sign out that session');
+      await endSession({ id: s.id }).unwrap();
       toast.success(`Signed out of ${s.device}.`);
-      setSessions((list) => (list ?? []).filter((x) => x.id !== s.id));
+      dispatch(api.util.updateQueryData('getAuthSessions', undefined, (draft) => void (draft.sessions = draft.sessions.filter((x) => x.id !== s.id))));
     } catch (e) {
       toast.error(errorMessage(e, 'Could not sign out that session'));
     } finally {
@@ -64,7 +55,8 @@ export function SessionList() {
     }
   };
 
-  if (error) return <p className="form-error" role="alert">{error} <button type="button" className="link-button" onClick={() => void load()}>Try again</button></p>;
+  const sessions = data?.sessions;
+  if (error) return <p className="form-error" role="alert">{errorMessage(error, 'Could not load your sessions')} <button type="button" className="link-button" onClick={() => void load()}>Try again</button></p>;
   if (!sessions) return <p className="muted small" role="status">Loading your sessions...</p>;
   if (sessions.length === 0) return <p className="muted small">No other sessions.</p>;
   return (
@@ -118,24 +110,18 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 
 /** Two-factor sign-in: off → setup (QR code and secret) → code → recovery codes; on → off or new codes. */
 export function TwoFactorSection() {
-  const [status, setStatus] = useState<{ enabled: boolean; recoveryCodesLeft: number } | null>(null);
+  const { data: status, error: loadError, refetch } = useGetAuth2FaQuery();
+  const [startSetup] = usePostAuth2FaSetupMutation();
+  const [turnOn] = usePostAuth2FaEnableMutation();
+  const [turnOff] = usePostAuth2FaDisableMutation();
+  const [newCodes] = usePostAuth2FaRecoveryCodesMutation();
   const [setup, setSetup] = useState<{ secret: string; otpauthUrl: string; qr: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [actionError, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      setStatus(await http.get('/auth/2fa', 'Could not load two-factor settings'));
-    } catch (e) {
-      setError(errorMessage(e, 'Could not load two-factor settings'));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const error = actionError ?? (loadError ? errorMessage(loadError, 'Could not load two-factor settings') : null);
 
   const run = async (what: () => Promise<void>) => {
     setBusy(true);
@@ -151,7 +137,7 @@ export function TwoFactorSection() {
 
   const start = () =>
     run(async () => {
-      const r = await http.post<{ secret: string; otpauthUrl: string }>('/auth/2fa/setup', {}, 'Could not start the setup');
+      const r = await startSetup().unwrap();
       const qr = await QRCode.toDataURL(r.otpauthUrl, { margin: 1, width: 200 });
       setSetup({ ...r, qr });
       setCode('');
@@ -160,24 +146,25 @@ export function TwoFactorSection() {
   const enable = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const r = await http.post<{ recoveryCodes: string[] }>('/auth/2fa/enable', { code: code.trim() }, 'Could not turn on two-factor sign-in');
+      const r = await turnOn({ body: { code: code.trim() } }).unwrap();
       setSetup(null);
       setCode('');
       setCodes(r.recoveryCodes);
       toast.success('Two-factor sign-in is on.');
-      await load();
+      await refetch();
     });
   };
 
   const change = (kind: 'disable' | 'recovery-codes') => (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const r = await http.post<{ recoveryCodes?: string[] }>(`/auth/2fa/${kind}`, { password, code: code.trim() }, 'Could not change two-factor sign-in');
+      const body = { password, code: code.trim() };
+      const recoveryCodes = kind === 'disable' ? (await turnOff({ body }).unwrap(), null) : (await newCodes({ body }).unwrap()).recoveryCodes;
       setPassword('');
       setCode('');
       if (kind === 'disable') toast.success('Two-factor sign-in is off.');
-      else setCodes(r.recoveryCodes ?? null);
-      await load();
+      else setCodes(recoveryCodes);
+      await refetch();
     });
   };
 

@@ -4,10 +4,11 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { usePostUserDeleteAccountMutation } from '@/api/endpoints';
 import { useAppDispatch } from '@/app/hooks';
 import { FormError, FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { fetchPublicConfig, logout } from '@/features/auth';
 
@@ -51,13 +52,14 @@ export function DeleteAccountSection() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [deleteAccount] = usePostUserDeleteAccountMutation();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const r = await http.post<{ deletionScheduledAt: string }>('/user/delete-account', { password }, 'Could not delete your account');
+      const r = await deleteAccount({ body: { password } }).unwrap();
       const when = new Date(r.deletionScheduledAt).toLocaleString();
       setOpen(false);
       await dispatch(logout());
@@ -85,7 +87,7 @@ export function DeleteAccountSection() {
       </button>
       {open ? (
         <Modal title="Delete your account?" labelledBy="delete-account-title" onClose={() => setOpen(false)}>
-          <form className="form" onSubmit={submit}>
+          <form className="form" onSubmit={(event) => void submit(event)}>
             <p>Enter your password to confirm. You will be signed out everywhere.</p>
             <FormField id="delete-password" label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
             <FormError message={error} />

@@ -2,22 +2,14 @@
  * "Download my data" on the settings page: ask for an export (one a day), see its state, and
  * download it (a signed link valid seven days) once the email says it is ready.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useGetUserExportQuery, usePostUserExportMutation } from '@/api/endpoints';
 import { formatDate } from '@/lib/format';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 
-interface ExportItem {
-  id: string;
-  state: 'pending' | 'running' | 'ready' | 'failed' | 'expired';
-  createdAt: string;
-  finishedAt: string | null;
-  size: number | null;
-  expiresAt: string | null;
-  downloadUrl: string | null;
-}
-
-const STATE_TEXT: Record<ExportItem['state'], string> = {
+/** What each state of an export (`ExportItem.state`) says. */
+const STATE_TEXT: Record<string, string> = {
   pending: 'Waiting to start',
   running: 'Being prepared',
   ready: 'Ready',
@@ -25,44 +17,31 @@ const STATE_TEXT: Record<ExportItem['state'], string> = {
   expired: 'Expired',
 };
 
-function size(bytes: number | null): string {
-  if (bytes === null) return '';
+/** While one is being prepared, look again every few seconds. */
+const POLL_MS = 3000;
+
+function size(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '';
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export function YourDataSection() {
-  const [exports, setExports] = useState<ExportItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [preparing, setPreparing] = useState(false);
+  const { data, error, refetch } = useGetUserExportQuery(undefined, { pollingInterval: preparing ? POLL_MS : 0 });
+  const exports = data?.exports ?? null;
+  useEffect(() => {
+    setPreparing(!!exports?.some((e) => e.state === 'pending' || e.state === 'running'));
+  }, [exports]);
+  const [requestExport] = usePostUserExportMutation();
   const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      const r = await http.get<{ exports: ExportItem[] }>('/user/export', 'Could not load your exports');
-      setExports(r.exports);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e, 'Could not load your exports'));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  // While one is being prepared, look again every few seconds.
-  useEffect(() => {
-    if (!exports?.some((e) => e.state === 'pending' || e.state === 'running')) return;
-    const timer = setInterval(() => void load(), 3000);
-    return () => clearInterval(timer);
-  }, [exports, load]);
 
   const start = async () => {
     setBusy(true);
     try {
-      const r = await http.post<{ message: string }>('/user/export', {}, 'Could not start the export');
+      const r = await requestExport().unwrap();
       toast.success(r.message);
-      await load();
+      await refetch();
     } catch (e) {
       toast.error(errorMessage(e, 'Could not start the export'));
     } finally {
@@ -79,13 +58,13 @@ export function YourDataSection() {
       <button type="button" className="button" disabled={busy} onClick={() => void start()}>
         Download my data
       </button>
-      {error ? <p className="form-error" role="alert">{error}</p> : null}
+      {error ? <p className="form-error" role="alert">{errorMessage(error, 'Could not load your exports')}</p> : null}
       {exports && exports.length > 0 ? (
         <ul className="session-list" aria-label="Your data exports" aria-live="polite">
           {exports.map((e) => (
             <li key={e.id} className="session-item" data-export-state={e.state}>
               <span>
-                Requested {formatDate(e.createdAt)} · {STATE_TEXT[e.state]} {e.size ? `· ${size(e.size)}` : ''}
+                Requested {formatDate(e.createdAt)} · {STATE_TEXT[e.state] ?? ''} {e.size ? `· ${size(e.size)}` : ''}
               </span>
               {e.downloadUrl ? (
                 <a className="button button--ghost" href={e.downloadUrl} download>

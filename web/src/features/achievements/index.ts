@@ -1,2 +1,2 @@
-export * from './achievements-slice';
+export * from './achievements';
 export { BadgeBoard } from './components/badge-board';

@@ -2,26 +2,49 @@
  * The administrators' calls (seed 001 §7 "Administration", "Subscription management (admin)",
  * seed 000 §7 feedback) with the fallback texts of seed 001 §8 "Admin".
  */
-import { http, request } from '@/lib/http';
 import type {
-  AdminPost,
-  AdminUser,
-  AuditEntry,
-  BannerNotice,
-  ContactMessage,
-  EmailReport,
-  EmailStatus,
-  Feedback,
-  OverrideInfo,
-  Overview,
-  PayoutResult,
-  Plan,
-  Report,
-  SiteAnalytics,
-  SubscriptionCriteria,
-  UserEarning,
-  UserEligibility,
-} from './admin-types';
+  DeleteAdminPostsByIdApiResponse,
+  DeleteAdminUsersByIdApiResponse,
+  DeleteBannerNotificationDeleteAllApiResponse,
+  GetAdminAllEmailStatusesApiResponse,
+  GetAdminAnalyticsApiResponse,
+  GetAdminAuditLogApiResponse,
+  GetAdminContactMessagesApiResponse,
+  GetAdminEmailStatusApiResponse,
+  GetAdminJobsByIdApiResponse,
+  GetAdminOverviewApiResponse,
+  GetAdminPostsApiResponse,
+  GetAdminReportsApiResponse,
+  GetAdminSubscriptionsEligibilityByUserIdApiResponse,
+  GetAdminSubscriptionsPlansApiResponse,
+  GetAdminUsersApiResponse,
+  GetBannerNotificationGetNotificationApiResponse,
+  GetDailyMailDailyPostReportApiResponse,
+  GetEarningAdminEarningsApiResponse,
+  GetUserFeedbackAllApiResponse,
+  PatchAdminContactMessagesByIdHandledApiResponse,
+  PatchAdminPostsBlockByIdApiResponse,
+  PatchAdminReportsByIdApiResponse,
+  PatchAdminSubscriptionsCriteriaApiResponse,
+  PatchAdminSubscriptionsPlanStatusApiResponse,
+  PatchAdminSubscriptionsUserMilestoneByUserIdApiResponse,
+  PatchAdminSubscriptionsUserMilestoneResetByUserIdApiResponse,
+  PatchAdminSubscriptionsUserOverrideByUserIdApiResponse,
+  PatchAdminUsersBlockByIdApiResponse,
+  PatchAdminUsersRoleByIdApiResponse,
+  PatchBannerNotificationDeactivateByIdApiResponse,
+  PostAdminAcknowledgeReportByIdApiResponse,
+  PostAdminRepliesSendNotificationApiResponse,
+  PostAdminReplyContactByIdApiResponse,
+  PostAdminRetryFailedEmailsApiResponse,
+  PostAdminSubscriptionsEligibilityToggleApiResponse,
+  PostAdminSubscriptionsGrantApiResponse,
+  PostBannerNotificationCreateApiResponse,
+  PostEarningAdminPayoutsApiResponse,
+  PostUserFeedbackManualByUserIdApiResponse,
+} from '@/api/endpoints';
+import { http, request } from '@/lib/http';
+import type { OverrideInfo, RetryResult, SubscriptionCriteria, UserEligibility } from './admin-types';
 
 export const ADMIN_FALLBACK = {
   fetchUsers: 'Failed to fetch users',
@@ -100,46 +123,27 @@ export interface PostQuery extends Page {
   sortOrder?: 'asc' | 'desc';
 }
 
-type Paged<K extends string, T> = { [key in K]?: T[] } & { total?: number; totalPages?: number; page?: number };
 
 const id = encodeURIComponent;
 
-/** `GET /admin/reading-details/{postId}`: who read a post for how long (seconds), longest first. */
-export interface ReadingDetails {
-  postId: string;
-  title: string;
-  totalTimeSpent: number;
-  averageTimeSpent: number;
-  readers: number;
-  sessions: number;
-  details: {
-    reader: string;
-    guest: boolean;
-    user: { _id: string; name: string; email: string; avatar?: string | null } | null;
-    timeSpent: number;
-    sessions: number;
-    lastReadAt: string;
-  }[];
-}
-
 export const adminApi = {
-  overview: () => http.get<Overview>('/admin/overview', ADMIN_FALLBACK.overview),
+  overview: () => http.get<GetAdminOverviewApiResponse>('/admin/overview', ADMIN_FALLBACK.overview),
 
   users: (q: UserQuery) =>
-    http.get<{ users?: AdminUser[]; totalUsers?: number; total?: number; totalPages?: number; page?: number }>(
+    http.get<GetAdminUsersApiResponse>(
       '/admin/users',
       ADMIN_FALLBACK.fetchUsers,
       { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE, search: q.search, sortField: q.sortField, sortOrder: q.sortOrder },
     ),
   toggleBlockUser: (userId: string) =>
-    http.patch<{ message?: string; data?: AdminUser }>(`/admin/users/block/${id(userId)}`, {}, ADMIN_FALLBACK.toggleBlockUser),
+    http.patch<PatchAdminUsersBlockByIdApiResponse>(`/admin/users/block/${id(userId)}`, {}, ADMIN_FALLBACK.toggleBlockUser),
   toggleUserRole: (userId: string) =>
-    http.patch<{ message?: string; data?: AdminUser }>(`/admin/users/role/${id(userId)}`, {}, ADMIN_FALLBACK.toggleUserRole),
+    http.patch<PatchAdminUsersRoleByIdApiResponse>(`/admin/users/role/${id(userId)}`, {}, ADMIN_FALLBACK.toggleUserRole),
   deleteUser: (userId: string) =>
-    http.delete<{ message?: string; removed?: Record<string, number> }>(`/admin/users/${id(userId)}`, ADMIN_FALLBACK.deleteUser),
+    http.delete<DeleteAdminUsersByIdApiResponse>(`/admin/users/${id(userId)}`, ADMIN_FALLBACK.deleteUser),
 
   posts: (q: PostQuery) =>
-    http.get<{ posts?: AdminPost[]; totalCount?: number; totalPages?: number; page?: number }>('/admin/posts', ADMIN_FALLBACK.fetchPosts, {
+    http.get<GetAdminPostsApiResponse>('/admin/posts', ADMIN_FALLBACK.fetchPosts, {
       page: q.page,
       limit: q.limit ?? ADMIN_PAGE_SIZE,
       search: q.search,
@@ -147,120 +151,110 @@ export const adminApi = {
       sortOrder: q.sortOrder,
     }),
   toggleBlockPost: (postId: string) =>
-    http.patch<{ message?: string; blocked?: boolean; postId?: string }>(`/admin/posts/block/${id(postId)}`, {}, ADMIN_FALLBACK.toggleBlockPost),
-  deletePost: (postId: string) => http.delete<{ message?: string }>(`/admin/posts/${id(postId)}`, ADMIN_FALLBACK.deletePost),
+    http.patch<PatchAdminPostsBlockByIdApiResponse>(`/admin/posts/block/${id(postId)}`, {}, ADMIN_FALLBACK.toggleBlockPost),
+  deletePost: (postId: string) => http.delete<DeleteAdminPostsByIdApiResponse>(`/admin/posts/${id(postId)}`, ADMIN_FALLBACK.deletePost),
 
-  createContact: (body: { name: string; email: string; subject: string; message: string }) =>
-    http.post<{ message?: string; id?: string }>('/admin/contact', body, ADMIN_FALLBACK.createContact),
   contactMessages: (q: Page) =>
-    http.get<{ messages?: ContactMessage[]; totalMessages?: number; totalPages?: number; page?: number }>(
+    http.get<GetAdminContactMessagesApiResponse>(
       '/admin/contact-messages',
       ADMIN_FALLBACK.fetchContactMessages,
       { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE },
     ),
   toggleHandled: (messageId: string) =>
-    http.patch<{ message?: string; isHandled?: boolean; data?: ContactMessage }>(
+    http.patch<PatchAdminContactMessagesByIdHandledApiResponse>(
       `/admin/contact-messages/${id(messageId)}/handled`,
       {},
       ADMIN_FALLBACK.toggleMessage,
     ),
   replyContact: (messageId: string, body: { subject: string; message: string }) =>
-    http.post<{ message?: string; isHandled?: boolean; data?: ContactMessage }>(`/admin/reply-contact/${id(messageId)}`, body, ADMIN_FALLBACK.replyContact),
+    http.post<PostAdminReplyContactByIdApiResponse>(`/admin/reply-contact/${id(messageId)}`, body, ADMIN_FALLBACK.replyContact),
 
-  createReport: (body: { postId: string; reason: string; details: string }) =>
-    http.post<{ message?: string; report?: Report }>('/admin/reports', body, ADMIN_FALLBACK.createReport),
   reports: (q: Page) =>
-    http.get<Paged<'reports', Report>>('/admin/reports', ADMIN_FALLBACK.fetchReports, { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE }),
-  report: (reportId: string) =>
-    http.get<{ report?: Report; messages?: { _id: string; content: string; read: boolean; createdAt: string }[] }>(
-      `/admin/reports/${id(reportId)}`,
-      ADMIN_FALLBACK.report,
-    ),
+    http.get<GetAdminReportsApiResponse>('/admin/reports', ADMIN_FALLBACK.fetchReports, { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE }),
   reviewReport: (reportId: string, forwardToAuthor: boolean) =>
-    http.patch<{ message?: string; report?: Report }>(`/admin/reports/${id(reportId)}`, { forwardToAuthor }, ADMIN_FALLBACK.reviewReport),
+    http.patch<PatchAdminReportsByIdApiResponse>(`/admin/reports/${id(reportId)}`, { forwardToAuthor }, ADMIN_FALLBACK.reviewReport),
   sendReportNotice: (body: { reportId: string; subject: string; message: string }) =>
-    http.post<{ message?: string; emailSent?: boolean }>('/admin/replies/send-notification', body, ADMIN_FALLBACK.sendNotification),
+    http.post<PostAdminRepliesSendNotificationApiResponse>('/admin/replies/send-notification', body, ADMIN_FALLBACK.sendNotification),
   acknowledgeReport: (reportId: string) =>
-    http.post<{ message?: string; report?: Report }>(`/admin/acknowledge-report/${id(reportId)}`, {}, ADMIN_FALLBACK.acknowledgeReport),
+    http.post<PostAdminAcknowledgeReportByIdApiResponse>(`/admin/acknowledge-report/${id(reportId)}`, {}, ADMIN_FALLBACK.acknowledgeReport),
 
   earnings: (q: Page) =>
-    http.get<{ userEarnings?: UserEarning[]; total?: number; totalPages?: number; page?: number; minPayout?: number; mode?: string }>(
+    http.get<GetEarningAdminEarningsApiResponse>(
       '/earning/admin/earnings',
       ADMIN_FALLBACK.fetchEarnings,
       { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE },
     ),
   payouts: (users: string[]) =>
-    http.post<{ message?: string; paid?: number; skipped?: number; failed?: number; results?: PayoutResult[]; mode?: string }>(
+    http.post<PostEarningAdminPayoutsApiResponse>(
       '/earning/admin/payouts',
       { users },
       ADMIN_FALLBACK.payouts,
     ),
 
   analytics: (range: { startDate?: string; endDate?: string }) =>
-    http.get<{ data?: SiteAnalytics }>('/admin/analytics', ADMIN_FALLBACK.analytics, range),
+    http.get<GetAdminAnalyticsApiResponse>('/admin/analytics', ADMIN_FALLBACK.analytics, range),
 
   emailStatus: (q: Page & { email: string; type?: string }) =>
-    http.get<Paged<'logs', EmailStatus> & { email?: string }>('/admin/email-status', ADMIN_FALLBACK.emailStatus, {
+    http.get<GetAdminEmailStatusApiResponse>('/admin/email-status', ADMIN_FALLBACK.emailStatus, {
       email: q.email,
       type: q.type,
       page: q.page,
       limit: q.limit ?? ADMIN_PAGE_SIZE,
     }),
   emailStatuses: (q: Page & { type?: string }) =>
-    http.get<Paged<'logs', EmailStatus>>('/admin/all-email-statuses', ADMIN_FALLBACK.emailStatuses, {
+    http.get<GetAdminAllEmailStatusesApiResponse>('/admin/all-email-statuses', ADMIN_FALLBACK.emailStatuses, {
       type: q.type,
       page: q.page,
       limit: q.limit ?? ADMIN_PAGE_SIZE,
     }),
   retryFailedEmails: (type: string) =>
-    http.post<{ message?: string; results?: EmailStatus[]; jobId?: string }>('/admin/retry-failed-emails', { type }, ADMIN_FALLBACK.retryEmails),
+    http.post<PostAdminRetryFailedEmailsApiResponse>('/admin/retry-failed-emails', { type }, ADMIN_FALLBACK.retryEmails),
   job: (id: string) =>
-    http.get<{ job?: AdminJob & { _id?: string; results?: EmailStatus[] } }>(`/admin/jobs/${encodeURIComponent(id)}`, ADMIN_FALLBACK.job),
+    http.get<GetAdminJobsByIdApiResponse>(`/admin/jobs/${encodeURIComponent(id)}`, ADMIN_FALLBACK.job),
   dailyReport: (q: Page & { date?: string }) =>
-    http.get<Paged<'logs', EmailReport>>('/dailyMail/daily-post-report', ADMIN_FALLBACK.dailyReport, {
+    http.get<GetDailyMailDailyPostReportApiResponse>('/dailyMail/daily-post-report', ADMIN_FALLBACK.dailyReport, {
       date: q.date,
       page: q.page,
       limit: q.limit ?? ADMIN_PAGE_SIZE,
     }),
 
-  banners: () => http.get<{ notifications?: BannerNotice[] }>('/bannerNotification/get-Notification', ADMIN_FALLBACK.fetchBanners, { all: true }),
+  banners: () => http.get<GetBannerNotificationGetNotificationApiResponse>('/bannerNotification/get-Notification', ADMIN_FALLBACK.fetchBanners, { all: true }),
   createBanner: (body: { title: string; message: string; region: string; link?: string; expiresAt?: string; sticky?: boolean }) =>
-    http.post<{ message?: string; notification?: BannerNotice }>('/bannerNotification/create', body, ADMIN_FALLBACK.createBanner),
+    http.post<PostBannerNotificationCreateApiResponse>('/bannerNotification/create', body, ADMIN_FALLBACK.createBanner),
   dismissBanner: (bannerId: string) => http.patch(`/bannerNotification/dismiss/${id(bannerId)}`, {}, ADMIN_FALLBACK.dismissBanner),
   deactivateBanner: (bannerId: string) =>
-    http.patch<{ message?: string; data?: BannerNotice }>(`/bannerNotification/deactivate/${id(bannerId)}`, {}, ADMIN_FALLBACK.deactivateBanner),
-  deleteAllBanners: () => http.delete<{ message?: string }>('/bannerNotification/delete-all', ADMIN_FALLBACK.deleteAllBanners),
+    http.patch<PatchBannerNotificationDeactivateByIdApiResponse>(`/bannerNotification/deactivate/${id(bannerId)}`, {}, ADMIN_FALLBACK.deactivateBanner),
+  deleteAllBanners: () => http.delete<DeleteBannerNotificationDeleteAllApiResponse>('/bannerNotification/delete-all', ADMIN_FALLBACK.deleteAllBanners),
 
   plans: (q: Page & { status?: string; includeDeleted?: boolean }) =>
-    http.get<Paged<'plans', Plan>>('/admin/subscriptions/plans', ADMIN_FALLBACK.fetchPlans, {
+    http.get<GetAdminSubscriptionsPlansApiResponse>('/admin/subscriptions/plans', ADMIN_FALLBACK.fetchPlans, {
       page: q.page,
       limit: q.limit ?? ADMIN_PAGE_SIZE,
       status: q.status,
       includeDeleted: q.includeDeleted,
     }),
   setPlanStatus: (planId: string, status: string) =>
-    http.patch<{ message?: string; plan?: Plan }>('/admin/subscriptions/plan/status', { planId, status }, ADMIN_FALLBACK.togglePlanStatus),
+    http.patch<PatchAdminSubscriptionsPlanStatusApiResponse>('/admin/subscriptions/plan/status', { planId, status }, ADMIN_FALLBACK.togglePlanStatus),
   updateCriteria: (criteria: Partial<SubscriptionCriteria>) =>
-    http.patch<{ message?: string; criteria?: SubscriptionCriteria }>('/admin/subscriptions/criteria', criteria, ADMIN_FALLBACK.updateCriteria),
-  readingDetails: (postId: string) => http.get<ReadingDetails>(`/admin/reading-details/${id(postId)}`, ADMIN_FALLBACK.readingDetails),
-  checkEligibility: (userId: string) => http.get<UserEligibility>(`/admin/subscriptions/eligibility/${id(userId)}`, ADMIN_FALLBACK.checkEligibility),
+    http.patch<PatchAdminSubscriptionsCriteriaApiResponse>('/admin/subscriptions/criteria', criteria, ADMIN_FALLBACK.updateCriteria),
+  checkEligibility: (userId: string) => http.get<GetAdminSubscriptionsEligibilityByUserIdApiResponse>(`/admin/subscriptions/eligibility/${id(userId)}`, ADMIN_FALLBACK.checkEligibility),
   toggleEligibility: (userId: string, enable: boolean) =>
-    http.post<EligibilityChange>('/admin/subscriptions/eligibility/toggle', { userId, enable }, ADMIN_FALLBACK.toggleEligibility),
-  grant: (userId: string, grant: boolean) => http.post<EligibilityChange>('/admin/subscriptions/grant', { userId, grant }, ADMIN_FALLBACK.grantAccess),
+    http.post<PostAdminSubscriptionsEligibilityToggleApiResponse>('/admin/subscriptions/eligibility/toggle', { userId, enable }, ADMIN_FALLBACK.toggleEligibility),
+  grant: (userId: string, grant: boolean) => http.post<PostAdminSubscriptionsGrantApiResponse>('/admin/subscriptions/grant', { userId, grant }, ADMIN_FALLBACK.grantAccess),
   userOverride: (userId: string, body: { isEligibleForSubscription?: boolean; bypassSubscriptionCriteria?: boolean }) =>
-    http.patch<EligibilityChange>(`/admin/subscriptions/user-override/${id(userId)}`, body, ADMIN_FALLBACK.userOverride),
+    http.patch<PatchAdminSubscriptionsUserOverrideByUserIdApiResponse>(`/admin/subscriptions/user-override/${id(userId)}`, body, ADMIN_FALLBACK.userOverride),
   milestones: (userId: string, body: Partial<Record<keyof OverrideInfo['milestoneOverride'], number | null>>) =>
-    http.patch<EligibilityChange>(`/admin/subscriptions/user-milestone/${id(userId)}`, body, ADMIN_FALLBACK.milestones),
+    http.patch<PatchAdminSubscriptionsUserMilestoneByUserIdApiResponse>(`/admin/subscriptions/user-milestone/${id(userId)}`, body, ADMIN_FALLBACK.milestones),
   resetMilestones: (userId: string) =>
-    http.patch<EligibilityChange>(`/admin/subscriptions/user-milestone-reset/${id(userId)}`, {}, ADMIN_FALLBACK.resetMilestones),
+    http.patch<PatchAdminSubscriptionsUserMilestoneResetByUserIdApiResponse>(`/admin/subscriptions/user-milestone-reset/${id(userId)}`, {}, ADMIN_FALLBACK.resetMilestones),
 
   feedbacks: (q: Page) =>
-    http.get<Paged<'feedbacks', Feedback>>('/user/feedback/all', ADMIN_FALLBACK.feedbacks, { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE }),
+    http.get<GetUserFeedbackAllApiResponse>('/user/feedback/all', ADMIN_FALLBACK.feedbacks, { page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE }),
   feedbackPrompt: (userId: string, message: string) =>
-    http.post<{ message?: string }>(`/user/feedback/manual/${id(userId)}`, { message }, ADMIN_FALLBACK.feedbackPrompt),
+    http.post<PostUserFeedbackManualByUserIdApiResponse>(`/user/feedback/manual/${id(userId)}`, { message }, ADMIN_FALLBACK.feedbackPrompt),
 
   auditLog: (q: Page & { action?: string; actorId?: string }) =>
-    http.get<Paged<'logs', AuditEntry>>('/admin/audit-log', ADMIN_FALLBACK.auditLog, {
+    http.get<GetAdminAuditLogApiResponse>('/admin/audit-log', ADMIN_FALLBACK.auditLog, {
       page: q.page,
       limit: q.limit ?? ADMIN_PAGE_SIZE,
       action: q.action,
@@ -282,8 +276,15 @@ export interface EligibilityChange {
 export interface AdminJob {
   jobId: string;
   kind: string;
-  status: 'queued' | 'running' | 'done' | 'failed' | string;
+  status: 'queued' | 'running' | 'done' | 'failed' | (string & {});
   done: number;
   total: number | null;
   message: string | null;
 }
+
+/**
+ * `GET /admin/jobs/{id}`'s `job` as it is read: the server's document gives it as an object
+ * without its properties, so each one is optional here (a finished email retry also lists its
+ * results).
+ */
+export type JobAnswer = Partial<AdminJob> & { results?: RetryResult[] };

@@ -121,6 +121,7 @@ function adminStore(over: (s: AdminState) => void = () => {}) {
   over(admin);
   return setupStore({ auth: signedInAuth({ user: testAdmin }), admin });
 }
+type AdminStore = ReturnType<typeof adminStore>;
 
 describe('admin rules of seed 001 §4', () => {
   it('reads the outcome of a block from the word blocked, and of a role toggle from admin', () => {
@@ -145,7 +146,7 @@ describe('the retry helper (2 attempts, 1000 ms apart)', () => {
   it('tries twice, waiting 1000 ms between, then gives the last error', async () => {
     const waits: number[] = [];
     const run = vi.fn().mockRejectedValue(new ApiError('down', 503));
-    await expect(withRetry(run, { wait: async (ms) => void waits.push(ms) })).rejects.toThrow('down');
+    await expect(withRetry(run, { wait: (ms) => Promise.resolve(void waits.push(ms)) })).rejects.toThrow('down');
     expect(run).toHaveBeenCalledTimes(RETRY_ATTEMPTS);
     expect(waits).toEqual([RETRY_DELAY_MS]);
     expect(RETRY_ATTEMPTS).toBe(2);
@@ -564,14 +565,14 @@ describe('subscription management', () => {
   });
 
   it.each([
-    ['POST', '/admin/subscriptions/eligibility/toggle', () => toggleUserEligibility({ userId: 'u', enable: true }), 'Failed to toggle user eligibility'],
-    ['PATCH', '/admin/subscriptions/user-milestone/u', () => overrideMilestones({ userId: 'u', values: {} }), 'Failed to override user milestones'],
-    ['PATCH', '/admin/subscriptions/user-milestone-reset/u', () => resetMilestones('u'), 'Failed to reset user milestones'],
-    ['GET', '/admin/subscriptions/eligibility/u', () => checkUserEligibility('u'), 'Failed to check user eligibility'],
-  ] as const)('%s %s falls back to %s', async (method, path, action, text) => {
+    ['POST', '/admin/subscriptions/eligibility/toggle', (s: AdminStore) => s.dispatch(toggleUserEligibility({ userId: 'u', enable: true })), 'Failed to toggle user eligibility'],
+    ['PATCH', '/admin/subscriptions/user-milestone/u', (s: AdminStore) => s.dispatch(overrideMilestones({ userId: 'u', values: {} })), 'Failed to override user milestones'],
+    ['PATCH', '/admin/subscriptions/user-milestone-reset/u', (s: AdminStore) => s.dispatch(resetMilestones('u')), 'Failed to reset user milestones'],
+    ['GET', '/admin/subscriptions/eligibility/u', (s: AdminStore) => s.dispatch(checkUserEligibility('u')), 'Failed to check user eligibility'],
+  ] as const)('%s %s falls back to %s', async (method, path, run, text) => {
     mockApi.on(method, path, { status: 500, body: {} });
     const store = adminStore();
-    await store.dispatch(action() as never);
+    await run(store);
     expect(store.getState().admin.userEligibility.error).toBe(text);
   });
 });

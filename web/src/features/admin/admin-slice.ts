@@ -166,7 +166,7 @@ const acrossSections = createReducer(initialAdminState, (builder) => {
     [sendFeedbackPrompt, ADMIN_FALLBACK.feedbackPrompt],
   ] as const) {
     builder.addMatcher(action.rejected.match, (state, a) => {
-      state.error = (a.payload as string | undefined) ?? fallback;
+      state.error = a.payload ?? fallback;
       state.message = null;
     });
   }

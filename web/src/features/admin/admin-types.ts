@@ -29,6 +29,9 @@ export type PayoutResult = Schemas['PayoutResult'];
 
 export type EmailStatus = Schemas['EmailLogView'];
 
+/** One message of an email retry: its log as it is now, or only its outcome when the log is gone. */
+export type RetryResult = Schemas['RetryResult'];
+
 export type EmailReport = Schemas['MailLogView'];
 
 export type SiteAnalytics = Schemas['SiteAnalytics'];

@@ -3,37 +3,21 @@
  * sign-in for administrators" is on, an administrator without it gets the setup step instead of
  * the dashboard (the server refuses their administrator calls with 403 `two_factor_required`).
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { ApiError, http } from '@/lib/http';
+import type { ReactNode } from 'react';
+import { useGetAdminSettingsQuery } from '@/api/endpoints';
+import { errorCode } from '@/lib/http';
 import { TwoFactorSection } from '@/features/account';
 
 export const TWO_FACTOR_REQUIRED = 'two_factor_required';
 
-export interface AdminSettings {
-  requireAdminTwoFactor: boolean;
-}
-
-/** `GET /api/admin/settings`. */
-export function fetchAdminSettings() {
-  return http.get<{ settings: AdminSettings }>('/admin/settings', 'Could not load the settings');
-}
-
 type GateState = 'checking' | 'open' | 'required';
 
 export function AdminTwoFactorGate({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<GateState>('checking');
-  const check = useCallback(async () => {
-    try {
-      await fetchAdminSettings();
-      setState('open');
-    } catch (e) {
-      // Only the requirement closes the dashboard; any other failure is the sections' to show.
-      setState(e instanceof ApiError && e.code === TWO_FACTOR_REQUIRED ? 'required' : 'open');
-    }
-  }, []);
-  useEffect(() => {
-    void check();
-  }, [check]);
+  // `GET /api/admin/settings`: refused with `two_factor_required` while the requirement holds.
+  const { data, error, refetch } = useGetAdminSettingsQuery();
+  // Only the requirement closes the dashboard; any other failure is the sections' to show.
+  const state: GateState = !data && !error ? 'checking' : !data && errorCode(error) === TWO_FACTOR_REQUIRED ? 'required' : 'open';
+  const check = refetch;
 
   if (state === 'checking') return <p className="muted small" aria-busy="true">Opening the dashboard...</p>;
   if (state === 'open') return <>{children}</>;

@@ -1,2 +1,2 @@
-export * from './analytics-slice';
+export * from './analytics';
 export { EngagementPanel, PostStatsPanel } from './components/analytics-panel';

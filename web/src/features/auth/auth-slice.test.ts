@@ -178,7 +178,7 @@ describe('auth state', () => {
     ['a network error', () => Promise.reject(new TypeError('Failed to fetch'))],
   ])('auth check failure by %s keeps the signed-in user and the token', async (_, reply) => {
     localStorage.setItem('jwt', 'tok');
-    mockApi.on('GET', '/auth/check', reply as never);
+    mockApi.on('GET', '/auth/check', reply);
     const store = setupStore({ auth: signedIn() });
     await store.dispatch(checkAuth());
     expect(store.getState().auth).toMatchObject({

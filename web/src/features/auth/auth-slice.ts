@@ -4,7 +4,7 @@ import { ApiError, errorMessage } from '@/lib/http';
 import { ownProfileChanged } from '@/lib/session';
 import { storage, TOKEN_KEY } from '@/lib/storage';
 import { toast } from '@/lib/toast';
-import { authApi, FALLBACK, isChallenge, type Role, type SignupPayload } from './api/auth-api';
+import { authApi, FALLBACK, isChallenge, roleOf, type Role, type SignupPayload } from './api/auth-api';
 
 export interface AuthUser {
   _id: string;
@@ -84,7 +84,7 @@ export interface CheckAuthError {
 export const DELETION_CANCELLED = 'Welcome back. Your account will not be deleted.';
 
 /** A sign-in during the grace period of a requested deletion cancelled it: say so. */
-function sayIfDeletionCancelled(r: { deletionCancelled?: boolean }) {
+function sayIfDeletionCancelled(r: { deletionCancelled?: boolean | null }) {
   if (r.deletionCancelled) toast.success(DELETION_CANCELLED);
 }
 
@@ -99,7 +99,7 @@ export const signup = createAsyncThunk<Session, SignupPayload, { rejectValue: st
     try {
       const r = await authApi.signup(payload);
       return keepToken({
-        user: { _id: r._id, name: r.fullName, email: r.email, role: r.role },
+        user: { _id: r._id, name: r.fullName, email: r.email, role: roleOf(r.role) },
         token: r.token,
         isAccountVerified: Boolean(r.isAccountVerified),
       });
@@ -117,7 +117,7 @@ export const login = createAsyncThunk<Session | TwoFactorPending, { email: strin
       if (isChallenge(r)) return { twoFactorChallenge: r.challenge };
       sayIfDeletionCancelled(r);
       return keepToken({
-        user: { _id: r._id, name: r.fullName, email: r.email, role: r.role },
+        user: { _id: r._id, name: r.fullName, email: r.email, role: roleOf(r.role) },
         token: r.token,
         isAccountVerified: Boolean(r.isAccountVerified),
       });
@@ -135,7 +135,7 @@ export const verifyTwoFactor = createAsyncThunk<Session, { challenge: string; co
       const r = await authApi.verifyTwoFactor(payload);
       sayIfDeletionCancelled(r);
       return keepToken({
-        user: { _id: r._id, name: r.fullName, email: r.email, role: r.role },
+        user: { _id: r._id, name: r.fullName, email: r.email, role: roleOf(r.role) },
         token: r.token,
         isAccountVerified: Boolean(r.isAccountVerified),
       });
@@ -152,7 +152,7 @@ export const googleLogin = createAsyncThunk<Session | TwoFactorPending, { token:
       const r = await authApi.googleLogin(payload);
       if (isChallenge(r)) return { twoFactorChallenge: r.challenge };
       return keepToken({
-        user: { _id: r.user._id, name: r.user.name, email: r.user.email, role: r.user.role },
+        user: { _id: r.user._id, name: r.user.name, email: r.user.email, role: roleOf(r.user.role) },
         token: r.token,
         isAccountVerified: Boolean(r.isAccountVerified),
       });
@@ -171,7 +171,7 @@ export const checkAuth = createAsyncThunk<Session, void, { rejectValue: CheckAut
     try {
       const r = await authApi.check();
       return keepToken({
-        user: { _id: r._id, name: r.name, email: r.email, role: r.role },
+        user: { _id: r._id, name: r.name, email: r.email, role: roleOf(r.role) },
         token: r.token || storage.get(TOKEN_KEY) || '',
         isAccountVerified: Boolean(r.isAccountVerified),
       });

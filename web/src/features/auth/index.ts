@@ -6,3 +6,4 @@ export { GoogleSignInButton } from './components/google-sign-in-button';
 export { GooglePromoCard } from './components/google-promo-card';
 export { GuestSessionBanner, UnverifiedEmailBar, GUEST_SESSION_TEXT, UNVERIFIED_TEXT } from './components/session-bars';
 export { RequireAuth, ADMIN_REQUIRED, CANNOT_CONNECT, selectSessionUnconfirmed } from './components/require-auth';
+export { ReauthDialog, REAUTH_TITLE } from './components/reauth-dialog';

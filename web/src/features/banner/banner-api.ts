@@ -1,3 +1,4 @@
+import type { GetBannerNotificationDismissedByIdApiResponse, GetBannerNotificationGetNotificationApiResponse } from '@/api/endpoints';
 import { http } from '@/lib/http';
 import type { BannerNotification } from '@/types/entities';
 
@@ -9,7 +10,7 @@ export const BANNER_FALLBACK = {
 
 export const bannerApi = {
   list: async (): Promise<BannerNotification[]> => {
-    const r = await http.get<{ notifications?: BannerNotification[] } | BannerNotification[]>(
+    const r = await http.get<GetBannerNotificationGetNotificationApiResponse>(
       '/bannerNotification/get-Notification',
       BANNER_FALLBACK.fetch,
     );
@@ -17,7 +18,7 @@ export const bannerApi = {
     return Array.isArray(r?.notifications) ? r.notifications : [];
   },
   dismissed: async (id: string): Promise<boolean> => {
-    const r = await http.get<{ dismissed?: boolean }>(`/bannerNotification/dismissed/${encodeURIComponent(id)}`, BANNER_FALLBACK.status);
+    const r = await http.get<GetBannerNotificationDismissedByIdApiResponse>(`/bannerNotification/dismissed/${encodeURIComponent(id)}`, BANNER_FALLBACK.status);
     return Boolean(r?.dismissed);
   },
   dismiss: (id: string) => http.patch(`/bannerNotification/dismiss/${encodeURIComponent(id)}`, {}, BANNER_FALLBACK.dismiss),

@@ -3,6 +3,7 @@
  * unblocking someone, and the list of people the signed-in user blocked (for settings).
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type { GetBlockListApiResponse, PostBlockBlockUserByIdApiResponse, PostBlockUnblockApiResponse } from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 
@@ -39,7 +40,7 @@ export const blockUser = createAsyncThunk<string, { userId: string; name?: strin
   'blocks/block',
   async ({ userId }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ message?: string }>(`/block/block-user/${encodeURIComponent(userId)}`, {}, BLOCK_FALLBACK.block);
+      const r = await http.post<PostBlockBlockUserByIdApiResponse>(`/block/block-user/${encodeURIComponent(userId)}`, {}, BLOCK_FALLBACK.block);
       return r?.message ?? 'User blocked successfully';
     } catch (e) {
       return rejectWithValue(errorMessage(e, BLOCK_FALLBACK.block));
@@ -49,7 +50,7 @@ export const blockUser = createAsyncThunk<string, { userId: string; name?: strin
 
 export const unblockUser = createAsyncThunk<string, { userId: string }, Config>('blocks/unblock', async ({ userId }, { rejectWithValue }) => {
   try {
-    const r = await http.post<{ message?: string }>('/block/unblock', { blockedUserId: userId }, BLOCK_FALLBACK.unblock);
+    const r = await http.post<PostBlockUnblockApiResponse>('/block/unblock', { blockedUserId: userId }, BLOCK_FALLBACK.unblock);
     return r?.message ?? 'User unblocked successfully';
   } catch (e) {
     return rejectWithValue(errorMessage(e, BLOCK_FALLBACK.unblock));
@@ -58,7 +59,7 @@ export const unblockUser = createAsyncThunk<string, { userId: string }, Config>(
 
 export const fetchBlockedUsers = createAsyncThunk<BlockedUser[], void, Config>('blocks/list', async (_, { rejectWithValue }) => {
   try {
-    const r = await http.get<{ users?: BlockedUser[] }>('/block/list', BLOCK_FALLBACK.list);
+    const r = await http.get<GetBlockListApiResponse>('/block/list', BLOCK_FALLBACK.list);
     return r?.users ?? [];
   } catch (e) {
     return rejectWithValue(errorMessage(e, BLOCK_FALLBACK.list));

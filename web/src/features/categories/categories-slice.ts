@@ -5,6 +5,15 @@
  * user and goes when they do (`session/userChanged`).
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  GetCategoryAllCategoryApiResponse,
+  GetCategoryCheckSlugApiResponse,
+  GetCategoryUserSelectedApiResponse,
+  PatchCategoryByIdApiResponse,
+  PostCategoryApiResponse,
+  PostCategorySeedApiResponse,
+  PostCategoryUsersByUserIdCategoriesApiResponse,
+} from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import type { Category } from '@/types/entities';
@@ -57,7 +66,7 @@ export const fetchCategories = createAsyncThunk<Category[], void, Config>(
   'categories/fetchAll',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ categories?: Category[] }>('/category/all-category', CATEGORY_FALLBACK.fetch);
+      const r = await http.get<GetCategoryAllCategoryApiResponse>('/category/all-category', CATEGORY_FALLBACK.fetch);
       return r?.categories ?? [];
     } catch (e) {
       return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.fetch));
@@ -80,13 +89,13 @@ export const seedCategories = createAsyncThunk<{ message: string; categories: Ca
   async (_, { rejectWithValue }) => {
     let message: string;
     try {
-      const r = await http.post<{ message?: string }>('/category/seed', {}, CATEGORY_FALLBACK.seed);
+      const r = await http.post<PostCategorySeedApiResponse>('/category/seed', {}, CATEGORY_FALLBACK.seed);
       message = r?.message || 'Default categories added';
     } catch (e) {
       return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.seed));
     }
     try {
-      const r = await http.get<{ categories?: Category[] }>('/category/all-category', CATEGORY_FALLBACK.fetch);
+      const r = await http.get<GetCategoryAllCategoryApiResponse>('/category/all-category', CATEGORY_FALLBACK.fetch);
       return { message, categories: r?.categories ?? [] };
     } catch (e) {
       return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.fetch));
@@ -98,7 +107,7 @@ export const fetchUserSelectedCategories = createAsyncThunk<Category[], void, Co
   'categories/fetchUserSelected',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ categories?: Category[] }>('/category/user-selected', CATEGORY_FALLBACK.fetchSelected);
+      const r = await http.get<GetCategoryUserSelectedApiResponse>('/category/user-selected', CATEGORY_FALLBACK.fetchSelected);
       return r?.categories ?? [];
     } catch (e) {
       return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.fetchSelected));
@@ -117,7 +126,7 @@ export const createCategory = createAsyncThunk<Category, { name: string; slug: s
   'categories/create',
   async (body, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ category: Category }>('/category/', body, CATEGORY_FALLBACK.create);
+      const r = await http.post<PostCategoryApiResponse>('/category/', body, CATEGORY_FALLBACK.create);
       return r.category;
     } catch (e) {
       return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.create));
@@ -129,7 +138,7 @@ export const updateCategory = createAsyncThunk<Category, { id: string; changes: 
   'categories/update',
   async ({ id, changes }, { rejectWithValue }) => {
     try {
-      const r = await http.patch<{ category: Category }>(`/category/${encodeURIComponent(id)}`, changes, CATEGORY_FALLBACK.update);
+      const r = await http.patch<PatchCategoryByIdApiResponse>(`/category/${encodeURIComponent(id)}`, changes, CATEGORY_FALLBACK.update);
       return r.category;
     } catch (e) {
       return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.update));
@@ -150,7 +159,7 @@ export const assignCategories = createAsyncThunk<Category[], { userId: string; c
   'categories/assign',
   async ({ userId, categoryIds }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ categories?: Category[] }>(
+      const r = await http.post<PostCategoryUsersByUserIdCategoriesApiResponse>(
         `/category/users/${encodeURIComponent(userId)}/categories`,
         { categoryIds, newCategories: [] },
         CATEGORY_FALLBACK.assign,
@@ -164,7 +173,7 @@ export const assignCategories = createAsyncThunk<Category[], { userId: string; c
 
 export const checkSlug = createAsyncThunk<boolean, string, Config>('categories/checkSlug', async (slug, { rejectWithValue }) => {
   try {
-    const r = await http.get<{ isAvailable?: boolean }>('/category/check-slug', CATEGORY_FALLBACK.checkSlug, { slug, type: 'category' });
+    const r = await http.get<GetCategoryCheckSlugApiResponse>('/category/check-slug', CATEGORY_FALLBACK.checkSlug, { slug, type: 'category' });
     return Boolean(r?.isAvailable);
   } catch (e) {
     return rejectWithValue(errorMessage(e, CATEGORY_FALLBACK.checkSlug));

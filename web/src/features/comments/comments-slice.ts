@@ -5,6 +5,16 @@
  * Comment count = each top-level comment plus its replies.
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { injectReducers } from '@/app/store';
+import type {
+  DeleteCommentDeleteByCommentIdApiResponse,
+  GetCommentAllCommentsByPostIdApiResponse,
+  PostCommentAddCommentByPostIdApiResponse,
+  PostCommentReactionByCommentIdApiResponse,
+  PutCommentBlockByCommentIdApiResponse,
+  PutCommentEditByCommentIdApiResponse,
+} from '@/api/endpoints';
+import type { Schemas } from '@/api';
 import { ApiError, errorMessage, http } from '@/lib/http';
 import { sessionUserChanged, ownProfileChanged } from '@/lib/session';
 import { deletePost } from '@/features/posts';
@@ -106,7 +116,8 @@ function removeFrom(items: Comment[], id: string): { items: Comment[]; removed: 
   return { items: next, removed };
 }
 
-function normalise(raw: Partial<Comment>): Comment {
+/** A comment as the server gives it (`CommentView`) as the thread keeps it. */
+function normalise(raw: Partial<Schemas['CommentView']>): Comment {
   return {
     _id: String(raw._id),
     post: String(raw.post ?? ''),
@@ -132,7 +143,7 @@ export const fetchComments = createAsyncThunk<{ comments: Comment[]; count: numb
   'comments/fetch',
   async (postId, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ comments?: Partial<Comment>[]; count?: number }>(`/comment/all-comments/${encodeURIComponent(postId)}`, COMMENT_FALLBACK.fetch);
+      const r = await http.get<GetCommentAllCommentsByPostIdApiResponse>(`/comment/all-comments/${encodeURIComponent(postId)}`, COMMENT_FALLBACK.fetch);
       const comments = sortTree((r?.comments ?? []).map(normalise));
       return { comments, count: countComments(comments) };
     } catch (e) {
@@ -153,7 +164,7 @@ export const addComment = createAsyncThunk<Comment, AddCommentArg, Config & { re
   'comments/add',
   async ({ postId, content, parentId }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ comment: Partial<Comment> }>(
+      const r = await http.post<PostCommentAddCommentByPostIdApiResponse>(
         `/comment/add-comment/${encodeURIComponent(postId)}`,
         { content: content.trim(), parentId: parentId ?? null },
         COMMENT_FALLBACK.add,
@@ -178,7 +189,7 @@ export const reactToComment = createAsyncThunk<
   Config
 >('comments/react', async ({ commentId, reactionType = 'like' }, { rejectWithValue }) => {
   try {
-    const r = await http.post<{ reactions?: Record<string, string[]> }>(
+    const r = await http.post<PostCommentReactionByCommentIdApiResponse>(
       `/comment/reaction/${encodeURIComponent(commentId)}`,
       { reactionType },
       COMMENT_FALLBACK.reaction,
@@ -193,7 +204,7 @@ export const editComment = createAsyncThunk<Comment, { postId: string; commentId
   'comments/edit',
   async ({ commentId, content }, { rejectWithValue }) => {
     try {
-      const r = await http.put<{ comment: Partial<Comment> }>(`/comment/edit/${encodeURIComponent(commentId)}`, { content }, COMMENT_FALLBACK.edit);
+      const r = await http.put<PutCommentEditByCommentIdApiResponse>(`/comment/edit/${encodeURIComponent(commentId)}`, { content }, COMMENT_FALLBACK.edit);
       return normalise(r.comment);
     } catch (e) {
       return rejectWithValue(errorMessage(e, COMMENT_FALLBACK.edit));
@@ -205,7 +216,7 @@ export const blockComment = createAsyncThunk<Comment | null, { postId: string; c
   'comments/block',
   async ({ commentId, blocked }, { rejectWithValue }) => {
     try {
-      const r = await http.put<{ comment?: Partial<Comment> }>(`/comment/block/${encodeURIComponent(commentId)}`, { blocked }, COMMENT_FALLBACK.block);
+      const r = await http.put<PutCommentBlockByCommentIdApiResponse>(`/comment/block/${encodeURIComponent(commentId)}`, { blocked }, COMMENT_FALLBACK.block);
       return r?.comment ? normalise(r.comment) : null;
     } catch (e) {
       return rejectWithValue(errorMessage(e, COMMENT_FALLBACK.block));
@@ -217,7 +228,7 @@ export const deleteComment = createAsyncThunk<{ postId: string }, { postId: stri
   'comments/delete',
   async ({ postId, commentId }, { rejectWithValue }) => {
     try {
-      const r = await http.delete<{ postId?: string }>(`/comment/delete/${encodeURIComponent(commentId)}`, COMMENT_FALLBACK.delete);
+      const r = await http.delete<DeleteCommentDeleteByCommentIdApiResponse>(`/comment/delete/${encodeURIComponent(commentId)}`, COMMENT_FALLBACK.delete);
       return { postId: r?.postId ?? postId };
     } catch (e) {
       return rejectWithValue(errorMessage(e, COMMENT_FALLBACK.delete));
@@ -321,7 +332,7 @@ const commentsSlice = createSlice({
         }
         let detail = { message: COMMENT_FALLBACK.add as string, status: null as number | null };
         try {
-          detail = { ...detail, ...JSON.parse(action.payload ?? '{}') };
+          detail = { ...detail, ...(JSON.parse(action.payload ?? '{}') as Partial<typeof detail>) };
         } catch {
           /* a plain message */
         }
@@ -355,7 +366,7 @@ const commentsSlice = createSlice({
         const { items, removed } = removeFrom(c.items, action.meta.arg.commentId);
         c.items = items;
         if (!removed) return;
-        const gone = removed as Comment;
+        const gone = removed;
         c.count = Math.max(0, c.count - 1 - countComments(gone.replies ?? []));
         const parent = gone.parent ? find(c.items, gone.parent) : null;
         if (parent) parent.repliesCount = Math.max(0, parent.repliesCount - 1);
@@ -373,6 +384,9 @@ const commentsSlice = createSlice({
 });
 
 export const commentsReducer = commentsSlice.reducer;
+// Loaded with the comments (below the article, after the page's own code): the slice joins the
+// store when this module loads; the post page reads the count through comment-count.ts.
+injectReducers({ comments: commentsReducer });
 
 type WithComments = { comments: CommentsState };
 const NO_COMMENTS: PostComments = emptyPostComments();

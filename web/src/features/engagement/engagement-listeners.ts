@@ -14,7 +14,8 @@ export function addEngagementListeners(startListening: AppStartListening): void 
       const payload = action.payload as { likesCount?: number; bookmarksCount?: number; shareCount?: number };
       const changes: Record<string, number> = {};
       for (const key of ['likesCount', 'bookmarksCount', 'shareCount'] as const) {
-        if (typeof payload[key] === 'number') changes[key] = payload[key] as number;
+        const value = payload[key];
+        if (typeof value === 'number') changes[key] = value;
       }
       api.dispatch(postCountersChanged({ postId, changes }));
     },
@@ -33,7 +34,7 @@ export function addEngagementListeners(startListening: AppStartListening): void 
           : sharePost.rejected.match(action)
             ? ENGAGEMENT_FALLBACK.share
             : ENGAGEMENT_FALLBACK.vote;
-      toast.error((action.payload as string | undefined) ?? fallback);
+      toast.error(action.payload ?? fallback);
     },
   });
 }

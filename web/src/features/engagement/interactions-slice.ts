@@ -4,6 +4,17 @@
  * blockId; the bookmarked posts. Like and bookmark are optimistic and rolled back on failure.
  */
 import { createAsyncThunk, createSelector, createSlice } from '@reduxjs/toolkit';
+import type {
+  GetPostBookmarkStatusByPostIdApiResponse,
+  GetPostGetPostBookmarksApiResponse,
+  PostPostBookmarkByPostIdApiResponse,
+  PostPostByPostIdShareApiResponse,
+  PostPostLikeByPostIdApiResponse,
+  PostPostViewBySlugApiResponse,
+  PostPostVoteApiResponse,
+  PostPublicPostBySlugViewApiResponse,
+} from '@/api/endpoints';
+import type { Schemas } from '@/api';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { GUEST_ID_KEY, storage } from '@/lib/storage';
@@ -128,7 +139,7 @@ export const fetchInteractionStatus = createAsyncThunk<
   'interactions/fetchStatus',
   async (postId, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ liked?: boolean; bookmarked?: boolean; likesCount?: number; bookmarksCount?: number }>(
+      const r = await http.get<GetPostBookmarkStatusByPostIdApiResponse>(
         `/post/bookmark-status/${encodeURIComponent(postId)}`,
         ENGAGEMENT_FALLBACK.status,
       );
@@ -149,7 +160,7 @@ export const toggleLike = createAsyncThunk<{ liked: boolean; likesCount: number 
   'interactions/toggleLike',
   async ({ postId }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ liked?: boolean; likesCount?: number }>(`/post/like/${encodeURIComponent(postId)}`, {}, ENGAGEMENT_FALLBACK.like);
+      const r = await http.post<PostPostLikeByPostIdApiResponse>(`/post/like/${encodeURIComponent(postId)}`, {}, ENGAGEMENT_FALLBACK.like);
       return { liked: Boolean(r?.liked), likesCount: Number(r?.likesCount) || 0 };
     } catch (e) {
       return rejectWithValue(errorMessage(e, ENGAGEMENT_FALLBACK.like));
@@ -162,7 +173,7 @@ export const toggleBookmark = createAsyncThunk<{ bookmarked: boolean; bookmarksC
   'interactions/toggleBookmark',
   async ({ postId }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ bookmarked?: boolean; bookmarksCount?: number }>(
+      const r = await http.post<PostPostBookmarkByPostIdApiResponse>(
         `/post/bookmark/${encodeURIComponent(postId)}`,
         {},
         ENGAGEMENT_FALLBACK.bookmark,
@@ -184,8 +195,8 @@ export const trackView = createAsyncThunk<{ slug: string; views: number | null }
     try {
       const guestId = storage.get(GUEST_ID_KEY);
       const r = signedIn
-        ? await http.post<{ views?: number }>(`/post/view/${encodeURIComponent(slug)}`, {}, fallback)
-        : await http.post<{ views?: number }>(`/public/post/${encodeURIComponent(slug)}/view`, guestId ? { guestId } : {}, fallback);
+        ? await http.post<PostPostViewBySlugApiResponse>(`/post/view/${encodeURIComponent(slug)}`, {}, fallback)
+        : await http.post<PostPublicPostBySlugViewApiResponse>(`/public/post/${encodeURIComponent(slug)}/view`, guestId ? { guestId } : {}, fallback);
       return { slug, views: typeof r?.views === 'number' ? r.views : null };
     } catch (e) {
       return rejectWithValue(errorMessage(e, fallback));
@@ -197,7 +208,7 @@ export const sharePost = createAsyncThunk<{ shareCount: number }, { postId: stri
   'interactions/share',
   async ({ postId }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ shareCount?: number }>(`/post/${encodeURIComponent(postId)}/share`, {}, ENGAGEMENT_FALLBACK.share);
+      const r = await http.post<PostPostByPostIdShareApiResponse>(`/post/${encodeURIComponent(postId)}/share`, {}, ENGAGEMENT_FALLBACK.share);
       return { shareCount: Number(r?.shareCount) || 0 };
     } catch (e) {
       return rejectWithValue(errorMessage(e, ENGAGEMENT_FALLBACK.share));
@@ -205,13 +216,24 @@ export const sharePost = createAsyncThunk<{ shareCount: number }, { postId: stri
   },
 );
 
+/** The vote answer's poll (`PollView`) as a change to the kept one: what it leaves out stays. */
+function pollUpdate({ question, closesAt, userVote, options, ...rest }: Schemas['PollView']): Partial<Poll> {
+  return {
+    ...rest,
+    options: options.map((o) => ({ text: String(o.text), votes: o.votes })),
+    ...(question !== null && question !== undefined ? { question } : {}),
+    ...(closesAt !== undefined ? { closesAt } : {}),
+    ...(userVote !== undefined ? { userVote } : {}),
+  };
+}
+
 export const votePoll = createAsyncThunk<Partial<Poll>, { postId: string; blockId: string; optionIndex: number }, Config>(
   'interactions/vote',
   async (body, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ poll?: Partial<Poll> }>('/post/vote', body, ENGAGEMENT_FALLBACK.vote);
+      const r = await http.post<PostPostVoteApiResponse>('/post/vote', body, ENGAGEMENT_FALLBACK.vote);
       if (!r?.poll) return rejectWithValue(ENGAGEMENT_FALLBACK.vote);
-      return r.poll;
+      return pollUpdate(r.poll);
     } catch (e) {
       return rejectWithValue(errorMessage(e, ENGAGEMENT_FALLBACK.vote));
     }
@@ -221,7 +243,7 @@ export const votePoll = createAsyncThunk<Partial<Poll>, { postId: string; blockI
 
 export const fetchBookmarkedPosts = createAsyncThunk<Post[], void, Config>('interactions/fetchBookmarks', async (_, { rejectWithValue }) => {
   try {
-    const r = await http.get<{ posts?: Post[] }>('/post/get-post/bookmarks', ENGAGEMENT_FALLBACK.bookmarks);
+    const r = await http.get<GetPostGetPostBookmarksApiResponse>('/post/get-post/bookmarks', ENGAGEMENT_FALLBACK.bookmarks);
     return r?.posts ?? [];
   } catch (e) {
     return rejectWithValue(errorMessage(e, ENGAGEMENT_FALLBACK.bookmarks));

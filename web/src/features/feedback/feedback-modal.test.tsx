@@ -4,6 +4,14 @@ import { renderWithProviders, signedInAuth } from '@/test/render';
 import { initialFeedbackState } from './feedback-slice';
 import { FeedbackModal } from './feedback-modal';
 
+/** Moves the fake clock (synchronously, as a user's wait would), then lets React apply what that caused. */
+function advance(ms: number) {
+  return act(() => {
+    vi.advanceTimersByTime(ms);
+    return Promise.resolve();
+  });
+}
+
 const open = { ...initialFeedbackState, shouldPrompt: true };
 
 describe('FeedbackModal', () => {
@@ -32,16 +40,12 @@ describe('FeedbackModal', () => {
       fireEvent.click(submit);
       expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
       await vi.waitFor(() => expect(mockApi.calls('POST', '/user/feedback/submit')).toHaveLength(1));
-      await act(async () => release());
+      await act(() => Promise.resolve(release()));
       expect(await screen.findByText('Thank you for your feedback!')).toBeInTheDocument();
       expect(mockApi.calls('POST', '/user/feedback/submit')[0].body).toEqual({ rating: 4, message: 'Lovely' });
-      await act(async () => {
-        vi.advanceTimersByTime(1_000);
-      });
+      await advance(1_000);
       expect(screen.getByText('Thank you for your feedback!')).toBeInTheDocument();
-      await act(async () => {
-        vi.advanceTimersByTime(1_000);
-      });
+      await advance(1_000);
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
       expect(store.getState().feedback).toEqual(initialFeedbackState);
     } finally {

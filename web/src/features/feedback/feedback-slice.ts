@@ -1,5 +1,6 @@
 /** Feedback prompts and submission (seed 000 §3 "Feedback", §4 "Feedback"). */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type { GetUserFeedbackCheckApiResponse, PostUserFeedbackSubmitApiResponse } from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { socketEvents } from '@/features/socket';
@@ -33,7 +34,7 @@ export const checkFeedbackPrompt = createAsyncThunk<boolean, void, { rejectValue
   'feedback/check',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ shouldPrompt?: boolean }>('/user/feedback/check', FEEDBACK_FALLBACK.check);
+      const r = await http.get<GetUserFeedbackCheckApiResponse>('/user/feedback/check', FEEDBACK_FALLBACK.check);
       return Boolean(r?.shouldPrompt);
     } catch (e) {
       return rejectWithValue(errorMessage(e, FEEDBACK_FALLBACK.check));
@@ -48,7 +49,7 @@ export const submitFeedback = createAsyncThunk<boolean, { rating: number; messag
       return rejectWithValue(FEEDBACK_FALLBACK.submit);
     }
     try {
-      const r = await http.post<{ success?: boolean }>('/user/feedback/submit', { rating, message: message.trim() }, FEEDBACK_FALLBACK.submit);
+      const r = await http.post<PostUserFeedbackSubmitApiResponse>('/user/feedback/submit', { rating, message: message.trim() }, FEEDBACK_FALLBACK.submit);
       return r?.success ?? true;
     } catch (e) {
       return rejectWithValue(errorMessage(e, FEEDBACK_FALLBACK.submit));

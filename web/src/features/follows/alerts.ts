@@ -3,6 +3,7 @@
  * (a notice and an email at once, the default), `digest` (a notice now, the email in the daily
  * digest) or `off` (neither).
  */
+import type { GetFollowStatusByUserIdApiResponse, PutFollowAlertsByAuthorIdApiResponse } from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 
 export type AlertMode = 'instant' | 'digest' | 'off';
@@ -20,14 +21,14 @@ export function isAlertMode(value: unknown): value is AlertMode {
 }
 
 export async function fetchAlerts(authorId: string): Promise<AlertMode | null> {
-  const r = await http.get<{ alerts?: string | null }>(`/follow/status/${encodeURIComponent(authorId)}`, 'Failed to fetch alerts');
+  const r = await http.get<GetFollowStatusByUserIdApiResponse>(`/follow/status/${encodeURIComponent(authorId)}`, 'Failed to fetch alerts');
   return isAlertMode(r?.alerts) ? r.alerts : null;
 }
 
 /** Saves a mode; resolves to the saved mode or rejects with the server's message. */
 export async function saveAlerts(authorId: string, mode: AlertMode): Promise<AlertMode> {
   try {
-    const r = await http.put<{ alerts?: string }>(`/follow/alerts/${encodeURIComponent(authorId)}`, { mode }, ALERTS_FALLBACK);
+    const r = await http.put<PutFollowAlertsByAuthorIdApiResponse>(`/follow/alerts/${encodeURIComponent(authorId)}`, { mode }, ALERTS_FALLBACK);
     return isAlertMode(r?.alerts) ? r.alerts : mode;
   } catch (e) {
     throw new Error(errorMessage(e, ALERTS_FALLBACK));

@@ -10,6 +10,14 @@
  * above apply to the signed-in user's own following list only.
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  GetFollowFollowerLocationsApiResponse,
+  GetFollowFollowersApiResponse,
+  GetFollowFollowingApiResponse,
+  GetFollowStatusByUserIdApiResponse,
+  PostFollowByUserIdApiResponse,
+  PostFollowUnfollowByUserIdApiResponse,
+} from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { UserLocation } from '@/types/entities';
@@ -92,7 +100,7 @@ export const fetchFollowStatus = createAsyncThunk<boolean, string, Config>(
   'follows/status',
   async (userId, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ isFollowing?: boolean }>(`/follow/status/${encodeURIComponent(userId)}`, FOLLOW_FALLBACK.status);
+      const r = await http.get<GetFollowStatusByUserIdApiResponse>(`/follow/status/${encodeURIComponent(userId)}`, FOLLOW_FALLBACK.status);
       return Boolean(r?.isFollowing);
     } catch (e) {
       return rejectWithValue(errorMessage(e, FOLLOW_FALLBACK.status));
@@ -105,7 +113,7 @@ type FollowAnswer = { isFollowing: boolean; followersCount?: number };
 
 export const followUser = createAsyncThunk<FollowAnswer, { user: FollowPerson }, Config>('follows/follow', async ({ user }, { rejectWithValue }) => {
   try {
-    const r = await http.post<FollowAnswer>(`/follow/${encodeURIComponent(user._id)}`, {}, FOLLOW_FALLBACK.follow);
+    const r = await http.post<PostFollowByUserIdApiResponse>(`/follow/${encodeURIComponent(user._id)}`, {}, FOLLOW_FALLBACK.follow);
     return { isFollowing: r?.isFollowing ?? true, followersCount: r?.followersCount };
   } catch (e) {
     return rejectWithValue(errorMessage(e, FOLLOW_FALLBACK.follow));
@@ -114,7 +122,7 @@ export const followUser = createAsyncThunk<FollowAnswer, { user: FollowPerson },
 
 export const unfollowUser = createAsyncThunk<FollowAnswer, { userId: string }, Config>('follows/unfollow', async ({ userId }, { rejectWithValue }) => {
   try {
-    const r = await http.post<FollowAnswer>(`/follow/unfollow/${encodeURIComponent(userId)}`, {}, FOLLOW_FALLBACK.unfollow);
+    const r = await http.post<PostFollowUnfollowByUserIdApiResponse>(`/follow/unfollow/${encodeURIComponent(userId)}`, {}, FOLLOW_FALLBACK.unfollow);
     return { isFollowing: r?.isFollowing ?? false, followersCount: r?.followersCount };
   } catch (e) {
     return rejectWithValue(errorMessage(e, FOLLOW_FALLBACK.unfollow));
@@ -127,7 +135,7 @@ export const fetchFollowList = createAsyncThunk<
   Config
 >('follows/list', async ({ which, page = 1, userId }, { rejectWithValue }) => {
   try {
-    const r = await http.get<{ list?: FollowPerson[]; count?: number; page?: number; totalPages?: number }>(`/follow/${which}`, FOLLOW_FALLBACK.list, {
+    const r = await http.get<GetFollowFollowersApiResponse | GetFollowFollowingApiResponse>(`/follow/${which}`, FOLLOW_FALLBACK.list, {
       page,
       limit: FOLLOW_PAGE_SIZE,
       userId,
@@ -141,7 +149,7 @@ export const fetchFollowList = createAsyncThunk<
 type LocationPage = { list: FollowerLocation[]; total: number; totalPages: number; page: number };
 
 async function locationPage(page: number): Promise<LocationPage> {
-  const r = await http.get<{ list?: FollowerLocation[]; total?: number; totalPages?: number; page?: number }>(
+  const r = await http.get<GetFollowFollowerLocationsApiResponse>(
     '/follow/follower-locations',
     FOLLOW_FALLBACK.locations,
     { page, limit: LOCATION_PAGE_SIZE, includeOffline: true },
@@ -367,11 +375,12 @@ const followsSlice = createSlice({
       // A follower moved (debounced by the socket middleware; without userId, lat or lon it is
       // ignored): their point moves and goes to the front.
       .addCase(socketEvents.userLocationUpdated, (state, action) => {
-        const location = locationFromEvent(action.payload as Partial<UserLocation> & { lat?: number; lon?: number });
+        const location = locationFromEvent(action.payload);
         if (!location) return;
         // Only followers already on the map move: an administrator hears everyone's moves.
         if (!state.locations.list.some((l) => l.userId === location.userId)) return;
-        state.locations.list = [movedLocation(state.locations.list, location), ...state.locations.list.filter((l) => l.userId !== location.userId)];
+        const previous = state.locations.list.find((l) => l.userId === location.userId);
+        state.locations.list = [movedLocation(previous, location), ...state.locations.list.filter((l) => l.userId !== location.userId)];
       })
       .addCase(socketEvents.userStatusChanged, (state, action) => {
         for (const l of state.locations.list) if (l.userId === action.payload.userId) l.isOnline = action.payload.isOnline;

@@ -2,6 +2,5 @@ export * from './follows-slice';
 export { addFollowsListeners } from './follows-listeners';
 export { FollowButton } from './components/follow-button';
 export { AlertsMenu } from './components/alerts-menu';
-export { FollowedAuthors } from './components/followed-authors';
 export { NewsletterForm } from './components/newsletter-form';
 export * from './alerts';

@@ -1,5 +1,6 @@
 /** Guest visits (seed 000 §3 "Guest visit", §4 "Guest visit"). */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type { PostPublicGuestVisitApiResponse } from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 import { GUEST_ID_KEY, sessionStore, storage } from '@/lib/storage';
 import type { GuestVisit } from '@/types/entities';
@@ -26,7 +27,7 @@ export const trackGuestVisit = createAsyncThunk<GuestVisit, void, { rejectValue:
     sessionStore.set(TRACKED_KEY, '1');
     try {
       const guestId = storage.get(GUEST_ID_KEY);
-      const r = await http.post<{ guest?: GuestVisit }>('/public/guest/visit', guestId ? { guestId } : {}, TRACK_GUEST_FAILED);
+      const r = await http.post<PostPublicGuestVisitApiResponse>('/public/guest/visit', guestId ? { guestId } : {}, TRACK_GUEST_FAILED);
       if (!r?.guest) return rejectWithValue(TRACK_GUEST_FAILED);
       if (r.guest.guestId) storage.set(GUEST_ID_KEY, r.guest.guestId);
       return r.guest;

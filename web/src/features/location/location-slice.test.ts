@@ -10,10 +10,17 @@ import {
   trackIpLocation,
   GEO_DATA_TIMEOUT_MS,
   initialLocationState,
+  locationList,
   locationReducer,
   MAX_USER_LOCATIONS,
   normaliseLocation,
+  selectLocations,
+  selectUserLocations,
 } from './location-slice';
+
+/** A state's lists, newest first. */
+const locationsOf = (location: typeof initialLocationState) => selectLocations({ location });
+const userLocationsOf = (location: typeof initialLocationState) => selectUserLocations({ location });
 
 const loc = (userId: string): UserLocation => normaliseLocation({ userId, coordinates: { lat: 1, lon: 2 } });
 
@@ -35,21 +42,21 @@ describe('locations', () => {
     let state = locationReducer(initialLocationState, socketEvents.userLocationUpdated(loc('a')));
     state = locationReducer(state, socketEvents.userLocationUpdated(loc('b')));
     state = locationReducer(state, socketEvents.userLocationUpdated(loc('a')));
-    expect(state.locations.map((l) => l.userId)).toEqual(['a', 'b']);
-    expect(state.userLocations.map((l) => l.userId)).toEqual(['a', 'b']);
+    expect(locationsOf(state).map((l) => l.userId)).toEqual(['a', 'b']);
+    expect(userLocationsOf(state).map((l) => l.userId)).toEqual(['a', 'b']);
   });
 
   it('ignores realtime events without userId, lat and lon', () => {
     const state = locationReducer(initialLocationState, socketEvents.userLocationUpdated({ userId: '' } as UserLocation));
-    expect(state.locations).toEqual([]);
+    expect(locationsOf(state)).toEqual([]);
   });
 
   it('caps stored user locations at 500', () => {
-    let state = { ...initialLocationState, userLocations: Array.from({ length: MAX_USER_LOCATIONS }, (_, i) => loc(`u${i}`)) };
+    let state = { ...initialLocationState, userLocations: locationList(Array.from({ length: MAX_USER_LOCATIONS }, (_, i) => loc(`u${i}`))) };
     state = locationReducer(state, socketEvents.userLocationUpdated(loc('new')));
-    expect(state.userLocations).toHaveLength(500);
-    expect(state.userLocations[0].userId).toBe('new');
-    expect(state.userLocations.at(-1)?.userId).toBe('u498');
+    expect(userLocationsOf(state)).toHaveLength(500);
+    expect(userLocationsOf(state)[0].userId).toBe('new');
+    expect(userLocationsOf(state).at(-1)?.userId).toBe('u498');
   });
 
   it('tracks the IP location once; later calls reuse the cached result', async () => {
@@ -92,8 +99,8 @@ describe('all user locations and map outlines', () => {
     });
     const store = setupStore({ auth: admin });
     await store.dispatch(fetchUserLocations());
-    expect(store.getState().location.userLocations.map((l) => l.userId)).toEqual(['u1', 'u2']);
-    expect(store.getState().location.userLocations[0].user?.name).toBe('Eve');
+    expect(userLocationsOf(store.getState().location).map((l) => l.userId)).toEqual(['u1', 'u2']);
+    expect(userLocationsOf(store.getState().location)[0].user?.name).toBe('Eve');
     expect(store.getState().location.userLocationsMeta).toMatchObject({ total: 2, totalPages: 2, status: 'succeeded' });
   });
 
@@ -105,10 +112,10 @@ describe('all user locations and map outlines', () => {
   });
 
   it('a live move keeps the name and presence of the entry it replaces; presence lights points', () => {
-    const store = setupStore({ auth: admin, location: { ...initialLocationState, userLocations: [{ ...pune, isOnline: false }] } });
+    const store = setupStore({ auth: admin, location: { ...initialLocationState, userLocations: locationList([{ ...pune, isOnline: false }]) } });
     store.dispatch(socketEvents.userStatusChanged({ userId: 'u5', isOnline: true }));
     store.dispatch(socketEvents.userLocationUpdated({ userId: 'u5', lat: 1, lon: 2 } as never));
-    expect(store.getState().location.userLocations[0]).toMatchObject({ coordinates: { lat: 1, lon: 2 }, user: { name: 'Eve' }, isOnline: true, city: 'Unknown' });
+    expect(userLocationsOf(store.getState().location)[0]).toMatchObject({ coordinates: { lat: 1, lon: 2 }, user: { name: 'Eve' }, isOnline: true, city: 'Unknown' });
   });
 
   it('an outline must be a FeatureCollection with a feature, else No features found', async () => {
@@ -138,8 +145,8 @@ describe('tracking the IP location', () => {
     mockApi.on('POST', '/user/track-ip-location', { body: { location: { userId: 'u1', coordinates: { lat: 51.5, lon: -0.09 }, city: 'London', country: 'United Kingdom' } } });
     const store = setupStore({ auth: signedInAuth() });
     await store.dispatch(trackIpLocation());
-    expect(store.getState().location.locations[0]).toMatchObject({ userId: 'u1', city: 'London', state: 'Unknown' });
-    expect(store.getState().location.userLocations[0].userId).toBe('u1');
+    expect(locationsOf(store.getState().location)[0]).toMatchObject({ userId: 'u1', city: 'London', state: 'Unknown' });
+    expect(userLocationsOf(store.getState().location)[0].userId).toBe('u1');
   });
 
   it("a failed track says 'Failed to track IP location'", async () => {

@@ -1,5 +1,17 @@
-/** Locations (seed 000 §3 "User location", §4 "Locations", §7 realtime and geolocation). */
-import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+/**
+ * Locations (seed 000 §3 "User location", §4 "Locations", §7 realtime and geolocation). Both
+ * location lists are kept by an entity adapter, one entry per user (`userId`) with the ids in the
+ * spec's order: a save, a track or a realtime move puts the user's location at the front, in place
+ * of their earlier one; the stored user locations are capped at 500 (the oldest go).
+ */
+import { createAsyncThunk, createEntityAdapter, createSlice, type EntityState, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  GetGeojsonWorldApiResponse,
+  GetUserIpLocationApiResponse,
+  GetUserLocationsApiResponse,
+  PostUserSaveLocationApiResponse,
+  PostUserTrackIpLocationApiResponse,
+} from '@/api/endpoints';
 import { errorMessage, http, request } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { storage } from '@/lib/storage';
@@ -51,8 +63,8 @@ export interface IpLocation {
   country: string;
   state: string;
   pincode: string;
-  countryCode?: string;
-  userId?: string;
+  countryCode?: string | null;
+  userId?: string | null;
   timestamp?: string;
 }
 
@@ -70,8 +82,8 @@ export function readPreciseChoice(): PreciseChoice {
 export interface LocationState {
   ipLocation: IpLocation | null;
   tracked: boolean;
-  locations: UserLocation[];
-  userLocations: UserLocation[];
+  locations: EntityState<UserLocation, string>;
+  userLocations: EntityState<UserLocation, string>;
   error: string | null;
   /** Shown in the location error toast. */
   geoError: string | null;
@@ -86,11 +98,16 @@ export interface LocationState {
   geo: Record<GeoKind, GeoData>;
 }
 
+const listAdapter = createEntityAdapter<UserLocation, string>({ selectId: (l) => l.userId });
+
+/** A location list holding `items` in their order (for a store's preloaded state). */
+export const locationList = (items: UserLocation[] = []) => listAdapter.setAll(listAdapter.getInitialState(), items);
+
 export const initialLocationState: LocationState = {
   ipLocation: null,
   tracked: false,
-  locations: [],
-  userLocations: [],
+  locations: locationList(),
+  userLocations: locationList(),
   error: null,
   geoError: null,
   preciseChoice: null,
@@ -130,8 +147,7 @@ export function locationFromEvent(raw: Partial<UserLocation> & { lat?: number; l
 }
 
 /** A moved location keeps who it is and their presence from the entry it replaces. */
-export function movedLocation(list: UserLocation[], location: UserLocation): UserLocation {
-  const previous = list.find((l) => l.userId === location.userId);
+export function movedLocation(previous: UserLocation | undefined, location: UserLocation): UserLocation {
   return { ...location, user: previous?.user ?? null, isOnline: previous?.isOnline ?? true };
 }
 
@@ -142,7 +158,7 @@ export const fetchIpLocation = createAsyncThunk<IpLocation, void, Config>(
   'location/fetchIp',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ location?: IpLocation }>('/user/ip-location', LOCATION_FALLBACK.ipLocation);
+      const r = await http.get<GetUserIpLocationApiResponse>('/user/ip-location', LOCATION_FALLBACK.ipLocation);
       if (!r?.location) return rejectWithValue(LOCATION_FALLBACK.ipLocation);
       return r.location;
     } catch (e) {
@@ -156,7 +172,7 @@ export const saveLocation = createAsyncThunk<UserLocation, Omit<UserLocation, 'u
   'location/save',
   async (body, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ location?: UserLocation }>(
+      const r = await http.post<PostUserSaveLocationApiResponse>(
         '/user/save-location',
         { coordinates: body.coordinates, city: body.city, country: body.country, state: body.state, pincode: body.pincode },
         LOCATION_FALLBACK.save,
@@ -176,7 +192,7 @@ export const trackIpLocation = createAsyncThunk<UserLocation, void, { rejectValu
   'location/trackIp',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ location?: UserLocation }>('/user/track-ip-location', {}, LOCATION_FALLBACK.track);
+      const r = await http.post<PostUserTrackIpLocationApiResponse>('/user/track-ip-location', {}, LOCATION_FALLBACK.track);
       if (!r?.location) return rejectWithValue(LOCATION_FALLBACK.track);
       return normaliseLocation(r.location);
     } catch (e) {
@@ -201,7 +217,7 @@ export const fetchUserLocations = createAsyncThunk<{ list: UserLocation[]; total
       let total = 0;
       let totalPages = 1;
       while (page <= totalPages && all.length < MAX_USER_LOCATIONS) {
-        const r = await http.get<{ locations?: UserLocation[]; list?: UserLocation[]; total?: number; totalPages?: number }>(
+        const r = await http.get<GetUserLocationsApiResponse>(
           '/user/locations',
           GEO_MESSAGES.userLocations,
           { page, limit: ALL_LOCATIONS_PAGE_SIZE },
@@ -218,27 +234,35 @@ export const fetchUserLocations = createAsyncThunk<{ list: UserLocation[]; total
   },
 );
 
+/** The document gives the outlines as any object: this one is a FeatureCollection with at least one feature. */
+function isFeatureCollection(data: unknown): data is FeatureCollection {
+  if (!data || typeof data !== 'object') return false;
+  const { type, features } = data as { type?: unknown; features?: unknown };
+  return type === 'FeatureCollection' && Array.isArray(features) && features.length > 0;
+}
+
 /** A map outline: a FeatureCollection with at least one feature, else 'No features found'. */
 export const fetchGeoData = createAsyncThunk<FeatureCollection, GeoKind, { rejectValue: string; state: { location: LocationState } }>(
   'location/fetchGeoData',
   async (kind, { rejectWithValue }) => {
-    let data: FeatureCollection | null;
+    // Both outlines' answers are the document's untyped GeoJSON object (GetGeojsonIndiaBorderApiResponse is the same).
+    let data: GetGeojsonWorldApiResponse | null;
     try {
-      data = await request<FeatureCollection>(GEO_PATHS[kind], { fallback: GEO_MESSAGES.fetchFailed, timeoutMs: GEO_DATA_TIMEOUT_MS });
+      data = await request<GetGeojsonWorldApiResponse>(GEO_PATHS[kind], { fallback: GEO_MESSAGES.fetchFailed, timeoutMs: GEO_DATA_TIMEOUT_MS });
     } catch (e) {
       return rejectWithValue(errorMessage(e, GEO_MESSAGES.fetchFailed));
     }
-    if (!data || data.type !== 'FeatureCollection' || !Array.isArray(data.features) || data.features.length === 0) {
-      return rejectWithValue(GEO_MESSAGES.noFeatures);
-    }
+    if (!isFeatureCollection(data)) return rejectWithValue(GEO_MESSAGES.noFeatures);
     return data;
   },
   { condition: (kind, { getState }) => !['loading', 'succeeded'].includes(getState().location.geo[kind].status) },
 );
 
-function putFirst(list: UserLocation[], location: UserLocation, cap?: number) {
-  const next = [location, ...list.filter((l) => l.userId !== location.userId)];
-  return cap ? next.slice(0, cap) : next;
+/** The location at the front of `list`, in place of the user's earlier one; the oldest beyond `cap` go. */
+function putFirst(list: EntityState<UserLocation, string>, location: UserLocation, cap?: number) {
+  listAdapter.setOne(list, location);
+  list.ids = [location.userId, ...list.ids.filter((id) => id !== location.userId)];
+  if (cap && list.ids.length > cap) listAdapter.removeMany(list, list.ids.slice(cap));
 }
 
 const locationSlice = createSlice({
@@ -259,8 +283,8 @@ const locationSlice = createSlice({
     builder
       // Follower locations and what the user saved are theirs; the visitor's IP location is not.
       .addCase(sessionUserChanged, (state) => {
-        state.locations = [];
-        state.userLocations = [];
+        state.locations = locationList();
+        state.userLocations = locationList();
         state.userLocationsMeta = initialLocationState.userLocationsMeta;
         state.error = null;
         state.geoError = null;
@@ -284,7 +308,7 @@ const locationSlice = createSlice({
       })
       .addCase(fetchUserLocations.fulfilled, (state, action) => {
         const { list, total, totalPages, page } = action.payload;
-        state.userLocations = list.map((l) => ({ ...l, ...normaliseLocation(l) }));
+        listAdapter.setAll(state.userLocations, list.map((l) => ({ ...l, ...normaliseLocation(l) })));
         state.userLocationsMeta = { total, totalPages, page, status: 'succeeded', error: null };
       })
       .addCase(fetchUserLocations.rejected, (state, action) => {
@@ -304,24 +328,25 @@ const locationSlice = createSlice({
       // A track puts the location at the front of both lists (seed 000 §4).
       .addCase(trackIpLocation.fulfilled, (state, action) => {
         if (!action.payload.userId) return;
-        state.locations = putFirst(state.locations, action.payload);
-        state.userLocations = putFirst(state.userLocations, action.payload, MAX_USER_LOCATIONS);
+        putFirst(state.locations, action.payload);
+        putFirst(state.userLocations, action.payload, MAX_USER_LOCATIONS);
       })
       .addCase(saveLocation.fulfilled, (state, action) => {
-        state.locations = putFirst(state.locations, action.payload);
-        state.userLocations = putFirst(state.userLocations, action.payload, MAX_USER_LOCATIONS);
+        putFirst(state.locations, action.payload);
+        putFirst(state.userLocations, action.payload, MAX_USER_LOCATIONS);
       })
       .addCase(saveLocation.rejected, (state, action) => {
         state.error = action.payload ?? LOCATION_FALLBACK.save;
       })
       .addCase(socketEvents.userStatusChanged, (state, action) => {
-        for (const l of state.userLocations) if (l.userId === action.payload.userId) l.isOnline = action.payload.isOnline;
+        const located = state.userLocations.entities[action.payload.userId];
+        if (located) located.isOnline = action.payload.isOnline;
       })
       .addCase(socketEvents.userLocationUpdated, (state, action) => {
-        const location = locationFromEvent(action.payload as Partial<UserLocation> & { lat?: number; lon?: number });
+        const location = locationFromEvent(action.payload);
         if (!location) return;
-        state.locations = putFirst(state.locations, movedLocation(state.locations, location));
-        state.userLocations = putFirst(state.userLocations, movedLocation(state.userLocations, location), MAX_USER_LOCATIONS);
+        putFirst(state.locations, movedLocation(state.locations.entities[location.userId], location));
+        putFirst(state.userLocations, movedLocation(state.userLocations.entities[location.userId], location), MAX_USER_LOCATIONS);
       });
   },
 });
@@ -329,5 +354,8 @@ const locationSlice = createSlice({
 export const { geolocationFailed, geoErrorDismissed, preciseChoiceChanged } = locationSlice.actions;
 export const locationReducer = locationSlice.reducer;
 export const selectIpLocation = (state: { location: LocationState }) => state.location.ipLocation;
-export const selectUserLocations = (state: { location: LocationState }) => state.location.userLocations;
+/** Every user's latest location (administrators), newest first. */
+export const selectUserLocations = listAdapter.getSelectors((state: { location: LocationState }) => state.location.userLocations).selectAll;
+/** The locations this session placed or heard of (own saves and tracks, realtime moves), newest first. */
+export const selectLocations = listAdapter.getSelectors((state: { location: LocationState }) => state.location.locations).selectAll;
 export const selectGeoData = (state: { location: LocationState }, kind: GeoKind) => state.location.geo[kind];

@@ -76,7 +76,7 @@ export function sharePreciseLocation(dispatch: AppDispatch, getState: () => Root
 async function permissionState(): Promise<PermissionState | null> {
   try {
     if (!navigator.permissions?.query) return null;
-    return (await navigator.permissions.query({ name: 'geolocation' as PermissionName })).state;
+    return (await navigator.permissions.query({ name: 'geolocation' })).state;
   } catch {
     return null;
   }
@@ -98,7 +98,7 @@ export function useGeolocation(): void {
     let cancelled = false;
     void permissionState().then((state) => {
       if (cancelled) return;
-      if (state === 'granted') requestPrecisePosition(dispatch, store.getState);
+      if (state === 'granted') requestPrecisePosition(dispatch, () => store.getState());
       else if (state === 'denied') choosePrecise(dispatch, 'declined');
     });
     return () => {

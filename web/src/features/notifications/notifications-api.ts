@@ -1,5 +1,12 @@
+import type {
+  GetNotificationNotificationsApiResponse,
+  GetNotificationUnreadCountApiResponse,
+  GetNotificationUserByUserIdApiResponse,
+  PatchNotificationMarkAsReadByIdApiResponse,
+  PostNotificationAdminApiResponse,
+  PostNotificationReplyApiResponse,
+} from '@/api/endpoints';
 import { http } from '@/lib/http';
-import type { UserNotification } from '@/types/entities';
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 
@@ -20,21 +27,21 @@ export type InboxType = 'admin' | 'post';
 
 export const notificationsApi = {
   list: (page: number, type?: InboxType | null) =>
-    http.get<{ notifications?: UserNotification[]; total?: number; unreadCount?: number }>('/notification/notifications', NOTIFICATION_FALLBACK.fetch, {
+    http.get<GetNotificationNotificationsApiResponse>('/notification/notifications', NOTIFICATION_FALLBACK.fetch, {
       page,
       limit: NOTIFICATIONS_PAGE_SIZE,
       type: type ?? undefined,
     }),
-  unreadCount: () => http.get<{ count?: number }>('/notification/unread-count', NOTIFICATION_FALLBACK.unread),
+  unreadCount: () => http.get<GetNotificationUnreadCountApiResponse>('/notification/unread-count', NOTIFICATION_FALLBACK.unread),
   markRead: (id: string) =>
-    http.patch<{ notification?: UserNotification }>(`/notification/mark-as-read/${encodeURIComponent(id)}`, {}, NOTIFICATION_FALLBACK.markRead),
+    http.patch<PatchNotificationMarkAsReadByIdApiResponse>(`/notification/mark-as-read/${encodeURIComponent(id)}`, {}, NOTIFICATION_FALLBACK.markRead),
   markAllRead: () => http.patch('/notification/mark-all-as-read', {}, NOTIFICATION_FALLBACK.markAll),
   sendAdmin: (body: { userId: string; content: string; navigateTo?: string }) =>
-    http.post<{ notification?: UserNotification }>('/notification/admin', body, NOTIFICATION_FALLBACK.send),
+    http.post<PostNotificationAdminApiResponse>('/notification/admin', body, NOTIFICATION_FALLBACK.send),
   broadcast: (body: { content: string }) => http.post('/notification/broadcast', body, NOTIFICATION_FALLBACK.broadcast),
   reply: (body: { notificationId: string; content: string }) =>
-    http.post<{ notification?: UserNotification }>('/notification/reply', body, NOTIFICATION_FALLBACK.reply),
+    http.post<PostNotificationReplyApiResponse>('/notification/reply', body, NOTIFICATION_FALLBACK.reply),
   remove: (id: string) => http.delete(`/notification/${encodeURIComponent(id)}`, NOTIFICATION_FALLBACK.delete),
   history: (userId: string) =>
-    http.get<{ notifications?: UserNotification[] }>(`/notification/user/${encodeURIComponent(userId)}`, NOTIFICATION_FALLBACK.history),
+    http.get<GetNotificationUserByUserIdApiResponse>(`/notification/user/${encodeURIComponent(userId)}`, NOTIFICATION_FALLBACK.history),
 };

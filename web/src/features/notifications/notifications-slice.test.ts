@@ -10,12 +10,17 @@ import {
   initialNotificationsState,
   markAllNotificationsRead,
   markNotificationRead,
+  notificationList,
   notificationsReducer,
   replyToNotification,
+  selectNotificationList,
   sendAdminNotice,
   broadcastNotice,
 } from './notifications-slice';
 import { notificationLink, notificationText } from './notification-text';
+
+/** The dropdown's list of a notifications state, newest first. */
+const listOf = (state: typeof initialNotificationsState) => selectNotificationList({ notifications: state });
 
 const n = (id: string, over: Partial<UserNotification> = {}): UserNotification => ({ _id: id, type: 'like', read: false, content: '', createdAt: '2026-01-01T00:00:00Z', user: 'u1', ...over });
 
@@ -23,21 +28,21 @@ describe('notifications state', () => {
   it('a realtime arrival goes to the front and raises the unread count if unread', () => {
     let state = notificationsReducer(initialNotificationsState, socketEvents.notificationReceived(n('a')));
     state = notificationsReducer(state, socketEvents.notificationReceived(n('b', { read: true })));
-    expect(state.list.map((x) => x._id)).toEqual(['b', 'a']);
+    expect(listOf(state).map((x) => x._id)).toEqual(['b', 'a']);
     expect(state.unreadCount).toBe(1);
   });
 
   it('cuts the list to the first 50 when it exceeds 100', () => {
-    let state = { ...initialNotificationsState, list: Array.from({ length: 100 }, (_, i) => n(`old${i}`, { read: true })) };
+    let state = { ...initialNotificationsState, list: notificationList(Array.from({ length: 100 }, (_, i) => n(`old${i}`, { read: true }))) };
     state = notificationsReducer(state, socketEvents.notificationReceived(n('new')));
-    expect(state.list).toHaveLength(50);
-    expect(state.list[0]._id).toBe('new');
+    expect(listOf(state)).toHaveLength(50);
+    expect(listOf(state)[0]._id).toBe('new');
   });
 
   it("mark-read takes the server's count, even when the server's live push came first", async () => {
     mockApi.on('PATCH', /^\/api\/notification\/mark-as-read\//, { body: { notification: {} } });
     mockApi.on('GET', '/notification/unread-count', { body: { count: 1 } });
-    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: [n('a'), n('b')], unreadCount: 2 } });
+    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: notificationList([n('a'), n('b')]), unreadCount: 2 } });
     const done = store.dispatch(markNotificationRead('a'));
     // The server pushes updateUnreadCount(1) before its HTTP answer arrives.
     store.dispatch(socketEvents.unreadCountUpdated(1));
@@ -48,10 +53,10 @@ describe('notifications state', () => {
   it('mark-read lowers the count by 1, never below 0, when the server count cannot be read', async () => {
     mockApi.on('GET', '/notification/unread-count', { status: 503 });
     mockApi.on('PATCH', /^\/api\/notification\/mark-as-read\//, { body: { notification: {} } });
-    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: [n('a')], unreadCount: 1 } });
+    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: notificationList([n('a')]), unreadCount: 1 } });
     await store.dispatch(markNotificationRead('a'));
     expect(store.getState().notifications.unreadCount).toBe(0);
-    expect(store.getState().notifications.list[0].read).toBe(true);
+    expect(listOf(store.getState().notifications)[0].read).toBe(true);
     await store.dispatch(markNotificationRead('a'));
     expect(store.getState().notifications.unreadCount).toBe(0);
   });
@@ -66,18 +71,18 @@ describe('notifications state', () => {
 
   it('mark-all sets all as read and the count to 0', async () => {
     mockApi.on('PATCH', '/notification/mark-all-as-read', { body: {} });
-    const store = setupStore({ notifications: { ...initialNotificationsState, list: [n('a'), n('b')], unreadCount: 2 } });
+    const store = setupStore({ notifications: { ...initialNotificationsState, list: notificationList([n('a'), n('b')]), unreadCount: 2 } });
     await store.dispatch(markAllNotificationsRead());
     expect(store.getState().notifications.unreadCount).toBe(0);
-    expect(store.getState().notifications.list.every((x) => x.read)).toBe(true);
+    expect(listOf(store.getState().notifications).every((x) => x.read)).toBe(true);
   });
 
   it("delete removes the item and recounts unread from the server's count", async () => {
     mockApi.on('DELETE', '/notification/a', { body: { message: 'deleted' } });
     mockApi.on('GET', '/notification/unread-count', { body: { count: 7 } });
-    const store = setupStore({ notifications: { ...initialNotificationsState, list: [n('a'), n('b'), n('c', { read: true })], unreadCount: 9 } });
+    const store = setupStore({ notifications: { ...initialNotificationsState, list: notificationList([n('a'), n('b'), n('c', { read: true })]), unreadCount: 9 } });
     await store.dispatch(deleteNotification('a'));
-    expect(store.getState().notifications.list.map((x) => x._id)).toEqual(['b', 'c']);
+    expect(listOf(store.getState().notifications).map((x) => x._id)).toEqual(['b', 'c']);
     expect(store.getState().notifications.unreadCount).toBe(7);
   });
 
@@ -86,7 +91,7 @@ describe('notifications state', () => {
     mockApi.on('DELETE', '/notification/a', { body: { message: 'deleted' } });
     mockApi.on('GET', '/notification/unread-count', { status: 500, body: { message: 'down' } });
     const inbox = { ...initialNotificationsState.inbox, status: 'succeeded' as const, list: [n('a'), n('b'), n('c')], total: 3 };
-    const store = setupStore({ notifications: { ...initialNotificationsState, list: [], unreadCount: 5, inbox } });
+    const store = setupStore({ notifications: { ...initialNotificationsState, list: notificationList([]), unreadCount: 5, inbox } });
     await store.dispatch(deleteNotification('a'));
     expect(store.getState().notifications.inbox.list.map((x) => x._id)).toEqual(['b', 'c']);
     expect(store.getState().notifications.unreadCount).toBe(4);
@@ -106,7 +111,7 @@ describe('notifications state', () => {
     const store = setupStore({ auth: signedInAuth() });
     await store.dispatch(fetchNotifications({ page: 1 }));
     await store.dispatch(fetchNotifications({ page: 2 }));
-    expect(store.getState().notifications.list.map((x) => x._id)).toEqual(['a', 'b', 'c']);
+    expect(listOf(store.getState().notifications).map((x) => x._id)).toEqual(['a', 'b', 'c']);
     expect(mockApi.calls('GET', '/notification/notifications')[0].url.searchParams.get('limit')).toBe('20');
   });
 
@@ -123,9 +128,9 @@ describe('notifications state', () => {
     }));
     const store = setupStore({ auth: signedInAuth({ user: testAdmin, role: 'admin' }) });
     await store.dispatch(sendAdminNotice({ userId: 'someone', content: 'hi' }));
-    expect(store.getState().notifications.list).toEqual([]);
+    expect(listOf(store.getState().notifications)).toEqual([]);
     await store.dispatch(sendAdminNotice({ userId: 'a1', content: 'hi' }));
-    expect(store.getState().notifications.list.map((x) => x._id)).toEqual(['to-a1']);
+    expect(listOf(store.getState().notifications).map((x) => x._id)).toEqual(['to-a1']);
   });
 
   it('validates the admin notice, broadcast, reply and history inputs', async () => {
@@ -140,9 +145,9 @@ describe('notifications state', () => {
 
   it('a reply adds the returned notification at the front', async () => {
     mockApi.on('POST', '/notification/reply', { body: { notification: n('r', { type: 'admin_reply', read: true }) } });
-    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: [n('a')] } });
+    const store = setupStore({ auth: signedInAuth(), notifications: { ...initialNotificationsState, list: notificationList([n('a')]) } });
     await store.dispatch(replyToNotification({ notificationId: 'a', content: 'thanks' }));
-    expect(store.getState().notifications.list.map((x) => x._id)).toEqual(['r', 'a']);
+    expect(listOf(store.getState().notifications).map((x) => x._id)).toEqual(['r', 'a']);
   });
 });
 

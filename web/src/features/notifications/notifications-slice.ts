@@ -1,5 +1,9 @@
-/** The user's notifications (seed 000 §3 "User notification", §4 "Notifications", §5). */
-import { createAsyncThunk, createSlice, isPending } from '@reduxjs/toolkit';
+/**
+ * The user's notifications (seed 000 §3 "User notification", §4 "Notifications", §5). The
+ * dropdown's `list` is kept by an entity adapter (ids in the spec's order, one entry per `_id`):
+ * an arrival goes to the front, the list is cut to the first 50 when it exceeds 100.
+ */
+import { createAsyncThunk, createEntityAdapter, createSlice, isPending, type EntityState, type UnknownAction } from '@reduxjs/toolkit';
 import { errorMessage } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import type { UserNotification } from '@/types/entities';
@@ -26,8 +30,8 @@ export interface InboxState {
 }
 
 export interface NotificationsState {
-  /** The dropdown's list (every kind). */
-  list: UserNotification[];
+  /** The dropdown's list (every kind), newest first. */
+  list: EntityState<UserNotification, string>;
   unreadCount: number;
   page: number;
   total: number;
@@ -37,8 +41,13 @@ export interface NotificationsState {
   inbox: InboxState;
 }
 
+const listAdapter = createEntityAdapter<UserNotification, string>({ selectId: (n) => n._id });
+
+/** A dropdown list holding `items` in their order (for a store's preloaded state). */
+export const notificationList = (items: UserNotification[] = []) => listAdapter.setAll(listAdapter.getInitialState(), items);
+
 export const initialNotificationsState: NotificationsState = {
-  list: [],
+  list: notificationList(),
   unreadCount: 0,
   page: 1,
   total: 0,
@@ -215,8 +224,10 @@ export const fetchUserHistory = createAsyncThunk<UserNotification[], string, Thu
 );
 
 function addToFront(state: NotificationsState, notification: UserNotification, { toInbox = true } = {}) {
-  state.list = [notification, ...state.list.filter((n) => n._id !== notification._id)];
-  if (state.list.length > LIST_TRIM_ABOVE) state.list = state.list.slice(0, LIST_TRIM_TO);
+  const list = state.list;
+  listAdapter.setOne(list, notification);
+  list.ids = [notification._id, ...list.ids.filter((id) => id !== notification._id)];
+  if (list.ids.length > LIST_TRIM_ABOVE) listAdapter.removeMany(list, list.ids.slice(LIST_TRIM_TO));
   if (!toInbox) return;
   const inbox = state.inbox;
   if (inbox.status === 'succeeded' && matchesInboxType(notification, inbox.type)) {
@@ -238,12 +249,9 @@ const notificationsSlice = createSlice({
         state.loading = false;
         state.page = page;
         state.total = total;
-        if (page <= 1) {
-          state.list = notifications;
-        } else {
-          const seen = new Set(state.list.map((n) => n._id));
-          state.list = [...state.list, ...notifications.filter((n) => !seen.has(n._id))];
-        }
+        // The first page replaces the list; a later one adds those not already in it, at the end.
+        if (page <= 1) listAdapter.setAll(state.list, notifications);
+        else listAdapter.addMany(state.list, notifications);
       })
       .addCase(fetchUnreadCount.fulfilled, (state, action) => {
         state.loading = false;
@@ -286,20 +294,22 @@ const notificationsSlice = createSlice({
       .addCase(markNotificationRead.fulfilled, (state, action) => {
         const { id, unreadCount } = action.payload;
         state.loading = false;
-        for (const item of [...state.list, ...state.inbox.list]) if (item._id === id) item.read = true;
+        const item = state.list.entities[id];
+        if (item) item.read = true;
+        for (const n of state.inbox.list) if (n._id === id) n.read = true;
         // The server's count when it answered; else one less (seed 000 §4), never below 0.
         state.unreadCount = unreadCount ?? Math.max(0, state.unreadCount - 1);
       })
       .addCase(markAllNotificationsRead.fulfilled, (state) => {
         state.loading = false;
-        for (const n of [...state.list, ...state.inbox.list]) n.read = true;
+        for (const n of [...Object.values(state.list.entities), ...state.inbox.list]) n.read = true;
         state.unreadCount = 0;
       })
       .addCase(deleteNotification.fulfilled, (state, action) => {
         const { id, unreadCount } = action.payload;
         state.loading = false;
-        const removed = [...state.list, ...state.inbox.list].find((n) => n._id === id);
-        state.list = state.list.filter((n) => n._id !== id);
+        const removed = state.list.entities[id] ?? state.inbox.list.find((n) => n._id === id);
+        listAdapter.removeOne(state.list, id);
         const before = state.inbox.list.length;
         state.inbox.list = state.inbox.list.filter((n) => n._id !== id);
         state.inbox.total = Math.max(0, state.inbox.total - (before - state.inbox.list.length));
@@ -333,7 +343,7 @@ const notificationsSlice = createSlice({
         state.userNotificationHistory = action.payload;
       })
       .addCase(socketEvents.notificationReceived, (state, action) => {
-        const isNew = !state.list.some((n) => n._id === action.payload._id);
+        const isNew = state.list.entities[action.payload._id] === undefined;
         addToFront(state, action.payload);
         if (isNew && !action.payload.read) state.unreadCount += 1;
       })
@@ -359,7 +369,7 @@ const notificationsSlice = createSlice({
         },
       )
       .addMatcher(
-        (action): action is { type: string; payload: string | undefined } =>
+        (action: UnknownAction): action is { type: string; payload: string | undefined } =>
           action.type.startsWith('notifications/') && action.type.endsWith('/rejected') && action.type !== fetchInbox.rejected.type,
         (state, action) => {
           state.loading = false;
@@ -373,3 +383,5 @@ export const notificationsReducer = notificationsSlice.reducer;
 
 export const selectNotifications = (state: { notifications: NotificationsState }) => state.notifications;
 export const selectUnreadCount = (state: { notifications: NotificationsState }) => state.notifications.unreadCount;
+/** The dropdown's list, newest first. */
+export const selectNotificationList = listAdapter.getSelectors((state: { notifications: NotificationsState }) => state.notifications.list).selectAll;

@@ -9,9 +9,7 @@ import {
   createBankDetails,
   deleteBankDetails,
   fetchBankDetails,
-  fetchMyEarnings,
   isValidId,
-  PAYMENTS_FALLBACK,
   updateBankDetails,
 } from './payments-slice';
 
@@ -88,8 +86,5 @@ describe('the payments slice', () => {
     mockApi.on('POST', '/payment/bank-details', { status: 400, body: { message: 'accountNumber must be 4 to 20 digits' } });
     await store.dispatch(createBankDetails(input));
     expect(store.getState().payments.error).toBe('accountNumber must be 4 to 20 digits');
-    mockApi.on('GET', '/earning/my-earnings', { status: 500, body: {} });
-    await store.dispatch(fetchMyEarnings(1));
-    expect(store.getState().payments.earnings.error).toBe(PAYMENTS_FALLBACK.earnings);
   });
 });

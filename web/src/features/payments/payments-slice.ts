@@ -5,11 +5,20 @@
  * - Update and delete need a valid payment id ('Invalid payment ID for update' / 'for deletion'),
  *   viewing a valid user id ('Invalid user ID'); empty or the text null is invalid.
  * - Create, update and delete are refused while the same one is in flight.
+ * The earnings are a plain answer: the earnings panel reads them through the generated endpoint
+ * (`GET /earning/my-earnings`, EARNINGS_PAGE_SIZE a page).
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type {
+  DeletePaymentBankDetailsByIdApiResponse,
+  GetPaymentBankDetailsApiResponse,
+  PatchPaymentBankDetailsByIdApiResponse,
+  PostPaymentBankDetailsApiResponse,
+} from '@/api/endpoints';
+import { injectReducers } from '@/app/store';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
-import type { Balance, BankDetails, LedgerEntry } from '@/types/money';
+import type { BankDetails } from '@/types/money';
 
 export const BANK_DETAILS_CACHE_MS = 3_600_000;
 export const BANK_MESSAGES = {
@@ -45,16 +54,8 @@ export interface BankDetailsInput {
   contactData: { name: string; email: string; contact: string };
 }
 
-export interface Earnings {
-  earnings: Balance[];
-  entries: LedgerEntry[];
-  total: number;
-  page: number;
-  totalPages: number;
-  minPayout: number;
-  hasBankDetails: boolean;
-  mode?: string;
-}
+/** Ledger entries a page of the earnings panel shows. */
+export const EARNINGS_PAGE_SIZE = 10;
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
@@ -63,7 +64,6 @@ export interface PaymentsState {
   saving: boolean;
   message: string | null;
   error: string | null;
-  earnings: { value: Earnings | null; status: Status; error: string | null };
 }
 
 export const initialPaymentsState: PaymentsState = {
@@ -71,7 +71,6 @@ export const initialPaymentsState: PaymentsState = {
   saving: false,
   message: null,
   error: null,
-  earnings: { value: null, status: 'idle', error: null },
 };
 
 type Root = { payments: PaymentsState };
@@ -81,7 +80,7 @@ export const fetchBankDetails = createAsyncThunk<{ bankDetails: BankDetails | nu
   async ({ userId }, { rejectWithValue }) => {
     if (!isValidId(userId)) return rejectWithValue(BANK_INVALID.user);
     try {
-      const r = await http.get<{ bankDetails: BankDetails | null }>('/payment/bank-details', PAYMENTS_FALLBACK.fetch, { userId });
+      const r = await http.get<GetPaymentBankDetailsApiResponse>('/payment/bank-details', PAYMENTS_FALLBACK.fetch, { userId });
       return { bankDetails: r?.bankDetails ?? null, fetchedAt: Date.now() };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.fetch));
@@ -103,7 +102,7 @@ export const createBankDetails = createAsyncThunk<{ bankDetails: BankDetails; me
   'payments/createBankDetails',
   async (input, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ bankDetails: BankDetails; message?: string }>('/payment/bank-details', input, PAYMENTS_FALLBACK.create);
+      const r = await http.post<PostPaymentBankDetailsApiResponse>('/payment/bank-details', input, PAYMENTS_FALLBACK.create);
       return { bankDetails: r.bankDetails, message: r.message || BANK_MESSAGES.created };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.create));
@@ -117,7 +116,7 @@ export const updateBankDetails = createAsyncThunk<{ bankDetails: BankDetails; me
   async ({ paymentId, input }, { rejectWithValue }) => {
     if (!isValidId(paymentId)) return rejectWithValue(BANK_INVALID.update);
     try {
-      const r = await http.patch<{ bankDetails: BankDetails; message?: string }>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, input, PAYMENTS_FALLBACK.update);
+      const r = await http.patch<PatchPaymentBankDetailsByIdApiResponse>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, input, PAYMENTS_FALLBACK.update);
       return { bankDetails: r.bankDetails, message: r.message || BANK_MESSAGES.updated };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.update));
@@ -131,7 +130,7 @@ export const deleteBankDetails = createAsyncThunk<{ message: string }, string, {
   async (paymentId, { rejectWithValue }) => {
     if (!isValidId(paymentId)) return rejectWithValue(BANK_INVALID.deletion);
     try {
-      const r = await http.delete<{ message?: string }>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, PAYMENTS_FALLBACK.delete);
+      const r = await http.delete<DeletePaymentBankDetailsByIdApiResponse>(`/payment/bank-details/${encodeURIComponent(paymentId)}`, PAYMENTS_FALLBACK.delete);
       return { message: r?.message || BANK_MESSAGES.deleted };
     } catch (e) {
       return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.delete));
@@ -140,13 +139,6 @@ export const deleteBankDetails = createAsyncThunk<{ message: string }, string, {
   { condition: notSaving },
 );
 
-export const fetchMyEarnings = createAsyncThunk<Earnings, number | undefined, { rejectValue: string }>('payments/fetchMyEarnings', async (page = 1, { rejectWithValue }) => {
-  try {
-    return await http.get<Earnings>('/earning/my-earnings', PAYMENTS_FALLBACK.earnings, { page, limit: 10 });
-  } catch (e) {
-    return rejectWithValue(errorMessage(e, PAYMENTS_FALLBACK.earnings));
-  }
-});
 
 const paymentsSlice = createSlice({
   name: 'payments',
@@ -184,17 +176,6 @@ const paymentsSlice = createSlice({
         state.bankDetails.fetchedAt = Date.now();
         state.message = action.payload.message;
       })
-      .addCase(fetchMyEarnings.pending, (state) => {
-        state.earnings.status = 'loading';
-        state.earnings.error = null;
-      })
-      .addCase(fetchMyEarnings.fulfilled, (state, action) => {
-        state.earnings = { value: action.payload, status: 'succeeded', error: null };
-      })
-      .addCase(fetchMyEarnings.rejected, (state, action) => {
-        state.earnings.status = 'failed';
-        state.earnings.error = action.payload ?? PAYMENTS_FALLBACK.earnings;
-      })
       .addMatcher(
         (action) => [createBankDetails, updateBankDetails, deleteBankDetails].some((t) => t.pending.match(action)),
         (state) => {
@@ -221,4 +202,7 @@ const paymentsSlice = createSlice({
 });
 
 export const paymentsReducer = paymentsSlice.reducer;
+// Loaded on demand (bank details and earnings are not a reader's first load): the slice joins the
+// store when this module loads.
+injectReducers({ payments: paymentsReducer });
 export const selectPayments = (state: { payments: PaymentsState }) => state.payments;

@@ -20,7 +20,7 @@ export function addPostsListeners(startListening: AppStartListening): void {
       if (!blocked) return;
       const { auth, posts } = api.getState();
       if (auth.isAuthenticated && auth.role === 'admin') return;
-      const copies = [posts.currentPost, ...Object.values(posts.lists).flatMap((l) => l.items)].filter((p) => p?._id === postId);
+      const copies = [posts.currentPost, ...Object.values(posts.lists).map((l) => l.items.entities[postId])].filter((p) => p?._id === postId);
       const mine = copies.some((p) => p?.author?._id && p.author._id === auth.user?._id);
       if (copies.length > 0 && !mine) api.dispatch(postHiddenFromViewer(postId));
     },

@@ -24,6 +24,8 @@ import {
   updatePost,
   type ListKey,
   type PostsState,
+  itemsOf,
+  postItems,
 } from './posts-slice';
 import { fetchSuggestedPosts, SUGGESTED_FALLBACK } from './suggested-slice';
 
@@ -32,7 +34,7 @@ const post = (id: string, over: Partial<Post> = {}): Post => testPost({ _id: id,
 function withLists(lists: Partial<Record<ListKey, Post[]>>, over: Partial<PostsState> = {}): PostsState {
   const state = initialPostsState();
   for (const [key, items] of Object.entries(lists) as [ListKey, Post[]][]) {
-    state.lists[key] = { ...emptyList(), items, total: items.length, status: 'succeeded' };
+    state.lists[key] = { ...emptyList(), items: postItems(items), total: items.length, status: 'succeeded' };
   }
   return { ...state, ...over };
 }
@@ -52,7 +54,7 @@ describe('post lists', () => {
     expect(calls[0].url.searchParams.get('limit')).toBe('12');
     expect(calls[1].url.searchParams.get('after')).toBe(post('b').createdAt);
     expect(calls[1].url.searchParams.get('afterId')).toBe('b');
-    expect(store.getState().posts.lists.latestPosts.items.map((p) => p._id)).toEqual(['a', 'b', 'c']);
+    expect(itemsOf(store.getState().posts.lists.latestPosts).map((p) => p._id)).toEqual(['a', 'b', 'c']);
     expect(store.getState().posts.lists.latestPosts.hasMore).toBe(false);
     // Nothing more to load: no request.
     await store.dispatch(fetchPostList({ list: 'latestPosts', more: true }));
@@ -98,7 +100,7 @@ describe('post lists', () => {
     const store = setupStore({ auth: guestAuth() });
     await store.dispatch(fetchPostList({ list: 'searchPosts', filter: { query: 'abc' } }));
     await store.dispatch(fetchPostList({ list: 'searchPosts', filter: { query: 'abc' }, more: true }));
-    expect(store.getState().posts.lists.searchPosts.items.map((p) => p._id)).toEqual(['a', 'b', 'c']);
+    expect(itemsOf(store.getState().posts.lists.searchPosts).map((p) => p._id)).toEqual(['a', 'b', 'c']);
     expect(mockApi.calls('GET', '/public/search-posts')[1].url.searchParams.get('page')).toBe('2');
   });
 
@@ -107,9 +109,9 @@ describe('post lists', () => {
     const store = setupStore({ auth: guestAuth() });
     await store.dispatch(fetchPostList({ list: 'publicPosts', filter: { tag: 'rust' } }));
     const pending = store.dispatch(fetchPostList({ list: 'publicPosts', filter: { tag: 'go' } }));
-    expect(store.getState().posts.lists.publicPosts.items).toEqual([]);
+    expect(itemsOf(store.getState().posts.lists.publicPosts)).toEqual([]);
     await pending;
-    expect(store.getState().posts.lists.publicPosts.items.map((p) => p._id)).toEqual(['go']);
+    expect(itemsOf(store.getState().posts.lists.publicPosts).map((p) => p._id)).toEqual(['go']);
     expect(store.getState().posts.lists.publicPosts.filterKey).toBe(filterKeyOf({ tag: 'go' }));
   });
 });
@@ -120,9 +122,9 @@ describe('writing posts', () => {
     const store = setupStore({ auth: signedInAuth(), posts: withLists({ posts: [post('a')], followingPosts: [post('b')], latestPosts: [post('c')] }) });
     await store.dispatch(createPost({ title: 'New', blocks: [{ id: 'p', type: 'paragraph', data: { text: 'x' } }] }));
     const { lists } = store.getState().posts;
-    expect(lists.posts.items.map((p) => p._id)).toEqual(['new', 'a']);
-    expect(lists.followingPosts.items.map((p) => p._id)).toEqual(['new', 'b']);
-    expect(lists.latestPosts.items.map((p) => p._id)).toEqual(['c']);
+    expect(itemsOf(lists.posts).map((p) => p._id)).toEqual(['new', 'a']);
+    expect(itemsOf(lists.followingPosts).map((p) => p._id)).toEqual(['new', 'b']);
+    expect(itemsOf(lists.latestPosts).map((p) => p._id)).toEqual(['c']);
   });
 
   it("refuses empty blocks ('Blocks are required') and blob: addresses before sending anything", async () => {
@@ -154,8 +156,8 @@ describe('writing posts', () => {
     await store.dispatch(updatePost({ slug: 'slug-a', changes: { title: 'Renamed' } }));
     const state = store.getState().posts;
     expect(state.updateSuccess).toBe(true);
-    expect(state.lists.latestPosts.items.map((p) => p.title)).toEqual(['Renamed', 'Post b']);
-    expect(state.lists.posts.items[0].title).toBe('Renamed');
+    expect(itemsOf(state.lists.latestPosts).map((p) => p.title)).toEqual(['Renamed', 'Post b']);
+    expect(itemsOf(state.lists.posts)[0].title).toBe('Renamed');
     expect(state.currentPost?.title).toBe('Renamed');
   });
 
@@ -175,9 +177,9 @@ describe('writing posts', () => {
     await store.dispatch(deletePost('a'));
     const state = store.getState().posts;
     expect(state.currentPost).toBeNull();
-    expect(state.lists.latestPosts.items.map((p) => p._id)).toEqual(['b']);
-    expect(state.lists.followingPosts.items).toEqual([]);
-    expect(state.lists.searchPosts.items).toEqual([]);
+    expect(itemsOf(state.lists.latestPosts).map((p) => p._id)).toEqual(['b']);
+    expect(itemsOf(state.lists.followingPosts)).toEqual([]);
+    expect(itemsOf(state.lists.searchPosts)).toEqual([]);
   });
 
   it("a failed delete says 'Failed to delete post' and keeps the post", async () => {
@@ -185,7 +187,7 @@ describe('writing posts', () => {
     const store = setupStore({ auth: signedInAuth(), posts: withLists({ latestPosts: [post('a')] }) });
     await store.dispatch(deletePost('a'));
     expect(store.getState().posts.error).toBe('Failed to delete post');
-    expect(store.getState().posts.lists.latestPosts.items).toHaveLength(1);
+    expect(itemsOf(store.getState().posts.lists.latestPosts)).toHaveLength(1);
   });
 });
 
@@ -285,8 +287,8 @@ describe('a change of user', () => {
       withLists({ posts: [post('a')], latestPosts: [post('b')] }, { currentPost: post('a'), counts: { allPostsCount: 9, myPostsCount: 2, followingPostsCount: 3 } }),
       sessionUserChanged({ previousUserId: 'u1', userId: null }),
     );
-    expect(state.lists.posts.items).toEqual([]);
-    expect(state.lists.latestPosts.items).toEqual([]);
+    expect(itemsOf(state.lists.posts)).toEqual([]);
+    expect(itemsOf(state.lists.latestPosts)).toEqual([]);
     expect(state.currentPost).toBeNull();
     expect(state.counts).toEqual({ allPostsCount: 9, myPostsCount: 0, followingPostsCount: 0 });
   });
@@ -309,7 +311,7 @@ describe("an author's posts (userPosts)", () => {
     expect([first.get('search'), first.get('sort'), first.get('limit'), first.get('after')]).toEqual(['rust', 'oldest', '12', null]);
     expect([second.get('after'), second.get('afterId')]).toEqual(['2024-05-02T00:00:00Z', 'p2']);
     const list = store.getState().posts.lists.userPosts;
-    expect(list.items.map((p) => p._id)).toEqual(['p3', 'p2', 'p1']);
+    expect(itemsOf(list).map((p) => p._id)).toEqual(['p3', 'p2', 'p1']);
     expect(list.hasMore).toBe(false);
   });
 
@@ -325,7 +327,7 @@ describe("an author's posts (userPosts)", () => {
     const store = setupStore({ auth: signedInAuth() });
     await store.dispatch(fetchPostList({ list: 'userPosts', filter: { userId: 'u7', sort: 'newest' } }));
     const pending = store.dispatch(fetchPostList({ list: 'userPosts', filter: { userId: 'u7', sort: 'popular' } }));
-    expect(store.getState().posts.lists.userPosts.items).toEqual([]);
+    expect(itemsOf(store.getState().posts.lists.userPosts)).toEqual([]);
     await pending;
     expect(filterOfKey(store.getState().posts.lists.userPosts.filterKey)).toEqual({ userId: 'u7', sort: 'popular' });
   });

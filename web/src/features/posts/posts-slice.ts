@@ -6,6 +6,14 @@
  * starts over when that changes.
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  GetPostBySlugApiResponse,
+  GetPublicPostBySlugApiResponse,
+  PatchPostUpdateBySlugApiResponse,
+  PostPostAppealByPostIdApiResponse,
+  PostPostPostCreateApiResponse,
+  PostPostTimeSpentByPostIdApiResponse,
+} from '@/api/endpoints';
 import { errorMessage, http, request } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { Post, PostCounts } from '@/types/entities';
@@ -19,16 +27,18 @@ import {
   initialPostsState,
   POST_FALLBACK,
   POST_PAGE_SIZE,
+  postItems,
+  postsAdapter,
   type ListFilter,
   type ListKey,
+  type PostCountAnswer,
+  type PostListAnswer,
   type PostsState,
   type SortOption,
 } from './posts-state';
-import { appendUnique, eachList, putFirst, removeEverywhere } from './posts-lists';
-
+import { eachList, eachListedPost, putFirst, removeEverywhere, removeWhere } from './posts-lists';
 
 export * from './posts-state';
-
 
 type AuthView = { auth: { isAuthenticated: boolean; user?: { _id: string; role?: string } | null; role?: string | null } };
 type RootLike = AuthView & { posts: PostsState };
@@ -37,7 +47,8 @@ type Config = { rejectValue: string; state: RootLike };
 
 /** Every post count the viewer has: the public count, and their own and following for users. */
 export const fetchPostCounts = createAsyncThunk<Partial<PostCounts>, void, Config>('posts/fetchCounts', async (_, { getState, rejectWithValue }) => {
-  const count = async (path: string) => Number((await http.get<{ count?: number }>(path, POST_FALLBACK.counts))?.count) || 0;
+  const count = async (path: string) =>
+    Number((await http.get<PostCountAnswer>(path, POST_FALLBACK.counts))?.count) || 0;
   try {
     if (!getState().auth.isAuthenticated) return { allPostsCount: await count('/post/count/all') };
     const [allPostsCount, myPostsCount, followingPostsCount] = await Promise.all([
@@ -112,7 +123,8 @@ export const fetchPostList = createAsyncThunk<ListPage & { page: number }, Fetch
     if (endpoint.signedInOnly && !state.auth.isAuthenticated) return rejectWithValue(POST_FALLBACK.signInRequired);
     const current = state.posts.lists[list];
     const page = more ? current.page + 1 : 1;
-    const last = more ? current.items[current.items.length - 1] : undefined;
+    const lastId = more ? current.items.ids[current.items.ids.length - 1] : undefined;
+    const last = lastId === undefined ? undefined : current.items.entities[lastId];
     const query: Record<string, string | number | undefined> = { limit: endpoint.limit, ...endpoint.query(filter) };
     if (endpoint.paged) query.page = page;
     else if (last) {
@@ -121,7 +133,7 @@ export const fetchPostList = createAsyncThunk<ListPage & { page: number }, Fetch
     }
     try {
       const path = typeof endpoint.path === 'function' ? endpoint.path(filter) : endpoint.path;
-      const r = await http.get<{ posts?: Post[]; total?: number }>(path, endpoint.fallback, query);
+      const r = await http.get<PostListAnswer>(path, endpoint.fallback, query);
       return { posts: r?.posts ?? [], total: Number(r?.total) || 0, page };
     } catch (e) {
       return rejectWithValue(errorMessage(e, endpoint.fallback));
@@ -140,7 +152,7 @@ export const fetchPost = createAsyncThunk<Post, { slug: string }, Config>('posts
   if (typeof slug !== 'string' || slug.trim() === '') return rejectWithValue(POST_FALLBACK.invalidSlug);
   const path = getState().auth.isAuthenticated ? `/post/${encodeURIComponent(slug)}` : `/public/post/${encodeURIComponent(slug)}`;
   try {
-    const r = await http.get<{ post?: Post }>(path, POST_FALLBACK.post);
+    const r = await http.get<GetPostBySlugApiResponse | GetPublicPostBySlugApiResponse>(path, POST_FALLBACK.post);
     if (!r?.post) return rejectWithValue(POST_FALLBACK.notFound);
     return r.post;
   } catch (e) {
@@ -181,7 +193,7 @@ export const createPost = createAsyncThunk<Post, PostInput, Config>('posts/creat
   const problem = checkPostInput(input);
   if (problem) return rejectWithValue(problem);
   try {
-    const r = await http.post<{ post: Post }>('/post/post-create', input, POST_FALLBACK.create);
+    const r = await http.post<PostPostPostCreateApiResponse>('/post/post-create', input, POST_FALLBACK.create);
     return r.post;
   } catch (e) {
     return rejectWithValue(errorMessage(e, POST_FALLBACK.create));
@@ -196,7 +208,7 @@ export const updatePost = createAsyncThunk<Post, { slug: string; changes: Partia
       if (problem) return rejectWithValue(problem);
     }
     try {
-      const r = await http.patch<{ post: Post; message?: string }>(`/post/update/${encodeURIComponent(slug)}`, changes, POST_FALLBACK.update);
+      const r = await http.patch<PatchPostUpdateBySlugApiResponse>(`/post/update/${encodeURIComponent(slug)}`, changes, POST_FALLBACK.update);
       return r.post;
     } catch (e) {
       return rejectWithValue(errorMessage(e, POST_FALLBACK.update));
@@ -222,7 +234,7 @@ export const submitReadingTime = createAsyncThunk<
   if (typeof postId !== 'string' || postId === '') return rejectWithValue(POST_FALLBACK.invalidPostId);
   try {
     // keepalive: the report is usually sent as the reader leaves, perhaps closing the tab.
-    const r = await request<{ duration?: number; updatedAt?: string }>(`/post/time-spent/${encodeURIComponent(postId)}`, {
+    const r = await request<PostPostTimeSpentByPostIdApiResponse>(`/post/time-spent/${encodeURIComponent(postId)}`, {
       method: 'POST',
       body: { duration: Math.max(1, Math.round(seconds)) },
       fallback: POST_FALLBACK.readingTime,
@@ -238,7 +250,7 @@ export const sendAppeal = createAsyncThunk<string, { postId: string; message: st
   'posts/appeal',
   async ({ postId, message }, { rejectWithValue }) => {
     try {
-      const r = await http.post<{ message?: string }>(`/post/appeal/${encodeURIComponent(postId)}`, { message }, POST_FALLBACK.appeal);
+      const r = await http.post<PostPostAppealByPostIdApiResponse>(`/post/appeal/${encodeURIComponent(postId)}`, { message }, POST_FALLBACK.appeal);
       return r?.message ?? 'Appeal sent';
     } catch (e) {
       return rejectWithValue(errorMessage(e, POST_FALLBACK.appeal));
@@ -266,15 +278,15 @@ const postsSlice = createSlice({
      */
     listPreloaded(state, action: PayloadAction<{ list: ListKey; filter: ListFilter; posts: Post[]; total: number }>) {
       const { list, filter, posts, total } = action.payload;
-      const items = appendUnique([], posts);
+      const items = postItems(posts);
       state.lists[list] = {
         ...emptyList(),
         items,
-        total: Math.max(total, items.length),
+        total: Math.max(total, items.ids.length),
         status: 'succeeded',
         filterKey: filterKeyOf(filter),
         page: 1,
-        hasMore: items.length > 0 && items.length < total,
+        hasMore: items.ids.length > 0 && items.ids.length < total,
         preloaded: true,
       };
     },
@@ -322,7 +334,7 @@ const postsSlice = createSlice({
       const apply = (p: Post) => {
         if (p._id === action.payload.postId) Object.assign(p, action.payload.changes);
       };
-      eachList(state, (list) => list.items.forEach(apply));
+      eachListedPost(state, apply);
       if (state.currentPost) apply(state.currentPost);
     },
   },
@@ -358,10 +370,12 @@ const postsSlice = createSlice({
         const { posts, total, page } = action.payload;
         list.requestId = null;
         list.status = 'succeeded';
-        list.items = more ? appendUnique(list.items, posts) : appendUnique([], posts);
-        list.total = Math.max(total, list.items.length);
+        // A later page adds the posts not already in the list; the first one replaces it.
+        if (more) postsAdapter.addMany(list.items, posts);
+        else postsAdapter.setAll(list.items, posts);
+        list.total = Math.max(total, list.items.ids.length);
         list.page = page;
-        list.hasMore = posts.length > 0 && list.items.length < total;
+        list.hasMore = posts.length > 0 && list.items.ids.length < total;
       })
       .addCase(fetchPostList.rejected, (state, action) => {
         const list = state.lists[action.meta.arg.list];
@@ -413,8 +427,8 @@ const postsSlice = createSlice({
         const post = action.payload;
         state.saving = false;
         state.updateSuccess = true;
-        eachList(state, (list) => {
-          list.items = list.items.map((p) => (p.slug === post.slug ? { ...p, ...post } : p));
+        eachListedPost(state, (p) => {
+          if (p.slug === post.slug) Object.assign(p, post);
         });
         if (state.currentPost?.slug === post.slug) state.currentPost = { ...state.currentPost, ...post };
       })
@@ -447,22 +461,18 @@ const postsSlice = createSlice({
         const apply = (p: Post) => {
           if (p.author?._id === _id) p.author = { ...p.author, name, avatar };
         };
-        eachList(state, (list) => list.items.forEach(apply));
+        eachListedPost(state, apply);
         if (state.currentPost) apply(state.currentPost);
       })
       // Someone the user blocked: their posts leave every list (the server hides them from now on).
       .addCase(blockUser.fulfilled, (state, action) => {
         const blocked = action.meta.arg.userId;
-        eachList(state, (list) => {
-          const before = list.items.length;
-          list.items = list.items.filter((p) => p.author?._id !== blocked);
-          list.total = Math.max(0, list.total - (before - list.items.length));
-        });
+        eachList(state, (list) => removeWhere(list, (p) => p.author?._id === blocked));
       })
       .addCase(socketEvents.postBlockToggled, (state, action) => {
         const { postId, blocked } = action.payload;
         if (state.currentPost?._id === postId) state.currentPost.blocked = blocked;
-        eachList(state, (list) => list.items.forEach((p) => p._id === postId && (p.blocked = blocked)));
+        eachListedPost(state, (p) => p._id === postId && (p.blocked = blocked));
       });
   },
 });

@@ -1,5 +1,35 @@
 /** The posts state: its lists, filters, counts and constants (see posts-slice.ts). */
+import { createEntityAdapter, type EntityState } from '@reduxjs/toolkit';
+import type {
+  GetPostAllPostApiResponse,
+  GetPostCountAllApiResponse,
+  GetPostCountFollowingApiResponse,
+  GetPostCountMyApiResponse,
+  GetPostFollowingApiResponse,
+  GetPostLatestPostLatestApiResponse,
+  GetPostPublicPostsApiResponse,
+  GetPostSearchPostSearchApiResponse,
+  GetPostTrendingPostTrendingApiResponse,
+  GetPostUserByUserIdPostsApiResponse,
+  GetPublicPostsApiResponse,
+  GetPublicSearchPostsApiResponse,
+} from '@/api/endpoints';
 import type { Post, PostCounts } from '@/types/entities';
+
+/** What `/post/count/all`, `/post/count/my` and `/post/count/following` answer. */
+export type PostCountAnswer = GetPostCountAllApiResponse | GetPostCountMyApiResponse | GetPostCountFollowingApiResponse;
+
+/** What the lists' endpoints answer (`endpointOf` in posts-slice.ts picks one per list). */
+export type PostListAnswer =
+  | GetPostFollowingApiResponse
+  | GetPostPublicPostsApiResponse
+  | GetPostAllPostApiResponse
+  | GetPostLatestPostLatestApiResponse
+  | GetPostTrendingPostTrendingApiResponse
+  | GetPostSearchPostSearchApiResponse
+  | GetPostUserByUserIdPostsApiResponse
+  | GetPublicPostsApiResponse
+  | GetPublicSearchPostsApiResponse;
 
 export const POST_PAGE_SIZE = 12;
 export const FOLLOWING_PAGE_SIZE = 50;
@@ -48,8 +78,17 @@ export interface ListFilter {
   sort?: SortOption;
 }
 
+/**
+ * A list's posts, kept by an entity adapter: one entry per `_id`, the ids in the list's order
+ * (a page appends the posts not already in it; a created post goes to the front).
+ */
+export const postsAdapter = createEntityAdapter<Post, string>({ selectId: (p) => p._id });
+
+/** Posts as a list's items (in their order, the first of a repeated `_id` kept). */
+export const postItems = (posts: Post[] = []) => postsAdapter.setAll(postsAdapter.getInitialState(), posts);
+
 export interface PostList {
-  items: Post[];
+  items: EntityState<Post, string>;
   total: number;
   status: Status;
   error: string | null;
@@ -89,7 +128,7 @@ export interface PostsState {
 }
 
 export const emptyList = (): PostList => ({
-  items: [],
+  items: postItems(),
   total: 0,
   status: 'idle',
   error: null,
@@ -152,3 +191,13 @@ export function countsIn(payload: Partial<Record<(typeof COUNT_KEYS)[number], un
   }
   return found;
 }
+
+/** A list's posts in order (for reducers, listeners and tests; components use `selectListPosts`). */
+export const itemsOf = (list: PostList): Post[] => list.items.ids.map((id) => list.items.entities[id]);
+
+type WithPosts = { posts: PostsState };
+const listSelectors = {} as Record<ListKey, (state: WithPosts) => Post[]>;
+for (const key of LIST_KEYS) listSelectors[key] = postsAdapter.getSelectors((state: WithPosts) => state.posts.lists[key].items).selectAll;
+
+/** A list's posts in order, memoized per list. */
+export const selectListPosts = (state: WithPosts, key: ListKey): Post[] => listSelectors[key](state);

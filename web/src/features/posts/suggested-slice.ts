@@ -1,5 +1,6 @@
 /** Suggested posts (seed 001 §3 "Suggested posts"): a list with status idle, loading, succeeded or failed. */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type { GetPostSuggestedPostSuggestedApiResponse } from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import type { Post } from '@/types/entities';
@@ -24,7 +25,7 @@ export const fetchSuggestedPosts = createAsyncThunk<Post[], { postId: string; ca
   'suggested/fetch',
   async ({ postId, category, limit = SUGGESTED_LIMIT }, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ posts?: Post[] }>('/post/suggested-post/suggested', SUGGESTED_FALLBACK, {
+      const r = await http.get<GetPostSuggestedPostSuggestedApiResponse>('/post/suggested-post/suggested', SUGGESTED_FALLBACK, {
         limit,
         category: category ?? undefined,
         exclude: postId,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { fetchPostList, filterKeyOf, filterOfKey, listPreloadUsed, type ListFilter, type ListKey } from './posts-slice';
+import { fetchPostList, filterKeyOf, filterOfKey, listPreloadUsed, selectListPosts, type ListFilter, type ListKey } from './posts-slice';
 
 /**
  * One of the post lists for a screen: loads (or refreshes) its first page when the screen opens,
@@ -12,6 +12,7 @@ export function usePostList(list: ListKey, filter: ListFilter = {}, { enabled = 
   const authInitialized = useAppSelector((state) => state.auth.authInitialized);
   const userId = useAppSelector((state) => state.auth.user?._id ?? null);
   const state = useAppSelector((s) => s.posts.lists[list]);
+  const items = useAppSelector((s) => selectListPosts(s, list));
   const key = filterKeyOf(filter);
   const ready = enabled && authInitialized;
 
@@ -37,6 +38,6 @@ export function usePostList(list: ListKey, filter: ListFilter = {}, { enabled = 
   }, [dispatch, list, key]);
 
   // A list shows only what belongs to this filter (another filter's items wait to be replaced).
-  const feed = state.filterKey === key ? state : { ...state, items: [], status: ready ? ('loading' as const) : state.status, hasMore: false };
+  const feed = state.filterKey === key ? { ...state, items } : { ...state, items: [], status: ready ? ('loading' as const) : state.status, hasMore: false };
   return { feed, loadMore, retry: load };
 }

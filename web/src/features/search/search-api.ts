@@ -1,3 +1,4 @@
+import type { GetPostSearchPostSearchApiResponse, GetPostSearchUsersApiResponse, GetPublicSearchPostsApiResponse } from '@/api/endpoints';
 import { http } from '@/lib/http';
 import type { Post, UserSummary } from '@/types/entities';
 
@@ -16,7 +17,7 @@ export interface PostPage {
 export const searchApi = {
   /** Signed-in search; `after` is the createdAt of the last post received. */
   posts: async (query: string, after?: string): Promise<PostPage> => {
-    const r = await http.get<Partial<PostPage>>('/post/search-post/search', SEARCH_FALLBACK.posts, {
+    const r = await http.get<GetPostSearchPostSearchApiResponse>('/post/search-post/search', SEARCH_FALLBACK.posts, {
       query,
       limit: SEARCH_PAGE_SIZE,
       after,
@@ -24,7 +25,7 @@ export const searchApi = {
     return { posts: r?.posts ?? [], total: r?.total ?? 0 };
   },
   publicPosts: async (query: string, page = 1): Promise<PostPage> => {
-    const r = await http.get<Partial<PostPage>>('/public/search-posts', SEARCH_FALLBACK.publicPosts, {
+    const r = await http.get<GetPublicSearchPostsApiResponse>('/public/search-posts', SEARCH_FALLBACK.publicPosts, {
       query,
       page,
       limit: SEARCH_PAGE_SIZE,
@@ -32,7 +33,7 @@ export const searchApi = {
     return { posts: r?.posts ?? [], total: r?.total ?? 0 };
   },
   users: async (query: string): Promise<UserSummary[]> => {
-    const r = await http.get<{ users?: UserSummary[] }>('/post/search-users', SEARCH_FALLBACK.users, { query });
+    const r = await http.get<GetPostSearchUsersApiResponse>('/post/search-users', SEARCH_FALLBACK.users, { query });
     return r?.users ?? [];
   },
 };

@@ -68,7 +68,7 @@ export const DEFAULT_FEEDBACK_PROMPT = "We'd love your feedback!";
 
 /** Online count is coerced to a number, default 0 (accepts a bare number or `{ count }`). */
 export function coerceCount(value: unknown): number {
-  const raw = value && typeof value === 'object' && 'count' in value ? (value as { count: unknown }).count : value;
+  const raw = value && typeof value === 'object' && 'count' in value ? value.count : value;
   const n = Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : 0;
 }

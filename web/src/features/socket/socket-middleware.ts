@@ -15,6 +15,7 @@ import {
   rejoinRooms,
   socketClientLoaded,
 } from '@/lib/socket';
+import { textOf } from '@/lib/format';
 import { createKeyedBatch } from '@/lib/keyed-batch';
 import { toast } from '@/lib/toast';
 import type { BannerNotification, GuestVisit, PostCounts, UserLocation, UserNotification } from '@/types/entities';
@@ -45,7 +46,8 @@ function idOf(value: unknown): string | null {
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     for (const key of ['id', '_id', 'notificationId']) {
-      if (typeof obj[key] === 'string' && obj[key]) return obj[key] as string;
+      const found = obj[key];
+      if (typeof found === 'string' && found) return found;
     }
   }
   return null;
@@ -114,8 +116,8 @@ export function createSocketMiddleware(): Middleware {
       socket.on('userStatus', (a: unknown, b?: unknown) => {
         const payload =
           a && typeof a === 'object'
-            ? { userId: String((a as Record<string, unknown>).userId ?? ''), isOnline: Boolean((a as Record<string, unknown>).isOnline) }
-            : { userId: String(a ?? ''), isOnline: Boolean(b) };
+            ? { userId: textOf((a as Record<string, unknown>).userId), isOnline: Boolean((a as Record<string, unknown>).isOnline) }
+            : { userId: textOf(a), isOnline: Boolean(b) };
         if (payload.userId) dispatch(socketEvents.userStatusChanged(payload));
       });
       socket.on('userLocationUpdate', (location: UserLocation) => {
@@ -124,8 +126,8 @@ export function createSocketMiddleware(): Middleware {
       socket.on('newAppeal', (a: unknown, b?: unknown) => {
         const payload =
           a && typeof a === 'object'
-            ? { postId: String((a as Record<string, unknown>).postId ?? ''), postTitle: String((a as Record<string, unknown>).postTitle ?? '') }
-            : { postId: String(a ?? ''), postTitle: String(b ?? '') };
+            ? { postId: textOf((a as Record<string, unknown>).postId), postTitle: textOf((a as Record<string, unknown>).postTitle) }
+            : { postId: textOf(a), postTitle: textOf(b) };
         dispatch(socketEvents.appealReceived(payload));
         toast.info(`New appeal for post: ${payload.postTitle}`);
       });
@@ -167,15 +169,15 @@ export function createSocketMiddleware(): Middleware {
       socket.on('postBlockToggled', (a: unknown, b?: unknown) => {
         const payload =
           a && typeof a === 'object'
-            ? { postId: String((a as Record<string, unknown>).postId ?? ''), blocked: Boolean((a as Record<string, unknown>).blocked) }
-            : { postId: String(a ?? ''), blocked: Boolean(b) };
+            ? { postId: textOf((a as Record<string, unknown>).postId), blocked: Boolean((a as Record<string, unknown>).blocked) }
+            : { postId: textOf(a), blocked: Boolean(b) };
         if (payload.postId) dispatch(socketEvents.postBlockToggled(payload));
       });
       socket.on('postDeliveryUpdated', (value: unknown) => {
         if (!value || typeof value !== 'object') return;
         const v = value as Record<string, unknown>;
         const figures = {
-          postId: String(v.postId ?? ''),
+          postId: textOf(v.postId),
           notices: Number(v.notices) || 0,
           emailsSent: Number(v.emailsSent) || 0,
           emailsFailed: Number(v.emailsFailed) || 0,

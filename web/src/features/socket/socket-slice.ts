@@ -25,7 +25,7 @@ export const initUserSocket = createAsyncThunk<
   { userId: string; role: string | null },
   { userId: string | null | undefined; role: string | null | undefined },
   { rejectValue: string }
->('socket/initUser', async ({ userId, role }, { rejectWithValue }) => {
+>('socket/initUser', ({ userId, role }, { rejectWithValue }) => {
   if (!userId) return rejectWithValue(USER_NOT_READY);
   return { userId, role: role ?? null };
 });

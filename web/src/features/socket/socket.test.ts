@@ -1,4 +1,7 @@
 import { setupStore } from '@/app/store';
+import { itemsOf, postItems } from '@/features/posts';
+import { selectLocations } from '@/features/location';
+import { selectNotificationList } from '@/features/notifications';
 import { testPost } from '@/test/fixtures';
 import { ADMIN_ROOM, loadSocketClient, RECONNECTION_ATTEMPTS, RECONNECTION_DELAY_MS, SOCKET_PATH, socketAuth, socketClientLoaded, unloadSocketClientForTests } from '@/lib/socket';
 import { GUEST_ID_KEY, storage } from '@/lib/storage';
@@ -252,7 +255,7 @@ describe('socket middleware', () => {
     socket.fire('updateUnreadCount', 3);
     expect(store.getState().notifications.unreadCount).toBe(3);
     socket.fire('newNotification', { _id: 'n1', type: 'like', read: false });
-    expect(store.getState().notifications.list[0]._id).toBe('n1');
+    expect(selectNotificationList(store.getState())[0]._id).toBe('n1');
     expect(store.getState().notifications.unreadCount).toBe(4);
     socket.fire('newBroadcastNotification', { _id: 'b1', title: 'T', message: 'M', region: 'global', isActive: true });
     expect(store.getState().banner.banners.map((b) => b._id)).toEqual(['b1']);
@@ -289,7 +292,7 @@ describe('socket middleware', () => {
     socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 2, lastVisit: '2024-01-01T00:00:00Z' });
     vi.advanceTimersByTime(1000);
     vi.useRealTimers();
-    expect(store.getState().location.locations[0]).toMatchObject({ userId: 'u1', city: 'Pune', coordinates: { lat: 1.5, lon: -2 } });
+    expect(selectLocations(store.getState())[0]).toMatchObject({ userId: 'u1', city: 'Pune', coordinates: { lat: 1.5, lon: -2 } });
     expect(store.getState().guest.visits).toHaveLength(1);
   });
 
@@ -310,13 +313,13 @@ describe('socket middleware', () => {
     const base = setupStore().getState().posts;
     const store = setupStore({
       auth: signedInAuth(),
-      posts: { ...base, currentPost: post, currentStatus: 'succeeded', lists: { ...base.lists, latestPosts: { ...base.lists.latestPosts, items: [post], total: 1 } } },
+      posts: { ...base, currentPost: post, currentStatus: 'succeeded', lists: { ...base.lists, latestPosts: { ...base.lists.latestPosts, items: postItems([post]), total: 1 } } },
     });
     store.dispatch(socketConnectRequested({ token: null }));
     lastFakeSocket().fire('postBlockToggled', 'p1', true);
     expect(store.getState().posts.currentPost).toBeNull();
     expect(store.getState().posts.error).toBe('Post not found');
-    expect(store.getState().posts.lists.latestPosts.items).toEqual([]);
+    expect(itemsOf(store.getState().posts.lists.latestPosts)).toEqual([]);
   });
 
   it("announces a new appeal to administrators as 'New appeal for post: {title}'", () => {
@@ -346,10 +349,10 @@ describe('incoming location and guest-visit events', () => {
     socket.fire('userLocationUpdate', at('u2', 5));
     socket.fire('guestVisitUpdate', { guestId: 'g1', visitCount: 2, lastVisit: '2024-01-01T00:00:01Z' });
     vi.advanceTimersByTime(600);
-    expect(store.getState().location.locations).toEqual([]);
+    expect(selectLocations(store.getState())).toEqual([]);
     expect(store.getState().guest.visits).toEqual([]);
     vi.advanceTimersByTime(100);
-    expect(store.getState().location.locations.map((l) => [l.userId, l.coordinates.lat])).toEqual([
+    expect(selectLocations(store.getState()).map((l) => [l.userId, l.coordinates.lat])).toEqual([
       ['u2', 5],
       ['u1', 2],
     ]);
@@ -363,7 +366,7 @@ describe('incoming location and guest-visit events', () => {
     lastFakeSocket().fire('userLocationUpdate', at('u1', 1));
     store.dispatch(socketDisconnectRequested());
     vi.advanceTimersByTime(2000);
-    expect(store.getState().location.locations).toEqual([]);
+    expect(selectLocations(store.getState())).toEqual([]);
   });
 });
 
@@ -407,7 +410,7 @@ describe('newBroadcastNotification', () => {
     socket.fire('newBroadcastNotification', { type: 'admin', broadcast: true, content: 'No id either' });
     socket.fire('newBroadcastNotification', { _id: 'b0', title: 'Only a title' });
     expect(store.getState().banner.banners).toEqual([]);
-    expect(store.getState().notifications.list).toEqual([]);
+    expect(selectNotificationList(store.getState())).toEqual([]);
     socket.fire('newBroadcastNotification', { _id: 'b1', title: 'T', message: 'M' });
     expect(store.getState().banner.banners.map((b) => b._id)).toEqual(['b1']);
   });

@@ -2,11 +2,10 @@ import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
 import { signedInAuth } from '@/test/render';
 import type { Plan, Subscription } from '@/types/money';
-import { CONFIG_NOT_FOUND_MESSAGE, MISSING_PLAN_ID, MISSING_TOKEN, SUBSCRIPTION_DEFAULT_CRITERIA, SUBSCRIPTION_FALLBACK, SUBSCRIPTION_MESSAGES } from './subscriptions-api';
+import { MISSING_PLAN_ID, MISSING_TOKEN, SUBSCRIPTION_FALLBACK, SUBSCRIPTION_MESSAGES } from './subscriptions-api';
 import {
   activatePlan,
   cancelSubscription,
-  checkEligibility,
   deletePlan,
   fetchAuthorPlans,
   fetchMyPlans,
@@ -160,25 +159,6 @@ describe('the subscriptions slice', () => {
       ['p3', 'p3'],
       ['p2', 'renamed'],
     ]);
-  });
-
-  it("turns 'Subscription configuration not found' into a not-eligible result with the 180-day defaults", async () => {
-    const store = signedIn();
-    mockApi.on('GET', '/subscription/check-eligibility', { status: 404, body: { message: 'Subscription configuration not found' } });
-    await store.dispatch(checkEligibility());
-    expect(store.getState().subscriptions.eligibility.value).toEqual({
-      isEligible: false,
-      followerCount: 0,
-      postCount: 0,
-      engagementRate: 0,
-      accountAgeDays: 0,
-      criteria: SUBSCRIPTION_DEFAULT_CRITERIA,
-      message: CONFIG_NOT_FOUND_MESSAGE,
-    });
-    expect(SUBSCRIPTION_DEFAULT_CRITERIA.minAccountAgeDays).toBe(180);
-    mockApi.on('GET', '/subscription/check-eligibility', { status: 500, body: {} });
-    await store.dispatch(checkEligibility());
-    expect(store.getState().subscriptions.eligibility.error).toBe('Failed to check eligibility');
   });
 
   it("fetching subscribed plans fails with 'Failed to fetch subscribed plans'", async () => {

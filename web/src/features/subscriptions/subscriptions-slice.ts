@@ -8,18 +8,18 @@
  * - Every call that moves money is refused while the same one is in flight (`pending`), so a
  *   double click never charges or refunds twice; the server's claim and idempotency keys are the
  *   second guard.
+ * The author's eligibility, a plan's analytics and the subscribers list are plain answers: the
+ * money studio reads them through the generated endpoints.
  */
-import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
-import { ApiError, errorMessage } from '@/lib/http';
+import { createAsyncThunk, createSlice, type UnknownAction } from '@reduxjs/toolkit';
+import { injectReducers } from '@/app/store';
+import { errorMessage } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { storage, TOKEN_KEY } from '@/lib/storage';
-import type { Eligibility, Plan, PlanAnalytics, Subscription } from '@/types/money';
+import type { Plan, Subscription } from '@/types/money';
 import {
-  CONFIG_NOT_FOUND,
-  CONFIG_NOT_FOUND_MESSAGE,
   MISSING_PLAN_ID,
   MISSING_TOKEN,
-  SUBSCRIPTION_DEFAULT_CRITERIA,
   SUBSCRIPTION_FALLBACK,
   SUBSCRIPTION_MESSAGES,
   subscriptionsApi,
@@ -53,7 +53,8 @@ export const fetchSubscriptionStatus = createAsyncThunk<StatusAnswer, { userId: 
   'subscriptions/fetchStatus',
   async ({ userId, authorId }, { rejectWithValue }) => {
     try {
-      return await subscriptionsApi.status(userId, authorId);
+      const r = await subscriptionsApi.status(userId, authorId);
+      return { ...r, status: r.status ?? null };
     } catch (e) {
       return rejectWithValue(reject(e, SUBSCRIPTION_FALLBACK.status));
     }
@@ -131,18 +132,6 @@ export const unsubscribeAuthor = createAsyncThunk<{ authorId: string; message: s
   { condition: (arg, api) => notPending(`unsubscribe:${arg.authorId}`)(arg, api) },
 );
 
-/** Seed 001 §8: 'Subscription configuration not found' gives a not-eligible result with the area's defaults. */
-export const checkEligibility = createAsyncThunk<Eligibility, void, { rejectValue: string }>('subscriptions/checkEligibility', async (_, { rejectWithValue }) => {
-  try {
-    return await subscriptionsApi.checkEligibility();
-  } catch (e) {
-    if (e instanceof ApiError && e.message === CONFIG_NOT_FOUND) {
-      return { isEligible: false, followerCount: 0, postCount: 0, engagementRate: 0, accountAgeDays: 0, criteria: SUBSCRIPTION_DEFAULT_CRITERIA, message: CONFIG_NOT_FOUND_MESSAGE };
-    }
-    return rejectWithValue(reject(e, SUBSCRIPTION_FALLBACK.eligibility));
-  }
-});
-
 export const fetchMyPlans = createAsyncThunk<Plan[], void, { rejectValue: string }>('subscriptions/fetchMyPlans', async (_, { rejectWithValue }) => {
   try {
     return (await subscriptionsApi.myPlans())?.plans ?? [];
@@ -188,22 +177,6 @@ export const deletePlan = createAsyncThunk<{ planId: string; plan: Plan | null; 
     return { planId, plan: r?.plan ?? null, message: r?.message || 'Plan deleted' };
   } catch (e) {
     return rejectWithValue(reject(e, SUBSCRIPTION_FALLBACK.deletePlan));
-  }
-});
-
-export const fetchPlanAnalytics = createAsyncThunk<PlanAnalytics, string, { rejectValue: string }>('subscriptions/fetchPlanAnalytics', async (planId, { rejectWithValue }) => {
-  try {
-    return await subscriptionsApi.analytics(planId);
-  } catch (e) {
-    return rejectWithValue(reject(e, SUBSCRIPTION_FALLBACK.analytics));
-  }
-});
-
-export const fetchSubscribers = createAsyncThunk<Subscription[], string, { rejectValue: string }>('subscriptions/fetchSubscribers', async (authorId, { rejectWithValue }) => {
-  try {
-    return (await subscriptionsApi.subscribers(authorId))?.subscriptions ?? [];
-  } catch (e) {
-    return rejectWithValue(reject(e, SUBSCRIPTION_FALLBACK.subscribers));
   }
 });
 
@@ -366,17 +339,6 @@ const subscriptionsSlice = createSlice({
         delete state.pending[`unsubscribe:${action.meta.arg.authorId}`];
         state.error = action.payload ?? SUBSCRIPTION_FALLBACK.unsubscribe;
       })
-      .addCase(checkEligibility.pending, (state) => {
-        state.eligibility.status = 'loading';
-        state.eligibility.error = null;
-      })
-      .addCase(checkEligibility.fulfilled, (state, action) => {
-        state.eligibility = { value: action.payload, status: 'succeeded', error: null };
-      })
-      .addCase(checkEligibility.rejected, (state, action) => {
-        state.eligibility.status = 'failed';
-        state.eligibility.error = action.payload ?? SUBSCRIPTION_FALLBACK.eligibility;
-      })
       .addCase(fetchMyPlans.pending, (state) => {
         state.myPlans.status = 'loading';
         state.myPlans.error = null;
@@ -423,15 +385,6 @@ const subscriptionsSlice = createSlice({
         state.authorPlans.value = state.authorPlans.value.filter((p) => p._id !== planId);
         state.myPlans.value = state.myPlans.value.map((p) => (p._id === planId ? (plan ?? { ...p, isDeleted: true, status: 'inactive' }) : p));
       })
-      .addCase(fetchPlanAnalytics.pending, (state, action) => {
-        state.analytics[action.meta.arg] = { value: state.analytics[action.meta.arg]?.value ?? null, status: 'loading', error: null };
-      })
-      .addCase(fetchPlanAnalytics.fulfilled, (state, action) => {
-        state.analytics[action.meta.arg] = { value: action.payload, status: 'succeeded', error: null };
-      })
-      .addCase(fetchPlanAnalytics.rejected, (state, action) => {
-        state.analytics[action.meta.arg] = { value: null, status: 'failed', error: action.payload ?? SUBSCRIPTION_FALLBACK.analytics };
-      })
       .addCase(sendRenewalReminders.pending, (state) => {
         state.pending.reminders = true;
         state.message = null;
@@ -446,19 +399,8 @@ const subscriptionsSlice = createSlice({
         delete state.pending.reminders;
         state.error = action.payload ?? SUBSCRIPTION_FALLBACK.reminders;
       })
-      .addCase(fetchSubscribers.pending, (state) => {
-        state.subscribers.status = 'loading';
-        state.subscribers.error = null;
-      })
-      .addCase(fetchSubscribers.fulfilled, (state, action) => {
-        state.subscribers = { value: action.payload, status: 'succeeded', error: null };
-      })
-      .addCase(fetchSubscribers.rejected, (state, action) => {
-        state.subscribers.status = 'failed';
-        state.subscribers.error = action.payload ?? SUBSCRIPTION_FALLBACK.subscribers;
-      })
       .addMatcher(
-        (action) => [activatePlan.rejected.type, deactivatePlan.rejected.type, deletePlan.rejected.type].includes(action.type),
+        (action: UnknownAction) => [activatePlan.rejected.type, deactivatePlan.rejected.type, deletePlan.rejected.type].includes(action.type),
         (state, action: { payload?: string }) => {
           state.error = action.payload ?? SUBSCRIPTION_FALLBACK.savePlan;
         },
@@ -468,4 +410,7 @@ const subscriptionsSlice = createSlice({
 
 export const { subscriptionMessagesCleared } = subscriptionsSlice.actions;
 export const subscriptionsReducer = subscriptionsSlice.reducer;
+// Loaded on demand (plans, subscriptions and the money studio are not a reader's first load): the
+// slice joins the store when this module loads.
+injectReducers({ subscriptions: subscriptionsReducer });
 export const selectSubscriptions = (state: { subscriptions: SubscriptionsState }) => state.subscriptions;

@@ -1,5 +1,5 @@
 /** The plans and subscriptions state (see subscriptions-slice.ts). */
-import type { Eligibility, Plan, PlanAnalytics, Subscription } from '@/types/money';
+import type { Plan, Subscription } from '@/types/money';
 import type { StatusAnswer } from './subscriptions-api';
 
 export type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
@@ -19,9 +19,6 @@ export interface SubscriptionsState {
   mySubscriptions: Loadable<Subscription[]> & { stale: boolean };
   /** The author's own plans, deleted ones included. */
   myPlans: Loadable<Plan[]>;
-  subscribers: Loadable<Subscription[]>;
-  analytics: Record<string, Loadable<PlanAnalytics | null>>;
-  eligibility: Loadable<Eligibility | null>;
   /** The plan ids this reader holds a running subscription to. */
   subscribedPlanIds: string[];
   /** Keys of money actions in flight ("subscribe:<plan>", "refund:<subscription>", ...). */
@@ -41,9 +38,6 @@ export const initialSubscriptionsState: SubscriptionsState = {
   authorStatus: loadable<StatusAnswer | null>(null),
   mySubscriptions: { ...loadable<Subscription[]>([]), stale: false },
   myPlans: loadable<Plan[]>([]),
-  subscribers: loadable<Subscription[]>([]),
-  analytics: {},
-  eligibility: loadable<Eligibility | null>(null),
   subscribedPlanIds: [],
   pending: {},
   message: null,

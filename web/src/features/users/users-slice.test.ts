@@ -1,4 +1,5 @@
 import { act } from '@testing-library/react';
+import { itemsOf } from '@/features/posts';
 import type { UserProfile } from '@/types/entities';
 import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
@@ -250,6 +251,6 @@ describe('own profile changes', () => {
     await store.dispatch(updateCurrentUser({ name: 'Ada King', avatar: 'data:image/png;base64,xx' }));
     expect(store.getState().auth.user?.name).toBe('Ada King');
     expect(store.getState().users.profile?.avatar).toBe('/media/abc.png');
-    expect(store.getState().posts.lists.latestPosts.items[0].author).toMatchObject({ name: 'Ada King', avatar: '/media/abc.png' });
+    expect(itemsOf(store.getState().posts.lists.latestPosts)[0].author).toMatchObject({ name: 'Ada King', avatar: '/media/abc.png' });
   });
 });

@@ -7,6 +7,16 @@
  * clear-all success empties the activity.
  */
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type {
+  GetUserActivityByIdApiResponse,
+  GetUserGetAllUserApiResponse,
+  GetUserGetSingleUserByIdApiResponse,
+  GetUserGetUserApiResponse,
+  GetUserOnlineApiResponse,
+  PatchUserToggleBlockByIdApiResponse,
+  PatchUserToggleRoleByIdApiResponse,
+  PatchUserUpdateUserApiResponse,
+} from '@/api/endpoints';
 import { errorMessage, http } from '@/lib/http';
 import { ownProfileChanged, sessionUserChanged } from '@/lib/session';
 import type { ActivityEntry, UserProfile, UserSummary } from '@/types/entities';
@@ -94,7 +104,7 @@ function call<Result, Arg>(type: string, fallback: string, run: (arg: Arg) => Pr
 
 export const fetchCurrentUser = createAsyncThunk<UserSummary, void, Config>('users/fetchCurrent', async (_, { rejectWithValue }) => {
   try {
-    const r = await http.get<{ data?: UserSummary }>('/user/get-user', USER_FALLBACK.fetchUser);
+    const r = await http.get<GetUserGetUserApiResponse>('/user/get-user', USER_FALLBACK.fetchUser);
     if (!r?.data) return rejectWithValue(USER_FALLBACK.invalidUser);
     return r.data;
   } catch (e) {
@@ -109,7 +119,7 @@ export const updateCurrentUser = createAsyncThunk<UserSummary, ProfileChanges, C
   'users/updateCurrent',
   async (changes, { rejectWithValue, dispatch }) => {
     try {
-      const r = await http.patch<{ data?: UserSummary }>('/user/update-user', changes, USER_FALLBACK.updateUser);
+      const r = await http.patch<PatchUserUpdateUserApiResponse>('/user/update-user', changes, USER_FALLBACK.updateUser);
       if (!r?.data) return rejectWithValue(USER_FALLBACK.invalidUser);
       dispatch(ownProfileChanged({ _id: r.data._id, name: r.data.name, avatar: r.data.avatar ?? null }));
       return r.data;
@@ -123,7 +133,7 @@ export const fetchOnlineUsers = createAsyncThunk<{ users: UserSummary[]; guests:
   'users/fetchOnline',
   async (_, { rejectWithValue }) => {
     try {
-      const r = await http.get<{ users?: UserSummary[]; guests?: number | unknown[]; count?: number }>('/user/online', USER_FALLBACK.online);
+      const r = await http.get<GetUserOnlineApiResponse>('/user/online', USER_FALLBACK.online);
       const users = r?.users ?? [];
       // The number of guest connections (a list of guests is counted).
       const guests = Array.isArray(r?.guests) ? r.guests.length : Number(r?.guests) || 0;
@@ -137,7 +147,7 @@ export const fetchOnlineUsers = createAsyncThunk<{ users: UserSummary[]; guests:
 /** The user list (administrators): page, limit 10, search, sortField name, sortOrder asc. */
 export const fetchUsers = call('users/fetchAll', USER_FALLBACK.users, async (query: UserListQuery = {}) => {
   const page = query.page ?? 1;
-  const r = await http.get<{ users?: UserSummary[]; total?: number; totalUsers?: number; totalPages?: number; page?: number }>(
+  const r = await http.get<GetUserGetAllUserApiResponse>(
     '/user/get-all-user',
     USER_FALLBACK.users,
     {
@@ -153,18 +163,18 @@ export const fetchUsers = call('users/fetchAll', USER_FALLBACK.users, async (que
 });
 
 export const fetchUserById = call('users/fetchById', USER_FALLBACK.fetchById, async (id: string) => {
-  const r = await http.get<{ data?: UserProfile }>(`/user/get-single-user/${encodeURIComponent(id)}`, USER_FALLBACK.fetchById);
+  const r = await http.get<GetUserGetSingleUserByIdApiResponse>(`/user/get-single-user/${encodeURIComponent(id)}`, USER_FALLBACK.fetchById);
   if (!r?.data) throw new Error(USER_FALLBACK.invalidUser);
   return r.data;
 });
 
 export const toggleUserBlock = call('users/toggleBlock', USER_FALLBACK.toggleBlock, async (id: string) => {
-  const r = await http.patch<{ data?: { blocked?: boolean } }>(`/user/toggle-block/${encodeURIComponent(id)}`, {}, USER_FALLBACK.toggleBlock);
+  const r = await http.patch<PatchUserToggleBlockByIdApiResponse>(`/user/toggle-block/${encodeURIComponent(id)}`, {}, USER_FALLBACK.toggleBlock);
   return { id, blocked: typeof r?.data?.blocked === 'boolean' ? r.data.blocked : undefined };
 });
 
 export const toggleUserRole = call('users/toggleRole', USER_FALLBACK.toggleRole, async (id: string) => {
-  const r = await http.patch<{ data?: { role?: string } }>(`/user/toggle-role/${encodeURIComponent(id)}`, {}, USER_FALLBACK.toggleRole);
+  const r = await http.patch<PatchUserToggleRoleByIdApiResponse>(`/user/toggle-role/${encodeURIComponent(id)}`, {}, USER_FALLBACK.toggleRole);
   return { id, role: r?.data?.role };
 });
 
@@ -174,7 +184,7 @@ export const deleteUser = call('users/delete', USER_FALLBACK.deleteUser, async (
 });
 
 export const fetchActivity = call('users/fetchActivity', USER_FALLBACK.activity, async (userId: string) => {
-  const r = await http.get<{ activity?: ActivityEntry[] }>(`/user/activity/${encodeURIComponent(userId)}`, USER_FALLBACK.activity);
+  const r = await http.get<GetUserActivityByIdApiResponse>(`/user/activity/${encodeURIComponent(userId)}`, USER_FALLBACK.activity);
   return r?.activity ?? [];
 });
 

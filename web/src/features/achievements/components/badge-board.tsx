@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useGetAchievementAchievementsQuery, usePostAchievementAchievementsCalculateMutation } from '@/api/endpoints';
 import { formatDate } from '@/lib/format';
-import { calculateAchievements, fetchAchievements, selectAchievements, type BadgeProgress } from '../achievements-slice';
+import { errorMessage } from '@/lib/http';
+import { ACHIEVEMENT_FALLBACK, type BadgeProgress } from '../achievements';
 
 const METRIC_WORDS: Record<string, [string, string]> = {
   posts: ['post published', 'posts published'],
@@ -47,42 +48,49 @@ function BadgeCard({ badge }: { badge: BadgeProgress }) {
  * are recalculated on opening, another user's are read.
  */
 export function BadgeBoard({ userId, own }: { userId: string; own: boolean }) {
-  const dispatch = useAppDispatch();
-  const state = useAppSelector(selectAchievements);
-  const load = () => void dispatch(own ? calculateAchievements({ userId }) : fetchAchievements({ userId }));
-  useEffect(load, [dispatch, userId, own]);
-  const mine = state.userId === userId;
+  const read = useGetAchievementAchievementsQuery({ userId }, { skip: own });
+  const [calculate, calculated] = usePostAchievementAchievementsCalculateMutation();
+  useEffect(() => {
+    if (own) void calculate();
+  }, [calculate, userId, own]);
+  const load = () => void (own ? calculate() : read.refetch());
+  const data = own ? calculated.data : read.currentData;
+  // The badges the last calculation earned (only a calculation says).
+  const newBadges = own ? (calculated.data?.newBadges ?? []) : [];
+  const failed = own ? calculated.isError : read.isError;
 
-  if (mine && state.status === 'failed') {
+  if (failed) {
+    const error = errorMessage(own ? calculated.error : read.error, own ? ACHIEVEMENT_FALLBACK.calculate : ACHIEVEMENT_FALLBACK.fetch);
     return (
       <div className="feed-state feed-state--error" role="alert">
-        <span>{state.error}</span>
+        <span>{error}</span>
         <button type="button" className="button button--small button--ghost" onClick={load}>
           Try again
         </button>
       </div>
     );
   }
-  if (!mine || (state.status === 'loading' && state.progress.length === 0)) {
+  if (!data) {
     return (
       <p className="muted" role="status">
         Loading...
       </p>
     );
   }
-  const earned = state.progress.filter((b) => b.earned).length;
+  const progress = data.progress ?? [];
+  const earned = progress.filter((b) => b.earned).length;
   return (
     <section aria-labelledby="badges-title">
       <h2 id="badges-title" className="section-title">
-        Achievements <span className="muted small">{earned} of {state.progress.length} earned</span>
+        Achievements <span className="muted small">{earned} of {progress.length} earned</span>
       </h2>
-      {own && state.newBadges.length > 0 ? (
+      {own && newBadges.length > 0 ? (
         <p className="form-status" role="status">
-          New: {state.progress.filter((b) => state.newBadges.includes(b.id)).map((b) => b.name).join(', ')}
+          New: {progress.filter((b) => newBadges.includes(b.id)).map((b) => b.name).join(', ')}
         </p>
       ) : null}
       <ul className="badge-grid">
-        {state.progress.map((b) => (
+        {progress.map((b) => (
           <BadgeCard key={b.id} badge={b} />
         ))}
       </ul>

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useGetAdminReadingDetailsByPostIdQuery } from '@/api/endpoints';
 import { Modal } from '@/components/modal';
 import { errorMessage } from '@/lib/http';
 import { formatDate } from '@/lib/format';
-import { ADMIN_FALLBACK, adminApi, type ReadingDetails } from '../admin-api';
+import { ADMIN_FALLBACK } from '../admin-api';
 
 /** Seconds as "1 h 02 min", "3 min 05 s" or "42 s". */
 export function durationLabel(seconds: number): string {
@@ -17,28 +17,16 @@ export function durationLabel(seconds: number): string {
 
 /** An administrator's view of who read a post for how long (`GET /admin/reading-details/{postId}`). */
 export function ReadingDetailsDialog({ post, onClose }: { post: { _id: string; title: string }; onClose: () => void }) {
-  const [data, setData] = useState<ReadingDetails | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let alive = true;
-    setError(null);
-    adminApi
-      .readingDetails(post._id)
-      .then((r) => alive && setData(r))
-      .catch((e) => alive && setError(errorMessage(e, ADMIN_FALLBACK.readingDetails)));
-    return () => {
-      alive = false;
-    };
-  }, [post._id, attempt]);
+  const { data, error: failure, isFetching, refetch } = useGetAdminReadingDetailsByPostIdQuery({ postId: post._id });
+  // Trying again shows Loading... until the answer comes.
+  const error = failure && !isFetching ? errorMessage(failure, ADMIN_FALLBACK.readingDetails) : null;
 
   return (
     <Modal title={`Reading details: ${post.title}`} labelledBy="reading-details-title" onClose={onClose} className="modal--wide">
       {error ? (
         <div role="alert" className="form-error">
           <p>{error}</p>
-          <button type="button" className="button button--small button--ghost" onClick={() => setAttempt((a) => a + 1)}>
+          <button type="button" className="button button--small button--ghost" onClick={() => void refetch()}>
             Try again
           </button>
         </div>

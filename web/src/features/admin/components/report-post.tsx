@@ -1,16 +1,20 @@
 /**
  * "Report" on a post page: a reader picks a reason and may add details; the server's
  * confirmation is shown. Once per post: after a report (or the server saying it was already
- * reported) the button says so and is disabled.
+ * reported) the button says so and is disabled. Shown to every signed-in reader of a post: the
+ * endpoint loads when a report is sent (api/on-demand.ts).
  */
 import { useState, type FormEvent } from 'react';
+import { loadApi } from '@/api/on-demand';
+import { useAppDispatch } from '@/app/hooks';
 import { Modal } from '@/components/modal';
 import { FormError } from '@/components/form-field';
-import { ApiError, errorMessage } from '@/lib/http';
-import { ADMIN_FALLBACK, adminApi } from '../admin-api';
+import { errorMessage, errorStatus } from '@/lib/http';
+import { ADMIN_FALLBACK } from '../admin-api';
 import { REASON_LABELS } from '../report-reasons';
 
 export function ReportPostButton({ postId }: { postId: string }) {
+  const dispatch = useAppDispatch();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [details, setDetails] = useState('');
@@ -24,13 +28,14 @@ export function ReportPostButton({ postId }: { postId: string }) {
     setBusy(true);
     setError(null);
     try {
-      const r = await adminApi.createReport({ postId, reason, details: details.trim() });
-      setDone(r?.message || 'Thank you. The post was reported to the moderators.');
+      const api = await loadApi();
+      const r = await dispatch(api.endpoints.postAdminReports.initiate({ body: { postId, reason, details: details.trim() } }, { track: false })).unwrap();
+      setDone(r.message || 'Thank you. The post was reported to the moderators.');
       setOpen(false);
     } catch (e) {
       // Already reported: the one report stands; say so and close the way to a second one.
-      if (e instanceof ApiError && e.status === 409) {
-        setDone(e.message);
+      if (errorStatus(e) === 409) {
+        setDone(errorMessage(e, ADMIN_FALLBACK.createReport));
         setOpen(false);
       } else setError(errorMessage(e, ADMIN_FALLBACK.createReport));
     } finally {

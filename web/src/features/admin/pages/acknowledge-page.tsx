@@ -3,13 +3,14 @@
  * forwarded, with what the administrators told them, and acknowledges it. The reporter stays
  * anonymous.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { api, useGetAdminReportsByIdQuery } from '@/api/endpoints';
 import { useAppDispatch } from '@/app/hooks';
 import { Page } from '@/components/page';
 import { formatDate, relativeTime } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
-import { ADMIN_FALLBACK, adminApi } from '../admin-api';
+import { ADMIN_FALLBACK } from '../admin-api';
 import { acknowledgeReport } from '../admin-slice';
 import type { Schemas } from '@/api';
 
@@ -18,36 +19,14 @@ type ShownReport = Schemas['EitherReport'];
 const slugOf = (report: ShownReport) => ('postSlug' in report ? report.postSlug : report.post?.slug) || null;
 import { REASON_LABELS } from '../sections/reports-section';
 
-interface Loaded {
-  report: ShownReport;
-  messages: { _id: string; content: string; createdAt: string }[];
-}
-
 export function AcknowledgePage() {
   const { reportId = '' } = useParams();
   const dispatch = useAppDispatch();
-  const [data, setData] = useState<Loaded | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { currentData: data, error: failure } = useGetAdminReportsByIdQuery({ id: reportId });
+  const loadError = failure ? errorMessage(failure, ADMIN_FALLBACK.report) : null;
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    setData(null);
-    setLoadError(null);
-    adminApi
-      .report(reportId)
-      .then((r) => {
-        if (!current) return;
-        if (r?.report) setData({ report: r.report, messages: r.messages ?? [] });
-        else setLoadError(ADMIN_FALLBACK.report);
-      })
-      .catch((e) => current && setLoadError(errorMessage(e, ADMIN_FALLBACK.report)));
-    return () => {
-      current = false;
-    };
-  }, [reportId]);
 
   const acknowledge = async () => {
     setBusy(true);
@@ -56,7 +35,8 @@ export function AcknowledgePage() {
     setBusy(false);
     if (acknowledgeReport.fulfilled.match(result)) {
       setStatus(result.payload.message);
-      if (data) setData({ ...data, report: { ...data.report, ...(result.payload.report ?? {}), isAcknowledged: true } });
+      const acknowledged = result.payload.report;
+      dispatch(api.util.updateQueryData('getAdminReportsById', { id: reportId }, (draft) => void Object.assign(draft.report, acknowledged ?? {}, { isAcknowledged: true })));
     } else setError(result.payload ?? ADMIN_FALLBACK.acknowledgeReport);
   };
 

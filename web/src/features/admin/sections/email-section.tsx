@@ -19,7 +19,7 @@ export const EMAIL_TYPES: [string, string][] = [
 ];
 const typeLabel = (type: string) => EMAIL_TYPES.find(([t]) => t === type)?.[1] ?? type;
 
-function Outcome({ log }: { log: EmailStatus }) {
+function Outcome({ log }: { log: Pick<EmailStatus, 'success'> & Partial<Pick<EmailStatus, 'stopEmailAttempts'>> }) {
   if (log.success) return <span className="chip chip--ok">sent</span>;
   if (log.stopEmailAttempts) return <span className="chip chip--danger">given up</span>;
   return <span className="chip chip--info">failed, can retry</span>;
@@ -132,7 +132,7 @@ function Statuses() {
               <tbody>
                 {retry.results.map((r) => (
                   <tr key={r._id}>
-                    <td>{r.email}</td>
+                    <td>{'email' in r ? r.email : null}</td>
                     <td>
                       <Outcome log={r} />
                     </td>

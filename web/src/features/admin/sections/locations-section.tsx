@@ -3,11 +3,12 @@
  * the server's outlines with India's border; online users lit and moves merged live), the
  * places beside it, and below the same places as a paged table with coordinates and times.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { useGetUserLocationsQuery } from '@/api/endpoints';
 import { AllLocationsMap } from '@/features/maps';
 import { relativeTime } from '@/lib/format';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage } from '@/lib/http';
 import { AdminTable, type Column } from '../components/admin-table';
 import type { PlacedLocation, Status } from '../admin-types';
 
@@ -15,28 +16,16 @@ export const LOCATIONS_FALLBACK = 'Failed to fetch user locations';
 const TABLE_PAGE = 12;
 
 type Located = PlacedLocation;
-interface Page {
-  locations: Located[];
-  total: number;
-  totalPages: number;
-  page: number;
-}
 
 function usePage(page: number, limit: number) {
-  const [state, setState] = useState<{ data: Page | null; status: Status; error: string | null }>({ data: null, status: 'idle', error: null });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, status: 'loading', error: null }));
-    http
-      .get<Page>('/user/locations', LOCATIONS_FALLBACK, { page, limit })
-      .then((data) => live && setState({ data, status: 'succeeded', error: null }))
-      .catch((e) => live && setState({ data: null, status: 'failed', error: errorMessage(e, LOCATIONS_FALLBACK) }));
-    return () => {
-      live = false;
-    };
-  }, [page, limit, attempt]);
-  return { ...state, retry: () => setAttempt((a) => a + 1) };
+  const { data, error, isFetching, isSuccess, refetch } = useGetUserLocationsQuery({ page, limit });
+  const status: Status = isFetching ? 'loading' : error ? 'failed' : isSuccess ? 'succeeded' : 'idle';
+  return {
+    data: error && !isFetching ? null : (data ?? null),
+    status,
+    error: error && !isFetching ? errorMessage(error, LOCATIONS_FALLBACK) : null,
+    retry: () => void refetch(),
+  };
 }
 
 const COLUMNS: Column<Located>[] = [

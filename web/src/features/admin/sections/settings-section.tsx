@@ -2,38 +2,29 @@
  * The dashboard's settings: "Require two-factor sign-in for administrators". Turning it on needs
  * two-factor sign-in on one's own account (the server answers 409 otherwise, shown here).
  */
-import { useEffect, useState } from 'react';
-import { errorMessage, http } from '@/lib/http';
-import { fetchAdminSettings, type AdminSettings } from '../two-factor-gate';
+import { useState } from 'react';
+import { api, useGetAdminSettingsQuery, usePatchAdminSettingsMutation } from '@/api/endpoints';
+import { useAppDispatch } from '@/app/hooks';
+import { errorMessage } from '@/lib/http';
 
 export function SettingsSection() {
-  const [settings, setSettings] = useState<AdminSettings | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const dispatch = useAppDispatch();
+  const { data, error: loadError } = useGetAdminSettingsQuery();
+  const [save, { isLoading: busy }] = usePatchAdminSettingsMutation();
+  const settings = data?.settings ?? null;
+  const [saveError, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let alive = true;
-    fetchAdminSettings()
-      .then((r) => alive && setSettings(r.settings))
-      .catch((e) => alive && setError(errorMessage(e, 'Could not load the settings')));
-    return () => {
-      alive = false;
-    };
-  }, []);
+  const error = saveError ?? (loadError ? errorMessage(loadError, 'Could not load the settings') : null);
 
   const toggle = async (on: boolean) => {
-    setBusy(true);
     setError(null);
     setDone(null);
     try {
-      const r = await http.patch<{ message: string; settings: AdminSettings }>('/admin/settings', { requireAdminTwoFactor: on }, 'Could not save the setting');
-      setSettings(r.settings);
+      const r = await save({ body: { requireAdminTwoFactor: on } }).unwrap();
+      dispatch(api.util.updateQueryData('getAdminSettings', undefined, (draft) => void (draft.settings = r.settings)));
       setDone(r.message);
     } catch (e) {
       setError(errorMessage(e, 'Could not save the setting'));
-    } finally {
-      setBusy(false);
     }
   };
 

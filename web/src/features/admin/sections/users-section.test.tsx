@@ -7,6 +7,7 @@ import { UsersSection } from './users-section';
 const writer = { _id: 'u2', name: 'Wren Writer', email: 'wren@example.com', role: 'user', blocked: false, totalPosts: 3, isEligibleForSubscription: false };
 
 describe('the eligibility panel', () => {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be put back on the prototype, never called
   const original = Element.prototype.scrollIntoView;
   afterEach(() => {
     Element.prototype.scrollIntoView = original;

@@ -5,12 +5,13 @@
  */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { socketEvents } from '@/features/socket';
-import { ADMIN_FALLBACK, adminApi, type AdminJob } from '../admin-api';
-import type { EmailReport, EmailStatus } from '../admin-types';
+import { textOf } from '@/lib/format';
+import { ADMIN_FALLBACK, adminApi, type AdminJob, type JobAnswer } from '../admin-api';
+import type { EmailReport, EmailStatus, RetryResult } from '../admin-types';
 import { emptyList, failed, idleAction, loaded, loading, pageFrom, sectionThunk, type ActionResult, type Page, type PagedList } from './paged-list';
 
 export interface EmailState {
-  emailStatuses: PagedList<EmailStatus> & { type: string; email: string; retry: ActionResult<EmailStatus> & { jobId?: string | null } };
+  emailStatuses: PagedList<EmailStatus> & { type: string; email: string; retry: ActionResult<RetryResult> & { jobId?: string | null } };
   /** Background jobs (email retries, notice broadcasts) by id, as `adminJobProgress` reports them. */
   jobs: Record<string, AdminJob>;
   emailReports: PagedList<EmailReport> & { date: string };
@@ -34,15 +35,15 @@ export const fetchEmailStatuses = thunk<Page<EmailStatus>, { page?: number; type
 });
 
 /** Queues a retry (the server answers 202 at once); its progress arrives as `adminJobProgress`. */
-export const retryFailedEmails = thunk<{ message: string; results: EmailStatus[]; jobId: string | null }, string>('retryFailedEmails', ADMIN_FALLBACK.retryEmails, async (type) => {
+export const retryFailedEmails = thunk<{ message: string; results: RetryResult[]; jobId: string | null }, string>('retryFailedEmails', ADMIN_FALLBACK.retryEmails, async (type) => {
   const r = await adminApi.retryFailedEmails(type);
   return { message: r?.message ?? 'Retry started', results: r?.results ?? [], jobId: r?.jobId ?? null };
 });
 
 /** Reads a finished retry job: its outcome and per-message results. */
-export const fetchRetryJob = thunk<{ message: string; results: EmailStatus[]; job: AdminJob }, string>('fetchRetryJob', ADMIN_FALLBACK.job, async (id) => {
+export const fetchRetryJob = thunk<{ message: string; results: RetryResult[]; job: AdminJob }, string>('fetchRetryJob', ADMIN_FALLBACK.job, async (id) => {
   const r = await adminApi.job(id);
-  const job = r?.job;
+  const job: JobAnswer | undefined = r?.job;
   return {
     message: job?.message ?? 'Retry finished',
     results: job?.results ?? [],
@@ -57,7 +58,7 @@ export const fetchEmailReports = thunk<Page<EmailReport>, { page?: number; date?
   return pageFrom(r?.logs, r?.total, r, q.page);
 });
 
-function applyResults(state: EmailState, results: EmailStatus[]) {
+function applyResults(state: EmailState, results: RetryResult[]) {
   for (const result of results) {
     const row = state.emailStatuses.items.find((i) => i._id === result._id);
     if (row) Object.assign(row, result);
@@ -107,8 +108,8 @@ export const emailSlice = createSlice({
         if (!id) return;
         state.jobs[id] = {
           jobId: id,
-          kind: String(p.kind ?? ''),
-          status: String(p.status ?? 'running'),
+          kind: textOf(p.kind),
+          status: textOf(p.status ?? 'running'),
           done: Number(p.done ?? 0) || 0,
           total: p.total == null ? null : Number(p.total),
           message: typeof p.message === 'string' ? p.message : null,

@@ -3,9 +3,10 @@
  * and inactive) and the eligibility criteria in force.
  */
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type { GetSubscriptionCheckEligibilityApiResponse } from '@/api/endpoints';
 import { ApiError, errorMessage, http } from '@/lib/http';
 import { ADMIN_FALLBACK, adminApi } from '../admin-api';
-import type { PayoutResult, Plan, Status, SubscriptionCriteria, UserEarning, UserEligibility } from '../admin-types';
+import type { PayoutResult, Plan, Status, SubscriptionCriteria, UserEarning } from '../admin-types';
 import { emptyList, failed, idleAction, loaded, loading, pageFrom, sectionThunk, type ActionResult, type Page, type PagedList } from './paged-list';
 
 /** Default eligibility criteria of the administrators' area (seed 001 §9). */
@@ -68,7 +69,7 @@ export const togglePlanStatus = thunk<{ planId: string; status: Plan['status']; 
  */
 export const fetchCriteria = thunk<{ criteria: SubscriptionCriteria; message: string | null }, void>('fetchCriteria', ADMIN_FALLBACK.checkEligibility, async () => {
   try {
-    const r = await http.get<UserEligibility>('/subscription/check-eligibility', ADMIN_FALLBACK.checkEligibility);
+    const r = await http.get<GetSubscriptionCheckEligibilityApiResponse>('/subscription/check-eligibility', ADMIN_FALLBACK.checkEligibility);
     return { criteria: r?.criteria ?? ADMIN_DEFAULT_CRITERIA, message: null };
   } catch (e) {
     if (e instanceof ApiError && /Subscription configuration not found/i.test(e.message)) {

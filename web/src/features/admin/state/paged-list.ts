@@ -5,6 +5,7 @@
  * the spec's fallback text.
  */
 import { createAsyncThunk } from '@reduxjs/toolkit';
+import { textOf } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { ADMIN_PAGE_SIZE } from '../admin-api';
 import type { Status } from '../admin-types';
@@ -88,10 +89,13 @@ export function prependLive<T extends { _id: string }>(list: PagedList<T>, item:
   return true;
 }
 
-export const str = (value: unknown) => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
+export const str = textOf;
 
 export const idOf = (payload: Record<string, unknown>, ...keys: string[]) => {
-  for (const key of keys) if (typeof payload[key] === 'string' && payload[key]) return payload[key] as string;
+  for (const key of keys) {
+    const found = payload[key];
+    if (typeof found === 'string' && found) return found;
+  }
   return '';
 };
 

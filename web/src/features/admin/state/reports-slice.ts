@@ -2,6 +2,7 @@
  * The reports section: reviewed (with the forward-to-author choice) and, separately,
  * acknowledged by the post's author; notices sent; live arrivals, reviews and acknowledgements.
  */
+import type { PostAdminAcknowledgeReportByIdApiResponse } from '@/api/endpoints';
 import { createSlice } from '@reduxjs/toolkit';
 import { socketEvents } from '@/features/socket';
 import { ADMIN_FALLBACK, adminApi } from '../admin-api';
@@ -65,7 +66,7 @@ export const sendReportNotification = thunk<{ reportId: string; message: string;
 );
 
 /** The reported post's author acknowledges a report (`/acknowledge/{reportId}`). */
-export const acknowledgeReport = thunk<{ id: string; message: string; report: Report | null }, string>('acknowledgeReport', ADMIN_FALLBACK.acknowledgeReport, async (id) => {
+export const acknowledgeReport = thunk<{ id: string; message: string; report: PostAdminAcknowledgeReportByIdApiResponse['report'] | null }, string>('acknowledgeReport', ADMIN_FALLBACK.acknowledgeReport, async (id) => {
   const r = await adminApi.acknowledgeReport(id);
   return { id, message: r?.message ?? 'Report acknowledged', report: r?.report ?? null };
 });

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useGetPostAnalyticsPostByIdQuery, useGetPostAnalyticsUserEngagementQuery } from '@/api/endpoints';
 import { compactCount } from '@/lib/format';
-import { fetchPostStats, fetchUserEngagement, selectPostStats, selectUserEngagement, type DayStats } from '../analytics-slice';
+import { errorMessage } from '@/lib/http';
+import { ANALYTICS_DAYS, ANALYTICS_FALLBACK, type DayStats } from '../analytics';
 import { DeliveryFigures } from './delivery-figures';
 
 // recharts is large: it loads with the first chart shown.
@@ -49,13 +50,9 @@ function Failure({ message, onRetry }: { message: string | null; onRetry: () => 
 
 /** An author's engagement over the last 30 days (`userId` for an administrator looking at someone else). */
 export function EngagementPanel({ userId, postLink }: { userId?: string; postLink: (postId: string) => string }) {
-  const dispatch = useAppDispatch();
-  const engagement = useAppSelector(selectUserEngagement);
-  const load = () => void dispatch(fetchUserEngagement({ userId }));
-  useEffect(load, [dispatch, userId]);
-  const data = engagement.userId === (userId ?? null) ? engagement.data : null;
+  const { currentData: data, error, isError, refetch } = useGetPostAnalyticsUserEngagementQuery({ days: String(ANALYTICS_DAYS), userId });
 
-  if (engagement.status === 'failed') return <Failure message={engagement.error} onRetry={load} />;
+  if (isError) return <Failure message={errorMessage(error, ANALYTICS_FALLBACK.user)} onRetry={() => void refetch()} />;
   if (!data) return <p className="muted" role="status">Loading...</p>;
   return (
     <section aria-labelledby="engagement-title" className="analytics">
@@ -99,25 +96,21 @@ export function EngagementPanel({ userId, postLink }: { userId?: string; postLin
 
 /** One post's numbers and per-day charts. */
 export function PostStatsPanel({ postId, backLink }: { postId: string; backLink: string }) {
-  const dispatch = useAppDispatch();
-  const stats = useAppSelector((state) => selectPostStats(state, postId));
-  const load = () => void dispatch(fetchPostStats({ postId }));
-  useEffect(load, [dispatch, postId]);
+  const { currentData: data, error, isError, refetch } = useGetPostAnalyticsPostByIdQuery({ id: postId, days: String(ANALYTICS_DAYS) });
 
   const back = (
     <Link to={backLink} className="small">
       ← All analytics
     </Link>
   );
-  if (stats?.status === 'failed') {
+  if (isError) {
     return (
       <>
         {back}
-        <Failure message={stats.error} onRetry={load} />
+        <Failure message={errorMessage(error, ANALYTICS_FALLBACK.post)} onRetry={() => void refetch()} />
       </>
     );
   }
-  const data = stats?.data;
   if (!data) return <p className="muted" role="status">Loading...</p>;
   return (
     <section aria-labelledby="post-stats-title" className="analytics">

@@ -3,31 +3,27 @@
  * (`GET /api/post/delivery/{id}`), updated live while it is being sent (`postDeliveryUpdated`).
  */
 import { useEffect, useState } from 'react';
-import { errorMessage, http } from '@/lib/http';
+import { useGetPostDeliveryByIdQuery } from '@/api/endpoints';
+import { errorMessage } from '@/lib/http';
 import { postDeliveryEvents, type PostDelivery } from '@/features/socket';
 
 export const DELIVERY_FALLBACK = 'Failed to fetch delivery figures';
 
 export function DeliveryFigures({ postId }: { postId: string }) {
-  const [figures, setFigures] = useState<PostDelivery | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data, error } = useGetPostDeliveryByIdQuery({ id: postId });
+  // What the socket said since (`postDeliveryUpdated`), over what was read.
+  const [live, setLive] = useState<Partial<PostDelivery> | null>(null);
   useEffect(() => {
-    let live = true;
-    http
-      .get<PostDelivery>(`/post/delivery/${encodeURIComponent(postId)}`, DELIVERY_FALLBACK)
-      .then((f) => live && f && setFigures(f))
-      .catch((e) => live && setError(errorMessage(e, DELIVERY_FALLBACK)));
+    setLive(null);
     const onUpdate = (event: Event) => {
       const detail = (event as CustomEvent<PostDelivery>).detail;
-      if (detail?.postId === postId) setFigures((f) => ({ ...f, ...detail }));
+      if (detail?.postId === postId) setLive((l) => ({ ...l, ...detail }));
     };
     postDeliveryEvents.addEventListener('update', onUpdate);
-    return () => {
-      live = false;
-      postDeliveryEvents.removeEventListener('update', onUpdate);
-    };
+    return () => postDeliveryEvents.removeEventListener('update', onUpdate);
   }, [postId]);
-  if (error) return <p className="form-error small">{error}</p>;
+  const figures = data || live ? { ...data, ...live } : null;
+  if (error) return <p className="form-error small">{errorMessage(error, DELIVERY_FALLBACK)}</p>;
   if (!figures) return null;
   if (figures.announced === false) {
     return <p className="muted small">Followers are told of this post when it is published.</p>;

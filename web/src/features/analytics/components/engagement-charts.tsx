@@ -3,7 +3,8 @@
  * bookmarks as lines, reading time as bars. Loaded only with the analytics tab.
  */
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { DayStats } from '../analytics-slice';
+import { textOf } from '@/lib/format';
+import type { DayStats } from '../analytics';
 
 const SERIES = [
   { key: 'views', label: 'Views', color: '#1f4fd1' },
@@ -30,7 +31,7 @@ export default function EngagementCharts({ daily, label }: { daily: DayStats[]; 
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
               <XAxis dataKey="date" tickFormatter={shortDate} tick={{ fill: 'var(--muted)', fontSize: 12 }} minTickGap={24} />
               <YAxis allowDecimals={false} tick={{ fill: 'var(--muted)', fontSize: 12 }} />
-              <Tooltip labelFormatter={(d) => shortDate(String(d))} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }} />
+              <Tooltip labelFormatter={(d) => shortDate(textOf(d))} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }} />
               <Legend />
               {SERIES.map((s) => (
                 <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} isAnimationActive={false} />
@@ -47,7 +48,7 @@ export default function EngagementCharts({ daily, label }: { daily: DayStats[]; 
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
               <XAxis dataKey="date" tickFormatter={shortDate} tick={{ fill: 'var(--muted)', fontSize: 12 }} minTickGap={24} />
               <YAxis tick={{ fill: 'var(--muted)', fontSize: 12 }} />
-              <Tooltip labelFormatter={(d) => shortDate(String(d))} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }} />
+              <Tooltip labelFormatter={(d) => shortDate(textOf(d))} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }} />
               <Bar dataKey="minutes" name="Minutes read" fill="#1f4fd1" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>

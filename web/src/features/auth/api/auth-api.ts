@@ -1,48 +1,33 @@
+import type {
+  GetAuthCheckApiResponse,
+  PostAuth2FaVerifyApiResponse,
+  PostAuthChangePasswordApiResponse,
+  PostAuthGoogleLoginApiResponse,
+  PostAuthLoginApiResponse,
+  PostAuthLogoutAllApiResponse,
+  PostAuthLogoutApiResponse,
+  PostAuthResetPasswordApiResponse,
+  PostAuthSendResetOtpApiResponse,
+  PostAuthSendVerifyOtpApiResponse,
+  PostAuthSignupApiResponse,
+  PostAuthVerifyEmailApiResponse,
+  PostAuthVerifyResetOtpApiResponse,
+} from '@/api/endpoints';
+import type { Schemas } from '@/api';
 import { http } from '@/lib/http';
 
 export type Role = 'user' | 'admin';
 
-/** Signup and login responses (seed 001 §3). */
-export interface SessionResponse {
-  _id: string;
-  fullName: string;
-  email: string;
-  role: Role;
-  token: string;
-  isAccountVerified: boolean;
-  /** This sign-in cancelled the account's scheduled deletion. */
-  deletionCancelled?: boolean;
+/** The answer to a right password on an account with two-factor sign-in (`{twoFactorRequired: true, challenge}`). */
+export type ChallengeResponse = Schemas['ChallengeAnswer'];
+
+export function isChallenge<T extends object>(r: T | ChallengeResponse): r is ChallengeResponse {
+  return 'twoFactorRequired' in r && r.twoFactorRequired === true;
 }
 
-/** The answer to a right password on an account with two-factor sign-in. */
-export interface ChallengeResponse {
-  twoFactorRequired: true;
-  challenge: string;
-}
-
-export function isChallenge(r: unknown): r is ChallengeResponse {
-  return Boolean(r && typeof r === 'object' && (r as { twoFactorRequired?: unknown }).twoFactorRequired === true);
-}
-
-/** Third-party sign-in response. */
-export interface GoogleLoginResponse {
-  user: { _id: string; name: string; email: string; role: Role };
-  token: string;
-  isAccountVerified: boolean;
-}
-
-/** Auth check response. */
-export interface CheckResponse {
-  _id: string;
-  name: string;
-  email: string;
-  role: Role;
-  token: string;
-  isAccountVerified: boolean;
-}
-
-export interface MessageResponse {
-  message: string;
+/** A role as the app knows it (the server's are `user` and `admin`). */
+export function roleOf(role: string): Role {
+  return role === 'admin' ? 'admin' : 'user';
 }
 
 export interface SignupPayload {
@@ -69,28 +54,28 @@ export const FALLBACK = {
 } as const;
 
 export const authApi = {
-  signup: (payload: SignupPayload) => http.post<SessionResponse>('/auth/signup', payload, FALLBACK.signup),
+  signup: (payload: SignupPayload) => http.post<PostAuthSignupApiResponse>('/auth/signup', payload, FALLBACK.signup),
   login: (payload: { email: string; password: string }) =>
-    http.post<SessionResponse | ChallengeResponse>('/auth/login', payload, FALLBACK.login),
+    http.post<PostAuthLoginApiResponse>('/auth/login', payload, FALLBACK.login),
   verifyTwoFactor: (payload: { challenge: string; code: string }) =>
-    http.post<SessionResponse>('/auth/2fa/verify', payload, FALLBACK.verifyTwoFactor),
+    http.post<PostAuth2FaVerifyApiResponse>('/auth/2fa/verify', payload, FALLBACK.verifyTwoFactor),
   googleLogin: (payload: { token: string; sendEmail: boolean }) =>
-    http.post<GoogleLoginResponse | ChallengeResponse>('/auth/google-login', payload, FALLBACK.googleLogin),
+    http.post<PostAuthGoogleLoginApiResponse>('/auth/google-login', payload, FALLBACK.googleLogin),
   sendVerifyOtp: (payload: { userId: string }) =>
-    http.post<MessageResponse>('/auth/send-verify-otp', payload, FALLBACK.sendVerifyOtp),
+    http.post<PostAuthSendVerifyOtpApiResponse>('/auth/send-verify-otp', payload, FALLBACK.sendVerifyOtp),
   verifyEmail: (payload: { userId: string; otp: string }) =>
-    http.post<MessageResponse>('/auth/verify-email', payload, FALLBACK.verifyEmail),
+    http.post<PostAuthVerifyEmailApiResponse>('/auth/verify-email', payload, FALLBACK.verifyEmail),
   sendResetOtp: (payload: { email: string }) =>
-    http.post<MessageResponse>('/auth/send-reset-otp', payload, FALLBACK.sendResetOtp),
+    http.post<PostAuthSendResetOtpApiResponse>('/auth/send-reset-otp', payload, FALLBACK.sendResetOtp),
   verifyResetOtp: (payload: { email: string; otp: string }) =>
-    http.post<MessageResponse>('/auth/verify-reset-otp', payload, FALLBACK.verifyResetOtp),
+    http.post<PostAuthVerifyResetOtpApiResponse>('/auth/verify-reset-otp', payload, FALLBACK.verifyResetOtp),
   resetPassword: (payload: { email: string; otp: string; newPassword: string }) =>
-    http.post<MessageResponse>('/auth/reset-password', payload, FALLBACK.resetPassword),
-  check: () => http.get<CheckResponse>('/auth/check', FALLBACK.checkAuth),
-  logout: () => http.post<MessageResponse>('/auth/logout', {}, FALLBACK.logout),
+    http.post<PostAuthResetPasswordApiResponse>('/auth/reset-password', payload, FALLBACK.resetPassword),
+  check: () => http.get<GetAuthCheckApiResponse>('/auth/check', FALLBACK.checkAuth),
+  logout: () => http.post<PostAuthLogoutApiResponse>('/auth/logout', {}, FALLBACK.logout),
   changePassword: (payload: { currentPassword: string; newPassword: string }) =>
-    http.post<MessageResponse & { token: string }>('/auth/change-password', payload, FALLBACK.changePassword),
-  logoutEverywhere: () => http.post<MessageResponse>('/auth/logout-all', {}, FALLBACK.logoutEverywhere),
+    http.post<PostAuthChangePasswordApiResponse>('/auth/change-password', payload, FALLBACK.changePassword),
+  logoutEverywhere: () => http.post<PostAuthLogoutAllApiResponse>('/auth/logout-all', {}, FALLBACK.logoutEverywhere),
 };
 
 /** `GET /api/config/public`: whether the Google Identity Services button can be offered. */

@@ -50,7 +50,7 @@ describe('login page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Login failed');
   });
 
-  it('sends a logged-in visitor back to where they came from, or /', async () => {
+  it('sends a logged-in visitor back to where they came from, or /', () => {
     noGoogle();
     renderWithProviders(<LoginPage />, { preloadedState: { auth: signedInAuth() }, route: '/login?redirect=/bookmark', path: '/login' });
     expect(screen.getByTestId('location')).toHaveTextContent('/bookmark');
@@ -70,7 +70,7 @@ describe('login page', () => {
 
   it('renders the Google button when a client id is configured', async () => {
     mockApi.on('GET', '/config/public', { body: { googleClientId: 'cid' } });
-    const initialize = vi.fn();
+    const initialize = vi.fn<(options: { client_id: string; callback: (response: { credential?: string }) => void }) => void>();
     const renderButton = vi.fn();
     window.google = { accounts: { id: { initialize, renderButton } } };
     try {
@@ -94,7 +94,7 @@ describe('login page', () => {
 
   it('a Google sign-up with no category chosen yet goes to /select-category, as an email sign-up does', async () => {
     mockApi.on('GET', '/config/public', { body: { googleClientId: 'cid' } });
-    const initialize = vi.fn();
+    const initialize = vi.fn<(options: { client_id: string; callback: (response: { credential?: string }) => void }) => void>();
     window.google = { accounts: { id: { initialize, renderButton: vi.fn() } } };
     try {
       renderWithProviders(<SignupPage />, { preloadedState: { auth: guestAuth() }, route: '/signup', path: '/signup' });

@@ -25,7 +25,7 @@ export default function LoginPage() {
     };
     return (
       <AuthCard title="Two-factor sign-in">
-        <form className="form" onSubmit={onVerify} aria-busy={loading}>
+        <form className="form" onSubmit={(event) => void onVerify(event)} aria-busy={loading}>
           <p className="muted">Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
           <FormField
             id="two-factor-code"
@@ -63,13 +63,13 @@ export default function LoginPage() {
       footer={
         <p>
           New to Pressroom?{' '}
-          <Link to="/signup" state={location.state}>
+          <Link to="/signup" state={location.state as unknown}>
             Sign Up
           </Link>
         </p>
       }
     >
-      <form className="form" onSubmit={onSubmit} aria-busy={loading} noValidate={false}>
+      <form className="form" onSubmit={(event) => void onSubmit(event)} aria-busy={loading} noValidate={false}>
         <FormField id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <FormField
           id="password"

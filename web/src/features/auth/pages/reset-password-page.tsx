@@ -51,7 +51,7 @@ export default function ResetPasswordPage() {
   return (
     <AuthCard title="Reset your password" footer={<Link to="/login">Back to login</Link>}>
       {step === 'email' ? (
-        <form className="form" onSubmit={submitEmail} aria-busy={loading}>
+        <form className="form" onSubmit={(event) => void submitEmail(event)} aria-busy={loading}>
           <p>Enter the email of your account and we will send you a 6-digit code.</p>
           <FormField id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           <FormError message={error} />
@@ -61,7 +61,7 @@ export default function ResetPasswordPage() {
         </form>
       ) : null}
       {step === 'code' ? (
-        <form className="form" onSubmit={submitCode} aria-busy={loading}>
+        <form className="form" onSubmit={(event) => void submitCode(event)} aria-busy={loading}>
           <FormStatus message={otpStatus} />
           <FormField
             id="otp"
@@ -85,7 +85,7 @@ export default function ResetPasswordPage() {
         </form>
       ) : null}
       {step === 'password' ? (
-        <form className="form" onSubmit={submitPassword} aria-busy={loading}>
+        <form className="form" onSubmit={(event) => void submitPassword(event)} aria-busy={loading}>
           <FormStatus message={otpStatus} />
           <FormField id="newPassword" label="New password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
           <FormField id="confirmPassword" label="Confirm new password" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />

@@ -36,13 +36,13 @@ export default function SignupPage() {
       footer={
         <p>
           Already have an account?{' '}
-          <Link to="/login" state={location.state}>
+          <Link to="/login" state={location.state as unknown}>
             Login
           </Link>
         </p>
       }
     >
-      <form className="form" onSubmit={onSubmit} aria-busy={loading}>
+      <form className="form" onSubmit={(event) => void onSubmit(event)} aria-busy={loading}>
         <FormField id="fullName" label="Full name" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} />
         <FormField id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <FormField

@@ -54,7 +54,7 @@ export default function VerifyPage() {
         your account.
       </p>
       <div className="form-actions form-actions--start">
-        <button type="button" className="button button--ghost" onClick={send} disabled={loading}>
+        <button type="button" className="button button--ghost" onClick={() => void send()} disabled={loading}>
           {sent ? 'Resend Code' : 'Send Code'}
         </button>
       </div>

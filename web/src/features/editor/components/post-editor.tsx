@@ -3,7 +3,7 @@ import { useBlocker, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { createPost, editorOpened, POST_FALLBACK, updatePost, type PostInput } from '@/features/posts';
 import { formatBytes, isBlobUrl, MAX_REQUEST_BYTES } from '@/lib/image-file';
-import { relativeTime } from '@/lib/format';
+import { relativeTime, textOf } from '@/lib/format';
 import type { Block, CategoryRef } from '@/types/entities';
 import { clearDraft, readDraft, writeDraft, type PostDetails, type PostDraft } from '../post-draft';
 import { localToUtc, pollProblem, type PollData } from '../tools/poll-tool';
@@ -36,7 +36,7 @@ export function checkBeforeSave(details: PostDetails, blocks: Block[], now = Dat
   const polls = blocks.filter((b) => b.type === 'poll');
   polls.forEach((block, i) => {
     const problem = pollProblem(block.data as unknown as PollData, now);
-    if (problem && !errors.blocks) errors.blocks = `Poll ${i + 1} (“${String(block.data?.question ?? '')}”): ${problem}`;
+    if (problem && !errors.blocks) errors.blocks = `Poll ${i + 1} (“${textOf(block.data?.question)}”): ${problem}`;
   });
   if (isBlobUrl(details.thumbnail) || JSON.stringify(blocks).includes('"blob:')) errors.blocks = POST_FALLBACK.blobUrl;
   if (details.status === 'scheduled') {
@@ -110,10 +110,11 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
   const scheduleDraft = useCallback(() => {
     setDirty(true);
     if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(async () => {
+    const saveDraft = async () => {
       const saved = (await editorRef.current?.save()) ?? [];
       writeDraft(draftName, { details: detailsRef.current, blocks: saved });
-    }, DRAFT_SAVE_DELAY_MS);
+    };
+    timer.current = setTimeout(() => void saveDraft(), DRAFT_SAVE_DELAY_MS);
   }, [draftName]);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 
@@ -167,7 +168,7 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
       navigate(`/post/${encodeURIComponent(result.payload.slug)}`, { replace: !slug });
       return;
     }
-    const message = (result.payload as string | undefined) ?? (slug ? POST_FALLBACK.update : POST_FALLBACK.create);
+    const message = result.payload ?? (slug ? POST_FALLBACK.update : POST_FALLBACK.create);
     const status = /413|too large/i.test(message) ? 413 : null;
     setErrors(placeError(message, status));
   };

@@ -14,7 +14,7 @@ export default function DeletePostPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const known = useAppSelector((state) =>
-    [state.posts.currentPost, ...Object.values(state.posts.lists).flatMap((l) => l.items)].find((p): p is Post => p?._id === id),
+    [state.posts.currentPost, ...Object.values(state.posts.lists).map((l) => l.items.entities[id])].find((p): p is Post => p?._id === id),
   );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -25,7 +25,7 @@ export function FollowButton({ person, isFollowing }: { person: FollowPerson; is
   const following = status?.isFollowing ?? false;
   const act = async () => {
     const result = following ? await dispatch(unfollowUser({ userId: person._id })) : await dispatch(followUser({ user: person }));
-    if (result.meta.requestStatus === 'rejected') toast.error(String(result.payload ?? 'Something went wrong'));
+    if (result.meta.requestStatus === 'rejected') toast.error(typeof result.payload === 'string' ? result.payload : 'Something went wrong');
   };
   return (
     <button

@@ -2,45 +2,34 @@
  * Settings: the authors the reader follows, each with how they hear of new posts (instant,
  * digest, off), a page at a time.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { api, useGetFollowFollowingQuery, type FollowEntry } from '@/api/endpoints';
+import { useAppDispatch } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { ALERT_MODES, isAlertMode, saveAlerts, type AlertMode } from '../alerts';
 import { FOLLOW_FALLBACK, FOLLOW_PAGE_SIZE } from '../follows-slice';
 
-interface Followed {
-  _id: string;
-  name: string;
-  avatar?: string | null;
-  alerts?: string | null;
-}
-
 export function FollowedAuthors() {
+  const dispatch = useAppDispatch();
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ list: Followed[]; totalPages: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const arg = { page: String(page), limit: String(FOLLOW_PAGE_SIZE) };
+  const { data: answer, error: loadError, refetch } = useGetFollowFollowingQuery(arg);
+  const data = answer ? { list: answer.list ?? [], totalPages: Number(answer.totalPages) || 0 } : null;
+  const error = loadError ? errorMessage(loadError, FOLLOW_FALLBACK.list) : null;
   const [saving, setSaving] = useState<string | null>(null);
 
-  const load = useCallback(async (p: number) => {
-    setError(null);
-    try {
-      const r = await http.get<{ list?: Followed[]; totalPages?: number }>('/follow/following', FOLLOW_FALLBACK.list, { page: p, limit: FOLLOW_PAGE_SIZE });
-      setData({ list: r?.list ?? [], totalPages: Number(r?.totalPages) || 0 });
-    } catch (e) {
-      setError(errorMessage(e, FOLLOW_FALLBACK.list));
-    }
-  }, []);
-  useEffect(() => {
-    void load(page);
-  }, [load, page]);
-
-  const change = async (author: Followed, mode: AlertMode) => {
+  const change = async (author: FollowEntry, mode: AlertMode) => {
     setSaving(author._id);
     try {
       const saved = await saveAlerts(author._id, mode);
-      setData((d) => (d ? { ...d, list: d.list.map((a) => (a._id === author._id ? { ...a, alerts: saved } : a)) } : d));
+      dispatch(
+        api.util.updateQueryData('getFollowFollowing', arg, (draft) => {
+          for (const a of draft.list) if (a._id === author._id) a.alerts = saved;
+        }),
+      );
       toast.success(`Alerts from ${author.name} saved.`);
     } catch (e) {
       toast.error(e instanceof Error ? e.message : 'Failed to change alerts');
@@ -55,7 +44,7 @@ export function FollowedAuthors() {
         <p role="alert" className="form-error">
           {error}
         </p>
-        <button type="button" className="button button--small" onClick={() => void load(page)}>
+        <button type="button" className="button button--small" onClick={() => void refetch()}>
           Try again
         </button>
       </div>

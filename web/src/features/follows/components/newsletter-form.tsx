@@ -1,14 +1,18 @@
 /**
  * For guests: get an author's new posts by email (`POST /api/newsletter/{authorId}/subscribe`).
  * The server sends a confirmation link (double opt-in) and answers the same whatever the address,
- * so the form only ever says to check the inbox.
+ * so the form only ever says to check the inbox. It is on the post and author pages a reader
+ * opens first: the endpoint loads when the form is sent (api/on-demand.ts).
  */
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage, http } from '@/lib/http';
+import { loadApi } from '@/api/on-demand';
+import { useAppDispatch } from '@/app/hooks';
+import { errorMessage } from '@/lib/http';
 
 export const NEWSLETTER_FALLBACK = 'Failed to subscribe';
 
 export function NewsletterForm({ authorId, authorName }: { authorId: string; authorName: string }) {
+  const dispatch = useAppDispatch();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
@@ -18,8 +22,9 @@ export function NewsletterForm({ authorId, authorName }: { authorId: string; aut
     setBusy(true);
     setOutcome(null);
     try {
-      const r = await http.post<{ message?: string }>(`/newsletter/${encodeURIComponent(authorId)}/subscribe`, { email: email.trim() }, NEWSLETTER_FALLBACK);
-      setOutcome({ ok: true, text: r?.message ?? 'Check your inbox to confirm.' });
+      const api = await loadApi();
+      const r = await dispatch(api.endpoints.postNewsletterByAuthorIdSubscribe.initiate({ authorId, body: { email: email.trim() } }, { track: false })).unwrap();
+      setOutcome({ ok: true, text: r.message ?? 'Check your inbox to confirm.' });
       setEmail('');
     } catch (e) {
       setOutcome({ ok: false, text: errorMessage(e, NEWSLETTER_FALLBACK) });

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import { usePostAdminContactMutation } from '@/api/endpoints';
 import { useAppSelector } from '@/app/hooks';
 import { FormError, FormField, FormStatus } from '@/components/form-field';
 import { Page } from '@/components/page';
-import { errorMessage, http } from '@/lib/http';
+import { errorMessage } from '@/lib/http';
 
 export const CONTACT_FAILED = 'Failed to create contact message';
 
@@ -15,6 +16,7 @@ export default function ContactPage() {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [send] = usePostAdminContactMutation();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -23,8 +25,8 @@ export default function ContactPage() {
     setError(null);
     setStatus(null);
     try {
-      const r = await http.post<{ message?: string }>('/admin/contact', { name, email, subject, message }, CONTACT_FAILED);
-      setStatus(r?.message || 'Thanks! Your message has been sent.');
+      const r = await send({ body: { name, email, subject, message } }).unwrap();
+      setStatus(r.message || 'Thanks! Your message has been sent.');
       setSubject('');
       setMessage('');
     } catch (e) {
@@ -36,7 +38,7 @@ export default function ContactPage() {
 
   return (
     <Page title="Contact us">
-      <form className="form form--narrow" onSubmit={onSubmit} aria-busy={busy}>
+      <form className="form form--narrow" onSubmit={(event) => void onSubmit(event)} aria-busy={busy}>
         <FormField id="contact-name" label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
         <FormField id="contact-email" label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <FormField id="contact-subject" label="Subject" required value={subject} onChange={(e) => setSubject(e.target.value)} />

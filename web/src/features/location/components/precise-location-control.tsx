@@ -9,7 +9,7 @@ export function PreciseLocationControl({ variant }: { variant: 'settings' | 'pro
   const dispatch = useAppDispatch();
   const store = useAppStore();
   const choice = useAppSelector((state) => state.location.preciseChoice);
-  const share = () => sharePreciseLocation(dispatch, store.getState);
+  const share = () => sharePreciseLocation(dispatch, () => store.getState());
 
   if (variant === 'prompt') {
     if (choice !== null) return null;

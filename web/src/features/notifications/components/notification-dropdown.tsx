@@ -4,13 +4,14 @@ import { Avatar } from '@/components/avatar';
 import { relativeTime } from '@/lib/format';
 import { selectSocketError, selectSocketStatus } from '@/features/socket';
 import type { UserNotification } from '@/types/entities';
-import { markAllNotificationsRead, markNotificationRead, selectNotifications } from '../notifications-slice';
+import { markAllNotificationsRead, markNotificationRead, selectNotificationList, selectNotifications } from '../notifications-slice';
 import { notificationLink, notificationText } from '../notification-text';
 
 export function NotificationDropdown({ onNavigate }: { onNavigate: () => void }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { list, loading, error } = useAppSelector(selectNotifications);
+  const { loading, error } = useAppSelector(selectNotifications);
+  const list = useAppSelector(selectNotificationList);
   const socketStatus = useAppSelector(selectSocketStatus);
   const socketError = useAppSelector(selectSocketError);
 

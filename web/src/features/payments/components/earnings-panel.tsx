@@ -1,9 +1,10 @@
 /** An author's earnings: balances per currency and their ledger, a page at a time. */
-import { useEffect, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useState } from 'react';
+import { useGetEarningMyEarningsQuery } from '@/api/endpoints';
 import { formatDate } from '@/lib/format';
+import { errorMessage } from '@/lib/http';
 import { formatMoney } from '@/lib/money';
-import { fetchMyEarnings, selectPayments } from '../payments-slice';
+import { EARNINGS_PAGE_SIZE, PAYMENTS_FALLBACK } from '../payments-slice';
 
 const KIND_LABELS: Record<string, string> = {
   charge: 'Subscription payment',
@@ -14,25 +15,21 @@ const KIND_LABELS: Record<string, string> = {
 };
 
 export function EarningsPanel() {
-  const dispatch = useAppDispatch();
-  const { earnings } = useAppSelector(selectPayments);
   const [page, setPage] = useState(1);
-  useEffect(() => {
-    void dispatch(fetchMyEarnings(page));
-  }, [dispatch, page]);
-  const data = earnings.value;
+  // `GET /earning/my-earnings`: the page shown stays while the next one loads.
+  const { data, error, isError, refetch } = useGetEarningMyEarningsQuery({ page: String(page), limit: String(EARNINGS_PAGE_SIZE) });
   return (
     <section className="panel" aria-labelledby="earnings-title" data-testid="earnings">
       <h2 id="earnings-title">Earnings</h2>
-      {earnings.status === 'failed' ? (
+      {isError ? (
         <div className="list-state list-state--error" role="alert">
-          <span>{earnings.error}</span>
-          <button type="button" className="button button--small button--ghost" onClick={() => void dispatch(fetchMyEarnings(page))}>
+          <span>{errorMessage(error, PAYMENTS_FALLBACK.earnings)}</span>
+          <button type="button" className="button button--small button--ghost" onClick={() => void refetch()}>
             Try again
           </button>
         </div>
       ) : null}
-      {!data && earnings.status !== 'failed' ? <p role="status">Loading...</p> : null}
+      {!data && !isError ? <p role="status">Loading...</p> : null}
       {data ? (
         <>
           {data.earnings.length === 0 ? (

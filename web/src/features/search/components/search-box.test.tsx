@@ -3,6 +3,14 @@ import { mockApi } from '@/test/mock-api';
 import { renderWithProviders } from '@/test/render';
 import { SearchBox } from './search-box';
 
+/** Moves the fake clock (synchronously, as a user's wait would), then lets React apply what that caused. */
+function advance(ms: number) {
+  return act(() => {
+    vi.advanceTimersByTime(ms);
+    return Promise.resolve();
+  });
+}
+
 function type(value: string) {
   fireEvent.change(screen.getByPlaceholderText('Search articles or users...'), { target: { value } });
 }
@@ -23,13 +31,9 @@ describe('SearchBox', () => {
     });
     renderWithProviders(<SearchBox />);
     type('rus');
-    await act(async () => {
-      vi.advanceTimersByTime(399);
-    });
+    await advance(399);
     expect(mockApi.calls('GET', '/post/search-users')).toHaveLength(0);
-    await act(async () => {
-      vi.advanceTimersByTime(1);
-    });
+    await advance(1);
     expect(screen.getByText('Loading...')).toBeInTheDocument();
     expect(screen.getByTestId('search-dropdown')).toHaveStyle({ maxHeight: '450px' });
     release();
@@ -45,13 +49,9 @@ describe('SearchBox', () => {
     mockApi.on('GET', '/post/search-users', { body: { users: [] } });
     renderWithProviders(<SearchBox />);
     type('rus');
-    await act(async () => {
-      vi.advanceTimersByTime(200);
-    });
+    await advance(200);
     type('rust');
-    await act(async () => {
-      vi.advanceTimersByTime(400);
-    });
+    await advance(400);
     expect(mockApi.calls('GET', '/post/search-users').map((c) => c.url.searchParams.get('query'))).toEqual(['rust']);
     expect(await screen.findByText('No results found')).toBeInTheDocument();
   });
@@ -61,27 +61,21 @@ describe('SearchBox', () => {
     mockApi.on('GET', '/post/search-users', { status: 503, body: { message: 'Search is down' } });
     renderWithProviders(<SearchBox />);
     type('rust');
-    await act(async () => {
-      vi.advanceTimersByTime(400);
-    });
+    await advance(400);
     expect(await screen.findByText('Error: Search is down')).toBeInTheDocument();
   });
 
   it('does not search under 3 characters, and clears when emptied', async () => {
     renderWithProviders(<SearchBox />);
     type('ru');
-    await act(async () => {
-      vi.advanceTimersByTime(500);
-    });
+    await advance(500);
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
     type('');
-    await act(async () => {
-      vi.advanceTimersByTime(500);
-    });
+    await advance(500);
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
   });
 
-  it('Enter with 3+ characters goes to /search?query=', async () => {
+  it('Enter with 3+ characters goes to /search?query=', () => {
     mockApi.on('GET', '/public/search-posts', { body: { posts: [], total: 0 } });
     mockApi.on('GET', '/post/search-users', { body: { users: [] } });
     renderWithProviders(<SearchBox />);
@@ -98,9 +92,7 @@ describe('SearchBox', () => {
     mockApi.on('GET', '/post/search-users', { body: { users: [{ _id: 'u9', name: 'Rusty', email: 'r@x', totalPosts: 1 }] } });
     renderWithProviders(<SearchBox />);
     type('rust');
-    await act(async () => {
-      vi.advanceTimersByTime(400);
-    });
+    await advance(400);
     fireEvent.click(await screen.findByRole('option', { name: /Rusty/ }));
     expect(screen.getByTestId('location')).toHaveTextContent('/author-profile/u9');
     type('rust ');
@@ -115,9 +107,7 @@ describe('SearchBox', () => {
     renderWithProviders(<SearchBox />);
     const input = screen.getByRole('combobox', { name: 'Search' });
     type('rus');
-    await act(async () => {
-      vi.advanceTimersByTime(400);
-    });
+    await advance(400);
     await screen.findByRole('option', { name: 'Rust tips' });
     expect(input).toHaveAttribute('aria-expanded', 'true');
     expect(input).toHaveAttribute('aria-controls', screen.getByRole('listbox', { name: 'Search results' }).id);
@@ -144,9 +134,7 @@ describe('SearchBox', () => {
     renderWithProviders(<SearchBox />);
     const input = screen.getByRole('combobox', { name: 'Search' });
     type('rus');
-    await act(async () => {
-      vi.advanceTimersByTime(400);
-    });
+    await advance(400);
     await screen.findByRole('option', { name: 'Rust tips' });
     fireEvent.keyDown(input, { key: 'Escape' });
     expect(screen.queryByRole('option')).not.toBeInTheDocument();
@@ -159,15 +147,11 @@ describe('SearchBox', () => {
     mockApi.on('GET', '/post/search-users', { body: { users: [] } });
     const { store } = renderWithProviders(<SearchBox />);
     type('rust');
-    await act(async () => {
-      vi.advanceTimersByTime(400);
-    });
+    await advance(400);
     await screen.findByRole('option', { name: 'Rust tips' });
     type('ru');
     expect(screen.queryByRole('option', { name: 'Rust tips' })).not.toBeInTheDocument();
-    await act(async () => {
-      vi.advanceTimersByTime(400);
-    });
+    await advance(400);
     expect(store.getState().search.posts).toEqual([]);
     fireEvent.focus(screen.getByRole('combobox'));
     expect(screen.queryByRole('option')).not.toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { testPost } from '@/test/fixtures';
 import { setupStore } from '@/app/store';
-import { emptyList, fetchPostList, filterKeyOf } from '@/features/posts';
+import { emptyList, fetchPostList, filterKeyOf, itemsOf, postItems } from '@/features/posts';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, renderWithProviders } from '@/test/render';
 import SearchPage from './search-page';
@@ -12,7 +12,7 @@ describe('the search page', () => {
   it("does not show the previous query's results for a query under 3 characters", () => {
     const store = setupStore({ auth: guestAuth() });
     const lists = store.getState().posts.lists;
-    const previous = { ...emptyList(), items: [post('p1', 'React hooks in depth')], total: 1, status: 'succeeded' as const, filterKey: filterKeyOf({ query: 'react' }) };
+    const previous = { ...emptyList(), items: postItems([post('p1', 'React hooks in depth')]), total: 1, status: 'succeeded' as const, filterKey: filterKeyOf({ query: 'react' }) };
     const preloaded = { ...store.getState().posts, lists: { ...lists, searchPosts: previous } };
     renderWithProviders(<SearchPage />, { route: '/search?query=re', preloadedState: { auth: guestAuth(), posts: preloaded } });
     expect(screen.getByText('Type at least 3 characters to search.')).toBeInTheDocument();
@@ -30,7 +30,7 @@ describe('the search page', () => {
     await store.dispatch(fetchPostList({ list: 'searchPosts', filter: { query: 'fast' } }));
     await slow;
     expect(store.getState().posts.lists.searchPosts.filterKey).toBe(filterKeyOf({ query: 'fast' }));
-    expect(store.getState().posts.lists.searchPosts.items.map((p) => p.title)).toEqual(['Fast result']);
+    expect(itemsOf(store.getState().posts.lists.searchPosts).map((p) => p.title)).toEqual(['Fast result']);
   });
 
   it('lists matching users first, then posts', async () => {

@@ -5,26 +5,22 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import {
+  useGetSubscriptionAuthorByAuthorIdSubscriptionsQuery,
+  useGetSubscriptionCheckEligibilityQuery,
+  useGetSubscriptionPlansByIdAnalyticsQuery,
+} from '@/api/endpoints';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormError, FormField, FormStatus } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { BankDetailsPanel, EarningsPanel } from '@/features/payments';
 import { formatDate } from '@/lib/format';
+import { errorMessage } from '@/lib/http';
 import { formatMoney, minorUnitsPerMajor, parseMoney } from '@/lib/money';
 import type { Plan } from '@/types/money';
-import type { PlanInput } from '../subscriptions-api';
-import {
-  activatePlan,
-  checkEligibility,
-  deactivatePlan,
-  deletePlan,
-  fetchMyPlans,
-  fetchPlanAnalytics,
-  fetchSubscribers,
-  savePlan,
-  selectSubscriptions,
-} from '../subscriptions-slice';
+import { eligibilityWhenUnconfigured, SUBSCRIPTION_FALLBACK, type PlanInput } from '../subscriptions-api';
+import { activatePlan, deactivatePlan, deletePlan, fetchMyPlans, savePlan, selectSubscriptions } from '../subscriptions-slice';
 import { PlanCard } from './plan-card';
 
 export const STUDIO_TABS = [
@@ -38,12 +34,9 @@ export const STUDIO_TABS = [
 const CURRENCIES = ['usd', 'eur', 'gbp', 'inr'];
 
 function EligibilityPanel() {
-  const dispatch = useAppDispatch();
-  const { eligibility } = useAppSelector(selectSubscriptions);
-  useEffect(() => {
-    void dispatch(checkEligibility());
-  }, [dispatch]);
-  const e = eligibility.value;
+  const { data, error } = useGetSubscriptionCheckEligibilityQuery();
+  const e = data ?? eligibilityWhenUnconfigured(error);
+  const failed = Boolean(error) && !e;
   const rows: [string, number, number | undefined, (v: number) => string][] = e
     ? [
         ['Followers', e.followerCount, e.criteria?.minFollowers, (v) => String(v)],
@@ -55,12 +48,12 @@ function EligibilityPanel() {
   return (
     <section className="panel" aria-labelledby="eligibility-title" data-testid="eligibility">
       <h2 id="eligibility-title">Eligibility to sell plans</h2>
-      {eligibility.status === 'failed' ? (
+      {failed ? (
         <p className="form-error" role="alert">
-          {eligibility.error}
+          {errorMessage(error, SUBSCRIPTION_FALLBACK.eligibility)}
         </p>
       ) : null}
-      {!e && eligibility.status !== 'failed' ? <p role="status">Loading...</p> : null}
+      {!e && !failed ? <p role="status">Loading...</p> : null}
       {e ? (
         <>
           <p className={`chip ${e.isEligible ? 'chip--ok' : 'chip--info'}`} data-testid="eligible">
@@ -179,19 +172,14 @@ function PlanForm({ plan, onDone }: { plan: Plan | null; onDone: () => void }) {
 }
 
 function PlanAnalyticsView({ planId }: { planId: string }) {
-  const dispatch = useAppDispatch();
-  const entry = useAppSelector((s) => selectSubscriptions(s).analytics[planId]);
-  useEffect(() => {
-    void dispatch(fetchPlanAnalytics(planId));
-  }, [dispatch, planId]);
-  if (!entry || entry.status === 'loading') return <p role="status">Loading...</p>;
-  if (entry.status === 'failed' || !entry.value)
+  const { currentData: a, error, isFetching } = useGetSubscriptionPlansByIdAnalyticsQuery({ id: planId });
+  if (isFetching) return <p role="status">Loading...</p>;
+  if (error || !a)
     return (
       <p className="form-error" role="alert">
-        {entry.error}
+        {errorMessage(error, SUBSCRIPTION_FALLBACK.analytics)}
       </p>
     );
-  const a = entry.value;
   return (
     <dl className="facts" aria-label={`Analytics of ${a.planName}`}>
       <dt>Active subscribers</dt>
@@ -297,21 +285,18 @@ function PlansTab({ authorId }: { authorId: string }) {
 }
 
 function SubscribersTab({ authorId }: { authorId: string }) {
-  const dispatch = useAppDispatch();
-  const { subscribers } = useAppSelector(selectSubscriptions);
-  useEffect(() => {
-    void dispatch(fetchSubscribers(authorId));
-  }, [dispatch, authorId]);
+  const { data, error, isSuccess } = useGetSubscriptionAuthorByAuthorIdSubscriptionsQuery({ authorId });
+  const subscribers = { value: data?.subscriptions ?? [], failed: Boolean(error) && !isSuccess };
   return (
     <section aria-labelledby="subscribers-title">
       <h2 id="subscribers-title">Subscribers</h2>
-      {subscribers.status === 'failed' ? (
+      {subscribers.failed ? (
         <p className="form-error" role="alert">
-          {subscribers.error}
+          {errorMessage(error, SUBSCRIPTION_FALLBACK.subscribers)}
         </p>
       ) : subscribers.value.length === 0 ? (
         <p className="muted" role="status">
-          {subscribers.status === 'succeeded' ? 'No subscribers yet.' : 'Loading...'}
+          {isSuccess ? 'No subscribers yet.' : 'Loading...'}
         </p>
       ) : (
         <table className="data-table">

@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'react';
-import { errorMessage, http } from '@/lib/http';
+import {
+  useDeleteSubscriptionPrivateFeedByAuthorIdMutation,
+  useLazyGetSubscriptionPrivateFeedByAuthorIdQuery,
+  usePostSubscriptionPrivateFeedByAuthorIdResetMutation,
+} from '@/api/endpoints';
+import { errorMessage } from '@/lib/http';
 
 export const PRIVATE_FEED_FALLBACK = {
   load: 'Failed to load your private feed',
@@ -17,7 +22,9 @@ export function PrivateFeed({ authorId }: { authorId: string }) {
   const [state, setState] = useState<'idle' | 'loading' | 'ready' | 'removed' | 'failed'>('idle');
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const path = `/subscription/private-feed/${encodeURIComponent(authorId)}`;
+  const [loadFeed] = useLazyGetSubscriptionPrivateFeedByAuthorIdQuery();
+  const [resetFeed] = usePostSubscriptionPrivateFeedByAuthorIdResetMutation();
+  const [removeFeed] = useDeleteSubscriptionPrivateFeedByAuthorIdMutation();
 
   const run = async (work: () => Promise<string | null>, fallback: string) => {
     setState('loading');
@@ -36,8 +43,8 @@ export function PrivateFeed({ authorId }: { authorId: string }) {
   useEffect(() => {
     let live = true;
     setState('loading');
-    http
-      .get<{ url: string }>(path, PRIVATE_FEED_FALLBACK.load)
+    loadFeed({ authorId })
+      .unwrap()
       .then((r) => {
         if (!live) return;
         setUrl(r.url);
@@ -51,7 +58,7 @@ export function PrivateFeed({ authorId }: { authorId: string }) {
     return () => {
       live = false;
     };
-  }, [path]);
+  }, [authorId, loadFeed]);
 
   const copy = async () => {
     if (!url) return;
@@ -88,7 +95,7 @@ export function PrivateFeed({ authorId }: { authorId: string }) {
               type="button"
               className="button button--small button--ghost"
               disabled={state === 'loading'}
-              onClick={() => void run(async () => (await http.post<{ url: string }>(`${path}/reset`, {}, PRIVATE_FEED_FALLBACK.reset)).url, PRIVATE_FEED_FALLBACK.reset)}
+              onClick={() => void run(async () => (await resetFeed({ authorId }).unwrap()).url, PRIVATE_FEED_FALLBACK.reset)}
             >
               New address
             </button>
@@ -98,7 +105,7 @@ export function PrivateFeed({ authorId }: { authorId: string }) {
               disabled={state === 'loading'}
               onClick={() =>
                 void run(async () => {
-                  await http.delete(path, PRIVATE_FEED_FALLBACK.remove);
+                  await removeFeed({ authorId }).unwrap();
                   return null;
                 }, PRIVATE_FEED_FALLBACK.remove)
               }
@@ -114,7 +121,7 @@ export function PrivateFeed({ authorId }: { authorId: string }) {
           <button
             type="button"
             className="link-button"
-            onClick={() => void run(async () => (await http.get<{ url: string }>(path, PRIVATE_FEED_FALLBACK.load)).url, PRIVATE_FEED_FALLBACK.load)}
+            onClick={() => void run(async () => (await loadFeed({ authorId }).unwrap()).url, PRIVATE_FEED_FALLBACK.load)}
           >
             Make a new one
           </button>

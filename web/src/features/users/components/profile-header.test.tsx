@@ -68,7 +68,7 @@ describe('the profile header', () => {
     expect(screen.queryByRole('link', { name: 'Subscribe' })).not.toBeInTheDocument();
   });
 
-  it('a guest is asked to log in to follow', async () => {
+  it('a guest is asked to log in to follow', () => {
     plans(0);
     renderWithProviders(<ProfileHeader user={author} own={false} />);
     expect(screen.getByRole('link', { name: 'Log in to follow' })).toHaveAttribute('href', '/login');

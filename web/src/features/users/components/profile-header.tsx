@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { loadApi } from '@/api/on-demand';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
 import { Modal } from '@/components/modal';
 import { compactCount, formatDate } from '@/lib/format';
-import { http } from '@/lib/http';
 import { safeHref } from '@/lib/safe-url';
 import { toast } from '@/lib/toast';
 import type { UserProfile } from '@/types/entities';
@@ -17,21 +17,25 @@ import { fetchUserById } from '../users-slice';
 export const BLOCK_EXPLANATION =
   'They will no longer be able to follow you, comment on your posts or react to your comments, and neither of you will see the other’s posts in feeds or comments. Any follows between you are removed (unblocking does not restore them).';
 
-/** Whether the author sells subscriptions now: `/subscription/plans/author/{id}` has active plans. */
+/**
+ * Whether the author sells subscriptions now: `/subscription/plans/author/{id}` has active plans.
+ * The header is part of the author page's first load: the endpoint loads when it is asked.
+ */
 function useHasPlans(authorId: string, enabled: boolean) {
+  const dispatch = useAppDispatch();
   // What the server's page said, until the app has asked itself (so the button does not appear late).
   const [hasPlans, setHasPlans] = useState(() => preloadedHasPlans(authorId) ?? false);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
-    http
-      .get<{ count?: number; plans?: unknown[] }>(`/subscription/plans/author/${encodeURIComponent(authorId)}`, 'Failed to fetch subscription plans')
-      .then((r) => live && setHasPlans((Number(r?.count) || r?.plans?.length || 0) > 0))
+    loadApi()
+      .then((api) => dispatch(api.endpoints.getSubscriptionPlansAuthorByAuthorId.initiate({ authorId }, { subscribe: false, forceRefetch: true })).unwrap())
+      .then((r) => live && setHasPlans((Number(r.count) || r.plans.length || 0) > 0))
       .catch(() => live && setHasPlans(false));
     return () => {
       live = false;
     };
-  }, [authorId, enabled]);
+  }, [dispatch, authorId, enabled]);
   return hasPlans;
 }
 

@@ -1,16 +1,21 @@
 /**
  * The step-up dialog: when the server asks for a recent password (403 `reauth_required`), it
  * asks for the password and, when two-factor sign-in is on, a code; then the request that was
- * refused is sent again (`lib/http`). Cancelling gives the refusal back to the caller.
+ * refused is sent again (`lib/http`). Cancelling gives the refusal back to the caller. The
+ * confirmation itself (`POST /auth/reauth`) loads its endpoint when it is sent: the dialog is part
+ * of every first load.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, http, setReauthHandler } from '@/lib/http';
-import { FormError, FormField } from './form-field';
-import { Modal } from './modal';
+import { loadApi } from '@/api/on-demand';
+import { useAppDispatch } from '@/app/hooks';
+import { FormError, FormField } from '@/components/form-field';
+import { Modal } from '@/components/modal';
+import { errorCode, errorMessage, setReauthHandler } from '@/lib/http';
 
 export const REAUTH_TITLE = 'Confirm it’s you';
 
 export function ReauthDialog() {
+  const dispatch = useAppDispatch();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -46,10 +51,11 @@ export function ReauthDialog() {
     setBusy(true);
     setError(null);
     try {
-      await http.post('/auth/reauth', { password, code: code.trim() }, 'Could not confirm your password');
+      const api = await loadApi();
+      await dispatch(api.endpoints.postAuthReauth.initiate({ body: { password, code: code.trim() } }, { track: false })).unwrap();
       finish(true);
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'code_required') setNeedsCode(true);
+      if (errorCode(e) === 'code_required') setNeedsCode(true);
       setError(errorMessage(e, 'Could not confirm your password'));
     } finally {
       setBusy(false);
@@ -59,7 +65,7 @@ export function ReauthDialog() {
   if (!open) return null;
   return (
     <Modal title={REAUTH_TITLE} labelledBy="reauth-title" onClose={() => finish(false)}>
-      <form className="form" onSubmit={submit}>
+      <form className="form" onSubmit={(event) => void submit(event)}>
         <p className="muted small">For your security, enter your password again to continue. It stays confirmed for 10 minutes.</p>
         <FormField id="reauth-password" label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         {needsCode ? (
