@@ -249,12 +249,37 @@ ensure_npm() {
   fi
 }
 
-# Builds the web app into web/dist.
+# A digest of everything the web app's build reads: its sources, static files, build scripts and
+# configuration, and the installed packages' lock (not web/dist, web/node_modules or what the
+# build writes into web/api-docs).
+web_sources_digest() {
+  (
+    cd "$ROOT/web" &&
+      find src public scripts index.html package.json package-lock.json tsconfig*.json vite.config.ts \
+        -type f -print0 2>/dev/null | LC_ALL=C sort -z | xargs -0 sha256sum
+    [ -f "$ROOT/web/node_modules/.package-lock.json" ] && sha256sum "$ROOT/web/node_modules/.package-lock.json"
+  ) | sha256sum | cut -d' ' -f1
+}
+
+# Builds the web app into web/dist, unless web/dist was built from exactly these sources (the
+# digest of the last good build is kept in web/dist/.sources); PRESSROOM_WEB_REBUILD=1 builds
+# anyway.
 build_web() {
   [ -f "$ROOT/web/package.json" ] || return 0
   ensure_npm "$ROOT/web"
+  local digest stamp="$ROOT/web/dist/.sources"
+  digest="$(web_sources_digest)"
+  if [ "${PRESSROOM_WEB_REBUILD:-0}" != 1 ] && [ -f "$ROOT/web/dist/index.html" ] && [ -f "$stamp" ] \
+    && [ "$(cat "$stamp")" = "$digest" ]; then
+    log "the web app is built from these sources already (web/dist)"
+    return 0
+  fi
   log "building the web app"
+  rm -f "$stamp"
   (cd "$ROOT/web" && npm run build --silent >&2)
+  # The build may rewrite generated sources (the API types) to what they already were; the digest
+  # is taken after it.
+  web_sources_digest >"$stamp"
 }
 
 # Makes sure Debian's Chromium is installed.

@@ -2,6 +2,13 @@
 //!
 //! - the HTTP handlers (`crate::routes`) are the top layer: nothing but `startup.rs` (which mounts
 //!   them) imports them; what lower layers need lives in `crate::services` or below;
+//! - only `live.rs` hands events to the realtime actors (`emit_all`, `emit_all_except`,
+//!   `emit_room`, `emit_user`), and no event is made from a bare name (`ServerEvent::from_parts`):
+//!   every live event has one typed definition in `actors/src/events.rs` and one function in
+//!   `live.rs` that says who hears it;
+//! - every top-level module has its place in the layer order of docs/architecture.md
+//!   ([`LAYERS`]) and imports only modules of its own layer or below; `pages/` (the pure
+//!   rendering of what the outside world reads) imports only `domain` and `post_view`;
 //! - the import graph of the top-level modules (`crate::x::…` paths, per module) has no cycle: it
 //!   is layered (see docs/architecture.md), and an import that closes a cycle fails with the
 //!   edges that close it.
@@ -225,6 +232,147 @@ fn nothing_outside_startup_imports_the_handlers() {
         offenders.is_empty(),
         "these files import `crate::routes` (the HTTP handlers); move what they need into \
          `crate::services` or below: {offenders:?}"
+    );
+}
+
+/// The layers of docs/architecture.md, top to bottom, with the top-level modules of each: a module
+/// may import modules of its own layer and of the layers below it, never above.
+const LAYERS: [(&str, &[&str]); 8] = [
+    ("wiring", &["startup", "cli"]),
+    (
+        "HTTP",
+        &["routes", "auth_extractors", "extract", "middleware"],
+    ),
+    (
+        "services",
+        &[
+            "services",
+            "billing",
+            "accounts",
+            "jobs",
+            "operations",
+            "audit",
+            "export",
+            "backup",
+            "pages",
+        ],
+    ),
+    ("application state", &["state"]),
+    (
+        "handles the state holds",
+        &[
+            "auth",
+            "live",
+            "counting",
+            "ratelimit",
+            "guest_cache",
+            "mail",
+            "payments",
+            "error",
+        ],
+    ),
+    (
+        "storage and read models",
+        &["persistence", "feeds", "search", "post_view"],
+    ),
+    (
+        "infrastructure",
+        &[
+            "cipher",
+            "redis_pool",
+            "geoip",
+            "geojson",
+            "metrics",
+            "net",
+            "config",
+            "telemetry",
+            "security_headers",
+        ],
+    ),
+    ("domain", &["domain"]),
+];
+
+/// What `pages/` may import: it renders values it is given.
+const PAGES_MAY_IMPORT: [&str; 2] = ["domain", "post_view"];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS
+        .iter()
+        .position(|(_, modules)| modules.contains(&module))
+}
+
+#[test]
+fn every_import_follows_the_layer_order() {
+    let sources = read_sources();
+    let graph = module_graph(&sources);
+    let unplaced: Vec<&String> = graph.keys().filter(|m| layer_of(m).is_none()).collect();
+    assert!(
+        unplaced.is_empty(),
+        "give these modules their layer in src/architecture.rs's LAYERS and docs/architecture.md: \
+         {unplaced:?}"
+    );
+    let mut upward = Vec::new();
+    for (module, used) in &graph {
+        let from = layer_of(module).expect("placed");
+        for target in used {
+            let to = layer_of(target).expect("placed");
+            let pure_breach = module == "pages" && !PAGES_MAY_IMPORT.contains(&target.as_str());
+            if to < from || pure_breach {
+                let files: Vec<&str> = sources
+                    .iter()
+                    .filter(|s| s.module.as_deref() == Some(module.as_str()) && s.uses(target))
+                    .map(|s| s.file.as_str())
+                    .collect();
+                upward.push(format!(
+                    "{module} ({}) imports {target} ({}) in {files:?}",
+                    LAYERS[from].0, LAYERS[to].0
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports against the layer order (docs/architecture.md, \"Top to bottom\"): move the code \
+         down, or what it needs up\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn only_live_rs_emits_and_every_event_is_typed() {
+    const EMITS: [&str; 4] = [
+        ".emit_all(",
+        ".emit_all_except(",
+        ".emit_room(",
+        ".emit_user(",
+    ];
+    let root = src_root();
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut found = Vec::new();
+    for path in files {
+        let file = path
+            .strip_prefix(&root)
+            .expect("under src/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if file == "live.rs" || file == "architecture.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a source file is readable");
+        for line in code(&text).lines() {
+            let untyped = line.contains("ServerEvent::from_parts");
+            if untyped || EMITS.iter().any(|e| line.contains(e)) {
+                let at = text.lines().position(|l| l == line).map_or(0, |n| n + 1);
+                found.push(format!("src/{file}:{at}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "live events are emitted only by src/live.rs, each typed in actors/src/events.rs; add a \
+         function there and call it:\n{}",
+        found.join("\n")
     );
 }
 

@@ -194,3 +194,15 @@ impl From<crate::domain::error::DomainError> for ApiError {
         }
     }
 }
+
+/// A database failure as the API answers it (503 when the database is away, 409 for a duplicate).
+impl From<crate::persistence::DbError> for ApiError {
+    fn from(err: crate::persistence::DbError) -> Self {
+        use crate::persistence::DbError;
+        match err {
+            DbError::Unavailable(e) => ApiError::Unavailable(e.into()),
+            DbError::Duplicate(what) => ApiError::Conflict(format!("{what} already exists")),
+            DbError::Other(e) => ApiError::Internal(e),
+        }
+    }
+}

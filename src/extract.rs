@@ -118,37 +118,6 @@ pub fn path_error_handler(err: PathError, _req: &HttpRequest) -> actix_web::Erro
     .into()
 }
 
-/// A query value, treating "", "null" and "undefined" as absent.
-pub fn present_param(raw: Option<&str>) -> Option<&str> {
-    raw.map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
-}
-
-/// A `page` query value: a whole number from 1 to `max`, 1 when absent.
-pub fn page_number(raw: Option<&str>, max: u64) -> Result<u64, ApiError> {
-    match present_param(raw) {
-        None => Ok(1),
-        Some(raw) => raw
-            .parse::<u64>()
-            .ok()
-            .filter(|p| (1..=max).contains(p))
-            .ok_or_else(|| ApiError::bad_request("page must be a positive whole number")),
-    }
-}
-
-/// A `limit` query value: a whole number from 1, at most `max`; `default` when absent.
-pub fn page_limit(raw: Option<&str>, default: i64, max: i64) -> Result<i64, ApiError> {
-    match present_param(raw) {
-        None => Ok(default),
-        Some(raw) => raw
-            .parse::<i64>()
-            .ok()
-            .filter(|l| *l >= 1)
-            .map(|l| l.min(max))
-            .ok_or_else(|| ApiError::bad_request("limit must be a positive whole number")),
-    }
-}
-
 /// A JSON object body read into its documented type `T` (money and other free-form bodies),
 /// whose refusal waits until the handler asks for it: a malformed body is refused by the
 /// extractor as with [`ApiJson`], but a key `T` does not name ("Unknown field 'x' (allowed:
@@ -431,26 +400,6 @@ macro_rules! flag_field {
 
         $crate::field_value!($name);
     )+};
-}
-
-/// An id that must be given: empty, `null` and `undefined` are as bad as a malformed one, and
-/// both answer `message`.
-pub fn required_id(
-    raw: Option<&str>,
-    message: &str,
-) -> Result<mongodb::bson::oid::ObjectId, ApiError> {
-    let raw = raw.map(str::trim).unwrap_or("");
-    if raw.is_empty() || raw == "null" || raw == "undefined" {
-        return Err(ApiError::invalid("invalid_id", message));
-    }
-    mongodb::bson::oid::ObjectId::parse_str(raw)
-        .map_err(|_| ApiError::invalid("invalid_id", message))
-}
-
-/// Parses a hex ObjectId from a path or body, with a message naming what it is.
-pub fn object_id(raw: &str, what: &str) -> Result<mongodb::bson::oid::ObjectId, ApiError> {
-    mongodb::bson::oid::ObjectId::parse_str(raw.trim())
-        .map_err(|_| ApiError::invalid("invalid_id", format!("Invalid {what}")))
 }
 
 #[cfg(test)]

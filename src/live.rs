@@ -1,7 +1,11 @@
 //! The one place the server announces what happened to the live actors. Each function maps a
-//! domain event to its typed Socket.IO event and audience, sent through the realtime handle (the
-//! post counts, which need the services to count, are sent by `services::counts`).
+//! domain event to its typed Socket.IO event and audience, sent through the realtime handle.
+//! Nothing else in the server emits (the architecture test keeps it so); what needs counting
+//! first (`services::counts`) counts, then calls a function here.
 
+use pressroom_actors::events::{
+    AdminJobProgress, NewAppeal, PostBlockToggled, PostCountsUpdated, PostDeliveryUpdated,
+};
 use pressroom_actors::events::{
     AdminNoticeBroadcast, BroadcastNotificationDeactivated, BroadcastNotificationDeletedAll,
     BroadcastNotificationDismissed, GuestVisitUpdate, NewBroadcastNotification, NewNotification,
@@ -11,7 +15,6 @@ use pressroom_actors::events::{
     ContactMessageReplied, NewContactMessage, NewReport, OperationsSnapshot, ReportAcknowledged,
     ReportReviewed,
 };
-use pressroom_actors::events::{NewAppeal, PostBlockToggled};
 use pressroom_actors::Realtime;
 use serde_json::Value;
 
@@ -180,4 +183,31 @@ pub(crate) fn feedback_prompt(realtime: &Realtime, user_id: &str, message: &str)
             message: message.to_string(),
         },
     );
+}
+
+/// An administrator's background job moved on: every administrator's jobs list shows it.
+pub(crate) fn admin_job_progress(realtime: &Realtime, job: Value) {
+    realtime.emit_room(ADMIN_ROOM, AdminJobProgress(job));
+}
+
+/// A new post's notices and emails went further: its author's tabs show the figures.
+pub(crate) fn post_delivery_updated(
+    realtime: &Realtime,
+    author: &str,
+    figures: PostDeliveryUpdated,
+) {
+    realtime.emit_user(author, figures);
+}
+
+/// The number of public posts changed: everyone's feed tabs show it.
+pub(crate) fn public_post_count(realtime: &Realtime, count: u64) {
+    realtime.emit_all(PostCountsUpdated {
+        all_posts_count: Some(count),
+        ..PostCountsUpdated::default()
+    });
+}
+
+/// Some of `user_id`'s own feed counts changed (those given; the others are kept by the client).
+pub(crate) fn post_counts(realtime: &Realtime, user_id: &str, counts: PostCountsUpdated) {
+    realtime.emit_user(user_id, counts);
 }

@@ -268,6 +268,24 @@ pub struct PostCountsUpdated {
 }
 object_event!(PostCountsUpdated, "postCountsUpdated");
 
+/// `postDeliveryUpdated({postId, notices, emailsSent, emailsFailed, done})`: how far a new post's
+/// notices and emails have gone out, to its author's tabs while it is being sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PostDeliveryUpdated {
+    /// The post.
+    pub post_id: String,
+    /// In-app notices stored so far.
+    pub notices: i64,
+    /// Emails delivered so far.
+    pub emails_sent: i64,
+    /// Emails that failed so far.
+    pub emails_failed: i64,
+    /// Whether the delivery has finished.
+    pub done: bool,
+}
+object_event!(PostDeliveryUpdated, "postDeliveryUpdated");
+
 /// `postBlockToggled(postId, blocked)`: an administrator blocked or unblocked a post.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -382,7 +400,7 @@ impl Default for ShowFeedbackPrompt {
 positional_event!(ShowFeedbackPrompt, "showFeedbackPrompt", message);
 
 /// Names of all server events, for documentation and tests.
-pub const ALL_EVENTS: [&str; 22] = [
+pub const ALL_EVENTS: [&str; 23] = [
     OnlineUsersCount::NAME,
     NewNotification::NAME,
     UpdateUnreadCount::NAME,
@@ -396,6 +414,7 @@ pub const ALL_EVENTS: [&str; 22] = [
     BroadcastNotificationDeactivated::NAME,
     BroadcastNotificationDeletedAll::NAME,
     PostCountsUpdated::NAME,
+    PostDeliveryUpdated::NAME,
     PostBlockToggled::NAME,
     GuestVisitUpdate::NAME,
     ShowFeedbackPrompt::NAME,
@@ -502,6 +521,17 @@ mod tests {
                 }
                 .into(),
                 r#"42["postCountsUpdated",{"allPostsCount":4}]"#,
+            ),
+            (
+                PostDeliveryUpdated {
+                    post_id: "p1".into(),
+                    notices: 3,
+                    emails_sent: 2,
+                    emails_failed: 1,
+                    done: false,
+                }
+                .into(),
+                r#"42["postDeliveryUpdated",{"postId":"p1","notices":3,"emailsSent":2,"emailsFailed":1,"done":false}]"#,
             ),
             (
                 PostBlockToggled {

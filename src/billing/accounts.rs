@@ -13,8 +13,9 @@ use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 
 use super::lifecycle::{expire, refund};
+use crate::domain::money::PlanStatus;
 use crate::error::ApiResult;
-use crate::persistence::plans::{self, PlanStatus};
+use crate::persistence::plans;
 use crate::persistence::subscriptions::{self, SubStatus};
 use crate::persistence::{bank_details, now};
 use crate::state::AppState;

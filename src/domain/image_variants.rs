@@ -8,13 +8,11 @@
 //! is a function of the original's content, so it is cached as immutably as the original, and
 //! the variants of a file are known from its name and size without any record of them.
 
-use std::path::Path;
-
 use image::imageops::FilterType;
 use image::DynamicImage;
 use serde::{Deserialize, Serialize};
 
-use super::media_name::{is_media_path, name_hash, ImageKind, MEDIA_URL_PREFIX};
+use super::media_name::{name_hash, ImageKind, MEDIA_URL_PREFIX};
 
 /// The widths variants are made at (only those narrower than the original).
 pub const VARIANT_WIDTHS: [u32; 3] = [400, 800, 1600];
@@ -185,25 +183,6 @@ pub fn meta_of(
             })
             .collect(),
     }
-}
-
-/// What the media directory holds for the address `/media/<name>`: the picture's size (read
-/// from its header) and the planned variants that exist as files. `None` for any other address
-/// or a missing or unreadable file.
-pub fn meta_on_disk(dir: &Path, address: &str) -> Option<ImageMeta> {
-    if !is_media_path(address) {
-        return None;
-    }
-    let name = address.strip_prefix(MEDIA_URL_PREFIX)?;
-    let kind = name
-        .rsplit_once('.')
-        .and_then(|(_, ext)| ImageKind::from_ext(ext))?;
-    let (width, height) = image::image_dimensions(dir.join(name)).ok()?;
-    let made: Vec<(u32, ImageKind)> = planned(kind, width)
-        .into_iter()
-        .filter(|&(w, k)| variant_name(name, w, k).is_some_and(|v| dir.join(v).is_file()))
-        .collect();
-    Some(meta_of(name, kind, width, height, &made))
 }
 
 /// Writes a picture's size and variants beside its address in an image block's `file`

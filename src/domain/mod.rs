@@ -9,6 +9,7 @@ pub mod image_variants;
 pub mod media_name;
 pub mod money;
 pub mod name;
+pub mod params;
 pub mod post;
 pub mod sanitize;
 pub mod search;

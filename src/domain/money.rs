@@ -97,6 +97,31 @@ pub enum RefundStatus {
     Failed,
 }
 
+/// Whether a plan takes new subscribers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanStatus {
+    Active,
+    Inactive,
+}
+
+impl PlanStatus {
+    pub fn parse(raw: &serde_json::Value) -> Result<Self, DomainError> {
+        match raw.as_str().map(|s| s.trim().to_lowercase()).as_deref() {
+            Some("active") => Ok(PlanStatus::Active),
+            Some("inactive") => Ok(PlanStatus::Inactive),
+            _ => Err(DomainError::invalid("status must be active or inactive")),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanStatus::Active => "active",
+            PlanStatus::Inactive => "inactive",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! Map outlines as GeoJSON FeatureCollections, derived from Natural Earth data (public domain) as
 //! shipped by the npm package `world-atlas` (TopoJSON, installed by the scripts under
-//! `data/geojson/`). Converted once on first use and kept in memory.
+//! `data/geojson/`). Converted once on first use and kept in memory. An outline that cannot be
+//! made (the data is not installed) is an error the HTTP edge answers with 503.
 
 pub mod topojson;
 
@@ -9,8 +10,6 @@ use std::path::PathBuf;
 use bytes::Bytes;
 use serde_json::Value;
 use tokio::sync::OnceCell;
-
-use crate::error::{ApiError, ApiResult};
 
 /// The detailed countries file (India's outline).
 pub const DETAILED_FILE: &str = "countries-50m.json";
@@ -40,7 +39,7 @@ impl GeoData {
         }
     }
 
-    async fn convert(&self, file: &'static str, keep: fn(&Value) -> bool) -> ApiResult<Bytes> {
+    async fn convert(&self, file: &'static str, keep: fn(&Value) -> bool) -> anyhow::Result<Bytes> {
         let path = self.dir.join(file);
         let out = actix_web::web::block(move || -> anyhow::Result<Bytes> {
             let text = std::fs::read(&path)
@@ -52,15 +51,12 @@ impl GeoData {
             }
             Ok(Bytes::from(serde_json::to_vec(&fc)?))
         })
-        .await
-        .map_err(ApiError::internal)?;
-        out.map_err(|e| {
-            ApiError::Unavailable(e.context("map data is not installed (scripts/run installs it)"))
-        })
+        .await?;
+        out.map_err(|e| e.context("map data is not installed (scripts/run installs it)"))
     }
 
     /// India's outline.
-    pub async fn india(&self) -> ApiResult<Bytes> {
+    pub async fn india(&self) -> anyhow::Result<Bytes> {
         self.india
             .get_or_try_init(|| self.convert(DETAILED_FILE, |g| g["id"] == INDIA_ID))
             .await
@@ -68,7 +64,7 @@ impl GeoData {
     }
 
     /// Every country's outline.
-    pub async fn world(&self) -> ApiResult<Bytes> {
+    pub async fn world(&self) -> anyhow::Result<Bytes> {
         self.world
             .get_or_try_init(|| self.convert(LIGHT_FILE, |_| true))
             .await

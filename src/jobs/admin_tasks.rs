@@ -19,11 +19,9 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Bson, DateTime, Document};
 use mongodb::options::ReturnDocument;
 use mongodb::Collection;
-use pressroom_actors::events::AdminJobProgress;
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
-use crate::live::ADMIN_ROOM;
 use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::{email_logs, now, Db, DbContext, DbResult};
 use crate::post_view::iso;
@@ -121,7 +119,7 @@ fn announce(state: &AppState, job: &Document) {
         let id = o.get("_id").cloned().unwrap_or(Value::Null);
         o.insert("jobId".into(), id);
     }
-    state.realtime.emit_room(ADMIN_ROOM, AdminJobProgress(v));
+    crate::live::admin_job_progress(&state.realtime, v);
 }
 
 /// Applies `update` to the job and tells the administrators.

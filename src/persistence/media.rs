@@ -15,7 +15,7 @@ use super::{index, is_duplicate_key, now, Db, DbContext, DbError, DbResult};
 use crate::domain::image::{
     is_media_name, is_media_path, is_variant_name, DecodedImage, ImageKind, MEDIA_URL_PREFIX,
 };
-use crate::domain::image_variants::{make, meta_on_disk, planned, variant_name, ImageMeta};
+use crate::domain::image_variants::{make, meta_of as meta_from, planned, variant_name, ImageMeta};
 
 pub const COLLECTION: &str = "media";
 
@@ -246,6 +246,26 @@ async fn variant_files(dir: &Path, file: &str) -> Vec<String> {
         .into_iter()
         .filter_map(|(w, k)| variant_name(file, w, k))
         .collect()
+}
+
+/// What the media directory holds for the address `/media/<name>`: the picture's size (read
+/// from its header) and the planned variants that exist as files. `None` for any other address
+/// or a missing or unreadable file. It reads the disk: in a request, call it through
+/// `spawn_blocking` ([`meta_of`]).
+pub fn meta_on_disk(dir: &Path, address: &str) -> Option<ImageMeta> {
+    if !is_media_path(address) {
+        return None;
+    }
+    let name = address.strip_prefix(MEDIA_URL_PREFIX)?;
+    let kind = name
+        .rsplit_once('.')
+        .and_then(|(_, ext)| ImageKind::from_ext(ext))?;
+    let (width, height) = image::image_dimensions(dir.join(name)).ok()?;
+    let made: Vec<(u32, ImageKind)> = planned(kind, width)
+        .into_iter()
+        .filter(|&(w, k)| variant_name(name, w, k).is_some_and(|v| dir.join(v).is_file()))
+        .collect();
+    Some(meta_from(name, kind, width, height, &made))
 }
 
 /// A stored picture's size and existing variants (`None` for an address outside the store or a

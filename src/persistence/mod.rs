@@ -511,16 +511,3 @@ pub fn unique_index(keys: mongodb::bson::Document, name: &str) -> mongodb::Index
 pub fn now() -> mongodb::bson::DateTime {
     mongodb::bson::DateTime::now()
 }
-
-/// A database failure as the API answers it (503 when the database is away, 409 for a duplicate).
-impl From<DbError> for crate::error::ApiError {
-    fn from(err: DbError) -> Self {
-        match err {
-            DbError::Unavailable(e) => crate::error::ApiError::Unavailable(e.into()),
-            DbError::Duplicate(what) => {
-                crate::error::ApiError::Conflict(format!("{what} already exists"))
-            }
-            DbError::Other(e) => crate::error::ApiError::Internal(e),
-        }
-    }
-}

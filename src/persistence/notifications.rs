@@ -278,18 +278,3 @@ pub async fn admin_ids(db: &Db) -> DbResult<Vec<ObjectId>> {
         .filter_map(|d| d.get_object_id("_id").ok())
         .collect())
 }
-
-/// Whether either user blocked the other (`blocks`: `{blockerId, blockedId}`, written by the
-/// engagement API): notifications between them are suppressed.
-pub async fn blocked_between(db: &Db, a: ObjectId, b: ObjectId) -> DbResult<bool> {
-    let found = db
-        .database()
-        .collection::<Document>("blocks")
-        .find_one(doc! { "$or": [
-            { "blockerId": a, "blockedId": b },
-            { "blockerId": b, "blockedId": a },
-        ] })
-        .await
-        .db_context("checking blocks")?;
-    Ok(found.is_some())
-}

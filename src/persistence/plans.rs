@@ -9,36 +9,9 @@ use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
 use super::{index, Db, DbContext, DbResult};
-use crate::domain::money::Interval;
+use crate::domain::money::{Interval, PlanStatus};
 
 pub const COLLECTION: &str = "plans";
-
-/// Whether a plan takes new subscribers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum PlanStatus {
-    Active,
-    Inactive,
-}
-
-impl PlanStatus {
-    pub fn parse(raw: &serde_json::Value) -> Result<Self, crate::error::ApiError> {
-        match raw.as_str().map(|s| s.trim().to_lowercase()).as_deref() {
-            Some("active") => Ok(PlanStatus::Active),
-            Some("inactive") => Ok(PlanStatus::Inactive),
-            _ => Err(crate::error::ApiError::bad_request(
-                "status must be active or inactive",
-            )),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PlanStatus::Active => "active",
-            PlanStatus::Inactive => "inactive",
-        }
-    }
-}
 
 /// A stored plan. `price` is in minor units of `currency`.
 #[derive(Debug, Clone, Serialize, Deserialize)]

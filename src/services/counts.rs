@@ -9,6 +9,7 @@ use pressroom_actors::events::PostCountsUpdated;
 
 use super::feed::{self, Feed};
 use crate::error::ApiResult;
+use crate::live;
 use crate::persistence::graph;
 use crate::state::AppState;
 
@@ -67,10 +68,7 @@ pub fn account_posts_removed(state: &web::Data<AppState>, followers: Vec<ObjectI
 
 async fn send_public_post_count(state: &AppState) -> crate::error::ApiResult<()> {
     let public = all_posts_count(state, None).await?;
-    state.realtime.emit_all(PostCountsUpdated {
-        all_posts_count: Some(public),
-        ..PostCountsUpdated::default()
-    });
+    live::public_post_count(&state.realtime, public);
     Ok(())
 }
 
@@ -81,7 +79,8 @@ async fn send_post_counts(
 ) -> crate::error::ApiResult<()> {
     let db = &state.db;
     send_public_post_count(state).await?;
-    state.realtime.emit_user(
+    live::post_counts(
+        &state.realtime,
         &author.to_hex(),
         PostCountsUpdated {
             all_posts_count: Some(all_posts_count(state, Some(author)).await?),
@@ -106,7 +105,8 @@ async fn send_following_counts(
         if !online.contains(&id) {
             continue;
         }
-        state.realtime.emit_user(
+        live::post_counts(
+            &state.realtime,
             &id,
             PostCountsUpdated {
                 following_posts_count: Some(following_posts_count(state, follower).await?),

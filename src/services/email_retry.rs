@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::codes::issue_code;
+use crate::domain::params::present_param as present;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::present_param as present;
 use crate::mail::MailKind;
 use crate::persistence::email_logs::{EmailLog, Outcome};
 use crate::persistence::otps::Purpose;

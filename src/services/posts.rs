@@ -10,9 +10,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::auth::AuthUser;
+use crate::domain::params::{object_id, page_limit, page_number, present_param};
 use crate::domain::post::{Audience, PostStatus, Visibility};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, page_limit, page_number, present_param};
 use crate::feeds::cards::ReadError;
 use crate::persistence::posts::{self, PageRequest, Post};
 use crate::persistence::{categories, graph, user_directory, Db};
@@ -446,9 +446,9 @@ impl ListQuery {
     }
 
     pub fn author_id(&self) -> ApiResult<Option<ObjectId>> {
-        present(&self.author_id)
+        Ok(present(&self.author_id)
             .map(|id| object_id(id, "authorId"))
-            .transpose()
+            .transpose()?)
     }
 
     /// `authorIds`: a comma-separated list of user ids.
@@ -461,7 +461,7 @@ impl ListQuery {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|id| object_id(id, "id in authorIds"))
-            .collect::<ApiResult<_>>()?;
+            .collect::<Result<_, _>>()?;
         if ids.len() > 100 {
             return Err(ApiError::bad_request(
                 "authorIds may name at most 100 authors",

@@ -1,14 +1,20 @@
 //! Step-up: what an action that changes money or security asks of the session first (it signed
 //! in or confirmed its password in the last [`REAUTH_MINUTES`] minutes). The confirmation itself
-//! is `POST /api/auth/reauth` (`routes::auth::reauth`).
+//! is `POST /api/auth/reauth` (`routes::auth::reauth`); it, deleting the account and changing
+//! the password check the password the same way ([`confirm_password`]).
 
-use crate::auth::AuthUser;
+use crate::auth::{password, AuthUser};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::sessions;
+use crate::ratelimit::Kind;
 use crate::state::AppState;
 
 /// Minutes a confirmation (or a sign-in) lasts for step-up.
 pub const REAUTH_MINUTES: i64 = 10;
+
+pub const MSG_WRONG_PASSWORD: &str = "Password is incorrect";
+pub const MSG_SIGN_IN_AGAIN: &str =
+    "Your account has no password. Sign in again with Google to confirm it's you.";
 
 pub const MSG_REAUTH_REQUIRED: &str =
     "Please confirm your password to continue. This keeps your account safe if someone else is using your device.";
@@ -29,5 +35,30 @@ pub async fn require_recent(state: &AppState, me: &AuthUser) -> ApiResult<()> {
             code: "reauth_required",
             message: MSG_REAUTH_REQUIRED.to_string(),
         })
+    }
+}
+
+/// Checks `given` against the password `stored` for `me`, counted as a sign-in attempt against
+/// the account's and the address's sign-in limits (429 past them); a wrong password answers 400
+/// `invalid_credentials` with `wrong`.
+pub async fn confirm_password(
+    state: &AppState,
+    me: &AuthUser,
+    address: &str,
+    stored: String,
+    given: String,
+    wrong: &'static str,
+) -> ApiResult<()> {
+    state
+        .limiter
+        .hit_both(
+            (Kind::LoginAccount, &me.user.email),
+            (Kind::LoginAddress, address),
+        )
+        .await?;
+    if password::verify(given, Some(stored)).await? {
+        Ok(())
+    } else {
+        Err(ApiError::invalid("invalid_credentials", wrong))
     }
 }

@@ -55,6 +55,20 @@ def table(runs):
             default=(0, ""),
         )
         print(f"slowest median at {sizes[-1]:,} posts: {slowest[0]:.1f} ms ({slowest[1]})")
+        over_ratio = [k for k in names if not k.startswith("floor") and ratio_of(runs, k) > 1.5]
+        over_ms = [k for k in names if not k.startswith("floor") and median_of(top, k) > 20]
+        print(f"over 1.5x at {sizes[-1]:,} posts: {', '.join(over_ratio) or 'none'}")
+        print(f"over 20 ms at {sizes[-1]:,} posts: {', '.join(over_ms) or 'none'}")
+
+
+def median_of(samples, name):
+    xs = samples.get(name, [])
+    return statistics.median(xs) if xs else 0.0
+
+
+def ratio_of(runs, name):
+    first, last = median_of(runs[0]["samples"], name), median_of(runs[-1]["samples"], name)
+    return last / first if first else 0.0
 
 
 def profile(runs):
@@ -70,8 +84,9 @@ def profile(runs):
         small = first.get("profile", {}).get(name, {})
         small_samples = len(first["samples"].get(name, [])) or 1
         total = sum(t["ms"] for t in labels.values()) / samples
-        print(f"  {name}: {total:.1f} ms in the store")
-        for label, t in sorted(labels.items(), key=lambda kv: -kv[1]["ms"])[:6]:
+        commands = sum(t["n"] for t in labels.values()) / samples
+        print(f"  {name}: {total:.1f} ms in the store, {commands:.1f} commands")
+        for label, t in sorted(labels.items(), key=lambda kv: -kv[1]["ms"])[:8]:
             s = small.get(label, {"n": 0, "ms": 0})
             print(f"    {label:<40} {t['n'] / samples:>5.1f} × {t['ms'] / max(t['n'], 1):>7.2f} ms"
                   f"   (at {first['size']:,}: {s['n'] / small_samples:.1f} × {s['ms'] / max(s['n'], 1):.2f} ms)")

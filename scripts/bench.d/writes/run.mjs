@@ -3,13 +3,18 @@
 // sharing, following and unfollowing, signing in, auth/check, a session's first request, the
 // unread count, the notification list, marking one and all read, publishing, editing and deleting
 // a post, voting in a poll and a subscriber reading a subscriber-only post; then the store's
-// floor: one document looked up and updated by _id in a collection holding nothing else.
+// floors: one document looked up and updated by _id in a collection holding nothing else, and
+// one password checked with the server's argon2 parameters.
 // Fresh people and posts are made through the API at every size, so each size times the same
 // work. Prints one JSON object: { size, samples: { request: [ms, ...] } }.
 //
 // Environment: API, MONGODB_URI, DB_NAME, SIZE, SAMPLES (default 25), PROFILE (optional).
 
+import { createRequire } from 'node:module';
 import * as site from '../api-reference/site.js';
+
+const require = createRequire(new URL('../api-reference/', import.meta.url));
+const argon2 = require('@node-rs/argon2');
 
 const API = process.env.API;
 const SAMPLES = Number(process.env.SAMPLES || 25);
@@ -146,5 +151,14 @@ for (let i = 0; i < SAMPLES; i++) {
   (samples['floor: update by _id'] ||= []).push(Number(process.hrtime.bigint() - started) / 1e6);
 }
 await client.db(`${process.env.DB_NAME}_floor`).dropDatabase();
+
+// The floor of a sign-in: checking one password with the server's parameters (argon2id,
+// m=19456 KiB, t=2, p=1, the argon2 crate's defaults) and nothing else.
+const hashed = await argon2.hash(PASSWORD, { algorithm: argon2.Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+for (let i = 0; i < SAMPLES; i++) {
+  const started = process.hrtime.bigint();
+  if (!(await argon2.verify(hashed, PASSWORD))) throw new Error('argon2 did not verify its own hash');
+  (samples['floor: password check'] ||= []).push(Number(process.hrtime.bigint() - started) / 1e6);
+}
 await client.close();
 process.stdout.write(JSON.stringify({ size: Number(process.env.SIZE), samples, ...(PROFILE ? { profile } : {}) }));

@@ -199,15 +199,15 @@ impl Composed {
 
 /// Pushes the delivery figures of a post to its author's tabs.
 pub(super) fn push_figures(state: &AppState, a: &Announcement) {
-    let event = ServerEvent::from_parts(
-        DELIVERY_EVENT.to_string(),
-        vec![json!({
-            "postId": a.id.to_hex(),
-            "notices": a.notices,
-            "emailsSent": a.emails_sent,
-            "emailsFailed": a.emails_failed,
-            "done": a.phase == Phase::Done,
-        })],
+    crate::live::post_delivery_updated(
+        &state.realtime,
+        &a.author.to_hex(),
+        PostDeliveryUpdated {
+            post_id: a.id.to_hex(),
+            notices: a.notices,
+            emails_sent: a.emails_sent,
+            emails_failed: a.emails_failed,
+            done: a.phase == Phase::Done,
+        },
     );
-    state.realtime.emit_user(&a.author.to_hex(), event);
 }

@@ -30,8 +30,7 @@ use futures_util::FutureExt;
 use hmac::{Hmac, Mac};
 use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
-use pressroom_actors::events::ServerEvent;
-use serde_json::json;
+use pressroom_actors::events::PostDeliveryUpdated;
 use sha2::Sha256;
 use tokio::sync::Notify;
 
@@ -70,8 +69,6 @@ const FOLLOWER_PAGE: i64 = 5_000;
 const IN_FLIGHT: usize = 32;
 /// A follower read ahead: their id, their alerts, their account (`None` when it is gone).
 type Follower = (ObjectId, Alerts, Option<User>);
-/// Name of the live event the author's tabs hear while a post goes out.
-pub const DELIVERY_EVENT: &str = "postDeliveryUpdated";
 
 static WAKE: LazyLock<Notify> = LazyLock::new(Notify::new);
 
@@ -359,32 +356,7 @@ impl Run<'_> {
             .filter(|(i, _)| !stored_before.contains(i))
             .map(|(_, n)| n)
             .collect();
-        // The new unread count goes to those with a tab open (anywhere in the cluster): the
-        // others read it when they next open one. Counting costs a query per reader.
-        let online: HashSet<String> = if told.is_empty() {
-            HashSet::new()
-        } else {
-            self.state
-                .realtime
-                .online()
-                .await
-                .user_ids
-                .into_iter()
-                .collect()
-        };
-        for n in &told {
-            crate::services::unread::moved(self.state, n.user_id, 1).await;
-            let user = n.user_id.to_hex();
-            crate::live::notification_created(
-                &self.state.realtime,
-                &user,
-                crate::services::notifications::view(n),
-            );
-            if online.contains(&user) {
-                let count = crate::services::unread::count(self.state, n.user_id).await?;
-                crate::live::unread_count_changed(&self.state.realtime, &user, count);
-            }
-        }
+        crate::services::notify::delivered(self.state, &told).await;
         let told = i64::try_from(told.len()).unwrap_or(0);
         if told > 0 {
             if let Some(a) = post_mail::count(db, self.post.id, told, 0, 0).await? {

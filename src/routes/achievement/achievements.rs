@@ -8,8 +8,8 @@ use serde::Deserialize;
 
 use super::{progress, recalculate, views};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::ApiResult;
-use crate::extract::object_id;
 use crate::persistence::{achievements, users};
 use crate::routes::block::ensure_not_blocked;
 use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{present, PageParams};
 use crate::auth::AdminUser;
+use crate::domain::params::object_id;
 use crate::error::ApiResult;
-use crate::extract::object_id;
 use crate::persistence::audit_log::{self, AuditEntry};
 use crate::routes::user::iso;
 use crate::state::AppState;

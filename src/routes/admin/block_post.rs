@@ -8,8 +8,8 @@ use serde_json::json;
 
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::live;
 use crate::persistence::posts;
 use crate::routes::post::MSG_POST_NOT_FOUND;

@@ -5,8 +5,8 @@
 use actix_web::{web, HttpResponse};
 
 use crate::auth::AdminUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::jobs::admin_tasks;
 use crate::state::AppState;
 

@@ -21,9 +21,9 @@ pub mod users;
 use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 
+use crate::domain::params::{page_limit, page_number};
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{page_limit, page_number};
 
 /// Default page size of administrator lists (seed 001 §9).
 pub const DEFAULT_LIMIT: i64 = 10;
@@ -55,7 +55,7 @@ impl Paging {
     }
 }
 
-pub use crate::extract::present_param as present;
+pub use crate::domain::params::present_param as present;
 
 impl PageParams {
     /// Page 1 and [`DEFAULT_LIMIT`] unless given; a bad value is a 400 naming it.

@@ -7,8 +7,8 @@ use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
 use crate::auth::AdminUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::{posts, reading_time, users};
 use crate::routes::post::analytics_post::average;
 use crate::routes::post::MSG_POST_NOT_FOUND;

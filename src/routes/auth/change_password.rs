@@ -13,7 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
 use crate::persistence::users;
-use crate::ratelimit::Kind;
+use crate::services::reauth;
 use crate::state::AppState;
 
 pub const MSG_PASSWORD_CHANGED: &str =
@@ -47,7 +47,7 @@ pub async fn change_password(
     body: ApiJson<ChangePasswordBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    crate::routes::auth::reauth::require_recent(&state, &me).await?;
+    reauth::require_recent(&state, &me).await?;
     if body.current_password.is_empty() {
         return Err(ApiError::bad_request(MSG_CURRENT_REQUIRED));
     }
@@ -56,19 +56,15 @@ pub async fn change_password(
     };
     let new_password = Password::parse(body.new_password)?;
     let address = client_key(&req, &state.trusted_proxies);
-    state
-        .limiter
-        .hit_both(
-            (Kind::LoginAccount, &me.user.email),
-            (Kind::LoginAddress, &address),
-        )
-        .await?;
-    if !password::verify(body.current_password.clone(), Some(stored)).await? {
-        return Err(ApiError::invalid(
-            "invalid_credentials",
-            MSG_WRONG_CURRENT_PASSWORD,
-        ));
-    }
+    reauth::confirm_password(
+        &state,
+        &me,
+        &address,
+        stored,
+        body.current_password.clone(),
+        MSG_WRONG_CURRENT_PASSWORD,
+    )
+    .await?;
     if body.current_password == new_password.as_str() {
         return Err(ApiError::bad_request(MSG_SAME_PASSWORD));
     }

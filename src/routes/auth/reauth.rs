@@ -3,24 +3,23 @@
 //! [`REAUTH_MINUTES`] minutes the session may change bank details, request payouts and refunds,
 //! change the password, grant roles, turn two-factor sign-in off and delete the account. Signing
 //! in counts as a confirmation at the time of sign-in. Otherwise those routes answer 403 with
-//! code `reauth_required` ([`require_recent`]).
+//! code `reauth_required` (`services::reauth::require_recent`).
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use crate::auth::{password, AuthUser};
+use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
 use crate::persistence::{sessions, two_factor};
-use crate::ratelimit::Kind;
 use crate::state::AppState;
 
-pub use crate::services::reauth::{require_recent, MSG_REAUTH_REQUIRED, REAUTH_MINUTES};
+use crate::services::reauth::{
+    confirm_password, MSG_SIGN_IN_AGAIN, MSG_WRONG_PASSWORD, REAUTH_MINUTES,
+};
 
 pub const MSG_REAUTH_DONE: &str = "Confirmed. You can continue for the next 10 minutes.";
-pub const MSG_SIGN_IN_AGAIN: &str =
-    "Your account has no password. Sign in again with Google to confirm it's you.";
 pub const MSG_SESSION_UNKNOWN: &str = "Please log in again to continue.";
 
 /// `{password, code}`; `code` is needed when two-factor sign-in is on.
@@ -55,19 +54,15 @@ pub async fn reauth(
         return Err(ApiError::bad_request("Password is required"));
     }
     let address = client_key(&req, &state.trusted_proxies);
-    state
-        .limiter
-        .hit_both(
-            (Kind::LoginAccount, &me.user.email),
-            (Kind::LoginAddress, &address),
-        )
-        .await?;
-    if !password::verify(body.password, Some(stored)).await? {
-        return Err(ApiError::invalid(
-            "invalid_credentials",
-            super::two_factor::MSG_WRONG_PASSWORD,
-        ));
-    }
+    confirm_password(
+        &state,
+        &me,
+        &address,
+        stored,
+        body.password,
+        MSG_WRONG_PASSWORD,
+    )
+    .await?;
     if let Some(tf) = two_factor::find(&state.db, me.user.id)
         .await?
         .filter(|t| t.enabled)

@@ -21,6 +21,7 @@ use crate::net::client_key;
 use crate::persistence::two_factor::{self, Challenge, TwoFactor};
 use crate::persistence::users::{self, User};
 use crate::ratelimit::Kind;
+use crate::services::reauth::MSG_WRONG_PASSWORD;
 use crate::state::AppState;
 
 /// Minutes a sign-in challenge stays usable.
@@ -35,7 +36,6 @@ pub const MSG_CODE_USED: &str = "That code has already been used. Wait for the n
 pub const MSG_CODE_REQUIRED: &str = "Enter the code from your authenticator app";
 pub const MSG_BAD_CHALLENGE: &str =
     "This sign-in has expired or was already completed. Please log in again.";
-pub const MSG_WRONG_PASSWORD: &str = "Password is incorrect";
 pub const MSG_NO_PASSWORD: &str =
     "Your account has no password yet. Use \"Forgot password\" on the login page to set one.";
 

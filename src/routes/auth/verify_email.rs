@@ -5,8 +5,9 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
 use super::check_code;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::net::client_key;
 use crate::persistence::otps::Purpose;
 use crate::persistence::users;

@@ -5,8 +5,8 @@ use actix_web::{web, HttpResponse};
 
 use super::{BlockAnswer, MSG_BLOCKED, MSG_CANNOT_BLOCK_SELF};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::{blocks, follows, users};
 use crate::routes::user::activity::record_activity;
 use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;

@@ -6,8 +6,9 @@ use serde::Deserialize;
 
 use super::{BlockAnswer, MSG_UNBLOCKED};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::persistence::blocks;
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;

@@ -5,8 +5,8 @@ use actix_web::{web, HttpResponse};
 
 use super::{may_manage, MSG_CATEGORY_NOT_FOUND, MSG_NOT_CATEGORY_OWNER};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::{categories, posts};
 use crate::state::AppState;
 

@@ -9,9 +9,10 @@ use super::{
     MSG_CATEGORY_NOT_FOUND, MSG_NOT_CATEGORY_OWNER,
 };
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::domain::slug::Slug;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::persistence::categories::{self, CategoryChanges};
 use crate::state::AppState;
 

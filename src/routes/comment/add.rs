@@ -9,9 +9,10 @@ use serde::Deserialize;
 
 use super::{parse_content, view_one, CommentAnswer, MAX_DEPTH, MSG_COMMENT_NOT_FOUND};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::domain::sanitize::plain_text;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::persistence::comments::{self, Comment};
 use crate::persistence::notifications::Kind;
 use crate::persistence::now;

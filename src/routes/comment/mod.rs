@@ -19,9 +19,9 @@ use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::domain::sanitize::{plain_text, sanitize_inline};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::comments::{self, Comment};
 use crate::persistence::posts::Post;
 use crate::persistence::{user_directory, Db};

@@ -113,7 +113,7 @@ pub async fn payouts(
     admin: AdminUser,
     body: Body<PayoutsBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::routes::auth::reauth::require_recent(&state, &admin.0).await?;
+    crate::services::reauth::require_recent(&state, &admin.0).await?;
     let users = body.read()?.validate()?;
     let mut results = Vec::new();
     for user in users {

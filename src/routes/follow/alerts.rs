@@ -8,8 +8,9 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::persistence::follows::{self, Alerts};
 use crate::state::AppState;
 

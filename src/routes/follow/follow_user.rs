@@ -6,8 +6,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::{follow_answer, MSG_CANNOT_FOLLOW_SELF};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::{blocks, follows, users};
 use crate::routes::block::{ensure_not_blocked, MSG_BLOCKED_INTERACTION};
 use crate::routes::user::activity::record_activity;

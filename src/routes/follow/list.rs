@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{FOLLOW_PAGE_SIZE, MAX_FOLLOW_PAGE_SIZE};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::ApiResult;
-use crate::extract::object_id;
 use crate::persistence::follows::{self, Side};
 use crate::persistence::{graph, user_directory};
 use crate::routes::block::ensure_not_blocked;

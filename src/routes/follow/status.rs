@@ -5,8 +5,8 @@
 use actix_web::{web, HttpResponse};
 
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::ApiResult;
-use crate::extract::object_id;
 use crate::persistence::follows;
 use crate::state::AppState;
 

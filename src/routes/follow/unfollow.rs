@@ -5,8 +5,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::{follow_answer, MSG_CANNOT_UNFOLLOW_SELF};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::follows;
 use crate::routes::user::activity::record_activity;
 use crate::state::AppState;

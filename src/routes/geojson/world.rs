@@ -9,5 +9,11 @@ use crate::state::AppState;
 
 #[tracing::instrument(skip_all)]
 pub async fn world(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    Ok(geojson(state.live.geodata.world().await?))
+    let outline = state
+        .live
+        .geodata
+        .world()
+        .await
+        .map_err(crate::error::ApiError::Unavailable)?;
+    Ok(geojson(outline))
 }

@@ -18,9 +18,10 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::domain::params::object_id;
 use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::jobs::announce::{verify_unsubscribe_token, Recipient};
 use crate::mail::{MailKind, Outgoing};
 use crate::net::client_key;

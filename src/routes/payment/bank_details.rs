@@ -22,8 +22,9 @@ use serde_json::json;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{mode, provider_error};
+use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{required_id, Body};
+use crate::extract::Body;
 use crate::payments::DestinationRequest;
 use crate::persistence::bank_details::{self, BankDetails, ContactData};
 use crate::persistence::{now, users, DbError};
@@ -152,7 +153,7 @@ pub async fn create(
     me: AuthUser,
     body: Body<BankDetailsBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::routes::auth::reauth::require_recent(&state, &me).await?;
+    crate::services::reauth::require_recent(&state, &me).await?;
     let NewBankDetails {
         holder,
         number,
@@ -251,7 +252,7 @@ pub async fn update(
     path: web::Path<String>,
     body: Body<BankDetailsChangeBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::routes::auth::reauth::require_recent(&state, &me).await?;
+    crate::services::reauth::require_recent(&state, &me).await?;
     let details = load_own(&state, &me, &path, MSG_INVALID_FOR_UPDATE).await?;
     let body = body.read()?;
     body.check_owner_kept()?;
@@ -377,7 +378,7 @@ pub async fn delete(
     me: AuthUser,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    crate::routes::auth::reauth::require_recent(&state, &me).await?;
+    crate::services::reauth::require_recent(&state, &me).await?;
     let details = load_own(&state, &me, &path, MSG_INVALID_FOR_DELETION).await?;
     state
         .payments

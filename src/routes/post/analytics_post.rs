@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{may_manage, visible_to, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::{bookmarks, comments, likes, now, posts, reading_time, shares, views, Db};
 use crate::state::AppState;
 

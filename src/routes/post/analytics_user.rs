@@ -14,8 +14,8 @@ use serde::Deserialize;
 
 use super::analytics_post::{average, daily_series, parse_days, Day, PostTotals};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::{follows, posts, reading_time, DbContext};
 use crate::state::AppState;
 

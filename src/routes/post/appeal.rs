@@ -7,8 +7,9 @@ use serde::Deserialize;
 
 use super::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::live;
 use crate::persistence::notifications::Kind;
 use crate::persistence::{post_appeals, posts};

@@ -10,8 +10,8 @@ use serde_json::json;
 use super::{managed_post, MSG_POST_NOT_FOUND};
 use crate::audit;
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::posts::{self};
 use crate::state::AppState;
 

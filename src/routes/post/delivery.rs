@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::{may_manage, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::post_mail::{self, Phase};
 use crate::persistence::posts;
 use crate::state::AppState;

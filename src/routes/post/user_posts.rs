@@ -7,9 +7,9 @@ use actix_web::{web, HttpResponse};
 use super::feed::{self, Feed};
 use super::{ListAnswer, ListQuery, DEFAULT_LIMIT};
 use crate::auth::MaybeUser;
+use crate::domain::params::object_id;
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::posts::SortKind;
 use crate::state::AppState;
 

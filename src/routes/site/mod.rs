@@ -19,11 +19,12 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::AuthUser;
 use crate::domain::image::{is_media_path, ImageKind, MEDIA_URL_PREFIX};
-use crate::domain::image_variants::{meta_on_disk, planned, ImageMeta};
+use crate::domain::image_variants::{planned, ImageMeta};
 use crate::feeds::cards::ReadError;
 use crate::pages::article::ImageSizes;
 use crate::pages::model::PublicPost;
 use crate::pages::view::Site;
+use crate::persistence::media::meta_on_disk;
 use crate::persistence::posts::{PageRequest, SortKind};
 use crate::routes::post::feed::{self, Feed};
 use crate::routes::post::Access;

@@ -15,12 +15,12 @@ use mongodb::bson::oid::ObjectId;
 
 use super::{decode_segment, lookup, site, validated, Lookup, MediaSizes};
 use crate::auth::MaybeUser;
+use crate::domain::money::PlanStatus;
 use crate::domain::tags::{normalize_tag, MAX_TAG_LEN};
 use crate::pages::head::PageMeta;
 use crate::pages::model::PublicPost;
 use crate::pages::shell::{Page, Shell};
 use crate::pages::view::{self, AuthorInfo, AuthorScreen, CardContext, CategoryInfo};
-use crate::persistence::plans::PlanStatus;
 use crate::persistence::posts::{PageRequest, SortKind};
 use crate::persistence::{categories, users};
 use crate::routes::post::feed::{self, Feed};
@@ -481,4 +481,64 @@ async fn category_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
             initial_data: Some(data.to_string()),
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// Pages whose content the server renders from the store (`post/:slug`, ...).
+    const CONTENT_PAGES: [&str; 4] = ["post", "author-profile", "tag", "category"];
+
+    /// The web app's route paths (`web/src/app/routes.tsx`), a parameter written `:`.
+    fn app_paths() -> BTreeSet<String> {
+        let root = std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string());
+        let file = std::path::Path::new(&root).join("web/src/app/routes.tsx");
+        let text = std::fs::read_to_string(&file).expect("the web app's routes are readable");
+        text.split("path: '")
+            .skip(1)
+            .filter_map(|rest| rest.split('\'').next())
+            .filter(|p| *p != "*")
+            .map(|p| {
+                p.split('/')
+                    .map(|s| if s.starts_with(':') { ":" } else { s })
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .collect()
+    }
+
+    /// The paths this module answers as pages of the app.
+    fn server_paths() -> BTreeSet<String> {
+        let mut paths: BTreeSet<String> = PUBLIC_PAGES.iter().map(|(p, _)| p.to_string()).collect();
+        paths.extend(
+            APP_PAGES
+                .iter()
+                .filter(|(p, _)| !APP_PAGES_WITH_PARAM.contains(p))
+                .map(|(p, _)| p.to_string()),
+        );
+        paths.extend(APP_PAGES_WITH_PARAM.iter().map(|p| format!("{p}/:")));
+        paths.extend(CONTENT_PAGES.iter().map(|p| format!("{p}/:")));
+        paths
+    }
+
+    #[test]
+    fn the_pages_answered_are_the_web_apps_pages() {
+        let (app, server) = (app_paths(), server_paths());
+        assert!(
+            app.len() > 20,
+            "the web app's routes were not read: {app:?}"
+        );
+        let missing: Vec<_> = app.difference(&server).collect();
+        let extra: Vec<_> = server.difference(&app).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "the web app's pages (web/src/app/routes.tsx) and the server's (PUBLIC_PAGES, \
+             APP_PAGES, APP_PAGES_WITH_PARAM) differ: only in the app {missing:?}, only here \
+             {extra:?}"
+        );
+    }
 }

@@ -17,9 +17,10 @@ use super::{
 };
 use crate::auth::{AuthUser, MaybeUser};
 use crate::billing::mode;
+use crate::domain::money::PlanStatus;
+use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::required_id;
-use crate::persistence::plans::{self, PlanStatus};
+use crate::persistence::plans;
 use crate::persistence::subscriptions::{self, access_filter};
 use crate::persistence::{now, users};
 use crate::state::AppState;

@@ -21,9 +21,10 @@ use serde_json::Value;
 
 use crate::auth::AuthUser;
 use crate::domain::money::Interval;
+use crate::domain::money::PlanStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Sent;
-use crate::persistence::plans::{self as plan_store, Plan, PlanStatus};
+use crate::persistence::plans::{self as plan_store, Plan};
 use crate::persistence::subscriptions::{self, SubStatus, Subscription};
 use crate::persistence::{now, user_directory, Db};
 use crate::routes::user::iso;
@@ -264,10 +265,12 @@ impl ReaderAuthorBody {
     pub fn validate(&self, me: &AuthUser) -> ApiResult<(ObjectId, ObjectId)> {
         let reader = self.user_id.value()?;
         let author = self.author_id.value()?.map(|a| a.0.as_str());
-        let author = crate::extract::required_id(author, lists::MSG_INVALID_AUTHOR_ID)?;
+        let author = crate::domain::params::required_id(author, lists::MSG_INVALID_AUTHOR_ID)?;
         let reader = match reader {
             None => me.user.id,
-            Some(raw) => crate::extract::required_id(Some(&raw.0), status::MSG_INVALID_USER_ID)?,
+            Some(raw) => {
+                crate::domain::params::required_id(Some(&raw.0), status::MSG_INVALID_USER_ID)?
+            }
         };
         Ok((reader, author))
     }
@@ -275,7 +278,7 @@ impl ReaderAuthorBody {
 
 /// The plan named by a path segment.
 pub async fn load_plan(db: &Db, raw: &str) -> ApiResult<Plan> {
-    let id = crate::extract::required_id(Some(raw), MSG_INVALID_PLAN_ID)?;
+    let id = crate::domain::params::required_id(Some(raw), MSG_INVALID_PLAN_ID)?;
     plan_store::find_by_id(db, id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_PLAN_NOT_FOUND))
@@ -292,7 +295,7 @@ pub async fn load_own_plan(db: &Db, raw: &str, me: &AuthUser) -> ApiResult<Plan>
 
 /// The subscription, if `me` may act on it (its subscriber or an administrator).
 pub async fn load_own_subscription(db: &Db, raw: &str, me: &AuthUser) -> ApiResult<Subscription> {
-    let id = crate::extract::required_id(Some(raw), MSG_INVALID_SUBSCRIPTION_ID)?;
+    let id = crate::domain::params::required_id(Some(raw), MSG_INVALID_SUBSCRIPTION_ID)?;
     let sub = subscriptions::find_by_id(db, id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_SUBSCRIPTION_NOT_FOUND))?;

@@ -13,11 +13,12 @@ use super::{audit_for_other, load_own_plan, plan_view, PlanAnswer};
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{eligibility, mode};
+use crate::domain::money::PlanStatus;
 use crate::domain::money::{parse_amount, parse_currency, Interval, MAX_PRICE, MIN_PRICE};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{field_names, Body, FieldValue, Refusal, Sent};
 use crate::persistence::now;
-use crate::persistence::plans::{self, Plan, PlanStatus};
+use crate::persistence::plans::{self, Plan};
 use crate::state::AppState;
 
 /// A new plan.

@@ -16,8 +16,8 @@ use serde::Serialize;
 
 use super::lists::{MSG_AUTHOR_NOT_FOUND, MSG_INVALID_AUTHOR_ID};
 use crate::auth::AuthUser;
+use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::required_id;
 use crate::persistence::subscriber_feeds::{self, SubscriberFeed};
 use crate::persistence::{subscriptions, users};
 use crate::routes::answers::MessageAnswer;

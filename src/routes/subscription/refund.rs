@@ -114,7 +114,7 @@ pub async fn refund(
     path: web::Path<String>,
     body: Body<RefundBody>,
 ) -> ApiResult<HttpResponse> {
-    crate::routes::auth::reauth::require_recent(&state, &me).await?;
+    crate::services::reauth::require_recent(&state, &me).await?;
     let reason = body.read()?.validate()?;
     let sub = load_own_subscription(&state.db, &path, &me).await?;
     let (sub, refund) = lifecycle::refund(&state, &sub, me.user.id, &reason, true).await?;

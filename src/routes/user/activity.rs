@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::iso;
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::activity::{self, Activity};
 use crate::state::AppState;
 

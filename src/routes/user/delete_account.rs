@@ -8,15 +8,15 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use crate::auth::{password, AuthUser};
+use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::mail::{MailKind, Outgoing};
 use crate::net::client_key;
 use crate::persistence::account_deletions::{self, AccountDeletion};
 use crate::persistence::users::{self, Role};
-use crate::ratelimit::Kind;
 use crate::routes::auth::cleared_cookie;
+use crate::services::reauth;
 use crate::state::AppState;
 
 pub const MSG_SCHEDULED: &str = "Your account will be deleted. Sign in before then to keep it.";
@@ -45,29 +45,23 @@ pub async fn delete_account(
     body: ApiJson<DeleteAccountBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    crate::routes::auth::reauth::require_recent(&state, &me).await?;
+    reauth::require_recent(&state, &me).await?;
     let Some(stored) = me.user.password_hash.clone() else {
-        return Err(ApiError::bad_request(
-            crate::routes::auth::reauth::MSG_SIGN_IN_AGAIN,
-        ));
+        return Err(ApiError::bad_request(reauth::MSG_SIGN_IN_AGAIN));
     };
     if body.password.is_empty() {
         return Err(ApiError::bad_request("Password is required"));
     }
     let address = client_key(&req, &state.trusted_proxies);
-    state
-        .limiter
-        .hit_both(
-            (Kind::LoginAccount, &me.user.email),
-            (Kind::LoginAddress, &address),
-        )
-        .await?;
-    if !password::verify(body.password, Some(stored)).await? {
-        return Err(ApiError::invalid(
-            "invalid_credentials",
-            crate::routes::auth::two_factor::MSG_WRONG_PASSWORD,
-        ));
-    }
+    reauth::confirm_password(
+        &state,
+        &me,
+        &address,
+        stored,
+        body.password,
+        reauth::MSG_WRONG_PASSWORD,
+    )
+    .await?;
     if me.user.role == Role::Admin
         && users::count_active_admins(&state.db, Some(me.user.id)).await? == 0
     {

@@ -9,8 +9,9 @@ use serde_json::json;
 
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, parse_json};
+use crate::extract::parse_json;
 use crate::live;
 use crate::persistence::users;
 use crate::state::AppState;

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::PublicUser;
 use crate::auth::MaybeUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::{blocks, follows, users};
 use crate::state::AppState;
 

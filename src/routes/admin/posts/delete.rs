@@ -6,8 +6,8 @@ use serde_json::json;
 
 use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::routes::post::delete::{delete_post, PostDeletedAnswer};
 use crate::routes::post::MSG_POST_NOT_FOUND;
 use crate::state::AppState;

@@ -9,8 +9,9 @@ use serde::Deserialize;
 
 use super::{admin_view_of, parse_reason, public_view, MAX_DETAILS_LEN};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{object_id, ApiJson};
+use crate::extract::ApiJson;
 use crate::live;
 use crate::persistence::reports::{self, Report};
 use crate::persistence::{now, DbError};

@@ -11,8 +11,8 @@ use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
 use crate::billing::eligibility::{assess, EligibilityView, OverrideInfo};
+use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::required_id;
 use crate::persistence::users::{self, MilestoneOverride, User};
 use crate::state::AppState;
 

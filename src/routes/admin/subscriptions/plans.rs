@@ -9,9 +9,10 @@ use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
 use crate::billing::mode;
+use crate::domain::money::PlanStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Sent};
-use crate::persistence::plans::{self, PlanStatus};
+use crate::persistence::plans;
 use crate::routes::admin::PageParams;
 use crate::routes::subscription::plans::StatusValue;
 use crate::routes::subscription::{load_plan, plan_view, plan_views, PlanAnswer, PlanView};

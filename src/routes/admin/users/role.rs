@@ -24,7 +24,7 @@ pub async fn toggle_role(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let AdminUser(admin) = admin;
-    crate::routes::auth::reauth::require_recent(&state, &admin).await?;
+    crate::services::reauth::require_recent(&state, &admin).await?;
     let target = target_of(&state, &admin, user_id(&id)?, MSG_NOT_YOURSELF).await?;
     let (updated, message, action) = match target.role {
         Role::Admin => (
