@@ -4,8 +4,8 @@
 use super::activity::record_activity;
 use super::posts::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
+use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::object_id;
 use crate::persistence::blocks;
 use crate::persistence::likes::{self, MarkKind};
 use crate::persistence::notifications::Kind;
@@ -48,9 +48,7 @@ pub async fn tell_user(
     post: &Post,
     content: &str,
 ) {
-    let mut input = NotificationInput::new(to, Some(me.user.id), kind, content);
-    input.post_id = Some(post.id);
-    input.navigate_to = Some(format!("/post/{}", post.slug));
+    let input = NotificationInput::from_user(to, &me.user, kind, content).about(post);
     if let Err(e) = notify(state, input).await {
         tracing::warn!(error = %e, "could not create a notification");
     }

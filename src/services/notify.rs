@@ -3,12 +3,14 @@
 //! the notification API for administrator notices and replies; appeals go to every administrator
 //! with [`notify_admins`].
 
+use std::collections::HashSet;
+
 use mongodb::bson::oid::ObjectId;
 
 use crate::error::ApiResult;
 use crate::live;
 use crate::persistence::notifications::{self, Kind, Notification};
-use crate::persistence::{now, posts, users};
+use crate::persistence::{blocks, now, posts, users};
 use crate::services::notifications::view;
 use crate::state::AppState;
 
@@ -26,6 +28,10 @@ pub struct NotificationInput {
     pub navigate_to: Option<String>,
     /// The notification this one answers.
     pub reply_to: Option<ObjectId>,
+    /// The sender's name and avatar when the caller has them at hand (else they are read).
+    pub sender_card: Option<(String, Option<String>)>,
+    /// The post's title when the caller has it at hand (else it is read).
+    pub post_title: Option<String>,
 }
 
 impl NotificationInput {
@@ -39,19 +45,40 @@ impl NotificationInput {
             post_id: None,
             navigate_to: None,
             reply_to: None,
+            sender_card: None,
+            post_title: None,
         }
+    }
+
+    /// From `sender`, whose name and avatar are copied in without reading them again.
+    pub fn from_user(user_id: ObjectId, sender: &users::User, kind: Kind, content: &str) -> Self {
+        let mut input = NotificationInput::new(user_id, Some(sender.id), kind, content);
+        input.sender_card = Some((sender.name.clone(), sender.avatar.clone()));
+        input
+    }
+
+    /// About `post`, whose id, title and address are copied in without reading them again.
+    pub fn about(mut self, post: &posts::Post) -> Self {
+        self.post_id = Some(post.id);
+        self.post_title = Some(post.title.clone());
+        self.navigate_to = Some(format!("/post/{}", post.slug));
+        self
     }
 }
 
 /// Builds the stored form: the sender's name and avatar and the post's title are copied in.
 async fn build(state: &AppState, input: NotificationInput) -> ApiResult<Notification> {
-    let sender = match input.sender_id {
-        Some(id) => users::find_by_id(&state.db, id).await?,
-        None => None,
+    let sender = match (input.sender_card, input.sender_id) {
+        (Some(card), _) => Some(card),
+        (None, Some(id)) => users::find_by_id(&state.db, id)
+            .await?
+            .map(|u| (u.name, u.avatar)),
+        (None, None) => None,
     };
-    let post = match input.post_id {
-        Some(id) => posts::find_by_id(&state.db, id).await?,
-        None => None,
+    let post_title = match (input.post_title, input.post_id) {
+        (Some(title), _) => Some(title),
+        (None, Some(id)) => posts::find_by_id(&state.db, id).await?.map(|p| p.title),
+        (None, None) => None,
     };
     Ok(Notification {
         id: ObjectId::new(),
@@ -61,10 +88,10 @@ async fn build(state: &AppState, input: NotificationInput) -> ApiResult<Notifica
         read: false,
         navigate_to: input.navigate_to,
         sender_id: input.sender_id,
-        sender_name: sender.as_ref().map(|s| s.name.clone()),
-        sender_avatar: sender.and_then(|s| s.avatar),
+        sender_name: sender.as_ref().map(|(name, _)| name.clone()),
+        sender_avatar: sender.and_then(|(_, avatar)| avatar),
         post_id: input.post_id,
-        post_title: post.map(|p| p.title),
+        post_title,
         reply_to: input.reply_to,
         created_at: now(),
     })
@@ -87,7 +114,7 @@ pub async fn notify(state: &AppState, input: NotificationInput) -> ApiResult<Opt
         }
         if sender != input.user_id
             && !is_moderation(input.kind)
-            && notifications::blocked_between(&state.db, input.user_id, sender).await?
+            && blocks::between(&state.db, input.user_id, sender).await?
         {
             return Ok(None);
         }
@@ -97,6 +124,25 @@ pub async fn notify(state: &AppState, input: NotificationInput) -> ApiResult<Opt
     super::unread::moved(state, notification.user_id, 1).await;
     push(state, &notification).await;
     Ok(Some(notification))
+}
+
+/// Tells the addressees of notifications stored together (the new-post worker's notices, which
+/// it stores in batches and filters by the same block rule beforehand): each one's unread count
+/// moves, their tabs show it, and those with a tab open anywhere in the cluster hear their new
+/// count (the others read it when they next open one).
+pub async fn delivered(state: &AppState, stored: &[&Notification]) {
+    if stored.is_empty() {
+        return;
+    }
+    let online: HashSet<String> = state.realtime.online().await.user_ids.into_iter().collect();
+    for n in stored {
+        super::unread::moved(state, n.user_id, 1).await;
+        let user = n.user_id.to_hex();
+        live::notification_created(&state.realtime, &user, view(n));
+        if online.contains(&user) {
+            push_unread_count(state, n.user_id).await;
+        }
+    }
 }
 
 /// Sends a copy of `input` (its `user_id` ignored) to every administrator but the sender.
