@@ -402,6 +402,22 @@ macro_rules! flag_field {
     )+};
 }
 
+/// A body that may carry a guest id.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GuestBody {
+    #[serde(default)]
+    pub guest_id: Option<String>,
+}
+
+/// Parses an optional JSON body: nothing at all is the default value.
+pub fn optional_body<T: DeserializeOwned + Default>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    parse_json(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

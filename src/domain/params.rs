@@ -52,3 +52,22 @@ pub fn object_id(raw: &str, what: &str) -> Result<ObjectId, DomainError> {
     ObjectId::parse_str(raw.trim())
         .map_err(|_| DomainError::coded("invalid_id", format!("Invalid {what}")))
 }
+
+/// Reads `page` (from 1 to 100,000) and `limit` (1 to `max`, `default` when absent).
+pub fn paging(
+    page: Option<&str>,
+    limit: Option<&str>,
+    default: i64,
+    max: i64,
+) -> Result<(u64, i64), DomainError> {
+    Ok((
+        page_number(page, 100_000)?,
+        page_limit(limit, default, max)?,
+    ))
+}
+
+/// Pages needed for `total` items at `limit` a page.
+pub fn total_pages(total: u64, limit: i64) -> u64 {
+    let limit = u64::try_from(limit.max(1)).unwrap_or(1);
+    total.div_ceil(limit)
+}

@@ -20,10 +20,6 @@ use crate::redis_pool::RedisFailure;
 
 /// How long a cached author or category card lives at most.
 pub const CACHE_TTL: Duration = Duration::from_secs(600);
-/// Entries looked at per step when scanning the slug map.
-const SCAN_COUNT: usize = 5000;
-/// Time limit of a scan of the slug map.
-const SCAN_TIME_LIMIT: Duration = Duration::from_secs(5);
 
 pub fn author_key(ns: &str, id: &ObjectId) -> String {
     format!("{ns}cache:u:{}", id.to_hex())
@@ -115,48 +111,16 @@ impl Feeds {
         Ok(id.and_then(|id| ObjectId::parse_str(id).ok()))
     }
 
-    /// Slugs in use that are `base` or `base-<n>` (the slug map, not the collection).
-    pub async fn slugs_like(&self, gen: &Gen, base: &str) -> ReadResult<Vec<String>> {
-        let key = gen.slugs();
-        let exact = base.to_string();
-        let pattern = format!("{}-*", glob_escape(base));
-        if self.current().is_none() {
-            return Err(RedisFailure::Down.into());
+    /// Which of `slugs` are in use (the slug map, not the collection), in their order: one
+    /// `HMGET`, whatever the number of posts.
+    pub async fn slugs_taken(&self, gen: &Gen, slugs: &[String]) -> ReadResult<Vec<bool>> {
+        if slugs.is_empty() {
+            return Ok(Vec::new());
         }
-        let found: Vec<String> = self
-            .inner
-            .redis
-            .run_for(SCAN_TIME_LIMIT, |mut c| async move {
-                let mut found = Vec::new();
-                let taken: bool = redis::cmd("HEXISTS")
-                    .arg(&key)
-                    .arg(&exact)
-                    .query_async(&mut c)
-                    .await?;
-                if taken {
-                    found.push(exact.clone());
-                }
-                let mut cursor: u64 = 0;
-                loop {
-                    let (next, items): (u64, Vec<String>) = redis::cmd("HSCAN")
-                        .arg(&key)
-                        .arg(cursor)
-                        .arg("MATCH")
-                        .arg(&pattern)
-                        .arg("COUNT")
-                        .arg(SCAN_COUNT)
-                        .query_async(&mut c)
-                        .await?;
-                    found.extend(items.chunks_exact(2).map(|pair| pair[0].clone()));
-                    if next == 0 {
-                        break;
-                    }
-                    cursor = next;
-                }
-                Ok(found)
-            })
-            .await?;
-        Ok(found)
+        let mut pipe = redis::pipe();
+        pipe.cmd("HMGET").arg(gen.slugs()).arg(slugs);
+        let (ids,): (Vec<Option<String>>,) = self.query(&pipe).await?;
+        Ok(ids.iter().map(Option::is_some).collect())
     }
 
     /// The posts with these ids as clients see them, in this order (posts gone are left out).
@@ -327,18 +291,6 @@ impl Feeds {
         self.query::<()>(&pipe).await?;
         Ok(out)
     }
-}
-
-/// Escapes Redis glob characters.
-fn glob_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '*' | '?' | '[' | ']' | '\\' | '^') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl Feeds {

@@ -10,6 +10,8 @@ use crate::persistence::posts::{self, Post};
 use crate::persistence::{media, post_appeals, user_directory};
 use crate::state::AppState;
 
+pub const MSG_POST_DELETED: &str = "Post deleted successfully";
+
 /// Deletes a post with everything that belongs to it (engagement records, comments, appeals,
 /// reports, media uses), keeps its author's published count right, and sends everyone the new
 /// post counts. Returns the deleted post (`None`: it was already gone).
@@ -40,4 +42,21 @@ pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Op
     post_appeals::delete_for_post(&state.db, id).await?;
     media::release_unused(&state.db, &state.settings.server.media_dir, id, &[]).await?;
     Ok(Some(deleted))
+}
+
+/// `{message, postId}`: which post was removed.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostDeletedAnswer {
+    pub message: &'static str,
+    pub post_id: String,
+}
+
+impl PostDeletedAnswer {
+    pub fn of(id: ObjectId) -> Self {
+        PostDeletedAnswer {
+            message: MSG_POST_DELETED,
+            post_id: id.to_hex(),
+        }
+    }
 }

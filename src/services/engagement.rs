@@ -29,6 +29,18 @@ pub async fn readable_post(
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))
 }
 
+/// Refuses (403) when either user blocked the other.
+pub async fn ensure_not_blocked(
+    db: &crate::persistence::Db,
+    me: mongodb::bson::oid::ObjectId,
+    other: mongodb::bson::oid::ObjectId,
+) -> ApiResult<()> {
+    if me != other && blocks::between(db, me, other).await? {
+        return Err(ApiError::forbidden(MSG_BLOCKED_INTERACTION));
+    }
+    Ok(())
+}
+
 /// Refuses (403) to add engagement to a post when a block stands between the caller and its
 /// author. Taking engagement back is always allowed, so callers check only when adding.
 pub async fn ensure_may_engage(state: &AppState, me: &AuthUser, post: &Post) -> ApiResult<()> {

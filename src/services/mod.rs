@@ -14,6 +14,7 @@ pub mod feed;
 pub mod gauges;
 pub mod notifications;
 pub mod notify;
+pub mod people;
 pub mod posts;
 pub mod reauth;
 pub mod unread;

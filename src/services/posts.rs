@@ -31,9 +31,7 @@ pub const DEFAULT_LIMIT: i64 = 12;
 pub const FOLLOWING_LIMIT: i64 = 50;
 /// No list returns more than this many posts per page (beyond the tie rule of `posts::list`).
 pub const MAX_LIMIT: i64 = 50;
-pub use crate::post_view::{
-    excerpt, AuthorView, CardView, CategoryRef, PostView, DELETED_AUTHOR, EXCERPT_LEN,
-};
+pub use crate::post_view::{excerpt, AuthorView, CardView, CategoryRef, PostView};
 
 /// Shows posts with their authors and categories filled in.
 pub async fn render(db: &Db, posts: Vec<Post>) -> ApiResult<Vec<PostView>> {

@@ -180,19 +180,18 @@ pub async fn insert(db: &Db, post: &Post) -> DbResult<()> {
     }
 }
 
-/// Slugs in use that are `base` or `base-<n>`.
-pub async fn slugs_like(db: &Db, base: &str) -> DbResult<Vec<String>> {
-    let pattern = format!("^{}(-[0-9]+)?$", crate::domain::search::escape_regex(base));
+/// Which of `slugs` are in use, as a set (one lookup by the slug index).
+pub async fn slugs_taken(db: &Db, slugs: &[String]) -> DbResult<std::collections::HashSet<String>> {
     let docs: Vec<Document> = db
         .database()
         .collection::<Document>(COLLECTION)
-        .find(doc! { "slug": { "$regex": pattern } })
+        .find(doc! { "slug": { "$in": slugs } })
         .projection(doc! { "slug": 1 })
         .await
-        .db_context("reading similar slugs")?
+        .db_context("reading slugs in use")?
         .try_collect()
         .await
-        .db_context("reading similar slugs")?;
+        .db_context("reading slugs in use")?;
     Ok(docs
         .into_iter()
         .filter_map(|d| d.get_str("slug").ok().map(str::to_string))

@@ -11,9 +11,9 @@ use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::ApiResult;
 use crate::persistence::{achievements, users};
-use crate::routes::block::ensure_not_blocked;
-use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::services::engagement::ensure_not_blocked;
+use crate::services::people::MSG_USER_NOT_FOUND;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]

@@ -8,7 +8,7 @@ use super::{progress, recalculate, views};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::achievements;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 /// `{badges, metrics, progress, newBadges, calculatedAt}`: the recalculated badges, the metrics

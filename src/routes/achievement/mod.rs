@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::error::ApiResult;
 use crate::persistence::achievements::{self as store, Earned, Metrics, Record};
 use crate::persistence::{now, Db};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 
 /// Which metric a badge reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]

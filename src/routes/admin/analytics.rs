@@ -19,13 +19,13 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
 use serde::{Deserialize, Serialize};
 
-use super::present;
 use crate::auth::AdminUser;
+use crate::domain::params::present_param as present;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::reading_time;
 use crate::persistence::{guest_visits, posts, site_analytics, user_directory, views};
+use crate::post_view::DELETED_AUTHOR;
 use crate::routes::admin::posts::list::AuthorName;
-use crate::routes::post::DELETED_AUTHOR;
 use crate::state::AppState;
 
 /// Default range: the last 30 days.

@@ -7,12 +7,13 @@ use actix_web::{web, HttpResponse};
 use mongodb::bson::Document;
 use serde::{Deserialize, Serialize};
 
-use super::{present, PageParams};
 use crate::auth::AdminUser;
 use crate::domain::params::object_id;
+use crate::domain::params::present_param as present;
 use crate::error::ApiResult;
 use crate::persistence::audit_log::{self, AuditEntry};
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]

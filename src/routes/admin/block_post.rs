@@ -12,7 +12,7 @@ use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::live;
 use crate::persistence::posts;
-use crate::routes::post::MSG_POST_NOT_FOUND;
+use crate::services::posts::MSG_POST_NOT_FOUND;
 use crate::state::AppState;
 
 pub const MSG_POST_BLOCKED: &str = "Post blocked";

@@ -20,7 +20,7 @@ use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{posts, user_directory, users, Db, DbContext};
-use crate::routes::post::DELETED_AUTHOR;
+use crate::post_view::DELETED_AUTHOR;
 use crate::state::AppState;
 
 pub const FILE_NAME: &str = "pressroom-export.xlsx";

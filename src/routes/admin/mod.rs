@@ -21,54 +21,11 @@ pub mod users;
 use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 
-use crate::domain::params::{page_limit, page_number};
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
 
-/// Default page size of administrator lists (seed 001 §9).
-pub const DEFAULT_LIMIT: i64 = 10;
-/// Largest page of an administrator list.
-pub const MAX_LIMIT: i64 = 100;
-
-/// `page` (from 1) and `limit` as sent; checked by [`PageParams::resolve`].
-#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageParams {
-    #[serde(default)]
-    pub page: Option<String>,
-    #[serde(default)]
-    pub limit: Option<String>,
-}
-
-/// A checked page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Paging {
-    pub page: u64,
-    pub limit: i64,
-    pub skip: u64,
-}
-
-impl Paging {
-    /// Pages needed for `total` items (at least 1, so an empty list is "page 1 of 1").
-    pub fn total_pages(&self, total: u64) -> u64 {
-        total.div_ceil(self.limit as u64).max(1)
-    }
-}
-
-pub use crate::domain::params::present_param as present;
-
-impl PageParams {
-    /// Page 1 and [`DEFAULT_LIMIT`] unless given; a bad value is a 400 naming it.
-    pub fn resolve(&self) -> ApiResult<Paging> {
-        let page = page_number(self.page.as_deref(), 1_000_000)?;
-        let limit = page_limit(self.limit.as_deref(), DEFAULT_LIMIT, MAX_LIMIT)?;
-        Ok(Paging {
-            page,
-            limit,
-            skip: (page - 1).saturating_mul(limit as u64),
-        })
-    }
-}
+use crate::domain::params::present_param as present;
+use crate::routes::paging::PageParams;
 
 /// The query of a searchable, sortable administrator list: `page`, `limit`, `search`,
 /// `sortField`, `sortOrder`.

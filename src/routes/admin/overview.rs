@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::{contact_messages, post_appeals, posts, reports, users};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 /// The start of the current UTC day.

@@ -10,9 +10,9 @@ use crate::auth::AdminUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{posts, reading_time, users};
-use crate::routes::post::analytics_post::average;
-use crate::routes::post::MSG_POST_NOT_FOUND;
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::services::analytics::average;
+use crate::services::posts::MSG_POST_NOT_FOUND;
 use crate::state::AppState;
 
 /// Most readers listed.

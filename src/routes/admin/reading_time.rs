@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, Sent};
-use crate::routes::post::like::readable_post;
 use crate::routes::post::time_spent::{
     add_reading_time, parse_post_id, TimeSpent, MSG_TIME_RECORDED,
 };
+use crate::services::engagement::readable_post;
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

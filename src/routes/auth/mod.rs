@@ -16,13 +16,11 @@ pub mod two_factor;
 pub mod verify_email;
 pub mod verify_reset_otp;
 
-use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::{HttpRequest, HttpResponse};
 use chrono::Utc;
 use serde::Serialize;
 
 use crate::auth::otp;
-use crate::auth::COOKIE_NAME;
 use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
 use crate::mail::{MailKind, Outgoing};
@@ -31,6 +29,7 @@ use crate::persistence::otps::{self, Purpose};
 use crate::persistence::sessions as sessions_db;
 use crate::persistence::users::{self, User};
 use crate::ratelimit::Kind;
+use crate::routes::cookies::{cleared_cookie, session_cookie};
 use crate::state::AppState;
 
 pub const MSG_BAD_CREDENTIALS: &str = "Invalid email or password";
@@ -55,29 +54,6 @@ pub struct SessionBody {
     /// Present (true) when this sign-in cancelled the account's scheduled deletion.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deletion_cancelled: Option<bool>,
-}
-
-/// The httpOnly cookie carrying the session token.
-pub fn session_cookie(state: &AppState, token: &str) -> Cookie<'static> {
-    Cookie::build(COOKIE_NAME, token.to_string())
-        .path("/")
-        .http_only(true)
-        .secure(state.settings.auth.cookie_secure)
-        .same_site(SameSite::Lax)
-        .max_age(CookieDuration::seconds(state.tokens.ttl_seconds()))
-        .finish()
-}
-
-/// A cookie that removes the session cookie.
-pub fn cleared_cookie(state: &AppState) -> Cookie<'static> {
-    let mut c = Cookie::build(COOKIE_NAME, "")
-        .path("/")
-        .http_only(true)
-        .secure(state.settings.auth.cookie_secure)
-        .same_site(SameSite::Lax)
-        .finish();
-    c.make_removal();
-    c
 }
 
 /// Issues a token for `user`, records the session and answers with the signup/login shape and
@@ -169,7 +145,7 @@ pub async fn send_code(state: &AppState, purpose: Purpose, user: &User) -> ApiRe
     Ok(state.mailer.send_mail(mail).await.success)
 }
 
-pub use crate::services::codes::issue_code;
+use crate::services::codes::issue_code;
 
 /// Checks a password-reset code for `email` within the code-check limits (per account and per
 /// client address); answers the account, if there is one. `consume`: the code is used up.

@@ -49,8 +49,8 @@ fn item(s: Session, current: &str) -> SessionItem {
         ip: s.ip,
         city: s.city,
         country: s.country,
-        created_at: crate::routes::user::iso(s.created_at),
-        last_seen_at: crate::routes::user::iso(s.last_seen_at),
+        created_at: crate::post_view::iso(s.created_at),
+        last_seen_at: crate::post_view::iso(s.last_seen_at),
     }
 }
 

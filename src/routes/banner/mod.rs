@@ -16,7 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::geoip::IpPlace;
 use crate::persistence::banners::Banner;
 use crate::persistence::users::User;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 
 pub const MSG_NOT_FOUND: &str = "Banner notification not found";
 pub const MSG_INVALID_ID: &str = "Invalid banner notification ID";

@@ -7,8 +7,8 @@ use actix_web::{web, HttpResponse};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::{blocks, user_directory};
-use crate::routes::post::DELETED_AUTHOR;
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::post_view::DELETED_AUTHOR;
 use crate::state::AppState;
 
 /// Someone the caller blocked.

@@ -10,7 +10,7 @@ use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::persistence::blocks;
-use crate::routes::user::activity::record_activity;
+use crate::services::activity::record_activity;
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -50,7 +50,7 @@ pub async fn check_slug(
         "" | "category" => categories::find_by_slug(&state.db, slug.as_str())
             .await?
             .is_some(),
-        "post" => crate::routes::post::find_by_slug(&state, slug.as_str())
+        "post" => crate::services::posts::find_by_slug(&state, slug.as_str())
             .await?
             .is_some(),
         _ => return Err(ApiError::bad_request("type must be category or post")),

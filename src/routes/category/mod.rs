@@ -16,11 +16,11 @@ use crate::auth::AuthUser;
 use crate::domain::slug::{slugify, Slug, MAX_SLUG_LEN};
 use crate::error::ApiError;
 use crate::persistence::categories::Category;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 
 pub const MAX_CATEGORY_NAME_LEN: usize = 50;
 pub const MAX_DESCRIPTION_LEN: usize = 500;
-pub use crate::services::posts::MSG_CATEGORY_NOT_FOUND;
+use crate::services::posts::MSG_CATEGORY_NOT_FOUND;
 pub const MSG_NOT_CATEGORY_OWNER: &str =
     "Only the creator of this category or an administrator can change it";
 

@@ -16,9 +16,9 @@ use crate::extract::ApiJson;
 use crate::persistence::comments::{self, Comment};
 use crate::persistence::notifications::Kind;
 use crate::persistence::now;
-use crate::routes::block::ensure_not_blocked;
-use crate::routes::post::like::{ensure_may_engage, readable_post, tell_user};
-use crate::routes::user::activity::record_activity;
+use crate::services::activity::record_activity;
+use crate::services::engagement::ensure_not_blocked;
+use crate::services::engagement::{ensure_may_engage, readable_post, tell_user};
 use crate::state::AppState;
 
 pub const MSG_COMMENT_ADDED: &str = "Comment added successfully";

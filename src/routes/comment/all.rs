@@ -11,7 +11,7 @@ use super::tree;
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
 use crate::persistence::{comments, graph};
-use crate::routes::post::like::readable_post;
+use crate::services::engagement::readable_post;
 use crate::state::AppState;
 
 /// `{comments, count}`: the post's comments as a tree, and how many there are in all.

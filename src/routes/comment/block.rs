@@ -9,8 +9,8 @@ use serde::Deserialize;
 use super::{load_with_post, view_one, CommentAnswer, MSG_COMMENT_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::optional_body;
 use crate::persistence::comments;
-use crate::routes::post::view::optional_body;
 use crate::state::AppState;
 
 pub const MSG_COMMENT_BLOCKED: &str = "Comment blocked successfully";

@@ -25,8 +25,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::persistence::comments::{self, Comment};
 use crate::persistence::posts::Post;
 use crate::persistence::{user_directory, Db};
-use crate::routes::post::DELETED_AUTHOR;
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::post_view::DELETED_AUTHOR;
 
 pub const MAX_COMMENT_LEN: usize = 5000;
 /// How deep replies may nest (a top-level comment is depth 1).
@@ -233,7 +233,7 @@ pub async fn load_with_post(
     let comment = load_comment(db, raw_id).await?;
     let post = crate::persistence::posts::find_by_id(db, comment.post)
         .await?
-        .filter(|p| crate::routes::post::visible_to(p, viewer))
+        .filter(|p| crate::services::posts::visible_to(p, viewer))
         .ok_or_else(|| ApiError::not_found(MSG_COMMENT_NOT_FOUND))?;
     Ok((comment, post))
 }

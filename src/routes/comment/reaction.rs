@@ -11,8 +11,8 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::persistence::comments;
-use crate::routes::block::ensure_not_blocked;
-use crate::routes::user::activity::record_activity;
+use crate::services::activity::record_activity;
+use crate::services::engagement::ensure_not_blocked;
 use crate::state::AppState;
 
 /// The reactions a comment can get.

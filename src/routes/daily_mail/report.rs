@@ -8,10 +8,11 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use crate::auth::AdminUser;
+use crate::domain::params::present_param as present;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::daily_mail::{self, DailyMailLog};
-use crate::routes::admin::{present, PageParams};
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]

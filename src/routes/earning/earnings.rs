@@ -13,8 +13,8 @@ use crate::auth::AdminUser;
 use crate::billing::{ledger::balances, mode};
 use crate::error::ApiResult;
 use crate::persistence::{bank_details, ledger, user_directory};
-use crate::routes::admin::PageParams;
-use crate::routes::post::DELETED_AUTHOR;
+use crate::post_view::DELETED_AUTHOR;
+use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
 /// `{userEarnings, total, page, totalPages, minPayout, mode}`: a page of authors' earnings.

@@ -16,8 +16,8 @@ use crate::billing::{ledger::balances, mode};
 use crate::error::ApiResult;
 use crate::persistence::ledger::{Entry, EntryKind};
 use crate::persistence::{bank_details, ledger};
-use crate::routes::admin::PageParams;
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
 /// One entry of an author's ledger (minor units; `amount` is its effect on the balance).

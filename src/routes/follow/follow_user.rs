@@ -9,9 +9,9 @@ use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{blocks, follows, users};
-use crate::routes::block::{ensure_not_blocked, MSG_BLOCKED_INTERACTION};
-use crate::routes::user::activity::record_activity;
-use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;
+use crate::services::activity::record_activity;
+use crate::services::engagement::{ensure_not_blocked, MSG_BLOCKED_INTERACTION};
+use crate::services::people::MSG_USER_NOT_FOUND;
 use crate::state::AppState;
 
 pub const MSG_FOLLOWED: &str = "Followed successfully";

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::locations;
-use crate::routes::notification::PageQuery;
+use crate::routes::paging::PageQuery;
 use crate::routes::user::locations::{
     mark_online, with_users, PlacedUser, DEFAULT_LIMIT, MAX_LIMIT,
 };

@@ -12,13 +12,13 @@ use serde::{Deserialize, Serialize};
 use super::{FOLLOW_PAGE_SIZE, MAX_FOLLOW_PAGE_SIZE};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
+use crate::domain::params::{paging, total_pages};
 use crate::error::ApiResult;
 use crate::persistence::follows::{self, Side};
 use crate::persistence::{graph, user_directory};
-use crate::routes::block::ensure_not_blocked;
-use crate::routes::post::DELETED_AUTHOR;
-use crate::routes::user::activity::{paging, total_pages};
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::post_view::DELETED_AUTHOR;
+use crate::services::engagement::ensure_not_blocked;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]

@@ -8,7 +8,7 @@ use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::follows;
-use crate::routes::user::activity::record_activity;
+use crate::services::activity::record_activity;
 use crate::state::AppState;
 
 pub const MSG_UNFOLLOWED: &str = "Unfollowed successfully";

@@ -9,7 +9,7 @@ use actix_web::http::header;
 use actix_web::HttpResponse;
 use bytes::Bytes;
 
-pub use crate::geojson::*;
+use crate::geojson::*;
 
 /// A GeoJSON response.
 pub fn geojson(body: Bytes) -> HttpResponse {

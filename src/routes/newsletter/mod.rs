@@ -30,7 +30,7 @@ use crate::persistence::follows::{self, Alerts};
 use crate::persistence::post_mail::{self, Confirmation};
 use crate::persistence::{now, users};
 use crate::ratelimit::Kind;
-use crate::routes::user::get_single_user::MSG_USER_NOT_FOUND;
+use crate::services::people::MSG_USER_NOT_FOUND;
 use crate::state::AppState;
 
 /// How long a confirmation link works.
@@ -232,12 +232,8 @@ pub async fn suppressions(
     _admin: crate::auth::AdminUser,
     query: web::Query<SuppressionQuery>,
 ) -> ApiResult<HttpResponse> {
-    let (page, limit) = crate::routes::user::activity::paging(
-        query.page.as_deref(),
-        query.limit.as_deref(),
-        20,
-        100,
-    )?;
+    let (page, limit) =
+        crate::domain::params::paging(query.page.as_deref(), query.limit.as_deref(), 20, 100)?;
     let skip = (page - 1) * u64::try_from(limit).unwrap_or(0);
     let (list, total) = post_mail::suppressions_page(&state.db, skip, limit).await?;
     Ok(HttpResponse::Ok().json(SuppressionListAnswer {
@@ -247,12 +243,12 @@ pub async fn suppressions(
                 email: s.email,
                 reason: s.reason,
                 detail: s.detail,
-                created_at: crate::routes::user::iso(s.created_at),
+                created_at: crate::post_view::iso(s.created_at),
             })
             .collect(),
         count: total,
         page,
         limit,
-        total_pages: crate::routes::user::activity::total_pages(total, limit),
+        total_pages: crate::domain::params::total_pages(total, limit),
     }))
 }

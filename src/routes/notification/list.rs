@@ -8,10 +8,11 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{signed_in, NotificationView, PageQuery, DEFAULT_LIMIT, MAX_LIMIT};
+use super::{signed_in, NotificationView, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::notifications::{self, Kind};
+use crate::routes::paging::PageQuery;
 use crate::state::AppState;
 
 pub const MSG_BAD_TYPE: &str =

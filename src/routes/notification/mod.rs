@@ -13,7 +13,7 @@ pub mod reply;
 pub mod unread_count;
 
 use mongodb::bson::oid::ObjectId;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
@@ -35,25 +35,6 @@ pub const DEFAULT_LIMIT: i64 = 20;
 pub const MAX_LIMIT: i64 = 100;
 /// Longest notification text.
 pub const MAX_CONTENT_LEN: usize = 2000;
-
-/// `page` (from 1) and `limit` of a list.
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    pub page: Option<i64>,
-    pub limit: Option<i64>,
-}
-
-impl PageQuery {
-    /// (page, limit, skip) with defaults and bounds.
-    pub fn resolve(&self, default_limit: i64, max_limit: i64) -> (u64, i64, u64) {
-        // A page past the end answers an empty list; the skip stays within what the database reads.
-        let page = self.page.unwrap_or(1).max(1) as u64;
-        let limit = self.limit.unwrap_or(default_limit).clamp(1, max_limit);
-        let skip = (page - 1).saturating_mul(limit as u64).min(i64::MAX as u64);
-        (page, limit, skip)
-    }
-}
 
 /// The signed-in user, or 401 'User not authenticated'.
 pub fn signed_in(user: MaybeUser) -> ApiResult<AuthUser> {
@@ -96,7 +77,7 @@ pub fn navigate_to(raw: Option<&str>) -> ApiResult<Option<String>> {
     }
 }
 
-pub use crate::services::notifications::{view, NoticePostView, NotificationView, SenderView};
+use crate::services::notifications::NotificationView;
 
 /// `{notification}`: one notification.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -143,12 +124,12 @@ mod tests {
 
     #[test]
     fn pages_have_bounds() {
-        let q = PageQuery {
+        let q = crate::routes::paging::PageQuery {
             page: Some(0),
             limit: Some(1000),
         };
         assert_eq!(q.resolve(20, 100), (1, 100, 0));
-        let q = PageQuery {
+        let q = crate::routes::paging::PageQuery {
             page: Some(3),
             limit: None,
         };

@@ -28,8 +28,8 @@ use crate::extract::Body;
 use crate::payments::DestinationRequest;
 use crate::persistence::bank_details::{self, BankDetails, ContactData};
 use crate::persistence::{now, users, DbError};
+use crate::post_view::iso;
 use crate::routes::subscription::audit_for_other;
-use crate::routes::user::iso;
 use crate::state::AppState;
 
 pub const MSG_CREATED: &str = "Bank details created successfully";

@@ -12,11 +12,12 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 use serde::{Deserialize, Serialize};
 
-use super::{may_manage, visible_to, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{bookmarks, comments, likes, now, posts, reading_time, shares, views, Db};
+use crate::services::analytics::average;
+use crate::services::posts::{may_manage, visible_to, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
 use crate::state::AppState;
 
 pub const DEFAULT_DAYS: i64 = 30;
@@ -55,14 +56,6 @@ pub fn parse_days(raw: Option<&str>) -> ApiResult<i64> {
                 ApiError::bad_request(format!("days must be a whole number from 1 to {MAX_DAYS}"))
             }),
     }
-}
-
-/// Average seconds per reader, rounded.
-pub fn average(total: i64, readers: u64) -> i64 {
-    if readers == 0 {
-        return 0;
-    }
-    (total as f64 / readers as f64).round() as i64
 }
 
 /// The per-day series of these posts over the last `days` days, oldest first.

@@ -12,11 +12,12 @@ use mongodb::bson::{doc, Document};
 
 use serde::Deserialize;
 
-use super::analytics_post::{average, daily_series, parse_days, Day, PostTotals};
+use super::analytics_post::{daily_series, parse_days, Day, PostTotals};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{follows, posts, reading_time, DbContext};
+use crate::services::analytics::average;
 use crate::state::AppState;
 
 /// How many posts `topPosts` lists.
@@ -29,7 +30,7 @@ fn number(d: &Document, key: &str) -> i64 {
         .max(0)
 }
 
-pub use crate::services::analytics::engagement_rate;
+use crate::services::analytics::engagement_rate;
 
 pub const MSG_NOT_YOUR_ANALYTICS: &str = "You can only view your own analytics";
 

@@ -5,7 +5,6 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{visible_to, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
@@ -13,8 +12,9 @@ use crate::extract::ApiJson;
 use crate::live;
 use crate::persistence::notifications::Kind;
 use crate::persistence::{post_appeals, posts};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::services::notify::{notify_admins, NotificationInput};
+use crate::services::posts::{visible_to, MSG_POST_NOT_FOUND};
 use crate::state::AppState;
 
 pub const MAX_APPEAL_LEN: usize = 2000;

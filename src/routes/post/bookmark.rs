@@ -3,11 +3,11 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use super::like::{toggle_mark, MarkToggle};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::bookmarks::BOOKMARK;
 use crate::persistence::notifications::Kind;
+use crate::services::engagement::{toggle_mark, MarkToggle};
 use crate::state::AppState;
 
 const BOOKMARK_TOGGLE: MarkToggle = MarkToggle {

@@ -3,10 +3,10 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::like::readable_post;
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::{bookmarks, likes};
+use crate::services::engagement::readable_post;
 use crate::state::AppState;
 
 /// `{postId, liked, bookmarked, likesCount, bookmarksCount}`: the caller's marks on a post.

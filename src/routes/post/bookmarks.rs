@@ -9,14 +9,14 @@ use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 use serde_json::value::RawValue;
 
-use super::feed::to_raw;
-use super::{list_filter, render};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::feeds::cards::ReadError;
 use crate::feeds::read::Filter;
 use crate::persistence::bookmarks;
 use crate::persistence::posts::{self, PageRequest, SortKind};
+use crate::services::feed::to_raw;
+use crate::services::posts::{list_filter, render};
 use crate::state::AppState;
 
 async fn from_index(state: &AppState, me: &AuthUser) -> Result<Vec<Box<RawValue>>, ReadError> {

@@ -6,10 +6,10 @@
 use crate::routes::answers::CountAnswer;
 use actix_web::{web, HttpResponse};
 
-use super::MSG_SIGN_IN_REQUIRED;
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::services::counts::{all_posts_count, following_posts_count, my_posts_count};
+use crate::services::posts::MSG_SIGN_IN_REQUIRED;
 use crate::state::AppState;
 
 #[tracing::instrument(skip_all)]

@@ -9,7 +9,7 @@ use super::input::{
     parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title, parse_visibility,
     requested_status, search_text_for, tags_of, PendingImages, PostBody,
 };
-use super::{render_one_for, PostAnswer};
+use super::PostAnswer;
 use crate::auth::AuthUser;
 use crate::domain::blocks::reading_time_minutes;
 use crate::domain::post::PostStatus;
@@ -18,31 +18,46 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::{media, now, user_directory, DbError};
+use crate::services::posts::render_one_for;
 use crate::state::AppState;
 
 /// Attempts at a unique slug before giving up (each after a collision with a concurrent insert).
 const SLUG_ATTEMPTS: usize = 5;
 
-/// The first free slug among `base`, `base-2`, `base-3`... (from the read index's slug map when
-/// it can answer: the collection is not scanned).
+/// Candidates looked up at once after `base` itself: `base-2` to `base-33`, then the next 32.
+const SLUG_PROBE: u64 = 32;
+/// Batches of candidates tried before a random suffix is used.
+const SLUG_PROBES: u64 = 8;
+
+/// The first free slug among `base`, `base-2`, `base-3`... : candidates are looked up a batch at
+/// a time (in the read index's slug map when it can answer, else by the store's slug index), so
+/// the cost does not grow with the number of posts. A suffix freed by a deleted post is used
+/// again, as `base` itself is; past `SLUG_PROBES` full batches a random suffix is used.
 pub async fn next_free_slug(state: &AppState, base: &str) -> ApiResult<String> {
-    let from_index = match state.feeds.current() {
-        Some(gen) => state.feeds.slugs_like(&gen, base).await.ok(),
-        None => None,
-    };
-    let taken = match from_index {
-        Some(taken) => taken,
-        None => posts::slugs_like(&state.db, base).await?,
-    };
-    if !taken.iter().any(|s| s == base) {
-        return Ok(base.to_string());
+    let mut batch = vec![base.to_string()];
+    let mut next = 2;
+    for _ in 0..=SLUG_PROBES {
+        let taken = slugs_taken(state, &batch).await?;
+        if let Some(free) = batch.iter().zip(taken).find(|(_, taken)| !taken) {
+            return Ok(free.0.clone());
+        }
+        batch = (next..next + SLUG_PROBE)
+            .map(|n| format!("{base}-{n}"))
+            .collect();
+        next += SLUG_PROBE;
     }
-    let highest = taken
-        .iter()
-        .filter_map(|s| s.strip_prefix(base)?.strip_prefix('-')?.parse::<u64>().ok())
-        .max()
-        .unwrap_or(1);
-    Ok(format!("{base}-{}", highest.max(1) + 1))
+    Ok(format!("{base}-{}", &ObjectId::new().to_hex()[18..]))
+}
+
+/// Which of `slugs` are taken, from the read index when it answers, else from the store.
+async fn slugs_taken(state: &AppState, slugs: &[String]) -> ApiResult<Vec<bool>> {
+    if let Some(gen) = state.feeds.current() {
+        if let Ok(taken) = state.feeds.slugs_taken(&gen, slugs).await {
+            return Ok(taken);
+        }
+    }
+    let taken = posts::slugs_taken(&state.db, slugs).await?;
+    Ok(slugs.iter().map(|s| taken.contains(s)).collect())
 }
 
 #[tracing::instrument(skip_all, fields(author = %me.user.id))]

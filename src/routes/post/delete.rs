@@ -4,37 +4,17 @@
 //! account all go through it.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use serde_json::json;
 
-use super::{managed_post, MSG_POST_NOT_FOUND};
 use crate::audit;
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::{self};
+use crate::services::posts::{managed_post, MSG_POST_NOT_FOUND};
 use crate::state::AppState;
 
-pub const MSG_POST_DELETED: &str = "Post deleted successfully";
-
-pub use crate::services::deletion::{delete_post, delete_post_quietly};
-
-/// `{message, postId}`: which post was removed.
-#[derive(serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PostDeletedAnswer {
-    pub message: &'static str,
-    pub post_id: String,
-}
-
-impl PostDeletedAnswer {
-    pub fn of(id: ObjectId) -> Self {
-        PostDeletedAnswer {
-            message: MSG_POST_DELETED,
-            post_id: id.to_hex(),
-        }
-    }
-}
+use crate::services::deletion::{delete_post, PostDeletedAnswer};
 
 #[tracing::instrument(skip(state, me))]
 pub async fn delete(

@@ -6,12 +6,12 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use super::{may_manage, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::post_mail::{self, Phase};
 use crate::persistence::posts;
+use crate::services::posts::{may_manage, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
 use crate::state::AppState;
 
 #[derive(Serialize, utoipa::ToSchema)]

@@ -3,12 +3,13 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::feed::{self, following_filter_for, Feed};
-use super::{ListAnswer, ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
+use super::ListAnswer;
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::SortKind;
 use crate::persistence::Db;
+use crate::services::feed::{self, following_filter_for, Feed};
+use crate::services::posts::{ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
 use crate::state::AppState;
 
 /// The database filter of the following feed.

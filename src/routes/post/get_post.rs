@@ -10,14 +10,14 @@ use mongodb::bson::oid::ObjectId;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
-use super::{
-    render_one_for, unlock_raw, visible_to, Access, PostAnswer, MSG_INVALID_SLUG,
-    MSG_POST_NOT_FOUND,
-};
+use super::PostAnswer;
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::feeds::cards::ReadError;
 use crate::persistence::{posts, votes, Db};
+use crate::services::posts::{
+    render_one_for, unlock_raw, visible_to, Access, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND,
+};
 use crate::state::AppState;
 
 /// Longest slug worth looking up.

@@ -9,7 +9,7 @@ use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::persistence::likes;
 use crate::persistence::notifications::Kind;
-pub use crate::services::engagement::*;
+use crate::services::engagement::*;
 use crate::state::AppState;
 
 /// `{liked, likesCount, postId}`: the caller's like after the toggle.

@@ -29,8 +29,7 @@ pub mod user_posts;
 pub mod view;
 pub mod vote;
 
-pub use crate::services::feed;
-pub use crate::services::posts::*;
+use crate::services::posts::*;
 
 use serde::Serialize;
 use serde_json::value::RawValue;

@@ -10,14 +10,15 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
 use serde_json::value::RawValue;
 
-use super::feed::to_raw;
-use super::{list_filter_for, page_of, ListAnswer, ListQuery, DEFAULT_LIMIT};
+use super::ListAnswer;
 use crate::auth::{AuthUser, MaybeUser};
 use crate::domain::search::SearchQuery;
 use crate::error::ApiResult;
 use crate::feeds::cards::ReadError;
 use crate::persistence::posts::{PageRequest, SortKind};
 use crate::search::PostScope;
+use crate::services::feed::to_raw;
+use crate::services::posts::{list_filter_for, page_of, ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 
 /// One page of a search and the number of matches, for a viewer (`None`: as a guest sees it).

@@ -5,15 +5,15 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use super::like::readable_post;
-use super::view::{optional_body, GuestBody};
-use super::MSG_POST_NOT_FOUND;
 use crate::auth::MaybeUser;
 use crate::counting;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::{optional_body, GuestBody};
 use crate::persistence::shares;
 use crate::ratelimit::Action;
-use crate::routes::user::activity::record_activity;
+use crate::services::activity::record_activity;
+use crate::services::engagement::readable_post;
+use crate::services::posts::MSG_POST_NOT_FOUND;
 use crate::state::AppState;
 
 /// `{shareCount, postId}`: the post's count of shares after this one.

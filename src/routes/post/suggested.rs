@@ -10,14 +10,14 @@ use serde::Deserialize;
 
 use serde_json::value::RawValue;
 
-use super::feed::to_raw;
-use super::{find_category, list_filter, render};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::feeds::cards::ReadError;
 use crate::feeds::keys;
 use crate::feeds::read::{Dir, Filter, ListQuery};
 use crate::persistence::posts::{self, PageRequest, SortKind};
+use crate::services::feed::to_raw;
+use crate::services::posts::{find_category, list_filter, render};
 use crate::state::AppState;
 
 pub const SUGGESTED_LIMIT: i64 = 4;

@@ -9,15 +9,15 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::like::readable_post;
-use super::view::optional_body;
 use crate::auth::{AuthUser, MaybeUser};
 use crate::counting;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::optional_body;
 use crate::extract::{FieldValue, Refusal, Sent};
 use crate::persistence::posts::Post;
 use crate::persistence::{now, reading_time, views::VIEW_WINDOW_MS};
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::services::engagement::readable_post;
 use crate::state::AppState;
 
 /// Longest reading time one report may add: four hours.

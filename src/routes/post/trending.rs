@@ -4,11 +4,12 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::feed::{self, Feed};
-use super::{ListAnswer, ListQuery, DEFAULT_LIMIT};
+use super::ListAnswer;
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
 use crate::persistence::posts::SortKind;
+use crate::services::feed::{self, Feed};
+use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, viewer))]

@@ -11,7 +11,6 @@ use super::input::{
     media_in_use, parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title,
     parse_visibility, requested_status, search_text_for, tags_of, PendingImages, PostBody,
 };
-use super::{managed_post, render_one_for, MSG_POST_NOT_FOUND};
 use crate::audit::{self, Action, Target};
 use crate::auth::AuthUser;
 use crate::domain::blocks::{carry_poll_votes, reading_time_minutes};
@@ -20,6 +19,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::persistence::{media, now, posts, user_directory};
 use crate::post_view::PostView;
+use crate::services::posts::{managed_post, render_one_for, MSG_POST_NOT_FOUND};
 use crate::state::AppState;
 
 pub const MSG_POST_UPDATED: &str = "Post updated successfully";

@@ -4,13 +4,14 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::feed::{self, Feed};
-use super::{ListAnswer, ListQuery, DEFAULT_LIMIT};
+use super::ListAnswer;
 use crate::auth::MaybeUser;
 use crate::domain::params::object_id;
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::SortKind;
+use crate::services::feed::{self, Feed};
+use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, viewer))]

@@ -5,35 +5,15 @@
 //! Shared with `POST /api/public/post/{slug}/view`.
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
 
-use super::{visible_to, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::counting::{self, Identified};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::parse_json;
+use crate::extract::{optional_body, GuestBody};
 use crate::persistence::views;
 use crate::ratelimit::Action;
+use crate::services::posts::{visible_to, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
 use crate::state::AppState;
-
-pub use crate::counting::{GUEST_HEADER, MAX_GUEST_ID_LEN, MSG_INVALID_GUEST_ID};
-
-/// A body that may carry a guest id.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GuestBody {
-    #[serde(default)]
-    pub guest_id: Option<String>,
-}
-
-/// Parses an optional JSON body: nothing at all is the default value.
-pub fn optional_body<T: DeserializeOwned + Default>(bytes: &[u8]) -> ApiResult<T> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(T::default());
-    }
-    parse_json(bytes)
-}
 
 /// `{views}`: the post's count of views after this one.
 #[derive(serde::Serialize, utoipa::ToSchema)]

@@ -9,15 +9,15 @@ use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::like::{ensure_may_engage, readable_post};
-use super::MSG_POST_NOT_FOUND;
 use crate::auth::AuthUser;
 use crate::domain::blocks::Block;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, FieldValue, Refusal, Sent};
 use crate::persistence::posts;
 use crate::persistence::votes;
-use crate::routes::user::activity::record_activity;
+use crate::services::activity::record_activity;
+use crate::services::engagement::{ensure_may_engage, readable_post};
+use crate::services::posts::MSG_POST_NOT_FOUND;
 use crate::state::AppState;
 
 pub const MSG_UNKNOWN_POLL: &str = "This post has no poll with that blockId";

@@ -13,7 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
 use crate::live::guests::Visited;
 use crate::persistence::{guest_visits, now};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_BAD_GUEST_ID: &str = "guestId must be 1 to 100 letters, digits, '-' or '_'";

@@ -6,8 +6,9 @@ use actix_web::{web, HttpResponse};
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
 use crate::persistence::posts::SortKind;
-use crate::routes::post::feed::{self, Feed};
-use crate::routes::post::{ListAnswer, ListQuery, DEFAULT_LIMIT};
+use crate::routes::post::ListAnswer;
+use crate::services::feed::{self, Feed};
+use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, viewer))]

@@ -5,7 +5,8 @@ use actix_web::{web, HttpResponse};
 
 use crate::error::ApiResult;
 use crate::routes::post::search::search_page;
-use crate::routes::post::{ListAnswer, ListQuery, DEFAULT_LIMIT};
+use crate::routes::post::ListAnswer;
+use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state))]

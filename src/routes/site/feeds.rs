@@ -13,7 +13,7 @@ use crate::pages::head::{SITE_DESCRIPTION, SITE_NAME};
 use crate::pages::model::{author_path, category_path, tag_path, PublicPost};
 use crate::pages::syndication::{self, FeedInfo, ATOM_TYPE, FEED_LEN, RSS_TYPE};
 use crate::persistence::users;
-use crate::routes::post::feed::Feed;
+use crate::services::feed::Feed;
 use crate::state::AppState;
 
 /// Feeds are revalidated after five minutes at most.

@@ -26,8 +26,8 @@ use crate::pages::model::PublicPost;
 use crate::pages::view::Site;
 use crate::persistence::media::meta_on_disk;
 use crate::persistence::posts::{PageRequest, SortKind};
-use crate::routes::post::feed::{self, Feed};
-use crate::routes::post::Access;
+use crate::services::feed::{self, Feed};
+use crate::services::posts::Access;
 use crate::state::AppState;
 
 /// Registers the pages, feeds, sitemaps and share images (before the app's files).

@@ -23,7 +23,7 @@ use crate::pages::shell::{Page, Shell};
 use crate::pages::view::{self, AuthorInfo, AuthorScreen, CardContext, CategoryInfo};
 use crate::persistence::posts::{PageRequest, SortKind};
 use crate::persistence::{categories, users};
-use crate::routes::post::feed::{self, Feed};
+use crate::services::feed::{self, Feed};
 use crate::state::AppState;
 
 /// Cards on the first screen of a list page.
@@ -307,7 +307,7 @@ async fn author_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
         }
     };
     // The profile as the API gives it to a guest, and whether they sell subscriptions now.
-    let profile = match crate::routes::user::get_single_user::profile_of(state, id, None).await {
+    let profile = match crate::services::people::profile_of(state, id, None).await {
         Ok(Some(p)) => serde_json::to_value(&p).unwrap_or_default(),
         Ok(None) => return (StatusCode::NOT_FOUND, not_found()),
         Err(e) => {

@@ -27,7 +27,7 @@ use crate::extract::Sent;
 use crate::persistence::plans::{self as plan_store, Plan};
 use crate::persistence::subscriptions::{self, SubStatus, Subscription};
 use crate::persistence::{now, user_directory, Db};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 
 pub const MSG_PLAN_NOT_FOUND: &str = "Plan not found";
 pub const MSG_INVALID_PLAN_ID: &str = "Invalid plan ID";

@@ -15,7 +15,7 @@ use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, FieldValue, Refusal, Sent};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_REFUNDED: &str = "Subscription refunded successfully";

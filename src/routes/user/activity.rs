@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::iso;
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
+use crate::domain::params::{paging, total_pages};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::activity::{self, Activity};
 use crate::state::AppState;
@@ -55,8 +56,6 @@ impl From<Activity> for ActivityView {
     }
 }
 
-pub use crate::services::activity::record_activity;
-
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ActivityQuery {
@@ -64,44 +63,6 @@ pub struct ActivityQuery {
     page: Option<String>,
     #[serde(default)]
     limit: Option<String>,
-}
-
-/// Reads `page` (from 1) and `limit` (1 to `max`, `default` when absent).
-pub fn paging(
-    page: Option<&str>,
-    limit: Option<&str>,
-    default: i64,
-    max: i64,
-) -> ApiResult<(u64, i64)> {
-    let present = |v: Option<&str>| {
-        v.map(str::trim)
-            .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
-            .map(str::to_string)
-    };
-    let page = match present(page) {
-        None => 1,
-        Some(raw) => raw
-            .parse::<u64>()
-            .ok()
-            .filter(|p| (1..=100_000).contains(p))
-            .ok_or_else(|| ApiError::bad_request("page must be a positive whole number"))?,
-    };
-    let limit = match present(limit) {
-        None => default,
-        Some(raw) => raw
-            .parse::<i64>()
-            .ok()
-            .filter(|l| *l >= 1)
-            .ok_or_else(|| ApiError::bad_request("limit must be a positive whole number"))?
-            .min(max),
-    };
-    Ok((page, limit))
-}
-
-/// Pages needed for `total` items at `limit` a page.
-pub fn total_pages(total: u64, limit: i64) -> u64 {
-    let limit = u64::try_from(limit.max(1)).unwrap_or(1);
-    total.div_ceil(limit)
 }
 
 #[tracing::instrument(skip(state, me))]

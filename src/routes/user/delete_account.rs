@@ -15,7 +15,7 @@ use crate::mail::{MailKind, Outgoing};
 use crate::net::client_key;
 use crate::persistence::account_deletions::{self, AccountDeletion};
 use crate::persistence::users::{self, Role};
-use crate::routes::auth::cleared_cookie;
+use crate::routes::cookies::cleared_cookie;
 use crate::services::reauth;
 use crate::state::AppState;
 

@@ -13,7 +13,7 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::export::{path_of, signature, KEEP_DAYS};
 use crate::persistence::data_exports::{self, DataExport};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_STARTED: &str = "Your data export has started. We will email you when it is ready.";

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::{feedback, users};
-use crate::routes::notification::PageQuery;
+use crate::routes::paging::PageQuery;
 use crate::routes::user::feedback_submit::FeedbackView;
 use crate::state::AppState;
 

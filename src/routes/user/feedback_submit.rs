@@ -10,7 +10,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, FieldValue, Refusal, Sent};
 use crate::persistence::feedback::{self, Feedback};
 use crate::persistence::now;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_BAD_RATING: &str = "Rating must be a whole number from 1 to 5";

@@ -12,7 +12,7 @@ use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::locations::{self, Source, UserLocation};
 use crate::persistence::users;
-use crate::routes::notification::PageQuery;
+use crate::routes::paging::PageQuery;
 use crate::state::AppState;
 
 /// Default page size of location lists (seed 000 §9).

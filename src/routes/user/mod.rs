@@ -22,7 +22,8 @@ use serde::Serialize;
 
 use crate::persistence::users::{MilestoneOverride, User};
 
-pub use crate::post_view::iso;
+use crate::post_view::iso;
+use crate::services::people::PublicUser;
 
 /// A user as they see themselves: the public profile and what only they may see.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -55,42 +56,6 @@ impl From<&User> for OwnUser {
             daily_post_email: !u.daily_post_opt_out,
             has_password: u.password_hash.is_some(),
             updated_at: iso(u.updated_at),
-        }
-    }
-}
-
-/// A user as anyone may see them.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PublicUser {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
-    pub avatar: Option<String>,
-    pub bio: Option<String>,
-    pub region: Option<String>,
-    pub website: Option<String>,
-    pub location: Option<String>,
-    pub role: &'static str,
-    pub total_posts: i64,
-    pub is_account_verified: bool,
-    pub created_at: String,
-}
-
-impl From<&User> for PublicUser {
-    fn from(u: &User) -> Self {
-        PublicUser {
-            id: u.id.to_hex(),
-            name: u.name.clone(),
-            avatar: u.avatar.clone(),
-            bio: u.bio.clone(),
-            region: u.region.clone(),
-            website: u.website.clone(),
-            location: u.location.clone(),
-            role: u.role.as_str(),
-            total_posts: u.total_posts,
-            is_account_verified: u.is_account_verified,
-            created_at: iso(u.created_at),
         }
     }
 }

@@ -6,9 +6,9 @@ use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
-use super::PublicUser;
 use crate::error::ApiResult;
 use crate::persistence::users;
+use crate::services::people::PublicUser;
 use crate::state::AppState;
 
 /// `{users, guests, count}`: who is connected now (signed-in users, guests, people).

@@ -377,6 +377,36 @@ async fn colliding_titles_get_numbered_slugs() {
     assert_eq!(accents["slug"], "creme-brulee");
 }
 
+/// Free slugs are found by looking candidates up a batch at a time (not by listing the slugs in
+/// use): past the first batch the numbering goes on, and a number freed by a deleted post is the
+/// first free one again.
+#[actix_web::test]
+async fn numbered_slugs_go_past_a_batch_and_reuse_a_freed_number() {
+    let app = spawn_app().await;
+    let user = app.signup().await;
+    let mut last = Value::Null;
+    let mut second = Value::Null;
+    for n in 1..=35 {
+        last = publish(&app, &user, "Often", "x").await;
+        if n == 2 {
+            second = last.clone();
+        }
+    }
+    assert_eq!(last["slug"], "often-35");
+    assert_eq!(second["slug"], "often-2");
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", second["_id"].as_str().unwrap()),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), reqwest::StatusCode::OK);
+    let again = publish(&app, &user, "Often", "x").await;
+    assert_eq!(again["slug"], "often-2");
+    let next = publish(&app, &user, "Often", "x").await;
+    assert_eq!(next["slug"], "often-36");
+}
+
 #[actix_web::test]
 async fn unknown_slugs_are_not_found() {
     let app = spawn_app().await;

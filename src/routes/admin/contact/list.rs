@@ -7,7 +7,7 @@ use super::view;
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::contact_messages;
-use crate::routes::admin::PageParams;
+use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
 /// `{messages, totalMessages, totalPages, page, limit}`: a page of contact messages.

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::contact_messages::ContactMessage;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 
 pub const MSG_NOT_FOUND: &str = "Contact message not found";
 pub const MSG_INVALID_ID: &str = "Invalid contact message id";

@@ -19,7 +19,7 @@ use crate::live;
 use crate::mail::{MailKind, Outgoing};
 use crate::persistence::contact_messages::{self, ContactReply};
 use crate::persistence::now;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_REPLIED: &str = "Reply sent";

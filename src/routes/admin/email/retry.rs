@@ -23,10 +23,7 @@ use crate::extract::ApiJson;
 use crate::jobs::admin_tasks;
 use crate::state::AppState;
 
-pub use crate::services::email_retry::{
-    send_again, GoneLog, RetryResult, MAX_PER_RETRY, MSG_ACCOUNT_BLOCKED, MSG_ACCOUNT_GONE,
-    MSG_ALREADY_VERIFIED, MSG_TEXT_NOT_KEPT, MSG_UNSUBSCRIBED,
-};
+use crate::services::email_retry::RetryResult;
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct RetryBody {

@@ -7,10 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{mail_type, view, EmailLogView};
 use crate::auth::AdminUser;
+use crate::domain::params::present_param as present;
 use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::email_logs;
-use crate::routes::admin::{present, PageParams};
+use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]

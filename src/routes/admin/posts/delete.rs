@@ -1,5 +1,5 @@
 //! `DELETE /api/admin/posts/{id}` (administrators) → {message, postId}: deletes any post the way
-//! its author's delete does (`routes::post::delete::delete_post`).
+//! its author's delete does (`services::deletion::delete_post`).
 
 use actix_web::{web, HttpResponse};
 use serde_json::json;
@@ -8,8 +8,8 @@ use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::routes::post::delete::{delete_post, PostDeletedAnswer};
-use crate::routes::post::MSG_POST_NOT_FOUND;
+use crate::services::deletion::{delete_post, PostDeletedAnswer};
+use crate::services::posts::MSG_POST_NOT_FOUND;
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, admin), fields(admin = %admin.0.id_hex()))]

@@ -15,9 +15,9 @@ use crate::domain::post::{PostStatus, Visibility};
 use crate::error::ApiResult;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::user_directory;
+use crate::post_view::iso;
+use crate::post_view::DELETED_AUTHOR;
 use crate::routes::admin::ListParams;
-use crate::routes::post::DELETED_AUTHOR;
-use crate::routes::user::iso;
 use crate::state::AppState;
 
 /// Sortable fields: name as sent, stored field.

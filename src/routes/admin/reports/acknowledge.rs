@@ -9,7 +9,7 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::live;
 use crate::persistence::reports;
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_ACKNOWLEDGED: &str = "Report acknowledged";

@@ -16,7 +16,7 @@ use crate::live;
 use crate::persistence::reports::{self, Report};
 use crate::persistence::{now, DbError};
 use crate::ratelimit::Kind;
-use crate::routes::post::like::readable_post;
+use crate::services::engagement::readable_post;
 use crate::state::AppState;
 
 pub const MSG_REPORTED: &str = "Thank you. The post was reported to the moderators.";

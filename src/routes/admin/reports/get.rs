@@ -12,7 +12,7 @@ use super::{admin_view_of, public_view, report_id, AdminReportView, ReportView, 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::{notifications, reports};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_NOT_YOURS: &str =

@@ -8,7 +8,7 @@ use super::{admin_view, people_of, AdminReportView};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::reports;
-use crate::routes::admin::PageParams;
+use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
 /// `{reports, total, totalPages, page, limit}`: a page of reports.

@@ -19,8 +19,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::persistence::reports::Report;
 use crate::persistence::users::{self, User};
 use crate::persistence::Db;
-use crate::routes::post::DELETED_AUTHOR;
-use crate::routes::user::iso;
+use crate::post_view::iso;
+use crate::post_view::DELETED_AUTHOR;
 
 pub const MSG_NOT_FOUND: &str = "Report not found";
 pub const MSG_INVALID_ID: &str = "Invalid report id";

@@ -17,7 +17,7 @@ use crate::mail::{MailKind, Outgoing};
 use crate::persistence::notifications::Kind;
 use crate::persistence::{reports, users};
 use crate::routes::admin::contact::{line_field, text_field, MAX_MESSAGE_LEN, MAX_SUBJECT_LEN};
-use crate::routes::notification::NotificationView;
+use crate::services::notifications::NotificationView;
 use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 

@@ -13,7 +13,7 @@ use crate::domain::money::PlanStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Sent};
 use crate::persistence::plans;
-use crate::routes::admin::PageParams;
+use crate::routes::paging::PageParams;
 use crate::routes::subscription::plans::StatusValue;
 use crate::routes::subscription::{load_plan, plan_view, plan_views, PlanAnswer, PlanView};
 use crate::state::AppState;

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::users::{self, MilestoneOverride, Role, User};
-use crate::routes::user::iso;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 pub const MSG_USER_NOT_FOUND: &str = "User not found";
