@@ -4,13 +4,11 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { usePostUserDeleteAccountMutation } from '@/api/endpoints';
 import { useAppDispatch } from '@/app/hooks';
 import { FormError, FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
-import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
-import { fetchPublicConfig, logout } from '@/features/auth';
+import { deleteAccount, fetchPublicConfig } from '@/features/auth';
 
 /** A grace period in words: "14 days", "1 day", "2 hours", "30 seconds". */
 export function graceInWords(seconds: number): string {
@@ -52,23 +50,20 @@ export function DeleteAccountSection() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [deleteAccount] = usePostUserDeleteAccountMutation();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
-    try {
-      const r = await deleteAccount({ body: { password } }).unwrap();
-      const when = new Date(r.deletionScheduledAt).toLocaleString();
+    const result = await dispatch(deleteAccount({ password }));
+    setBusy(false);
+    if (deleteAccount.fulfilled.match(result)) {
+      const when = new Date(result.payload).toLocaleString();
       setOpen(false);
-      await dispatch(logout());
       toast.success(`Your account will be deleted on ${when}. Sign in before then to keep it.`);
       navigate('/login');
-    } catch (e) {
-      setError(errorMessage(e, 'Could not delete your account'));
-    } finally {
-      setBusy(false);
+    } else {
+      setError(result.payload ?? 'Could not delete your account');
     }
   };
 

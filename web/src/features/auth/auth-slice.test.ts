@@ -18,6 +18,7 @@ import {
   type AuthState,
   changePassword,
   logoutEverywhere,
+  deleteAccount,
 } from './auth-slice';
 
 const session = { _id: 'u1', fullName: 'Ada Lovelace', email: 'ada@example.com', role: 'user', token: 'tok', isAccountVerified: false };
@@ -301,6 +302,35 @@ describe('password and sessions', () => {
     store.dispatch(socketEvents.serverDisconnected());
     await vi.waitFor(() => expect(store.getState().auth.isAuthenticated).toBe(false));
     expect(store.getState().auth.sessionExpired).toBe(true);
+  });
+
+  it('deleting the account keeps its answer though the server signs the tab out before it arrives', async () => {
+    localStorage.setItem('jwt', 'tok');
+    mockApi.on('POST', '/user/delete-account', { body: { message: 'Scheduled', deletionScheduledAt: '2026-12-12T10:00:00Z' }, delayMs: 40 });
+    mockApi.on('GET', '/auth/check', { status: 401, body: { message: 'Your session has ended. Please log in again.', code: 'token_revoked' } });
+    mockApi.on('POST', '/auth/logout', { status: 401, body: { message: 'Your session has ended. Please log in again.', code: 'token_revoked' } });
+    const store = setupStore({ auth: signedInAuth({ token: 'tok' }) });
+    const pending = store.dispatch(deleteAccount({ password: 'correct horse battery' }));
+    // The server closes this session's sockets before it answers: the app signs out meanwhile.
+    store.dispatch(socketEvents.serverDisconnected());
+    await vi.waitFor(() => expect(store.getState().auth.isAuthenticated).toBe(false));
+    const result = await pending;
+    expect(deleteAccount.fulfilled.match(result)).toBe(true);
+    expect(result.payload).toBe('2026-12-12T10:00:00Z');
+    expect(mockApi.calls('POST', '/user/delete-account')[0].body).toEqual({ password: 'correct horse battery' });
+    expect(localStorage.getItem('jwt')).toBeNull();
+  });
+
+  it("a refused deletion keeps the session and says why, else 'Could not delete your account'", async () => {
+    mockApi.on('POST', '/user/delete-account', { status: 500 });
+    mockApi.on('POST', '/user/delete-account', { status: 400, body: { message: 'Password is incorrect', code: 'invalid_credentials' } }, { once: true });
+    const store = setupStore({ auth: signedInAuth({ token: 'tok' }) });
+    let result = await store.dispatch(deleteAccount({ password: 'nope' }));
+    expect(result.payload).toBe('Password is incorrect');
+    result = await store.dispatch(deleteAccount({ password: 'nope' }));
+    expect(result.payload).toBe('Could not delete your account');
+    expect(store.getState().auth.isAuthenticated).toBe(true);
+    expect(mockApi.calls('POST', '/auth/logout')).toHaveLength(0);
   });
 
   it('a server close during a password change waits for the new token before checking', async () => {

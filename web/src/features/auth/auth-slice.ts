@@ -214,6 +214,25 @@ export const changePassword = createAsyncThunk<string, { currentPassword: string
 );
 
 /** "Log out everywhere": every session of the account ends, this one too. */
+/**
+ * Schedules the account's deletion and signs out; resolves with when the account goes. Not an
+ * RTK Query mutation: the server closes this session's sockets before its answer arrives, the app
+ * may sign out on that first, and RTK Query's reset on a change of user aborts the mutations
+ * still running, which would lose the answer.
+ */
+export const deleteAccount = createAsyncThunk<string, { password: string }, { rejectValue: string }>(
+  'auth/deleteAccount',
+  async (payload, { dispatch, rejectWithValue }) => {
+    try {
+      const r = await authApi.deleteAccount(payload);
+      await dispatch(logout());
+      return r.deletionScheduledAt;
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, FALLBACK.deleteAccount));
+    }
+  },
+);
+
 export const logoutEverywhere = createAsyncThunk<void, void, { rejectValue: string }>('auth/logoutEverywhere', async (_, { rejectWithValue }) => {
   try {
     await authApi.logoutEverywhere();

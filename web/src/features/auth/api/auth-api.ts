@@ -12,6 +12,7 @@ import type {
   PostAuthSignupApiResponse,
   PostAuthVerifyEmailApiResponse,
   PostAuthVerifyResetOtpApiResponse,
+  PostUserDeleteAccountApiResponse,
 } from '@/api/endpoints';
 import type { Schemas } from '@/api';
 import { http } from '@/lib/http';
@@ -51,6 +52,7 @@ export const FALLBACK = {
   changePassword: 'Failed to change password',
   logoutEverywhere: 'Failed to log out everywhere',
   verifyTwoFactor: 'That code did not work',
+  deleteAccount: 'Could not delete your account',
 } as const;
 
 export const authApi = {
@@ -76,6 +78,8 @@ export const authApi = {
   changePassword: (payload: { currentPassword: string; newPassword: string }) =>
     http.post<PostAuthChangePasswordApiResponse>('/auth/change-password', payload, FALLBACK.changePassword),
   logoutEverywhere: () => http.post<PostAuthLogoutAllApiResponse>('/auth/logout-all', {}, FALLBACK.logoutEverywhere),
+  deleteAccount: (payload: { password: string }) =>
+    http.post<PostUserDeleteAccountApiResponse>('/user/delete-account', payload, FALLBACK.deleteAccount),
 };
 
 /** `GET /api/config/public`: whether the Google Identity Services button can be offered. */
