@@ -9,6 +9,9 @@
 //! - every top-level module has its place in the layer order of docs/architecture.md
 //!   ([`LAYERS`]) and imports only modules of its own layer or below; `pages/` (the pure
 //!   rendering of what the outside world reads) imports only `domain` and `post_view`;
+//! - no process-wide mutable state (`static` of a `Mutex`, `RwLock`, `Cell`, `RefCell`, `Notify`
+//!   or an atomic): caches and signals live in the application state or the app data of the
+//!   server that uses them, so two servers in one process share nothing;
 //! - the import graph of the top-level modules (`crate::x::…` paths, per module) has no cycle: it
 //!   is layered (see docs/architecture.md), and an import that closes a cycle fails with the
 //!   edges that close it.
@@ -335,6 +338,40 @@ fn every_import_follows_the_layer_order() {
         "imports against the layer order (docs/architecture.md, \"Top to bottom\"): move the code \
          down, or what it needs up\n{}",
         upward.join("\n")
+    );
+}
+
+#[test]
+fn no_process_wide_mutable_state() {
+    const MUTABLE: [&str; 6] = ["Mutex<", "RwLock<", "Cell<", "Notify", "Atomic", "RefCell<"];
+    let root = src_root();
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut found = Vec::new();
+    for path in files {
+        let file = path
+            .strip_prefix(&root)
+            .expect("under src/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if file == "architecture.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a source file is readable");
+        for line in code(&text).lines() {
+            let t = line.trim_start();
+            let is_static = t.starts_with("static ") || t.starts_with("pub static ")
+                || t.starts_with("pub(crate) static ");
+            if is_static && MUTABLE.iter().any(|m| t.contains(m)) {
+                found.push(format!("src/{file}: {}", t));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "process-wide mutable state; keep it in the application state (src/state.rs) or the \
+         server's app data instead:\n{}",
+        found.join("\n")
     );
 }
 

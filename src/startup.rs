@@ -203,6 +203,8 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         trusted_proxies,
         realtime,
         live,
+        wakes: crate::state::Wakes::default(),
+        local_guests: crate::counting::LocalGuests::default(),
     })
 }
 
@@ -247,6 +249,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
     let deadline = Duration::from_millis(state.settings.server.request_timeout_ms);
     let (guest_cache, feeds) = (state.guest_cache.clone(), state.feeds.clone());
     let api_document = web::Data::new(crate::routes::openapi::api_document());
+    let site_caches = web::Data::new(crate::routes::site::SiteCaches::default());
     let mut server = HttpServer::new(move || {
         let (guest_cache, feeds) = (guest_cache.clone(), feeds.clone());
         App::new()
@@ -267,6 +270,7 @@ fn run(listener: TcpListener, state: web::Data<AppState>) -> anyhow::Result<Serv
             }))
             .app_data(state.clone())
             .app_data(api_document.clone())
+            .app_data(site_caches.clone())
             .app_data(web::PayloadConfig::new(body_limit))
             .app_data(
                 web::JsonConfig::default()

@@ -37,6 +37,20 @@ pub struct AppState {
     pub payments: crate::payments::Provider,
     /// Seals bank account numbers at rest.
     pub bank_cipher: crate::cipher::BankCipher,
+    /// Wakes this process's background workers when there is work for them.
+    pub wakes: Wakes,
+    /// Each guest counted per address while Redis is away (`crate::counting`).
+    pub local_guests: crate::counting::LocalGuests,
+}
+
+/// Signals to this process's background workers, which also look for work on their own every
+/// so often: a signal only spares them the wait.
+#[derive(Default)]
+pub struct Wakes {
+    /// A post was announced: the new-post workers look at once.
+    pub announcements: tokio::sync::Notify,
+    /// An administrator's job was queued: the job worker looks at once.
+    pub admin_jobs: tokio::sync::Notify,
 }
 
 impl AppState {
@@ -47,6 +61,7 @@ impl AppState {
             redis: &self.redis,
             trusted_proxies: &self.trusted_proxies,
             limiter: &self.limiter,
+            local_guests: &self.local_guests,
         }
     }
 }

@@ -99,7 +99,7 @@ pub(crate) async fn authenticate_with(
     if user.token_version != claims.ver {
         return Err(ApiError::unauthorized_code("token_revoked", MSG_REVOKED));
     }
-    note_session_use(db, &claims.jti);
+    note_session_use(db, tokens, &claims.jti);
     Ok(AuthUser { user, claims })
 }
 
@@ -109,15 +109,12 @@ pub(crate) const LAST_SEEN_GAP_SECS: i64 = 60;
 /// Moves the session's `lastSeenAt` forward, at most once a minute: this process remembers
 /// when it last wrote for each session, and the write itself only matches a session not
 /// written in the last minute (by any node). The write runs beside the request.
-fn note_session_use(db: &Db, jti: &str) {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
+fn note_session_use(db: &Db, tokens: &TokenKeys, jti: &str) {
     use std::time::{Duration, Instant};
-    static LAST: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
     let gap = Duration::from_secs(LAST_SEEN_GAP_SECS as u64);
     let now = Instant::now();
     {
-        let Ok(mut last) = LAST.get_or_init(Default::default).lock() else {
+        let Ok(mut last) = tokens.sessions_seen.lock() else {
             return;
         };
         if last.get(jti).is_some_and(|t| now.duration_since(*t) < gap) {

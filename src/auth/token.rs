@@ -22,14 +22,19 @@ pub struct Claims {
     pub exp: i64,
 }
 
-/// Issues and checks tokens with one secret.
+/// Issues and checks tokens with one secret, and remembers when this process last noted each
+/// session's use (shared by its clones).
 #[derive(Clone)]
 pub struct TokenKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
     ttl: Duration,
     secret: SecretString,
+    pub(crate) sessions_seen: std::sync::Arc<std::sync::Mutex<SessionsSeen>>,
 }
+
+/// When this process last wrote each session's `lastSeenAt`, by token id.
+pub(crate) type SessionsSeen = std::collections::HashMap<String, std::time::Instant>;
 
 impl TokenKeys {
     pub fn new(secret: &SecretString, ttl_hours: i64) -> Self {
@@ -39,6 +44,7 @@ impl TokenKeys {
             decoding: DecodingKey::from_secret(bytes),
             ttl: Duration::hours(ttl_hours),
             secret: secret.clone(),
+            sessions_seen: Default::default(),
         }
     }
 

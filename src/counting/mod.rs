@@ -130,6 +130,8 @@ pub struct Counting<'a> {
     pub redis: &'a Redis,
     pub trusted_proxies: &'a [std::net::IpAddr],
     pub limiter: &'a RateLimiter,
+    /// Guests counted per address while Redis is away (this process's own).
+    pub local_guests: &'a LocalGuests,
 }
 
 fn secret(settings: &Settings) -> &[u8] {
@@ -296,9 +298,10 @@ return 1
     )
 });
 
-/// Each node's own count while Redis is away: (namespace, address) → (window start, guests).
-type LocalGuests = HashMap<(String, String), (Instant, HashSet<String>)>;
-static LOCAL_GUESTS: LazyLock<Mutex<LocalGuests>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+/// Each node's own count while Redis is away: (namespace, address) → (window start, guests). The
+/// application state holds one.
+#[derive(Default)]
+pub struct LocalGuests(Mutex<HashMap<(String, String), (Instant, HashSet<String>)>>);
 
 /// Whether this guest is one of the (at most `guests_per_address`) guests counted for this
 /// address in the current window.
@@ -320,7 +323,7 @@ async fn guest_allowed(ctx: &Counting<'_>, address: &str, guest: &str) -> bool {
         }
     }
     let now = Instant::now();
-    let mut local = LOCAL_GUESTS.lock().unwrap_or_else(|p| p.into_inner());
+    let mut local = ctx.local_guests.0.lock().unwrap_or_else(|p| p.into_inner());
     if local.len() > 10_000 {
         local.retain(|_, (start, _)| now.duration_since(*start) < window);
     }

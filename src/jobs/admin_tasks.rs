@@ -20,7 +20,6 @@ use mongodb::bson::{doc, Bson, DateTime, Document};
 use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde_json::{json, Value};
-use tokio::sync::Notify;
 
 use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::{email_logs, now, Db, DbContext, DbResult};
@@ -42,14 +41,19 @@ pub const STALE_AFTER: Duration = Duration::from_secs(120);
 const POLL: Duration = Duration::from_secs(1);
 
 /// Wakes this process's worker when a job is queued here.
-static QUEUED: LazyLock<Notify> = LazyLock::new(Notify::new);
 
 fn collection(db: &Db) -> Collection<Document> {
     db.database().collection(COLLECTION)
 }
 
 /// Queues a job; returns it as stored.
-pub async fn enqueue(db: &Db, kind: &str, params: Document, by: ObjectId) -> DbResult<Document> {
+pub async fn enqueue(
+    state: &AppState,
+    kind: &str,
+    params: Document,
+    by: ObjectId,
+) -> DbResult<Document> {
+    let db = &state.db;
     let at = now();
     let job = doc! {
         "_id": ObjectId::new(),
@@ -68,7 +72,7 @@ pub async fn enqueue(db: &Db, kind: &str, params: Document, by: ObjectId) -> DbR
         .insert_one(&job)
         .await
         .db_context("queueing a job")?;
-    QUEUED.notify_one();
+    state.wakes.admin_jobs.notify_one();
     Ok(job)
 }
 
@@ -340,7 +344,7 @@ pub fn spawn(state: web::Data<AppState>) {
             match claim(&state).await {
                 Ok(Some(job)) => run(&state, job).await,
                 Ok(None) => {
-                    let _ = tokio::time::timeout(POLL, QUEUED.notified()).await;
+                    let _ = tokio::time::timeout(POLL, state.wakes.admin_jobs.notified()).await;
                 }
                 Err(e) => {
                     tracing::debug!(error = %e, "the job worker could not look for jobs");

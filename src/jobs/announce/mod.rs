@@ -70,12 +70,6 @@ const IN_FLIGHT: usize = 32;
 /// A follower read ahead: their id, their alerts, their account (`None` when it is gone).
 type Follower = (ObjectId, Alerts, Option<User>);
 
-static WAKE: LazyLock<Notify> = LazyLock::new(Notify::new);
-
-/// Wakes the workers of this process (a post was announced).
-pub fn wake() {
-    WAKE.notify_waiters();
-}
 
 /// A post became visible to its audience: announces it unless it was announced before. Errors
 /// are logged: the post is published whatever happens here.
@@ -88,7 +82,7 @@ pub async fn post_became_visible(state: &AppState, post: &Post, send_email: Opti
         None => email_choice(state, post.id).await,
     };
     match post_mail::announce(&state.db, post.id, post.author, send).await {
-        Ok(true) => wake(),
+        Ok(true) => state.wakes.announcements.notify_waiters(),
         Ok(false) => {}
         Err(e) => tracing::warn!(error = %e, post = %post.id, "could not announce a post"),
     }
@@ -603,7 +597,7 @@ pub fn spawn(state: web::Data<AppState>) {
     crate::metrics::job_declared("new-post-announcements", POLL_INTERVAL);
     tokio::spawn(async move {
         loop {
-            let woken = WAKE.notified();
+            let woken = state.wakes.announcements.notified();
             loop {
                 match run_once(&state).await {
                     Ok(true) => continue,

@@ -52,7 +52,7 @@ pub async fn broadcast(
     if let Some(avatar) = &me.user.avatar {
         params.insert("senderAvatar", avatar);
     }
-    let job = admin_tasks::enqueue(&state.db, admin_tasks::BROADCAST, params, me.user.id).await?;
+    let job = admin_tasks::enqueue(&state, admin_tasks::BROADCAST, params, me.user.id).await?;
     let job = admin_tasks::job_view(&job);
     let job_id = job["_id"].as_str().unwrap_or_default().to_string();
     audit::record(

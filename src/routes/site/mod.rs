@@ -9,7 +9,7 @@ pub mod sitemap;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
@@ -171,12 +171,28 @@ async fn lookup_in_index(
 /// all there yet is looked at again next time).
 pub struct MediaSizes<'a> {
     pub dir: &'a Path,
+    pub caches: &'a SiteCaches,
 }
 
 /// Media sizes remembered, at most this many.
 const MAX_REMEMBERED_SIZES: usize = 20_000;
-static SIZES: LazyLock<Mutex<HashMap<String, ImageMeta>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// What the site's pages keep between requests, one per server (made by `startup.rs` and given
+/// to every worker as app data): the sizes of stored media and the rendered post pages.
+#[derive(Default)]
+pub struct SiteCaches {
+    sizes: Mutex<HashMap<String, ImageMeta>>,
+    rendered: Mutex<HashMap<String, std::sync::Arc<pages::Rendered>>>,
+}
+
+impl SiteCaches {
+    /// The caches of the server answering `req` (fresh ones, kept by nobody, when it has none).
+    pub fn of(req: &HttpRequest) -> web::Data<SiteCaches> {
+        req.app_data::<web::Data<SiteCaches>>()
+            .cloned()
+            .unwrap_or_else(|| web::Data::new(SiteCaches::default()))
+    }
+}
 
 impl ImageSizes for MediaSizes<'_> {
     fn size_of(&self, url: &str) -> Option<(u32, u32)> {
@@ -188,14 +204,14 @@ impl ImageSizes for MediaSizes<'_> {
             return None;
         }
         let name = url.strip_prefix(MEDIA_URL_PREFIX)?;
-        if let Some(meta) = SIZES.lock().ok().and_then(|s| s.get(name).cloned()) {
+        if let Some(meta) = self.caches.sizes.lock().ok().and_then(|s| s.get(name).cloned()) {
             return Some(meta);
         }
         let meta = meta_on_disk(self.dir, url)?;
         let kind = ImageKind::from_ext(name.rsplit_once('.')?.1)?;
         let complete = meta.variants.len() == planned(kind, meta.width).len();
         if complete {
-            if let Ok(mut sizes) = SIZES.lock() {
+            if let Ok(mut sizes) = self.caches.sizes.lock() {
                 if sizes.len() >= MAX_REMEMBERED_SIZES {
                     sizes.clear();
                 }

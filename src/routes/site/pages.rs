@@ -5,15 +5,14 @@
 //! author, or an administrator for a blocked or private one), and then reveals nothing of it in
 //! the HTML. Pages that are not public content carry `noindex`.
 
-use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::Arc;
 
 use actix_web::dev::ServiceRequest;
 use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 
-use super::{decode_segment, lookup, site, validated, Lookup, MediaSizes};
+use super::{decode_segment, lookup, site, validated, Lookup, MediaSizes, SiteCaches};
 use crate::auth::MaybeUser;
 use crate::domain::money::PlanStatus;
 use crate::domain::tags::{normalize_tag, MAX_TAG_LEN};
@@ -90,8 +89,10 @@ pub async fn home(
         category: None,
     };
     let screen = first_screen(&state, &list).await.unwrap_or_default();
+    let caches = SiteCaches::of(&req);
     let sizes = MediaSizes {
         dir: &state.settings.server.media_dir,
+        caches: &caches,
     };
     let cx = CardContext {
         sizes: &sizes,
@@ -180,13 +181,14 @@ async fn page_for(req: &HttpRequest) -> HttpResponse {
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return respond(req, &shell, StatusCode::OK, Page::default());
     };
+    let caches = SiteCaches::of(req);
     let path = req.path().trim_end_matches('/');
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let (status, page) = match segments.as_slice() {
-        ["post", slug] => post_page(req, &state, slug).await,
-        ["author-profile", id] => author_page(&state, id).await,
-        ["tag", tag] => tag_page(&state, tag).await,
-        ["category", c] => category_page(&state, c).await,
+        ["post", slug] => post_page(req, &state, &caches, slug).await,
+        ["author-profile", id] => author_page(&state, &caches, id).await,
+        ["tag", tag] => tag_page(&state, &caches, tag).await,
+        ["category", c] => category_page(&state, &caches, c).await,
         [name] => match PUBLIC_PAGES.iter().find(|(p, _)| p == name) {
             Some((_, title)) => {
                 let mut meta = PageMeta::plain(title);
@@ -226,14 +228,19 @@ async fn page_for(req: &HttpRequest) -> HttpResponse {
     respond(req, &shell, status, page)
 }
 
-async fn post_page(req: &HttpRequest, state: &AppState, raw: &str) -> (StatusCode, Page) {
+async fn post_page(
+    req: &HttpRequest,
+    state: &AppState,
+    caches: &SiteCaches,
+    raw: &str,
+) -> (StatusCode, Page) {
     let Some(slug) = decode_segment(raw) else {
         return (StatusCode::NOT_FOUND, not_found());
     };
     let viewer = MaybeUser::extract(req).await.ok().and_then(|m| m.0);
     match lookup(state, viewer.as_ref(), Some(slug.trim()), None).await {
         Lookup::Found(post, json) => {
-            let (meta, body) = rendered_post(state, &post);
+            let (meta, body) = rendered_post(state, caches, &post);
             let data = format!(
                 "{{\"path\":{},\"post\":{json}}}",
                 serde_json::to_string(&crate::pages::model::post_path(&post.slug))
@@ -254,16 +261,14 @@ async fn post_page(req: &HttpRequest, state: &AppState, raw: &str) -> (StatusCod
     }
 }
 
-/// Rendered post pages, by everything they show (the post's id and `updatedAt`, its author's and
-/// category's names): a post read often is rendered once per version.
-static RENDERED: LazyLock<Mutex<HashMap<String, Arc<Rendered>>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
-/// A post page's head and body.
-type Rendered = (PageMeta, String);
+/// A post page's head and body, kept in `SiteCaches` by everything it shows (the post's id and
+/// `updatedAt`, its author's and category's names): a post read often is rendered once per
+/// version.
+pub type Rendered = (PageMeta, String);
 /// Rendered pages kept at most (the whole cache is dropped when it is full).
 const MAX_RENDERED: usize = 2_000;
 
-fn rendered_post(state: &AppState, post: &PublicPost) -> (PageMeta, String) {
+fn rendered_post(state: &AppState, caches: &SiteCaches, post: &PublicPost) -> (PageMeta, String) {
     let key = format!(
         "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
         post.id,
@@ -278,14 +283,15 @@ fn rendered_post(state: &AppState, post: &PublicPost) -> (PageMeta, String) {
             .map(|c| c.slug.as_str())
             .unwrap_or(""),
     );
-    if let Some(hit) = RENDERED.lock().ok().and_then(|c| c.get(&key).cloned()) {
+    if let Some(hit) = caches.rendered.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return (hit.0.clone(), hit.1.clone());
     }
     let sizes = MediaSizes {
         dir: &state.settings.server.media_dir,
+        caches,
     };
     let rendered = view::post_page(&site(state), post, &sizes);
-    if let Ok(mut cache) = RENDERED.lock() {
+    if let Ok(mut cache) = caches.rendered.lock() {
         if cache.len() >= MAX_RENDERED {
             cache.clear();
         }
@@ -294,7 +300,7 @@ fn rendered_post(state: &AppState, post: &PublicPost) -> (PageMeta, String) {
     rendered
 }
 
-async fn author_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
+async fn author_page(state: &AppState, caches: &SiteCaches, raw: &str) -> (StatusCode, Page) {
     let Some(id) = decode_segment(raw).and_then(|id| ObjectId::parse_str(id.trim()).ok()) else {
         return (StatusCode::NOT_FOUND, not_found());
     };
@@ -331,6 +337,7 @@ async fn author_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
     .unwrap_or_default();
     let sizes = MediaSizes {
         dir: &state.settings.server.media_dir,
+        caches,
     };
     let cx = CardContext {
         sizes: &sizes,
@@ -375,7 +382,7 @@ pub fn tag_of(raw: &str) -> Option<String> {
     normalize_tag(&tag).filter(|t| t.chars().count() <= MAX_TAG_LEN)
 }
 
-async fn tag_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
+async fn tag_page(state: &AppState, caches: &SiteCaches, raw: &str) -> (StatusCode, Page) {
     let Some(tag) = tag_of(raw) else {
         return (StatusCode::NOT_FOUND, not_found());
     };
@@ -388,6 +395,7 @@ async fn tag_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
         Some(screen) => {
             let sizes = MediaSizes {
                 dir: &state.settings.server.media_dir,
+                caches,
             };
             let cx = CardContext {
                 sizes: &sizes,
@@ -432,7 +440,7 @@ pub async fn category_of(state: &AppState, raw: &str) -> Result<Option<categorie
     categories::find_by_id(&state.db, id).await.map_err(|_| ())
 }
 
-async fn category_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
+async fn category_page(state: &AppState, caches: &SiteCaches, raw: &str) -> (StatusCode, Page) {
     let cat = match category_of(state, raw).await {
         Ok(Some(cat)) => cat,
         Ok(None) => return (StatusCode::NOT_FOUND, not_found()),
@@ -449,6 +457,7 @@ async fn category_page(state: &AppState, raw: &str) -> (StatusCode, Page) {
     .unwrap_or_default();
     let sizes = MediaSizes {
         dir: &state.settings.server.media_dir,
+        caches,
     };
     let cx = CardContext {
         sizes: &sizes,

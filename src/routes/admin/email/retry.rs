@@ -53,7 +53,7 @@ pub async fn retry_failed_emails(
     let kind = mail_type(body.into_inner().kind.as_deref())?
         .ok_or_else(|| ApiError::bad_request("type is required"))?;
     let job = admin_tasks::enqueue(
-        &state.db,
+        &state,
         admin_tasks::RETRY_EMAILS,
         mongodb::bson::doc! { "type": kind.as_str() },
         admin.0.user.id,
