@@ -360,7 +360,8 @@ fn no_process_wide_mutable_state() {
         let text = std::fs::read_to_string(&path).expect("a source file is readable");
         for line in code(&text).lines() {
             let t = line.trim_start();
-            let is_static = t.starts_with("static ") || t.starts_with("pub static ")
+            let is_static = t.starts_with("static ")
+                || t.starts_with("pub static ")
                 || t.starts_with("pub(crate) static ");
             if is_static && MUTABLE.iter().any(|m| t.contains(m)) {
                 found.push(format!("src/{file}: {}", t));

@@ -301,7 +301,11 @@ return 1
 /// Each node's own count while Redis is away: (namespace, address) → (window start, guests). The
 /// application state holds one.
 #[derive(Default)]
-pub struct LocalGuests(Mutex<HashMap<(String, String), (Instant, HashSet<String>)>>);
+pub struct LocalGuests(Mutex<HashMap<GuestWindowKey, GuestWindow>>);
+/// (namespace, address).
+type GuestWindowKey = (String, String);
+/// When the window started, and the guests counted in it.
+type GuestWindow = (Instant, HashSet<String>);
 
 /// Whether this guest is one of the (at most `guests_per_address`) guests counted for this
 /// address in the current window.

@@ -10,7 +10,6 @@
 //! `STALE_AFTER` another node's worker takes it up again (its steps are idempotent: each email is
 //! claimed before sending, and a broadcast skips users who already have the notice).
 
-use std::sync::LazyLock;
 use std::time::Duration;
 
 use actix_web::web;
@@ -39,8 +38,6 @@ const BROADCAST_BATCH: usize = 500;
 pub const STALE_AFTER: Duration = Duration::from_secs(120);
 /// How often an idle worker looks for queued jobs (a new job on this node wakes it at once).
 const POLL: Duration = Duration::from_secs(1);
-
-/// Wakes this process's worker when a job is queued here.
 
 fn collection(db: &Db) -> Collection<Document> {
     db.database().collection(COLLECTION)

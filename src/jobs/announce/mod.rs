@@ -21,7 +21,6 @@
 //! and their retry can send it: at most once by the worker, and never lost silently.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
 use std::time::Duration;
 
 use actix_web::web;
@@ -32,7 +31,6 @@ use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 use pressroom_actors::events::PostDeliveryUpdated;
 use sha2::Sha256;
-use tokio::sync::Notify;
 
 use crate::domain::blocks::plain_text_of;
 use crate::domain::post::Audience;
@@ -69,7 +67,6 @@ const FOLLOWER_PAGE: i64 = 5_000;
 const IN_FLIGHT: usize = 32;
 /// A follower read ahead: their id, their alerts, their account (`None` when it is gone).
 type Follower = (ObjectId, Alerts, Option<User>);
-
 
 /// A post became visible to its audience: announces it unless it was announced before. Errors
 /// are logged: the post is published whatever happens here.

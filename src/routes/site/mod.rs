@@ -204,7 +204,13 @@ impl ImageSizes for MediaSizes<'_> {
             return None;
         }
         let name = url.strip_prefix(MEDIA_URL_PREFIX)?;
-        if let Some(meta) = self.caches.sizes.lock().ok().and_then(|s| s.get(name).cloned()) {
+        if let Some(meta) = self
+            .caches
+            .sizes
+            .lock()
+            .ok()
+            .and_then(|s| s.get(name).cloned())
+        {
             return Some(meta);
         }
         let meta = meta_on_disk(self.dir, url)?;

@@ -283,7 +283,12 @@ fn rendered_post(state: &AppState, caches: &SiteCaches, post: &PublicPost) -> (P
             .map(|c| c.slug.as_str())
             .unwrap_or(""),
     );
-    if let Some(hit) = caches.rendered.lock().ok().and_then(|c| c.get(&key).cloned()) {
+    if let Some(hit) = caches
+        .rendered
+        .lock()
+        .ok()
+        .and_then(|c| c.get(&key).cloned())
+    {
         return (hit.0.clone(), hit.1.clone());
     }
     let sizes = MediaSizes {
