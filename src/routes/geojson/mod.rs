@@ -11,13 +11,14 @@ use bytes::Bytes;
 
 use crate::geojson::*;
 
-/// A GeoJSON response.
-pub fn geojson(body: Bytes) -> HttpResponse {
-    HttpResponse::Ok()
+/// A GeoJSON response of an outline, or 503 when the map data is not installed.
+pub fn geojson(outline: anyhow::Result<Bytes>) -> crate::error::ApiResult<HttpResponse> {
+    let body = outline.map_err(crate::error::ApiError::Unavailable)?;
+    Ok(HttpResponse::Ok()
         .content_type("application/geo+json")
         .insert_header((
             header::CACHE_CONTROL,
             format!("public, max-age={CACHE_SECONDS}"),
         ))
-        .body(body)
+        .body(body))
 }

@@ -9,11 +9,5 @@ use crate::state::AppState;
 
 #[tracing::instrument(skip_all)]
 pub async fn world(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let outline = state
-        .live
-        .geodata
-        .world()
-        .await
-        .map_err(crate::error::ApiError::Unavailable)?;
-    Ok(geojson(outline))
+    geojson(state.live.geodata.world().await)
 }

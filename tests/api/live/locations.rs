@@ -245,3 +245,23 @@ async fn the_map_outlines_are_feature_collections() {
     assert_eq!(world["type"], "FeatureCollection");
     assert!(world["features"].as_array().unwrap().len() >= 2);
 }
+
+/// Without the map data installed the outlines answer 503 with the service's message, not a 500.
+#[actix_web::test]
+async fn the_map_outlines_without_their_data_are_unavailable() {
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut pressroom::config::Settings| {
+            s.geojson.directory = std::env::temp_dir().join("pressroom-no-map-data-here");
+        })),
+        ..AppOptions::default()
+    })
+    .await;
+    for path in ["/api/geojson/india-border", "/api/geojson/world"] {
+        let res = app.get(path, None).await;
+        assert_eq!(
+            assert_error(res, StatusCode::SERVICE_UNAVAILABLE).await,
+            pressroom::error::UNAVAILABLE_MESSAGE,
+            "{path}"
+        );
+    }
+}

@@ -27,6 +27,17 @@ async fn unread(app: &TestApp, user: &TestUser) -> u64 {
     body["count"].as_u64().unwrap()
 }
 
+async fn mark_all_read(app: &TestApp, user: &TestUser) {
+    let res = app
+        .patch_json(
+            "/api/notification/mark-all-as-read",
+            &json!({}),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
 #[actix_web::test]
 async fn an_admin_notice_reaches_its_addressee_with_the_spec_fields() {
     let app = spawn_app().await;
@@ -176,14 +187,7 @@ async fn marking_read_one_and_all_lowers_the_count() {
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(json_of(res).await["notification"]["read"], true);
     assert_eq!(unread(&app, &user).await, 2);
-    let res = app
-        .patch_json(
-            "/api/notification/mark-all-as-read",
-            &json!({}),
-            Some(&user.token),
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
+    mark_all_read(&app, &user).await;
     assert_eq!(unread(&app, &user).await, 0);
 }
 
@@ -613,14 +617,7 @@ async fn the_kept_unread_count_always_equals_the_stores() {
     assert_eq!(check("an unread one deleted").await, 1);
     notice(app, admin, user, "d").await;
     assert_eq!(check("another notice").await, 2);
-    let res = app
-        .patch_json(
-            "/api/notification/mark-all-as-read",
-            &json!({}),
-            Some(&user.token),
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
+    mark_all_read(app, user).await;
     assert_eq!(check("all read").await, 0);
     notice(app, admin, user, "e").await;
     assert_eq!(check("a notice after all read").await, 1);
