@@ -3,6 +3,7 @@ import { errorMessage, REQUEST_TIMEOUT_MS } from '@/lib/http';
 import { sessionUserChanged } from '@/lib/session';
 import { storeExtensions } from '@/lib/store-extensions';
 import { mockApi } from '@/test/mock-api';
+import { httpBaseQuery } from './base-query';
 import { api } from './endpoints';
 
 /**
@@ -51,6 +52,17 @@ describe('the generated endpoints go through the HTTP client', () => {
     expect(mockApi.calls('POST', '/follow/u2')[0].body).toEqual({});
     const searches = mockApi.calls('GET', '/post/search-users');
     expect(searches.map((c) => c.url.search)).toEqual(['', '?query=ada']);
+  });
+
+  it("send an operation's header parameters (an Idempotency-Key), leaving out undefined ones", async () => {
+    mockApi.on('POST', '/tips', { status: 201, body: { message: 'Thank you for your tip' } });
+    const signal = new AbortController().signal;
+    const call = { signal, abort: () => {}, dispatch: () => {}, getState: () => ({}), extra: undefined, endpoint: 'postTips', type: 'mutation' as const };
+    await httpBaseQuery({ url: '/tips', method: 'POST', body: { amount: 500 }, headers: { 'Idempotency-Key': 'key-1', 'X-Other': undefined } }, call, {});
+    const sent = mockApi.calls('POST', '/tips')[0];
+    expect(sent.headers.get('Idempotency-Key')).toBe('key-1');
+    expect(sent.headers.has('X-Other')).toBe(false);
+    expect(sent.headers.get('Accept')).toBe('application/json');
   });
 
   it('encode path values', async () => {

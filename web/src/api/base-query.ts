@@ -2,7 +2,8 @@
  * RTK Query's base query: every generated endpoint (api/endpoints.ts) goes through the app's one
  * HTTP client, `lib/http.ts` `request`, so it keeps the client's rules: base `/api`, credentials
  * included, the bearer token from `localStorage.jwt`, the 10 s time-out, a 401 only logged, the
- * password asked again on `reauth_required`. Bodies are sent as the client's helpers send them
+ * password asked again on `reauth_required`. An operation's header parameters (`Idempotency-Key`)
+ * are sent as headers. Bodies are sent as the client's helpers send them
  * (`{}` for a POST, PATCH or PUT without one), query values that are undefined, null or empty are
  * left out.
  *
@@ -26,6 +27,8 @@ export interface ApiRequest {
   responseType?: 'json' | 'blob';
   /** Longer than the default 10 s for a slow answer (maps' geo data). */
   timeoutMs?: number;
+  /** Header parameters of the operation (`Idempotency-Key`); undefined ones are left out. */
+  headers?: Record<string, string | undefined>;
 }
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -51,8 +54,9 @@ function queryOf(params: Record<string, unknown> | undefined): Record<string, Qu
 }
 
 export const httpBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiFailure> = async (args, { signal }) => {
-  const { url, method: rawMethod, body, params, responseType, timeoutMs } = typeof args === 'string' ? { url: args } : args;
+  const { url, method: rawMethod, body, params, responseType, timeoutMs, headers } = typeof args === 'string' ? { url: args } : args;
   const method = methodOf(rawMethod);
+  const sentHeaders = Object.fromEntries(Object.entries(headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   try {
     const data = await request<unknown>(url, {
       method,
@@ -63,6 +67,7 @@ export const httpBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiFailure
       signal,
       ...(responseType ? { responseType } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
+      ...(Object.keys(sentHeaders).length > 0 ? { headers: sentHeaders } : {}),
     });
     return { data };
   } catch (error) {

@@ -38,6 +38,8 @@ export interface RequestOptions {
   responseType?: 'json' | 'blob';
   /** Cancels the request from outside (RTK Query aborts a query nobody needs any more). */
   signal?: AbortSignal;
+  /** Extra request headers (an `Idempotency-Key` for a call that moves money). */
+  headers?: Record<string, string>;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -85,7 +87,7 @@ export async function request<T>(path: string, options: RequestOptions): Promise
 
 async function send<T>(path: string, options: RequestOptions): Promise<T> {
   const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json', signal } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = storage.get(TOKEN_KEY);
   if (token) headers.Authorization = `Bearer ${token}`;

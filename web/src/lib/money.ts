@@ -32,3 +32,29 @@ export function parseMoney(text: string, currency: string): number | null {
 export function intervalLabel(interval: string | null | undefined): string {
   return interval === 'year' ? 'per year' : interval === 'month' ? 'per month' : interval ? `per ${interval}` : '';
 }
+
+/**
+ * An amount typed by a person (major units: "5", "5.5", "1,250.00") → minor units; a currency
+ * without a minor unit takes whole numbers only. Null when the text is not an amount.
+ */
+export function toMinorUnits(text: string, currency: string): number | null {
+  const clean = text.trim().replace(/[\s,]/g, '');
+  const perMajor = minorUnitsPerMajor(currency);
+  const pattern = perMajor === 1 ? /^\d{1,9}$/ : /^\d{1,9}(\.\d{1,2})?$/;
+  if (!pattern.test(clean)) return null;
+  const [whole, fraction = ''] = clean.split('.');
+  return Number(whole) * perMajor + (perMajor === 1 ? 0 : Number(fraction.padEnd(2, '0')));
+}
+
+/** Minor units → the text a person would type: 500 → "5", 550 → "5.50", 500 'jpy' → "500". */
+export function toMajorText(minor: number, currency: string): string {
+  const perMajor = minorUnitsPerMajor(currency);
+  if (minor % perMajor === 0) return String(minor / perMajor);
+  return (minor / perMajor).toFixed(2);
+}
+
+/** The platform's fee on `amount` at `percent`, to the nearest minor unit, half up (as the server). */
+export function platformFee(amount: number, percent: number): number {
+  const basisPoints = Math.round(percent * 100);
+  return Math.min(amount, Math.max(0, Math.floor((amount * basisPoints + 5000) / 10000)));
+}
