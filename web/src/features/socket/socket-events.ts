@@ -21,6 +21,8 @@ export const socketEvents = {
   /** A post of the signed-in author going out: notices and emails so far. */
   postDeliveryUpdated: createAction<PostDelivery>('socket/postDeliveryUpdated'),
   guestVisitUpdated: createAction<GuestVisit>('socket/guestVisitUpdated'),
+  /** A reader tipped one of the signed-in writer's posts (`tipReceived`). */
+  tipReceived: createAction<TipReceived>('socket/tipReceived'),
   feedbackPromptReceived: createAction<string>('socket/feedbackPromptReceived'),
   // Administrators only (adminRoom): contact messages and reports, each one object.
   contactMessageReceived: createAction<AdminEventPayload>('socket/newContactMessage'),
@@ -45,6 +47,34 @@ export interface PostDelivery {
   done: boolean;
   announced?: boolean;
   sendEmail?: boolean;
+}
+
+/** `tipReceived`: a tip to one of the writer's posts (minor units), sent to the writer's tabs. */
+export interface TipReceived {
+  tipId: string;
+  postId: string;
+  amount: number;
+  currency: string;
+  from: { id: string; name: string } | null;
+  message: string | null;
+}
+
+/** The event's one object as a `TipReceived`, or null when it is not one. */
+export function tipReceivedFrom(value: unknown): TipReceived | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const tipId = typeof v.tipId === 'string' ? v.tipId : '';
+  const amount = Number(v.amount);
+  if (!tipId || !Number.isFinite(amount)) return null;
+  const from = v.from && typeof v.from === 'object' ? (v.from as Record<string, unknown>) : null;
+  return {
+    tipId,
+    postId: typeof v.postId === 'string' ? v.postId : '',
+    amount,
+    currency: typeof v.currency === 'string' && v.currency ? v.currency : 'usd',
+    from: from && typeof from.name === 'string' ? { id: typeof from.id === 'string' ? from.id : '', name: from.name } : null,
+    message: typeof v.message === 'string' && v.message.trim() ? v.message : null,
+  };
 }
 
 /** Where components hear `postDeliveryUpdated` without a reducer of their own. */

@@ -17,9 +17,10 @@ import {
 } from '@/lib/socket';
 import { textOf } from '@/lib/format';
 import { createKeyedBatch } from '@/lib/keyed-batch';
+import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import type { BannerNotification, GuestVisit, PostCounts, UserLocation, UserNotification } from '@/types/entities';
-import { ADMIN_SOCKET_EVENTS, coerceCount, DEFAULT_FEEDBACK_PROMPT, postDeliveryEvents, socketEvents } from './socket-events';
+import { ADMIN_SOCKET_EVENTS, coerceCount, DEFAULT_FEEDBACK_PROMPT, postDeliveryEvents, socketEvents, tipReceivedFrom, type TipReceived } from './socket-events';
 import {
   initUserSocket,
   socketActions,
@@ -40,6 +41,11 @@ export const SOCKET_MESSAGES = {
   lost: 'Socket lost. Retrying...',
   connected: 'Connected to server.',
 } as const;
+
+/** The writer's toast for a tip: who, how much, and their message. */
+export function tipToastText(tip: TipReceived): string {
+  return `${tip.from?.name ?? 'A reader'} tipped you ${formatMoney(tip.amount, tip.currency)}${tip.message ? `: “${tip.message}”` : ''}`;
+}
 
 function idOf(value: unknown): string | null {
   if (typeof value === 'string' && value) return value;
@@ -186,6 +192,12 @@ export function createSocketMiddleware(): Middleware {
         if (!figures.postId) return;
         dispatch(socketEvents.postDeliveryUpdated(figures));
         postDeliveryEvents.dispatchEvent(new CustomEvent('update', { detail: figures }));
+      });
+      socket.on('tipReceived', (value: unknown) => {
+        const tip = tipReceivedFrom(value);
+        if (!tip) return;
+        dispatch(socketEvents.tipReceived(tip));
+        toast.success(tipToastText(tip));
       });
       socket.on('guestVisitUpdate', (visit: GuestVisit) => {
         if (visit && typeof visit === 'object') guestVisits.add(visit);

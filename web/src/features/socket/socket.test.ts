@@ -9,7 +9,7 @@ import { currentToasts, toast } from '@/lib/toast';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, mockAdminLoad, signedInAuth } from '@/test/render';
 import { fakeSockets, lastFakeSocket } from '@/test/fake-socket';
-import { coerceCount } from './socket-events';
+import { coerceCount, tipReceivedFrom } from './socket-events';
 import { NOTICE_TOAST_PREFIX, SOCKET_MESSAGES } from './socket-middleware';
 import { initUserSocket, socketActions, socketConnectRequested, socketDisconnectRequested, socketUserLeft, socketReducer, initialSocketState, USER_NOT_READY } from './socket-slice';
 
@@ -426,5 +426,31 @@ describe('adminNoticeBroadcast', () => {
     expect(store.getState().banner.banners).toEqual([]);
     expect(toastTexts()).toContain(`${NOTICE_TOAST_PREFIX}Maintenance tonight`);
     expect(toastTexts().filter((t) => t.startsWith(NOTICE_TOAST_PREFIX))).toHaveLength(1);
+  });
+});
+
+describe('tipReceived', () => {
+  it("raises the writer's toast (who, how much, the message); ignores what is not a tip", () => {
+    const store = setupStore({ auth: signedInAuth() });
+    store.dispatch(socketConnectRequested({ token: 'token-1' }));
+    const socket = lastFakeSocket();
+    socket.fire('tipReceived', { tipId: 't1', postId: 'p1', amount: 500, currency: 'usd', from: { id: 'r1', name: 'Ana' }, message: 'Thanks!' });
+    socket.fire('tipReceived', { tipId: 't2', postId: 'p1', amount: 1250, currency: 'usd', from: null, message: null });
+    socket.fire('tipReceived', 'not a tip');
+    socket.fire('tipReceived', { postId: 'p1', amount: 5 });
+    expect(toastTexts()).toEqual(['Ana tipped you $5.00: “Thanks!”', 'A reader tipped you $12.50']);
+  });
+
+  it('reads the event into a TipReceived', () => {
+    expect(tipReceivedFrom({ tipId: 't1', postId: 'p1', amount: '700', currency: 'eur', from: { id: 'r1', name: 'Ana' }, message: '  ' })).toEqual({
+      tipId: 't1',
+      postId: 'p1',
+      amount: 700,
+      currency: 'eur',
+      from: { id: 'r1', name: 'Ana' },
+      message: null,
+    });
+    expect(tipReceivedFrom(null)).toBeNull();
+    expect(tipReceivedFrom({ tipId: 't1', amount: 'many' })).toBeNull();
   });
 });
