@@ -16,6 +16,7 @@ const every: Block[] = [
   { id: 't', type: 'table', data: { withHeadings: true, content: [['Name', 'Score'], ['Ada', '10']] } },
   { id: 'k', type: 'checklist', data: { items: [{ text: 'done', checked: true }, { text: 'todo', checked: false }] } },
   { id: 'v', type: 'poll', data: { question: 'Q?' } },
+  { id: 'tip', type: 'tip', data: {} },
   { id: 'x', type: 'raw', data: { html: '<script>alert(1)</script>' } },
 ];
 
@@ -23,7 +24,11 @@ describe('PostBlocks', () => {
   it('renders every block type, safely', () => {
     const { container } = render(
       <MemoryRouter>
-        <PostBlocks blocks={every} renderPoll={(b) => <div data-testid="poll">{String(b.data?.question)}</div>} />
+        <PostBlocks
+          blocks={every}
+          renderPoll={(b) => <div data-testid="poll">{String(b.data?.question)}</div>}
+          renderTip={(b) => <div data-testid="support-card">{b.id}</div>}
+        />
       </MemoryRouter>,
     );
     expect(container.querySelector('p b')?.textContent).toBe('bold');
@@ -49,6 +54,12 @@ describe('PostBlocks', () => {
     expect(screen.getByRole('cell', { name: 'Ada' })).toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: 'Done' })).toBeChecked();
     expect(screen.getByTestId('poll')).toHaveTextContent('Q?');
+    expect(screen.getByTestId('support-card')).toHaveTextContent('tip');
+  });
+
+  it('draws a tip block only where the page gives it a card', () => {
+    const { container } = render(<PostBlocks blocks={[{ id: 'tip', type: 'tip', data: {} }]} />);
+    expect(container.querySelector('.post-body')?.childElementCount).toBe(0);
   });
 
   it('shows no image whose address is not http(s) or the media store', () => {

@@ -50,8 +50,14 @@ function CodeBlock({ code }: { code: string }) {
   );
 }
 
+/** What draws the blocks that need the store: polls, and the "Support this post" card (`tip`). */
+interface BlockRenderers {
+  renderPoll?: (block: Block) => ReactNode;
+  renderTip?: (block: Block) => ReactNode;
+}
+
 /** Renders one block of any type the server accepts; unknown types render nothing. */
-export function PostBlock({ block, renderPoll }: { block: Block; renderPoll?: (block: Block) => ReactNode }) {
+export function PostBlock({ block, renderPoll, renderTip }: { block: Block } & BlockRenderers) {
   const d = block.data ?? {};
   const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
   switch (block.type) {
@@ -151,17 +157,22 @@ export function PostBlock({ block, renderPoll }: { block: Block; renderPoll?: (b
     }
     case 'poll':
       return renderPoll ? <>{renderPoll(block)}</> : null;
+    case 'tip':
+      return renderTip ? <>{renderTip(block)}</> : null;
     default:
       return null;
   }
 }
 
-/** A post's body: every block in order. Polls are drawn by `renderPoll` (they need the store). */
-export function PostBlocks({ blocks, renderPoll }: { blocks: Block[]; renderPoll?: (block: Block) => ReactNode }) {
+/**
+ * A post's body: every block in order. Polls and the support card are drawn by `renderPoll` and
+ * `renderTip` (they need the store).
+ */
+export function PostBlocks({ blocks, renderPoll, renderTip }: { blocks: Block[] } & BlockRenderers) {
   return (
     <div className="post-body">
       {blocks.map((block) => (
-        <PostBlock key={block.id} block={block} renderPoll={renderPoll} />
+        <PostBlock key={block.id} block={block} renderPoll={renderPoll} renderTip={renderTip} />
       ))}
     </div>
   );

@@ -1,4 +1,4 @@
-/** The Editor.js tools of the post editor: the official ones plus our image and poll tools. */
+/** The Editor.js tools of the post editor: the official ones plus our image, poll and support-card tools. */
 import Checklist from '@editorjs/checklist';
 import Code from '@editorjs/code';
 import Delimiter from '@editorjs/delimiter';
@@ -13,6 +13,7 @@ import Table from '@editorjs/table';
 import { EMBED_PROVIDERS } from '@/lib/embeds';
 import { ImageTool } from './tools/image-tool';
 import { PollTool } from './tools/poll-tool';
+import { TipTool } from './tools/tip-tool';
 
 const tool = (cls: unknown) => cls as ToolConstructable;
 
@@ -29,6 +30,7 @@ export function editorTools(): Record<string, ToolConstructable | ToolSettings> 
     embed: { class: tool(Embed), config: { services: Object.fromEntries(Object.keys(EMBED_PROVIDERS).map((s) => [s, true])) } },
     image: { class: tool(ImageTool) },
     poll: { class: tool(PollTool) },
+    tip: { class: tool(TipTool) },
     inlineCode: { class: tool(InlineCode), shortcut: 'CMD+SHIFT+C' },
     marker: { class: tool(Marker), shortcut: 'CMD+SHIFT+M' },
   };

@@ -33,7 +33,7 @@ export const BlockEditor = forwardRef<BlockEditorHandle, BlockEditorProps>(funct
       holder: holder.current,
       tools: editorTools(),
       data: { blocks: initial.current as OutputBlockData[] },
-      placeholder: 'Tell your story… (press Tab or “+” for headings, lists, images, tables, polls)',
+      placeholder: 'Tell your story… (press Tab or “+” for headings, lists, images, tables, polls, a support card)',
       autofocus: false,
       minHeight: 160,
       onChange: () => onChangeRef.current?.(),
