@@ -1407,6 +1407,18 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    getPostByIdSupporters: build.query<
+      GetPostByIdSupportersApiResponse,
+      GetPostByIdSupportersApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/post/${encodeURIComponent(String(queryArg.id))}/supporters`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
     postPostByPostIdShare: build.mutation<
       PostPostByPostIdShareApiResponse,
       PostPostByPostIdShareApiArg
@@ -1655,6 +1667,78 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: (queryArg) => ({
         url: `/subscription/unsubscribe/author`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    postTips: build.mutation<PostTipsApiResponse, PostTipsApiArg>({
+      query: (queryArg) => ({
+        url: `/tips`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getTipsOptionsByPostId: build.query<
+      GetTipsOptionsByPostIdApiResponse,
+      GetTipsOptionsByPostIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/tips/options/${encodeURIComponent(String(queryArg.postId))}`,
+      }),
+    }),
+    getTipsReceived: build.query<
+      GetTipsReceivedApiResponse,
+      GetTipsReceivedApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/tips/received`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    getTipsSent: build.query<GetTipsSentApiResponse, GetTipsSentApiArg>({
+      query: (queryArg) => ({
+        url: `/tips/sent`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    getTipsSettings: build.query<
+      GetTipsSettingsApiResponse,
+      GetTipsSettingsApiArg
+    >({
+      query: () => ({ url: `/tips/settings` }),
+    }),
+    putTipsSettings: build.mutation<
+      PutTipsSettingsApiResponse,
+      PutTipsSettingsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/tips/settings`,
+        method: "PUT",
+        body: queryArg.body,
+      }),
+    }),
+    patchTipsById: build.mutation<
+      PatchTipsByIdApiResponse,
+      PatchTipsByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/tips/${encodeURIComponent(String(queryArg.id))}`,
+        method: "PATCH",
+        body: queryArg.body,
+      }),
+    }),
+    postTipsByIdRefund: build.mutation<
+      PostTipsByIdRefundApiResponse,
+      PostTipsByIdRefundApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/tips/${encodeURIComponent(String(queryArg.id))}/refund`,
         method: "POST",
         body: queryArg.body,
       }),
@@ -3367,6 +3451,18 @@ export type PostPostVoteApiArg = {
     postId?: string | null;
   };
 };
+export type GetPostByIdSupportersApiResponse = /** status 200 Success */ {
+  limit: number;
+  page: number;
+  supporters: Supporter[];
+  total: number;
+  totalPages: number;
+};
+export type GetPostByIdSupportersApiArg = {
+  id: string;
+  page?: string;
+  limit?: string;
+};
 export type PostPostByPostIdShareApiResponse = /** status 200 Success */ {
   postId: string;
   shareCount: number;
@@ -3689,6 +3785,121 @@ export type PostSubscriptionUnsubscribeAuthorApiArg = {
     userId?: string | null;
   };
 };
+export type PostTipsApiResponse =
+  | /** status 200 Success */ {
+      message: string;
+      mode: string;
+      payment: TipPayment;
+      tip: TipView;
+    }
+  | /** status 201 Success */ {
+      message: string;
+      mode: string;
+      payment: TipPayment;
+      tip: TipView;
+    }
+  | /** status 202 Success */ {
+      message: string;
+      mode: string;
+      payment: TipPayment;
+      tip: TipView;
+    };
+export type PostTipsApiArg = {
+  body: {
+    /** In the currency's smallest unit (500 for 5.00), from the currency's minimum charge to
+        `payments.tip_max_amount`. */
+    amount: number;
+    /** The writer's tip currency (lowercase ISO 4217). */
+    currency: string;
+    /** A short public message (at most 280 characters). */
+    message?: string | null;
+    /** A saved payment method of the provider (`pm_...`), as for subscribing. */
+    paymentMethodId?: string | null;
+    /** The post the tip is for. */
+    postId: string;
+    /** Whether the reader's name and message appear on the post's supporters list. */
+    public?: boolean | null;
+  };
+};
+export type GetTipsOptionsByPostIdApiResponse = /** status 200 Success */ {
+  currency: string;
+  /** Whether the caller may tip this post now. */
+  enabled: boolean;
+  maximum: number;
+  minimum: number;
+  mode: string;
+  /** The platform's share of every payment, in percent (the writer receives the rest). */
+  platformFeePercent: number;
+  /** Why not, when they may not. */
+  reason?: string | null;
+  /** The writer's suggested amounts, in minor units. */
+  suggestedAmounts: number[];
+};
+export type GetTipsOptionsByPostIdApiArg = {
+  postId: string;
+};
+export type GetTipsReceivedApiResponse = /** status 200 Success */ {
+  limit: number;
+  page: number;
+  tips: TipView[];
+  total: number;
+  totalPages: number;
+};
+export type GetTipsReceivedApiArg = {
+  page?: string;
+  limit?: string;
+};
+export type GetTipsSentApiResponse = /** status 200 Success */ {
+  limit: number;
+  page: number;
+  tips: TipView[];
+  total: number;
+  totalPages: number;
+};
+export type GetTipsSentApiArg = {
+  page?: string;
+  limit?: string;
+};
+export type GetTipsSettingsApiResponse = /** status 200 Success */ {
+  message: string;
+  settings: TipSettingsBody;
+};
+export type GetTipsSettingsApiArg = void;
+export type PutTipsSettingsApiResponse = /** status 200 Success */ {
+  message: string;
+  settings: TipSettingsBody;
+};
+export type PutTipsSettingsApiArg = {
+  body: {
+    /** One of the configured currencies (lowercase ISO 4217). */
+    currency: string;
+    /** 1 to 5 amounts in minor units, each within the tip bounds. */
+    suggestedAmounts: number[];
+  };
+};
+export type PatchTipsByIdApiResponse = /** status 200 Success */ {
+  message: string;
+  tip: TipView;
+};
+export type PatchTipsByIdApiArg = {
+  id: string;
+  body: {
+    /** Whether the supporter's message is hidden from the post's supporters list. */
+    hidden: boolean;
+  };
+};
+export type PostTipsByIdRefundApiResponse = /** status 200 Success */ {
+  message: string;
+  refund: TipRefund;
+  tip: TipView;
+};
+export type PostTipsByIdRefundApiArg = {
+  id: string;
+  body: {
+    /** Why (1 to 1000 characters). */
+    reason: string;
+  };
+};
 export type DeleteUserActivityClearApiResponse = /** status 200 Success */ {
   deletedCount: number;
   message: string;
@@ -3977,6 +4188,8 @@ export type TagsInput = components["schemas"]["TagsInput"];
 export type UserHit = components["schemas"]["UserHit"];
 export type PollOption = components["schemas"]["PollOption"];
 export type PollView = components["schemas"]["PollView"];
+export type SupporterUser = components["schemas"]["SupporterUser"];
+export type Supporter = components["schemas"]["Supporter"];
 export type GuestView = components["schemas"]["GuestView"];
 export type SubStatus = components["schemas"]["SubStatus"];
 export type SubscriptionView = components["schemas"]["SubscriptionView"];
@@ -3986,6 +4199,13 @@ export type PlanRevenue = components["schemas"]["PlanRevenue"];
 export type PaymentStatus = components["schemas"]["PaymentStatus"];
 export type PaymentView = components["schemas"]["PaymentView"];
 export type RefundView = components["schemas"]["RefundView"];
+export type TipPayment = components["schemas"]["TipPayment"];
+export type TipPerson = components["schemas"]["TipPerson"];
+export type TipPost = components["schemas"]["TipPost"];
+export type TipStatus = components["schemas"]["TipStatus"];
+export type TipView = components["schemas"]["TipView"];
+export type TipSettingsBody = components["schemas"]["TipSettingsBody"];
+export type TipRefund = components["schemas"]["TipRefund"];
 export type ActivityView = components["schemas"]["ActivityView"];
 export type ExportItem = components["schemas"]["ExportItem"];
 export type FeedbackView = components["schemas"]["FeedbackView"];
@@ -4201,6 +4421,8 @@ export const {
   useLazyGetPostUserByUserIdPostsQuery,
   usePostPostViewBySlugMutation,
   usePostPostVoteMutation,
+  useGetPostByIdSupportersQuery,
+  useLazyGetPostByIdSupportersQuery,
   usePostPostByPostIdShareMutation,
   useGetPostBySlugQuery,
   useLazyGetPostBySlugQuery,
@@ -4238,6 +4460,18 @@ export const {
   usePatchSubscriptionSubscriptionsByIdCancelMutation,
   usePatchSubscriptionSubscriptionsByIdRefundMutation,
   usePostSubscriptionUnsubscribeAuthorMutation,
+  usePostTipsMutation,
+  useGetTipsOptionsByPostIdQuery,
+  useLazyGetTipsOptionsByPostIdQuery,
+  useGetTipsReceivedQuery,
+  useLazyGetTipsReceivedQuery,
+  useGetTipsSentQuery,
+  useLazyGetTipsSentQuery,
+  useGetTipsSettingsQuery,
+  useLazyGetTipsSettingsQuery,
+  usePutTipsSettingsMutation,
+  usePatchTipsByIdMutation,
+  usePostTipsByIdRefundMutation,
   useDeleteUserActivityClearMutation,
   useDeleteUserActivityClearOldMutation,
   useGetUserActivityByIdQuery,
