@@ -13,7 +13,7 @@ describe('amounts typed by people', () => {
     expect(toMinorUnits(text, currency)).toBe(minor);
   });
 
-  it.each([[''], ['abc'], ['5.555'], ['-5'], ['5.'], ['.5'], ['1e3']])('%j is not an amount', (text) => {
+  it.each([[''], ['abc'], ['5.555'], ['-5'], ['5.'], ['.5'], ['1e3'], ['7,5'], ['12,50'], ['1,25,000']])('%j is not an amount', (text) => {
     expect(toMinorUnits(text, 'usd')).toBeNull();
   });
 

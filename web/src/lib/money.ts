@@ -35,10 +35,15 @@ export function intervalLabel(interval: string | null | undefined): string {
 
 /**
  * An amount typed by a person (major units: "5", "5.5", "1,250.00") → minor units; a currency
- * without a minor unit takes whole numbers only. Null when the text is not an amount.
+ * without a minor unit takes whole numbers only. Null when the text is not an amount. A comma
+ * is only a thousands separator: "7,5" is refused rather than read as 75.
  */
 export function toMinorUnits(text: string, currency: string): number | null {
-  const clean = text.trim().replace(/[\s,]/g, '');
+  let clean = text.trim().replace(/\s/g, '');
+  if (clean.includes(',')) {
+    if (!/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(clean)) return null;
+    clean = clean.replace(/,/g, '');
+  }
   const perMajor = minorUnitsPerMajor(currency);
   const pattern = perMajor === 1 ? /^\d{1,9}$/ : /^\d{1,9}(\.\d{1,2})?$/;
   if (!pattern.test(clean)) return null;
