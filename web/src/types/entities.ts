@@ -1,7 +1,7 @@
 /** Wire shapes shared by several features (seed 000 §3, seed 001 §3). */
 import type { Schemas } from '@/api';
 
-export type NotificationType = 'like' | 'bookmark' | 'comment' | 'reply' | 'admin' | 'admin_reply' | 'appeal' | 'subscription' | 'new_post';
+export type NotificationType = 'like' | 'bookmark' | 'comment' | 'reply' | 'admin' | 'admin_reply' | 'appeal' | 'subscription' | 'new_post' | 'tip';
 
 export type UserNotification = Schemas['NotificationView'];
 

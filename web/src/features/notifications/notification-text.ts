@@ -18,6 +18,8 @@ export function notificationText(n: UserNotification): string {
   const sender = n.sender?.name || 'User';
   const title = n.post?.title || 'unknown';
   if (n.type === 'new_post') return `${sender} published "${title}"`;
+  // The server writes the whole line (who, how much, the post, their message).
+  if (n.type === 'tip') return n.content || `${sender} tipped you for "${title}"`;
   if (n.type === 'appeal') {
     return `${sender} appealed the block of the post "${title}"${n.content ? `: ${n.content}` : ''}`;
   }

@@ -172,6 +172,13 @@ describe('notification text and links', () => {
     expect(notificationLink(item)).toBe('/post/tides');
   });
 
+  it("reads a tip as the server's line, or {sender} tipped you for \"{title}\"", () => {
+    const item = n('1', { type: 'tip', sender: { _id: 's1', name: 'Ana' }, post: { _id: 'p1', title: 'Tides' }, navigateTo: '/post/tides', content: "Ana tipped $5 on 'Tides': 'Thanks!'" });
+    expect(notificationText(item)).toBe("Ana tipped $5 on 'Tides': 'Thanks!'");
+    expect(notificationText({ ...item, content: '' })).toBe('Ana tipped you for "Tides"');
+    expect(notificationLink(item)).toBe('/post/tides');
+  });
+
   it('uses User, unknown and an optional ": content"', () => {
     expect(notificationText(n('1', { type: 'comment', content: 'Nice!' }))).toBe('User commented on your post "unknown": Nice!');
   });
