@@ -23,6 +23,7 @@ import { searchReducer } from '@/features/search';
 import { createSocketMiddleware, socketReducer } from '@/features/socket';
 import type { PaymentsState } from '@/features/payments/payments-slice';
 import type { SubscriptionsState } from '@/features/subscriptions/subscriptions-slice';
+import type { TipsState } from '@/features/tips/tips-slice';
 import { themeReducer } from '@/features/theme';
 import { addUsersListeners, usersReducer } from '@/features/users';
 import { onStoreExtended, storeExtensions } from '@/lib/store-extensions';
@@ -52,7 +53,7 @@ const staticReducers = {
 
 /**
  * The slices of features loaded on demand (the administrators' area, plans and subscriptions,
- * bank details and earnings, a post's comments, RTK Query's cache): their code is not in a reader's first load; each
+ * bank details and earnings, a post's comments, tips, RTK Query's cache): their code is not in a reader's first load; each
  * injects its reducer when its module loads (`injectReducers`), under the same key as ever, so the
  * state's shape is the one the seed describes once they are there.
  */
@@ -62,6 +63,8 @@ export interface LazyState {
   subscriptions: SubscriptionsState;
   payments: PaymentsState;
   comments: CommentsState;
+  /** The support card's drafts and sends, and the tips a writer received live. */
+  tips: TipsState;
   /** RTK Query's cache of the generated endpoints (api/endpoints.ts), once a screen using them loads. */
   api: ApiState;
 }
