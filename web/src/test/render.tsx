@@ -132,3 +132,11 @@ export function mockAdminLoad() {
     body: { traffic: { totalVisits: 0, totalTimeSpent: 0, uniqueUsersCount: 0, uniquePostsCount: 0 }, topPosts: [], topUsers: [], series: [] },
   });
 }
+
+/** A post page's support card and supporters list, answered as for a post that cannot be tipped. */
+export function mockNoTips() {
+  mockApi.on('GET', /^\/api\/tips\/options\//, {
+    body: { enabled: false, reason: 'The writer does not take tips yet', currency: 'usd', suggestedAmounts: [], minimum: 50, maximum: 50000, platformFeePercent: 10, mode: 'test' },
+  });
+  mockApi.on('GET', /^\/api\/post\/[^/]+\/supporters$/, { body: { supporters: [], total: 0, page: 1, totalPages: 0, limit: 10 } });
+}

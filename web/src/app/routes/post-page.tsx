@@ -10,6 +10,7 @@ import { ResponsiveImage } from '@/components/responsive-image';
 import { selectCommentCount } from '@/features/comments/comment-count';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
+import { loadTipSection } from '@/features/tips/lazy';
 import { formatDate, readingTimeLabel } from '@/lib/format';
 import type { Post } from '@/types/entities';
 
@@ -20,6 +21,10 @@ const CommentsSection = lazy(() => import('@/features/comments/components/commen
 const ReportPostButton = lazy(() =>
   import('@/features/admin/components/report-post').then((m) => ({ default: m.ReportPostButton })),
 );
+
+/** The support card and the supporters list: their code (and RTK Query's) loads after the page's. */
+const TipSection = lazy(() => loadTipSection().then((m) => ({ default: m.TipSection })));
+const TipBlock = lazy(() => loadTipSection().then((m) => ({ default: m.TipBlock })));
 
 /** Administrators block or unblock the open post from here too (the administrators' area's code). */
 const PostBlockButton = lazy(() => import('@/features/admin/components/post-block-button').then((m) => ({ default: m.PostBlockButton })));
@@ -205,8 +210,19 @@ function PostView({ post }: { post: Post }) {
         <ResponsiveImage src={post.thumbnail} alt="" meta={post.thumbnailImage} priority className="post__thumb" />
       ) : null}
       {post.locked ? <LockedNotice post={post} signedIn={Boolean(user)} /> : null}
-      <PostBlocks blocks={post.blocks ?? []} renderPoll={(block) => <PollBlock postId={post._id} block={block} />} />
+      <PostBlocks
+        blocks={post.blocks ?? []}
+        renderPoll={(block) => <PollBlock postId={post._id} block={block} />}
+        renderTip={() => (
+          <Suspense fallback={null}>
+            <TipBlock post={post} />
+          </Suspense>
+        )}
+      />
       <EngagementBar post={post} commentCount={commentCount} />
+      <Suspense fallback={null}>
+        <TipSection post={post} />
+      </Suspense>
       {!user && post.author ? <NewsletterForm authorId={post.author._id} authorName={post.author.name} /> : null}
       <Suspense fallback={<section className="comments" aria-busy="true" aria-label="Comments" />}>
         <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
@@ -216,7 +232,7 @@ function PostView({ post }: { post: Post }) {
   );
 }
 
-/** Displays a post with every block type, its engagement, comments and suggestions. */
+/** Displays a post with every block type, its engagement, support card and supporters, comments and suggestions. */
 export default function PostPage() {
   const { slug = '' } = useParams();
   const dispatch = useAppDispatch();

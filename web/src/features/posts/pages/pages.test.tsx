@@ -3,7 +3,7 @@ import { testPost } from '@/test/fixtures';
 import userEvent from '@testing-library/user-event';
 import { lastFakeSocket } from '@/test/fake-socket';
 import { mockApi, type MockReply } from '@/test/mock-api';
-import { guestAuth, mockAppStartup, renderApp, signedInAuth, testUser } from '@/test/render';
+import { guestAuth, mockAppStartup, mockNoTips, renderApp, signedInAuth, testUser } from '@/test/render';
 import { listPreloaded, postsReducer } from '../posts-slice';
 
 /** The posts state after the page's initial data put a first page of `posts` into a list. */
@@ -150,6 +150,7 @@ describe('the category, tag and bookmark pages', () => {
 describe('the post page', () => {
   it('shows a blocked post to its author with the notice and an Appeal form', async () => {
     mockAppStartup({ signedIn: true });
+    mockNoTips();
     const mine = post('m', { blocked: true, author: { _id: testUser._id, name: testUser.name }, blocks: [{ id: 'p', type: 'paragraph', data: { text: 'Body' } }] });
     mockApi.on('GET', '/post/slug-m', { body: { post: mine } });
     mockApi.on('GET', '/comment/all-comments/m', { body: { comments: [], count: 0 } });
@@ -170,6 +171,7 @@ describe('the post page', () => {
 
   function readerSees(p: Post) {
     mockAppStartup({ signedIn: true });
+    mockNoTips();
     mockApi.on('GET', `/post/${p.slug}`, { body: { post: p } });
     mockApi.on('GET', `/comment/all-comments/${p._id}`, { body: { comments: [], count: 0 } });
     mockApi.on('GET', '/post/suggested-post/suggested', { body: { posts: [] } });
@@ -202,6 +204,7 @@ describe('the post page', () => {
 
   it('shows a reader the comments oldest first, and their new comment at once', async () => {
     mockAppStartup({ signedIn: true });
+    mockNoTips();
     mockApi.on('GET', '/post/slug-a', { body: { post: post('a', { blocks: [] }) } });
     mockApi.on('GET', '/comment/all-comments/a', {
       body: {
