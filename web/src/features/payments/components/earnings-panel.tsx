@@ -1,10 +1,12 @@
-/** An author's earnings: balances per currency and their ledger, a page at a time. */
+/** An author's earnings: balances per currency and their ledger (plans and tips), a page at a time. */
 import { useState } from 'react';
-import { useGetEarningMyEarningsQuery } from '@/api/endpoints';
+import { useGetEarningMyEarningsQuery, type GetEarningMyEarningsApiResponse } from '@/api/endpoints';
 import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { formatMoney } from '@/lib/money';
 import { EARNINGS_PAGE_SIZE, PAYMENTS_FALLBACK } from '../payments-slice';
+
+type Entry = GetEarningMyEarningsApiResponse['entries'][number];
 
 const KIND_LABELS: Record<string, string> = {
   charge: 'Subscription payment',
@@ -13,6 +15,17 @@ const KIND_LABELS: Record<string, string> = {
   payout: 'Payout',
   payout_reversal: 'Payout returned',
 };
+
+/** What an entry records: "Tip · <post title>" for a tip, else its kind. */
+export function entryLabel(entry: Pick<Entry, 'kind'> & { source?: string | null; postTitle?: string | null }): string {
+  if (entry.source === 'tip') {
+    const title = entry.postTitle ?? 'a deleted post';
+    if (entry.kind === 'charge') return `Tip · ${title}`;
+    if (entry.kind === 'refund') return `Tip refunded · ${title}`;
+    return `${KIND_LABELS[entry.kind] ?? entry.kind} · tip · ${title}`;
+  }
+  return KIND_LABELS[entry.kind] ?? entry.kind;
+}
 
 export function EarningsPanel() {
   const [page, setPage] = useState(1);
@@ -33,7 +46,7 @@ export function EarningsPanel() {
       {data ? (
         <>
           {data.earnings.length === 0 ? (
-            <p className="muted">No earnings yet: they appear here when a reader pays for one of your plans.</p>
+            <p className="muted">No earnings yet: they appear here when a reader pays for one of your plans or tips one of your posts.</p>
           ) : (
             <table className="data-table">
               <caption className="visually-hidden">Balances per currency</caption>
@@ -85,7 +98,7 @@ export function EarningsPanel() {
                   {data.entries.map((e) => (
                     <tr key={e._id}>
                       <td>{formatDate(e.createdAt)}</td>
-                      <td>{KIND_LABELS[e.kind] ?? e.kind}</td>
+                      <td>{entryLabel(e)}</td>
                       <td>{formatMoney(e.gross, e.currency)}</td>
                       <td>{formatMoney(e.fee, e.currency)}</td>
                       <td>{formatMoney(e.amount, e.currency)}</td>

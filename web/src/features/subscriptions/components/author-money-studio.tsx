@@ -1,7 +1,8 @@
 /**
  * The author's own money studio: eligibility (each criterion against the author's value), plan
  * management (create, edit, activate or deactivate, delete; deleted plans listed too), plan
- * analytics, subscribers, earnings and bank details. Tabs are in the address (`?tab=`).
+ * analytics, subscribers, tips (settings and the tips received), earnings and bank details. Tabs
+ * are in the address (`?tab=`).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -15,6 +16,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormError, FormField, FormStatus } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { BankDetailsPanel, EarningsPanel } from '@/features/payments';
+import { TipsStudio } from '@/features/tips';
 import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { formatMoney, minorUnitsPerMajor, parseMoney } from '@/lib/money';
@@ -26,6 +28,7 @@ import { PlanCard } from './plan-card';
 export const STUDIO_TABS = [
   { id: 'plans', label: 'Plans' },
   { id: 'subscribers', label: 'Subscribers' },
+  { id: 'tips', label: 'Tips' },
   { id: 'earnings', label: 'Earnings' },
   { id: 'bank-details', label: 'Bank details' },
   { id: 'eligibility', label: 'Eligibility' },
@@ -365,6 +368,7 @@ export function AuthorMoneyStudio({ authorId }: { authorId: string }) {
       <div id="studio-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'plans' ? <PlansTab authorId={authorId} /> : null}
         {tab === 'subscribers' ? <SubscribersTab authorId={authorId} /> : null}
+        {tab === 'tips' ? <TipsStudio /> : null}
         {tab === 'earnings' ? <EarningsPanel /> : null}
         {tab === 'bank-details' ? <BankDetailsPanel userId={authorId} /> : null}
         {tab === 'eligibility' ? <EligibilityPanel /> : null}

@@ -1,9 +1,13 @@
-/** `/my-subscriptions`: the reader's subscriptions, running ones first, ended ones on request. */
+/**
+ * `/my-subscriptions`: the reader's payments: their subscriptions (running ones first, ended ones
+ * on request), then the tips they sent.
+ */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { FormError, FormStatus } from '@/components/form-field';
 import { Page } from '@/components/page';
+import { SentTips } from '@/features/tips';
 import { formatMoney, intervalLabel } from '@/lib/money';
 import { cancelSubscription, fetchMySubscriptions, selectSubscriptions } from '../subscriptions-slice';
 import { standingText } from '../components/reader-plans';
@@ -63,6 +67,7 @@ export function MySubscriptionsPage() {
           ))}
         </ul>
       )}
+      <SentTips />
     </Page>
   );
 }
