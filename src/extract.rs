@@ -402,6 +402,34 @@ macro_rules! flag_field {
     )+};
 }
 
+/// A payment method id as the provider names them (`pm_` and letters, digits or `_`, at most
+/// 100 characters); blank counts as not given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaymentMethodId(pub String);
+
+impl FieldValue for PaymentMethodId {
+    fn read(value: serde_json::Value) -> Result<Self, Refusal> {
+        let method = read_text(value, "paymentMethodId")?;
+        let ok = blank(&method)
+            || (method.len() <= 100
+                && method.starts_with("pm_")
+                && method
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+        if !ok {
+            return Err(Refusal::new(
+                "paymentMethodId must be a payment method id (pm_...)",
+            ));
+        }
+        Ok(PaymentMethodId(method))
+    }
+
+    fn is_blank(&self) -> bool {
+        blank(&self.0)
+    }
+}
+crate::field_value!(PaymentMethodId);
+
 /// A body that may carry a guest id.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]

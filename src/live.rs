@@ -15,6 +15,7 @@ use pressroom_actors::events::{
     ContactMessageReplied, NewContactMessage, NewReport, OperationsSnapshot, ReportAcknowledged,
     ReportReviewed,
 };
+pub(crate) use pressroom_actors::events::{TipReceived, Tipper};
 use pressroom_actors::Realtime;
 use serde_json::Value;
 
@@ -197,6 +198,11 @@ pub(crate) fn post_delivery_updated(
     figures: PostDeliveryUpdated,
 ) {
     realtime.emit_user(author, figures);
+}
+
+/// A reader's tip for one of `author`'s posts was paid: the writer's tabs show it.
+pub(crate) fn tip_received(realtime: &Realtime, author: &str, tip: TipReceived) {
+    realtime.emit_user(author, tip);
 }
 
 /// The number of public posts changed: everyone's feed tabs show it.

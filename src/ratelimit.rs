@@ -65,6 +65,8 @@ pub enum Kind {
     EngagementReader,
     /// Engagement writes per client address.
     EngagementAddress,
+    /// Tips per reader.
+    TipReader,
 }
 
 /// An engagement write, limited per reader and per address (each action on its own).
@@ -103,7 +105,7 @@ pub(crate) fn declare_metrics() {
 
 impl Kind {
     /// Every limit.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::LoginAccount,
         Kind::LoginAddress,
         Kind::OtpSendAccount,
@@ -117,6 +119,7 @@ impl Kind {
         Kind::EngagementAddress,
         Kind::NewsletterEmail,
         Kind::NewsletterAddress,
+        Kind::TipReader,
     ];
 
     /// The limit's name (in Redis keys and the metrics).
@@ -135,6 +138,7 @@ impl Kind {
             Kind::EngagementAddress => "engagement-address",
             Kind::NewsletterEmail => "newsletter-email",
             Kind::NewsletterAddress => "newsletter-address",
+            Kind::TipReader => "tip-reader",
         }
     }
 }
@@ -180,13 +184,16 @@ impl RateLimiter {
             Kind::EngagementAddress => l.engagement_per_address,
             Kind::NewsletterEmail => l.newsletter_per_email,
             Kind::NewsletterAddress => l.newsletter_per_address,
+            Kind::TipReader => l.tips_per_reader,
         }
     }
 
     /// The window a kind is counted in.
     fn window(&self, kind: Kind) -> Duration {
         match kind {
-            Kind::EngagementReader | Kind::EngagementAddress => self.engagement_window,
+            Kind::EngagementReader | Kind::EngagementAddress | Kind::TipReader => {
+                self.engagement_window
+            }
             _ => self.window,
         }
     }

@@ -286,6 +286,35 @@ pub struct PostDeliveryUpdated {
 }
 object_event!(PostDeliveryUpdated, "postDeliveryUpdated");
 
+/// Who tipped, in a [`TipReceived`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tipper {
+    /// The reader's id.
+    pub id: String,
+    /// The reader's name.
+    pub name: String,
+}
+
+/// `tipReceived({tipId, postId, amount, currency, from: {id, name}, message})`: a reader's tip
+/// for one of the writer's posts was paid, to the writer's tabs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TipReceived {
+    /// The tip.
+    pub tip_id: String,
+    /// The post it came for.
+    pub post_id: String,
+    /// In the currency's smallest unit.
+    pub amount: i64,
+    /// Lowercase ISO 4217.
+    pub currency: String,
+    /// The reader.
+    pub from: Tipper,
+    /// The reader's message, if any.
+    pub message: Option<String>,
+}
+object_event!(TipReceived, "tipReceived");
+
 /// `postBlockToggled(postId, blocked)`: an administrator blocked or unblocked a post.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

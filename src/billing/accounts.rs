@@ -6,6 +6,7 @@
 //! - as an author, their plans are deleted, and every subscription still giving access to their
 //!   (now removed) posts is refunded its latest charge (the refund window does not apply: the
 //!   readers lose what they paid for), or ended when nothing is refundable;
+//! - the messages of the tips they gave go (the tips stay);
 //! - their bank details go, at the provider too. An unpaid balance stays in the books, visible to
 //!   administrators, and cannot be paid out without bank details.
 
@@ -33,6 +34,9 @@ pub async fn settle_removed_account(
     let db = &state.db;
     let mut changed = 0;
     let live = doc! { "status": { "$in": ["incomplete", "active", "past_due", "cancelled"] } };
+
+    // Tips stay in the books; the reader's public words and name on supporters lists go.
+    changed += crate::persistence::tips::clear_messages_of(db, user).await?;
 
     let mut own = live.clone();
     own.insert("subscriberId", user);

@@ -26,6 +26,8 @@ pub struct NewEntry {
     pub amount: i64,
     pub plan_id: Option<ObjectId>,
     pub subscription_id: Option<ObjectId>,
+    pub post_id: Option<ObjectId>,
+    pub tip_id: Option<ObjectId>,
 }
 
 impl NewEntry {
@@ -42,6 +44,8 @@ impl NewEntry {
             amount: self.amount,
             plan_id: self.plan_id,
             subscription_id: self.subscription_id,
+            post_id: self.post_id,
+            tip_id: self.tip_id,
             created_at: now(),
         }
     }
@@ -129,6 +133,8 @@ mod tests {
             amount,
             plan_id: None,
             subscription_id: None,
+            post_id: None,
+            tip_id: None,
             created_at: now(),
         }
     }

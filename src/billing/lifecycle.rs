@@ -40,6 +40,8 @@ async fn credit(state: &AppState, payment: &Payment) -> ApiResult<()> {
             amount: payment.amount - fee,
             plan_id: Some(payment.plan_id),
             subscription_id: Some(payment.subscription_id),
+            post_id: None,
+            tip_id: None,
         },
     )
     .await?;
@@ -273,6 +275,21 @@ async fn refund_frequency(
     }
     let days = state.settings.payments.refund_per_author_days;
     let since = now().timestamp_millis() - days * 86_400_000;
+    let tipped = crate::persistence::tips::last_refund(
+        db,
+        sub.subscriber_id,
+        sub.author_id,
+        mongodb::bson::DateTime::from_millis(since),
+        None,
+    )
+    .await?;
+    if let Some(at) = tipped {
+        return Err(ApiError::conflict(format!(
+            "You were refunded a tip to this author on {}: refunds are limited to one per author every {days} days, so the next is possible from {}",
+            day(at),
+            day(plus_days(at, days))
+        )));
+    }
     if let Some(recent) = earlier
         .iter()
         .find(|r| r.author_id == sub.author_id && r.created_at.timestamp_millis() > since)
@@ -392,6 +409,8 @@ pub async fn refund(
                 amount: -charge.amount,
                 plan_id: Some(sub.plan_id),
                 subscription_id: Some(sub.id),
+                post_id: None,
+                tip_id: None,
             },
         )
         .await?;

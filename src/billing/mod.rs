@@ -10,6 +10,9 @@ pub mod lifecycle;
 pub mod payouts;
 pub mod renewals;
 pub mod subscribe;
+pub mod tip_admin;
+pub mod tip_refunds;
+pub mod tips;
 pub mod webhook;
 
 use chrono::{DateTime as ChronoTime, Utc};

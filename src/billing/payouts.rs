@@ -116,6 +116,8 @@ async fn pay_currency(
             amount: -available,
             plan_id: None,
             subscription_id: None,
+            post_id: None,
+            tip_id: None,
         };
         if append_exactly(db, &debit, seq).await?.is_none() {
             // Someone wrote to this author's ledger meanwhile (perhaps this very payout): read
@@ -203,6 +205,8 @@ pub async fn send(state: &AppState, record: &PayoutRecord) -> ApiResult<PayoutRe
                     amount: record.amount,
                     plan_id: None,
                     subscription_id: None,
+                    post_id: None,
+                    tip_id: None,
                 },
             )
             .await?;

@@ -15,6 +15,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::payments::stripe::{charge_of, refund_of};
 use crate::payments::{ChargeStatus, RefundStatus};
 use crate::persistence::ledger::{self as ledger_store, EntryKind};
+use crate::persistence::tips::{self, Tip};
 use crate::persistence::webhook_events::{self, Begin};
 use crate::persistence::{payments, refunds};
 use crate::state::AppState;
@@ -96,6 +97,10 @@ async fn process(state: &AppState, kind: &str, object: &Value) -> ApiResult<Hand
                         .to_string(),
                 };
             }
+            if let Some(tip) = tip_of(state, &charge.id, object).await? {
+                super::tips::settle(state, &tip, &charge).await?;
+                return Ok(Handled::Processed);
+            }
             let by_metadata = object["metadata"]["paymentId"]
                 .as_str()
                 .and_then(|id| ObjectId::parse_str(id).ok());
@@ -117,7 +122,16 @@ async fn process(state: &AppState, kind: &str, object: &Value) -> ApiResult<Hand
                 return Ok(Handled::Ignored);
             };
             let Some(record) = refunds::find_by_provider_id(db, &refund.id).await? else {
-                return Ok(Handled::Ignored);
+                let Some(tip) = tips::find_one(db, doc! { "providerRefundId": &refund.id }).await?
+                else {
+                    return Ok(Handled::Ignored);
+                };
+                if kind == "refund.failed" || refund.status == RefundStatus::Failed {
+                    super::tip_refunds::refund_failed(state, &tip).await?;
+                } else if refund.status == RefundStatus::Succeeded {
+                    tips::set(db, tip.id, doc! { "refundStatus": "succeeded" }).await?;
+                }
+                return Ok(Handled::Processed);
             };
             let status = if kind == "refund.failed" {
                 RefundStatus::Failed
@@ -143,6 +157,8 @@ async fn process(state: &AppState, kind: &str, object: &Value) -> ApiResult<Hand
                             amount: -debit.amount,
                             plan_id: debit.plan_id,
                             subscription_id: debit.subscription_id,
+                            post_id: debit.post_id,
+                            tip_id: debit.tip_id,
                         },
                     )
                     .await?;
@@ -152,4 +168,21 @@ async fn process(state: &AppState, kind: &str, object: &Value) -> ApiResult<Hand
         }
         _ => Ok(Handled::Ignored),
     }
+}
+
+/// The tip a payment event is about: by the provider's id, else by the `tipId` the charge was
+/// made with.
+async fn tip_of(state: &AppState, intent: &str, object: &Value) -> ApiResult<Option<Tip>> {
+    if !intent.is_empty() {
+        if let Some(tip) = tips::find_one(&state.db, doc! { "providerPaymentId": intent }).await? {
+            return Ok(Some(tip));
+        }
+    }
+    let Some(id) = object["metadata"]["tipId"]
+        .as_str()
+        .and_then(|id| ObjectId::parse_str(id).ok())
+    else {
+        return Ok(None);
+    };
+    Ok(tips::find_by_id(&state.db, id).await?)
 }

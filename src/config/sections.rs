@@ -97,6 +97,9 @@ pub struct RateLimitSettings {
     pub engagement_per_reader: u32,
     /// Each engagement write per client address per engagement window.
     pub engagement_per_address: u32,
+    /// Tips a reader may make per engagement window.
+    #[serde(default = "default_tips_per_reader")]
+    pub tips_per_reader: u32,
     /// Email-only subscriptions asked for one email address (confirmation mails sent to it).
     #[serde(default = "default_newsletter_per_email")]
     pub newsletter_per_email: u32,
@@ -132,6 +135,7 @@ impl RateLimitSettings {
             engagement_window_seconds: window_seconds,
             engagement_per_reader: per_window,
             engagement_per_address: per_window,
+            tips_per_reader: per_window,
         }
     }
 }
@@ -303,6 +307,9 @@ pub struct PaymentSettings {
     /// A reader gets at most one refund per author within this many days (and never a second
     /// refund of the same plan).
     pub refund_per_author_days: i64,
+    /// The largest tip, in minor units of its currency.
+    #[serde(default = "default_tip_max_amount")]
+    pub tip_max_amount: i64,
     /// Days a subscription whose renewal failed keeps access (past_due) before it ends.
     pub grace_days: i64,
     /// Readers are reminded when their renewal is due within this many days.
@@ -383,13 +390,14 @@ impl PaymentSettings {
         if self.min_payout < 1
             || self.refund_window_days < 0
             || self.refund_per_author_days < 0
+            || self.tip_max_amount < crate::domain::money::MIN_PRICE
             || self.grace_days < 0
             || self.reminder_days < 1
             || self.job_interval_seconds == 0
             || self.webhook_tolerance_seconds < 1
         {
             return Err(ConfigError::Invalid(
-                "payments: min_payout, reminder_days, job_interval_seconds and webhook_tolerance_seconds must be positive; refund_window_days, refund_per_author_days and grace_days not negative".into(),
+                "payments: tip_max_amount must be at least 50; min_payout, reminder_days, job_interval_seconds and webhook_tolerance_seconds must be positive; refund_window_days, refund_per_author_days and grace_days not negative".into(),
             ));
         }
         Ok(())
@@ -499,4 +507,12 @@ pub struct LogSettings {
 pub enum LogFormat {
     Pretty,
     Json,
+}
+
+fn default_tips_per_reader() -> u32 {
+    5
+}
+
+fn default_tip_max_amount() -> i64 {
+    50_000
 }

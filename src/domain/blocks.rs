@@ -32,7 +32,7 @@ pub const WORDS_PER_MINUTE: usize = 200;
 pub const SECONDS_PER_IMAGE: usize = 10;
 
 /// The block types a post may contain.
-pub const BLOCK_TYPES: [&str; 11] = [
+pub const BLOCK_TYPES: [&str; 12] = [
     "paragraph",
     "header",
     "list",
@@ -44,6 +44,7 @@ pub const BLOCK_TYPES: [&str; 11] = [
     "table",
     "checklist",
     "poll",
+    "tip",
 ];
 
 /// One content block. `data` holds only the known keys of its type, sanitised.
@@ -164,7 +165,7 @@ pub fn parse_blocks(raw: &Value) -> Result<Vec<Block>, DomainError> {
             ));
         }
         let data = match obj.get("data") {
-            None | Some(Value::Null) if kind == "delimiter" => Map::new(),
+            None | Some(Value::Null) if kind == "delimiter" || kind == "tip" => Map::new(),
             Some(Value::Object(map)) => map.clone(),
             _ => {
                 return Err(block_error(
@@ -241,6 +242,8 @@ fn parse_data(kind: &str, data: &Map<String, Value>) -> Check<Value> {
             Ok(json!({ "code": code }))
         }
         "delimiter" => Ok(json!({})),
+        // A "Support this post" card the writer places; it holds nothing.
+        "tip" => Ok(json!({})),
         "image" => parse_image(data),
         "embed" => parse_embed(data),
         "table" => parse_table(data),

@@ -88,6 +88,60 @@ pub fn platform_fee(amount: i64, percent: f64) -> i64 {
     i64::try_from(fee).unwrap_or(amount).clamp(0, amount)
 }
 
+/// The smallest charge the provider takes in `currency`, in minor units (Stripe's minimums:
+/// 0.50 in the dollar and euro currencies, 0.30 GBP, 0.50 of most others).
+pub fn minimum_charge(currency: &str) -> i64 {
+    match currency {
+        "gbp" => 30,
+        "jpy" => 50,
+        "hkd" => 400,
+        "mxn" => 1000,
+        "sek" | "nok" | "dkk" => 300,
+        "czk" => 1500,
+        "huf" => 17_500,
+        "pln" => 200,
+        "ron" | "myr" | "brl" => 200,
+        "thb" => 1000,
+        _ => 50,
+    }
+}
+
+/// Decimal places of a currency's major unit (zero-decimal currencies such as the yen have
+/// none).
+pub fn decimals(currency: &str) -> u32 {
+    match currency {
+        "jpy" | "krw" | "vnd" | "clp" | "pyg" | "isk" | "ugx" | "xaf" | "xof" => 0,
+        _ => 2,
+    }
+}
+
+/// An amount as people read it: "$5", "$5.50", "€12", "£0.30", "₹100", "12.34 CHF".
+pub fn format_amount(amount: i64, currency: &str) -> String {
+    let places = decimals(currency);
+    let unit = 10_i64.pow(places);
+    let sign = if amount < 0 { "-" } else { "" };
+    let abs = amount.unsigned_abs();
+    let whole = abs / unit as u64;
+    let cents = abs % unit as u64;
+    let number = if cents == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{cents:0width$}", width = places as usize)
+    };
+    let symbol = match currency {
+        "usd" => Some("$"),
+        "eur" => Some("€"),
+        "gbp" => Some("£"),
+        "inr" => Some("₹"),
+        "jpy" => Some("¥"),
+        _ => None,
+    };
+    match symbol {
+        Some(s) => format!("{sign}{s}{number}"),
+        None => format!("{sign}{number} {}", currency.to_uppercase()),
+    }
+}
+
 /// Where a refund stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -127,6 +181,18 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
     use serde_json::json;
+
+    #[test]
+    fn amounts_read_as_people_write_them() {
+        assert_eq!(format_amount(500, "usd"), "$5");
+        assert_eq!(format_amount(550, "usd"), "$5.50");
+        assert_eq!(format_amount(5, "eur"), "€0.05");
+        assert_eq!(format_amount(30, "gbp"), "£0.30");
+        assert_eq!(format_amount(500, "jpy"), "¥500");
+        assert_eq!(format_amount(1234, "chf"), "12.34 CHF");
+        assert_eq!(minimum_charge("usd"), 50);
+        assert_eq!(minimum_charge("gbp"), 30);
+    }
 
     #[test]
     fn the_default_fee_is_ten_percent_rounded_half_up() {

@@ -118,6 +118,9 @@ fn render_block(out: &mut String, block: &Block, post_url: &str, sizes: &dyn Ima
             out.push_str(&format!("<pre><code>{}</code></pre>\n", escape(code)));
         }
         "delimiter" => out.push_str("<hr>\n"),
+        "tip" => out.push_str(
+            "<aside class=\"support-card\"><p><a href=\"#support\">Support this post</a></p></aside>\n",
+        ),
         "image" => {
             let url = d
                 .get("file")

@@ -42,6 +42,7 @@ pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
     ("login_challenges", "userId"),
     ("account_deletions", "_id"),
     ("data_exports", "userId"),
+    (super::tips::SETTINGS, "_id"),
 ];
 
 /// Records kept when the account goes, with the fields that tie them to the person removed:

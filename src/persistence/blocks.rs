@@ -90,6 +90,27 @@ pub async fn blocked_by(db: &Db, blocker: ObjectId) -> DbResult<Vec<(ObjectId, D
     Ok(found)
 }
 
+/// The users `user` blocked and the users who blocked `user`.
+pub async fn related_to(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    use futures_util::TryStreamExt;
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "$or": [ { "blockerId": user }, { "blockedId": user } ] })
+        .projection(doc! { "blockerId": 1, "blockedId": 1 })
+        .await
+        .db_context("reading blocks")?
+        .try_collect()
+        .await
+        .db_context("reading blocks")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| {
+            let blocker = d.get_object_id("blockerId").ok()?;
+            let blocked = d.get_object_id("blockedId").ok()?;
+            Some(if blocker == user { blocked } else { blocker })
+        })
+        .collect())
+}
+
 /// Whether `blocker` blocked `blocked` (one direction only).
 pub async fn has_blocked(db: &Db, blocker: ObjectId, blocked: ObjectId) -> DbResult<bool> {
     Ok(collection(db)

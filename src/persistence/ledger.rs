@@ -64,6 +64,12 @@ pub struct Entry {
     pub plan_id: Option<ObjectId>,
     #[serde(default)]
     pub subscription_id: Option<ObjectId>,
+    /// The post a tip came for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_id: Option<ObjectId>,
+    /// The tip this entry records (a tip's charge, or its refund).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tip_id: Option<ObjectId>,
     pub created_at: DateTime,
 }
 

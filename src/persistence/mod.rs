@@ -54,6 +54,7 @@ pub mod subscription_claims;
 pub mod subscription_criteria;
 pub mod subscription_events;
 pub mod subscriptions;
+pub mod tips;
 pub mod two_factor;
 pub mod user_directory;
 pub mod users;
@@ -307,6 +308,7 @@ impl Db {
         bank_details::ensure_indexes(self).await?;
         subscription_events::ensure_indexes(self).await?;
         local_payments::ensure_indexes(self).await?;
+        tips::ensure_indexes(self).await?;
         subscription_criteria::seed_defaults(self).await?;
         migrations::run(self).await?;
         self.warn_unless_store_serves_indexes().await;

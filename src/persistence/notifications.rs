@@ -31,11 +31,13 @@ pub enum Kind {
     Subscription,
     /// An author the addressee follows published a post.
     NewPost,
+    /// A reader tipped the addressee for one of their posts.
+    Tip,
 }
 
 impl Kind {
     /// Every kind, in the order of the specification.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Like,
         Self::Bookmark,
         Self::Comment,
@@ -45,6 +47,7 @@ impl Kind {
         Self::Appeal,
         Self::Subscription,
         Self::NewPost,
+        Self::Tip,
     ];
 
     /// The name stored and sent as `type`.
@@ -59,6 +62,7 @@ impl Kind {
             Self::Appeal => "appeal",
             Self::Subscription => "subscription",
             Self::NewPost => "new_post",
+            Self::Tip => "tip",
         }
     }
 

@@ -28,6 +28,7 @@ pub mod public_config;
 pub mod site;
 pub mod subscription;
 pub mod table;
+pub mod tip;
 pub mod user;
 pub mod web_app;
 

@@ -53,7 +53,10 @@ fn error_statuses(route: &Route) -> Vec<&'static str> {
         "400", "401", "403", "404", "405", "409", "413", "429", "503",
     ];
     let tag = tag(route.path);
-    if matches!(tag, "subscription" | "payment" | "earning" | "admin") {
+    if matches!(
+        tag,
+        "subscription" | "payment" | "earning" | "admin" | "tips"
+    ) {
         codes.extend(["402", "502"]);
     }
     codes
@@ -173,7 +176,7 @@ pub fn api_document() -> ApiDocument {
         if route.accepted {
             responses.insert("202".into(), ok.clone());
         }
-        if route.path == "/api/subscription/subscribe" {
+        if route.path == "/api/subscription/subscribe" || route.path == "/api/tips" {
             // A payment the provider must still confirm (the client finishes it with its secret).
             responses.insert("202".into(), ok.clone());
         }

@@ -216,7 +216,7 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 use super::{
     achievement, admin, answers, api_document, auth, banner, block, category, comment, daily_mail,
     earning, follow, geojson, health, media, metrics, newsletter, notification, paging, payment,
-    post, public, public_config, subscription, user,
+    post, public, public_config, subscription, tip, user,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -309,6 +309,7 @@ pub const ROUTES: &[Route] = &[
     get("/api/post/delivery/{id}", User, to!(post::delivery::delivery)).returns(schema::<post::delivery::DeliveryAnswer>),
     get("/api/post/analytics/user-engagement", User, to!(post::analytics_user::user_engagement)).with_query(params::<post::analytics_user::EngagementQuery>).returns(schema::<post::analytics_user::EngagementAnswer>).error_field(),
     post("/api/post/{postId}/share", Optional, to!(post::share::share)).returns(schema::<post::share::ShareAnswer>),
+    get("/api/post/{id}/supporters", Public, to!(tip::lists::supporters)).with_query(params::<paging::PageParams>).returns(schema::<tip::lists::SupportersAnswer>),
     get("/api/post/{slug}", Optional, to!(post::get_post::get_post)).returns(schema::<post::PostAnswer>),
     get("/api/public/posts", Optional, to!(public::posts::posts)).with_query(params::<crate::services::posts::ListQuery>).returns(schema::<post::ListAnswer>),
     get("/api/public/post/{slug}", Optional, to!(post::get_post::get_post)).returns(schema::<post::PostAnswer>),
@@ -428,6 +429,14 @@ pub const ROUTES: &[Route] = &[
     patch("/api/payment/bank-details/{id}", User, to!(payment::bank_details::update)).with_body(Body::Typed(schema::<payment::bank_details::BankDetailsChangeBody>)).creates().returns(schema::<payment::bank_details::BankDetailsAnswer>),
     delete("/api/payment/bank-details/{id}", User, to!(payment::bank_details::delete)).creates().returns(schema::<payment::bank_details::BankDetailsRemoved>),
     post("/api/payment/webhook", Public, to!(payment::webhook::webhook)).returns(schema::<payment::webhook::WebhookAnswer>),
+    post("/api/tips", User, to!(tip::give::give)).with_body(Body::Typed(schema::<tip::give::TipBody>)).creates().returns(schema::<tip::give::TipAnswer>),
+    get("/api/tips/options/{postId}", Optional, to!(tip::manage::options)).returns(schema::<tip::manage::TipOptions>),
+    get("/api/tips/settings", User, to!(tip::manage::get_settings)).returns(schema::<tip::manage::TipSettingsAnswer>),
+    put("/api/tips/settings", User, to!(tip::manage::put_settings)).with_body(Body::Typed(schema::<tip::manage::TipSettingsBody>)).returns(schema::<tip::manage::TipSettingsAnswer>),
+    get("/api/tips/received", User, to!(tip::lists::received)).with_query(params::<paging::PageParams>).returns(schema::<tip::lists::TipsAnswer>),
+    get("/api/tips/sent", User, to!(tip::lists::sent)).with_query(params::<paging::PageParams>).returns(schema::<tip::lists::TipsAnswer>),
+    patch("/api/tips/{id}", User, to!(tip::manage::hide)).with_body(Body::Typed(schema::<tip::manage::HideBody>)).returns(schema::<tip::manage::TipChanged>),
+    post("/api/tips/{id}/refund", User, to!(tip::manage::refund)).with_body(Body::Typed(schema::<tip::manage::TipRefundBody>)).returns(schema::<tip::manage::TipRefundAnswer>),
     get("/api/geojson/india-border", Public, to!(geojson::india_border::india_border)),
     get("/api/geojson/world", Public, to!(geojson::world::world)),
     get("/api/config/public", Public, to!(public_config::public_config)).returns(schema::<public_config::PublicConfigAnswer>),

@@ -214,6 +214,33 @@ pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<Post>> {
         .db_context("loading a post")
 }
 
+/// The id, title and slug of each of `ids` that exists (for lists that name the post).
+pub async fn titles(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<(ObjectId, String, String)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let found: Vec<Document> = db
+        .database()
+        .collection::<Document>(COLLECTION)
+        .find(doc! { "_id": { "$in": ids } })
+        .projection(doc! { "title": 1, "slug": 1 })
+        .await
+        .db_context("loading post titles")?
+        .try_collect()
+        .await
+        .db_context("reading post titles")?;
+    Ok(found
+        .iter()
+        .filter_map(|d| {
+            Some((
+                d.get_object_id("_id").ok()?,
+                d.get_str("title").unwrap_or_default().to_string(),
+                d.get_str("slug").unwrap_or_default().to_string(),
+            ))
+        })
+        .collect())
+}
+
 /// Sets fields and returns the post as it was before (`None`: no such post).
 pub async fn update_returning_before(
     db: &Db,

@@ -4,9 +4,12 @@
 //! `availableBalance`, sums of the ledger as the administrators' list shows them); `entries`
 //! is one page (10 by default) of the caller's ledger, newest first: `{_id, kind (charge |
 //! refund | refund_reversal | payout | payout_reversal), currency, gross, fee, amount, planId,
-//! subscriptionId, createdAt}`, amounts in minor units, `amount` the effect on the balance.
+//! subscriptionId, source (subscription | tip | payout), postId, postTitle, tipId, createdAt}`, amounts in minor units, `amount` the effect on the balance.
+
+use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
+use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
 use super::CurrencyEarnings;
@@ -15,7 +18,7 @@ use crate::auth::AuthUser;
 use crate::billing::{ledger::balances, mode};
 use crate::error::ApiResult;
 use crate::persistence::ledger::{Entry, EntryKind};
-use crate::persistence::{bank_details, ledger};
+use crate::persistence::{bank_details, ledger, posts};
 use crate::post_view::iso;
 use crate::routes::paging::PageParams;
 use crate::state::AppState;
@@ -33,6 +36,13 @@ pub struct EntryView {
     pub amount: i64,
     pub plan_id: Option<String>,
     pub subscription_id: Option<String>,
+    /// What the money came from: `subscription`, `tip` or `payout`.
+    pub source: String,
+    /// The post a tip came for.
+    pub post_id: Option<String>,
+    /// Its title, while the post exists.
+    pub post_title: Option<String>,
+    pub tip_id: Option<String>,
     pub created_at: String,
 }
 
@@ -53,7 +63,14 @@ pub struct MyEarningsAnswer {
     pub mode: String,
 }
 
-fn entry_view(e: &Entry) -> EntryView {
+fn entry_view(e: &Entry, titles: &HashMap<ObjectId, String>) -> EntryView {
+    let source = if e.tip_id.is_some() {
+        "tip"
+    } else if matches!(e.kind, EntryKind::Payout | EntryKind::PayoutReversal) {
+        "payout"
+    } else {
+        "subscription"
+    };
     EntryView {
         id: e.id.to_hex(),
         kind: e.kind,
@@ -63,6 +80,10 @@ fn entry_view(e: &Entry) -> EntryView {
         amount: e.amount,
         plan_id: e.plan_id.map(|id| id.to_hex()),
         subscription_id: e.subscription_id.map(|id| id.to_hex()),
+        source: source.to_string(),
+        post_id: e.post_id.map(|id| id.to_hex()),
+        post_title: e.post_id.and_then(|id| titles.get(&id).cloned()),
+        tip_id: e.tip_id.map(|id| id.to_hex()),
         created_at: iso(e.created_at),
     }
 }
@@ -81,13 +102,19 @@ pub async fn my_earnings(
         .map(|((_, currency), b)| CurrencyEarnings::of(currency, b))
         .collect();
     let total = entries.len() as u64;
-    let page: Vec<EntryView> = entries
+    let shown: Vec<&Entry> = entries
         .iter()
         .rev()
         .skip(usize::try_from(paging.skip).unwrap_or(usize::MAX))
         .take(usize::try_from(paging.limit).unwrap_or(0))
-        .map(entry_view)
         .collect();
+    let post_ids: Vec<ObjectId> = shown.iter().filter_map(|e| e.post_id).collect();
+    let titles: HashMap<ObjectId, String> = posts::titles(&state.db, &post_ids)
+        .await?
+        .into_iter()
+        .map(|(id, title, _)| (id, title))
+        .collect();
+    let page: Vec<EntryView> = shown.iter().map(|e| entry_view(e, &titles)).collect();
     let has_bank_details = bank_details::find_by_user(&state.db, author)
         .await?
         .is_some();

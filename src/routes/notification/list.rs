@@ -122,7 +122,8 @@ mod tests {
                 Kind::Reply,
                 Kind::Appeal,
                 Kind::Subscription,
-                Kind::NewPost
+                Kind::NewPost,
+                Kind::Tip
             ]
         );
         assert_eq!(kinds_of(Some("like")).unwrap(), vec![Kind::Like]);

@@ -8,13 +8,12 @@ use std::collections::HashMap;
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{load_plan, subscription_view, SubscriptionView};
 use crate::auth::{authenticate_with, token_from_request};
 use crate::billing::{mode, subscribe::subscribe as subscribe_to};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{blank, read_text, Body, FieldValue, Refusal, Sent};
+use crate::extract::{Body, PaymentMethodId, Sent};
 use crate::persistence::payments::{Payment, PaymentStatus};
 use crate::state::AppState;
 
@@ -49,34 +48,6 @@ crate::text_field! {
     /// `authorId` as sent (compared with the plan's author).
     AuthorIdText = "authorId";
 }
-
-/// A payment method id as the provider names them (`pm_` and letters, digits or `_`, at most
-/// 100 characters); blank counts as not given.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PaymentMethodId(pub String);
-
-impl FieldValue for PaymentMethodId {
-    fn read(value: Value) -> Result<Self, Refusal> {
-        let method = read_text(value, "paymentMethodId")?;
-        let ok = blank(&method)
-            || (method.len() <= 100
-                && method.starts_with("pm_")
-                && method
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'));
-        if !ok {
-            return Err(Refusal::new(
-                "paymentMethodId must be a payment method id (pm_...)",
-            ));
-        }
-        Ok(PaymentMethodId(method))
-    }
-
-    fn is_blank(&self) -> bool {
-        blank(&self.0)
-    }
-}
-crate::field_value!(PaymentMethodId);
 
 /// The checked fields of a [`SubscribeBody`].
 pub struct SubscribeRequest {

@@ -936,6 +936,7 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
         "activity.json",
         "consent.json",
         "subscriptions.csv",
+        "tips.csv",
         "plans.json",
         "earnings.csv",
         "payouts.csv",

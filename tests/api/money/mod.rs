@@ -12,3 +12,4 @@ mod plans;
 mod posts;
 mod renewals;
 mod stripe;
+mod tips;
