@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useGetTipsReceivedQuery, usePatchTipsByIdMutation } from '@/api/endpoints';
 import { useAppSelector } from '@/app/hooks';
+import { FormStatus } from '@/components/form-field';
 import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { formatMoney } from '@/lib/money';
@@ -78,9 +79,7 @@ export function ReceivedTips() {
         </div>
       ) : null}
       {!data && !isError ? <p role="status">Loading...</p> : null}
-      <p className="form-status" role="status">
-        {notice}
-      </p>
+      <FormStatus message={notice} />
       {data && data.tips.length === 0 ? <p className="muted">No tips yet: readers tip a post from the support card under it.</p> : null}
       {data && data.tips.length > 0 ? (
         <>

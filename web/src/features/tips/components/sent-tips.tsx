@@ -7,6 +7,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useGetTipsSentQuery, usePostTipsByIdRefundMutation } from '@/api/endpoints';
 import { Modal } from '@/components/modal';
+import { FormStatus } from '@/components/form-field';
 import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { formatMoney } from '@/lib/money';
@@ -72,9 +73,7 @@ export function SentTips() {
   return (
     <section className="tips-sent" aria-labelledby="tips-sent-title" data-testid="tips-sent">
       <h2 id="tips-sent-title">Tips you sent</h2>
-      <p className="form-status" role="status">
-        {notice}
-      </p>
+      <FormStatus message={notice} />
       {isError ? (
         <div className="list-state list-state--error" role="alert">
           <span>{errorMessage(error, TIP_FALLBACK.sent)}</span>

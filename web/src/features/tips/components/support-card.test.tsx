@@ -138,5 +138,7 @@ describe('the support card', () => {
     renderCard(writer);
     const note = await screen.findByText(/Signed-in readers see a support card here once you accept tips, with your suggested amounts \$3\.00 · \$5\.00 · \$10\.00/);
     expect(within(note).getByRole('link', { name: 'Tips in Plans & earnings' })).toHaveAttribute('href', '/plans/w1?tab=tips');
+    renderWithProviders(<SupportCard post={post} placement="body" />, { preloadedState: { auth: writer } });
+    expect(await screen.findByText('Signed-in readers see the support card here.')).toBeInTheDocument();
   });
 });

@@ -163,8 +163,10 @@ function TipForm({ post, options }: { post: TipPost; options: TipOptions }) {
 }
 
 /** What the writer reads where readers see the card (the server refuses them their own post). */
-function WriterNote({ options, writerId }: { options: TipOptions; writerId: string }) {
+function WriterNote({ options, writerId, placement }: { options: TipOptions; writerId: string; placement: 'body' | 'end' }) {
   if (options.reason !== OWN_POST_REASON) return <p className="muted">{options.reason}</p>;
+  // The card under the post says it all; where the writer put one in the body, a reminder will do.
+  if (placement === 'body') return <p className="muted">Signed-in readers see the support card here.</p>;
   const amounts = options.suggestedAmounts.map((a) => formatMoney(a, options.currency)).join(' · ');
   return (
     <p className="muted">
@@ -193,7 +195,7 @@ export function SupportCard({ post, placement }: { post: TipPost; placement: 'bo
         <h2 id={titleId} className="support-card__title">
           Support this post
         </h2>
-        <WriterNote options={options} writerId={user._id} />
+        <WriterNote options={options} writerId={user._id} placement={placement} />
       </aside>
     );
   }

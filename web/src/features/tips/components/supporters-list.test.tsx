@@ -1,6 +1,7 @@
 // A post's supporters: names and messages a page at a time; the writer hides or shows a message.
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { socketEvents } from '@/features/socket';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, renderWithProviders, signedInAuth, testAdmin, testUser } from '@/test/render';
 import { SupportersList } from './supporters-list';
@@ -63,6 +64,22 @@ describe('the supporters list', () => {
     await user.click(within(first).getByRole('button', { name: 'Show the message of Reader 1' }));
     expect(await within(first).findByRole('button', { name: 'Hide the message of Reader 1' })).toBeInTheDocument();
     expect(within(first).queryByText('message hidden from readers')).not.toBeInTheDocument();
+  });
+
+  it("is read again when a tip to this post reaches its writer live", async () => {
+    let supporters = [supporter(1)];
+    mockApi.on('GET', '/post/p1/supporters', () => ({ body: { supporters, total: supporters.length, page: 1, totalPages: 1, limit: 10 } }));
+    const { store } = renderWithProviders(<SupportersList postId="p1" authorId={testUser._id} showEmpty />, { preloadedState: { auth: signedInAuth() } });
+    expect(await screen.findByText('Reader 1')).toBeInTheDocument();
+    supporters = [supporter(2), supporter(1)];
+    act(() => {
+      store.dispatch(socketEvents.tipReceived({ tipId: 't9', postId: 'other', amount: 100, currency: 'usd', from: null, message: null }));
+    });
+    expect(mockApi.calls('GET', '/post/p1/supporters')).toHaveLength(1);
+    act(() => {
+      store.dispatch(socketEvents.tipReceived({ tipId: 't2', postId: 'p1', amount: 100, currency: 'usd', from: { id: 'r2', name: 'Reader 2' }, message: null }));
+    });
+    expect(await screen.findByText('Reader 2')).toBeInTheDocument();
   });
 
   it('gives administrators the same control', async () => {

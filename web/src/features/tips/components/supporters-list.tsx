@@ -10,7 +10,7 @@ import { Avatar } from '@/components/avatar';
 import { relativeTime } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { SUPPORTERS_PAGE_SIZE, TIP_FALLBACK, type Supporter } from '../tips-api';
-import { selectTipSend } from '../tips-slice';
+import { selectTipSend, selectTipsReceivedLive } from '../tips-slice';
 import '../tips.css';
 
 /** What the writer changed here: the tip's message and whether it is hidden, from the answer. */
@@ -87,13 +87,15 @@ export function SupportersList({ postId, authorId, showEmpty }: { postId: string
   const first = useGetPostByIdSupportersQuery({ id: postId, page: '1', limit: String(SUPPORTERS_PAGE_SIZE) });
   const last = useGetPostByIdSupportersQuery({ id: postId, page: String(pages), limit: String(SUPPORTERS_PAGE_SIZE) });
   const { refetch } = first;
-  // A tip sent from this page may add a supporter: the list starts again from its first page.
+  // A tip sent from this page, or one the writer hears of live, may add a supporter: the list
+  // starts again from its first page.
   const sentTipId = useAppSelector((s) => selectTipSend(s, postId).tip?.id ?? null);
+  const liveTipId = useAppSelector((s) => selectTipsReceivedLive(s).find((t) => t.postId === postId)?.tipId ?? null);
   useEffect(() => {
-    if (!sentTipId) return;
+    if (!sentTipId && !liveTipId) return;
     setPages(1);
     void refetch();
-  }, [sentTipId, refetch]);
+  }, [sentTipId, liveTipId, refetch]);
 
   const onModerated = (tipId: string, change: Moderated[string]) => setModerated((m) => ({ ...m, [tipId]: change }));
   const total = first.data?.total ?? 0;

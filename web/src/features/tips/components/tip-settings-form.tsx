@@ -4,6 +4,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useGetTipsSettingsQuery, usePutTipsSettingsMutation, type GetTipsSettingsApiResponse } from '@/api/endpoints';
+import { FormError, FormStatus } from '@/components/form-field';
 import { errorMessage } from '@/lib/http';
 import { formatMoney, toMajorText, toMinorUnits } from '@/lib/money';
 import { DEFAULT_TIP_CURRENCIES, TIP_FALLBACK, TIP_MESSAGES } from '../tips-api';
@@ -95,12 +96,8 @@ export function TipSettingsForm() {
             </small>
           </div>
         </div>
-        <p className="form-error" role="alert">
-          {status.error}
-        </p>
-        <p className="form-status" role="status">
-          {status.message}
-        </p>
+        <FormError message={status.error} />
+        <FormStatus message={status.message} />
         <div className="form-actions form-actions--start">
           <button type="submit" className="button" disabled={saving || !loaded}>
             {saving ? 'Saving...' : 'Save tip settings'}
