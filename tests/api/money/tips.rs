@@ -850,3 +850,108 @@ async fn through_stripe_a_tip_waits_for_its_signed_webhook_and_is_credited_once(
     let earnings = get_ok(&app, "/api/earning/my-earnings", Some(&writer.token)).await;
     assert_eq!(earnings["earnings"][0]["availableBalance"], 450);
 }
+
+#[actix_web::test]
+async fn every_stripe_call_of_a_tip_names_the_tip_post_and_writer_under_its_own_key() {
+    let stripe = StripeRecorder::start().await;
+    let app = spawn_stripe_app_at(stripe.url.clone()).await;
+    let (writer, reader, post) = setup(&app).await;
+    let mut saved_card = body(&post, 500);
+    saved_card["paymentMethodId"] = json!("pm_card_visa");
+    let res = tip(&app, &reader, Some("recorded"), &saved_card).await;
+    // stripe-mock leaves a confirmed intent waiting (its fixture), as a 3-D Secure check would.
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let id = json_of(res).await["tip"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let res = tip(&app, &reader, Some("recorded"), &saved_card).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+
+    let created: Vec<ProviderCall> = stripe
+        .calls_to("/v1/payment_intents")
+        .into_iter()
+        .filter(|c| c.method == "POST" && c.path == "/v1/payment_intents")
+        .collect();
+    assert_eq!(created.len(), 1, "one PaymentIntent for a repeated request");
+    let call = &created[0];
+    assert_eq!(
+        call.idempotency_key.as_deref(),
+        Some(format!("tip:{id}").as_str())
+    );
+    assert_eq!(call.field("amount"), Some("500"));
+    assert_eq!(call.field("currency"), Some("usd"));
+    assert_eq!(call.field("payment_method"), Some("pm_card_visa"));
+    assert_eq!(call.field("metadata[kind]"), Some("tip"));
+    assert_eq!(call.field("metadata[tipId]"), Some(id.as_str()));
+    assert_eq!(call.field("metadata[postId]"), Some(post.as_str()));
+    assert_eq!(call.field("metadata[authorId]"), Some(writer.id.as_str()));
+
+    // Paid (the signed webhook), then refunded: one refund call under `refund:tip:<id>`.
+    let stored = app.find_doc("tips", doc! { "_id": oid(&id) }).await;
+    let intent = stored.get_str("providerPaymentId").unwrap().to_string();
+    let paid = intent_event("evt_rec_paid", "payment_intent.succeeded", &intent, &id);
+    assert_eq!(
+        deliver(&app, &paid, WEBHOOK_SECRET).await.status(),
+        StatusCode::OK
+    );
+    let reason = json!({ "reason": "Tipped the wrong post" });
+    let path = format!("/api/tips/{id}/refund");
+    let answers =
+        join_all((0..5).map(|_| app.post_json(&path, &reason, Some(&reader.token)))).await;
+    assert_eq!(
+        answers
+            .iter()
+            .filter(|r| r.status() == StatusCode::OK)
+            .count(),
+        1
+    );
+    let refunds = stripe.calls_to("/v1/refunds");
+    assert_eq!(refunds.len(), 1);
+    assert_eq!(
+        refunds[0].idempotency_key.as_deref(),
+        Some(format!("refund:tip:{id}").as_str())
+    );
+    assert_eq!(refunds[0].field("payment_intent"), Some(intent.as_str()));
+    assert_eq!(refunds[0].field("metadata[tipId]"), Some(id.as_str()));
+}
+
+#[actix_web::test]
+async fn when_stripe_is_away_a_retried_tip_is_charged_once() {
+    let proxy = DbProxy::start(&stripe_url()).await;
+    let app = spawn_stripe_app_at(format!("http://127.0.0.1:{}", proxy.port)).await;
+    let (writer, reader, post) = setup(&app).await;
+    proxy.set_up(false);
+    let res = tip(&app, &reader, Some("away"), &body(&post, 500)).await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_GATEWAY).await,
+        "The payment provider could not be reached. Nothing was charged twice; please try again shortly."
+    );
+    let waiting = app.find_doc("tips", doc! {}).await;
+    assert_eq!(waiting.get_str("status").unwrap(), "pending");
+    assert!(waiting.get_str("providerPaymentId").is_err());
+    // Its answer is lost for good after the provider's timeout: a retry asks again under the
+    // same key (Stripe answers the charge it made, or makes it now).
+    let long_ago =
+        mongodb::bson::DateTime::from_millis(chrono::Utc::now().timestamp_millis() - 120_000);
+    app.collection("tips")
+        .update_one(doc! {}, doc! { "$set": { "createdAt": long_ago } })
+        .await
+        .unwrap();
+    let res = tip(&app, &reader, Some("away"), &body(&post, 500)).await;
+    assert_error(res, StatusCode::BAD_GATEWAY).await;
+    proxy.set_up(true);
+    let res = tip(&app, &reader, Some("away"), &body(&post, 500)).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let answer = json_of(res).await;
+    assert_eq!(
+        answer["tip"]["id"],
+        waiting.get_object_id("_id").unwrap().to_hex().as_str()
+    );
+    assert_eq!(app.count_in("tips", doc! {}).await, 1);
+    assert_eq!(
+        app.count_in("ledger", doc! { "authorId": oid(&writer.id) })
+            .await,
+        0
+    );
+}

@@ -159,6 +159,10 @@ enum Kind {
     LoginSession,
     /// A ready data export of the owner's (the requests carry no signature).
     Export,
+    /// A paid tip another reader gave for the owner's post (the owner is the writer).
+    TipReceived,
+    /// A paid tip the owner gave for another writer's post (the owner is the reader).
+    TipSent,
 }
 
 /// An object made for one row: the values its path takes and who owns it (none for kinds
@@ -302,6 +306,12 @@ const OBJECT_ROWS: &[Row] = &[
     row("PATCH", "/api/subscription/subscriptions/{id}/refund", Subscription, r#"{"reason": "Duplicate"}"#, owner_or_admin(&[404])),
     row("PATCH", "/api/payment/bank-details/{id}", BankDetails, r#"{"bankName": "Second Bank"}"#, owner_or_admin(&[403])),
     row("DELETE", "/api/payment/bank-details/{id}", BankDetails, "{}", owner_or_admin(&[403])),
+    // Tips: the post's writer (or an administrator) hides a supporter's message; the reader who
+    // tipped (or an administrator) refunds; others do not learn the tip exists.
+    row("GET", "/api/post/{id}/supporters", Post, "{}", public_read(&[200])),
+    row("GET", "/api/tips/options/{postId}", Post, "{}", public_read(&[200])),
+    row("PATCH", "/api/tips/{id}", TipReceived, r#"{"hidden": true}"#, owner_or_admin(&[404])),
+    row("POST", "/api/tips/{id}/refund", TipSent, r#"{"reason": "Duplicate"}"#, owner_or_admin(&[404])),
     // Reports: the reported post's author reads and acknowledges; administrators review.
     row("GET", "/api/admin/reports/{id}", Report, "{}", owner_or_admin(&[403])),
     row("POST", "/api/admin/acknowledge-report/{id}", Report, "{}", [&[401], &[401], &[200], &[403], &[403]]),
@@ -497,6 +507,19 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
                 created(app, path, body, Some(&cast.admin), "/notification/_id").await,
                 None,
             )
+        }
+        TipReceived => {
+            let p = create_post(app, &owner.token, post(json!({}))).await;
+            let body = json!({ "postId": id_in(&p, "/_id"), "amount": 300, "currency": "usd" });
+            let id = created(app, "/api/tips", body, Some(&cast.reporter), "/tip/id").await;
+            just(id, Some(owner.clone()))
+        }
+        TipSent => {
+            let writer = app.eligible_author().await;
+            let p = create_post(app, &writer.token, post(json!({}))).await;
+            let body = json!({ "postId": id_in(&p, "/_id"), "amount": 300, "currency": "usd" });
+            let id = created(app, "/api/tips", body, Some(owner), "/tip/id").await;
+            just(id, Some(owner.clone()))
         }
         // The owner's own account; an administrator's actions (block, role, deletion) fall on
         // a fresh account.

@@ -196,6 +196,100 @@ impl TestApp {
     }
 }
 
+/// A call the app made to the payment provider, as it went on the wire.
+#[derive(Debug, Clone)]
+pub struct ProviderCall {
+    pub method: String,
+    pub path: String,
+    pub idempotency_key: Option<String>,
+    /// The form body, decoded (`metadata[tipId]` → value).
+    pub form: Vec<(String, String)>,
+}
+
+impl ProviderCall {
+    pub fn field(&self, name: &str) -> Option<&str> {
+        self.form
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// An HTTP proxy in front of stripe-mock that records every call (stripe-mock still validates
+/// and answers each one).
+pub struct StripeRecorder {
+    pub url: String,
+    calls: std::sync::Arc<std::sync::Mutex<Vec<ProviderCall>>>,
+}
+
+impl StripeRecorder {
+    pub async fn start() -> StripeRecorder {
+        use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+        let calls: std::sync::Arc<std::sync::Mutex<Vec<ProviderCall>>> = Default::default();
+        let upstream = stripe_url();
+        let client = reqwest::Client::new();
+        let kept = calls.clone();
+        let server = HttpServer::new(move || {
+            let kept = kept.clone();
+            let upstream = upstream.clone();
+            let client = client.clone();
+            App::new().default_service(web::to(move |req: HttpRequest, body: web::Bytes| {
+                let kept = kept.clone();
+                let upstream = upstream.clone();
+                let client = client.clone();
+                async move {
+                    let key = req
+                        .headers()
+                        .get("idempotency-key")
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_string);
+                    kept.lock().unwrap().push(ProviderCall {
+                        method: req.method().to_string(),
+                        path: req.path().to_string(),
+                        idempotency_key: key,
+                        form: form_urlencoded::parse(&body).into_owned().collect(),
+                    });
+                    let method =
+                        reqwest::Method::from_bytes(req.method().as_str().as_bytes()).unwrap();
+                    let mut forward = client.request(method, format!("{upstream}{}", req.uri()));
+                    for (name, value) in req.headers() {
+                        if name != "host" && name != "content-length" {
+                            forward = forward.header(name.as_str(), value.as_bytes());
+                        }
+                    }
+                    let answer = forward.body(body.to_vec()).send().await.unwrap();
+                    let status =
+                        actix_web::http::StatusCode::from_u16(answer.status().as_u16()).unwrap();
+                    let bytes = answer.bytes().await.unwrap();
+                    HttpResponse::build(status)
+                        .content_type("application/json")
+                        .body(bytes.to_vec())
+                }
+            }))
+        })
+        .workers(1)
+        .bind(("127.0.0.1", 0))
+        .unwrap();
+        let port = server.addrs()[0].port();
+        actix_web::rt::spawn(server.run());
+        StripeRecorder {
+            url: format!("http://127.0.0.1:{port}"),
+            calls,
+        }
+    }
+
+    /// The calls recorded so far whose path starts with `prefix`.
+    pub fn calls_to(&self, prefix: &str) -> Vec<ProviderCall> {
+        self.calls
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|c| c.path.starts_with(prefix))
+            .cloned()
+            .collect()
+    }
+}
+
 /// A bank details body that passes validation.
 pub fn bank_body() -> Value {
     json!({
