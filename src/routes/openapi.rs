@@ -157,6 +157,13 @@ pub fn api_document() -> ApiDocument {
         if let Some(query) = route.query {
             parameters.extend(query());
         }
+        if route.path == "/api/tips" && route.method == "POST" {
+            parameters.push(json!({
+                "name": "Idempotency-Key", "in": "header", "required": false,
+                "description": "Makes a repeated request (a retry, a double click) answer the tip the first one made: 1 to 255 visible characters, unique per tip",
+                "schema": { "type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$" }
+            }));
+        }
         let mut responses = serde_json::Map::new();
         let content = match route.success {
             Some(of) => {

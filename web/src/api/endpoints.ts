@@ -1676,6 +1676,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/tips`,
         method: "POST",
         body: queryArg.body,
+        headers: {
+          "Idempotency-Key": queryArg["Idempotency-Key"],
+        },
       }),
     }),
     getTipsOptionsByPostId: build.query<
@@ -3805,6 +3808,8 @@ export type PostTipsApiResponse =
       tip: TipView;
     };
 export type PostTipsApiArg = {
+  /** Makes a repeated request (a retry, a double click) answer the tip the first one made: 1 to 255 visible characters, unique per tip */
+  "Idempotency-Key"?: string;
   body: {
     /** In the currency's smallest unit (500 for 5.00), from the currency's minimum charge to
         `payments.tip_max_amount`. */

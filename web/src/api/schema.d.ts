@@ -25684,7 +25684,10 @@ export interface operations {
     "POST /api/tips": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a repeated request (a retry, a double click) answer the tip the first one made: 1 to 255 visible characters, unique per tip */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
