@@ -78,20 +78,28 @@ pub struct TipSettingsBody {
     pub suggested_amounts: Vec<i64>,
 }
 
-/// `{message, settings}`.
+/// `{message, settings, currencies}`.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TipSettingsAnswer {
     pub message: String,
     pub settings: TipSettingsBody,
+    /// The currencies a writer may choose (`payments.currencies`).
+    pub currencies: Vec<String>,
 }
 
-fn settings_answer(message: &str, currency: String, amounts: Vec<i64>) -> HttpResponse {
+fn settings_answer(
+    state: &AppState,
+    message: &str,
+    currency: String,
+    amounts: Vec<i64>,
+) -> HttpResponse {
     HttpResponse::Ok().json(TipSettingsAnswer {
         message: message.to_string(),
         settings: TipSettingsBody {
             currency,
             suggested_amounts: amounts,
         },
+        currencies: state.settings.payments.currencies.clone(),
     })
 }
 
@@ -99,6 +107,7 @@ fn settings_answer(message: &str, currency: String, amounts: Vec<i64>) -> HttpRe
 pub async fn get_settings(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
     let s = settings_for(&state, me.user.id).await?;
     Ok(settings_answer(
+        &state,
         "Tip settings",
         s.currency,
         s.suggested_amounts,
@@ -115,6 +124,7 @@ pub async fn put_settings(
     let currency = body.currency.trim().to_lowercase();
     let s = save_settings(&state, me.user.id, currency, body.suggested_amounts).await?;
     Ok(settings_answer(
+        &state,
         "Tip settings saved",
         s.currency,
         s.suggested_amounts,

@@ -955,3 +955,70 @@ async fn when_stripe_is_away_a_retried_tip_is_charged_once() {
         0
     );
 }
+
+#[actix_web::test]
+async fn a_tip_refunded_after_its_payout_is_recovered_from_later_earnings() {
+    let app = spawn_app().await;
+    let (writer, reader, post) = setup(&app).await;
+    let res = tip(&app, &reader, None, &body(&post, 2000)).await;
+    let id = json_of(res).await["tip"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let res = app
+        .post_json(
+            "/api/payment/bank-details",
+            &bank_body(),
+            Some(&writer.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let admin = app.admin().await;
+    let body_of = json!({ "users": [writer.id] });
+    let pay = || app.post_json("/api/earning/admin/payouts", &body_of, Some(&admin.token));
+    let paid = json_of(pay().await).await;
+    assert_eq!(paid["results"][0]["status"], "paid", "{paid}");
+    assert_eq!(paid["results"][0]["amount"], 1800);
+
+    // The reader is refunded after the money went out: the writer's balance goes below zero.
+    let res = app
+        .post_json(
+            &format!("/api/tips/{id}/refund"),
+            &json!({ "reason": "Not what I meant" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let row = app.earnings_of(&admin, &writer).await;
+    assert_eq!(row["availableBalance"], -1800, "{row}");
+    assert_eq!(row["paidOut"], 1800);
+    let nothing = json_of(pay().await).await;
+    assert_ne!(nothing["results"][0]["status"], "paid", "{nothing}");
+
+    // Later tips make it up before anything is paid again.
+    let other = app.signup().await;
+    let res = tip(&app, &other, None, &body(&post, 5000)).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let row = app.earnings_of(&admin, &writer).await;
+    assert_eq!(row["availableBalance"], 4500 - 1800);
+    let paid = json_of(pay().await).await;
+    assert_eq!(paid["results"][0]["status"], "paid", "{paid}");
+    assert_eq!(paid["results"][0]["amount"], 2700);
+
+    // A writer whose account the administrators blocked is not tipped.
+    let res = app
+        .patch_json(
+            &format!("/api/admin/users/block/{}", writer.id),
+            &json!({}),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let late = app.signup().await;
+    let res = tip(&app, &late, None, &body(&post, 500)).await;
+    assert!(
+        [StatusCode::FORBIDDEN, StatusCode::NOT_FOUND].contains(&res.status()),
+        "{}",
+        res.status()
+    );
+}

@@ -3866,11 +3866,15 @@ export type GetTipsSentApiArg = {
   limit?: string;
 };
 export type GetTipsSettingsApiResponse = /** status 200 Success */ {
+  /** The currencies a writer may choose (`payments.currencies`). */
+  currencies: string[];
   message: string;
   settings: TipSettingsBody;
 };
 export type GetTipsSettingsApiArg = void;
 export type PutTipsSettingsApiResponse = /** status 200 Success */ {
+  /** The currencies a writer may choose (`payments.currencies`). */
+  currencies: string[];
   message: string;
   settings: TipSettingsBody;
 };

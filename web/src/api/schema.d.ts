@@ -26276,6 +26276,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The currencies a writer may choose (`payments.currencies`). */
+                        currencies: string[];
                         message: string;
                         settings: components["schemas"]["TipSettingsBody"];
                     };
@@ -26407,6 +26409,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The currencies a writer may choose (`payments.currencies`). */
+                        currencies: string[];
                         message: string;
                         settings: components["schemas"]["TipSettingsBody"];
                     };

@@ -19,8 +19,6 @@ export type TipAnswer = PostTipsApiResponse;
 export const TIP_MESSAGE_MAX = 280;
 export const TIPS_PAGE_SIZE = 10;
 export const SUPPORTERS_PAGE_SIZE = 10;
-/** The currencies a writer may choose when the server names none. */
-export const DEFAULT_TIP_CURRENCIES = ['usd', 'eur', 'gbp', 'inr'];
 
 export const TIP_MESSAGES = {
   thanks: 'Thank you for your tip',

@@ -7,7 +7,7 @@ import { useGetTipsSettingsQuery, usePutTipsSettingsMutation, type GetTipsSettin
 import { FormError, FormStatus } from '@/components/form-field';
 import { errorMessage } from '@/lib/http';
 import { formatMoney, toMajorText, toMinorUnits } from '@/lib/money';
-import { DEFAULT_TIP_CURRENCIES, TIP_FALLBACK, TIP_MESSAGES } from '../tips-api';
+import { TIP_FALLBACK, TIP_MESSAGES } from '../tips-api';
 
 export const MAX_SUGGESTED = 5;
 
@@ -28,11 +28,9 @@ export function parseSuggestedAmounts(text: string, currency: string): { amounts
   return { amounts: amounts.sort((a, b) => a - b) };
 }
 
-/** The currencies the server offers, when its answer names them; else the usual ones. */
+/** The currencies the server offers (the saved one first while they load). */
 function currenciesOf(data: GetTipsSettingsApiResponse | undefined): string[] {
-  const named = data && 'currencies' in data ? (data as { currencies?: unknown }).currencies : undefined;
-  const list = Array.isArray(named) ? named.filter((c): c is string => typeof c === 'string') : [];
-  return list.length > 0 ? list : DEFAULT_TIP_CURRENCIES;
+  return data?.currencies ?? [];
 }
 
 export function TipSettingsForm() {

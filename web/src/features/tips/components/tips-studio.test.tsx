@@ -42,9 +42,9 @@ describe('suggested amounts typed by the writer', () => {
 
 describe('the Tips tab', () => {
   it('saves the currency and suggested amounts', async () => {
-    mockApi.on('GET', '/tips/settings', { body: { settings: { currency: 'usd', suggestedAmounts: [300, 500, 1000] } } });
+    mockApi.on('GET', '/tips/settings', { body: { message: 'Tip settings', settings: { currency: 'usd', suggestedAmounts: [300, 500, 1000] }, currencies: ['usd', 'eur', 'gbp', 'inr'] } });
     mockApi.on('GET', '/tips/received', { body: page([]) });
-    mockApi.on('PUT', '/tips/settings', (req) => ({ body: { message: 'Tip settings saved', settings: req.body } }));
+    mockApi.on('PUT', '/tips/settings', (req) => ({ body: { message: 'Tip settings saved', settings: req.body, currencies: ['usd', 'eur', 'gbp', 'inr'] } }));
     const user = userEvent.setup();
     renderWithProviders(<TipsStudio />, { preloadedState: { auth: signedInAuth() } });
     const amounts = await screen.findByLabelText('Suggested amounts');
@@ -61,7 +61,7 @@ describe('the Tips tab', () => {
 
   it('lists the tips received with the post each came for, hides a message, and lists a live tip at once', async () => {
     let tips = [tip('t1')];
-    mockApi.on('GET', '/tips/settings', { body: { settings: { currency: 'usd', suggestedAmounts: [500] } } });
+    mockApi.on('GET', '/tips/settings', { body: { message: 'Tip settings', settings: { currency: 'usd', suggestedAmounts: [500] }, currencies: ['usd', 'eur', 'gbp', 'inr'] } });
     mockApi.on('GET', '/tips/received', () => ({ body: page(tips) }));
     mockApi.on('PATCH', '/tips/t1', () => {
       tips = [tip('t1', { hidden: true })];
