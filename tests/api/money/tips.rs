@@ -44,6 +44,18 @@ async fn setup(app: &TestApp) -> (TestUser, TestUser, String) {
     (writer, reader, post["_id"].as_str().unwrap().to_string())
 }
 
+/// The writer's stored notifications of type `tip`.
+async fn tip_notices(app: &TestApp, writer: &TestUser) -> Vec<Value> {
+    let told = get_ok(app, "/api/notification/notifications", Some(&writer.token)).await;
+    told["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["type"] == "tip")
+        .cloned()
+        .collect()
+}
+
 async fn charges(app: &TestApp) -> u64 {
     app.count_in("local_payments", doc! { "kind": "charge" })
         .await
@@ -142,14 +154,8 @@ async fn a_reader_tips_once_and_the_writer_is_credited_told_and_paid_out() {
     assert_eq!(earnings["earnings"][0]["availableBalance"], 1350);
 
     // Told once: "Ana tipped $15 on 'Post title': 'Thanks!'".
-    let told = get_ok(&app, "/api/notification/notifications", Some(&writer.token)).await;
-    let notes: Vec<&Value> = told["notifications"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["type"] == "tip")
-        .collect();
-    assert_eq!(notes.len(), 1, "{told}");
+    let notes = tip_notices(&app, &writer).await;
+    assert_eq!(notes.len(), 1, "{notes:?}");
     assert_eq!(
         notes[0]["content"],
         format!("{name} tipped $15 on 'Why we write': 'Thanks!'")
@@ -410,14 +416,7 @@ async fn twenty_simultaneous_tips_with_one_key_make_one_charge_and_one_entry() {
             .await,
         1
     );
-    let told = get_ok(&app, "/api/notification/notifications", Some(&writer.token)).await;
-    let tips = told["notifications"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["type"] == "tip")
-        .count();
-    assert_eq!(tips, 1);
+    assert_eq!(tip_notices(&app, &writer).await.len(), 1);
 }
 
 #[actix_web::test]
@@ -775,16 +774,7 @@ async fn through_stripe_a_tip_waits_for_its_signed_webhook_and_is_credited_once(
             .await,
         1
     );
-    let told = get_ok(&app, "/api/notification/notifications", Some(&writer.token)).await;
-    assert_eq!(
-        told["notifications"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|n| n["type"] == "tip")
-            .count(),
-        1
-    );
+    assert_eq!(tip_notices(&app, &writer).await.len(), 1);
 
     // Another tip whose payment fails: nothing credited, and the reader may try again.
     let second = publish(&app, &writer, "Second", "Text").await;

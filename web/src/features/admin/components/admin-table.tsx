@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react';
 import type { Status } from '../admin-types';
 import { ListState } from './list-state';
-import { Pager } from './pager';
+import { Pager } from '../../../components/pager';
 
 export interface Column<T> {
   /** The header text; a column of row actions has a header only screen readers read. */

@@ -4,7 +4,7 @@ import { relativeTime } from '@/lib/format';
 import { fetchContactMessages, replyToContact, selectAdmin, toggleMessageHandled } from '../admin-slice';
 import type { ContactMessage } from '../admin-types';
 import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { Pager } from '../../../components/pager';
 
 function ReplyForm({ message, onDone }: { message: ContactMessage; onDone: () => void }) {
   const dispatch = useAppDispatch();

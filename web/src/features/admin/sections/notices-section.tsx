@@ -6,7 +6,7 @@ import { fetchFeedbacks, selectAdmin, sendFeedbackPrompt } from '../admin-slice'
 import type { AdminUser } from '../admin-types';
 import { JobProgress } from '../components/job-progress';
 import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { Pager } from '../../../components/pager';
 import { UserPicker } from '../components/user-picker';
 
 const DEFAULT_PROMPT = "We'd love your feedback!";

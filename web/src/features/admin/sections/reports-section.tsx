@@ -5,7 +5,7 @@ import { relativeTime } from '@/lib/format';
 import { fetchReports, reviewReport, selectAdmin, sendReportNotification } from '../admin-slice';
 import type { Report } from '../admin-types';
 import { ListState } from '../components/list-state';
-import { Pager } from '../components/pager';
+import { Pager } from '../../../components/pager';
 
 import { REASON_LABELS } from '../report-reasons';
 

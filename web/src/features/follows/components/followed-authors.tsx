@@ -11,6 +11,7 @@ import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { ALERT_MODES, isAlertMode, saveAlerts, type AlertMode } from '../alerts';
 import { FOLLOW_FALLBACK, FOLLOW_PAGE_SIZE } from '../follows-slice';
+import { Pager } from '../../../components/pager';
 
 export function FollowedAuthors() {
   const dispatch = useAppDispatch();
@@ -82,19 +83,7 @@ export function FollowedAuthors() {
           );
         })}
       </ul>
-      {data.totalPages > 1 ? (
-        <nav className="pager" aria-label="Followed authors pages">
-          <button type="button" className="button button--small button--ghost" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </button>
-          <span className="muted small">
-            Page {page} of {data.totalPages}
-          </span>
-          <button type="button" className="button button--small button--ghost" disabled={page >= data.totalPages} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </button>
-        </nav>
-      ) : null}
+      <Pager page={page} totalPages={data.totalPages} onPage={setPage} label="Followed authors" />
     </div>
   );
 }

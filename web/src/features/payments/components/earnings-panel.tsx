@@ -5,6 +5,7 @@ import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { formatMoney } from '@/lib/money';
 import { EARNINGS_PAGE_SIZE, PAYMENTS_FALLBACK } from '../payments-slice';
+import { Pager } from '../../../components/pager';
 
 type Entry = GetEarningMyEarningsApiResponse['entries'][number];
 
@@ -106,19 +107,7 @@ export function EarningsPanel() {
                   ))}
                 </tbody>
               </table>
-              {data.totalPages > 1 ? (
-                <nav className="pager" aria-label="Earnings history pages">
-                  <button type="button" className="button button--small button--ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                    Previous
-                  </button>
-                  <span aria-live="polite">
-                    Page {data.page} of {data.totalPages}
-                  </span>
-                  <button type="button" className="button button--small button--ghost" disabled={page >= data.totalPages} onClick={() => setPage(page + 1)}>
-                    Next
-                  </button>
-                </nav>
-              ) : null}
+              <Pager page={page} totalPages={data.totalPages} onPage={setPage} label="Earnings history" />
             </>
           ) : null}
         </>

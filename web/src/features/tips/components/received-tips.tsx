@@ -14,6 +14,7 @@ import { formatMoney } from '@/lib/money';
 import { TIP_FALLBACK, TIPS_PAGE_SIZE, type Tip } from '../tips-api';
 import { selectTipsReceivedLive } from '../tips-slice';
 import '../tips.css';
+import { Pager } from '../../../components/pager';
 
 const STATUS_CHIPS: Record<string, string> = { succeeded: 'chip--ok', pending: 'chip--info', refunding: 'chip--info', failed: 'chip--danger', refunded: 'chip--muted' };
 
@@ -129,19 +130,7 @@ export function ReceivedTips() {
               </tbody>
             </table>
           </div>
-          {data.totalPages > 1 ? (
-            <nav className="pager" aria-label="Tips received pages">
-              <button type="button" className="button button--small button--ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </button>
-              <span aria-live="polite">
-                Page {data.page} of {data.totalPages}
-              </span>
-              <button type="button" className="button button--small button--ghost" disabled={page >= data.totalPages} onClick={() => setPage(page + 1)}>
-                Next
-              </button>
-            </nav>
-          ) : null}
+          <Pager page={page} totalPages={data.totalPages} onPage={setPage} label="Tips received" />
         </>
       ) : null}
     </section>

@@ -14,6 +14,7 @@ import { formatMoney } from '@/lib/money';
 import { TIP_FALLBACK, TIP_MESSAGES, TIPS_PAGE_SIZE, type Tip } from '../tips-api';
 import { TipStatus } from './received-tips';
 import '../tips.css';
+import { Pager } from '../../../components/pager';
 
 export const REFUND_REASON_MAX = 500;
 
@@ -118,19 +119,7 @@ export function SentTips() {
           ))}
         </ul>
       )}
-      {data && data.totalPages > 1 ? (
-        <nav className="pager" aria-label="Tips you sent pages">
-          <button type="button" className="button button--small button--ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span aria-live="polite">
-            Page {data.page} of {data.totalPages}
-          </span>
-          <button type="button" className="button button--small button--ghost" disabled={page >= data.totalPages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
-      ) : null}
+      {data ? <Pager page={page} totalPages={data.totalPages} onPage={setPage} label="Tips you sent" /> : null}
       {refunding ? (
         <RefundTipDialog
           tip={refunding}
