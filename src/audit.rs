@@ -184,6 +184,21 @@ pub async fn record(
     record_by(state, &admin.user, action, target, details).await;
 }
 
+/// Records an administrator's act on something of `owner`'s (an owner acting on their own things
+/// is not an administrator action, and is not recorded).
+pub async fn record_for_other(
+    state: &AppState,
+    me: &AuthUser,
+    owner: mongodb::bson::oid::ObjectId,
+    action: Action,
+    target: Target,
+    details: Value,
+) {
+    if me.is_admin() && owner != me.user.id {
+        record(state, me, action, target, details).await;
+    }
+}
+
 /// Records that `actor` did `action` to `target`, for what a user does to their own account
 /// outside a request of theirs (the deletion the job worker carries out) as well as in one.
 pub async fn record_by(

@@ -19,6 +19,7 @@ use mongodb::bson::{doc, Document};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{mode, provider_error};
@@ -29,7 +30,6 @@ use crate::payments::DestinationRequest;
 use crate::persistence::bank_details::{self, BankDetails, ContactData};
 use crate::persistence::{now, users, DbError};
 use crate::post_view::iso;
-use crate::routes::subscription::audit_for_other;
 use crate::state::AppState;
 
 pub const MSG_CREATED: &str = "Bank details created successfully";
@@ -212,7 +212,7 @@ pub async fn create(
         Err(e) => return Err(e.into()),
     }
     let target = Target::id("user", owner);
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         owner,
@@ -330,7 +330,7 @@ pub async fn update(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     let target = Target::id("user", updated.user_id);
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         updated.user_id,
@@ -387,7 +387,7 @@ pub async fn delete(
         .map_err(provider_error)?;
     bank_details::delete(&state.db, details.id).await?;
     let target = Target::id("user", details.user_id);
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         details.user_id,

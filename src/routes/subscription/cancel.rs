@@ -5,7 +5,8 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
-use super::{audit_for_other, load_own_subscription, subscription_view_of, SubscriptionAnswer};
+use super::{load_own_subscription, subscription_view_of, SubscriptionAnswer};
+use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
@@ -23,7 +24,7 @@ pub async fn cancel(
     let sub = load_own_subscription(&state.db, &path, &me).await?;
     let sub = lifecycle::cancel(&state, &sub, me.user.id).await?;
     let target = Target::new("subscription", sub.id.to_hex(), sub.plan_name.clone());
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         sub.subscriber_id,

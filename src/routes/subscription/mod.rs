@@ -17,7 +17,6 @@ use std::collections::HashMap;
 
 use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::auth::AuthUser;
 use crate::domain::money::Interval;
@@ -222,21 +221,6 @@ pub async fn subscription_views(
         .map(|(id, a)| (id, a.name))
         .collect();
     Ok(list.iter().map(|s| subscription_view(s, &names)).collect())
-}
-
-/// Records in the audit log an administrator's act on something of `owner`'s (an owner acting
-/// on their own things is not an administrator action).
-pub async fn audit_for_other(
-    state: &crate::state::AppState,
-    me: &AuthUser,
-    owner: ObjectId,
-    action: crate::audit::Action,
-    target: crate::audit::Target,
-    details: Value,
-) {
-    if me.is_admin() && owner != me.user.id {
-        crate::audit::record(state, me, action, target, details).await;
-    }
 }
 
 /// `{userId?, authorId}`: a reader (the caller when absent) and an author.

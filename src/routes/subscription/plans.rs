@@ -9,7 +9,8 @@ use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{audit_for_other, load_own_plan, plan_view, PlanAnswer};
+use super::{load_own_plan, plan_view, PlanAnswer};
+use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{eligibility, mode};
@@ -435,7 +436,7 @@ pub async fn update(
     let plan = plans::update(&state.db, plan.id, set)
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?;
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         plan.author_id,
@@ -470,7 +471,7 @@ pub async fn activate(
     )
     .await?
     .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?;
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         plan.author_id,
@@ -505,7 +506,7 @@ pub async fn delete(
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?
     };
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         plan.author_id,

@@ -9,7 +9,8 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{audit_for_other, load_own_subscription, subscription_view_of, SubscriptionView};
+use super::{load_own_subscription, subscription_view_of, SubscriptionView};
+use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
@@ -120,7 +121,7 @@ pub async fn refund(
     let (sub, refund) = lifecycle::refund(&state, &sub, me.user.id, &reason, true).await?;
     let target = Target::new("subscription", sub.id.to_hex(), sub.plan_name.clone());
     let details = json!({ "reason": reason, "amount": refund.amount, "currency": refund.currency });
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         sub.subscriber_id,

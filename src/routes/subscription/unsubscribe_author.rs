@@ -7,7 +7,8 @@ use mongodb::bson::doc;
 use serde::Serialize;
 use serde_json::json;
 
-use super::{audit_for_other, subscription_views, SubscriptionView};
+use super::{subscription_views, SubscriptionView};
+use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
 use crate::billing::{lifecycle, mode};
@@ -52,7 +53,7 @@ pub async fn unsubscribe_author(
     let views = subscription_views(&state.db, &cancelled).await?;
     let target = Target::id("user", reader);
     let details = json!({ "authorId": author.to_hex(), "cancelled": views.len() });
-    audit_for_other(
+    record_for_other(
         &state,
         &me,
         reader,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::TipView;
-use crate::audit::{Action, Target};
+use crate::audit::{record_for_other, Action, Target};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::billing::mode;
 use crate::billing::tip_admin::{save_settings, set_hidden, with_names};
@@ -212,11 +212,17 @@ pub async fn refund(
     }
     crate::services::reauth::require_recent(&state, &me).await?;
     let tip = refund_tip(&state, id, &me.user, me.is_admin(), &reason).await?;
-    if tip.sender_id != me.user.id {
-        let target = Target::new("tip", tip.id.to_hex(), tip.post_title.clone());
-        let details = json!({ "reason": reason, "amount": tip.amount, "currency": tip.currency });
-        crate::audit::record(&state, &me, Action::TipRefund, target, details).await;
-    }
+    let target = Target::new("tip", tip.id.to_hex(), tip.post_title.clone());
+    let details = json!({ "reason": reason, "amount": tip.amount, "currency": tip.currency });
+    record_for_other(
+        &state,
+        &me,
+        tip.sender_id,
+        Action::TipRefund,
+        target,
+        details,
+    )
+    .await;
     let listed = with_names(&state, vec![tip]).await?;
     let view = TipView::of(&listed[0]);
     Ok(HttpResponse::Ok().json(TipRefundAnswer {
