@@ -138,12 +138,9 @@ pub async fn target(
             return Err(ApiError::forbidden(MSG_BLOCKED));
         }
     }
-    if author.blocked
-        || !eligibility::assess(state, author.clone())
-            .await?
-            .verdict
-            .is_eligible
-    {
+    // The stored verdict (kept by every assessment: the writer's eligibility page, plans, tip
+    // settings), not a fresh assessment, which reads all the writer's posts on every post view.
+    if author.blocked || !author.is_eligible_for_subscription {
         return Err(ApiError::forbidden(MSG_NOT_ELIGIBLE));
     }
     let settings = settings_for(state, author.id).await?;
@@ -160,6 +157,13 @@ pub async fn author_of(state: &AppState, post: ObjectId) -> ApiResult<ObjectId> 
         .await?
         .map(|p| p.author)
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))
+}
+
+/// Assesses the writer again (their eligibility as stored), when they open their tip settings.
+pub async fn refresh_eligibility(state: &AppState, writer: &User) {
+    if let Err(e) = eligibility::assess(state, writer.clone()).await {
+        tracing::warn!(error = %e, "could not assess a writer's eligibility");
+    }
 }
 
 /// Checks the amount and currency against the writer's currency and the bounds.

@@ -14,7 +14,9 @@ use crate::auth::{AuthUser, MaybeUser};
 use crate::billing::mode;
 use crate::billing::tip_admin::{save_settings, set_hidden, with_names};
 use crate::billing::tip_refunds::{refund as refund_tip, MSG_TIP_REFUNDED};
-use crate::billing::tips::{author_of, bounds, settings_for, target, MSG_SIGN_IN};
+use crate::billing::tips::{
+    author_of, bounds, refresh_eligibility, settings_for, target, MSG_SIGN_IN,
+};
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -105,6 +107,7 @@ fn settings_answer(
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn get_settings(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
+    refresh_eligibility(&state, &me.user).await;
     let s = settings_for(&state, me.user.id).await?;
     Ok(settings_answer(
         &state,
