@@ -211,13 +211,15 @@ ensure_ops_python() {
 }
 
 # Prints the path of a Python (the same virtualenv) with pyotp, the independent TOTP
-# implementation the API tests compute two-factor codes with.
+# implementation the API tests compute two-factor codes with, and soft-webauthn, the software
+# passkey authenticator they sign in with (tests/api/authenticator.py).
 ensure_test_python() {
   local venv="$PRESSROOM_CACHE/venv"
   ensure_smtp_sink >/dev/null
-  if ! "$venv/bin/python" -c 'import pyotp' 2>/dev/null; then
-    log "installing the two-factor test package (pyotp)"
-    "$venv/bin/pip" install -q pyotp >&2 || die "pip could not install pyotp"
+  if ! "$venv/bin/python" -c 'import pyotp, soft_webauthn' 2>/dev/null; then
+    log "installing the two-factor and passkey test packages (pyotp, soft-webauthn)"
+    "$venv/bin/pip" install -q pyotp "soft-webauthn==0.1.4" "fido2>=1.1,<2" >&2 \
+      || die "pip could not install pyotp and soft-webauthn"
   fi
   echo "$venv/bin/python"
 }

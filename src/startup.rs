@@ -228,6 +228,9 @@ fn spawn_housekeeping(state: web::Data<AppState>) {
             if let Err(e) = crate::persistence::two_factor::purge_expired(&state.db).await {
                 tracing::debug!(error = %e, "could not purge login challenges");
             }
+            if let Err(e) = crate::persistence::passkeys::purge_expired(&state.db).await {
+                tracing::debug!(error = %e, "could not purge passkey ceremonies");
+            }
             if let Err(e) = crate::persistence::sessions::purge_expired(&state.db).await {
                 tracing::debug!(error = %e, "could not purge old sessions");
             }

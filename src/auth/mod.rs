@@ -137,14 +137,20 @@ fn note_session_use(db: &Db, tokens: &TokenKeys, jti: &str) {
     }
 }
 
-/// Refuses an administrator without two-factor sign-in with 403 `two_factor_required` while the
-/// administrators' setting asks for it. Setting the factor up (`/api/auth/2fa/*`) needs only a
+/// Refuses an administrator without two-factor sign-in (an authenticator app, or this session
+/// signed in with a passkey) with 403 `two_factor_required` while the administrators' setting
+/// asks for it. Setting the factor up (`/api/auth/2fa/*`) needs only a
 /// signed-in user, so it stays open.
 pub(crate) async fn require_admin_two_factor(db: &Db, admin: &AuthUser) -> Result<(), ApiError> {
     let settings = crate::persistence::admin_settings::load(db).await?;
     if !settings.require_admin_two_factor
         || crate::persistence::two_factor::is_enabled(db, admin.user.id).await?
     {
+        return Ok(());
+    }
+    // A session signed in with a passkey (user verification: two factors in one) counts.
+    let session = crate::persistence::sessions::find(db, &admin.claims.jti).await?;
+    if session.is_some_and(|s| s.method.as_deref() == Some("passkey")) {
         return Ok(());
     }
     Err(ApiError::ForbiddenCode {

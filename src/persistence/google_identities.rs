@@ -50,3 +50,12 @@ pub async fn unlink_user(db: &Db, user_id: ObjectId) -> DbResult<()> {
         .db_context("unlinking Google accounts")?;
     Ok(())
 }
+
+/// Whether the account can sign in with Google.
+pub async fn has_user(db: &Db, user_id: ObjectId) -> DbResult<bool> {
+    Ok(collection(db)
+        .find_one(doc! { "userId": user_id })
+        .await
+        .db_context("reading a Google identity")?
+        .is_some())
+}

@@ -34,6 +34,7 @@ pub mod migrations;
 pub mod notifications;
 pub mod observer;
 pub mod otps;
+pub mod passkeys;
 pub mod payment_customers;
 pub mod payments;
 pub mod payouts;
@@ -274,6 +275,7 @@ impl Db {
         account_deletions::ensure_indexes(self).await?;
         data_exports::ensure_indexes(self).await?;
         two_factor::ensure_indexes(self).await?;
+        passkeys::ensure_indexes(self).await?;
         email_logs::ensure_indexes(self).await?;
         categories::ensure_indexes(self).await?;
         posts::ensure_indexes(self).await?;

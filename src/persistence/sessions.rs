@@ -45,6 +45,10 @@ pub struct Session {
     /// (`POST /api/auth/reauth`); signing in counts as of `createdAt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reauth_at: Option<DateTime>,
+    /// `passkey` when the session was signed in with a passkey with user verification (two
+    /// factors in one: it satisfies the administrators' two-factor rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
 }
 
 fn collection(db: &Db) -> Collection<Session> {

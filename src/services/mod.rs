@@ -14,6 +14,8 @@ pub mod feed;
 pub mod gauges;
 pub mod notifications;
 pub mod notify;
+pub mod passkey_account;
+pub mod passkeys;
 pub mod people;
 pub mod posts;
 pub mod reauth;

@@ -73,7 +73,7 @@ pub async fn change_password(
         .await?
         .ok_or_else(|| ApiError::not_found("User not found"))?;
     crate::live::sessions_ended(&state.realtime, &user.id.to_hex());
-    let token = super::start_session(&state, &req, &user).await?;
+    let token = super::start_session(&state, &req, &user, None).await?;
     tracing::info!(user_id = %user.id, "password changed; other sessions ended");
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))

@@ -61,7 +61,7 @@ pub async fn google_login(
     if crate::persistence::two_factor::is_enabled(&state.db, user.id).await? {
         return super::two_factor::challenge_response(&state, &user, false).await;
     }
-    let token = super::start_session(&state, &req, &user).await?;
+    let token = super::start_session(&state, &req, &user, None).await?;
     let cancelled = crate::accounts::cancel_on_sign_in(&state, &user).await?;
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))

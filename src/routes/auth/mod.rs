@@ -6,6 +6,7 @@ pub mod google_login;
 pub mod login;
 pub mod logout;
 pub mod logout_all;
+pub mod passkeys;
 pub mod reauth;
 pub mod reset_password;
 pub mod send_reset_otp;
@@ -62,9 +63,20 @@ pub async fn session_response(
     state: &AppState,
     req: &HttpRequest,
     user: &User,
-    mut builder: actix_web::HttpResponseBuilder,
+    builder: actix_web::HttpResponseBuilder,
 ) -> ApiResult<HttpResponse> {
-    let token = start_session(state, req, user).await?;
+    session_response_by(state, req, user, builder, None).await
+}
+
+/// [`session_response`] for a sign-in by `method` (`passkey`), noted on the session.
+pub async fn session_response_by(
+    state: &AppState,
+    req: &HttpRequest,
+    user: &User,
+    mut builder: actix_web::HttpResponseBuilder,
+    method: Option<&str>,
+) -> ApiResult<HttpResponse> {
+    let token = start_session(state, req, user, method).await?;
     let cancelled = crate::accounts::cancel_on_sign_in(state, user).await?;
     Ok(builder
         .cookie(session_cookie(state, &token))
@@ -82,7 +94,12 @@ pub async fn session_response(
 /// Issues a token for `user` and records its session (device, address, place). The first
 /// sign-in from a device the account has not used before, on an account that has signed in
 /// before, sends the "New sign-in to your account" email.
-pub async fn start_session(state: &AppState, req: &HttpRequest, user: &User) -> ApiResult<String> {
+pub async fn start_session(
+    state: &AppState,
+    req: &HttpRequest,
+    user: &User,
+    method: Option<&str>,
+) -> ApiResult<String> {
     let (token, claims) =
         state
             .tokens
@@ -115,6 +132,7 @@ pub async fn start_session(state: &AppState, req: &HttpRequest, user: &User) -> 
         expires_at: mongodb::bson::DateTime::from_millis(claims.exp.saturating_mul(1000)),
         ended_at: None,
         reauth_at: None,
+        method: method.map(str::to_string),
     };
     sessions_db::insert(&state.db, &record).await?;
     if seen_before && !known {

@@ -8,11 +8,15 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
+use super::passkeys::AssertionBody;
+use crate::audit::Action;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
+use crate::persistence::passkeys::Purpose;
 use crate::persistence::{sessions, two_factor};
+use crate::services::{passkey_account, passkeys};
 use crate::state::AppState;
 
 use crate::services::reauth::{
@@ -22,13 +26,16 @@ use crate::services::reauth::{
 pub const MSG_REAUTH_DONE: &str = "Confirmed. You can continue for the next 10 minutes.";
 pub const MSG_SESSION_UNKNOWN: &str = "Please log in again to continue.";
 
-/// `{password, code}`; `code` is needed when two-factor sign-in is on.
+/// `{password, code}` (`code` is needed when two-factor sign-in is on), or `{passkey}`: an
+/// assertion for the options of `POST /api/auth/passkeys/reauth/options`.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct ReauthBody {
     #[serde(default)]
     password: String,
     #[serde(default)]
     code: String,
+    #[serde(default)]
+    passkey: Option<AssertionBody>,
 }
 
 /// `{message, reauthUntil}`.
@@ -47,6 +54,10 @@ pub async fn reauth(
     body: ApiJson<ReauthBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
+    if let Some(passkey) = body.passkey {
+        confirm_with_passkey(&state, &me, passkey).await?;
+        return confirmed(&state, &me).await;
+    }
     let Some(stored) = me.user.password_hash.clone() else {
         return Err(ApiError::bad_request(MSG_SIGN_IN_AGAIN));
     };
@@ -69,6 +80,36 @@ pub async fn reauth(
     {
         super::two_factor::check_second_factor(&state, &tf, &body.code).await?;
     }
+    confirmed(&state, &me).await
+}
+
+/// A passkey with user verification confirms both factors at once.
+async fn confirm_with_passkey(
+    state: &AppState,
+    me: &AuthUser,
+    body: AssertionBody,
+) -> ApiResult<()> {
+    let found = passkeys::finish_assertion(
+        state,
+        Purpose::Reauth,
+        Some(me.user.id),
+        &body.challenge_id,
+        &body.credential,
+    )
+    .await;
+    match found {
+        Ok((user, passkey)) => {
+            passkey_account::used(state, &user, &passkey, Action::PasskeyReauth).await;
+            Ok(())
+        }
+        Err(refusal) => {
+            passkey_account::refused(state, &refusal).await;
+            Err(refusal.error)
+        }
+    }
+}
+
+async fn confirmed(state: &AppState, me: &AuthUser) -> ApiResult<HttpResponse> {
     if !sessions::mark_reauth(&state.db, &me.claims.jti).await? {
         return Err(ApiError::unauthorized_code(
             "session_unknown",

@@ -5,6 +5,7 @@ mod activity;
 mod auth;
 mod google;
 mod otp;
+mod passkeys;
 mod people;
 mod security;
 mod user;

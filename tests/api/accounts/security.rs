@@ -137,7 +137,7 @@ async fn last_seen_is_written_at_most_once_a_minute() {
 
 /// A TOTP code computed by an independent implementation (Python's pyotp, installed by
 /// `scripts/lib.sh` in the test virtualenv) for `secret` at `unix` seconds.
-fn pyotp_code(secret: &str, unix: i64) -> String {
+pub(super) fn pyotp_code(secret: &str, unix: i64) -> String {
     let python = std::env::var("PRESSROOM_TEST_PYTHON").unwrap_or_else(|_| {
         format!(
             "{}/.cache/pressroom/venv/bin/python",

@@ -163,6 +163,8 @@ enum Kind {
     TipReceived,
     /// A paid tip the owner gave for another writer's post (the owner is the reader).
     TipSent,
+    /// One of the owner's passkeys (stored the way the API stores it; no key is used here).
+    Passkey,
 }
 
 /// An object made for one row: the values its path takes and who owns it (none for kinds
@@ -325,6 +327,9 @@ const OBJECT_ROWS: &[Row] = &[
     row("PATCH", "/api/bannerNotification/deactivate/{id}", Banner, "{}", admin_only_unowned(&[200])),
     // Sign-in sessions: only their own user sees or ends them (404 for anyone else).
     row("DELETE", "/api/auth/sessions/{id}", LoginSession, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    // Passkeys: only their own user renames or removes them (404 for anyone else).
+    row("PATCH", "/api/auth/passkeys/{id}", Passkey, r#"{"name": "Renamed"}"#, [&[401], &[401], &[200], &[404], &[404]]),
+    row("DELETE", "/api/auth/passkeys/{id}", Passkey, "{}", [&[401], &[401], &[200], &[404], &[404]]),
     // Data exports: only their owner, and only with the link's signature (403 without it).
     row("GET", "/api/user/export/{id}/download", Export, "{}", [&[401], &[401], &[403], &[404], &[404]]),
     // Accounts: the owner is the account itself.
@@ -538,6 +543,22 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
                 .unwrap()
                 .to_string();
             just(id, Some(owner.clone()))
+        }
+        Passkey => {
+            let id = mongodb::bson::oid::ObjectId::new();
+            let now = mongodb::bson::DateTime::now();
+            let owner_id = mongodb::bson::oid::ObjectId::parse_str(&owner.id).unwrap();
+            app.db
+                .database()
+                .collection::<mongodb::bson::Document>("passkeys")
+                .insert_one(mongodb::bson::doc! {
+                    "_id": id, "userId": owner_id, "credentialId": id.to_hex(),
+                    "userHandle": "", "name": "Laptop", "staticState": "", "dynamicState": "",
+                    "signCount": 0_i64, "transports": [], "backedUp": false, "createdAt": now,
+                })
+                .await
+                .unwrap();
+            just(id.to_hex(), Some(owner.clone()))
         }
         Export => {
             // One export a day per account: a fresh account each time.

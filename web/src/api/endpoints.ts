@@ -509,6 +509,69 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: () => ({ url: `/auth/logout-all`, method: "POST" }),
     }),
+    getAuthPasskeys: build.query<
+      GetAuthPasskeysApiResponse,
+      GetAuthPasskeysApiArg
+    >({
+      query: () => ({ url: `/auth/passkeys` }),
+    }),
+    postAuthPasskeysLoginOptions: build.mutation<
+      PostAuthPasskeysLoginOptionsApiResponse,
+      PostAuthPasskeysLoginOptionsApiArg
+    >({
+      query: () => ({ url: `/auth/passkeys/login/options`, method: "POST" }),
+    }),
+    postAuthPasskeysLoginVerify: build.mutation<
+      PostAuthPasskeysLoginVerifyApiResponse,
+      PostAuthPasskeysLoginVerifyApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/auth/passkeys/login/verify`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    postAuthPasskeysReauthOptions: build.mutation<
+      PostAuthPasskeysReauthOptionsApiResponse,
+      PostAuthPasskeysReauthOptionsApiArg
+    >({
+      query: () => ({ url: `/auth/passkeys/reauth/options`, method: "POST" }),
+    }),
+    postAuthPasskeysRegisterOptions: build.mutation<
+      PostAuthPasskeysRegisterOptionsApiResponse,
+      PostAuthPasskeysRegisterOptionsApiArg
+    >({
+      query: () => ({ url: `/auth/passkeys/register/options`, method: "POST" }),
+    }),
+    postAuthPasskeysRegisterVerify: build.mutation<
+      PostAuthPasskeysRegisterVerifyApiResponse,
+      PostAuthPasskeysRegisterVerifyApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/auth/passkeys/register/verify`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    patchAuthPasskeysById: build.mutation<
+      PatchAuthPasskeysByIdApiResponse,
+      PatchAuthPasskeysByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/auth/passkeys/${encodeURIComponent(String(queryArg.id))}`,
+        method: "PATCH",
+        body: queryArg.body,
+      }),
+    }),
+    deleteAuthPasskeysById: build.mutation<
+      DeleteAuthPasskeysByIdApiResponse,
+      DeleteAuthPasskeysByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/auth/passkeys/${encodeURIComponent(String(queryArg.id))}`,
+        method: "DELETE",
+      }),
+    }),
     postAuthReauth: build.mutation<
       PostAuthReauthApiResponse,
       PostAuthReauthApiArg
@@ -528,6 +591,12 @@ const injectedRtkApi = api.injectEndpoints({
         method: "POST",
         body: queryArg.body,
       }),
+    }),
+    getAuthSecurityLog: build.query<
+      GetAuthSecurityLogApiResponse,
+      GetAuthSecurityLogApiArg
+    >({
+      query: () => ({ url: `/auth/security-log` }),
     }),
     postAuthSendResetOtp: build.mutation<
       PostAuthSendResetOtpApiResponse,
@@ -2497,6 +2566,88 @@ export type PostAuthLogoutAllApiResponse = /** status 200 Success */ {
   message: string;
 };
 export type PostAuthLogoutAllApiArg = void;
+export type GetAuthPasskeysApiResponse = /** status 200 Success */ {
+  passkeys: PasskeyView[];
+};
+export type GetAuthPasskeysApiArg = void;
+export type PostAuthPasskeysLoginOptionsApiResponse =
+  /** status 200 Success */ object;
+export type PostAuthPasskeysLoginOptionsApiArg = void;
+export type PostAuthPasskeysLoginVerifyApiResponse = /** status 200 Success */ {
+  _id: string;
+  /** Present (true) when this sign-in cancelled the account's scheduled deletion. */
+  deletionCancelled?: boolean | null;
+  email: string;
+  fullName: string;
+  isAccountVerified: boolean;
+  role: string;
+  token: string;
+};
+export type PostAuthPasskeysLoginVerifyApiArg = {
+  body: {
+    challengeId: string;
+    credential: object;
+  };
+};
+export type PostAuthPasskeysReauthOptionsApiResponse =
+  /** status 200 Success */ object;
+export type PostAuthPasskeysReauthOptionsApiArg = void;
+export type PostAuthPasskeysRegisterOptionsApiResponse =
+  /** status 200 Success */ object;
+export type PostAuthPasskeysRegisterOptionsApiArg = void;
+export type PostAuthPasskeysRegisterVerifyApiResponse =
+  | /** status 200 Success */ {
+      /** Whether the passkey is synced (backed up) by its provider. */
+      backedUp: boolean;
+      createdAt: string;
+      id: string;
+      /** `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+      kind?: string | null;
+      lastUsedAt?: string | null;
+      name: string;
+      transports: string[];
+    }
+  | /** status 201 Success */ {
+      /** Whether the passkey is synced (backed up) by its provider. */
+      backedUp: boolean;
+      createdAt: string;
+      id: string;
+      /** `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+      kind?: string | null;
+      lastUsedAt?: string | null;
+      name: string;
+      transports: string[];
+    };
+export type PostAuthPasskeysRegisterVerifyApiArg = {
+  body: {
+    challengeId: string;
+    credential: object;
+    name?: string;
+  };
+};
+export type PatchAuthPasskeysByIdApiResponse = /** status 200 Success */ {
+  /** Whether the passkey is synced (backed up) by its provider. */
+  backedUp: boolean;
+  createdAt: string;
+  id: string;
+  /** `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+  kind?: string | null;
+  lastUsedAt?: string | null;
+  name: string;
+  transports: string[];
+};
+export type PatchAuthPasskeysByIdApiArg = {
+  id: string;
+  body: {
+    name: string;
+  };
+};
+export type DeleteAuthPasskeysByIdApiResponse = /** status 200 Success */ {
+  message: string;
+};
+export type DeleteAuthPasskeysByIdApiArg = {
+  id: string;
+};
 export type PostAuthReauthApiResponse = /** status 200 Success */ {
   message: string;
   reauthUntil: string;
@@ -2504,6 +2655,7 @@ export type PostAuthReauthApiResponse = /** status 200 Success */ {
 export type PostAuthReauthApiArg = {
   body: {
     code?: string;
+    passkey?: null | AssertionBody;
     password?: string;
   };
 };
@@ -2517,6 +2669,10 @@ export type PostAuthResetPasswordApiArg = {
     otp: string;
   };
 };
+export type GetAuthSecurityLogApiResponse = /** status 200 Success */ {
+  events: SecurityEvent[];
+};
+export type GetAuthSecurityLogApiArg = void;
 export type PostAuthSendResetOtpApiResponse = /** status 200 Success */ {
   message: string;
 };
@@ -4154,6 +4310,9 @@ export type UserBody = components["schemas"]["UserBody"];
 export type GoogleSession = components["schemas"]["GoogleSession"];
 export type ChallengeAnswer = components["schemas"]["ChallengeAnswer"];
 export type SessionBody = components["schemas"]["SessionBody"];
+export type PasskeyView = components["schemas"]["PasskeyView"];
+export type AssertionBody = components["schemas"]["AssertionBody"];
+export type SecurityEvent = components["schemas"]["SecurityEvent"];
 export type SessionItem = components["schemas"]["SessionItem"];
 export type BannerView = components["schemas"]["BannerView"];
 export type BlockedUser = components["schemas"]["BlockedUser"];
@@ -4299,8 +4458,19 @@ export const {
   usePostAuthLoginMutation,
   usePostAuthLogoutMutation,
   usePostAuthLogoutAllMutation,
+  useGetAuthPasskeysQuery,
+  useLazyGetAuthPasskeysQuery,
+  usePostAuthPasskeysLoginOptionsMutation,
+  usePostAuthPasskeysLoginVerifyMutation,
+  usePostAuthPasskeysReauthOptionsMutation,
+  usePostAuthPasskeysRegisterOptionsMutation,
+  usePostAuthPasskeysRegisterVerifyMutation,
+  usePatchAuthPasskeysByIdMutation,
+  useDeleteAuthPasskeysByIdMutation,
   usePostAuthReauthMutation,
   usePostAuthResetPasswordMutation,
+  useGetAuthSecurityLogQuery,
+  useLazyGetAuthSecurityLogQuery,
   usePostAuthSendResetOtpMutation,
   usePostAuthSendVerifyOtpMutation,
   useGetAuthSessionsQuery,
