@@ -398,6 +398,16 @@ async fn produce(state: &AppState, user: &User, tx: &Tx) -> anyhow::Result<()> {
         &[],
     )
     .await?;
+    // passkeys.json: names, kinds and dates; no key material, credential id or user handle.
+    json_array(
+        state,
+        tx,
+        "passkeys.json",
+        crate::persistence::passkeys::COLLECTION,
+        doc! { "userId": id },
+        &["credentialId", "userHandle", "staticState", "dynamicState"],
+    )
+    .await?;
     json_array(
         state,
         tx,

@@ -813,6 +813,18 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
     .await;
     let me = app.signup().await;
     let other = app.signup_as(&format!("other-{}", unique_email())).await;
+    // A passkey, stored the way the API stores it: its name goes out, its key material does not.
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("passkeys")
+        .insert_one(mongodb::bson::doc! {
+            "userId": mongodb::bson::oid::ObjectId::parse_str(&me.id).unwrap(),
+            "credentialId": "cred-secret", "userHandle": "handle-secret", "name": "Laptop",
+            "staticState": "key-secret", "dynamicState": "state-secret", "signCount": 3_i64,
+            "transports": ["internal"], "backedUp": true, "createdAt": mongodb::bson::DateTime::now(),
+        })
+        .await
+        .unwrap();
     let post = create_post(
         &app,
         &me.token,
@@ -934,6 +946,7 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
         "follows.json",
         "notifications.json",
         "activity.json",
+        "passkeys.json",
         "consent.json",
         "subscriptions.csv",
         "tips.csv",
@@ -944,6 +957,9 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
         assert!(files.contains_key(expected), "{expected} in {names:?}");
     }
     let text = |name: &str| String::from_utf8(files[name].clone()).unwrap();
+    let passkeys = text("passkeys.json");
+    assert!(passkeys.contains("\"Laptop\""), "{passkeys}");
+    assert!(!passkeys.contains("secret"), "{passkeys}");
     let profile: Value = serde_json::from_str(&text("profile.json")).unwrap();
     assert_eq!(profile["email"], me.email);
     assert!(profile.get("passwordHash").is_none());
