@@ -10,13 +10,52 @@ use crate::auth::{
     authenticate_with, require_admin_two_factor, token_from_request, AdminUser, AuthUser,
     MaybeUser, MSG_ADMIN_ONLY, MSG_NOT_SIGNED_IN,
 };
+use crate::domain::api_keys::looks_like_key;
 use crate::error::ApiError;
+use crate::services::api_keys::{self, KeyScopes};
 use crate::state::AppState;
 
 fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
     req.app_data::<web::Data<AppState>>()
         .cloned()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("application state missing")))
+}
+
+/// What a key's authentication needs of the request: the route's scopes, method and pattern.
+struct KeyContext {
+    scopes: Option<web::Data<KeyScopes>>,
+    method: String,
+    pattern: Option<String>,
+}
+
+impl KeyContext {
+    fn of(req: &HttpRequest) -> KeyContext {
+        KeyContext {
+            scopes: req.app_data::<web::Data<KeyScopes>>().cloned(),
+            method: req.method().to_string(),
+            pattern: req.match_pattern(),
+        }
+    }
+}
+
+/// A session token or a personal API key (`pr_live_…`), authenticated.
+async fn authenticate(
+    state: &AppState,
+    token: &str,
+    key: &KeyContext,
+) -> Result<AuthUser, ApiError> {
+    if looks_like_key(token) {
+        api_keys::authenticate(
+            state,
+            key.scopes.as_ref().map(|s| s.get_ref()),
+            token,
+            &key.method,
+            key.pattern.as_deref(),
+        )
+        .await
+    } else {
+        authenticate_with(&state.db, &state.tokens, token).await
+    }
 }
 
 impl FromRequest for AuthUser {
@@ -26,10 +65,11 @@ impl FromRequest for AuthUser {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = state_of(req);
         let token = token_from_request(req);
+        let key = KeyContext::of(req);
         Box::pin(async move {
             let state = state?;
             let token = token.ok_or_else(|| ApiError::unauthorized(MSG_NOT_SIGNED_IN))?;
-            authenticate_with(&state.db, &state.tokens, &token).await
+            authenticate(&state, &token, &key).await
         })
     }
 }
@@ -41,14 +81,18 @@ impl FromRequest for MaybeUser {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = state_of(req);
         let token = token_from_request(req);
+        let key = KeyContext::of(req);
         Box::pin(async move {
             let state = state?;
             let Some(token) = token else {
                 return Ok(MaybeUser(None));
             };
-            match authenticate_with(&state.db, &state.tokens, &token).await {
+            match authenticate(&state, &token, &key).await {
                 Ok(user) => Ok(MaybeUser(Some(user))),
-                Err(ApiError::Unauthorized { .. }) => Ok(MaybeUser(None)),
+                // A stale session reads as a guest; a bad key is said to be one.
+                Err(ApiError::Unauthorized { .. }) if !looks_like_key(&token) => {
+                    Ok(MaybeUser(None))
+                }
                 Err(other) => Err(other),
             }
         })

@@ -67,6 +67,8 @@ pub enum Kind {
     EngagementAddress,
     /// Tips per reader.
     TipReader,
+    /// Requests made with one personal API key.
+    ApiKey,
 }
 
 /// An engagement write, limited per reader and per address (each action on its own).
@@ -105,7 +107,7 @@ pub(crate) fn declare_metrics() {
 
 impl Kind {
     /// Every limit.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::LoginAccount,
         Kind::LoginAddress,
         Kind::OtpSendAccount,
@@ -120,6 +122,7 @@ impl Kind {
         Kind::NewsletterEmail,
         Kind::NewsletterAddress,
         Kind::TipReader,
+        Kind::ApiKey,
     ];
 
     /// The limit's name (in Redis keys and the metrics).
@@ -139,6 +142,7 @@ impl Kind {
             Kind::NewsletterEmail => "newsletter-email",
             Kind::NewsletterAddress => "newsletter-address",
             Kind::TipReader => "tip-reader",
+            Kind::ApiKey => "api-key",
         }
     }
 }
@@ -185,13 +189,14 @@ impl RateLimiter {
             Kind::NewsletterEmail => l.newsletter_per_email,
             Kind::NewsletterAddress => l.newsletter_per_address,
             Kind::TipReader => l.tips_per_reader,
+            Kind::ApiKey => l.api_key_requests,
         }
     }
 
     /// The window a kind is counted in.
     fn window(&self, kind: Kind) -> Duration {
         match kind {
-            Kind::EngagementReader | Kind::EngagementAddress | Kind::TipReader => {
+            Kind::EngagementReader | Kind::EngagementAddress | Kind::TipReader | Kind::ApiKey => {
                 self.engagement_window
             }
             _ => self.window,

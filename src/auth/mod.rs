@@ -22,7 +22,7 @@ pub(crate) const COOKIE_NAME: &str = "jwt";
 
 pub(crate) const MSG_NOT_SIGNED_IN: &str = "You must be logged in to do that.";
 pub(crate) const MSG_REVOKED: &str = "Your session has ended. Please log in again.";
-pub(crate) const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
+pub const MSG_BLOCKED: &str = "Your account has been blocked. Please contact support.";
 pub(crate) const MSG_ADMIN_ONLY: &str = "Admin access required";
 /// Administrators must turn two-factor sign-in on before using administrator tools (a setting).
 pub(crate) const MSG_ADMIN_TWO_FACTOR: &str =
@@ -33,6 +33,15 @@ pub(crate) const MSG_ADMIN_TWO_FACTOR: &str =
 pub struct AuthUser {
     pub user: User,
     pub claims: Claims,
+    /// Set when the request carried a personal API key instead of a session.
+    pub key: Option<KeyGrant>,
+}
+
+/// The personal API key a request was made with, and what it may do.
+#[derive(Debug, Clone)]
+pub struct KeyGrant {
+    pub id: mongodb::bson::oid::ObjectId,
+    pub scopes: Vec<String>,
 }
 
 impl AuthUser {
@@ -100,7 +109,11 @@ pub(crate) async fn authenticate_with(
         return Err(ApiError::unauthorized_code("token_revoked", MSG_REVOKED));
     }
     note_session_use(db, tokens, &claims.jti);
-    Ok(AuthUser { user, claims })
+    Ok(AuthUser {
+        user,
+        claims,
+        key: None,
+    })
 }
 
 /// Seconds between two writes of a session's `lastSeenAt`.

@@ -100,6 +100,10 @@ pub struct RateLimitSettings {
     /// Tips a reader may make per engagement window.
     #[serde(default = "default_tips_per_reader")]
     pub tips_per_reader: u32,
+    /// Requests one personal API key may make per engagement window (429 with Retry-After past
+    /// it).
+    #[serde(default = "default_api_key_requests")]
+    pub api_key_requests: u32,
     /// Email-only subscriptions asked for one email address (confirmation mails sent to it).
     #[serde(default = "default_newsletter_per_email")]
     pub newsletter_per_email: u32,
@@ -136,6 +140,7 @@ impl RateLimitSettings {
             engagement_per_reader: per_window,
             engagement_per_address: per_window,
             tips_per_reader: per_window,
+            api_key_requests: per_window,
         }
     }
 }
@@ -507,6 +512,10 @@ pub struct LogSettings {
 pub enum LogFormat {
     Pretty,
     Json,
+}
+
+fn default_api_key_requests() -> u32 {
+    600
 }
 
 fn default_tips_per_reader() -> u32 {

@@ -1,5 +1,6 @@
 //! Domain values parsed at the edge: once built, they are valid.
 
+pub mod api_keys;
 pub mod blocks;
 pub mod eligibility;
 pub mod email;

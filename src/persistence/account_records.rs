@@ -43,6 +43,7 @@ pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
     (super::passkeys::COLLECTION, "userId"),
     (super::passkeys::HANDLES, "_id"),
     (super::passkeys::CEREMONIES, "userId"),
+    (super::api_keys::COLLECTION, "userId"),
     ("account_deletions", "_id"),
     ("data_exports", "userId"),
     (super::tips::SETTINGS, "_id"),

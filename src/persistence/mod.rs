@@ -6,6 +6,7 @@ pub mod account_records;
 pub mod achievements;
 pub mod activity;
 pub mod admin_settings;
+pub mod api_keys;
 pub mod audit_log;
 pub mod bank_details;
 pub mod banners;
@@ -276,6 +277,7 @@ impl Db {
         data_exports::ensure_indexes(self).await?;
         two_factor::ensure_indexes(self).await?;
         passkeys::ensure_indexes(self).await?;
+        api_keys::ensure_indexes(self).await?;
         email_logs::ensure_indexes(self).await?;
         categories::ensure_indexes(self).await?;
         posts::ensure_indexes(self).await?;

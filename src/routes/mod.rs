@@ -15,6 +15,7 @@ pub mod earning;
 pub mod follow;
 pub mod geojson;
 pub mod health;
+pub mod keys;
 pub mod media;
 pub mod metrics;
 pub mod newsletter;
@@ -42,6 +43,12 @@ use table::ROUTES;
 /// `/api` one scope per first segment (answering [`api_not_found`] for anything it does not route),
 /// each route in table order.
 pub fn configure(cfg: &mut web::ServiceConfig) {
+    // The scope each route needs of a personal API key, read by the user extractors.
+    let scopes = ROUTES
+        .iter()
+        .filter_map(|r| Some(((r.method.to_string(), r.path.to_string()), r.scope?)))
+        .collect();
+    cfg.app_data(web::Data::new(crate::services::api_keys::KeyScopes(scopes)));
     let mut outside: Vec<&str> = Vec::new();
     for route in ROUTES.iter().filter(|r| !r.path.starts_with("/api/")) {
         if !outside.contains(&route.path) {

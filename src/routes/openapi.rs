@@ -235,6 +235,14 @@ pub fn api_document() -> ApiDocument {
                 operation["security"] = json!([{ "bearer": [] }, { "cookie": [] }]);
             }
         }
+        if let Some(scope) = route.scope {
+            // A personal API key holding `scope` may call it too (OpenAPI 3.1 lists the roles
+            // a non-OAuth scheme needs).
+            if let Some(list) = operation["security"].as_array_mut() {
+                list.push(json!({ "apiKey": [scope] }));
+            }
+            operation["x-required-scopes"] = json!([scope]);
+        }
         if let Some(of) = route.body.schema() {
             let (schema, refs) = of();
             for (name, s) in refs {
@@ -261,7 +269,13 @@ pub fn api_document() -> ApiDocument {
         components: json!({
             "securitySchemes": {
                 "bearer": { "type": "http", "scheme": "bearer", "bearerFormat": "JWT" },
-                "cookie": { "type": "apiKey", "in": "cookie", "name": "jwt" }
+                "cookie": { "type": "apiKey", "in": "cookie", "name": "jwt" },
+                "apiKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "bearerFormat": "pr_live_…",
+                    "description": "A personal API key (Settings → Developers): `Authorization: Bearer pr_live_…`. It works on the operations whose `x-required-scopes` it holds; elsewhere it is refused with 403 `insufficient_scope` or `key_not_allowed`."
+                }
             },
             "schemas": schemas
         }),

@@ -5,6 +5,7 @@
 
 pub mod activity;
 pub mod analytics;
+pub mod api_keys;
 pub mod codes;
 pub mod counts;
 pub mod deletion;

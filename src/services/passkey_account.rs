@@ -179,13 +179,15 @@ pub async fn refused(state: &AppState, refusal: &Refusal) {
 }
 
 /// What the person's security log shows.
-const SECURITY_ACTIONS: [&str; 13] = [
+const SECURITY_ACTIONS: [&str; 15] = [
     "passkey.add",
     "passkey.sign_in",
     "passkey.reauth",
     "passkey.rename",
     "passkey.remove",
     "passkey.refused",
+    "api_key.create",
+    "api_key.revoke",
     "two_factor.enable",
     "two_factor.disable",
     "two_factor.recovery_codes",
@@ -211,7 +213,9 @@ fn describe(entry: &AuditEntry) -> Option<String> {
     let reason = entry.details.get_str("reason").ok();
     match (entry.target_label.as_deref(), reason) {
         (Some(name), Some(reason)) => Some(format!("{name} ({})", refusal_text(reason))),
-        (Some(name), None) if entry.target_type == "passkey" => Some(name.to_string()),
+        (Some(name), None) if matches!(entry.target_type.as_str(), "passkey" | "api_key") => {
+            Some(name.to_string())
+        }
         _ => None,
     }
 }

@@ -75,6 +75,10 @@ pub async fn create(
     let category = body.category(&state.db).await?.flatten();
     let at = now();
     let status = requested_status(&body)?.unwrap_or(PostStatus::Published);
+    if status != PostStatus::Draft {
+        // A key that writes drafts publishes only with publish:posts too.
+        crate::services::api_keys::require_scope(&me, "publish:posts")?;
+    }
     let publish_at = match status {
         PostStatus::Scheduled => Some(parse_publish_at(body.publish_at.as_deref(), at)?),
         _ => None,

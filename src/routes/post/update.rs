@@ -77,6 +77,10 @@ pub async fn update(
         set.insert("language", l);
     }
     let status = requested_status(&body)?.unwrap_or(current.status);
+    if status != PostStatus::Draft || current.status != PostStatus::Draft {
+        // Only drafts change with write:drafts alone; what readers see needs publish:posts.
+        crate::services::api_keys::require_scope(&me, "publish:posts")?;
+    }
     match status {
         PostStatus::Scheduled => {
             let keep = body.publish_at.is_none() && current.status == PostStatus::Scheduled;

@@ -165,6 +165,8 @@ enum Kind {
     TipSent,
     /// One of the owner's passkeys (stored the way the API stores it; no key is used here).
     Passkey,
+    /// One of the owner's personal API keys.
+    ApiKey,
 }
 
 /// An object made for one row: the values its path takes and who owns it (none for kinds
@@ -330,6 +332,8 @@ const OBJECT_ROWS: &[Row] = &[
     // Passkeys: only their own user renames or removes them (404 for anyone else).
     row("PATCH", "/api/auth/passkeys/{id}", Passkey, r#"{"name": "Renamed"}"#, [&[401], &[401], &[200], &[404], &[404]]),
     row("DELETE", "/api/auth/passkeys/{id}", Passkey, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    // API keys: only their owner revokes them (404 for anyone else).
+    row("DELETE", "/api/keys/{id}", ApiKey, "{}", [&[401], &[401], &[200], &[404], &[404]]),
     // Data exports: only their owner, and only with the link's signature (403 without it).
     row("GET", "/api/user/export/{id}/download", Export, "{}", [&[401], &[401], &[403], &[404], &[404]]),
     // Accounts: the owner is the account itself.
@@ -559,6 +563,13 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
                 .await
                 .unwrap();
             just(id.to_hex(), Some(owner.clone()))
+        }
+        ApiKey => {
+            let body = json!({ "name": "Matrix", "scopes": ["read:posts"] });
+            just(
+                created(app, "/api/keys", body, Some(owner), "/id").await,
+                Some(owner.clone()),
+            )
         }
         Export => {
             // One export a day per account: a fresh account each time.

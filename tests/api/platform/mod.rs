@@ -2,6 +2,7 @@
 //! answer is held to, the authorization matrix, errors, hardening, injection, bytes on the wire and
 //! backups.
 
+mod api_keys;
 mod authz_matrix;
 mod backup;
 mod bytes;

@@ -1003,6 +1003,28 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: () => ({ url: `/geojson/world` }),
     }),
+    postKeys: build.mutation<PostKeysApiResponse, PostKeysApiArg>({
+      query: (queryArg) => ({
+        url: `/keys`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getKeys: build.query<GetKeysApiResponse, GetKeysApiArg>({
+      query: () => ({ url: `/keys` }),
+    }),
+    getKeysScopes: build.query<GetKeysScopesApiResponse, GetKeysScopesApiArg>({
+      query: () => ({ url: `/keys/scopes` }),
+    }),
+    deleteKeysById: build.mutation<
+      DeleteKeysByIdApiResponse,
+      DeleteKeysByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/keys/${encodeURIComponent(String(queryArg.id))}`,
+        method: "DELETE",
+      }),
+    }),
     postNewsletterByAuthorIdSubscribe: build.mutation<
       PostNewsletterByAuthorIdSubscribeApiResponse,
       PostNewsletterByAuthorIdSubscribeApiArg
@@ -3090,6 +3112,36 @@ export type GetGeojsonIndiaBorderApiResponse = /** status 200 Success */ object;
 export type GetGeojsonIndiaBorderApiArg = void;
 export type GetGeojsonWorldApiResponse = /** status 200 Success */ object;
 export type GetGeojsonWorldApiArg = void;
+export type PostKeysApiResponse =
+  | /** status 200 Success */ (KeyView & {
+      /** The key itself: shown this once, stored only as a hash. */
+      key: string;
+    })
+  | /** status 201 Success */ (KeyView & {
+      /** The key itself: shown this once, stored only as a hash. */
+      key: string;
+    });
+export type PostKeysApiArg = {
+  body: {
+    expiresInDays?: number | null;
+    name: string;
+    scopes: string[];
+  };
+};
+export type GetKeysApiResponse = /** status 200 Success */ {
+  keys: KeyView[];
+};
+export type GetKeysApiArg = void;
+export type GetKeysScopesApiResponse = /** status 200 Success */ {
+  scopes: ScopeView[];
+};
+export type GetKeysScopesApiArg = void;
+export type DeleteKeysByIdApiResponse = /** status 200 Success */ {
+  message: string;
+};
+export type DeleteKeysByIdApiArg = {
+  id: string;
+};
 export type PostNewsletterByAuthorIdSubscribeApiResponse =
   /** status 200 Success */ {
     message: string;
@@ -4334,6 +4386,8 @@ export type LocationView = components["schemas"]["LocationView"];
 export type UserRef = components["schemas"]["UserRef"];
 export type PlacedUser = components["schemas"]["PlacedUser"];
 export type FollowEntry = components["schemas"]["FollowEntry"];
+export type KeyView = components["schemas"]["KeyView"];
+export type ScopeView = components["schemas"]["ScopeView"];
 export type ContactData = components["schemas"]["ContactData"];
 export type BankDetailsView = components["schemas"]["BankDetailsView"];
 export type ContactDataBody = components["schemas"]["ContactDataBody"];
@@ -4533,6 +4587,12 @@ export const {
   useLazyGetGeojsonIndiaBorderQuery,
   useGetGeojsonWorldQuery,
   useLazyGetGeojsonWorldQuery,
+  usePostKeysMutation,
+  useGetKeysQuery,
+  useLazyGetKeysQuery,
+  useGetKeysScopesQuery,
+  useLazyGetKeysScopesQuery,
+  useDeleteKeysByIdMutation,
   usePostNewsletterByAuthorIdSubscribeMutation,
   useDeleteNotificationMutation,
   usePostNotificationAdminMutation,
