@@ -18,10 +18,10 @@ use sha2::{Digest, Sha256};
 use webauthn_rp::bin::{Decode, Encode};
 use webauthn_rp::request::auth::AuthenticationVerificationOptions;
 use webauthn_rp::request::register::{
-    Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions, UserHandle64,
-    Username, USER_HANDLE_MAX_LEN,
+    CredProtect, Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions,
+    UserHandle64, Username, USER_HANDLE_MAX_LEN,
 };
-use webauthn_rp::request::{AsciiDomain, PublicKeyCredentialDescriptor, RpId};
+use webauthn_rp::request::{AsciiDomain, ExtensionInfo, PublicKeyCredentialDescriptor, RpId};
 use webauthn_rp::response::auth::error::AuthCeremonyErr;
 use webauthn_rp::response::register::error::RegCeremonyErr;
 use webauthn_rp::response::register::{CompressedPubKey, DynamicState, StaticState};
@@ -232,7 +232,13 @@ pub async fn start_registration(state: &AppState, user: &User) -> ApiResult<Valu
         id: &handle,
         display_name: Nickname::try_from(user.name.as_str()).ok(),
     };
-    let (server, client) = PublicKeyCredentialCreationOptions::passkey(&rp.rp_id, entity, exclude)
+    let mut creation = PublicKeyCredentialCreationOptions::passkey(&rp.rp_id, entity, exclude);
+    // Ask authenticators to protect the credential with user verification, without refusing
+    // those that cannot say so (browsers refuse them outright when enforcement is asked); every
+    // ceremony here requires user verification anyway.
+    creation.extensions.cred_protect =
+        CredProtect::UserVerificationRequired(ExtensionInfo::AllowDontEnforceValue);
+    let (server, client) = creation
         .start_ceremony()
         .map_err(|e| internal("starting a passkey registration", e))?;
     let client = serde_json::to_value(&client).map_err(|e| internal("creation options", e))?;

@@ -39,10 +39,10 @@ process.on('exit', () => {
 /**
  * A fresh browser profile (its own local storage and cookies). Console errors are collected so a
  * test can show them when it fails (Content-Security-Policy violations also in `cspViolations`);
- * geolocation is left undecided, as for a new visitor.
+ * geolocation is left undecided, as for a new visitor. `baseURL`: another server than the suite's.
  */
-export async function newPage(browser, { viewport = { width: 1280, height: 860 } } = {}) {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport });
+export async function newPage(browser, { viewport = { width: 1280, height: 860 }, baseURL = BASE_URL } = {}) {
+  const context = await browser.newContext({ baseURL, viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const log = [];
@@ -150,8 +150,8 @@ export async function waitForCode(address, { after = 0, timeoutMs = 20_000 } = {
 
 // ── API shortcuts (for arranging state, never for what a test asserts about the UI) ────────
 
-export async function api(pathname, { method = 'GET', body, token } = {}) {
-  const response = await fetch(`${BASE_URL}/api${pathname}`, {
+export async function api(pathname, { method = 'GET', body, token, base = BASE_URL } = {}) {
+  const response = await fetch(`${base}/api${pathname}`, {
     method,
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -166,11 +166,14 @@ export async function api(pathname, { method = 'GET', body, token } = {}) {
   return { status: response.status, data };
 }
 
-/** Signs up through the API and returns the session (for tests about other things than signup). */
-export async function createAccount(tag = 'user', password = 'correct horse battery') {
+/**
+ * Signs up through the API and returns the session (for tests about other things than signup);
+ * `base`: another server than the suite's.
+ */
+export async function createAccount(tag = 'user', password = 'correct horse battery', { base = BASE_URL } = {}) {
   const email = uniqueEmail(tag);
   const fullName = `E2E ${tag} ${counter}`;
-  const { status, data } = await api('/auth/signup', { method: 'POST', body: { fullName, email, password, sendEmail: false } });
+  const { status, data } = await api('/auth/signup', { method: 'POST', base, body: { fullName, email, password, sendEmail: false } });
   if (status >= 300) throw new Error(`signup failed: ${status} ${JSON.stringify(data)}`);
   return { email, password, fullName, token: data.token, id: data._id };
 }

@@ -224,7 +224,7 @@ describe('people', () => {
   it('a new name and avatar show in the top bar without a reload', async () => {
     const page = await signedIn(reader);
     await page.goto('/user-setting');
-    await page.getByLabel('Name').fill('Ada Renamed');
+    await page.getByLabel('Name', { exact: true }).fill('Ada Renamed');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByRole('status').filter({ hasText: 'Profile saved.' }).first().waitFor();
 
@@ -254,7 +254,7 @@ describe('people', () => {
     await page.keyboard.press('Escape');
     await page.mouse.click(5, 500);
     await page.goto('/user-setting');
-    await page.getByLabel('Name').waitFor();
+    await page.getByLabel('Name', { exact: true }).waitFor();
     await screenshot(page, 'settings');
     await assertAccessible(page, 'settings');
 

@@ -189,6 +189,16 @@ async fn a_passkey_signs_in_with_no_email_and_counts_as_two_factors() {
     );
     assert_eq!(opts["authenticatorSelection"]["residentKey"], "required");
     assert_eq!(opts["attestation"], "none");
+    // credProtect is asked for, never enforced: browsers refuse authenticators without it
+    // outright when it is.
+    assert_eq!(
+        opts["extensions"]["credentialProtectionPolicy"],
+        "userVerificationRequired"
+    );
+    assert_ne!(
+        opts["extensions"]["enforceCredentialProtectionPolicy"], true,
+        "{opts}"
+    );
     let algs: Vec<i64> = opts["pubKeyCredParams"]
         .as_array()
         .unwrap()

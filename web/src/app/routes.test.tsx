@@ -137,6 +137,8 @@ describe('routes', () => {
     // What the settings page's account sections read.
     mockApi.on('GET', '/auth/2fa', { body: { enabled: false, recoveryCodesLeft: 0 } });
     mockApi.on('GET', '/auth/sessions', { body: { sessions: [] } });
+    mockApi.on('GET', '/auth/passkeys', { body: { passkeys: [] } });
+    mockApi.on('GET', '/auth/security-log', { body: { events: [] } });
     mockApi.on('GET', '/user/export', { body: { exports: [] } });
     mockApi.on('GET', '/follow/following', { body: { list: [], count: 0, page: 1, totalPages: 0 } });
     mockApi.on('GET', /^\/api\/user\/get-single-user\//, { body: { data: { _id: 'u1', name: 'Ada Lovelace', followersCount: 0, followingCount: 0, isFollowing: false, blockedByYou: false } } });

@@ -50,6 +50,14 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
+/** A date and time in the reader's time zone, e.g. "12 Mar 2025, 14:05". */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
 /** 1234 → "1.2K", for counters. */
 export function compactCount(value: number | null | undefined): string {
   const n = Math.max(0, Number(value) || 0);

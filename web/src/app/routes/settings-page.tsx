@@ -1,8 +1,8 @@
 /**
  * `/user-setting`: profile (name, bio, region, website, the daily email), avatar (cropped square in
- * the browser), cookie choice, theme, the people one blocked with Unblock, the password, and "Log
- * out everywhere". Each save says it succeeded or shows the server's message (the user error
- * clears after 3 seconds).
+ * the browser), cookie choice, theme, the people one blocked with Unblock, the password, security
+ * (passkeys, two-factor sign-in, recent security activity) and "Log out everywhere". Each save says
+ * it succeeded or shows the server's message (the user error clears after 3 seconds).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -21,7 +21,7 @@ import { FollowedAuthors } from '@/features/follows/components/followed-authors'
 import { consentChosen, selectCookieConsent } from '@/features/consent';
 import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
-import { DeleteAccountSection, SessionList, TwoFactorSection, YourDataSection } from '@/features/account';
+import { DeleteAccountSection, PasskeysSection, SecurityLog, SessionList, TwoFactorSection, YourDataSection } from '@/features/account';
 import { selectProfile, updateCurrentUser, type ProfileChanges } from '@/features/users';
 import { AvatarCropper } from '@/features/users/components/avatar-cropper';
 
@@ -341,6 +341,32 @@ function SessionsSection() {
   );
 }
 
+/** Passkeys, two-factor sign-in and what happened lately. */
+function SecuritySection() {
+  return (
+    <>
+      <section aria-labelledby="passkeys-title" id="passkeys">
+        <h3 id="passkeys-title" className="settings-subtitle">
+          Passkeys
+        </h3>
+        <PasskeysSection />
+      </section>
+      <section aria-labelledby="two-factor-title" id="two-factor">
+        <h3 id="two-factor-title" className="settings-subtitle">
+          Two-factor sign-in
+        </h3>
+        <TwoFactorSection />
+      </section>
+      <section aria-labelledby="security-activity-title" id="security-activity">
+        <h3 id="security-activity-title" className="settings-subtitle">
+          Recent security activity
+        </h3>
+        <SecurityLog />
+      </section>
+    </>
+  );
+}
+
 export default function SettingsPage() {
   return (
     <Page title="Settings" wide>
@@ -352,7 +378,7 @@ export default function SettingsPage() {
         <a href="#new-posts">New posts</a>
         <a href="#blocked">Blocked people</a>
         <a href="#password">Password</a>
-        <a href="#security">Two-factor sign-in</a>
+        <a href="#security">Security</a>
         <a href="#sessions">Sessions</a>
         <a href="#your-data">Your data</a>
         <a href="#leave">Delete my account</a>
@@ -379,8 +405,8 @@ export default function SettingsPage() {
         <Section id="password" title="Password">
           <PasswordSection />
         </Section>
-        <Section id="security" title="Two-factor sign-in">
-          <TwoFactorSection />
+        <Section id="security" title="Security">
+          <SecuritySection />
         </Section>
         <Section id="sessions" title="Sessions">
           <SessionsSection />

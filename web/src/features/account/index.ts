@@ -1,3 +1,5 @@
 export { SessionList, TwoFactorSection } from './account-security';
 export { DeleteAccountSection } from './leave-section';
 export { YourDataSection } from './your-data-section';
+export { PasskeysSection } from './passkeys-section';
+export { SecurityLog } from './security-log';

@@ -8,6 +8,7 @@ import {
   googleLogin,
   initialAuthState,
   login,
+  loginWithPasskey,
   logout,
   resetPassword,
   sendResetOtp,
@@ -122,6 +123,28 @@ describe('auth state', () => {
     const store = setupStore({ auth: signedIn() });
     await store.dispatch(login({ email: 'x', password: 'y' }));
     expect(store.getState().auth).toMatchObject({ user: null, role: null, token: null, error: 'Login failed', loading: false });
+  });
+
+  it("a passkey sign-in sends the browser's answer and signs in as a password sign-in does", async () => {
+    mockApi.on('POST', '/auth/passkeys/login/verify', { body: { ...session, isAccountVerified: true } });
+    const store = setupStore({ auth: { ...initialAuthState(), sessionExpired: true, twoFactorChallenge: 'old' } });
+    const credential = { id: 'c1', rawId: 'c1', type: 'public-key' as const, response: { clientDataJSON: 'c', authenticatorData: 'd', signature: 's' }, clientExtensionResults: {} };
+    await store.dispatch(loginWithPasskey({ challengeId: 'ch1', credential }));
+    expect(store.getState().auth).toMatchObject({ isAuthenticated: true, user: { _id: 'u1', name: 'Ada Lovelace' }, token: 'tok', sessionExpired: false, twoFactorChallenge: null, loading: false });
+    expect(localStorage.getItem('jwt')).toBe('tok');
+    expect(mockApi.calls('POST', '/auth/passkeys/login/verify')[0].body).toEqual({ challengeId: 'ch1', credential });
+  });
+
+  it("a refused passkey sign-in says the server's message, else 'Signing in with a passkey failed'", async () => {
+    const credential = { id: 'c1', rawId: 'c1', type: 'public-key' as const, response: { clientDataJSON: 'c', authenticatorData: 'd', signature: 's' }, clientExtensionResults: {} };
+    mockApi.on('POST', '/auth/passkeys/login/verify', { status: 400, body: { message: 'This passkey is not registered here.' } }, { once: true });
+    const store = setupStore();
+    await store.dispatch(loginWithPasskey({ challengeId: 'ch1', credential }));
+    expect(store.getState().auth).toMatchObject({ isAuthenticated: false, error: 'This passkey is not registered here.', loading: false });
+    mockApi.on('POST', '/auth/passkeys/login/verify', { status: 500 });
+    await store.dispatch(loginWithPasskey({ challengeId: 'ch2', credential }));
+    expect(store.getState().auth.error).toBe('Signing in with a passkey failed');
+    expect(localStorage.getItem('jwt')).toBeNull();
   });
 
   it('Google login success uses the nested user', async () => {

@@ -4,7 +4,7 @@ import { ApiError, errorMessage } from '@/lib/http';
 import { ownProfileChanged } from '@/lib/session';
 import { storage, TOKEN_KEY } from '@/lib/storage';
 import { toast } from '@/lib/toast';
-import { authApi, FALLBACK, isChallenge, roleOf, type Role, type SignupPayload } from './api/auth-api';
+import { authApi, FALLBACK, isChallenge, roleOf, type PasskeyLoginPayload, type Role, type SignupPayload } from './api/auth-api';
 
 export interface AuthUser {
   _id: string;
@@ -88,6 +88,11 @@ function sayIfDeletionCancelled(r: { deletionCancelled?: boolean | null }) {
   if (r.deletionCancelled) toast.success(DELETION_CANCELLED);
 }
 
+/** The session a signup or sign-in answered (`SessionBody`). */
+function sessionOf(r: { _id: string; fullName: string; email: string; role: string; token: string; isAccountVerified?: boolean | null }): Session {
+  return { user: { _id: r._id, name: r.fullName, email: r.email, role: roleOf(r.role) }, token: r.token, isAccountVerified: Boolean(r.isAccountVerified) };
+}
+
 function keepToken(session: Session): Session {
   if (session.token) storage.set(TOKEN_KEY, session.token);
   return session;
@@ -98,11 +103,7 @@ export const signup = createAsyncThunk<Session, SignupPayload, { rejectValue: st
   async (payload, { rejectWithValue }) => {
     try {
       const r = await authApi.signup(payload);
-      return keepToken({
-        user: { _id: r._id, name: r.fullName, email: r.email, role: roleOf(r.role) },
-        token: r.token,
-        isAccountVerified: Boolean(r.isAccountVerified),
-      });
+      return keepToken(sessionOf(r));
     } catch (e) {
       return rejectWithValue(errorMessage(e, FALLBACK.signup));
     }
@@ -116,11 +117,7 @@ export const login = createAsyncThunk<Session | TwoFactorPending, { email: strin
       const r = await authApi.login(payload);
       if (isChallenge(r)) return { twoFactorChallenge: r.challenge };
       sayIfDeletionCancelled(r);
-      return keepToken({
-        user: { _id: r._id, name: r.fullName, email: r.email, role: roleOf(r.role) },
-        token: r.token,
-        isAccountVerified: Boolean(r.isAccountVerified),
-      });
+      return keepToken(sessionOf(r));
     } catch (e) {
       return rejectWithValue(errorMessage(e, FALLBACK.login));
     }
@@ -134,13 +131,26 @@ export const verifyTwoFactor = createAsyncThunk<Session, { challenge: string; co
     try {
       const r = await authApi.verifyTwoFactor(payload);
       sayIfDeletionCancelled(r);
-      return keepToken({
-        user: { _id: r._id, name: r.fullName, email: r.email, role: roleOf(r.role) },
-        token: r.token,
-        isAccountVerified: Boolean(r.isAccountVerified),
-      });
+      return keepToken(sessionOf(r));
     } catch (e) {
       return rejectWithValue(errorMessage(e, FALLBACK.verifyTwoFactor));
+    }
+  },
+);
+
+/**
+ * A sign-in with a passkey: the browser's answer to the server's challenge (the page ran the
+ * ceremony); the server answers as for a password sign-in without a second factor.
+ */
+export const loginWithPasskey = createAsyncThunk<Session, PasskeyLoginPayload, { rejectValue: string }>(
+  'auth/loginWithPasskey',
+  async (payload, { rejectWithValue }) => {
+    try {
+      const r = await authApi.passkeyLogin(payload);
+      sayIfDeletionCancelled(r);
+      return keepToken(sessionOf(r));
+    } catch (e) {
+      return rejectWithValue(errorMessage(e, FALLBACK.passkeyLogin));
     }
   },
 );
@@ -263,6 +273,7 @@ const authThunks = [
   signup,
   login,
   verifyTwoFactor,
+  loginWithPasskey,
   googleLogin,
   checkAuth,
   logout,
@@ -353,6 +364,14 @@ const authSlice = createSlice({
       .addCase(verifyTwoFactor.fulfilled, (state, action) => {
         state.twoFactorChallenge = null;
         signedIn(state, action.payload);
+      })
+      .addCase(loginWithPasskey.fulfilled, (state, action) => {
+        state.twoFactorChallenge = null;
+        signedIn(state, action.payload);
+      })
+      .addCase(loginWithPasskey.rejected, (state, action) => {
+        state.loading = false;
+        state.error = action.payload ?? FALLBACK.passkeyLogin;
       })
       .addCase(verifyTwoFactor.rejected, (state, action) => {
         state.loading = false;

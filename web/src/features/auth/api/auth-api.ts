@@ -6,6 +6,8 @@ import type {
   PostAuthLoginApiResponse,
   PostAuthLogoutAllApiResponse,
   PostAuthLogoutApiResponse,
+  PostAuthPasskeysLoginOptionsApiResponse,
+  PostAuthPasskeysLoginVerifyApiResponse,
   PostAuthResetPasswordApiResponse,
   PostAuthSendResetOtpApiResponse,
   PostAuthSendVerifyOtpApiResponse,
@@ -16,6 +18,7 @@ import type {
 } from '@/api/endpoints';
 import type { Schemas } from '@/api';
 import { http } from '@/lib/http';
+import type { AuthenticationResponseJSON } from '@/lib/webauthn';
 
 export type Role = 'user' | 'admin';
 
@@ -38,6 +41,12 @@ export interface SignupPayload {
   sendEmail: boolean;
 }
 
+/** The browser's answer to a passkey sign-in challenge (`AuthenticationResponseJSON`). */
+export interface PasskeyLoginPayload {
+  challengeId: string;
+  credential: AuthenticationResponseJSON;
+}
+
 export const FALLBACK = {
   signup: 'Signup failed',
   login: 'Login failed',
@@ -53,6 +62,8 @@ export const FALLBACK = {
   logoutEverywhere: 'Failed to log out everywhere',
   verifyTwoFactor: 'That code did not work',
   deleteAccount: 'Could not delete your account',
+  passkeyOptions: 'Could not start signing in with a passkey',
+  passkeyLogin: 'Signing in with a passkey failed',
 } as const;
 
 export const authApi = {
@@ -80,6 +91,10 @@ export const authApi = {
   logoutEverywhere: () => http.post<PostAuthLogoutAllApiResponse>('/auth/logout-all', {}, FALLBACK.logoutEverywhere),
   deleteAccount: (payload: { password: string }) =>
     http.post<PostUserDeleteAccountApiResponse>('/user/delete-account', payload, FALLBACK.deleteAccount),
+  /** A sign-in challenge for any passkey of this site (no account named: the passkey tells). */
+  passkeyLoginOptions: () => http.post<PostAuthPasskeysLoginOptionsApiResponse>('/auth/passkeys/login/options', {}, FALLBACK.passkeyOptions),
+  passkeyLogin: (payload: PasskeyLoginPayload) =>
+    http.post<PostAuthPasskeysLoginVerifyApiResponse>('/auth/passkeys/login/verify', payload, FALLBACK.passkeyLogin),
 };
 
 /** `GET /api/config/public`: whether the Google Identity Services button can be offered. */

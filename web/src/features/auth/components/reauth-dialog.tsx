@@ -1,9 +1,10 @@
 /**
  * The step-up dialog: when the server asks for a recent password (403 `reauth_required`), it
- * asks for the password and, when two-factor sign-in is on, a code; then the request that was
+ * asks for the password and, when two-factor sign-in is on, a code — or, for someone with a
+ * passkey in a browser that can use it, offers "Use a passkey instead"; then the request that was
  * refused is sent again (`lib/http`). Cancelling gives the refusal back to the caller. The
- * confirmation itself (`POST /auth/reauth`) loads its endpoint when it is sent: the dialog is part
- * of every first load.
+ * confirmation itself (`POST /auth/reauth`) loads its endpoint when it is sent, and the passkey
+ * code when the dialog opens: the dialog is part of every first load.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { loadApi } from '@/api/on-demand';
@@ -22,6 +23,7 @@ export function ReauthDialog() {
   const [needsCode, setNeedsCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [canUsePasskey, setCanUsePasskey] = useState(false);
   const waiting = useRef<((ok: boolean) => void) | null>(null);
 
   useEffect(() => {
@@ -33,11 +35,26 @@ export function ReauthDialog() {
           setPassword('');
           setCode('');
           setError(null);
+          setCanUsePasskey(false);
           setOpen(true);
         }),
     );
     return () => setReauthHandler(null);
   }, []);
+
+  // Whether to offer a passkey (the browser can use one and the person has one).
+  useEffect(() => {
+    if (!open) return;
+    let current = true;
+    import('../reauth-passkey')
+      .then((passkey) => passkey.canConfirmWithPasskey(dispatch))
+      .then((can) => current && setCanUsePasskey(can))
+      // The password is asked for as before.
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [open, dispatch]);
 
   const finish = (ok: boolean) => {
     setOpen(false);
@@ -62,16 +79,42 @@ export function ReauthDialog() {
     }
   };
 
+  const confirmWithPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const passkey = await import('../reauth-passkey');
+      const failure = await passkey.confirmWithPasskey(dispatch);
+      if (failure === null) finish(true);
+      else setError(failure || null);
+    } catch (e) {
+      setError(errorMessage(e, 'Could not confirm it’s you with a passkey'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   if (!open) return null;
   return (
     <Modal title={REAUTH_TITLE} labelledBy="reauth-title" onClose={() => finish(false)}>
       <form className="form" onSubmit={(event) => void submit(event)}>
-        <p className="muted small">For your security, enter your password again to continue. It stays confirmed for 10 minutes.</p>
+        <p className="muted small">
+          {canUsePasskey
+            ? 'For your security, enter your password again or use a passkey to continue. It stays confirmed for 10 minutes.'
+            : 'For your security, enter your password again to continue. It stays confirmed for 10 minutes.'}
+        </p>
         <FormField id="reauth-password" label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         {needsCode ? (
           <FormField id="reauth-code" label="Authenticator or recovery code" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
         ) : null}
         <FormError message={error} />
+        {canUsePasskey ? (
+          <p className="form-aside">
+            <button type="button" className="link-button" disabled={busy} onClick={() => void confirmWithPasskey()}>
+              Use a passkey instead
+            </button>
+          </p>
+        ) : null}
         <div className="form-actions">
           <button type="button" className="button button--ghost" onClick={() => finish(false)}>
             Cancel

@@ -7,6 +7,7 @@ import { login, twoFactorCancelled, verifyTwoFactor } from '../auth-slice';
 import { landingAfterSignIn } from '@/features/categories';
 import { GoogleSignInButton } from '../components/google-sign-in-button';
 import { useAuthForm } from '../use-auth-form';
+import { usePasskeySignIn } from '../use-passkey-sign-in';
 
 export default function LoginPage() {
   const { dispatch, navigate, location, target, loading, error, redirectNow, submit, hold, release } = useAuthForm();
@@ -14,6 +15,7 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const challenge = useAppSelector((state) => state.auth.twoFactorChallenge);
+  const passkey = usePasskeySignIn({ verify: submit, signedIn: () => navigate(target, { replace: true }) });
 
   if (redirectNow) return <Navigate to={target} replace />;
 
@@ -70,7 +72,8 @@ export default function LoginPage() {
       }
     >
       <form className="form" onSubmit={(event) => void onSubmit(event)} aria-busy={loading} noValidate={false}>
-        <FormField id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        {/* "webauthn": the browser may offer this site's passkeys among the suggestions. */}
+        <FormField id="email" label="Email" type="email" autoComplete="username webauthn" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <FormField
           id="password"
           label="Password"
@@ -88,6 +91,20 @@ export default function LoginPage() {
           <Link to="/reset-password">Forgot password?</Link>
         </p>
       </form>
+      {passkey.supported ? (
+        <div className="passkey-signin">
+          <div className="divider">
+            <span>or</span>
+          </div>
+          <button type="button" className="button button--ghost button--block" disabled={loading || passkey.waiting} onClick={() => void passkey.start()}>
+            {passkey.waiting ? 'Waiting for your passkey...' : 'Sign in with a passkey'}
+          </button>
+          <p className="muted small passkey-signin__status" role="status">
+            {passkey.waiting ? 'Follow your browser’s prompt to choose a passkey.' : ''}
+          </p>
+          <FormError message={passkey.error} />
+        </div>
+      ) : null}
       <GoogleSignInButton
         onStart={hold}
         onFailure={release}
