@@ -212,14 +212,15 @@ ensure_ops_python() {
 
 # Prints the path of a Python (the same virtualenv) with pyotp, the independent TOTP
 # implementation the API tests compute two-factor codes with, and soft-webauthn, the software
-# passkey authenticator they sign in with (tests/api/authenticator.py).
+# passkey authenticator they sign in with (tests/api/authenticator.py), and standardwebhooks, the
+# official verifier of the webhook deliveries they receive.
 ensure_test_python() {
   local venv="$PRESSROOM_CACHE/venv"
   ensure_smtp_sink >/dev/null
-  if ! "$venv/bin/python" -c 'import pyotp, soft_webauthn' 2>/dev/null; then
-    log "installing the two-factor and passkey test packages (pyotp, soft-webauthn)"
-    "$venv/bin/pip" install -q pyotp "soft-webauthn==0.1.4" "fido2>=1.1,<2" >&2 \
-      || die "pip could not install pyotp and soft-webauthn"
+  if ! "$venv/bin/python" -c 'import pyotp, soft_webauthn, standardwebhooks' 2>/dev/null; then
+    log "installing the two-factor, passkey and webhook test packages (pyotp, soft-webauthn, standardwebhooks)"
+    "$venv/bin/pip" install -q pyotp "soft-webauthn==0.1.4" "fido2>=1.1,<2" "standardwebhooks==1.1.0" >&2 \
+      || die "pip could not install pyotp, soft-webauthn and standardwebhooks"
   fi
   echo "$venv/bin/python"
 }

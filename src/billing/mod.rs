@@ -117,6 +117,23 @@ pub async fn record_event(state: &AppState, event: Event<'_>) -> ApiResult<()> {
     if !subscription_events::record(&state.db, &stored).await? {
         return Ok(());
     }
+    let webhook = match event.kind {
+        "subscribed" => Some("subscription.created"),
+        "cancelled" => Some("subscription.cancelled"),
+        _ => None,
+    };
+    if let Some(kind) = webhook {
+        let data = serde_json::json!({
+            "id": sub.id.to_hex(),
+            "planId": sub.plan_id.to_hex(),
+            "planName": sub.plan_name,
+            "subscriberId": sub.subscriber_id.to_hex(),
+            "authorId": sub.author_id.to_hex(),
+            "price": sub.price,
+            "currency": sub.currency,
+        });
+        crate::services::webhooks::emit(state, kind, Some(sub.author_id), data);
+    }
     let reader = users::find_by_id(&state.db, sub.subscriber_id)
         .await?
         .map(|u| u.name)

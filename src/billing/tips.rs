@@ -551,6 +551,20 @@ async fn tell_writer(state: &AppState, tip: &Tip) {
     if let Err(e) = notify(state, input).await {
         tracing::warn!(error = %e, "could not notify the writer of a tip");
     }
+    crate::services::webhooks::emit(
+        state,
+        "tip.received",
+        Some(tip.author_id),
+        serde_json::json!({
+            "id": tip.id.to_hex(),
+            "postId": tip.post_id.to_hex(),
+            "amount": tip.amount,
+            "currency": tip.currency,
+            "fromId": reader.id.to_hex(),
+            "fromName": reader.name,
+            "message": tip.message,
+        }),
+    );
     live::tip_received(
         &state.realtime,
         &tip.author_id.to_hex(),

@@ -88,6 +88,9 @@ pub struct Settings {
     /// Accounts deleted by their owner.
     #[serde(default)]
     pub accounts: AccountSettings,
+    /// Deliveries of events to registered webhook endpoints.
+    #[serde(default)]
+    pub webhooks: WebhookSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
     pub environment: Option<Environment>,
@@ -127,6 +130,7 @@ impl Settings {
                     .separator("__")
                     .list_separator(",")
                     .with_list_parse_key("server.trusted_proxies")
+                    .with_list_parse_key("webhooks.retry_schedule_seconds")
                     .with_list_parse_key("realtime.cors_origins")
                     .with_list_parse_key("payments.currencies")
                     .with_list_parse_key("metrics.trusted")

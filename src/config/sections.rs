@@ -424,6 +424,39 @@ pub struct MetricsSettings {
     pub enabled: bool,
 }
 
+/// Webhooks: deliveries of events to the endpoints people register (`services::webhooks`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WebhookSettings {
+    /// Allows `http` endpoints on loopback addresses (tests only; production takes `https` to
+    /// public addresses only).
+    pub allow_loopback: bool,
+    /// Seconds before each retry of a failed delivery (the Standard Webhooks schedule by
+    /// default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+    pub retry_schedule_seconds: Vec<u64>,
+    /// Days an endpoint may fail every delivery before it is disabled and its owner told.
+    pub disable_after_days: i64,
+    /// Longest wait for an endpoint's answer (seconds).
+    pub timeout_seconds: u64,
+    /// How often the worker looks for due deliveries (milliseconds).
+    pub poll_ms: u64,
+    /// Endpoints one person may register.
+    pub max_endpoints: u64,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        WebhookSettings {
+            allow_loopback: false,
+            retry_schedule_seconds: vec![5, 300, 1800, 7200, 18000, 36000, 36000],
+            disable_after_days: 5,
+            timeout_seconds: 15,
+            poll_ms: 1000,
+            max_endpoints: 25,
+        }
+    }
+}
+
 /// Accounts deleted by their owner (`POST /api/user/delete-account`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]

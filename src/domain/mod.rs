@@ -17,6 +17,7 @@ pub mod search;
 pub mod slug;
 pub mod tags;
 pub mod trending;
+pub mod webhooks;
 
 pub use email::Email;
 pub use name::PersonName;

@@ -29,6 +29,12 @@ pub async fn run_due(state: &web::Data<AppState>) -> anyhow::Result<usize> {
                     serde_json::json!({ "reason": "owner's request, grace period over" }),
                 )
                 .await;
+                crate::services::webhooks::emit(
+                    state,
+                    "member.deleted",
+                    None,
+                    serde_json::json!({ "id": user.id.to_hex() }),
+                );
                 tracing::info!(user_id = %user.id, ?removal, "account deleted at its owner's request");
                 done += 1;
             }

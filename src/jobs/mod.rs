@@ -7,6 +7,7 @@ pub mod billing;
 pub mod daily_mail;
 pub mod scheduled;
 pub mod trending;
+pub mod webhooks;
 
 use std::time::Duration;
 
@@ -53,5 +54,6 @@ pub fn spawn_content_jobs(state: web::Data<AppState>) {
     account_deletion::spawn(state.clone());
     crate::export::spawn(state.clone());
     announce::spawn(state.clone());
+    webhooks::spawn(state.clone());
     scheduled::spawn(state);
 }

@@ -26,6 +26,7 @@ pub async fn publish_due(state: &web::Data<AppState>) -> DbResult<usize> {
         tracing::info!(post = %post.id, "scheduled post published");
         crate::services::counts::post_counts_updated(state, post.author, post.is_listable());
         super::announce::post_became_visible(state, post, None).await;
+        crate::services::webhooks::post_changed(state, None, post);
     }
     Ok(published.len())
 }

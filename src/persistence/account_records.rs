@@ -44,6 +44,8 @@ pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
     (super::passkeys::HANDLES, "_id"),
     (super::passkeys::CEREMONIES, "userId"),
     (super::api_keys::COLLECTION, "userId"),
+    (super::webhooks::ENDPOINTS, "ownerId"),
+    (super::webhooks::DELIVERIES, "ownerId"),
     ("account_deletions", "_id"),
     ("data_exports", "userId"),
     (super::tips::SETTINGS, "_id"),

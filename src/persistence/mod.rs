@@ -63,6 +63,7 @@ pub mod users;
 pub mod views;
 pub mod votes;
 pub mod webhook_events;
+pub mod webhooks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -278,6 +279,7 @@ impl Db {
         two_factor::ensure_indexes(self).await?;
         passkeys::ensure_indexes(self).await?;
         api_keys::ensure_indexes(self).await?;
+        webhooks::ensure_indexes(self).await?;
         email_logs::ensure_indexes(self).await?;
         categories::ensure_indexes(self).await?;
         posts::ensure_indexes(self).await?;

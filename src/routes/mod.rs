@@ -32,6 +32,7 @@ pub mod table;
 pub mod tip;
 pub mod user;
 pub mod web_app;
+pub mod webhooks;
 
 use actix_web::middleware::from_fn;
 use actix_web::web;

@@ -227,7 +227,7 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 use super::{
     achievement, admin, answers, api_document, auth, banner, block, category, comment, daily_mail,
     earning, follow, geojson, health, keys, media, metrics, newsletter, notification, paging,
-    payment, post, public, public_config, subscription, tip, user,
+    payment, post, public, public_config, subscription, tip, user, webhooks,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -271,6 +271,15 @@ pub const ROUTES: &[Route] = &[
     get("/api/keys", User, to!(keys::list)).returns(schema::<keys::KeysAnswer>),
     get("/api/keys/scopes", User, to!(keys::scopes)).returns(schema::<keys::ScopesAnswer>),
     delete("/api/keys/{id}", User, to!(keys::revoke)).returns(schema::<answers::MessageAnswer>),
+    post("/api/webhooks", User, to!(webhooks::create)).with_body(Body::Typed(schema::<webhooks::CreateWebhookBody>)).creates().returns(schema::<webhooks::CreatedWebhook>),
+    get("/api/webhooks", User, to!(webhooks::list)).returns(schema::<webhooks::WebhooksAnswer>),
+    get("/api/webhooks/event-types", User, to!(webhooks::event_types)).returns(schema::<webhooks::EventTypesAnswer>),
+    post("/api/webhooks/deliveries/{id}/resend", User, to!(webhooks::resend)).accepts().returns(schema::<webhooks::QueuedAnswer>),
+    patch("/api/webhooks/{id}", User, to!(webhooks::update)).with_body(Body::Typed(schema::<webhooks::UpdateWebhookBody>)).returns(schema::<crate::services::webhooks::EndpointView>),
+    delete("/api/webhooks/{id}", User, to!(webhooks::remove)).returns(schema::<answers::MessageAnswer>),
+    post("/api/webhooks/{id}/test", User, to!(webhooks::test)).accepts().returns(schema::<webhooks::QueuedAnswer>),
+    post("/api/webhooks/{id}/rotate-secret", User, to!(webhooks::rotate)).returns(schema::<webhooks::SecretAnswer>),
+    get("/api/webhooks/{id}/deliveries", User, to!(webhooks::deliveries)).returns(schema::<webhooks::DeliveriesAnswer>),
     post("/api/auth/change-password", User, to!(auth::change_password::change_password)).with_body(Body::Typed(schema::<auth::change_password::ChangePasswordBody>)).returns(schema::<auth::change_password::PasswordChangedAnswer>),
     get("/api/user/get-user", User, to!(user::get_user::get_user)).returns(schema::<user::OwnUserAnswer>).scope("read:posts"),
     patch("/api/user/update-user", User, to!(user::update_user::update_user)).with_body(Body::Typed(schema::<user::update_user::UpdateUserBody>)).returns(schema::<user::OwnUserAnswer>),

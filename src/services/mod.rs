@@ -21,3 +21,4 @@ pub mod people;
 pub mod posts;
 pub mod reauth;
 pub mod unread;
+pub mod webhooks;

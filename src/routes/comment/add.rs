@@ -113,6 +113,19 @@ pub async fn add_comment(
         updated_at: at,
     };
     comments::insert(&state.db, &comment).await?;
+    crate::services::webhooks::emit(
+        &state,
+        "comment.created",
+        Some(post.author),
+        serde_json::json!({
+            "id": comment.id.to_hex(),
+            "postId": post.id.to_hex(),
+            "postTitle": post.title,
+            "authorId": me.user.id.to_hex(),
+            "authorName": me.user.name,
+            "text": comment.content,
+        }),
+    );
     if let Some(parent) = &parent {
         // The parent may have been deleted meanwhile: then this reply goes too.
         if comments::find_by_id(&state.db, parent.id).await?.is_none() {

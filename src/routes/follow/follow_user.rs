@@ -45,6 +45,12 @@ pub async fn follow(
         return Err(ApiError::forbidden(MSG_BLOCKED_INTERACTION));
     }
     if created {
+        let data = serde_json::json!({
+            "followerId": me.user.id.to_hex(),
+            "followerName": me.user.name,
+            "followeeId": other.to_hex(),
+        });
+        crate::services::webhooks::emit(&state, "follower.created", Some(other), data);
         record_activity(
             &state,
             me.user.id,

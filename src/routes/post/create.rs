@@ -163,6 +163,7 @@ pub async fn create(
     if published {
         user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;
     }
+    crate::services::webhooks::post_changed(&state, None, &post);
     crate::services::counts::post_counts_updated(&state, me.user.id, post.is_listable());
     if let Some(send) = body.email_subscribers {
         crate::jobs::announce::store_email_choice(&state, post.id, send).await;

@@ -178,6 +178,7 @@ pub async fn update(
     let post = posts::find_by_id(&state.db, current.id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    crate::services::webhooks::post_changed(&state, Some(&before), &post);
     if before.is_listable() != post.is_listable() {
         crate::services::counts::post_counts_updated(&state, post.author, true);
     }

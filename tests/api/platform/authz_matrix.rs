@@ -167,6 +167,10 @@ enum Kind {
     Passkey,
     /// One of the owner's personal API keys.
     ApiKey,
+    /// One of the owner's webhook endpoints (stored the way the API stores it).
+    Webhook,
+    /// A delivery to one of the owner's webhook endpoints.
+    WebhookDelivery,
 }
 
 /// An object made for one row: the values its path takes and who owns it (none for kinds
@@ -334,6 +338,13 @@ const OBJECT_ROWS: &[Row] = &[
     row("DELETE", "/api/auth/passkeys/{id}", Passkey, "{}", [&[401], &[401], &[200], &[404], &[404]]),
     // API keys: only their owner revokes them (404 for anyone else).
     row("DELETE", "/api/keys/{id}", ApiKey, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    // Webhook endpoints and their deliveries: only their owner (404 for anyone else).
+    row("PATCH", "/api/webhooks/{id}", Webhook, r#"{"description": "Renamed"}"#, [&[401], &[401], &[200], &[404], &[404]]),
+    row("POST", "/api/webhooks/{id}/test", Webhook, "{}", [&[401], &[401], &[202], &[404], &[404]]),
+    row("POST", "/api/webhooks/{id}/rotate-secret", Webhook, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    row("GET", "/api/webhooks/{id}/deliveries", Webhook, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    row("DELETE", "/api/webhooks/{id}", Webhook, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    row("POST", "/api/webhooks/deliveries/{id}/resend", WebhookDelivery, "{}", [&[401], &[401], &[202], &[404], &[404]]),
     // Data exports: only their owner, and only with the link's signature (403 without it).
     row("GET", "/api/user/export/{id}/download", Export, "{}", [&[401], &[401], &[403], &[404], &[404]]),
     // Accounts: the owner is the account itself.
@@ -570,6 +581,32 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
                 created(app, "/api/keys", body, Some(owner), "/id").await,
                 Some(owner.clone()),
             )
+        }
+        Webhook | WebhookDelivery => {
+            let endpoint = mongodb::bson::oid::ObjectId::new();
+            let owner_id = mongodb::bson::oid::ObjectId::parse_str(&owner.id).unwrap();
+            let now = mongodb::bson::DateTime::now();
+            let db = app.db.database();
+            db.collection::<mongodb::bson::Document>("webhook_endpoints")
+                .insert_one(mongodb::bson::doc! {
+                    "_id": endpoint, "ownerId": owner_id, "site": false,
+                    "url": "https://hooks.example.com/in", "events": ["post.published"],
+                    "description": "", "secrets": [], "disabled": true, "createdAt": now,
+                })
+                .await
+                .unwrap();
+            let delivery = mongodb::bson::oid::ObjectId::new();
+            db.collection::<mongodb::bson::Document>("webhook_deliveries")
+                .insert_one(mongodb::bson::doc! {
+                    "_id": delivery, "messageId": "msg_matrix", "endpointId": endpoint,
+                    "ownerId": owner_id, "eventType": "post.published", "body": "{}",
+                    "status": "failed", "attempt": 1, "nextAttemptAt": now, "attempts": [],
+                    "createdAt": now,
+                })
+                .await
+                .unwrap();
+            let id = if kind == Webhook { endpoint } else { delivery };
+            just(id.to_hex(), Some(owner.clone()))
         }
         Export => {
             // One export a day per account: a fresh account each time.

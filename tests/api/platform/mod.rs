@@ -15,3 +15,4 @@ mod layout;
 mod metrics;
 mod openapi;
 mod store_cost;
+mod webhooks;

@@ -2031,6 +2031,76 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    postWebhooks: build.mutation<PostWebhooksApiResponse, PostWebhooksApiArg>({
+      query: (queryArg) => ({
+        url: `/webhooks`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getWebhooks: build.query<GetWebhooksApiResponse, GetWebhooksApiArg>({
+      query: () => ({ url: `/webhooks` }),
+    }),
+    postWebhooksDeliveriesByIdResend: build.mutation<
+      PostWebhooksDeliveriesByIdResendApiResponse,
+      PostWebhooksDeliveriesByIdResendApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/webhooks/deliveries/${encodeURIComponent(String(queryArg.id))}/resend`,
+        method: "POST",
+      }),
+    }),
+    getWebhooksEventTypes: build.query<
+      GetWebhooksEventTypesApiResponse,
+      GetWebhooksEventTypesApiArg
+    >({
+      query: () => ({ url: `/webhooks/event-types` }),
+    }),
+    patchWebhooksById: build.mutation<
+      PatchWebhooksByIdApiResponse,
+      PatchWebhooksByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/webhooks/${encodeURIComponent(String(queryArg.id))}`,
+        method: "PATCH",
+        body: queryArg.body,
+      }),
+    }),
+    deleteWebhooksById: build.mutation<
+      DeleteWebhooksByIdApiResponse,
+      DeleteWebhooksByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/webhooks/${encodeURIComponent(String(queryArg.id))}`,
+        method: "DELETE",
+      }),
+    }),
+    getWebhooksByIdDeliveries: build.query<
+      GetWebhooksByIdDeliveriesApiResponse,
+      GetWebhooksByIdDeliveriesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/webhooks/${encodeURIComponent(String(queryArg.id))}/deliveries`,
+      }),
+    }),
+    postWebhooksByIdRotateSecret: build.mutation<
+      PostWebhooksByIdRotateSecretApiResponse,
+      PostWebhooksByIdRotateSecretApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/webhooks/${encodeURIComponent(String(queryArg.id))}/rotate-secret`,
+        method: "POST",
+      }),
+    }),
+    postWebhooksByIdTest: build.mutation<
+      PostWebhooksByIdTestApiResponse,
+      PostWebhooksByIdTestApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/webhooks/${encodeURIComponent(String(queryArg.id))}/test`,
+        method: "POST",
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -4310,6 +4380,92 @@ export type PatchUserUpdateUserApiArg = {
     website?: string | null;
   };
 };
+export type PostWebhooksApiResponse =
+  | /** status 200 Success */ (EndpointView & {
+      secret: string;
+    })
+  | /** status 201 Success */ (EndpointView & {
+      secret: string;
+    });
+export type PostWebhooksApiArg = {
+  body: {
+    description?: string | null;
+    events: string[];
+    site?: boolean;
+    url: string;
+  };
+};
+export type GetWebhooksApiResponse = /** status 200 Success */ {
+  webhooks: EndpointView[];
+};
+export type GetWebhooksApiArg = void;
+export type PostWebhooksDeliveriesByIdResendApiResponse =
+  | /** status 200 Success */ {
+      deliveryId: string;
+      message: string;
+    }
+  | /** status 202 Success */ {
+      deliveryId: string;
+      message: string;
+    };
+export type PostWebhooksDeliveriesByIdResendApiArg = {
+  id: string;
+};
+export type GetWebhooksEventTypesApiResponse = /** status 200 Success */ {
+  eventTypes: EventTypeView[];
+};
+export type GetWebhooksEventTypesApiArg = void;
+export type PatchWebhooksByIdApiResponse = /** status 200 Success */ {
+  createdAt: string;
+  description: string;
+  disabled: boolean;
+  disabledReason?: string | null;
+  events: string[];
+  id: string;
+  /** A site-wide (administrator's) endpoint. */
+  site: boolean;
+  url: string;
+};
+export type PatchWebhooksByIdApiArg = {
+  id: string;
+  body: {
+    description?: string | null;
+    disabled?: boolean | null;
+    events?: string[] | null;
+    url?: string | null;
+  };
+};
+export type DeleteWebhooksByIdApiResponse = /** status 200 Success */ {
+  message: string;
+};
+export type DeleteWebhooksByIdApiArg = {
+  id: string;
+};
+export type GetWebhooksByIdDeliveriesApiResponse = /** status 200 Success */ {
+  deliveries: DeliveryView[];
+};
+export type GetWebhooksByIdDeliveriesApiArg = {
+  id: string;
+};
+export type PostWebhooksByIdRotateSecretApiResponse =
+  /** status 200 Success */ {
+    secret: string;
+  };
+export type PostWebhooksByIdRotateSecretApiArg = {
+  id: string;
+};
+export type PostWebhooksByIdTestApiResponse =
+  | /** status 200 Success */ {
+      deliveryId: string;
+      message: string;
+    }
+  | /** status 202 Success */ {
+      deliveryId: string;
+      message: string;
+    };
+export type PostWebhooksByIdTestApiArg = {
+  id: string;
+};
 export type Metric = components["schemas"]["Metric"];
 export type BadgeView = components["schemas"]["BadgeView"];
 export type ProgressView = components["schemas"]["ProgressView"];
@@ -4438,6 +4594,9 @@ export type Profile = components["schemas"]["Profile"];
 export type OwnUser = components["schemas"]["OwnUser"];
 export type IpLocation = components["schemas"]["IpLocation"];
 export type CoordinatesBody = components["schemas"]["CoordinatesBody"];
+export type EndpointView = components["schemas"]["EndpointView"];
+export type EventTypeView = components["schemas"]["EventTypeView"];
+export type DeliveryView = components["schemas"]["DeliveryView"];
 export const {
   useGetAchievementAchievementsQuery,
   useLazyGetAchievementAchievementsQuery,
@@ -4744,4 +4903,16 @@ export const {
   usePatchUserToggleRoleByIdMutation,
   usePostUserTrackIpLocationMutation,
   usePatchUserUpdateUserMutation,
+  usePostWebhooksMutation,
+  useGetWebhooksQuery,
+  useLazyGetWebhooksQuery,
+  usePostWebhooksDeliveriesByIdResendMutation,
+  useGetWebhooksEventTypesQuery,
+  useLazyGetWebhooksEventTypesQuery,
+  usePatchWebhooksByIdMutation,
+  useDeleteWebhooksByIdMutation,
+  useGetWebhooksByIdDeliveriesQuery,
+  useLazyGetWebhooksByIdDeliveriesQuery,
+  usePostWebhooksByIdRotateSecretMutation,
+  usePostWebhooksByIdTestMutation,
 } = injectedRtkApi;

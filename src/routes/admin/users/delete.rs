@@ -71,6 +71,8 @@ async fn delete_user(
         demote(state, &target, MSG_LAST_ADMIN_DELETE).await?;
     }
     let removed = remove_account(state, &target, admin.user.id).await?;
+    let data = serde_json::json!({ "id": id.to_hex() });
+    crate::services::webhooks::emit(state, "member.deleted", None, data);
     audit::record(
         state,
         admin,
