@@ -89,6 +89,11 @@ impl FromRequest for MaybeUser {
             };
             match authenticate(&state, &token, &key).await {
                 Ok(user) => Ok(MaybeUser(Some(user))),
+                // The site's public content key: a guest.
+                Err(ApiError::Unauthorized {
+                    code: api_keys::CONTENT_KEY_GUEST,
+                    ..
+                }) => Ok(MaybeUser(None)),
                 // A stale session reads as a guest; a bad key is said to be one.
                 Err(ApiError::Unauthorized { .. }) if !looks_like_key(&token) => {
                     Ok(MaybeUser(None))

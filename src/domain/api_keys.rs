@@ -23,7 +23,11 @@ pub struct Scope {
     pub admin: bool,
 }
 
-pub const SCOPES: [Scope; 10] = [
+/// The scope of the site's public content key: read-only, public posts only, acting as a guest,
+/// safe to ship in a headless front end's browser code. Alone in its key.
+pub const CONTENT_SCOPE: &str = "content:read";
+
+pub const SCOPES: [Scope; 11] = [
     Scope {
         name: "read:posts",
         allows: "Read posts as you see them: your posts and drafts, feeds, search, bookmarks, your profile.",
@@ -63,6 +67,11 @@ pub const SCOPES: [Scope; 10] = [
         name: "read:earnings",
         allows: "Read your earnings and tips received (never bank details or payouts).",
         admin: false,
+    },
+    Scope {
+        name: CONTENT_SCOPE,
+        allows: "Administrators: a public content key for headless front ends (read-only, public posts only, as a guest; alone in its key).",
+        admin: true,
     },
     Scope {
         name: "admin:read",

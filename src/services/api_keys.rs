@@ -38,6 +38,8 @@ pub const MSG_KEY_INVALID: &str = "This API key is not valid. Check that it was 
 pub const MSG_KEY_REVOKED: &str = "This API key was revoked.";
 pub const MSG_KEY_EXPIRED: &str = "This API key has expired.";
 pub const MSG_NOT_FOUND: &str = "API key not found";
+pub const MSG_CONTENT_ALONE: &str =
+    "A public content key (content:read) holds no other scope: it is meant to be seen by anyone.";
 
 /// The scope each route needs of a key: `(method, path pattern)` → scope. Routes absent from
 /// it take no key.
@@ -132,6 +134,9 @@ pub async fn create(state: &AppState, user: &User, new: NewKey) -> ApiResult<Cre
     if scopes.is_empty() {
         return Err(ApiError::bad_request(MSG_NO_SCOPES));
     }
+    if scopes.iter().any(|s| s == format::CONTENT_SCOPE) && scopes.len() > 1 {
+        return Err(ApiError::bad_request(MSG_CONTENT_ALONE));
+    }
     let expires_at = match new.expires_in_days {
         None => None,
         Some(days) if (EXPIRY_MIN_DAYS..=EXPIRY_MAX_DAYS).contains(&days) => Some(
@@ -222,6 +227,17 @@ pub async fn authenticate(
         ));
     }
     let needed = pattern.and_then(|p| scopes.and_then(|s| s.needed(method, p)));
+    if key.scopes.iter().any(|s| s == format::CONTENT_SCOPE) {
+        // The site's public content key reads what a guest reads, and nothing as anyone.
+        return Err(if method == "GET" && needed == Some("read:posts") {
+            ApiError::Unauthorized {
+                code: CONTENT_KEY_GUEST,
+                message: "A public content key reads as a guest.".into(),
+            }
+        } else {
+            insufficient(needed.unwrap_or("a session"))
+        });
+    }
     let Some(needed) = needed else {
         return Err(ApiError::ForbiddenCode {
             code: "key_not_allowed",
@@ -255,6 +271,10 @@ pub async fn authenticate(
         }),
     })
 }
+
+/// What [`authenticate`] answers for the site's public content key on a route a guest may read:
+/// the extractor of an optional session reads the request as a guest's.
+pub const CONTENT_KEY_GUEST: &str = "content_key_guest";
 
 /// 403 `insufficient_scope` naming the scope `needed`.
 pub fn insufficient(needed: &str) -> ApiError {

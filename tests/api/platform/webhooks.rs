@@ -475,6 +475,46 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
 }
 
 #[actix_web::test]
+async fn an_endpoint_failing_for_days_is_disabled_and_its_owner_told() {
+    let (rx, base) = Receiver::start();
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut pressroom::config::Settings| {
+            s.webhooks.allow_loopback = true;
+            s.webhooks.retry_schedule_seconds = vec![1];
+            s.webhooks.poll_ms = 100;
+            // "Days" of failures: any failure is past the limit here.
+            s.webhooks.disable_after_days = 0;
+        })),
+        ..Default::default()
+    })
+    .await;
+    let writer = app.signup().await;
+    let made = add_endpoint(
+        &app,
+        &writer,
+        &format!("{base}/down"),
+        json!(["post.published"]),
+    )
+    .await;
+    let mails = app.mail_count(&writer.email);
+    rx.script(&[503, 503, 503]);
+    create_post(&app, &writer.token, post_body("Into the void", "Words")).await;
+    rx.wait_for("/down", 1).await;
+    let mail = app.wait_for_mail(&writer.email, mails).await;
+    assert!(mail.contains("A webhook endpoint was disabled"), "{mail}");
+    let list = json_of(app.get("/api/webhooks", Some(&writer.token)).await).await;
+    assert_eq!(list["webhooks"][0]["id"], made["id"]);
+    assert_eq!(list["webhooks"][0]["disabled"], true);
+    assert_eq!(
+        list["webhooks"][0]["disabledReason"],
+        "Every delivery failed for days."
+    );
+    // Its retry was given up: nothing more arrives.
+    tokio::time::sleep(Duration::from_millis(1800)).await;
+    assert_eq!(rx.hits().len(), 1);
+}
+
+#[actix_web::test]
 async fn the_production_address_rule_sends_nothing_to_private_addresses() {
     let (rx, base) = Receiver::start();
     let app = spawn_app().await;
