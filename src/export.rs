@@ -408,6 +408,25 @@ async fn produce(state: &AppState, user: &User, tx: &Tx) -> anyhow::Result<()> {
         &["credentialId", "userHandle", "staticState", "dynamicState"],
     )
     .await?;
+    // api_keys.json and webhooks.json: keys by their prefix, endpoints without their secrets.
+    json_array(
+        state,
+        tx,
+        "api_keys.json",
+        crate::persistence::api_keys::COLLECTION,
+        doc! { "userId": id },
+        &["hash"],
+    )
+    .await?;
+    json_array(
+        state,
+        tx,
+        "webhooks.json",
+        crate::persistence::webhooks::ENDPOINTS,
+        doc! { "ownerId": id },
+        &["secrets"],
+    )
+    .await?;
     json_array(
         state,
         tx,

@@ -261,7 +261,7 @@ pub const ROUTES: &[Route] = &[
     post("/api/auth/passkeys/register/options", User, to!(auth::passkeys::register_options)).returns(schema::<auth::passkeys::OptionsAnswer>),
     post("/api/auth/passkeys/register/verify", User, to!(auth::passkeys::register_verify)).with_body(Body::Typed(schema::<auth::passkeys::RegisterBody>)).creates().returns(schema::<crate::services::passkey_account::PasskeyView>),
     post("/api/auth/passkeys/login/options", Public, to!(auth::passkeys::login_options)).returns(schema::<auth::passkeys::OptionsAnswer>),
-    post("/api/auth/passkeys/login/verify", Public, to!(auth::passkeys::login_verify)).with_body(Body::Typed(schema::<auth::passkeys::AssertionBody>)).returns(schema::<auth::SessionBody>),
+    post("/api/auth/passkeys/login/verify", Public, to!(auth::passkeys::login_verify)).with_body(Body::Typed(schema::<crate::services::passkey_account::PasskeyAssertion>)).returns(schema::<auth::SessionBody>),
     post("/api/auth/passkeys/reauth/options", User, to!(auth::passkeys::reauth_options)).returns(schema::<auth::passkeys::OptionsAnswer>),
     get("/api/auth/passkeys", User, to!(auth::passkeys::list)).returns(schema::<auth::passkeys::PasskeysAnswer>),
     patch("/api/auth/passkeys/{id}", User, to!(auth::passkeys::rename)).with_body(Body::Typed(schema::<auth::passkeys::RenameBody>)).returns(schema::<crate::services::passkey_account::PasskeyView>),

@@ -3,7 +3,7 @@
 //! person's security log, `GET /api/auth/security-log`) with the "new sign-in method" email.
 
 use mongodb::bson::oid::ObjectId;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::audit::{self, Action, Target};
@@ -14,11 +14,50 @@ use crate::persistence::passkeys::{self, Passkey};
 use crate::persistence::{google_identities, users::User};
 use crate::state::AppState;
 
-use super::passkeys::{check_name, Refusal, MSG_NOT_FOUND};
+use super::passkeys::{check_name, finish_assertion, Refusal, MSG_NOT_FOUND};
+use crate::persistence::passkeys::Purpose;
 
 pub const MSG_REMOVED: &str = "Passkey removed.";
 pub const MSG_LAST_WAY: &str =
     "This passkey is the only way to sign in to your account. Set a password first, then remove it.";
+
+/// A passkey assertion `{challengeId, credential}` (the browser's `AuthenticationResponseJSON`)
+/// for the options of a sign-in or a step-up.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PasskeyAssertion {
+    pub challenge_id: String,
+    #[schema(value_type = Object)]
+    pub credential: serde_json::Value,
+}
+
+/// Confirms it is `user` with one of their passkeys, for a step-up (`POST
+/// /api/auth/passkeys/reauth/options` made the ceremony): both factors at once. The use or the
+/// refusal is recorded.
+pub async fn confirm_step_up(
+    state: &AppState,
+    user: &User,
+    proof: &PasskeyAssertion,
+) -> ApiResult<()> {
+    let found = finish_assertion(
+        state,
+        Purpose::Reauth,
+        Some(user.id),
+        &proof.challenge_id,
+        &proof.credential,
+    )
+    .await;
+    match found {
+        Ok((owner, passkey)) => {
+            used(state, &owner, &passkey, Action::PasskeyReauth).await;
+            Ok(())
+        }
+        Err(refusal) => {
+            refused(state, &refusal).await;
+            Err(refusal.error)
+        }
+    }
+}
 
 /// A passkey as its owner sees it.
 #[derive(Serialize, utoipa::ToSchema)]

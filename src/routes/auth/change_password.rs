@@ -30,6 +30,9 @@ pub struct ChangePasswordBody {
     #[serde(default)]
     current_password: String,
     new_password: String,
+    /// Instead of the current password: an assertion of one of the person's passkeys.
+    #[serde(default)]
+    passkey: Option<crate::services::passkey_account::PasskeyAssertion>,
 }
 
 /// `{message, token}`: the new session token (every other session has ended).
@@ -48,26 +51,37 @@ pub async fn change_password(
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
     reauth::require_recent(&state, &me).await?;
-    if body.current_password.is_empty() {
-        return Err(ApiError::bad_request(MSG_CURRENT_REQUIRED));
-    }
-    let Some(stored) = me.user.password_hash.clone() else {
-        return Err(ApiError::bad_request(MSG_NO_PASSWORD_YET));
+    let new_password = match &body.passkey {
+        // A passkey confirms it is the person: the current password is not asked.
+        Some(proof) => {
+            let new_password = Password::parse(body.new_password)?;
+            crate::services::passkey_account::confirm_step_up(&state, &me.user, proof).await?;
+            new_password
+        }
+        None => {
+            if body.current_password.is_empty() {
+                return Err(ApiError::bad_request(MSG_CURRENT_REQUIRED));
+            }
+            let Some(stored) = me.user.password_hash.clone() else {
+                return Err(ApiError::bad_request(MSG_NO_PASSWORD_YET));
+            };
+            let new_password = Password::parse(body.new_password)?;
+            let address = client_key(&req, &state.trusted_proxies);
+            reauth::confirm_password(
+                &state,
+                &me,
+                &address,
+                stored,
+                body.current_password.clone(),
+                MSG_WRONG_CURRENT_PASSWORD,
+            )
+            .await?;
+            if body.current_password == new_password.as_str() {
+                return Err(ApiError::bad_request(MSG_SAME_PASSWORD));
+            }
+            new_password
+        }
     };
-    let new_password = Password::parse(body.new_password)?;
-    let address = client_key(&req, &state.trusted_proxies);
-    reauth::confirm_password(
-        &state,
-        &me,
-        &address,
-        stored,
-        body.current_password.clone(),
-        MSG_WRONG_CURRENT_PASSWORD,
-    )
-    .await?;
-    if body.current_password == new_password.as_str() {
-        return Err(ApiError::bad_request(MSG_SAME_PASSWORD));
-    }
     let hash = password::hash(new_password).await?;
     let user = users::set_password(&state.db, me.user.id, &hash)
         .await?

@@ -18,7 +18,9 @@ use crate::extract::ApiJson;
 use crate::net::client_key;
 use crate::persistence::passkeys::Purpose;
 use crate::ratelimit::Kind;
-use crate::services::passkey_account::{self, PasskeyView, SecurityEvent, MSG_REMOVED};
+use crate::services::passkey_account::{
+    self, PasskeyAssertion, PasskeyView, SecurityEvent, MSG_REMOVED,
+};
 use crate::services::passkeys;
 use crate::services::reauth::require_recent;
 use crate::state::AppState;
@@ -32,15 +34,6 @@ pub struct RegisterBody {
     name: String,
     #[schema(value_type = Object)]
     credential: serde_json::Value,
-}
-
-/// `{challengeId, credential}`: `credential` is the browser's `AuthenticationResponseJSON`.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AssertionBody {
-    pub(crate) challenge_id: String,
-    #[schema(value_type = Object)]
-    pub(crate) credential: serde_json::Value,
 }
 
 /// `{name}`.
@@ -105,7 +98,7 @@ pub async fn login_options(
 pub async fn login_verify(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: ApiJson<AssertionBody>,
+    body: ApiJson<PasskeyAssertion>,
 ) -> ApiResult<HttpResponse> {
     let address = client_key(&req, &state.trusted_proxies);
     state.limiter.hit(Kind::LoginAddress, &address).await?;

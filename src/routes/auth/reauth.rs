@@ -8,15 +8,12 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use super::passkeys::AssertionBody;
-use crate::audit::Action;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
-use crate::persistence::passkeys::Purpose;
 use crate::persistence::{sessions, two_factor};
-use crate::services::{passkey_account, passkeys};
+use crate::services::passkey_account::{self, PasskeyAssertion};
 use crate::state::AppState;
 
 use crate::services::reauth::{
@@ -35,7 +32,7 @@ pub struct ReauthBody {
     #[serde(default)]
     code: String,
     #[serde(default)]
-    passkey: Option<AssertionBody>,
+    passkey: Option<PasskeyAssertion>,
 }
 
 /// `{message, reauthUntil}`.
@@ -55,7 +52,7 @@ pub async fn reauth(
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
     if let Some(passkey) = body.passkey {
-        confirm_with_passkey(&state, &me, passkey).await?;
+        passkey_account::confirm_step_up(&state, &me.user, &passkey).await?;
         return confirmed(&state, &me).await;
     }
     let Some(stored) = me.user.password_hash.clone() else {
@@ -81,32 +78,6 @@ pub async fn reauth(
         super::two_factor::check_second_factor(&state, &tf, &body.code).await?;
     }
     confirmed(&state, &me).await
-}
-
-/// A passkey with user verification confirms both factors at once.
-async fn confirm_with_passkey(
-    state: &AppState,
-    me: &AuthUser,
-    body: AssertionBody,
-) -> ApiResult<()> {
-    let found = passkeys::finish_assertion(
-        state,
-        Purpose::Reauth,
-        Some(me.user.id),
-        &body.challenge_id,
-        &body.credential,
-    )
-    .await;
-    match found {
-        Ok((user, passkey)) => {
-            passkey_account::used(state, &user, &passkey, Action::PasskeyReauth).await;
-            Ok(())
-        }
-        Err(refusal) => {
-            passkey_account::refused(state, &refusal).await;
-            Err(refusal.error)
-        }
-    }
 }
 
 async fn confirmed(state: &AppState, me: &AuthUser) -> ApiResult<HttpResponse> {

@@ -61,6 +61,9 @@ pub struct PasswordCodeBody {
     password: String,
     #[serde(default)]
     code: String,
+    /// Instead of the password and the code: an assertion of one of the person's passkeys.
+    #[serde(default)]
+    passkey: Option<crate::services::passkey_account::PasskeyAssertion>,
 }
 
 /// `{challenge, code}`: the code is a TOTP code or an unused recovery code.
@@ -312,6 +315,10 @@ async fn confirm(
     else {
         return Err(ApiError::bad_request(MSG_NOT_ON));
     };
+    if let Some(proof) = &body.passkey {
+        crate::services::passkey_account::confirm_step_up(state, &me.user, proof).await?;
+        return Ok(tf);
+    }
     let Some(stored) = me.user.password_hash.clone() else {
         return Err(ApiError::bad_request(MSG_NO_PASSWORD));
     };

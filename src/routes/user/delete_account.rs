@@ -27,6 +27,9 @@ pub const MSG_LAST_ADMIN: &str =
 pub struct DeleteAccountBody {
     #[serde(default)]
     password: String,
+    /// Instead of the password: an assertion of one of the person's passkeys.
+    #[serde(default)]
+    passkey: Option<crate::services::passkey_account::PasskeyAssertion>,
 }
 
 /// `{message, deletionScheduledAt}`.
@@ -46,22 +49,26 @@ pub async fn delete_account(
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
     reauth::require_recent(&state, &me).await?;
-    let Some(stored) = me.user.password_hash.clone() else {
-        return Err(ApiError::bad_request(reauth::MSG_SIGN_IN_AGAIN));
-    };
-    if body.password.is_empty() {
-        return Err(ApiError::bad_request("Password is required"));
+    if let Some(proof) = &body.passkey {
+        crate::services::passkey_account::confirm_step_up(&state, &me.user, proof).await?;
+    } else {
+        let Some(stored) = me.user.password_hash.clone() else {
+            return Err(ApiError::bad_request(reauth::MSG_SIGN_IN_AGAIN));
+        };
+        if body.password.is_empty() {
+            return Err(ApiError::bad_request("Password is required"));
+        }
+        let address = client_key(&req, &state.trusted_proxies);
+        reauth::confirm_password(
+            &state,
+            &me,
+            &address,
+            stored,
+            body.password,
+            reauth::MSG_WRONG_PASSWORD,
+        )
+        .await?;
     }
-    let address = client_key(&req, &state.trusted_proxies);
-    reauth::confirm_password(
-        &state,
-        &me,
-        &address,
-        stored,
-        body.password,
-        reauth::MSG_WRONG_PASSWORD,
-    )
-    .await?;
     if me.user.role == Role::Admin
         && users::count_active_admins(&state.db, Some(me.user.id)).await? == 0
     {

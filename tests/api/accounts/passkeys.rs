@@ -675,3 +675,101 @@ async fn a_passkey_session_meets_the_administrators_two_factor_rule() {
         StatusCode::OK
     );
 }
+
+/// A fresh step-up assertion by `device` for `token`'s account.
+async fn step_up_proof(app: &TestApp, device: &Device, token: &str) -> Value {
+    let (opts, id) = options(app, "/api/auth/passkeys/reauth/options", Some(token)).await;
+    json!({ "challengeId": id, "credential": device.run("get", SITE, &[], &opts) })
+}
+
+#[actix_web::test]
+async fn a_passkey_stands_in_for_the_password_wherever_it_is_asked_again() {
+    let app = passkey_app().await;
+    let user = app.signup().await;
+    let device = Device::new();
+    add_passkey(&app, &user, &device, "Laptop").await;
+    let secret = json_of(
+        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&user.token))
+            .await,
+    )
+    .await["secret"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let code = super::security::pyotp_code(&secret, chrono::Utc::now().timestamp());
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": code }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+
+    // Turning two-factor sign-in off: the passkey instead of the password and the code.
+    let proof = step_up_proof(&app, &device, &user.token).await;
+    let res = app
+        .post_json(
+            "/api/auth/2fa/disable",
+            &json!({ "passkey": proof }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let status = json_of(app.get("/api/auth/2fa", Some(&user.token)).await).await;
+    assert_eq!(status["enabled"], false);
+
+    // A sign-in ceremony's assertion is not a step-up's: refused, nothing changed.
+    let (opts, id) = options(&app, "/api/auth/passkeys/login/options", None).await;
+    let wrong = json!({ "challengeId": id, "credential": device.run("get", SITE, &[], &opts) });
+    let res = app
+        .post_json(
+            "/api/user/delete-account",
+            &json!({ "passkey": wrong }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(json_of(res).await["code"], "passkey_challenge_unknown");
+
+    // Changing the password without the current one.
+    let proof = step_up_proof(&app, &device, &user.token).await;
+    let res = app
+        .post_json(
+            "/api/auth/change-password",
+            &json!({ "newPassword": "a brand new passphrase", "passkey": proof }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let token = json_of(res).await["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        app.login(&user.email, "a brand new passphrase")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+
+    // Deleting the account.
+    let proof = step_up_proof(&app, &device, &token).await;
+    let res = app
+        .post_json(
+            "/api/user/delete-account",
+            &json!({ "passkey": proof }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(json_of(res).await["deletionScheduledAt"].is_string());
+    let reauths = app
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>("audit_log")
+        .count_documents(mongodb::bson::doc! {
+            "action": "passkey.reauth",
+            "actorId": mongodb::bson::oid::ObjectId::parse_str(&user.id).unwrap(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(reauths, 3);
+}

@@ -813,6 +813,18 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
     .await;
     let me = app.signup().await;
     let other = app.signup_as(&format!("other-{}", unique_email())).await;
+    let key = json_of(
+        app.post_json(
+            "/api/keys",
+            &json!({ "name": "Exported", "scopes": ["read:posts"] }),
+            Some(&me.token),
+        )
+        .await,
+    )
+    .await["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // A passkey, stored the way the API stores it: its name goes out, its key material does not.
     app.db
         .database()
@@ -957,6 +969,18 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
         assert!(files.contains_key(expected), "{expected} in {names:?}");
     }
     let text = |name: &str| String::from_utf8(files[name].clone()).unwrap();
+    for name in ["api_keys.json", "webhooks.json"] {
+        assert!(files.contains_key(name), "{name} in {names:?}");
+    }
+    let keys = text("api_keys.json");
+    assert!(
+        keys.contains(&key[..16]) && !keys.contains(&key[16..]),
+        "{keys}"
+    );
+    assert!(
+        !keys.contains(&pressroom::domain::api_keys::hash(&key)),
+        "{keys}"
+    );
     let passkeys = text("passkeys.json");
     assert!(passkeys.contains("\"Laptop\""), "{passkeys}");
     assert!(!passkeys.contains("secret"), "{passkeys}");

@@ -2571,6 +2571,7 @@ export type PostAuth2FaDisableApiResponse = /** status 200 Success */ {
 export type PostAuth2FaDisableApiArg = {
   body: {
     code?: string;
+    passkey?: null | PasskeyAssertion;
     password?: string;
   };
 };
@@ -2590,6 +2591,7 @@ export type PostAuth2FaRecoveryCodesApiResponse = /** status 200 Success */ {
 export type PostAuth2FaRecoveryCodesApiArg = {
   body: {
     code?: string;
+    passkey?: null | PasskeyAssertion;
     password?: string;
   };
 };
@@ -2622,6 +2624,7 @@ export type PostAuthChangePasswordApiArg = {
   body: {
     currentPassword?: string;
     newPassword: string;
+    passkey?: null | PasskeyAssertion;
   };
 };
 export type GetAuthCheckApiResponse = /** status 200 Success */ {
@@ -2747,7 +2750,7 @@ export type PostAuthReauthApiResponse = /** status 200 Success */ {
 export type PostAuthReauthApiArg = {
   body: {
     code?: string;
-    passkey?: null | AssertionBody;
+    passkey?: null | PasskeyAssertion;
     password?: string;
   };
 };
@@ -4223,6 +4226,7 @@ export type PostUserDeleteAccountApiResponse = /** status 200 Success */ {
 };
 export type PostUserDeleteAccountApiArg = {
   body: {
+    passkey?: null | PasskeyAssertion;
     password?: string;
   };
 };
@@ -4514,12 +4518,12 @@ export type PlanStatus = components["schemas"]["PlanStatus"];
 export type PlanView = components["schemas"]["PlanView"];
 export type AdminUserView = components["schemas"]["AdminUserView"];
 export type Removal = components["schemas"]["Removal"];
+export type PasskeyAssertion = components["schemas"]["PasskeyAssertion"];
 export type UserBody = components["schemas"]["UserBody"];
 export type GoogleSession = components["schemas"]["GoogleSession"];
 export type ChallengeAnswer = components["schemas"]["ChallengeAnswer"];
 export type SessionBody = components["schemas"]["SessionBody"];
 export type PasskeyView = components["schemas"]["PasskeyView"];
-export type AssertionBody = components["schemas"]["AssertionBody"];
 export type SecurityEvent = components["schemas"]["SecurityEvent"];
 export type SessionItem = components["schemas"]["SessionItem"];
 export type BannerView = components["schemas"]["BannerView"];

@@ -3578,8 +3578,11 @@ export interface components {
             lastSeenAt: string;
             userAgent: string;
         };
-        /** @description `{challengeId, credential}`: `credential` is the browser's `AuthenticationResponseJSON`. */
-        AssertionBody: {
+        /**
+         * @description A passkey assertion `{challengeId, credential}` (the browser's `AuthenticationResponseJSON`)
+         *     for the options of a sign-in or a step-up.
+         */
+        PasskeyAssertion: {
             challengeId: string;
             credential: Record<string, unknown>;
         };
@@ -10331,6 +10334,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code?: string;
+                    passkey?: null | components["schemas"]["PasskeyAssertion"];
                     password?: string;
                 };
             };
@@ -10551,6 +10555,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code?: string;
+                    passkey?: null | components["schemas"]["PasskeyAssertion"];
                     password?: string;
                 };
             };
@@ -10884,6 +10889,7 @@ export interface operations {
                 "application/json": {
                     currentPassword?: string;
                     newPassword: string;
+                    passkey?: null | components["schemas"]["PasskeyAssertion"];
                 };
             };
         };
@@ -12418,7 +12424,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code?: string;
-                    passkey?: null | components["schemas"]["AssertionBody"];
+                    passkey?: null | components["schemas"]["PasskeyAssertion"];
                     password?: string;
                 };
             };
@@ -29029,6 +29035,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    passkey?: null | components["schemas"]["PasskeyAssertion"];
                     password?: string;
                 };
             };
