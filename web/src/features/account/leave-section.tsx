@@ -8,7 +8,7 @@ import { useAppDispatch } from '@/app/hooks';
 import { FormError, FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { toast } from '@/lib/toast';
-import { deleteAccount, fetchPublicConfig } from '@/features/auth';
+import { deleteAccount, fetchPublicConfig, loadPasskeyStepUp } from '@/features/auth';
 
 /** A grace period in words: "14 days", "1 day", "2 hours", "30 seconds". */
 export function graceInWords(seconds: number): string {
@@ -51,11 +51,43 @@ export function DeleteAccountSection() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const [canPasskey, setCanPasskey] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    let alive = true;
+    void loadPasskeyStepUp()
+      .then((m) => m.canConfirmWithPasskey(dispatch))
+      .then((can) => {
+        if (alive) setCanPasskey(can);
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [open, dispatch]);
+
+  const withPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    const { passkeyProof } = await loadPasskeyStepUp();
+    const answer = await passkeyProof(dispatch);
+    if ('error' in answer) {
+      setBusy(false);
+      setError(answer.error || null);
+      return;
+    }
+    await send({ passkey: answer.proof });
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
-    const result = await dispatch(deleteAccount({ password }));
+    await send({ password });
+  };
+
+  const send = async (confirmation: Parameters<typeof deleteAccount>[0]) => {
+    const result = await dispatch(deleteAccount(confirmation));
     setBusy(false);
     if (deleteAccount.fulfilled.match(result)) {
       const when = new Date(result.payload).toLocaleString();
@@ -90,6 +122,11 @@ export function DeleteAccountSection() {
               <button type="button" className="button button--ghost" onClick={() => setOpen(false)}>
                 Cancel
               </button>
+              {canPasskey ? (
+                <button type="button" className="button button--ghost" disabled={busy} onClick={() => void withPasskey()}>
+                  Use a passkey instead
+                </button>
+              ) : null}
               <button type="submit" className="button button--danger" disabled={busy || password === ''}>
                 {busy ? 'Deleting...' : 'Delete my account'}
               </button>

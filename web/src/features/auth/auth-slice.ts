@@ -230,7 +230,11 @@ export const changePassword = createAsyncThunk<string, { currentPassword: string
  * may sign out on that first, and RTK Query's reset on a change of user aborts the mutations
  * still running, which would lose the answer.
  */
-export const deleteAccount = createAsyncThunk<string, { password: string }, { rejectValue: string }>(
+export const deleteAccount = createAsyncThunk<
+  string,
+  { password: string } | { passkey: { challengeId: string; credential: Record<string, unknown> } },
+  { rejectValue: string }
+>(
   'auth/deleteAccount',
   async (payload, { dispatch, rejectWithValue }) => {
     try {

@@ -7,3 +7,5 @@ export { GooglePromoCard } from './components/google-promo-card';
 export { GuestSessionBanner, UnverifiedEmailBar, GUEST_SESSION_TEXT, UNVERIFIED_TEXT } from './components/session-bars';
 export { RequireAuth, ADMIN_REQUIRED, CANNOT_CONNECT, selectSessionUnconfirmed } from './components/require-auth';
 export { ReauthDialog, REAUTH_TITLE } from './components/reauth-dialog';
+/** The passkey step-up (its library loads only when asked for). */
+export const loadPasskeyStepUp = () => import('./reauth-passkey');

@@ -29,3 +29,20 @@ export async function confirmWithPasskey(dispatch: Dispatch): Promise<string | n
     return isCeremonyCancelled(e) ? '' : passkeyErrorMessage(e, PASSKEY_TEXT.confirmCancelled, 'Could not confirm it’s you with a passkey');
   }
 }
+
+/** An assertion of one of the person's passkeys for a step-up ceremony. */
+export type PasskeyProof = { challengeId: string; credential: Record<string, unknown> };
+
+/**
+ * A step-up assertion for a request that asks for the password itself (deleting the account):
+ * the proof to send in its place, or what to say (empty when the prompt was cancelled).
+ */
+export async function passkeyProof(dispatch: Dispatch): Promise<{ proof: PasskeyProof } | { error: string }> {
+  try {
+    const options = await dispatch(api.endpoints.postAuthPasskeysReauthOptions.initiate(undefined, { track: false })).unwrap();
+    const { challengeId, credential } = await getPasskey(options);
+    return { proof: { challengeId, credential: { ...credential } } };
+  } catch (e) {
+    return { error: isCeremonyCancelled(e) ? '' : passkeyErrorMessage(e, PASSKEY_TEXT.confirmCancelled, 'Could not confirm it’s you with a passkey') };
+  }
+}

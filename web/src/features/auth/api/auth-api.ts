@@ -89,7 +89,7 @@ export const authApi = {
   changePassword: (payload: { currentPassword: string; newPassword: string }) =>
     http.post<PostAuthChangePasswordApiResponse>('/auth/change-password', payload, FALLBACK.changePassword),
   logoutEverywhere: () => http.post<PostAuthLogoutAllApiResponse>('/auth/logout-all', {}, FALLBACK.logoutEverywhere),
-  deleteAccount: (payload: { password: string }) =>
+  deleteAccount: (payload: { password: string } | { passkey: { challengeId: string; credential: Record<string, unknown> } }) =>
     http.post<PostUserDeleteAccountApiResponse>('/user/delete-account', payload, FALLBACK.deleteAccount),
   /** A sign-in challenge for any passkey of this site (no account named: the passkey tells). */
   passkeyLoginOptions: () => http.post<PostAuthPasskeysLoginOptionsApiResponse>('/auth/passkeys/login/options', {}, FALLBACK.passkeyOptions),
