@@ -1,6 +1,7 @@
 //! Webhooks to a loopback receiver: every delivery verified by the official Standard Webhooks
 //! libraries (PyPI and npm `standardwebhooks`), also during a secret rotation; retries keep one
-//! `webhook-id` with growing gaps; redirects are not followed; 410 disables the endpoint; the
+//! `webhook-id` with growing gaps and honour `Retry-After`; redirects are not followed; 410
+//! disables the endpoint; the
 //! production address rule sends nothing to loopback (the receiver counts zero hits).
 
 use std::collections::VecDeque;
@@ -51,6 +52,9 @@ async fn receive(req: HttpRequest, body: web::Bytes, rx: web::Data<Receiver>) ->
     let mut answer = HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap());
     if status == 302 {
         answer.insert_header(("location", "/elsewhere"));
+    }
+    if status == 429 {
+        answer.insert_header(("retry-after", "3"));
     }
     answer.body(format!("answered {status}"))
 }
@@ -411,6 +415,18 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
     assert_eq!(log["deliveries"][0]["status"], "succeeded");
     assert_eq!(log["deliveries"][0]["responseStatus"], 200);
 
+    // `Retry-After` is honoured: 3 seconds asked, though the schedule says 1.
+    rx.script(&[429, 200]);
+    app.post_json(
+        &format!("/api/webhooks/{id}/test"),
+        &json!({}),
+        Some(&writer.token),
+    )
+    .await;
+    let hits = rx.wait_for("/retry", 5).await;
+    let asked = hits[4].at - hits[3].at;
+    assert!(asked >= Duration::from_millis(2900), "{asked:?}");
+
     // A redirect is a failure and is not followed.
     rx.script(&[302, 200]);
     app.post_json(
@@ -419,7 +435,7 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
         Some(&writer.token),
     )
     .await;
-    rx.wait_for("/retry", 5).await;
+    rx.wait_for("/retry", 7).await;
     assert!(rx.hits().iter().all(|h| h.path != "/elsewhere"));
 
     // Resending keeps the message id.
@@ -432,8 +448,8 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
         )
         .await;
     assert_eq!(res.status(), StatusCode::ACCEPTED);
-    let hits = rx.wait_for("/retry", 6).await;
-    assert_eq!(hits[5].headers["webhook-id"], hits[0].headers["webhook-id"]);
+    let hits = rx.wait_for("/retry", 8).await;
+    assert_eq!(hits[7].headers["webhook-id"], hits[0].headers["webhook-id"]);
 
     // 410 Gone disables the endpoint, tells its owner and stops its deliveries.
     let mails = app.mail_count(&writer.email);
@@ -444,7 +460,7 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
         Some(&writer.token),
     )
     .await;
-    rx.wait_for("/retry", 7).await;
+    rx.wait_for("/retry", 9).await;
     let mut endpoint = Value::Null;
     for _ in 0..100 {
         let list = json_of(app.get("/api/webhooks", Some(&writer.token)).await).await;
@@ -460,7 +476,7 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
     assert!(mail.contains("A webhook endpoint was disabled"), "{mail}");
     create_post(&app, &writer.token, post_body("Unheard", "Nobody listens")).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(rx.hits().iter().filter(|h| h.path == "/retry").count(), 7);
+    assert_eq!(rx.hits().iter().filter(|h| h.path == "/retry").count(), 9);
     // Turned back on, it hears again.
     let res = app
         .patch_json(
@@ -471,7 +487,7 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
         .await;
     assert_eq!(json_of(res).await["disabled"], false);
     create_post(&app, &writer.token, post_body("Heard", "Again")).await;
-    rx.wait_for("/retry", 8).await;
+    rx.wait_for("/retry", 10).await;
 }
 
 #[actix_web::test]
