@@ -1,8 +1,8 @@
 //! Webhooks to a loopback receiver: every delivery verified by the official Standard Webhooks
 //! libraries (PyPI and npm `standardwebhooks`), also during a secret rotation; retries keep one
 //! `webhook-id` with growing gaps and honour `Retry-After`; redirects are not followed; 410
-//! disables the endpoint; the
-//! production address rule sends nothing to loopback (the receiver counts zero hits).
+//! disables the endpoint; the production address rule sends nothing to loopback (the receiver
+//! counts zero hits).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
