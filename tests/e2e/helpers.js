@@ -1,8 +1,12 @@
 // Shared helpers for the browser end-to-end tests: Debian's Chromium through playwright-core,
 // the running server's URL, the test SMTP sink's Maildir, screenshots.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -318,4 +322,89 @@ export async function signedInPage(browser, account, { forwardedFor } = {}) {
   await waitForShell(page);
   await page.locator('[data-testid="online-indicator"][data-socket-status="connected"]').waitFor();
   return page;
+}
+
+// ── A server of the file's own ──────────────────────────────────────────────────────────────
+
+// The repository root (config/, web/dist), as for grantAdmin.
+const ROOT = process.env.PRESSROOM_ROOT || path.resolve(HERE, '..', '..');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A server of a test file's own (`PRESSROOM_BIN`), over the database `dbName` with the suite's
+ * settings (the test Redis and SMTP sink when set, else mail to files), its public address on
+ * `http://localhost:PORT`; `env` adds or overrides settings. `stop()` ends it and removes its
+ * directory (kept with E2E_KEEP). Used by files that need a setting the suite's server does not
+ * have (passkeys: a host name, not an IP address; webhooks: loopback endpoints, fast retries).
+ */
+export async function startOwnServer({ name, dbName, env = {} }) {
+  const bin = process.env.PRESSROOM_BIN;
+  const DB_URI = process.env.PRESSROOM_TEST_MONGODB_URI || process.env.MONGODB_URI;
+  if (!bin || !DB_URI) throw new Error(`${name}: starting a server of its own needs PRESSROOM_BIN and PRESSROOM_TEST_MONGODB_URI`);
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), `pressroom-${name}-`));
+  const smtpPort = process.env.PRESSROOM_TEST_SMTP_PORT;
+  const mail = smtpPort
+    ? { PRESSROOM__MAIL__TRANSPORT: 'smtp', PRESSROOM__MAIL__SMTP_PORT: smtpPort }
+    : { PRESSROOM__MAIL__TRANSPORT: 'file', PRESSROOM__MAIL__OUTBOX_DIR: path.join(dir, 'outbox') };
+  const log = openSync(path.join(dir, 'server.log'), 'a');
+  const child = spawn(bin, ['serve'], {
+    // The server reads config/ and serves web/dist from the repository root.
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PRESSROOM_ENV: 'test',
+      PRESSROOM__SERVER__PORT: String(port),
+      PRESSROOM__SERVER__PUBLIC_URL: `http://localhost:${port}`,
+      PRESSROOM__DATABASE__NAME: dbName,
+      PRESSROOM__SERVER__MEDIA_DIR: path.join(dir, 'media'),
+      PRESSROOM__ACCOUNTS__EXPORT_DIR: path.join(dir, 'exports'),
+      PRESSROOM__SERVER__TRUSTED_PROXIES: '127.0.0.1',
+      PRESSROOM__GEOJSON__DIRECTORY: path.join(ROOT, 'data', 'geojson'),
+      PRESSROOM__RATE_LIMIT__LOGIN_PER_ADDRESS: '100000',
+      PRESSROOM__RATE_LIMIT__OTP_SEND_PER_ADDRESS: '100000',
+      PRESSROOM__RATE_LIMIT__OTP_CHECK_PER_ADDRESS: '100000',
+      PRESSROOM__RATE_LIMIT__CONTACT_PER_ADDRESS: '100000',
+      PRESSROOM__RATE_LIMIT__ENGAGEMENT_PER_READER: '100000',
+      PRESSROOM__RATE_LIMIT__ENGAGEMENT_PER_ADDRESS: '100000',
+      MONGODB_URI: DB_URI,
+      REDIS_URL: process.env.PRESSROOM_TEST_REDIS_URL || process.env.REDIS_URL || '',
+      ...mail,
+      ...env,
+    },
+    stdio: ['ignore', log, log],
+  });
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited: ${readFileSync(path.join(dir, 'server.log'), 'utf8').slice(-2000)}`);
+    const up = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    port,
+    log: path.join(dir, 'server.log'),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (!process.env.E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

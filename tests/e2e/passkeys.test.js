@@ -9,97 +9,18 @@
 // passkey among the email field's suggestions, and removes it after confirming with it. The
 // settings page is checked with axe-core.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { MongoClient, ObjectId } from 'mongodb';
-import { api, createAccount, launch, logInThroughForm, newPage, screenshot, seriousAccessibilityViolations, waitForShell } from './helpers.js';
+import { api, createAccount, launch, logInThroughForm, newPage, screenshot, seriousAccessibilityViolations, startOwnServer, waitForShell } from './helpers.js';
 
-// The repository root (config/, web/dist), as for helpers.grantAdmin.
-const ROOT = process.env.PRESSROOM_ROOT || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DB_URI = process.env.PRESSROOM_TEST_MONGODB_URI || process.env.MONGODB_URI;
 const DB_NAME = process.env.PRESSROOM_SUITE_DB || `passkeys_${Date.now()}`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** This file's server: the suite's settings, its public address on `localhost`. */
-async function startServer() {
-  const bin = process.env.PRESSROOM_BIN;
-  if (!bin || !DB_URI) throw new Error('passkeys.test.js starts its own server: it needs PRESSROOM_BIN and PRESSROOM_TEST_MONGODB_URI');
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pressroom-passkeys-'));
-  const smtpPort = process.env.PRESSROOM_TEST_SMTP_PORT;
-  const mail = smtpPort
-    ? { PRESSROOM__MAIL__TRANSPORT: 'smtp', PRESSROOM__MAIL__SMTP_PORT: smtpPort }
-    : { PRESSROOM__MAIL__TRANSPORT: 'file', PRESSROOM__MAIL__OUTBOX_DIR: path.join(dir, 'outbox') };
-  const log = openSync(path.join(dir, 'server.log'), 'a');
-  const child = spawn(bin, ['serve'], {
-    // The server reads config/ and serves web/dist from the repository root.
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PRESSROOM_ENV: 'test',
-      PRESSROOM__SERVER__PORT: String(port),
-      PRESSROOM__SERVER__PUBLIC_URL: `http://localhost:${port}`,
-      PRESSROOM__DATABASE__NAME: DB_NAME,
-      PRESSROOM__SERVER__MEDIA_DIR: path.join(dir, 'media'),
-      PRESSROOM__ACCOUNTS__EXPORT_DIR: path.join(dir, 'exports'),
-      PRESSROOM__SERVER__TRUSTED_PROXIES: '127.0.0.1',
-      PRESSROOM__GEOJSON__DIRECTORY: path.join(ROOT, 'data', 'geojson'),
-      PRESSROOM__RATE_LIMIT__LOGIN_PER_ADDRESS: '100000',
-      PRESSROOM__RATE_LIMIT__OTP_SEND_PER_ADDRESS: '100000',
-      PRESSROOM__RATE_LIMIT__OTP_CHECK_PER_ADDRESS: '100000',
-      PRESSROOM__RATE_LIMIT__CONTACT_PER_ADDRESS: '100000',
-      PRESSROOM__RATE_LIMIT__ENGAGEMENT_PER_READER: '100000',
-      PRESSROOM__RATE_LIMIT__ENGAGEMENT_PER_ADDRESS: '100000',
-      MONGODB_URI: DB_URI,
-      REDIS_URL: process.env.PRESSROOM_TEST_REDIS_URL || process.env.REDIS_URL || '',
-      ...mail,
-    },
-    stdio: ['ignore', log, log],
-  });
-  const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited: ${readFileSync(path.join(dir, 'server.log'), 'utf8').slice(-2000)}`);
-    const up = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        await exited;
-      }
-      if (!process.env.E2E_KEEP) rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 let browser;
 let server;
 let mongo;
 before(async () => {
-  server = await startServer();
+  server = await startOwnServer({ name: 'passkeys', dbName: DB_NAME });
   mongo = await MongoClient.connect(DB_URI);
   browser = await launch();
 });
@@ -158,6 +79,9 @@ async function logOut(page) {
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await page.waitForURL('**/login');
   assert.equal(await page.evaluate(() => localStorage.getItem('jwt')), null);
+  // A fresh sign-in page: the one logging out lands on may remember the settings page to return
+  // to (two redirects race there), and this test expects the home page after signing in.
+  await page.goto('/login');
 }
 
 /** Who the page is signed in as, by its own token. */

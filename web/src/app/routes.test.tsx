@@ -139,6 +139,11 @@ describe('routes', () => {
     mockApi.on('GET', '/auth/sessions', { body: { sessions: [] } });
     mockApi.on('GET', '/auth/passkeys', { body: { passkeys: [] } });
     mockApi.on('GET', '/auth/security-log', { body: { events: [] } });
+    // Its Developers section.
+    mockApi.on('GET', '/keys', { body: { keys: [] } });
+    mockApi.on('GET', '/keys/scopes', { body: { scopes: [] } });
+    mockApi.on('GET', '/webhooks', { body: { webhooks: [] } });
+    mockApi.on('GET', '/webhooks/event-types', { body: { eventTypes: [] } });
     mockApi.on('GET', '/user/export', { body: { exports: [] } });
     mockApi.on('GET', '/follow/following', { body: { list: [], count: 0, page: 1, totalPages: 0 } });
     mockApi.on('GET', /^\/api\/user\/get-single-user\//, { body: { data: { _id: 'u1', name: 'Ada Lovelace', followersCount: 0, followingCount: 0, isFollowing: false, blockedByYou: false } } });

@@ -1,8 +1,9 @@
 /**
  * `/user-setting`: profile (name, bio, region, website, the daily email), avatar (cropped square in
  * the browser), cookie choice, theme, the people one blocked with Unblock, the password, security
- * (passkeys, two-factor sign-in, recent security activity) and "Log out everywhere". Each save says
- * it succeeded or shows the server's message (the user error clears after 3 seconds).
+ * (passkeys, two-factor sign-in, recent security activity), "Log out everywhere" and Developers (API
+ * keys, webhook endpoints). Each save says it succeeded or shows the server's message (the user
+ * error clears after 3 seconds).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -19,6 +20,7 @@ import { fetchBlockedUsers, selectBlocks, unblockUser } from '@/features/blocks'
 // which reader pages load first.
 import { FollowedAuthors } from '@/features/follows/components/followed-authors';
 import { consentChosen, selectCookieConsent } from '@/features/consent';
+import { DevelopersSection } from '@/features/developers';
 import { PreciseLocationControl } from '@/features/location';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
 import { DeleteAccountSection, PasskeysSection, SecurityLog, SessionList, TwoFactorSection, YourDataSection } from '@/features/account';
@@ -380,6 +382,7 @@ export default function SettingsPage() {
         <a href="#password">Password</a>
         <a href="#security">Security</a>
         <a href="#sessions">Sessions</a>
+        <a href="#developers">Developers</a>
         <a href="#your-data">Your data</a>
         <a href="#leave">Delete my account</a>
       </nav>
@@ -410,6 +413,9 @@ export default function SettingsPage() {
         </Section>
         <Section id="sessions" title="Sessions">
           <SessionsSection />
+        </Section>
+        <Section id="developers" title="Developers">
+          <DevelopersSection />
         </Section>
         <Section id="your-data" title="Your data">
           <YourDataSection />
