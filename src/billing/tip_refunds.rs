@@ -16,7 +16,7 @@ use crate::persistence::ledger::{self as ledger_store, EntryKind};
 use crate::persistence::notifications::Kind;
 use crate::persistence::tips::{self, Tip, TipStatus};
 use crate::persistence::users::User;
-use crate::persistence::{now, refunds, subscriptions, users};
+use crate::persistence::{leases, now, refunds, subscriptions, users};
 use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
@@ -25,6 +25,35 @@ pub const MSG_ALREADY_REFUNDED: &str = "This tip has already been refunded";
 pub const MSG_REFUND_UNDER_WAY: &str = "A refund of this tip is already under way";
 pub const MSG_NOT_REFUNDABLE: &str = "Only a paid tip can be refunded";
 pub const MSG_TIP_REFUNDED: &str = "Tip refunded";
+
+/// Claims of tip refunds, `{_id: tipId, at}`: of simultaneous refunds of one tip, the one whose
+/// insert makes the claim goes on (a unique `_id` insert is atomic on the embedded store, where a
+/// conditional update under load can let two through). Dropped when the refund does not happen
+/// (the provider refused it, or failed it later), kept once it did.
+pub const REFUND_CLAIMS: &str = "tip_refund_claims";
+/// Seconds after which a claim whose tip is still only paid is taken over (its holder died
+/// between the claim and the tip's own change).
+const STALE_CLAIM_SECONDS: i64 = 120;
+
+/// Claims the refund of `tip`: true when this call holds it.
+async fn claim_refund(db: &crate::persistence::Db, tip: &Tip) -> ApiResult<bool> {
+    let claim = doc! { "_id": tip.id, "at": now() };
+    if leases::claim(db, REFUND_CLAIMS, &claim).await? {
+        return Ok(true);
+    }
+    // A claim left by a holder that never changed the tip: taken over once it is old.
+    let stale = DateTime::from_millis(now().timestamp_millis() - STALE_CLAIM_SECONDS * 1000);
+    let removed = db
+        .database()
+        .collection::<mongodb::bson::Document>(REFUND_CLAIMS)
+        .delete_one(doc! { "_id": tip.id, "at": { "$lt": stale } })
+        .await
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("taking over a refund claim: {e}")))?;
+    if removed.deleted_count == 1 && tip.status == TipStatus::Succeeded {
+        return Ok(leases::claim(db, REFUND_CLAIMS, &claim).await?);
+    }
+    Ok(false)
+}
 
 /// When `reader` was last refunded anything by `author` (a subscription or a tip) after
 /// `since`, for the refund policy's once-per-author rule.
@@ -100,7 +129,16 @@ pub async fn refund(
             )));
         }
     }
-    // The claim: of simultaneous refunds, one moves the tip on.
+    // The claim: of simultaneous refunds, one goes on and moves the tip on.
+    let refused = |status: TipStatus| {
+        ApiError::conflict(match status {
+            TipStatus::Refunded => MSG_ALREADY_REFUNDED,
+            _ => MSG_REFUND_UNDER_WAY,
+        })
+    };
+    if !claim_refund(db, &tip).await? {
+        return Err(refused(load(state, id).await?.status));
+    }
     let Some(claimed) = tips::transition(
         db,
         tip.id,
@@ -109,11 +147,8 @@ pub async fn refund(
     )
     .await?
     else {
-        let now_tip = load(state, id).await?;
-        return Err(ApiError::conflict(match now_tip.status {
-            TipStatus::Refunded => MSG_ALREADY_REFUNDED,
-            _ => MSG_REFUND_UNDER_WAY,
-        }));
+        leases::drop_claim(db, REFUND_CLAIMS, tip.id).await?;
+        return Err(refused(load(state, id).await?.status));
     };
     let answer = state
         .payments
@@ -127,13 +162,15 @@ pub async fn refund(
             idempotency_key: format!("refund:tip:{}", claimed.id),
         })
         .await;
-    let back = || {
+    let back = || async {
         tips::transition(
             db,
             claimed.id,
             &[TipStatus::Refunding],
             doc! { "status": TipStatus::Succeeded.as_str() },
         )
+        .await?;
+        leases::drop_claim(db, REFUND_CLAIMS, claimed.id).await
     };
     let answer = match answer {
         Ok(a) if a.status != RefundStatus::Failed => a,
@@ -217,6 +254,8 @@ pub async fn refund_failed(state: &AppState, tip: &Tip) -> ApiResult<()> {
         doc! { "refundStatus": "failed", "status": TipStatus::Succeeded.as_str(), "refundedAt": null },
     )
     .await?;
+    // Paid again: it may be refunded again.
+    leases::drop_claim(db, REFUND_CLAIMS, tip.id).await?;
     if let Some(debit) =
         ledger_store::find_source(db, EntryKind::Refund, &refund_source(tip.id)).await?
     {
