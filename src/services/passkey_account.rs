@@ -144,21 +144,30 @@ pub async fn remove(state: &AppState, user: &User, id: ObjectId) -> ApiResult<()
         return Err(ApiError::not_found(MSG_NOT_FOUND));
     }
     log(state, user, Action::PasskeyRemove, &passkey, json!({})).await;
+    let what = format!(
+        "The passkey \"{}\" was removed from your Pressroom account. It can no longer be used to sign in.\n\nIf this was not you, change your password at once and review your sessions:",
+        passkey.name
+    );
+    tell_owner(
+        state,
+        user,
+        "A passkey was removed from your account",
+        &what,
+    )
+    .await;
+    Ok(())
+}
+
+/// The security email to `user` about their passkeys: `what`, then the link to Settings →
+/// Security.
+async fn tell_owner(state: &AppState, user: &User, subject: &str, what: &str) {
     let body = format!(
-        "Hello {},\n\nThe passkey \"{}\" was removed from your Pressroom account. It can no longer be used to sign in.\n\nIf this was not you, change your password at once and review your sessions:\n{}\n",
+        "Hello {},\n\n{what}\n{}\n",
         user.name,
-        passkey.name,
         state.settings.public_link("/user-setting#security"),
     );
-    let mail = Outgoing::new(
-        MailKind::Security,
-        &user.email,
-        "A passkey was removed from your account",
-        body,
-    )
-    .for_user(user.id);
+    let mail = Outgoing::new(MailKind::Security, &user.email, subject, body).for_user(user.id);
     state.mailer.send_mail(mail).await;
-    Ok(())
 }
 
 async fn log(
@@ -182,20 +191,11 @@ pub async fn added(state: &AppState, user: &User, passkey: &Passkey) {
         json!({ "kind": passkey.attachment, "backedUp": passkey.backed_up }),
     )
     .await;
-    let body = format!(
-        "Hello {},\n\nA new way to sign in was added to your Pressroom account: the passkey \"{}\".\n\nIf this was you, there is nothing to do. If it was not, remove it and change your password at once:\n{}\n",
-        user.name,
-        passkey.name,
-        state.settings.public_link("/user-setting#security"),
+    let what = format!(
+        "A new way to sign in was added to your Pressroom account: the passkey \"{}\".\n\nIf this was you, there is nothing to do. If it was not, remove it and change your password at once:",
+        passkey.name
     );
-    let mail = Outgoing::new(
-        MailKind::Security,
-        &user.email,
-        "New sign-in method on your account",
-        body,
-    )
-    .for_user(user.id);
-    state.mailer.send_mail(mail).await;
+    tell_owner(state, user, "New sign-in method on your account", &what).await;
 }
 
 /// A passkey used to sign in or to confirm a step-up.

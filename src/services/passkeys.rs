@@ -218,11 +218,11 @@ pub fn check_name(name: &str) -> ApiResult<String> {
 /// Starts adding a passkey to `user`'s account: the creation options (with `challengeId`).
 pub async fn start_registration(state: &AppState, user: &User) -> ApiResult<Value> {
     let rp = relying_party(state)?;
-    if passkeys::count_for_user(&state.db, user.id).await? >= MAX_PASSKEYS {
+    let existing = passkeys::for_user(&state.db, user.id).await?;
+    if existing.len() as u64 >= MAX_PASSKEYS {
         return Err(ApiError::bad_request(MSG_TOO_MANY));
     }
     let handle = user_handle(state, user.id).await?;
-    let existing = passkeys::for_user(&state.db, user.id).await?;
     let exclude = existing.iter().filter_map(descriptor).collect();
     let name = Username::try_from(user.email.as_str())
         .or_else(|_| Username::try_from("member"))

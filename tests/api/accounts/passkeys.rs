@@ -145,6 +145,23 @@ async fn stored(app: &TestApp, user: &TestUser) -> Vec<mongodb::bson::Document> 
         .unwrap()
 }
 
+/// Turns two-factor sign-in on for `user` with a code from pyotp.
+async fn enable_two_factor(app: &TestApp, user: &TestUser) {
+    let setup = app
+        .post_json("/api/auth/2fa/setup", &json!({}), Some(&user.token))
+        .await;
+    let secret = json_of(setup).await["secret"].as_str().unwrap().to_string();
+    let code = super::security::pyotp_code(&secret, chrono::Utc::now().timestamp());
+    let res = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": code }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
 async fn security_log(app: &TestApp, user: &TestUser) -> Vec<Value> {
     let res = app.get("/api/auth/security-log", Some(&user.token)).await;
     assert_eq!(res.status(), StatusCode::OK);
@@ -156,23 +173,7 @@ async fn a_passkey_signs_in_with_no_email_and_counts_as_two_factors() {
     let app = passkey_app().await;
     let user = app.signup().await;
     // Two-factor sign-in is on: a password alone asks for a code...
-    let secret = json_of(
-        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&user.token))
-            .await,
-    )
-    .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let code = super::security::pyotp_code(&secret, chrono::Utc::now().timestamp());
-    let res = app
-        .post_json(
-            "/api/auth/2fa/enable",
-            &json!({ "code": code }),
-            Some(&user.token),
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
+    enable_two_factor(&app, &user).await;
 
     let mails = app.mail_count(&user.email);
     let device = Device::new();
@@ -688,23 +689,7 @@ async fn a_passkey_stands_in_for_the_password_wherever_it_is_asked_again() {
     let user = app.signup().await;
     let device = Device::new();
     add_passkey(&app, &user, &device, "Laptop").await;
-    let secret = json_of(
-        app.post_json("/api/auth/2fa/setup", &json!({}), Some(&user.token))
-            .await,
-    )
-    .await["secret"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let code = super::security::pyotp_code(&secret, chrono::Utc::now().timestamp());
-    let res = app
-        .post_json(
-            "/api/auth/2fa/enable",
-            &json!({ "code": code }),
-            Some(&user.token),
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
+    enable_two_factor(&app, &user).await;
 
     // Turning two-factor sign-in off: the passkey instead of the password and the code.
     let proof = step_up_proof(&app, &device, &user.token).await;
