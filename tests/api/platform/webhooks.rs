@@ -638,6 +638,28 @@ async fn bad_endpoint_requests_are_refused_with_a_reason() {
         )
         .await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    // A change is held to the same rules, and a refused one changes nothing.
+    let kept = add_endpoint(&app, &writer, &url, json!(["post.published"])).await;
+    let path = format!("/api/webhooks/{}", kept["id"].as_str().unwrap());
+    for (body, needle) in [
+        (json!({ "events": ["post.exploded"] }), "Unknown event type"),
+        (json!({ "url": "http://10.0.0.1/h" }), "public address"),
+        (json!({ "url": "not a url" }), "is not a URL"),
+        (json!({ "description": "x".repeat(201) }), "200 characters"),
+    ] {
+        let res = app.patch_json(&path, &body, Some(&writer.token)).await;
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{body}");
+        let message = json_of(res).await["message"].as_str().unwrap().to_string();
+        assert!(message.contains(needle), "{message}");
+    }
+    let res = app
+        .patch_json(&path, &json!({ "owner": "me" }), Some(&writer.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let list = json_of(app.get("/api/webhooks", Some(&writer.token)).await).await;
+    assert_eq!(list["webhooks"][0]["url"], url);
+    assert_eq!(list["webhooks"][0]["events"], json!(["post.published"]));
+    app.delete(&path, Some(&writer.token)).await;
     for i in 0..25 {
         add_endpoint(
             &app,
