@@ -28,7 +28,7 @@ function Harness() {
 
 describe('BannerNotice', () => {
   it('shows title, message, a link in a new tab and Dismiss', () => {
-    renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner()], dismissedIds: [], withdrawnIds: [], error: null } } });
+    renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner()], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } } });
     const notice = screen.getByTestId('banner-notice');
     expect(notice).toHaveTextContent('Heads up');
     expect(notice).toHaveTextContent('New features shipped');
@@ -41,14 +41,14 @@ describe('BannerNotice', () => {
   it.each(['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<b>x</b>', '//evil.example/', '/\\evil.example/', 'vbscript:x'])(
     'renders no link for the unsafe address %s',
     (link) => {
-      renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner({ link })], dismissedIds: [], withdrawnIds: [], error: null } } });
+      renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner({ link })], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } } });
       expect(screen.getByTestId('banner-notice')).toHaveTextContent('Heads up');
       expect(screen.queryByRole('link')).not.toBeInTheDocument();
     },
   );
 
   it.each([['http://example.com/a'], ['/post/hello']])('renders the safe address %s with rel="noopener noreferrer"', (link) => {
-    renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner({ link })], dismissedIds: [], withdrawnIds: [], error: null } } });
+    renderWithProviders(<BannerNotice regions={[]} />, { preloadedState: { banner: { banners: [banner({ link })], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } } });
     const anchor = screen.getByRole('link', { name: 'Learn more' });
     expect(anchor).toHaveAttribute('href', link);
     expect(anchor.getAttribute('rel')?.split(' ')).toEqual(expect.arrayContaining(['noopener', 'noreferrer']));
@@ -57,7 +57,7 @@ describe('BannerNotice', () => {
   it('Dismiss hides it and tells the server for signed-in users', async () => {
     mockApi.on('PATCH', '/bannerNotification/dismiss/b1', { body: {} });
     const { store } = renderWithProviders(<BannerNotice regions={[]} />, {
-      preloadedState: { auth: signedInAuth(), banner: { banners: [banner()], dismissedIds: [], withdrawnIds: [], error: null } },
+      preloadedState: { auth: signedInAuth(), banner: { banners: [banner()], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('banner-notice')).not.toBeInTheDocument();
@@ -70,7 +70,7 @@ describe('BannerNotice', () => {
     try {
       const expiresAt = new Date(Date.now() + 5_000).toISOString();
       renderWithProviders(<BannerNotice regions={[]} />, {
-        preloadedState: { banner: { banners: [banner({ expiresAt })], dismissedIds: [], withdrawnIds: [], error: null } },
+        preloadedState: { banner: { banners: [banner({ expiresAt })], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } },
       });
       expect(screen.getByTestId('banner-notice')).toBeInTheDocument();
       act(() => {
@@ -88,7 +88,7 @@ describe('BannerNotice', () => {
     try {
       vi.setSystemTime(new Date('2026-11-26T00:00:00Z'));
       renderWithProviders(<BannerNotice regions={[]} />, {
-        preloadedState: { banner: { banners: [banner({ expiresAt: '2030-01-01T00:00:00.000Z' })], dismissedIds: [], withdrawnIds: [], error: null } },
+        preloadedState: { banner: { banners: [banner({ expiresAt: '2030-01-01T00:00:00.000Z' })], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } },
       });
       act(() => {
         vi.advanceTimersByTime(10);
@@ -109,7 +109,7 @@ describe('BannerNotice', () => {
     try {
       const expiresAt = new Date(Date.now() + 5_000).toISOString();
       const { store } = renderWithProviders(<BannerNotice regions={[]} />, {
-        preloadedState: { banner: { banners: [banner({ expiresAt })], dismissedIds: [], withdrawnIds: [], error: null } },
+        preloadedState: { banner: { banners: [banner({ expiresAt })], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } },
       });
       act(() => {
         vi.advanceTimersByTime(4_990);
@@ -127,7 +127,7 @@ describe('BannerNotice', () => {
 
   it('says nothing when a live banner is dismissed or deactivated before it expires', () => {
     const { store } = renderWithProviders(<BannerNotice regions={[]} />, {
-      preloadedState: { banner: { banners: [banner({ expiresAt: new Date(Date.now() + 60_000).toISOString() })], dismissedIds: [], withdrawnIds: [], error: null } },
+      preloadedState: { banner: { banners: [banner({ expiresAt: new Date(Date.now() + 60_000).toISOString() })], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } },
     });
     act(() => {
       store.dispatch(socketEvents.broadcastDeactivated('b1'));
@@ -138,7 +138,7 @@ describe('BannerNotice', () => {
 
   it('keeps a sticky banner after expiresAt', () => {
     renderWithProviders(<BannerNotice regions={[]} />, {
-      preloadedState: { banner: { banners: [banner({ sticky: true, expiresAt: '2000-01-01T00:00:00Z' })], dismissedIds: [], withdrawnIds: [], error: null } },
+      preloadedState: { banner: { banners: [banner({ sticky: true, expiresAt: '2000-01-01T00:00:00Z' })], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } },
     });
     expect(screen.getByTestId('banner-notice')).toBeInTheDocument();
   });

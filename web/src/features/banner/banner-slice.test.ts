@@ -80,6 +80,19 @@ describe('banner state', () => {
     expect(state.banners.map((b) => b._id)).toEqual(['b1']);
   });
 
+  it('a list read before a banner arrived live and answered after it keeps that banner first', () => {
+    const args = { checkDismissed: false };
+    let state = bannerReducer(initialBannerState(), fetchBanners.pending('r1', args));
+    state = bannerReducer(state, socketEvents.broadcastReceived(banner({ _id: 'new' })));
+    state = bannerReducer(state, fetchBanners.fulfilled({ banners: [banner()], dismissedIds: [] }, 'r1', args));
+    expect(state.banners.map((b) => b._id)).toEqual(['new', 'b1']);
+    // A read begun after the arrival is the truth: a banner it does not list is gone.
+    state = bannerReducer(state, fetchBanners.pending('r2', args));
+    state = bannerReducer(state, fetchBanners.fulfilled({ banners: [banner()], dismissedIds: [] }, 'r2', args));
+    expect(state.banners.map((b) => b._id)).toEqual(['b1']);
+    expect(state.fetchStarts).toEqual({});
+  });
+
   it('hides on expiry', () => {
     const state = bannerReducer({ ...initialBannerState(), banners: [banner()] }, bannerExpired('b1'));
     expect(state.banners).toEqual([]);
@@ -87,7 +100,7 @@ describe('banner state', () => {
 
   it('hides on dismissal and remembers it; signed-in users tell the server', async () => {
     mockApi.on('PATCH', '/bannerNotification/dismiss/b1', { body: { message: 'ok' } });
-    const store = setupStore({ banner: { banners: [banner()], dismissedIds: [], withdrawnIds: [], error: null } });
+    const store = setupStore({ banner: { banners: [banner()], dismissedIds: [], withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null } });
     await store.dispatch(dismissBanner({ id: 'b1', remote: true }));
     expect(store.getState().banner).toMatchObject({ banners: [], dismissedIds: ['b1'] });
     expect(mockApi.calls('PATCH', '/bannerNotification/dismiss/b1')).toHaveLength(1);

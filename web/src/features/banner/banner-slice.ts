@@ -21,6 +21,14 @@ export interface BannerState {
    * before that and answered after it does not bring them back.
    */
   withdrawnIds: string[];
+  /**
+   * Banners received live, by the number of the live arrival (`liveSeq` counts them), and the
+   * arrival number at which each list read in flight began: a list read before a banner arrived
+   * live and answered after it does not hide that banner.
+   */
+  liveSeq: number;
+  arrivals: Record<string, number>;
+  fetchStarts: Record<string, number>;
   error: string | null;
 }
 
@@ -39,7 +47,7 @@ export function readBannerMirror(): BannerMirror {
 }
 
 export function initialBannerState(): BannerState {
-  return { ...readBannerMirror(), withdrawnIds: [], error: null };
+  return { ...readBannerMirror(), withdrawnIds: [], liveSeq: 0, arrivals: {}, fetchStarts: {}, error: null };
 }
 
 export const fetchBanners = createAsyncThunk<
@@ -102,13 +110,25 @@ const bannerSlice = createSlice({
       .addCase(sessionUserChanged, (state) => {
         state.dismissedIds = [];
       })
+      .addCase(fetchBanners.pending, (state, action) => {
+        state.fetchStarts[action.meta.requestId] = state.liveSeq;
+      })
       .addCase(fetchBanners.fulfilled, (state, action) => {
         const withdrawn = new Set(state.withdrawnIds);
-        state.banners = action.payload.banners.filter((b) => b.isActive !== false && !withdrawn.has(b._id));
+        const listed = action.payload.banners.filter((b) => b.isActive !== false && !withdrawn.has(b._id));
+        // Banners that arrived live after this read began are newer than the list.
+        const began = state.fetchStarts[action.meta.requestId] ?? state.liveSeq;
+        delete state.fetchStarts[action.meta.requestId];
+        const listedIds = new Set(listed.map((b) => b._id));
+        const newer = state.banners.filter(
+          (b) => (state.arrivals[b._id] ?? -1) >= began && !listedIds.has(b._id) && !withdrawn.has(b._id),
+        );
+        state.banners = [...newer, ...listed];
         state.dismissedIds = [...new Set([...state.dismissedIds, ...action.payload.dismissedIds])];
         state.error = null;
       })
       .addCase(fetchBanners.rejected, (state, action) => {
+        delete state.fetchStarts[action.meta.requestId];
         state.error = action.payload ?? BANNER_FALLBACK.fetch;
       })
       .addCase(dismissBanner.pending, (state, action) => {
@@ -118,6 +138,8 @@ const bannerSlice = createSlice({
       })
       .addCase(socketEvents.broadcastReceived, (state, action) => {
         state.banners = [action.payload, ...without(state.banners, action.payload._id)];
+        state.arrivals[action.payload._id] = state.liveSeq;
+        state.liveSeq += 1;
         state.withdrawnIds = state.withdrawnIds.filter((id) => id !== action.payload._id);
       })
       .addCase(socketEvents.broadcastDismissed, (state, action) => {
