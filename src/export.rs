@@ -15,7 +15,8 @@ use mongodb::bson::{doc, Bson, Document};
 use serde_json::{json, Map, Value};
 use sha2::Sha256;
 
-use crate::domain::blocks::{media_paths, Block};
+use crate::domain::block_media::media_paths;
+use crate::domain::blocks::Block;
 use crate::mail::{MailKind, Outgoing};
 use crate::persistence::data_exports::{self, DataExport};
 use crate::persistence::users::{self, User};

@@ -95,6 +95,9 @@ pub struct CardView {
     pub reading_time: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// When its content last changed after publication (beyond a grace period); null when
+    /// never.
+    pub edited_at: Option<String>,
 }
 
 impl CardView {
@@ -137,6 +140,7 @@ impl CardView {
             reading_time: p.reading_time,
             created_at: iso(p.created_at),
             updated_at: iso(p.updated_at),
+            edited_at: p.edited_at.map(iso),
         }
     }
 }

@@ -91,6 +91,9 @@ pub struct Settings {
     /// Deliveries of events to registered webhook endpoints.
     #[serde(default)]
     pub webhooks: WebhookSettings,
+    /// Post revisions: how many are kept, how often autosaves become one.
+    #[serde(default)]
+    pub revisions: RevisionSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
     pub environment: Option<Environment>,

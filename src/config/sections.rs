@@ -558,3 +558,26 @@ fn default_tips_per_reader() -> u32 {
 fn default_tip_max_amount() -> i64 {
     50_000
 }
+
+/// Post revisions (`services::revisions`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RevisionSettings {
+    /// Revisions kept per post, oldest dropped first; published states and pinned evidence are
+    /// never dropped and not counted.
+    pub keep: u64,
+    /// Shortest time between two autosave revisions of one post (seconds).
+    pub autosave_every_seconds: i64,
+    /// Edits this soon after publication (seconds) are not shown to readers as "Edited".
+    pub edited_grace_seconds: i64,
+}
+
+impl Default for RevisionSettings {
+    fn default() -> Self {
+        RevisionSettings {
+            keep: 25,
+            autosave_every_seconds: 600,
+            edited_grace_seconds: 600,
+        }
+    }
+}

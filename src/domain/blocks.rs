@@ -604,17 +604,6 @@ pub fn image_urls_mut(blocks: &mut [Block]) -> Vec<&mut Value> {
         .collect()
 }
 
-/// Every address in the blocks that points into the media store.
-pub fn media_paths(blocks: &[Block]) -> Vec<String> {
-    blocks
-        .iter()
-        .filter(|b| b.kind == "image")
-        .filter_map(|b| b.data.get("file")?.get("url")?.as_str())
-        .filter(|u| super::image::is_media_path(u))
-        .map(str::to_string)
-        .collect()
-}
-
 /// The readable text of the blocks, for search and reading time.
 pub fn plain_text_of(blocks: &[Block]) -> String {
     let mut out = String::new();

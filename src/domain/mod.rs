@@ -1,6 +1,7 @@
 //! Domain values parsed at the edge: once built, they are valid.
 
 pub mod api_keys;
+pub mod block_media;
 pub mod blocks;
 pub mod eligibility;
 pub mod email;
@@ -12,6 +13,7 @@ pub mod money;
 pub mod name;
 pub mod params;
 pub mod post;
+pub mod revisions;
 pub mod sanitize;
 pub mod search;
 pub mod slug;

@@ -45,6 +45,9 @@ pub struct PublicPost {
     pub published_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// When its content last changed after publication; absent when never.
+    #[serde(default)]
+    pub edited_at: Option<String>,
     pub author: AuthorView,
     #[serde(default)]
     pub category: Option<CategoryRef>,
@@ -62,6 +65,15 @@ impl PublicPost {
             .as_deref()
             .filter(|p| !p.is_empty())
             .unwrap_or(&self.created_at)
+    }
+
+    /// When the post last changed for readers: its last edit after publication, else its
+    /// publication.
+    pub fn modified(&self) -> &str {
+        self.edited_at
+            .as_deref()
+            .filter(|e| !e.is_empty())
+            .unwrap_or_else(|| self.published())
     }
 
     /// Whether search engines may list it (public, published, not blocked).

@@ -32,11 +32,11 @@ fn parse_time(iso: &str) -> DateTime<FixedOffset> {
     DateTime::parse_from_rfc3339(iso).unwrap_or_else(|_| DateTime::<Utc>::UNIX_EPOCH.fixed_offset())
 }
 
-/// When the feed last changed: its newest `updatedAt`.
+/// When the feed last changed: its newest edit or publication.
 pub fn last_modified(posts: &[PublicPost]) -> DateTime<FixedOffset> {
     posts
         .iter()
-        .map(|p| parse_time(&p.updated_at))
+        .map(|p| parse_time(p.modified()))
         .max()
         .unwrap_or_else(|| DateTime::<Utc>::UNIX_EPOCH.fixed_offset())
 }
@@ -82,7 +82,7 @@ pub fn atom(site: &Site, info: &FeedInfo, posts: &[PublicPost]) -> String {
             atom::EntryBuilder::default()
                 .id(format!("{}/posts/{}", site.base, p.id))
                 .title(atom::Text::plain(p.title.clone()))
-                .updated(parse_time(&p.updated_at))
+                .updated(parse_time(p.modified()))
                 .published(Some(parse_time(p.published())))
                 .authors(vec![atom::Person {
                     name: p.author.name.clone(),
@@ -205,7 +205,8 @@ mod tests {
             "excerpt": "Teaser.", "tags": ["rust"], "language": "en", "locked": locked,
             "visibility": "Public", "status": "published", "blocked": false, "readingTime": 1,
             "publishedAt": "2024-05-01T10:00:00Z", "createdAt": "2024-05-01T10:00:00Z",
-            "updatedAt": format!("2024-05-0{}T10:00:00Z", if locked { 3 } else { 2 }),
+            "updatedAt": "2024-05-09T10:00:00Z",
+            "editedAt": format!("2024-05-0{}T10:00:00Z", if locked { 3 } else { 2 }),
             "author": {"_id": "a1", "name": "Ann", "avatar": null},
             "category": {"_id": "c1", "name": "Tech", "slug": "tech"}
         }))

@@ -135,7 +135,7 @@ pub fn post_page(site: &Site, post: &PublicPost, sizes: &dyn ImageSizes) -> (Pag
         "description": description,
         "image": [image_url],
         "datePublished": post.published(),
-        "dateModified": post.updated_at,
+        "dateModified": post.modified(),
         "author": { "@type": "Person", "name": post.author.name, "url": author_url },
         "publisher": site.publisher(),
         "mainEntityOfPage": { "@type": "WebPage", "@id": canonical },
@@ -169,7 +169,7 @@ pub fn post_page(site: &Site, post: &PublicPost, sizes: &dyn ImageSizes) -> (Pag
         }),
         article: Some(ArticleMeta {
             published: post.published().to_string(),
-            modified: post.updated_at.clone(),
+            modified: post.modified().to_string(),
             author_url,
             section: post.category.as_ref().map(|c| c.name.clone()),
             tags: post.tags.clone(),
@@ -197,6 +197,16 @@ pub fn article_html(post: &PublicPost, path: &str, sizes: &dyn ImageSizes) -> St
             escape(post.published()),
             escape(&date)
         ));
+    }
+    if let Some(edited) = post.edited_at.as_deref().filter(|e| !e.is_empty()) {
+        let day = human_date(edited);
+        if !day.is_empty() {
+            b.push_str(&format!(
+                " · <span class=\"edited\">Edited <time datetime=\"{}\">{}</time></span>",
+                escape(edited),
+                escape(&day)
+            ));
+        }
     }
     if post.reading_time > 0 {
         b.push_str(&format!(" · {} min read", post.reading_time));
@@ -489,6 +499,7 @@ mod tests {
             "publishedAt": "2024-05-01T10:00:00Z",
             "createdAt": "2024-04-30T10:00:00Z",
             "updatedAt": "2024-05-02T10:00:00Z",
+            "editedAt": "2024-05-02T09:00:00Z",
             "author": {"_id": "64b7f00000000000000000aa", "name": "Ann <Writer>", "avatar": null},
             "category": {"_id": "64b7f00000000000000000cc", "name": "Tech", "slug": "tech"}
         });
@@ -517,7 +528,11 @@ mod tests {
         let ld = ld_of(&meta);
         assert_eq!(ld["@type"], "BlogPosting");
         assert_eq!(ld["datePublished"], "2024-05-01T10:00:00Z");
-        assert_eq!(ld["dateModified"], "2024-05-02T10:00:00Z");
+        // Modified when the content was edited, not when anything else changed.
+        assert_eq!(ld["dateModified"], "2024-05-02T09:00:00Z");
+        assert!(body.contains("Edited <time datetime=\"2024-05-02T09:00:00Z\">"));
+        let (never, _) = post_page(&site, &post(json!({ "editedAt": null })), &NoSizes);
+        assert_eq!(ld_of(&never)["dateModified"], "2024-05-01T10:00:00Z");
         assert_eq!(
             ld["author"]["url"],
             "https://news.example/author-profile/64b7f00000000000000000aa"

@@ -42,6 +42,7 @@ pub mod payouts;
 pub mod plans;
 pub mod post_appeals;
 pub mod post_mail;
+pub mod post_revisions;
 pub mod posts;
 pub mod reading_time;
 pub mod refunds;
@@ -284,6 +285,7 @@ impl Db {
         categories::ensure_indexes(self).await?;
         posts::ensure_indexes(self).await?;
         post_appeals::ensure_indexes(self).await?;
+        post_revisions::ensure_indexes(self).await?;
         media::ensure_indexes(self).await?;
         notifications::ensure_indexes(self).await?;
         banners::ensure_indexes(self).await?;

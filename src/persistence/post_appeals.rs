@@ -32,6 +32,9 @@ pub struct Appeal {
     pub status: AppealStatus,
     pub created_at: DateTime,
     pub updated_at: DateTime,
+    /// The revision of the post appealed, pinned as evidence.
+    #[serde(default)]
+    pub revision_id: Option<ObjectId>,
 }
 
 fn collection(db: &Db) -> Collection<Appeal> {
@@ -64,12 +67,25 @@ pub async fn create(
         status: AppealStatus::Pending,
         created_at: at,
         updated_at: at,
+        revision_id: None,
     };
     collection(db)
         .insert_one(&appeal)
         .await
         .db_context("recording an appeal")?;
     Ok(appeal)
+}
+
+/// Records the revision an appeal pinned.
+pub async fn set_revision(db: &Db, id: ObjectId, revision: ObjectId) -> DbResult<()> {
+    collection(db)
+        .update_one(
+            doc! { "_id": id },
+            doc! { "$set": { "revisionId": revision } },
+        )
+        .await
+        .db_context("recording an appeal's revision")?;
+    Ok(())
 }
 
 /// The pending appeal of a post, if any.

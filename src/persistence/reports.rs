@@ -51,6 +51,9 @@ pub struct Report {
     #[serde(default)]
     pub notices_sent: i32,
     pub created_at: DateTime,
+    /// The revision of the post the reporter saw, pinned as evidence.
+    #[serde(default)]
+    pub revision_id: Option<ObjectId>,
 }
 
 fn collection(db: &Db) -> Collection<Report> {
@@ -83,6 +86,18 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         "creating report lock indexes",
     )
     .await?;
+    Ok(())
+}
+
+/// Records the revision a report pinned.
+pub async fn set_revision(db: &Db, id: ObjectId, revision: ObjectId) -> DbResult<()> {
+    collection(db)
+        .update_one(
+            doc! { "_id": id },
+            doc! { "$set": { "revisionId": revision } },
+        )
+        .await
+        .db_context("recording a report's revision")?;
     Ok(())
 }
 

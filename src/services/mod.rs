@@ -20,5 +20,6 @@ pub mod passkeys;
 pub mod people;
 pub mod posts;
 pub mod reauth;
+pub mod revisions;
 pub mod unread;
 pub mod webhooks;

@@ -31,7 +31,7 @@ pub const DUPLICATE_SLUG: &str = "A post with this slug";
 /// Collections holding per-post engagement, removed with the post: (collection, post field).
 /// Bookmarks are not among them: they are removed one by one after the post, so each reader's
 /// list hears of it (`services::deletion`).
-pub const DEPENDENT_RECORDS: [(&str, &str); 11] = [
+pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
     ("likes", "postId"),
     ("comments", "post"),
     ("views", "postId"),
@@ -43,6 +43,7 @@ pub const DEPENDENT_RECORDS: [(&str, &str); 11] = [
     ("comment_reactions", "postId"),
     ("reports", "postId"),
     ("report_locks", "postId"),
+    ("post_revisions", "postId"),
 ];
 /// Scheduled posts published per round at most.
 pub const MAX_DUE_PER_ROUND: i64 = 1000;
@@ -111,6 +112,10 @@ pub struct Post {
     pub trending_score: f64,
     pub created_at: DateTime,
     pub updated_at: DateTime,
+    /// When its content last changed after its publication (beyond the grace period): what
+    /// readers see as "Edited", feeds as `<updated>` and JSON-LD as `dateModified`.
+    #[serde(default)]
+    pub edited_at: Option<DateTime>,
 }
 
 fn default_language() -> String {
@@ -256,6 +261,16 @@ pub async fn update_returning_before(
         db.changed(Change::Posts(vec![id])).await;
     }
     Ok(before)
+}
+
+/// Records that a published post's content was edited at `at`.
+pub async fn mark_edited(db: &Db, id: ObjectId, at: DateTime) -> DbResult<()> {
+    collection(db)
+        .update_one(doc! { "_id": id }, doc! { "$set": { "editedAt": at } })
+        .await
+        .db_context("recording a post's edit")?;
+    db.changed(Change::Posts(vec![id])).await;
+    Ok(())
 }
 
 /// Blocks or unblocks a post; returns the updated post.

@@ -228,12 +228,29 @@ pub async fn listable_between(
 /// The posts with these ids (those that still exist), without their blocks, read
 /// `CHUNK` ids per query.
 pub async fn find_many_without_blocks(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<Post>> {
+    find_many_projected(db, ids, Some(doc! { "blocks": 0, "searchText": 0 })).await
+}
+
+/// The posts with these ids (those that still exist), whole.
+pub async fn find_many(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<Post>> {
+    find_many_projected(db, ids, None).await
+}
+
+async fn find_many_projected(
+    db: &Db,
+    ids: &[ObjectId],
+    projection: Option<Document>,
+) -> DbResult<Vec<Post>> {
     const CHUNK: usize = 1000;
     let mut found = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(CHUNK) {
         let page: Vec<Post> = collection(db)
             .find(doc! { "_id": { "$in": chunk } })
-            .projection(doc! { "blocks": 0, "searchText": 0 })
+            .with_options(
+                mongodb::options::FindOptions::builder()
+                    .projection(projection.clone())
+                    .build(),
+            )
             .await
             .db_context("loading posts")?
             .try_collect()

@@ -13,6 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::live;
 use crate::persistence::posts;
 use crate::services::posts::MSG_POST_NOT_FOUND;
+use crate::services::revisions;
 use crate::state::AppState;
 
 pub const MSG_POST_BLOCKED: &str = "Post blocked";
@@ -25,6 +26,9 @@ pub struct PostBlockAnswer {
     pub message: String,
     pub blocked: bool,
     pub post_id: String,
+    /// The revision saved as the post was blocked (kept while the block lasts); `null` when it
+    /// was restored.
+    pub revision_id: Option<String>,
 }
 
 #[tracing::instrument(skip(state, admin), fields(admin = %admin.0.id_hex()))]
@@ -41,6 +45,16 @@ pub async fn block_post(
     let updated = posts::set_blocked(&state.db, id, blocked)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    let revision_id = if blocked {
+        Some(
+            revisions::pin_blocked(&state, &updated, admin.0.user.id)
+                .await?
+                .to_hex(),
+        )
+    } else {
+        revisions::unpin_blocked(&state, id).await?;
+        None
+    };
     live::post_block_toggled(&state.realtime, &id.to_hex(), blocked);
     crate::services::counts::post_counts_updated(
         &state,
@@ -57,5 +71,6 @@ pub async fn block_post(
         message: message.to_string(),
         blocked,
         post_id: id.to_hex(),
+        revision_id,
     }))
 }

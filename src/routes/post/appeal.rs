@@ -40,6 +40,8 @@ pub struct AppealView {
     message: String,
     status: &'static str,
     created_at: String,
+    /// The revision of the post appealed (pinned as evidence).
+    revision_id: String,
 }
 
 /// `{message, appeal}`: the appeal as filed.
@@ -85,6 +87,10 @@ pub async fn appeal(
         return Err(ApiError::conflict(MSG_APPEAL_PENDING));
     }
     let appeal = post_appeals::create(&state.db, id, &post.title, me.user.id, &message).await?;
+    let revision =
+        crate::services::revisions::pin_for(&state, &post, Some(me.user.id), "appeal", appeal.id)
+            .await?;
+    post_appeals::set_revision(&state.db, appeal.id, revision).await?;
     live::new_appeal(&state.realtime, &id.to_hex(), &post.title);
     let mut notice = NotificationInput::new(me.user.id, Some(me.user.id), Kind::Appeal, &message);
     notice.post_id = Some(id);
@@ -99,6 +105,7 @@ pub async fn appeal(
             message: appeal.message,
             status: "pending",
             created_at: iso(appeal.created_at),
+            revision_id: revision.to_hex(),
         },
     }))
 }

@@ -13,6 +13,7 @@ use super::PostAnswer;
 use crate::auth::AuthUser;
 use crate::domain::blocks::reading_time_minutes;
 use crate::domain::post::PostStatus;
+use crate::domain::revisions::Reason;
 use crate::domain::slug::post_slug_base;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
@@ -130,6 +131,7 @@ pub async fn create(
         trending_score: 0.0,
         created_at: at,
         updated_at: at,
+        edited_at: None,
     };
     post.trending_score = posts::trending_score(&post, at);
 
@@ -174,6 +176,12 @@ pub async fn create(
         Some(body.email_subscribers.unwrap_or(true)),
     )
     .await;
+    let reason = if published {
+        Reason::Published
+    } else {
+        Reason::Created
+    };
+    crate::services::revisions::record(&state, &post, Some(me.user.id), reason).await?;
     let view = render_one_for(&state, Some(&me), post).await?;
     Ok(HttpResponse::Created().json(PostAnswer::of(&view)?))
 }

@@ -75,6 +75,10 @@ pub struct PostBody {
     /// (yes when not given).
     #[serde(default)]
     pub email_subscribers: Option<bool>,
+    /// The editor saved while the author was typing: kept as an autosave revision, at most one
+    /// per `revisions.autosave_every_seconds` (an explicit save when not given).
+    #[serde(default)]
+    pub autosave: Option<bool>,
 }
 
 impl PostBody {
@@ -421,13 +425,4 @@ pub fn parse_audience(raw: Option<&str>) -> ApiResult<Option<Audience>> {
         .filter(|s| !s.trim().is_empty())
         .map(Audience::parse)
         .transpose()?)
-}
-
-/// Every media address a post uses (thumbnail and image blocks).
-pub fn media_in_use(thumbnail: Option<&str>, blocks: &[Block]) -> Vec<String> {
-    let mut used = blocks::media_paths(blocks);
-    if let Some(t) = thumbnail.filter(|t| crate::domain::image::is_media_path(t)) {
-        used.push(t.to_string());
-    }
-    used
 }

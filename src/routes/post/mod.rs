@@ -18,6 +18,7 @@ pub mod input;
 pub mod latest;
 pub mod like;
 pub mod public_posts;
+pub mod revisions;
 pub mod search;
 pub mod search_users;
 pub mod share;

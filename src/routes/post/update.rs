@@ -8,18 +8,22 @@ use mongodb::bson::{doc, Bson};
 use serde_json::json;
 
 use super::input::{
-    media_in_use, parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title,
-    parse_visibility, requested_status, search_text_for, tags_of, PendingImages, PostBody,
+    parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title, parse_visibility,
+    requested_status, search_text_for, tags_of, PendingImages, PostBody,
 };
 use crate::audit::{self, Action, Target};
 use crate::auth::AuthUser;
+use crate::domain::block_media::media_in_use;
 use crate::domain::blocks::{carry_poll_votes, reading_time_minutes};
 use crate::domain::post::PostStatus;
+use crate::domain::revisions::Reason;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
+use crate::persistence::posts::Post;
 use crate::persistence::{media, now, posts, user_directory};
 use crate::post_view::PostView;
 use crate::services::posts::{managed_post, render_one_for, MSG_POST_NOT_FOUND};
+use crate::services::revisions;
 use crate::state::AppState;
 
 pub const MSG_POST_UPDATED: &str = "Post updated successfully";
@@ -38,8 +42,23 @@ pub async fn update(
     slug: web::Path<String>,
     body: ApiJson<PostBody>,
 ) -> ApiResult<HttpResponse> {
-    let body = body.into_inner();
     let current = managed_post(super::find_by_slug(&state, slug.trim()).await?, &me)?;
+    let view = apply(&state, &me, current, body.into_inner(), false).await?;
+    Ok(HttpResponse::Ok().json(PostUpdatedAnswer {
+        message: MSG_POST_UPDATED,
+        post: view,
+    }))
+}
+
+/// Applies `body` to `current` (which `me` may manage) and saves a revision: the update route,
+/// and restoring a revision (`restored`), which sends the revision's content as the body.
+pub async fn apply(
+    state: &web::Data<AppState>,
+    me: &AuthUser,
+    current: Post,
+    body: PostBody,
+    restored: bool,
+) -> ApiResult<PostView> {
     body.check_uploads(false)?;
 
     let at = now();
@@ -79,7 +98,7 @@ pub async fn update(
     let status = requested_status(&body)?.unwrap_or(current.status);
     if status != PostStatus::Draft || current.status != PostStatus::Draft {
         // Only drafts change with write:drafts alone; what readers see needs publish:posts.
-        crate::services::api_keys::require_scope(&me, "publish:posts")?;
+        crate::services::api_keys::require_scope(me, "publish:posts")?;
     }
     match status {
         PostStatus::Scheduled => {
@@ -157,7 +176,8 @@ pub async fn update(
             mongodb::bson::to_bson(&thumb_meta).map_err(ApiError::internal)?,
         );
     }
-    let in_use = media_in_use(final_thumb.as_deref(), final_blocks);
+    let mut in_use = media_in_use(final_thumb.as_deref(), final_blocks);
+    in_use.extend(revisions::media_in_use(state, current.id).await?);
 
     let before = posts::update_returning_before(&state.db, current.id, set)
         .await?
@@ -175,32 +195,48 @@ pub async fn update(
         &in_use,
     )
     .await?;
-    let post = posts::find_by_id(&state.db, current.id)
+    let mut post = posts::find_by_id(&state.db, current.id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    crate::services::webhooks::post_changed(&state, Some(&before), &post);
+    if revisions::is_reader_visible_edit(state, &before, &post, at) {
+        posts::mark_edited(&state.db, post.id, at).await?;
+        post.edited_at = Some(at);
+    }
+    crate::services::webhooks::post_changed(state, Some(&before), &post);
     if before.is_listable() != post.is_listable() {
-        crate::services::counts::post_counts_updated(&state, post.author, true);
+        crate::services::counts::post_counts_updated(state, post.author, true);
     }
     if let Some(send) = body.email_subscribers {
-        crate::jobs::announce::store_email_choice(&state, post.id, send).await;
+        crate::jobs::announce::store_email_choice(state, post.id, send).await;
     }
     if !before.is_listable() {
-        crate::jobs::announce::post_became_visible(&state, &post, body.email_subscribers).await;
+        crate::jobs::announce::post_became_visible(state, &post, body.email_subscribers).await;
     }
     if post.author != me.user.id {
         audit::record(
-            &state,
-            &me,
+            state,
+            me,
             Action::PostUpdate,
             Target::post(&post),
             json!({}),
         )
         .await;
     }
-    let view = render_one_for(&state, Some(&me), post).await?;
-    Ok(HttpResponse::Ok().json(PostUpdatedAnswer {
-        message: MSG_POST_UPDATED,
-        post: view,
-    }))
+    let reason = if restored {
+        Reason::Restored
+    } else if was_published != now_published {
+        if now_published {
+            Reason::Published
+        } else {
+            Reason::Unpublished
+        }
+    } else if post.author != me.user.id {
+        Reason::AdminEdit
+    } else if body.autosave == Some(true) {
+        Reason::Autosave
+    } else {
+        Reason::Saved
+    };
+    revisions::record(state, &post, Some(me.user.id), reason).await?;
+    render_one_for(state, Some(me), post).await
 }

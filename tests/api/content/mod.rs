@@ -11,4 +11,5 @@ mod new_posts;
 mod pages;
 mod posts;
 mod read_index;
+mod revisions;
 mod search;

@@ -119,6 +119,7 @@ async fn seed_post(app: &TestApp, i: usize, author: &str, at: i64, cats: &[Strin
         trending_score: ((i * 13) % 6) as f64 * 0.5,
         created_at: at,
         updated_at: at,
+        edited_at: None,
     };
     posts::insert(&app.db, &post).await.unwrap();
     post

@@ -119,6 +119,7 @@ pub async fn insert_posts(
             trending_score: 0.0,
             created_at: at,
             updated_at: at,
+            edited_at: None,
         };
         posts::insert(&app.db, &post).await.unwrap();
         ids.push(id.to_hex());

@@ -17,6 +17,7 @@ use crate::persistence::reports::{self, Report};
 use crate::persistence::{now, DbError};
 use crate::ratelimit::Kind;
 use crate::services::engagement::readable_post;
+use crate::services::revisions;
 use crate::state::AppState;
 
 pub const MSG_REPORTED: &str = "Thank you. The post was reported to the moderators.";
@@ -79,13 +80,19 @@ pub async fn create(
         acknowledged_at: None,
         notices_sent: 0,
         created_at: now(),
+        revision_id: None,
     };
     match reports::create(&state.db, &report).await {
         Ok(()) => {}
         Err(DbError::Duplicate(_)) => return Err(ApiError::conflict(MSG_ALREADY_REPORTED)),
         Err(e) => return Err(e.into()),
     }
-    let admin_view = admin_view_of(&state.db, &report).await?;
+    let mut report = report;
+    let revision =
+        revisions::pin_for(&state, &post, Some(post.author), "report", report.id).await?;
+    reports::set_revision(&state.db, report.id, revision).await?;
+    report.revision_id = Some(revision);
+    let admin_view = admin_view_of(&state, &report).await?;
     live::new_report(
         &state.realtime,
         serde_json::to_value(admin_view).unwrap_or_default(),

@@ -74,7 +74,7 @@ pub async fn get(
     let report = if is_author {
         EitherReport::Author(public_view(&report))
     } else {
-        EitherReport::Admin(Box::new(admin_view_of(&state.db, &report).await?))
+        EitherReport::Admin(Box::new(admin_view_of(&state, &report).await?))
     };
     Ok(HttpResponse::Ok().json(ReportDetail { report, messages }))
 }

@@ -4,7 +4,7 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use super::{admin_view, people_of, AdminReportView};
+use super::{admin_view, edited_since, people_of, AdminReportView};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
 use crate::persistence::reports;
@@ -31,8 +31,12 @@ pub async fn list(
     let paging = query.resolve()?;
     let (found, total) = reports::page(&state.db, paging.skip, paging.limit).await?;
     let people = people_of(&state.db, &found).await?;
+    let edited = edited_since(&state, &found).await?;
     Ok(HttpResponse::Ok().json(ReportsAnswer {
-        reports: found.iter().map(|r| admin_view(r, &people)).collect(),
+        reports: found
+            .iter()
+            .map(|r| admin_view(r, &people, &edited))
+            .collect(),
         total,
         total_pages: paging.total_pages(total),
         page: paging.page,

@@ -10,7 +10,7 @@ pub mod list;
 pub mod review;
 pub mod send_notification;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
@@ -21,6 +21,7 @@ use crate::persistence::users::{self, User};
 use crate::persistence::Db;
 use crate::post_view::iso;
 use crate::post_view::DELETED_AUTHOR;
+use crate::state::AppState;
 
 pub const MSG_NOT_FOUND: &str = "Report not found";
 pub const MSG_INVALID_ID: &str = "Invalid report id";
@@ -110,6 +111,11 @@ pub struct AdminReportView {
     pub acknowledged_at: Option<String>,
     pub notices_sent: i32,
     pub created_at: String,
+    /// The revision of the post the reporter saw (pinned as evidence); compare it with
+    /// `current` to see what changed since.
+    pub revision_id: Option<String>,
+    /// The post changed after the report.
+    pub edited_since: bool,
 }
 
 /// A report as its reporter and the post's author see it.
@@ -153,7 +159,11 @@ pub async fn people_of(db: &Db, reports: &[Report]) -> ApiResult<HashMap<ObjectI
 }
 
 /// A report as administrators see it: with the post's title, the reporter and the author.
-pub fn admin_view(r: &Report, people: &HashMap<ObjectId, User>) -> AdminReportView {
+pub fn admin_view(
+    r: &Report,
+    people: &HashMap<ObjectId, User>,
+    edited: &HashSet<ObjectId>,
+) -> AdminReportView {
     AdminReportView {
         id: r.id.to_hex(),
         post: ReportedPost {
@@ -179,7 +189,18 @@ pub fn admin_view(r: &Report, people: &HashMap<ObjectId, User>) -> AdminReportVi
         acknowledged_at: r.acknowledged_at.map(iso),
         notices_sent: r.notices_sent,
         created_at: iso(r.created_at),
+        revision_id: r.revision_id.map(|id| id.to_hex()),
+        edited_since: r.revision_id.is_some_and(|id| edited.contains(&id)),
     }
+}
+
+/// Which of the reports' pinned revisions the post has changed since.
+pub async fn edited_since(state: &AppState, reports: &[Report]) -> ApiResult<HashSet<ObjectId>> {
+    let pairs: Vec<(ObjectId, ObjectId)> = reports
+        .iter()
+        .filter_map(|r| Some((r.post_id, r.revision_id?)))
+        .collect();
+    crate::services::revisions::edited_since(state, &pairs).await
 }
 
 /// A report as its reporter and the post's author see it: never who else is involved.
@@ -199,7 +220,8 @@ pub fn public_view(r: &Report) -> ReportView {
 }
 
 /// A report with its people, as administrators see it.
-pub async fn admin_view_of(db: &Db, r: &Report) -> ApiResult<AdminReportView> {
-    let people = people_of(db, std::slice::from_ref(r)).await?;
-    Ok(admin_view(r, &people))
+pub async fn admin_view_of(state: &AppState, r: &Report) -> ApiResult<AdminReportView> {
+    let people = people_of(&state.db, std::slice::from_ref(r)).await?;
+    let edited = edited_since(state, std::slice::from_ref(r)).await?;
+    Ok(admin_view(r, &people, &edited))
 }

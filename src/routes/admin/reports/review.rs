@@ -86,6 +86,6 @@ pub async fn review(
     };
     Ok(HttpResponse::Ok().json(ReviewAnswer {
         message: message.to_string(),
-        report: admin_view_of(&state.db, &updated).await?,
+        report: admin_view_of(&state, &updated).await?,
     }))
 }
