@@ -1498,6 +1498,43 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    getPostByIdRevisions: build.query<
+      GetPostByIdRevisionsApiResponse,
+      GetPostByIdRevisionsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/post/${encodeURIComponent(String(queryArg.id))}/revisions`,
+      }),
+    }),
+    getPostByIdRevisionsCompare: build.query<
+      GetPostByIdRevisionsCompareApiResponse,
+      GetPostByIdRevisionsCompareApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/post/${encodeURIComponent(String(queryArg.id))}/revisions/compare`,
+        params: {
+          from: queryArg["from"],
+          to: queryArg.to,
+        },
+      }),
+    }),
+    getPostByIdRevisionsAndRevisionId: build.query<
+      GetPostByIdRevisionsAndRevisionIdApiResponse,
+      GetPostByIdRevisionsAndRevisionIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/post/${encodeURIComponent(String(queryArg.id))}/revisions/${encodeURIComponent(String(queryArg.revisionId))}`,
+      }),
+    }),
+    postPostByIdRevisionsAndRevisionIdRestore: build.mutation<
+      PostPostByIdRevisionsAndRevisionIdRestoreApiResponse,
+      PostPostByIdRevisionsAndRevisionIdRestoreApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/post/${encodeURIComponent(String(queryArg.id))}/revisions/${encodeURIComponent(String(queryArg.revisionId))}/restore`,
+        method: "POST",
+      }),
+    }),
     getPostByIdSupporters: build.query<
       GetPostByIdSupportersApiResponse,
       GetPostByIdSupportersApiArg
@@ -2258,6 +2295,9 @@ export type PatchAdminPostsBlockByIdApiResponse = /** status 200 Success */ {
   blocked: boolean;
   message: string;
   postId: string;
+  /** The revision saved as the post was blocked (kept while the block lasts); `null` when it
+    was restored. */
+  revisionId?: string | null;
 };
 export type PatchAdminPostsBlockByIdApiArg = {
   id: string;
@@ -3571,6 +3611,9 @@ export type PostPostPostCreateApiResponse =
 export type PostPostPostCreateApiArg = {
   body: {
     audience?: string | null;
+    /** The editor saved while the author was typing: kept as an autosave revision, at most one
+        per `revisions.autosave_every_seconds` (an explicit save when not given). */
+    autosave?: boolean | null;
     blocks?: unknown;
     category?: unknown;
     /** Whether followers and email subscribers get the post by email when it becomes visible
@@ -3681,6 +3724,9 @@ export type PatchPostUpdateBySlugApiArg = {
   slug: string;
   body: {
     audience?: string | null;
+    /** The editor saved while the author was typing: kept as an autosave revision, at most one
+        per `revisions.autosave_every_seconds` (an explicit save when not given). */
+    autosave?: boolean | null;
     blocks?: unknown;
     category?: unknown;
     /** Whether followers and email subscribers get the post by email when it becomes visible
@@ -3734,6 +3780,47 @@ export type PostPostVoteApiArg = {
     optionIndex?: unknown;
     postId?: string | null;
   };
+};
+export type GetPostByIdRevisionsApiResponse = /** status 200 Success */ {
+  limit: number;
+  revisions: RevisionSummary[];
+};
+export type GetPostByIdRevisionsApiArg = {
+  id: string;
+};
+export type GetPostByIdRevisionsCompareApiResponse = /** status 200 Success */ {
+  /** The blocks of `to` in order, with removed blocks where they stood. */
+  blocks: BlockDiff[];
+  fields: FieldDiff[];
+  from: Side;
+  summary: ChangeSummary;
+  title: TitleDiff;
+  to: Side;
+};
+export type GetPostByIdRevisionsCompareApiArg = {
+  id: string;
+  /** The older side: a revision id, or `current`. */
+  from?: string | null;
+  /** The newer side: a revision id, or `current`. */
+  to?: string | null;
+};
+export type GetPostByIdRevisionsAndRevisionIdApiResponse =
+  /** status 200 Success */ {
+    revision: RevisionDetail;
+  };
+export type GetPostByIdRevisionsAndRevisionIdApiArg = {
+  id: string;
+  revisionId: string;
+};
+export type PostPostByIdRevisionsAndRevisionIdRestoreApiResponse =
+  /** status 200 Success */ {
+    message: string;
+    post: PostView;
+    revision?: null | RevisionSummary;
+  };
+export type PostPostByIdRevisionsAndRevisionIdRestoreApiArg = {
+  id: string;
+  revisionId: string;
 };
 export type GetPostByIdSupportersApiResponse = /** status 200 Success */ {
   limit: number;
@@ -4570,6 +4657,17 @@ export type TagsInput = components["schemas"]["TagsInput"];
 export type UserHit = components["schemas"]["UserHit"];
 export type PollOption = components["schemas"]["PollOption"];
 export type PollView = components["schemas"]["PollView"];
+export type RevisionAuthor = components["schemas"]["RevisionAuthor"];
+export type ChangeSummary = components["schemas"]["ChangeSummary"];
+export type Reason = components["schemas"]["Reason"];
+export type RevisionSummary = components["schemas"]["RevisionSummary"];
+export type BlockChange = components["schemas"]["BlockChange"];
+export type WordOp = components["schemas"]["WordOp"];
+export type BlockDiff = components["schemas"]["BlockDiff"];
+export type FieldDiff = components["schemas"]["FieldDiff"];
+export type Side = components["schemas"]["Side"];
+export type TitleDiff = components["schemas"]["TitleDiff"];
+export type RevisionDetail = components["schemas"]["RevisionDetail"];
 export type SupporterUser = components["schemas"]["SupporterUser"];
 export type Supporter = components["schemas"]["Supporter"];
 export type GuestView = components["schemas"]["GuestView"];
@@ -4823,6 +4921,13 @@ export const {
   useLazyGetPostUserByUserIdPostsQuery,
   usePostPostViewBySlugMutation,
   usePostPostVoteMutation,
+  useGetPostByIdRevisionsQuery,
+  useLazyGetPostByIdRevisionsQuery,
+  useGetPostByIdRevisionsCompareQuery,
+  useLazyGetPostByIdRevisionsCompareQuery,
+  useGetPostByIdRevisionsAndRevisionIdQuery,
+  useLazyGetPostByIdRevisionsAndRevisionIdQuery,
+  usePostPostByIdRevisionsAndRevisionIdRestoreMutation,
   useGetPostByIdSupportersQuery,
   useLazyGetPostByIdSupportersQuery,
   usePostPostByPostIdShareMutation,

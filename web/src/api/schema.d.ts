@@ -2450,6 +2450,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/post/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GET /api/post/{id}/revisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/post/{id}/revisions/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GET /api/post/{id}/revisions/compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/post/{id}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GET /api/post/{id}/revisions/{revisionId}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/post/{id}/revisions/{revisionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["POST /api/post/{id}/revisions/{revisionId}/restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/post/{id}/supporters": {
         parameters: {
             query?: never;
@@ -3865,6 +3929,11 @@ export interface components {
             /** Format: int64 */
             commentsCount: number;
             createdAt: string;
+            /**
+             * @description When its content last changed after publication (beyond a grace period); null when
+             *     never.
+             */
+            editedAt?: string | null;
             excerpt: string;
             isFeatured: boolean;
             isPinned: boolean;
@@ -3963,6 +4032,8 @@ export interface components {
             message: string;
             postId: string;
             postTitle: string;
+            /** @description The revision of the post appealed (pinned as evidence). */
+            revisionId: string;
             status: string;
         };
         UserHit: {
@@ -4040,6 +4111,98 @@ export interface components {
             title: string;
             /** Format: int64 */
             views: number;
+        };
+        /** @description A revision in a list. */
+        RevisionSummary: {
+            by?: null | components["schemas"]["RevisionAuthor"];
+            /** @description The change from the revision before it. */
+            change: components["schemas"]["ChangeSummary"];
+            createdAt: string;
+            /** @description It holds the post as it is now. */
+            current: boolean;
+            id: string;
+            /** @description Evidence of a report, appeal or block: never dropped, not deletable by the author. */
+            pinned: boolean;
+            /** @description A state a publication made public. */
+            published: boolean;
+            reason: components["schemas"]["Reason"];
+            title: string;
+        };
+        /** @description Who saved a revision. */
+        RevisionAuthor: {
+            _id: string;
+            name: string;
+        };
+        /**
+         * @description Why a revision was saved.
+         * @enum {string}
+         */
+        Reason: "created" | "published" | "unpublished" | "saved" | "autosave" | "admin_edit" | "blocked" | "restored" | "reported" | "appealed";
+        /** @description Counts of a change, for lists of revisions. */
+        ChangeSummary: {
+            /** Format: int64 */
+            blocksAdded: number;
+            /** Format: int64 */
+            blocksChanged: number;
+            /** Format: int64 */
+            blocksRemoved: number;
+            /** Format: int64 */
+            wordsAdded: number;
+            /** Format: int64 */
+            wordsRemoved: number;
+        };
+        /** @description One side of a comparison. */
+        Side: {
+            createdAt: string;
+            /** @description The revision's id, or `current`. */
+            id: string;
+            reason?: null | components["schemas"]["Reason"];
+        };
+        /** @description The title's change. */
+        TitleDiff: {
+            changed: boolean;
+            words: components["schemas"]["WordOp"][];
+        };
+        /** @description One block of the comparison. */
+        BlockDiff: {
+            after?: null | components["schemas"]["Block"];
+            before?: null | components["schemas"]["Block"];
+            change: components["schemas"]["BlockChange"];
+            /** @description The block's Editor.js id. */
+            id: string;
+            type: string;
+            /** @description Word-level changes of the block's text, for a changed block. */
+            words?: components["schemas"]["WordOp"][] | null;
+        };
+        /** @description A field outside the blocks that differs. */
+        FieldDiff: {
+            /** @description A list of tags, a text or null. */
+            after: unknown;
+            /** @description A list of tags, a text or null. */
+            before: unknown;
+            /** @description `tags`, `category`, `visibility`, `audience` or `thumbnail`. */
+            field: string;
+        };
+        /** @description One run of words: kept, added or removed. */
+        WordOp: {
+            /** @description `equal`, `insert` or `delete`. */
+            op: string;
+            text: string;
+        };
+        /**
+         * @description How a block differs between the two states.
+         * @enum {string}
+         */
+        BlockChange: "added" | "removed" | "changed" | "unchanged";
+        /** @description A revision with its content. */
+        RevisionDetail: components["schemas"]["RevisionSummary"] & {
+            audience: string;
+            blocks: components["schemas"]["Block"][];
+            /** @description The category's id. */
+            category?: string | null;
+            tags: string[];
+            thumbnail?: string | null;
+            visibility: string;
         };
         /** @description One supporter: who, their message (null when hidden by the writer) and when. */
         Supporter: {
@@ -4376,6 +4539,8 @@ export interface components {
             author: components["schemas"]["ReportPerson"];
             createdAt: string;
             details: string;
+            /** @description The post changed after the report. */
+            editedSince: boolean;
             forwardedAt?: string | null;
             forwardedToAuthor: boolean;
             isAcknowledged: boolean;
@@ -4388,6 +4553,11 @@ export interface components {
             reason: string;
             reporter?: null | components["schemas"]["ReportPerson"];
             reviewedAt?: string | null;
+            /**
+             * @description The revision of the post the reporter saw (pinned as evidence); compare it with
+             *     `current` to see what changed since.
+             */
+            revisionId?: string | null;
         };
         /** @description The reported post. */
         ReportedPost: {
@@ -6820,6 +6990,11 @@ export interface operations {
                         blocked: boolean;
                         message: string;
                         postId: string;
+                        /**
+                         * @description The revision saved as the post was blocked (kept while the block lasts); `null` when it
+                         *     was restored.
+                         */
+                        revisionId?: string | null;
                     };
                 };
             };
@@ -22648,6 +22823,11 @@ export interface operations {
             content: {
                 "application/json": {
                     audience?: string | null;
+                    /**
+                     * @description The editor saved while the author was typing: kept as an autosave revision, at most one
+                     *     per `revisions.autosave_every_seconds` (an explicit save when not given).
+                     */
+                    autosave?: boolean | null;
                     blocks?: unknown;
                     category?: unknown;
                     /**
@@ -23592,6 +23772,11 @@ export interface operations {
             content: {
                 "application/json": {
                     audience?: string | null;
+                    /**
+                     * @description The editor saved while the author was typing: kept as an autosave revision, at most one
+                     *     per `revisions.autosave_every_seconds` (an explicit save when not given).
+                     */
+                    autosave?: boolean | null;
                     blocks?: unknown;
                     category?: unknown;
                     /**
@@ -23969,6 +24154,443 @@ export interface operations {
                     "application/json": {
                         message: string;
                         poll: components["schemas"]["PollView"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "GET /api/post/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: int64 */
+                        limit: number;
+                        revisions: components["schemas"]["RevisionSummary"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "GET /api/post/{id}/revisions/compare": {
+        parameters: {
+            query?: {
+                /** @description The older side: a revision id, or `current`. */
+                from?: string | null;
+                /** @description The newer side: a revision id, or `current`. */
+                to?: string | null;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The blocks of `to` in order, with removed blocks where they stood. */
+                        blocks: components["schemas"]["BlockDiff"][];
+                        fields: components["schemas"]["FieldDiff"][];
+                        from: components["schemas"]["Side"];
+                        summary: components["schemas"]["ChangeSummary"];
+                        title: components["schemas"]["TitleDiff"];
+                        to: components["schemas"]["Side"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "GET /api/post/{id}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        revision: components["schemas"]["RevisionDetail"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "POST /api/post/{id}/revisions/{revisionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        post: components["schemas"]["PostView"];
+                        revision?: null | components["schemas"]["RevisionSummary"];
                     };
                 };
             };

@@ -104,6 +104,7 @@ const report = (id: string, over: Partial<Report> = {}): Report => ({
   forwardedToAuthor: false,
   isAcknowledged: false,
   noticesSent: 0,
+  editedSince: false,
   createdAt: '2026-01-01T00:00:00Z',
   ...over,
 });

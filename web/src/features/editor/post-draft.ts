@@ -3,7 +3,8 @@
  * or a failed save) and offered back when the editor opens again.
  */
 import { storage } from '@/lib/storage';
-import type { Block } from '@/types/entities';
+import type { Block, Post } from '@/types/entities';
+import { utcToLocal } from './tools/poll-tool';
 
 export const DRAFT_KEY_PREFIX = 'postDraft:';
 
@@ -52,6 +53,25 @@ export function emptyDetails(): PostDetails {
     status: 'draft',
     publishAt: '',
     emailSubscribers: true,
+  };
+}
+
+/** The editor's details of a saved post. */
+export function detailsOf(post: Post): PostDetails {
+  return {
+    ...emptyDetails(),
+    title: post.title,
+    thumbnail: post.thumbnail ?? null,
+    category: post.category?._id ?? null,
+    tags: post.tags ?? [],
+    postType: post.postType ?? 'Article',
+    visibility: post.visibility ?? 'Public',
+    audience: post.audience === 'subscribers' ? 'subscribers' : 'everyone',
+    language: post.language ?? 'en',
+    isFeatured: Boolean(post.isFeatured),
+    isPinned: Boolean(post.isPinned),
+    status: post.status ?? 'published',
+    publishAt: utcToLocal(post.publishAt),
   };
 }
 

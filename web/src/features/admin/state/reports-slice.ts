@@ -29,6 +29,8 @@ export function reportFromEvent(payload: Record<string, unknown>): Report | null
     isReviewed: Boolean(payload.isReviewed),
     forwardedToAuthor: Boolean(payload.forwardedToAuthor),
     isAcknowledged: Boolean(payload.isAcknowledged),
+    editedSince: Boolean(payload.editedSince),
+    revisionId: str(payload.revisionId) || null,
     createdAt: str(payload.createdAt) || new Date().toISOString(),
   };
 }

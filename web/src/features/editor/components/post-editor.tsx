@@ -1,70 +1,21 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { createPost, editorOpened, POST_FALLBACK, updatePost, type PostInput } from '@/features/posts';
-import { formatBytes, isBlobUrl, MAX_REQUEST_BYTES } from '@/lib/image-file';
-import { relativeTime, textOf } from '@/lib/format';
-import type { Block, CategoryRef } from '@/types/entities';
-import { clearDraft, readDraft, writeDraft, type PostDetails, type PostDraft } from '../post-draft';
-import { localToUtc, pollProblem, type PollData } from '../tools/poll-tool';
+import { createPost, editorOpened, POST_FALLBACK, updatePost } from '@/features/posts';
+import { RevisionHistoryDialog } from '@/features/revisions';
+import { formatBytes, MAX_REQUEST_BYTES } from '@/lib/image-file';
+import { relativeTime } from '@/lib/format';
+import type { Block, CategoryRef, Post } from '@/types/entities';
+import { checkBeforeSave, placeError, toInput } from '../editor-rules';
+import { clearDraft, detailsOf, readDraft, writeDraft, type PostDetails, type PostDraft } from '../post-draft';
+import { useServerAutosave } from '../use-server-autosave';
 import { BlockEditor, type BlockEditorHandle } from './block-editor';
 import { PostDetailsForm, type FieldErrors } from './post-details-form';
 
+export { checkBeforeSave, placeError, toInput };
+
 export const LEAVE_WARNING = 'You have unsaved changes. Leave this page and keep them only as a local draft?';
 const DRAFT_SAVE_DELAY_MS = 600;
-
-/** Where a server error belongs: next to the field that caused it. */
-export function placeError(message: string, status: number | null): FieldErrors {
-  const lower = message.toLowerCase();
-  if (status === 413 || lower.includes('too large')) {
-    return { blocks: `${message} Images may be up to 5 MB each, and a post up to 8 MB in all.` };
-  }
-  if (lower.startsWith('block') || message === POST_FALLBACK.blocksRequired || message === POST_FALLBACK.blobUrl) return { blocks: message };
-  if (lower.includes('thumbnail')) return { thumbnail: message };
-  if (lower.includes('title')) return { title: message };
-  if (lower.includes('categor')) return { category: message };
-  if (lower.includes('tag')) return { tags: message };
-  if (lower.includes('publishat') || lower.includes('schedul')) return { schedule: message };
-  return { general: message };
-}
-
-/** Checks the blocks and details before a save; errors by field. */
-export function checkBeforeSave(details: PostDetails, blocks: Block[], now = Date.now()): FieldErrors {
-  const errors: FieldErrors = {};
-  if (!details.title.trim()) errors.title = 'A post needs a title.';
-  if (blocks.length === 0) errors.blocks = POST_FALLBACK.blocksRequired;
-  const polls = blocks.filter((b) => b.type === 'poll');
-  polls.forEach((block, i) => {
-    const problem = pollProblem(block.data as unknown as PollData, now);
-    if (problem && !errors.blocks) errors.blocks = `Poll ${i + 1} (“${textOf(block.data?.question)}”): ${problem}`;
-  });
-  if (isBlobUrl(details.thumbnail) || JSON.stringify(blocks).includes('"blob:')) errors.blocks = POST_FALLBACK.blobUrl;
-  if (details.status === 'scheduled') {
-    const at = localToUtc(details.publishAt);
-    if (!at) errors.schedule = 'Choose the date and time to publish.';
-    else if (new Date(at).getTime() <= now) errors.schedule = 'The publishing time must be in the future.';
-  }
-  return errors;
-}
-
-export function toInput(details: PostDetails, blocks: Block[]): PostInput {
-  return {
-    title: details.title.trim(),
-    blocks,
-    thumbnail: details.thumbnail,
-    category: details.category,
-    tags: details.tags,
-    postType: details.postType,
-    visibility: details.visibility,
-    audience: details.audience,
-    language: details.language || 'en',
-    isFeatured: details.isFeatured,
-    isPinned: details.isPinned,
-    status: details.status,
-    publishAt: details.status === 'scheduled' ? localToUtc(details.publishAt) : null,
-    emailSubscribers: details.emailSubscribers,
-  };
-}
 
 interface PostEditorProps {
   /** `new`, or the slug of the post being edited (also the local draft's name). */
@@ -76,10 +27,16 @@ interface PostEditorProps {
   slug?: string;
   currentCategory?: CategoryRef | null;
   heading: string;
+  /** The saved post's id (an edit): its revision history. */
+  postId?: string;
+  /** The saved post's status (an edit): only a draft is saved automatically to the server. */
+  serverStatus?: string;
+  /** Whether the signed-in person wrote the post (an administrator's edits are never automatic). */
+  ownPost?: boolean;
 }
 
 /** The writing screen: Editor.js beside the post's details; drafts kept locally; errors where they belong. */
-export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpdatedAt, slug, currentCategory, heading }: PostEditorProps) {
+export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpdatedAt, slug, currentCategory, heading, postId, serverStatus, ownPost }: PostEditorProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const isAdmin = useAppSelector((state) => state.auth.role === 'admin');
@@ -100,6 +57,14 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
   });
   const detailsRef = useRef(details);
   detailsRef.current = details;
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [savedStatus, setSavedStatus] = useState(serverStatus);
+  const autosave = useServerAutosave({
+    slug: savedStatus === 'draft' && ownPost ? slug : undefined,
+    editorRef,
+    detailsRef,
+    saving,
+  });
 
   useEffect(() => {
     dispatch(editorOpened());
@@ -107,15 +72,17 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
 
   // Nothing typed is lost: the content goes to local storage shortly after each change.
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const autosaveChanged = autosave.changed;
   const scheduleDraft = useCallback(() => {
     setDirty(true);
+    autosaveChanged();
     if (timer.current) clearTimeout(timer.current);
     const saveDraft = async () => {
       const saved = (await editorRef.current?.save()) ?? [];
       writeDraft(draftName, { details: detailsRef.current, blocks: saved });
     };
     timer.current = setTimeout(() => void saveDraft(), DRAFT_SAVE_DELAY_MS);
-  }, [draftName]);
+  }, [draftName, autosaveChanged]);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 
   const change = (changes: Partial<PostDetails>) => {
@@ -148,8 +115,23 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
     setDirty(true);
   };
 
+  /** A revision restored from the history: the editor shows the post as it now is. */
+  const showRestored = (post: Post) => {
+    setDetails(detailsOf(post));
+    setBlocks(post.blocks ?? []);
+    setEditorKey((k) => k + 1);
+    setErrors({});
+    setOffered(null);
+    setDirty(false);
+    setSavedStatus(post.status);
+    clearDraft(draftName);
+    autosave.reset();
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // An automatic save still on its way must not land after this one.
+    await autosave.hold();
     const saved = (await editorRef.current?.save()) ?? [];
     writeDraft(draftName, { details, blocks: saved });
     const found = checkBeforeSave(details, saved);
@@ -159,7 +141,10 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
       found.blocks = `This post is ${formatBytes(size)}; a post may be up to ${formatBytes(MAX_REQUEST_BYTES)} with its images. Use smaller images.`;
     }
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      autosave.release();
+      return;
+    }
     const result = slug ? await dispatch(updatePost({ slug, changes: input })) : await dispatch(createPost(input));
     if (createPost.fulfilled.match(result) || updatePost.fulfilled.match(result)) {
       clearDraft(draftName);
@@ -168,6 +153,7 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
       navigate(`/post/${encodeURIComponent(result.payload.slug)}`, { replace: !slug });
       return;
     }
+    autosave.release();
     const message = result.payload ?? (slug ? POST_FALLBACK.update : POST_FALLBACK.create);
     const status = /413|too large/i.test(message) ? 413 : null;
     setErrors(placeError(message, status));
@@ -175,61 +161,94 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
 
   const action = details.status === 'draft' ? 'Save draft' : details.status === 'scheduled' ? 'Schedule' : slug ? 'Save and publish' : 'Publish';
   return (
-    <form className="editor-layout" onSubmit={(e) => void submit(e)} noValidate>
-      <div className="editor-main">
-        <h1 className="page__title" id="editor-title">
-          {heading}
-        </h1>
-        {offered ? (
-          <div className="notice notice--info" role="status">
-            <span>A draft you were writing {relativeTime(offered.savedAt)} was kept in this browser.</span>
-            <div className="form-actions form-actions--start">
-              <button type="button" className="button button--small" onClick={() => restore(offered)}>
-                Restore draft
-              </button>
+    <>
+      <form className="editor-layout" onSubmit={(e) => void submit(e)} noValidate>
+        <div className="editor-main">
+          <div className="editor-heading">
+            <h1 className="page__title" id="editor-title">
+              {heading}
+            </h1>
+            {postId ? (
               <button
                 type="button"
                 className="button button--small button--ghost"
+                aria-haspopup="dialog"
                 onClick={() => {
-                  clearDraft(draftName);
-                  setOffered(null);
+                  void autosave.hold();
+                  setHistoryOpen(true);
                 }}
               >
-                Discard it
+                History
               </button>
-            </div>
+            ) : null}
           </div>
-        ) : null}
-        <p id="editor-content-label" className="field__label">
-          Content
-        </p>
-        {errors.blocks ? (
-          <p id="editor-blocks-error" className="form-error" role="alert">
-            {errors.blocks}
+          {offered ? (
+            <div className="notice notice--info" role="status">
+              <span>A draft you were writing {relativeTime(offered.savedAt)} was kept in this browser.</span>
+              <div className="form-actions form-actions--start">
+                <button type="button" className="button button--small" onClick={() => restore(offered)}>
+                  Restore draft
+                </button>
+                <button
+                  type="button"
+                  className="button button--small button--ghost"
+                  onClick={() => {
+                    clearDraft(draftName);
+                    setOffered(null);
+                  }}
+                >
+                  Discard it
+                </button>
+              </div>
+            </div>
+          ) : null}
+          <p id="editor-content-label" className="field__label">
+            Content
           </p>
-        ) : null}
-        <BlockEditor
-          key={editorKey}
-          ref={editorRef}
-          initialBlocks={blocks}
-          onChange={scheduleDraft}
-          labelledBy="editor-content-label"
-          describedBy={errors.blocks ? 'editor-blocks-error' : undefined}
-        />
-      </div>
-      <aside className="editor-side" aria-label="Post details">
-        <PostDetailsForm details={details} onChange={change} errors={errors} isAdmin={isAdmin} currentCategory={currentCategory} />
-        {errors.general ? (
-          <p className="form-error" role="alert">
-            {errors.general}
-          </p>
-        ) : null}
-        <div className="form-actions">
-          <button type="submit" className="button" disabled={saving}>
-            {saving ? 'Saving...' : action}
-          </button>
+          {errors.blocks ? (
+            <p id="editor-blocks-error" className="form-error" role="alert">
+              {errors.blocks}
+            </p>
+          ) : null}
+          <BlockEditor
+            key={editorKey}
+            ref={editorRef}
+            initialBlocks={blocks}
+            onChange={scheduleDraft}
+            labelledBy="editor-content-label"
+            describedBy={errors.blocks ? 'editor-blocks-error' : undefined}
+          />
         </div>
-      </aside>
-    </form>
+        <aside className="editor-side" aria-label="Post details">
+          <PostDetailsForm details={details} onChange={change} errors={errors} isAdmin={isAdmin} currentCategory={currentCategory} />
+          {errors.general ? (
+            <p className="form-error" role="alert">
+              {errors.general}
+            </p>
+          ) : null}
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={saving}>
+              {saving ? 'Saving...' : action}
+            </button>
+          </div>
+          {autosave.message ? (
+            <p className="muted small editor-autosave" role="status">
+              {autosave.message}
+            </p>
+          ) : null}
+        </aside>
+      </form>
+      {historyOpen && postId ? (
+        <RevisionHistoryDialog
+          postId={postId}
+          unsavedChanges={dirty}
+          onRestored={showRestored}
+          onClose={() => {
+            setHistoryOpen(false);
+            autosave.release();
+          }}
+        />
+      ) : null}
+    </>
   );
 }

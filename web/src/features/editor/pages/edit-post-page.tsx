@@ -3,30 +3,10 @@ import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/page';
 import { fetchPost, selectPosts } from '@/features/posts';
-import { utcToLocal } from '../tools/poll-tool';
 import { PostEditor } from '../components/post-editor';
-import { emptyDetails, type PostDetails } from '../post-draft';
-import type { Post } from '@/types/entities';
+import { detailsOf } from '../post-draft';
 
 export const NOT_YOUR_POST = 'Only the author of this post or an administrator can edit it.';
-
-function detailsOf(post: Post): PostDetails {
-  return {
-    ...emptyDetails(),
-    title: post.title,
-    thumbnail: post.thumbnail ?? null,
-    category: post.category?._id ?? null,
-    tags: post.tags ?? [],
-    postType: post.postType ?? 'Article',
-    visibility: post.visibility ?? 'Public',
-    audience: post.audience === 'subscribers' ? 'subscribers' : 'everyone',
-    language: post.language ?? 'en',
-    isFeatured: Boolean(post.isFeatured),
-    isPinned: Boolean(post.isPinned),
-    status: post.status ?? 'published',
-    publishAt: utcToLocal(post.publishAt),
-  };
-}
 
 /** /edit-post/{slug}: loads the post (author or administrator), saves with PATCH, back to the post. */
 export default function EditPostPage() {
@@ -71,6 +51,9 @@ export default function EditPostPage() {
       initialBlocks={currentPost.blocks ?? []}
       serverUpdatedAt={currentPost.updatedAt}
       currentCategory={currentPost.category}
+      postId={currentPost._id}
+      serverStatus={currentPost.status ?? 'published'}
+      ownPost={currentPost.author?._id === user?._id}
     />
   );
 }
