@@ -98,6 +98,35 @@ pub struct CardView {
     /// When its content last changed after publication (beyond a grace period); null when
     /// never.
     pub edited_at: Option<String>,
+    /// The series it is a part of; the post's own answer says where (`series`).
+    pub series_id: Option<String>,
+    /// Where it stands in its series: only in the post's own answer, when it is a visible part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<SeriesPlace>,
+}
+
+/// A post's place in its series.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesPlace {
+    pub id: String,
+    pub slug: String,
+    pub title: String,
+    /// 1-based among the series' visible parts.
+    pub position: usize,
+    pub total: usize,
+    pub previous: Option<PartLink>,
+    pub next: Option<PartLink>,
+    /// Every visible part in order.
+    pub parts: Vec<PartLink>,
+}
+
+/// A link to a part of a series.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PartLink {
+    pub slug: String,
+    pub title: String,
+    pub position: usize,
 }
 
 impl CardView {
@@ -141,6 +170,8 @@ impl CardView {
             created_at: iso(p.created_at),
             updated_at: iso(p.updated_at),
             edited_at: p.edited_at.map(iso),
+            series_id: p.series_id.map(|s| s.to_hex()),
+            series: None,
         }
     }
 }

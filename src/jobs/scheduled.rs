@@ -27,6 +27,7 @@ pub async fn publish_due(state: &web::Data<AppState>) -> DbResult<usize> {
         crate::services::counts::post_counts_updated(state, post.author, post.is_listable());
         super::announce::post_became_visible(state, post, None).await;
         crate::services::webhooks::post_changed(state, None, post);
+        crate::services::series::part_visibility_changed(state, post).await;
         let reason = crate::domain::revisions::Reason::Published;
         if let Err(e) = crate::services::revisions::record(state, post, None, reason).await {
             tracing::warn!(post = %post.id, error = %e, "could not save the published revision");

@@ -9,6 +9,7 @@ pub mod head;
 pub mod html;
 pub mod model;
 pub mod picture;
+pub mod series;
 pub mod share_image;
 pub mod shell;
 pub mod sitemap;

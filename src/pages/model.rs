@@ -48,6 +48,12 @@ pub struct PublicPost {
     /// When its content last changed after publication; absent when never.
     #[serde(default)]
     pub edited_at: Option<String>,
+    /// The series it is a part of.
+    #[serde(default)]
+    pub series_id: Option<String>,
+    /// Where it stands in its series (filled in by the page's route).
+    #[serde(default)]
+    pub series: Option<crate::post_view::SeriesPlace>,
     pub author: AuthorView,
     #[serde(default)]
     pub category: Option<CategoryRef>,
@@ -117,6 +123,11 @@ pub fn tag_path(tag: &str) -> String {
 /// The path of a category's page.
 pub fn category_path(slug: &str) -> String {
     format!("/category/{}", encode_segment(slug))
+}
+
+/// The path of a series' page.
+pub fn series_path(slug: &str) -> String {
+    format!("/series/{}", encode_segment(slug))
 }
 
 /// Percent-encodes one path segment (everything but unreserved characters).

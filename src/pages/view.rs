@@ -8,10 +8,13 @@ use super::article::{render_blocks, ImageSizes, LOCKED_CLASS};
 use super::cards::{app_frame, feed_links, home_head, post_feed, tag_base, wide_page};
 use super::head::{ArticleMeta, FeedLink, PageMeta, PreviewImage, SITE_DESCRIPTION, SITE_NAME};
 use super::html::escape;
-use super::model::{author_path, category_path, encode_segment, post_path, tag_path, PublicPost};
+use super::model::{
+    author_path, category_path, encode_segment, post_path, series_path, tag_path, PublicPost,
+};
 use super::picture::Picture;
 use super::share_image;
 use crate::domain::sanitize::clip;
+use crate::post_view::SeriesPlace;
 
 /// Characters of a description.
 pub const DESCRIPTION_LEN: usize = 200;
@@ -93,7 +96,7 @@ impl Site {
 }
 
 /// A readable date (`May 1, 2024`) of an ISO-8601 time.
-fn human_date(iso: &str) -> String {
+pub fn human_date(iso: &str) -> String {
     chrono::DateTime::parse_from_rfc3339(iso)
         .map(|d| d.format("%B %-d, %Y").to_string())
         .unwrap_or_default()
@@ -146,6 +149,11 @@ pub fn post_page(site: &Site, post: &PublicPost, sizes: &dyn ImageSizes) -> (Pag
     });
     if let Some(c) = &post.category {
         ld["articleSection"] = json!(c.name);
+    }
+    if let Some(place) = &post.series {
+        let (series, position) = part_of(site, place);
+        ld["isPartOf"] = series;
+        ld["position"] = json!(position);
     }
     if post.locked {
         ld["hasPart"] = json!({
@@ -219,6 +227,9 @@ pub fn article_html(post: &PublicPost, path: &str, sizes: &dyn ImageSizes) -> St
         ));
     }
     b.push_str("</p></header>\n");
+    if let Some(place) = &post.series {
+        b.push_str(&series_bar(place));
+    }
     if let Some(thumb) = post.thumbnail.as_deref().filter(|t| !t.is_empty()) {
         // What the media directory holds, else what the post recorded when it was saved.
         let meta = sizes
@@ -475,6 +486,63 @@ pub fn home_page(
     (meta, app_frame("/", &page))
 }
 
+/// A part's JSON-LD `isPartOf` and `position`.
+pub fn part_of(site: &Site, place: &SeriesPlace) -> (Value, usize) {
+    (
+        json!({
+            "@type": "CreativeWorkSeries",
+            "name": place.title,
+            "url": site.url(&series_path(&place.slug)),
+        }),
+        place.position,
+    )
+}
+
+/// The series bar of a part's page.
+pub fn series_bar(place: &SeriesPlace) -> String {
+    let mut b = format!(
+        "<nav class=\"series-bar\" aria-label=\"Series\"><p class=\"series-bar__title\">Part {} of {} in <a href=\"{}\">{}</a></p>",
+        place.position,
+        place.total,
+        escape(&series_path(&place.slug)),
+        escape(&place.title)
+    );
+    b.push_str("<p class=\"series-bar__steps\">");
+    if let Some(prev) = &place.previous {
+        b.push_str(&format!(
+            "<a rel=\"prev\" href=\"{}\">← Part {}: {}</a> ",
+            escape(&post_path(&prev.slug)),
+            prev.position,
+            escape(&prev.title)
+        ));
+    }
+    if let Some(next) = &place.next {
+        b.push_str(&format!(
+            "<a rel=\"next\" href=\"{}\">Part {}: {} →</a>",
+            escape(&post_path(&next.slug)),
+            next.position,
+            escape(&next.title)
+        ));
+    }
+    b.push_str("</p><details class=\"series-bar__parts\"><summary>All parts</summary><ol>");
+    for part in &place.parts {
+        if part.position == place.position {
+            b.push_str(&format!(
+                "<li aria-current=\"page\">{}</li>",
+                escape(&part.title)
+            ));
+        } else {
+            b.push_str(&format!(
+                "<li><a href=\"{}\">{}</a></li>",
+                escape(&post_path(&part.slug)),
+                escape(&part.title)
+            ));
+        }
+    }
+    b.push_str("</ol></details></nav>\n");
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -663,5 +731,42 @@ mod tests {
             "https://news.example/media/x.png"
         );
         assert!(body.contains("Writes about &lt;rust&gt;."));
+    }
+}
+
+#[cfg(test)]
+mod series_bar_tests {
+    use super::*;
+    use crate::post_view::PartLink;
+
+    fn link(n: usize) -> PartLink {
+        PartLink {
+            slug: format!("part-{n}"),
+            title: format!("Part <{n}>"),
+            position: n,
+        }
+    }
+
+    #[test]
+    fn the_bar_names_the_place_and_the_neighbours() {
+        let place = SeriesPlace {
+            id: "s".into(),
+            slug: "my-saga".into(),
+            title: "My saga".into(),
+            position: 2,
+            total: 3,
+            previous: Some(link(1)),
+            next: Some(link(3)),
+            parts: vec![link(1), link(2), link(3)],
+        };
+        let bar = series_bar(&place);
+        assert!(bar.contains("Part 2 of 3 in <a href=\"/series/my-saga\">My saga</a>"));
+        assert!(bar.contains("<a rel=\"prev\" href=\"/post/part-1\">← Part 1: Part &lt;1&gt;</a>"));
+        assert!(bar.contains("<a rel=\"next\" href=\"/post/part-3\">"));
+        assert!(bar.contains("<li aria-current=\"page\">Part &lt;2&gt;</li>"));
+        let (ld, position) = part_of(&Site::new("https://x.example"), &place);
+        assert_eq!(ld["@type"], "CreativeWorkSeries");
+        assert_eq!(ld["url"], "https://x.example/series/my-saga");
+        assert_eq!(position, 2);
     }
 }

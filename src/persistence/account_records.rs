@@ -49,6 +49,8 @@ pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
     ("account_deletions", "_id"),
     ("data_exports", "userId"),
     (super::tips::SETTINGS, "_id"),
+    (super::series::COLLECTION, "author"),
+    (super::series::FOLLOWS, "userId"),
 ];
 
 /// Records kept when the account goes, with the fields that tie them to the person removed:

@@ -191,6 +191,29 @@ pub async fn following_count(db: &Db, user: ObjectId) -> DbResult<u64> {
 }
 
 /// Of `others`, those `user` follows.
+/// Which of `candidates` follow `followee`.
+pub async fn followers_among(
+    db: &Db,
+    followee: ObjectId,
+    candidates: &[ObjectId],
+) -> DbResult<Vec<ObjectId>> {
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "followeeId": followee, "followerId": { "$in": candidates } })
+        .projection(doc! { "followerId": 1 })
+        .await
+        .db_context("reading follows")?
+        .try_collect()
+        .await
+        .db_context("reading follows")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("followerId").ok())
+        .collect())
+}
+
 pub async fn followed_among(
     db: &Db,
     user: ObjectId,

@@ -49,6 +49,7 @@ pub mod refunds;
 pub mod renewal_reminders;
 pub mod reports;
 pub mod revoked_tokens;
+pub mod series;
 pub mod sessions;
 pub mod shares;
 pub mod site_analytics;
@@ -307,6 +308,7 @@ impl Db {
         contact_messages::ensure_indexes(self).await?;
         daily_mail::ensure_indexes(self).await?;
         reports::ensure_indexes(self).await?;
+        series::ensure_indexes(self).await?;
         plans::ensure_indexes(self).await?;
         subscriptions::ensure_indexes(self).await?;
         payments::ensure_indexes(self).await?;

@@ -107,6 +107,29 @@ pub async fn add(
     Ok(total + counted)
 }
 
+/// Which of `posts` the reader (`user:<id>`, …) has spent time on.
+pub async fn read_by(
+    db: &Db,
+    posts: &[ObjectId],
+    reader: &str,
+) -> DbResult<std::collections::HashSet<ObjectId>> {
+    if posts.is_empty() {
+        return Ok(Default::default());
+    }
+    let docs: Vec<Document> = collection(db)
+        .find(doc! { "postId": { "$in": posts }, "reader": reader })
+        .projection(doc! { "postId": 1 })
+        .await
+        .db_context("reading what a reader read")?
+        .try_collect()
+        .await
+        .db_context("reading what a reader read")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_object_id("postId").ok())
+        .collect())
+}
+
 /// Each reader's time on a post, longest first.
 pub async fn readers_of(db: &Db, post: ObjectId) -> DbResult<Vec<ReaderTime>> {
     let mut by_reader: HashMap<String, ReaderTime> = HashMap::new();

@@ -227,7 +227,7 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 use super::{
     achievement, admin, answers, api_document, auth, banner, block, category, comment, daily_mail,
     earning, follow, geojson, health, keys, media, metrics, newsletter, notification, paging,
-    payment, post, public, public_config, subscription, tip, user, webhooks,
+    payment, post, public, public_config, series, subscription, tip, user, webhooks,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -345,6 +345,16 @@ pub const ROUTES: &[Route] = &[
     get("/api/post/{id}/revisions/compare", User, to!(post::revisions::compare)).with_query(params::<post::revisions::CompareQuery>).returns(schema::<post::revisions::CompareAnswer>).scope("read:posts"),
     get("/api/post/{id}/revisions/{revisionId}", User, to!(post::revisions::get)).returns(schema::<post::revisions::RevisionAnswer>).scope("read:posts"),
     post("/api/post/{id}/revisions/{revisionId}/restore", User, to!(post::revisions::restore)).returns(schema::<post::revisions::RestoreAnswer>).scope("write:drafts"),
+    post("/api/series", User, to!(series::create)).with_body(Body::Typed(schema::<series::SeriesBody>)).creates().returns(schema::<series::SeriesChangedAnswer>).scope("write:drafts"),
+    get("/api/series/mine", User, to!(series::mine)).returns(schema::<series::MySeriesAnswer>).scope("read:posts"),
+    get("/api/series/{series}", Optional, to!(series::get)).returns(schema::<series::SeriesAnswer>).scope("read:posts"),
+    patch("/api/series/{series}", User, to!(series::update)).with_body(Body::Typed(schema::<series::SeriesBody>)).returns(schema::<series::SeriesChangedAnswer>).scope("write:drafts"),
+    delete("/api/series/{series}", User, to!(series::delete)).returns(schema::<series::SeriesDeletedAnswer>).scope("write:drafts"),
+    post("/api/series/{series}/posts", User, to!(series::add_part)).with_body(Body::Typed(schema::<series::AddPartBody>)).returns(schema::<series::SeriesChangedAnswer>).scope("write:drafts"),
+    put("/api/series/{series}/posts", User, to!(series::reorder)).with_body(Body::Typed(schema::<series::OrderBody>)).returns(schema::<series::SeriesChangedAnswer>).scope("write:drafts"),
+    delete("/api/series/{series}/posts/{postId}", User, to!(series::remove_part)).returns(schema::<series::SeriesChangedAnswer>).scope("write:drafts"),
+    post("/api/series/{series}/follow", User, to!(series::follow)).returns(schema::<series::FollowAnswer>),
+    delete("/api/series/{series}/follow", User, to!(series::unfollow)).returns(schema::<series::FollowAnswer>),
     post("/api/post/{postId}/share", Optional, to!(post::share::share)).returns(schema::<post::share::ShareAnswer>),
     get("/api/post/{id}/supporters", Public, to!(tip::lists::supporters)).with_query(params::<paging::PageParams>).returns(schema::<tip::lists::SupportersAnswer>),
     get("/api/post/{slug}", Optional, to!(post::get_post::get_post)).returns(schema::<post::PostAnswer>).scope("read:posts"),

@@ -40,6 +40,7 @@ pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Op
         user_directory::add_to_total_posts(&state.db, deleted.author, -1).await?;
     }
     post_appeals::delete_for_post(&state.db, id).await?;
+    super::series::forget_post(state, &deleted).await;
     media::release_unused(&state.db, &state.settings.server.media_dir, id, &[]).await?;
     Ok(Some(deleted))
 }

@@ -21,5 +21,6 @@ pub mod people;
 pub mod posts;
 pub mod reauth;
 pub mod revisions;
+pub mod series;
 pub mod unread;
 pub mod webhooks;

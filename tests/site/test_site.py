@@ -267,3 +267,65 @@ def test_a_written_post_shows_on_the_pages_at_once_and_leaves_them_when_deleted(
     # The write observer drops the cached pages before the delete answers (docs/decisions.md).
     assert f"Renamed {word}" not in [t for t, _ in cards(page("/"))]
     page(f"/tag/{tag}", status=404)
+
+
+# ── Series: the page, its feeds and a part's page ──────────────────────────────────────────────
+
+@pytest.fixture(scope="module")
+def series():
+    token, _ = signup("Series Writer")
+    auth = {"Authorization": f"Bearer {token}"}
+    title = f"Harbour Logs {uuid.uuid4().hex[:6]}"
+    r = requests.post(f"{URL}/api/series", json={"title": title, "description": "Weekly notes from the harbour."}, headers=auth, timeout=30)
+    assert r.status_code == 201, r.text
+    made = r.json()["series"]
+    first = create(token, {"title": "Log one: fog", "blocks": [{"id": "p1", "type": "paragraph", "data": {"text": "Fog lifted at noon."}}]})
+    paid = create(token, {"title": "Log two: gales", "audience": "subscribers", "blocks": [
+        {"id": "p1", "type": "paragraph", "data": {"text": "Gales from the west. " * 20}},
+        {"id": "p2", "type": "paragraph", "data": {"text": "Only subscribers read this line."}},
+    ]})
+    for post in (first, paid):
+        r = requests.post(f"{URL}/api/series/{made['_id']}/posts", json={"postId": post["_id"]}, headers=auth, timeout=30)
+        assert r.status_code == 200, r.text
+    return {"slug": made["slug"], "title": title, "first": first, "paid": paid}
+
+
+def test_a_series_page_reads_as_a_creative_work_series_with_its_parts_in_order(series):
+    r = requests.get(f"{URL}/series/{series['slug']}", timeout=30)
+    assert r.status_code == 200
+    data = extruct.extract(r.text, base_url=URL, syntaxes=["json-ld"])
+    work = next(d for d in data["json-ld"] if d.get("@type") == "CreativeWorkSeries")
+    assert work["name"] == series["title"]
+    assert [p["headline"] for p in work["hasPart"]] == ["Log one: fog", "Log two: gales"]
+    assert [p["position"] for p in work["hasPart"]] == [1, 2]
+    assert work["hasPart"][1]["isAccessibleForFree"] is False
+    assert "Only subscribers read this line." not in r.text
+
+
+def test_a_parts_page_names_its_series_and_position(series):
+    r = requests.get(f"{URL}/post/{series['paid']['slug']}", timeout=30)
+    assert r.status_code == 200
+    data = extruct.extract(r.text, base_url=URL, syntaxes=["json-ld"])
+    posting = next(d for d in data["json-ld"] if d.get("@type") == "BlogPosting")
+    assert posting["isPartOf"]["@type"] == "CreativeWorkSeries"
+    assert posting["isPartOf"]["name"] == series["title"]
+    assert posting["isPartOf"]["url"].endswith(f"/series/{series['slug']}")
+    assert posting["position"] == 2
+    assert "Part 2 of 2" in r.text
+
+
+@pytest.mark.parametrize("kind", ["feed.xml", "rss.xml"])
+def test_series_feeds_parse_with_the_parts_and_teasers_only(series, kind):
+    feed = parsed(f"/series/{series['slug']}/{kind}")
+    assert feed.feed.title == series["title"]
+    assert sorted(e.title for e in feed.entries) == ["Log one: fog", "Log two: gales"]
+    assert all("Only subscribers read this line." not in (e.get("content", [{}])[0].get("value", "") + e.get("summary", "")) for e in feed.entries)
+
+
+def test_the_sitemap_lists_the_series(series):
+    r = requests.get(f"{URL}/sitemap-series-1.xml", timeout=30)
+    assert r.status_code == 200
+    doc = etree.fromstring(r.content)
+    SCHEMA.assertValid(doc)
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    assert f"http://127.0.0.1:8080/series/{series['slug']}" in [u.text for u in doc.findall("s:url/s:loc", ns)]

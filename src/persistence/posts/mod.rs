@@ -116,6 +116,9 @@ pub struct Post {
     /// readers see as "Edited", feeds as `<updated>` and JSON-LD as `dateModified`.
     #[serde(default)]
     pub edited_at: Option<DateTime>,
+    /// The series it is a part of (at most one).
+    #[serde(default)]
+    pub series_id: Option<ObjectId>,
 }
 
 fn default_language() -> String {
@@ -261,6 +264,27 @@ pub async fn update_returning_before(
         db.changed(Change::Posts(vec![id])).await;
     }
     Ok(before)
+}
+
+/// Moves a post from series `from` (`None`: none) to `to`; false when it was not in `from`
+/// (another request moved it first).
+pub async fn set_series(
+    db: &Db,
+    id: ObjectId,
+    from: Option<ObjectId>,
+    to: Option<ObjectId>,
+) -> DbResult<bool> {
+    let done = collection(db)
+        .update_one(
+            doc! { "_id": id, "seriesId": from },
+            doc! { "$set": { "seriesId": to } },
+        )
+        .await
+        .db_context("moving a post between series")?;
+    if done.modified_count == 1 {
+        db.changed(Change::Posts(vec![id])).await;
+    }
+    Ok(done.modified_count == 1)
 }
 
 /// Records that a published post's content was edited at `at`.

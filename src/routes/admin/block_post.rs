@@ -55,6 +55,7 @@ pub async fn block_post(
         revisions::unpin_blocked(&state, id).await?;
         None
     };
+    crate::services::series::part_visibility_changed(&state, &updated).await;
     live::post_block_toggled(&state.realtime, &id.to_hex(), blocked);
     crate::services::counts::post_counts_updated(
         &state,

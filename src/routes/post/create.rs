@@ -132,6 +132,7 @@ pub async fn create(
         created_at: at,
         updated_at: at,
         edited_at: None,
+        series_id: None,
     };
     post.trending_score = posts::trending_score(&post, at);
 

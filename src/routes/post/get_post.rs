@@ -82,6 +82,18 @@ async fn mark_own_votes(db: &Db, post: &mut Value, me: ObjectId) -> ApiResult<()
     Ok(())
 }
 
+/// Adds `series` (where the post stands in its series) to a post that is a part of one.
+async fn add_series_place(state: &AppState, post: &mut Value) -> ApiResult<()> {
+    let id = |key: &str| post[key].as_str().and_then(|s| ObjectId::parse_str(s).ok());
+    let (Some(post_id), Some(series_id)) = (id("_id"), id("seriesId")) else {
+        return Ok(());
+    };
+    if let Some(place) = crate::services::series::of_post(state, post_id, series_id).await? {
+        post["series"] = serde_json::to_value(place).map_err(ApiError::internal)?;
+    }
+    Ok(())
+}
+
 #[tracing::instrument(skip(state, viewer))]
 pub async fn get_post(
     state: web::Data<AppState>,
@@ -96,8 +108,12 @@ pub async fn get_post(
         return Err(ApiError::not_found(MSG_POST_NOT_FOUND));
     }
     let mut post = match from_index(&state, viewer.0.as_ref(), slug).await {
-        // Guests, and posts without polls, get the stored card as it is.
-        Ok(Some(raw)) if viewer.0.is_none() || !raw.get().contains("\"type\":\"poll\"") => {
+        // Guests, and posts without polls, get the stored card as it is (unless it is a part of
+        // a series, whose place is added).
+        Ok(Some(raw))
+            if (viewer.0.is_none() || !raw.get().contains("\"type\":\"poll\""))
+                && !raw.get().contains("\"seriesId\":\"") =>
+        {
             return Ok(HttpResponse::Ok().json(PostAnswer { post: raw }));
         }
         Ok(Some(raw)) => serde_json::from_str(raw.get()).map_err(ApiError::internal)?,
@@ -115,5 +131,6 @@ pub async fn get_post(
     if let Some(me) = viewer.0.as_ref() {
         mark_own_votes(&state.db, &mut post, me.user.id).await?;
     }
+    add_series_place(&state, &mut post).await?;
     Ok(HttpResponse::Ok().json(PostAnswer::of(&post)?))
 }

@@ -99,6 +99,7 @@ pub async fn compare(
     id: web::Path<String>,
     query: web::Query<CompareQuery>,
 ) -> ApiResult<HttpResponse> {
+    let post = managed(&state, &me, &id).await?;
     let query = query.into_inner();
     let side = |raw: Option<String>| {
         raw.map(|s| s.trim().to_string())
@@ -106,7 +107,6 @@ pub async fn compare(
             .ok_or_else(|| ApiError::bad_request(MSG_COMPARE_NEEDS_BOTH))
     };
     let (from, to) = (side(query.from)?, side(query.to)?);
-    let post = managed(&state, &me, &id).await?;
     let (from, to, c) = revisions::compare_sides(&state, &post, &from, &to).await?;
     Ok(HttpResponse::Ok().json(CompareAnswer {
         from,

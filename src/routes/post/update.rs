@@ -198,6 +198,9 @@ pub async fn apply(
     let mut post = posts::find_by_id(&state.db, current.id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if before.is_listable() != post.is_listable() || before.title != post.title {
+        crate::services::series::part_visibility_changed(state, &post).await;
+    }
     if revisions::is_reader_visible_edit(state, &before, &post, at) {
         posts::mark_edited(&state.db, post.id, at).await?;
         post.edited_at = Some(at);

@@ -308,3 +308,23 @@ async fn open_locked(state: &AppState, posts: &mut [PublicPost]) -> ApiResult<()
     }
     Ok(())
 }
+
+/// `GET /series/{slug}/feed.xml` (or `rss.xml`): the visible parts, newest first.
+pub async fn series(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+) -> ApiResult<HttpResponse> {
+    let (raw, file) = path.into_inner();
+    let (title, description, page_path, parts) = super::series::feed_of(&state, &raw)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_FEED_NOT_FOUND))?;
+    let format = Format::of(&file);
+    let info = FeedInfo {
+        title,
+        description,
+        self_path: format!("{page_path}/{}", format.file()),
+        page_path,
+    };
+    Ok(answer(&req, &state, format, &info, &parts))
+}

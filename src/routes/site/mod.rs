@@ -4,6 +4,7 @@
 
 pub mod feeds;
 pub mod pages;
+pub mod series;
 pub mod share;
 pub mod sitemap;
 
@@ -57,6 +58,10 @@ pub fn configure(cfg: &mut web::ServiceConfig, dir: &Path) {
     .route(
         "/category/{slug}/{file:(?:feed|rss)\\.xml}",
         web::get().to(feeds::category),
+    )
+    .route(
+        "/series/{slug}/{file:(?:feed|rss)\\.xml}",
+        web::get().to(feeds::series),
     )
     .route(
         "/feeds/private/{reader}/{author}/{file}",

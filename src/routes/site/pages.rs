@@ -189,6 +189,14 @@ async fn page_for(req: &HttpRequest) -> HttpResponse {
         ["author-profile", id] => author_page(&state, &caches, id).await,
         ["tag", tag] => tag_page(&state, &caches, tag).await,
         ["category", c] => category_page(&state, &caches, c).await,
+        ["series", slug] => match super::series::page(&state, slug).await {
+            Ok(Some(page)) => (StatusCode::OK, page),
+            Ok(None) => (StatusCode::NOT_FOUND, not_found()),
+            Err(e) => {
+                tracing::warn!(error = %e, "a series page could not be rendered");
+                (StatusCode::OK, plain("Series"))
+            }
+        },
         [name] => match PUBLIC_PAGES.iter().find(|(p, _)| p == name) {
             Some((_, title)) => {
                 let mut meta = PageMeta::plain(title);
@@ -239,7 +247,8 @@ async fn post_page(
     };
     let viewer = MaybeUser::extract(req).await.ok().and_then(|m| m.0);
     match lookup(state, viewer.as_ref(), Some(slug.trim()), None).await {
-        Lookup::Found(post, json) => {
+        Lookup::Found(mut post, mut json) => {
+            super::series::place(state, &mut post, &mut json).await;
             let (meta, body) = rendered_post(state, caches, &post);
             let data = format!(
                 "{{\"path\":{},\"post\":{json}}}",
@@ -270,7 +279,11 @@ const MAX_RENDERED: usize = 2_000;
 
 fn rendered_post(state: &AppState, caches: &SiteCaches, post: &PublicPost) -> (PageMeta, String) {
     let key = format!(
-        "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+        "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+        post.series
+            .as_ref()
+            .and_then(|s| serde_json::to_string(s).ok())
+            .unwrap_or_default(),
         post.id,
         post.updated_at,
         post.author.name,
@@ -504,7 +517,7 @@ mod tests {
     use super::*;
 
     /// Pages whose content the server renders from the store (`post/:slug`, ...).
-    const CONTENT_PAGES: [&str; 4] = ["post", "author-profile", "tag", "category"];
+    const CONTENT_PAGES: [&str; 5] = ["post", "author-profile", "tag", "category", "series"];
 
     /// The web app's route paths (`web/src/app/routes.tsx`), a parameter written `:`.
     fn app_paths() -> BTreeSet<String> {

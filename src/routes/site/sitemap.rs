@@ -21,7 +21,7 @@ use crate::state::AppState;
 
 const SITEMAP_CACHE: &str = "public, max-age=600";
 /// The kinds of child sitemaps.
-pub const KINDS: [&str; 4] = ["posts", "authors", "tags", "categories"];
+pub const KINDS: [&str; 5] = ["posts", "authors", "tags", "categories", "series"];
 pub const MSG_NO_SITEMAP: &str = "No such sitemap";
 
 /// Paths crawlers are asked to leave alone.
@@ -122,6 +122,7 @@ pub async fn child(
         "posts" => post_urls(&state, n, &posts),
         "authors" => author_urls(&state, &posts),
         "tags" => tag_urls(&state, &posts),
+        "series" => series_urls(&state, n).await?,
         _ => category_urls(&state, &posts).await?,
     };
     // A sitemap names at least one address: one with nothing of its kind names the home page.
@@ -139,6 +140,23 @@ pub async fn child(
         sitemap::urlset(&urls),
         None,
     ))
+}
+
+/// Every series with a part, on the first page of series (a site has far fewer series than a
+/// sitemap holds).
+async fn series_urls(state: &AppState, n: u64) -> ApiResult<Vec<SitemapUrl>> {
+    if n != 1 {
+        return Ok(Vec::new());
+    }
+    let site = site(state);
+    Ok(super::series::listed(state, POSTS_PER_SITEMAP as i64)
+        .await?
+        .into_iter()
+        .map(|(slug, modified)| SitemapUrl {
+            loc: site.url(&crate::pages::model::series_path(&slug)),
+            lastmod: Some(iso_ms(modified)),
+        })
+        .collect())
 }
 
 fn post_urls(state: &AppState, n: u64, posts: &[SitemapPost]) -> Vec<SitemapUrl> {

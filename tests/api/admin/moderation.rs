@@ -29,7 +29,14 @@ async fn only_administrators_block_and_restore_posts() {
     .await;
     assert_eq!(msg, "Admin access required");
 
-    let blocked = json_of(toggle(&app, id, Some(&admin.token)).await).await;
+    let mut blocked = json_of(toggle(&app, id, Some(&admin.token)).await).await;
+    // The state blocked is kept as a pinned revision (tests/api/content/revisions.rs).
+    let revision = blocked
+        .as_object_mut()
+        .unwrap()
+        .remove("revisionId")
+        .expect("the blocked revision");
+    assert!(revision.is_string(), "{revision}");
     assert_eq!(
         blocked,
         json!({ "message": "Post blocked", "blocked": true, "postId": id })

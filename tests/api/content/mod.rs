@@ -13,3 +13,4 @@ mod posts;
 mod read_index;
 mod revisions;
 mod search;
+mod series;

@@ -120,6 +120,7 @@ async fn seed_post(app: &TestApp, i: usize, author: &str, at: i64, cats: &[Strin
         created_at: at,
         updated_at: at,
         edited_at: None,
+        series_id: None,
     };
     posts::insert(&app.db, &post).await.unwrap();
     post

@@ -167,6 +167,8 @@ enum Kind {
     Passkey,
     /// One of the owner's personal API keys.
     ApiKey,
+    /// A series of the owner's (no parts).
+    Series,
     /// One of the owner's webhook endpoints (stored the way the API stores it).
     Webhook,
     /// A delivery to one of the owner's webhook endpoints.
@@ -286,6 +288,22 @@ const OBJECT_ROWS: &[Row] = &[
     row("GET", "/api/post/analytics/post/{id}", Post, "{}", owner_or_admin(&[403])),
     row("GET", "/api/post/analytics/post/{id}", Draft, "{}", owner_or_admin(&[403, 404])),
     row("GET", "/api/post/delivery/{id}", Post, "{}", owner_or_admin(&[403])),
+    // Revisions: the author and administrators (a revision id that is the post's own id is no
+    // revision: 404 for them, 403 for the others, who may not know more).
+    row("GET", "/api/post/{id}/revisions", Post, "{}", owner_or_admin(&[403])),
+    row("GET", "/api/post/{id}/revisions", Draft, "{}", owner_or_admin(&[404])),
+    row("GET", "/api/post/{id}/revisions/compare?from=current&to=current", Post, "{}", owner_or_admin(&[403])),
+    row("GET", "/api/post/{id}/revisions/{revisionId}", Post, "{}", [&[401], &[401], &[404], &[403], &[404]]),
+    row("POST", "/api/post/{id}/revisions/{revisionId}/restore", Post, "{}", [&[401], &[401], &[404], &[403], &[404]]),
+    // Series: read by anyone, changed by their writer and administrators.
+    row("GET", "/api/series/{series}", Series, "{}", public_read(&[200])),
+    row("PATCH", "/api/series/{series}", Series, r#"{"description": "Changed"}"#, owner_or_admin(&[403])),
+    row("PUT", "/api/series/{series}/posts", Series, r#"{"postIds": []}"#, owner_or_admin(&[403])),
+    row("POST", "/api/series/{series}/posts", Series, r#"{"postId": "64b7f0000000000000000001"}"#, [&[401], &[401], &[404], &[403], &[404]]),
+    row("DELETE", "/api/series/{series}/posts/{postId}", Series, "{}", [&[401], &[401], &[404], &[403], &[404]]),
+    row("POST", "/api/series/{series}/follow", Series, "{}", [&[401], &[401], &[400], &[200], &[200]]),
+    row("DELETE", "/api/series/{series}/follow", Series, "{}", signed_in(&[200])),
+    row("DELETE", "/api/series/{series}", Series, "{}", owner_or_admin(&[403])),
     row("POST", "/api/post/appeal/{postId}", BlockedPost, r#"{"message": "Please look again"}"#, [&[401], &[401], &[201], &[404], &[403]]),
     row("PATCH", "/api/admin/posts/block/{id}", Post, "{}", admin_only(&[200])),
     row("GET", "/api/admin/reading-details/{postId}", Post, "{}", admin_only(&[200])),
@@ -574,6 +592,14 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
                 .await
                 .unwrap();
             just(id.to_hex(), Some(owner.clone()))
+        }
+        Series => {
+            let n = mongodb::bson::oid::ObjectId::new().to_hex();
+            let body = json!({ "title": format!("Matrix series {n}") });
+            just(
+                created(app, "/api/series", body, Some(owner), "/series/_id").await,
+                Some(owner.clone()),
+            )
         }
         ApiKey => {
             let body = json!({ "name": "Matrix", "scopes": ["read:posts"] });

@@ -120,6 +120,7 @@ pub async fn insert_posts(
             created_at: at,
             updated_at: at,
             edited_at: None,
+            series_id: None,
         };
         posts::insert(&app.db, &post).await.unwrap();
         ids.push(id.to_hex());
