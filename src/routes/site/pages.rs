@@ -40,7 +40,7 @@ const PUBLIC_PAGES: [(&str, &str); 4] = [
 ];
 
 /// The app's other pages (one segment): not content, never indexed.
-const APP_PAGES: [(&str, &str); 17] = [
+const APP_PAGES: [(&str, &str); 18] = [
     ("search", "Search"),
     ("createPost", "Write a post"),
     ("admin", "Administration"),
@@ -48,6 +48,7 @@ const APP_PAGES: [(&str, &str); 17] = [
     ("user-setting", "Settings"),
     ("bookmark", "Bookmarks"),
     ("my-subscriptions", "Your subscriptions"),
+    ("my-series", "Your series"),
     ("message-box", "Messages"),
     ("users", "Online now"),
     ("verify", "Verify your email"),

@@ -259,6 +259,58 @@ async fn every_everyday_request_reads_a_bounded_number_of_documents_through_inde
         )
         .await;
     priced(&app, "edit a post", res, &mut failures).await;
+
+    // Its revisions: listed and compared.
+    let res = app
+        .get(
+            &format!("/api/post/{fresh_id}/revisions"),
+            Some(&author.token),
+        )
+        .await;
+    let text = res.text().await.unwrap();
+    let revisions: Value = serde_json::from_str(&text).unwrap();
+    judge(&app, "list revisions", &mut failures).await;
+    let oldest = revisions["revisions"][1]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let res = app
+        .get(
+            &format!("/api/post/{fresh_id}/revisions/compare?from={oldest}&to=current"),
+            Some(&author.token),
+        )
+        .await;
+    priced(&app, "compare revisions", res, &mut failures).await;
+
+    // A series: made, given the post, read by a reader, and the part read with its place.
+    let res = app
+        .post_json(
+            "/api/series",
+            &json!({ "title": "Fresh series" }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let series: Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    judge(&app, "create a series", &mut failures).await;
+    let series_id = id_of(&series["series"]);
+    let res = app
+        .post_json(
+            &format!("/api/series/{series_id}/posts"),
+            &json!({ "postId": fresh_id }),
+            Some(&author.token),
+        )
+        .await;
+    priced(&app, "add a part to a series", res, &mut failures).await;
+    let res = app
+        .get(&format!("/api/series/{series_id}"), Some(&token))
+        .await;
+    priced(&app, "read a series", res, &mut failures).await;
+    let res = app
+        .get(&format!("/api/post/{fresh_slug}"), Some(&token))
+        .await;
+    priced(&app, "a part of a series", res, &mut failures).await;
+
     let res = app
         .delete(&format!("/api/post/delete/{fresh_id}"), Some(&author.token))
         .await;
