@@ -253,6 +253,32 @@ pub async fn prune(db: &Db, post_id: ObjectId, keep: u64) -> DbResult<u64> {
     Ok(done.deleted_count)
 }
 
+/// One revision by its id, with its content, whatever its post (evidence outlives posts).
+pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<Revision>> {
+    collection(db)
+        .find_one(doc! { "_id": id })
+        .await
+        .db_context("loading a revision")
+}
+
+/// Removes a deleted post's revisions except those a report pinned (moderation history).
+pub async fn delete_for_deleted_post(db: &Db, post_id: ObjectId) -> DbResult<u64> {
+    let ids: Vec<ObjectId> = list(db, post_id)
+        .await?
+        .into_iter()
+        .filter(|r| !r.pins.iter().any(|p| p.kind == "report"))
+        .map(|r| r.id)
+        .collect();
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let done = collection(db)
+        .delete_many(doc! { "_id": { "$in": ids } })
+        .await
+        .db_context("removing a deleted post's revisions")?;
+    Ok(done.deleted_count)
+}
+
 /// Pins a revision as evidence.
 pub async fn pin(db: &Db, id: ObjectId, pin: &Pin) -> DbResult<()> {
     let pin = mongodb::bson::to_bson(pin)

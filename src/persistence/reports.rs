@@ -54,6 +54,9 @@ pub struct Report {
     /// The revision of the post the reporter saw, pinned as evidence.
     #[serde(default)]
     pub revision_id: Option<ObjectId>,
+    /// The post was deleted since (the report and its evidence stay).
+    #[serde(default)]
+    pub post_deleted: bool,
 }
 
 fn collection(db: &Db) -> Collection<Report> {
@@ -86,6 +89,18 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         "creating report lock indexes",
     )
     .await?;
+    Ok(())
+}
+
+/// Marks the reports of a deleted post.
+pub async fn mark_post_deleted(db: &Db, post_id: ObjectId) -> DbResult<()> {
+    collection(db)
+        .update_many(
+            doc! { "postId": post_id },
+            doc! { "$set": { "postDeleted": true, "postDeletedAt": now() } },
+        )
+        .await
+        .db_context("marking the reports of a deleted post")?;
     Ok(())
 }
 

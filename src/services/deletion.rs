@@ -40,8 +40,19 @@ pub async fn delete_post_quietly(state: &AppState, id: ObjectId) -> ApiResult<Op
         user_directory::add_to_total_posts(&state.db, deleted.author, -1).await?;
     }
     post_appeals::delete_for_post(&state.db, id).await?;
+    // Reports stay as moderation history, with the revision each reporter saw.
+    crate::persistence::reports::mark_post_deleted(&state.db, id).await?;
+    crate::persistence::post_revisions::delete_for_deleted_post(&state.db, id).await?;
     super::series::forget_post(state, &deleted).await;
-    media::release_unused(&state.db, &state.settings.server.media_dir, id, &[]).await?;
+    // The pictures that evidence shows stay with it.
+    let evidence_media = crate::persistence::post_revisions::media_of(&state.db, id).await?;
+    media::release_unused(
+        &state.db,
+        &state.settings.server.media_dir,
+        id,
+        &evidence_media,
+    )
+    .await?;
     Ok(Some(deleted))
 }
 

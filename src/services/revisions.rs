@@ -211,6 +211,30 @@ pub async fn pin_for(
     .await
 }
 
+/// A pinned revision shown as evidence.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    pub revision_id: String,
+    pub created_at: String,
+    pub title: String,
+    pub blocks: Vec<crate::domain::blocks::Block>,
+}
+
+/// The content of a pinned revision, whether or not its post still exists.
+pub async fn evidence(state: &AppState, id: ObjectId) -> ApiResult<Option<Evidence>> {
+    let Some(revision) = post_revisions::find_by_id(&state.db, id).await? else {
+        return Ok(None);
+    };
+    let snap = snapshot(&revision)?;
+    Ok(Some(Evidence {
+        revision_id: revision.id.to_hex(),
+        created_at: iso(revision.created_at),
+        title: snap.title,
+        blocks: snap.blocks,
+    }))
+}
+
 /// The media addresses the kept revisions of a post use: a post's files stay while a revision
 /// that could be restored shows them.
 pub async fn media_in_use(state: &AppState, post_id: ObjectId) -> ApiResult<Vec<String>> {
@@ -262,14 +286,14 @@ pub struct RevisionDetail {
 /// Summaries of these revisions of `post`, with who saved them.
 pub async fn summaries(
     state: &AppState,
-    post: &Post,
+    post: Option<&Post>,
     revisions: Vec<Revision>,
 ) -> ApiResult<Vec<RevisionSummary>> {
     let mut ids: Vec<ObjectId> = revisions.iter().filter_map(|r| r.by).collect();
     ids.sort();
     ids.dedup();
     let people = user_directory::authors(&state.db, &ids).await?;
-    let current = snapshot_of(post).fingerprint();
+    let current = post.map(|p| snapshot_of(p).fingerprint());
     Ok(revisions
         .into_iter()
         .map(|r| RevisionSummary {
@@ -285,7 +309,7 @@ pub async fn summaries(
             reason: r.reason,
             pinned: r.pinned,
             published: r.published,
-            current: r.fingerprint == current,
+            current: current.as_deref() == Some(r.fingerprint.as_str()),
             title: r.title,
             change: r.change,
         })
@@ -295,7 +319,7 @@ pub async fn summaries(
 /// The revisions of `post`, newest first.
 pub async fn list(state: &AppState, post: &Post) -> ApiResult<Vec<RevisionSummary>> {
     let revisions = post_revisions::list(&state.db, post.id).await?;
-    summaries(state, post, revisions).await
+    summaries(state, Some(post), revisions).await
 }
 
 /// A revision of `post` with its content; 404 when it is not one of the post's.
@@ -307,10 +331,19 @@ pub async fn load(state: &AppState, post: &Post, raw_id: &str) -> ApiResult<Revi
         .ok_or_else(|| ApiError::not_found(MSG_REVISION_NOT_FOUND))
 }
 
-/// A revision of `post` shown with its content.
+/// A revision of a post that no longer exists (kept as evidence); 404 otherwise.
+pub async fn load_orphan(state: &AppState, post_id: ObjectId, raw_id: &str) -> ApiResult<Revision> {
+    let id = ObjectId::parse_str(raw_id.trim())
+        .map_err(|_| ApiError::not_found(MSG_REVISION_NOT_FOUND))?;
+    post_revisions::find(&state.db, post_id, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_REVISION_NOT_FOUND))
+}
+
+/// A revision shown with its content (`post`: its post as it is now, `None` when deleted).
 pub async fn detail(
     state: &AppState,
-    post: &Post,
+    post: Option<&Post>,
     revision: Revision,
 ) -> ApiResult<RevisionDetail> {
     let snap = snapshot(&revision)?;

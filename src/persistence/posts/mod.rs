@@ -30,8 +30,9 @@ pub const COLLECTION: &str = "posts";
 pub const DUPLICATE_SLUG: &str = "A post with this slug";
 /// Collections holding per-post engagement, removed with the post: (collection, post field).
 /// Bookmarks are not among them: they are removed one by one after the post, so each reader's
-/// list hears of it (`services::deletion`).
-pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
+/// list hears of it (`services::deletion`); nor are reports, kept as moderation history with the
+/// revisions they pinned (`services::deletion`).
+pub const DEPENDENT_RECORDS: [(&str, &str); 10] = [
     ("likes", "postId"),
     ("comments", "post"),
     ("views", "postId"),
@@ -41,9 +42,7 @@ pub const DEPENDENT_RECORDS: [(&str, &str); 12] = [
     ("reading_times", "postId"),
     ("poll_votes", "postId"),
     ("comment_reactions", "postId"),
-    ("reports", "postId"),
     ("report_locks", "postId"),
-    ("post_revisions", "postId"),
 ];
 /// Scheduled posts published per round at most.
 pub const MAX_DUE_PER_ROUND: i64 = 1000;

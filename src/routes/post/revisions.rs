@@ -62,10 +62,21 @@ pub async fn get(
     path: web::Path<(String, String)>,
 ) -> ApiResult<HttpResponse> {
     let (id, revision_id) = path.into_inner();
-    let post = managed(&state, &me, &id).await?;
+    let post_id = object_id(&id, "post id")?;
+    let Some(post) = posts::find_by_id(&state.db, post_id).await? else {
+        // A deleted post's revisions kept as a report's evidence: administrators still read them.
+        if !me.is_admin() {
+            return Err(ApiError::not_found(MSG_POST_NOT_FOUND));
+        }
+        let revision = revisions::load_orphan(&state, post_id, &revision_id).await?;
+        return Ok(HttpResponse::Ok().json(RevisionAnswer {
+            revision: revisions::detail(&state, None, revision).await?,
+        }));
+    };
+    let post = managed_post(Some(post), &me)?;
     let revision = revisions::load(&state, &post, &revision_id).await?;
     Ok(HttpResponse::Ok().json(RevisionAnswer {
-        revision: revisions::detail(&state, &post, revision).await?,
+        revision: revisions::detail(&state, Some(&post), revision).await?,
     }))
 }
 

@@ -377,13 +377,15 @@ async fn a_report_goes_from_reader_to_administrator_to_author_and_back() {
     // Once reviewed, the reader may report the post again.
     let res = report(&app, &reader, &post_id, "spam").await;
     assert_eq!(res.status(), StatusCode::CREATED);
-    // Deleting the post takes its reports with it.
+    // Deleting the post keeps its reports, as moderation history, marked as such.
     let res = app
         .delete(&format!("/api/post/delete/{post_id}"), Some(&author.token))
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     let list = get_ok(&app, "/api/admin/reports", Some(&admin.token)).await;
-    assert_eq!(list["total"], 0);
+    assert_eq!(list["total"], 2);
+    let reports = list["reports"].as_array().unwrap();
+    assert!(reports.iter().all(|r| r["postDeleted"] == true), "{list}");
 }
 
 #[actix_web::test]

@@ -432,6 +432,13 @@ async fn reports_appeals_and_blocks_pin_the_revision_they_are_about() {
     );
     assert_eq!(evidence["revision"]["pinned"], true);
 
+    // The report's own answer holds the post as the reporter saw it.
+    assert_eq!(one["evidence"]["revisionId"], seen.as_str());
+    assert_eq!(
+        one["evidence"]["blocks"][0]["data"]["text"],
+        "what the reader saw"
+    );
+
     // A block saves and pins the state blocked; the appeal pins the state appealed.
     let res = app
         .patch_empty(
@@ -619,6 +626,17 @@ async fn readers_see_edited_only_for_content_changed_after_the_grace_period() {
         hour_ago.timestamp_millis() / 1000
     );
 
+    // The feeds are read from the index, which follows the edit a moment later.
+    let wanted = format!("<updated>{}</updated>", edited.replace('Z', "+00:00"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let feed = app.get("/feed.xml", None).await.text().await.unwrap();
+        if feed.contains(&wanted) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{feed}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     let slug = post["slug"].as_str().unwrap();
     let html = app
         .get(&format!("/post/{slug}"), None)
@@ -641,12 +659,94 @@ async fn readers_see_edited_only_for_content_changed_after_the_grace_period() {
     .unwrap();
     assert_eq!(ld["dateModified"], edited.as_str());
     assert_ne!(ld["datePublished"], edited.as_str());
-    let feed = app.get("/feed.xml", None).await.text().await.unwrap();
-    assert!(
-        feed.contains(&format!(
-            "<updated>{}</updated>",
-            edited.replace('Z', "+00:00")
-        )),
-        "{feed}"
+}
+
+#[actix_web::test]
+async fn a_reported_post_deleted_by_its_author_leaves_the_report_and_what_the_reader_saw() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+    let admin = app.admin().await;
+    let post = publish(&app, &author, "Gone soon", "the offending words").await;
+    save(
+        &app,
+        &author.token,
+        &post,
+        post_body("Gone soon", "still offending"),
+    )
+    .await;
+    let res = app
+        .post_json(
+            "/api/admin/reports",
+            &json!({ "postId": post["_id"], "reason": "harassment", "details": "see" }),
+            Some(&reader.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    save(
+        &app,
+        &author.token,
+        &post,
+        post_body("Gone soon", "cleaned up"),
+    )
+    .await;
+    let res = app
+        .delete(
+            &format!("/api/post/delete/{}", post["_id"].as_str().unwrap()),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+
+    let listed = get_ok(&app, "/api/admin/reports", Some(&admin.token)).await;
+    let report = &listed["reports"][0];
+    assert_eq!(report["postDeleted"], true);
+    assert_eq!(report["editedSince"], false);
+    let id = report["_id"].as_str().unwrap();
+    let one = get_ok(
+        &app,
+        &format!("/api/admin/reports/{id}"),
+        Some(&admin.token),
+    )
+    .await;
+    assert_eq!(one["evidence"]["title"], "Gone soon");
+    assert_eq!(
+        one["evidence"]["blocks"][0]["data"]["text"],
+        "still offending"
     );
+    // Only the pinned revision outlives the post.
+    let post_id = mongodb::bson::oid::ObjectId::parse_str(post["_id"].as_str().unwrap()).unwrap();
+    let left = app
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>("post_revisions")
+        .count_documents(mongodb::bson::doc! { "postId": post_id })
+        .await
+        .unwrap();
+    assert_eq!(left, 1);
+    // Administrators read that revision through the revisions route too; nobody else does.
+    let path = format!(
+        "/api/post/{}/revisions/{}",
+        post["_id"].as_str().unwrap(),
+        report["revisionId"].as_str().unwrap()
+    );
+    let kept = get_ok(&app, &path, Some(&admin.token)).await;
+    assert_eq!(
+        kept["revision"]["blocks"][0]["data"]["text"],
+        "still offending"
+    );
+    assert_eq!(kept["revision"]["current"], false);
+    assert_error(
+        app.get(&path, Some(&author.token)).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    // The author reads their own report without the evidence.
+    let theirs = get_ok(
+        &app,
+        &format!("/api/admin/reports/{id}"),
+        Some(&author.token),
+    )
+    .await;
+    assert_eq!(theirs["evidence"], Value::Null);
 }

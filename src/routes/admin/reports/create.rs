@@ -81,6 +81,7 @@ pub async fn create(
         notices_sent: 0,
         created_at: now(),
         revision_id: None,
+        post_deleted: false,
     };
     match reports::create(&state.db, &report).await {
         Ok(()) => {}

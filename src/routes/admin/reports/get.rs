@@ -24,6 +24,9 @@ pub const MSG_NOT_YOURS: &str =
 pub struct ReportDetail {
     pub report: EitherReport,
     pub messages: Vec<ReportMessage>,
+    /// For administrators: the post as the reporter saw it (its pinned revision), also after
+    /// the post was edited or deleted.
+    pub evidence: Option<crate::services::revisions::Evidence>,
 }
 
 /// A report as the caller may see it.
@@ -71,10 +74,21 @@ pub async fn get(
                 created_at: iso(n.created_at),
             })
             .collect();
-    let report = if is_author {
-        EitherReport::Author(public_view(&report))
+    let (view, evidence) = if is_author {
+        (EitherReport::Author(public_view(&report)), None)
     } else {
-        EitherReport::Admin(Box::new(admin_view_of(&state, &report).await?))
+        let evidence = match report.revision_id {
+            Some(revision) => crate::services::revisions::evidence(&state, revision).await?,
+            None => None,
+        };
+        (
+            EitherReport::Admin(Box::new(admin_view_of(&state, &report).await?)),
+            evidence,
+        )
     };
-    Ok(HttpResponse::Ok().json(ReportDetail { report, messages }))
+    Ok(HttpResponse::Ok().json(ReportDetail {
+        report: view,
+        messages,
+        evidence,
+    }))
 }

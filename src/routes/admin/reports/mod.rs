@@ -116,6 +116,8 @@ pub struct AdminReportView {
     pub revision_id: Option<String>,
     /// The post changed after the report.
     pub edited_since: bool,
+    /// The post was deleted since; the revision the reporter saw is kept.
+    pub post_deleted: bool,
 }
 
 /// A report as its reporter and the post's author see it.
@@ -191,6 +193,7 @@ pub fn admin_view(
         created_at: iso(r.created_at),
         revision_id: r.revision_id.map(|id| id.to_hex()),
         edited_since: r.revision_id.is_some_and(|id| edited.contains(&id)),
+        post_deleted: r.post_deleted,
     }
 }
 
