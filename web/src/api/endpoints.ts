@@ -1626,6 +1626,90 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    postSeries: build.mutation<PostSeriesApiResponse, PostSeriesApiArg>({
+      query: (queryArg) => ({
+        url: `/series`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getSeriesMine: build.query<GetSeriesMineApiResponse, GetSeriesMineApiArg>({
+      query: () => ({ url: `/series/mine` }),
+    }),
+    getSeriesBySeries: build.query<
+      GetSeriesBySeriesApiResponse,
+      GetSeriesBySeriesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}`,
+      }),
+    }),
+    patchSeriesBySeries: build.mutation<
+      PatchSeriesBySeriesApiResponse,
+      PatchSeriesBySeriesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}`,
+        method: "PATCH",
+        body: queryArg.body,
+      }),
+    }),
+    deleteSeriesBySeries: build.mutation<
+      DeleteSeriesBySeriesApiResponse,
+      DeleteSeriesBySeriesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}`,
+        method: "DELETE",
+      }),
+    }),
+    postSeriesBySeriesFollow: build.mutation<
+      PostSeriesBySeriesFollowApiResponse,
+      PostSeriesBySeriesFollowApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}/follow`,
+        method: "POST",
+      }),
+    }),
+    deleteSeriesBySeriesFollow: build.mutation<
+      DeleteSeriesBySeriesFollowApiResponse,
+      DeleteSeriesBySeriesFollowApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}/follow`,
+        method: "DELETE",
+      }),
+    }),
+    postSeriesBySeriesPosts: build.mutation<
+      PostSeriesBySeriesPostsApiResponse,
+      PostSeriesBySeriesPostsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}/posts`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    putSeriesBySeriesPosts: build.mutation<
+      PutSeriesBySeriesPostsApiResponse,
+      PutSeriesBySeriesPostsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}/posts`,
+        method: "PUT",
+        body: queryArg.body,
+      }),
+    }),
+    deleteSeriesBySeriesPostsAndPostId: build.mutation<
+      DeleteSeriesBySeriesPostsAndPostIdApiResponse,
+      DeleteSeriesBySeriesPostsAndPostIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}/posts/${encodeURIComponent(String(queryArg.postId))}`,
+        method: "DELETE",
+      }),
+    }),
     getSubscriptionAuthorByAuthorIdSubscriptions: build.query<
       GetSubscriptionAuthorByAuthorIdSubscriptionsApiResponse,
       GetSubscriptionAuthorByAuthorIdSubscriptionsApiArg
@@ -3900,6 +3984,101 @@ export type GetPublicSearchPostsApiArg = {
   search?: string;
   sort?: string;
 };
+export type PostSeriesApiResponse =
+  | /** status 200 Success */ {
+      message: string;
+      series: ManagedSeries;
+    }
+  | /** status 201 Success */ {
+      message: string;
+      series: ManagedSeries;
+    };
+export type PostSeriesApiArg = {
+  body: {
+    /** A web address or a picture stored here; empty for none. */
+    cover?: string | null;
+    description?: string | null;
+    /** The address (`/series/{slug}`); made from the title when not given. */
+    slug?: string | null;
+    title?: string | null;
+  };
+};
+export type GetSeriesMineApiResponse = /** status 200 Success */ {
+  series: ManagedSeries[];
+};
+export type GetSeriesMineApiArg = void;
+export type GetSeriesBySeriesApiResponse = /** status 200 Success */ {
+  parts: PartView[];
+  progress: Progress;
+  series: SeriesView;
+};
+export type GetSeriesBySeriesApiArg = {
+  series: string;
+};
+export type PatchSeriesBySeriesApiResponse = /** status 200 Success */ {
+  message: string;
+  series: ManagedSeries;
+};
+export type PatchSeriesBySeriesApiArg = {
+  series: string;
+  body: {
+    /** A web address or a picture stored here; empty for none. */
+    cover?: string | null;
+    description?: string | null;
+    /** The address (`/series/{slug}`); made from the title when not given. */
+    slug?: string | null;
+    title?: string | null;
+  };
+};
+export type DeleteSeriesBySeriesApiResponse = /** status 200 Success */ {
+  message: string;
+};
+export type DeleteSeriesBySeriesApiArg = {
+  series: string;
+};
+export type PostSeriesBySeriesFollowApiResponse = /** status 200 Success */ {
+  followers: number;
+  following: boolean;
+};
+export type PostSeriesBySeriesFollowApiArg = {
+  series: string;
+};
+export type DeleteSeriesBySeriesFollowApiResponse = /** status 200 Success */ {
+  followers: number;
+  following: boolean;
+};
+export type DeleteSeriesBySeriesFollowApiArg = {
+  series: string;
+};
+export type PostSeriesBySeriesPostsApiResponse = /** status 200 Success */ {
+  message: string;
+  series: ManagedSeries;
+};
+export type PostSeriesBySeriesPostsApiArg = {
+  series: string;
+  body: {
+    postId?: string | null;
+  };
+};
+export type PutSeriesBySeriesPostsApiResponse = /** status 200 Success */ {
+  message: string;
+  series: ManagedSeries;
+};
+export type PutSeriesBySeriesPostsApiArg = {
+  series: string;
+  body: {
+    postIds?: string[] | null;
+  };
+};
+export type DeleteSeriesBySeriesPostsAndPostIdApiResponse =
+  /** status 200 Success */ {
+    message: string;
+    series: ManagedSeries;
+  };
+export type DeleteSeriesBySeriesPostsAndPostIdApiArg = {
+  series: string;
+  postId: string;
+};
 export type GetSubscriptionAuthorByAuthorIdSubscriptionsApiResponse =
   /** status 200 Success */ {
     count: number;
@@ -4641,6 +4820,8 @@ export type ContactDataBody = components["schemas"]["ContactDataBody"];
 export type Audience = components["schemas"]["Audience"];
 export type Block = components["schemas"]["Block"];
 export type PostType = components["schemas"]["PostType"];
+export type PartLink = components["schemas"]["PartLink"];
+export type SeriesPlace = components["schemas"]["SeriesPlace"];
 export type PostStatus = components["schemas"]["PostStatus"];
 export type ImageVariant = components["schemas"]["ImageVariant"];
 export type ImageMeta = components["schemas"]["ImageMeta"];
@@ -4671,6 +4852,12 @@ export type RevisionDetail = components["schemas"]["RevisionDetail"];
 export type SupporterUser = components["schemas"]["SupporterUser"];
 export type Supporter = components["schemas"]["Supporter"];
 export type GuestView = components["schemas"]["GuestView"];
+export type SeriesAuthor = components["schemas"]["SeriesAuthor"];
+export type SeriesView = components["schemas"]["SeriesView"];
+export type ManagedPart = components["schemas"]["ManagedPart"];
+export type ManagedSeries = components["schemas"]["ManagedSeries"];
+export type PartView = components["schemas"]["PartView"];
+export type Progress = components["schemas"]["Progress"];
 export type SubStatus = components["schemas"]["SubStatus"];
 export type SubscriptionView = components["schemas"]["SubscriptionView"];
 export type OwnPlanView = components["schemas"]["OwnPlanView"];
@@ -4941,6 +5128,18 @@ export const {
   useLazyGetPublicPostsQuery,
   useGetPublicSearchPostsQuery,
   useLazyGetPublicSearchPostsQuery,
+  usePostSeriesMutation,
+  useGetSeriesMineQuery,
+  useLazyGetSeriesMineQuery,
+  useGetSeriesBySeriesQuery,
+  useLazyGetSeriesBySeriesQuery,
+  usePatchSeriesBySeriesMutation,
+  useDeleteSeriesBySeriesMutation,
+  usePostSeriesBySeriesFollowMutation,
+  useDeleteSeriesBySeriesFollowMutation,
+  usePostSeriesBySeriesPostsMutation,
+  usePutSeriesBySeriesPostsMutation,
+  useDeleteSeriesBySeriesPostsAndPostIdMutation,
   useGetSubscriptionAuthorByAuthorIdSubscriptionsQuery,
   useLazyGetSubscriptionAuthorByAuthorIdSubscriptionsQuery,
   useGetSubscriptionCheckEligibilityQuery,

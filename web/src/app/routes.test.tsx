@@ -45,6 +45,8 @@ describe('routes', () => {
         '/plans/:id',
         '/bookmark',
         '/my-subscriptions',
+        '/series/:slug',
+        '/my-series',
         '/acknowledge/:reportId',
         '/message-box',
         '/users',

@@ -28,6 +28,9 @@ const SettingsPage = lazyPage(() => import('./routes/settings-page'));
 const AuthorProfilePage = lazyPage(() => import('./routes/author-profile-page'));
 const PlansPage = lazyPage(() => import('@/features/subscriptions/pages/plans-page'));
 const MySubscriptionsPage = lazyPage(() => import('@/features/subscriptions/pages/my-subscriptions-page'));
+const SeriesPage = lazyPage(() => import('@/features/series/pages/series-page'));
+// The writer's series (forms, reordering) load only on their own page.
+const MySeriesPage = lazyPage(() => import('@/features/series/pages/my-series-page'));
 const OnlineUsersPage = lazyPage(() => import('@/features/users/pages/online-users-page'));
 const MessageBoxPage = lazyPage(() => import('@/features/notifications/pages/message-box-page'));
 const VerifyPage = lazyPage(() => import('@/features/auth/pages/verify-page'));
@@ -81,6 +84,8 @@ export const routes: RouteObject[] = [
           { path: 'plans/:id', element: page(PlansPage) },
           { path: 'bookmark', element: page(BookmarkPage, 'auth') },
           { path: 'my-subscriptions', element: page(MySubscriptionsPage, 'auth') },
+          { path: 'series/:slug', element: page(SeriesPage) },
+          { path: 'my-series', element: page(MySeriesPage, 'auth') },
           { path: 'acknowledge/:reportId', element: page(AcknowledgePage, 'auth') },
           { path: 'message-box', element: page(MessageBoxPage, 'auth') },
           { path: 'users', element: page(OnlineUsersPage) },

@@ -10,6 +10,7 @@ import { ResponsiveImage } from '@/components/responsive-image';
 import { selectCommentCount } from '@/features/comments/comment-count';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
+import { SeriesBar, SeriesEnd } from '@/features/series';
 import { loadTipSection } from '@/features/tips/lazy';
 import { formatDate, readingTimeLabel } from '@/lib/format';
 import type { Post } from '@/types/entities';
@@ -157,7 +158,14 @@ function PostView({ post }: { post: Post }) {
           {post.author ? <FollowButton person={post.author} /> : null}
           {post.author ? <AlertsMenu authorId={post.author._id} authorName={post.author.name} /> : null}
           <span className="muted">
-            {published ? <time dateTime={published}>{formatDate(published)}</time> : null} · {readingTimeLabel(post.readingTime)}
+            {published ? <time dateTime={published}>{formatDate(published)}</time> : null}
+            {post.editedAt ? (
+              <>
+                {' · '}Edited <time dateTime={post.editedAt}>{formatDate(post.editedAt)}</time>
+              </>
+            ) : null}
+            {' · '}
+            {readingTimeLabel(post.readingTime)}
           </span>
         </div>
         <TagList tags={post.tags} />
@@ -200,6 +208,7 @@ function PostView({ post }: { post: Post }) {
           </div>
         ) : null}
       </header>
+      {post.series ? <SeriesBar place={post.series} /> : null}
       {post.blocked ? (
         <div className="notice notice--warning" role="status">
           <p>{BLOCKED_NOTICE}</p>
@@ -219,6 +228,7 @@ function PostView({ post }: { post: Post }) {
           </Suspense>
         )}
       />
+      {post.series ? <SeriesEnd place={post.series} /> : null}
       <EngagementBar post={post} commentCount={commentCount} />
       <Suspense fallback={null}>
         <TipSection post={post} />

@@ -17,6 +17,7 @@ export function accountLinks(userId: string, isAdmin: boolean): MenuLink[] {
     { to: '/user', label: 'Profile' },
     { to: '/user-setting', label: 'Settings' },
     { to: '/bookmark', label: 'Bookmarks' },
+    { to: '/my-series', label: 'My series' },
     { to: '/my-subscriptions', label: 'My subscriptions' },
     { to: `/plans/${userId}`, label: 'Plans & earnings' },
     { to: '/contact', label: 'Contact' },

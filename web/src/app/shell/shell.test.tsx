@@ -224,7 +224,7 @@ describe('the shell, logged in', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
     const menu = screen.getByRole('menu', { name: 'Account' });
     const items = within(menu).getAllByRole('menuitem').map((el) => el.textContent);
-    expect(items).toEqual(['Studio', 'Profile', 'Settings', 'Bookmarks', 'My subscriptions', 'Plans & earnings', 'Contact', 'About', 'Logout']);
+    expect(items).toEqual(['Studio', 'Profile', 'Settings', 'Bookmarks', 'My series', 'My subscriptions', 'Plans & earnings', 'Contact', 'About', 'Logout']);
     expect(within(menu).getByRole('menuitem', { name: 'Studio' })).toHaveAttribute('href', `/author-profile/${testUser._id}`);
   });
 
