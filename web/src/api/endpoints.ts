@@ -2482,6 +2482,7 @@ export type PatchAdminReportsByIdApiArg = {
   };
 };
 export type GetAdminReportsByIdApiResponse = /** status 200 Success */ {
+  evidence?: null | Evidence;
   messages: ReportMessage[];
   report: EitherReport;
 };
@@ -4769,6 +4770,8 @@ export type NotificationView = components["schemas"]["NotificationView"];
 export type ReportPerson = components["schemas"]["ReportPerson"];
 export type ReportedPost = components["schemas"]["ReportedPost"];
 export type AdminReportView = components["schemas"]["AdminReportView"];
+export type Block = components["schemas"]["Block"];
+export type Evidence = components["schemas"]["Evidence"];
 export type ReportMessage = components["schemas"]["ReportMessage"];
 export type EitherReport = components["schemas"]["EitherReport"];
 export type GoneLog = components["schemas"]["GoneLog"];
@@ -4818,7 +4821,6 @@ export type ContactData = components["schemas"]["ContactData"];
 export type BankDetailsView = components["schemas"]["BankDetailsView"];
 export type ContactDataBody = components["schemas"]["ContactDataBody"];
 export type Audience = components["schemas"]["Audience"];
-export type Block = components["schemas"]["Block"];
 export type PostType = components["schemas"]["PostType"];
 export type PartLink = components["schemas"]["PartLink"];
 export type SeriesPlace = components["schemas"]["SeriesPlace"];

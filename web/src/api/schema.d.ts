@@ -4722,6 +4722,8 @@ export interface components {
             /** Format: int32 */
             noticesSent: number;
             post: components["schemas"]["ReportedPost"];
+            /** @description The post was deleted since; the revision the reporter saw is kept. */
+            postDeleted: boolean;
             postId: string;
             postTitle: string;
             reason: string;
@@ -4753,6 +4755,13 @@ export interface components {
             content: string;
             createdAt: string;
             read: boolean;
+        };
+        /** @description A pinned revision shown as evidence. */
+        Evidence: {
+            blocks: components["schemas"]["Block"][];
+            createdAt: string;
+            revisionId: string;
+            title: string;
         };
         /** @description A notification as clients see it (seed 000 §3 "User notification"). */
         NotificationView: {
@@ -8217,6 +8226,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        evidence?: null | components["schemas"]["Evidence"];
                         messages: components["schemas"]["ReportMessage"][];
                         report: components["schemas"]["EitherReport"];
                     };

@@ -105,6 +105,7 @@ const report = (id: string, over: Partial<Report> = {}): Report => ({
   isAcknowledged: false,
   noticesSent: 0,
   editedSince: false,
+  postDeleted: false,
   createdAt: '2026-01-01T00:00:00Z',
   ...over,
 });

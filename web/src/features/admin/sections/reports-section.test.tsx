@@ -22,6 +22,7 @@ const report = (over: Record<string, unknown> = {}) => ({
   createdAt: '2026-03-12T10:00:00Z',
   revisionId: 'r1',
   editedSince: false,
+  postDeleted: false,
   ...over,
 });
 
@@ -104,5 +105,12 @@ describe('reports and the reported version', () => {
     expect(Object.fromEntries(call.url.searchParams)).toEqual({ from: 'r1', to: 'current' });
     // A report from before revisions were kept offers neither.
     expect(screen.getByTestId('report-rep2')).not.toHaveTextContent('Reported version');
+  });
+  it('says a post was deleted since the report, and still opens what the reader saw', async () => {
+    renderSection([report({ postDeleted: true })]);
+    const card = await screen.findByTestId('report-rep1');
+    expect(within(card).getByText('Post deleted since the report')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'View what the reader saw' })).toBeInTheDocument();
+    expect(within(card).queryByText('Edited since the report')).not.toBeInTheDocument();
   });
 });

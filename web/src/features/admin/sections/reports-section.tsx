@@ -49,6 +49,12 @@ function ReportedVersion({ report }: { report: Report }) {
       <button type="button" className="link-button" aria-haspopup="dialog" onClick={() => setOpen('version')}>
         View what the reader saw
       </button>
+      {report.postDeleted ? (
+        <>
+          {' '}
+          <span className="chip chip--danger">Post deleted since the report</span>
+        </>
+      ) : null}
       {report.editedSince ? (
         <>
           {' '}

@@ -30,6 +30,7 @@ export function reportFromEvent(payload: Record<string, unknown>): Report | null
     forwardedToAuthor: Boolean(payload.forwardedToAuthor),
     isAcknowledged: Boolean(payload.isAcknowledged),
     editedSince: Boolean(payload.editedSince),
+    postDeleted: Boolean(payload.postDeleted),
     revisionId: str(payload.revisionId) || null,
     createdAt: str(payload.createdAt) || new Date().toISOString(),
   };
