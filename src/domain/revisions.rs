@@ -71,10 +71,14 @@ pub struct Snapshot {
 impl Snapshot {
     /// A short fingerprint of the state: two snapshots with the same one are the same state.
     pub fn fingerprint(&self) -> String {
-        use sha2::{Digest, Sha256};
-        let bytes = serde_json::to_vec(self).unwrap_or_default();
-        hex::encode(&Sha256::digest(&bytes)[..16])
+        fingerprint_of(&serde_json::to_vec(self).unwrap_or_default())
     }
+}
+
+/// [`Snapshot::fingerprint`] of a snapshot already written as JSON.
+pub fn fingerprint_of(json: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(&Sha256::digest(json)[..16])
 }
 
 /// One run of words: kept, added or removed.

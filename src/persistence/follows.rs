@@ -191,40 +191,36 @@ pub async fn following_count(db: &Db, user: ObjectId) -> DbResult<u64> {
 }
 
 /// Of `others`, those `user` follows.
+pub async fn followed_among(
+    db: &Db,
+    user: ObjectId,
+    others: &[ObjectId],
+) -> DbResult<Vec<ObjectId>> {
+    ends_among(db, ("followerId", user), "followeeId", others).await
+}
+
 /// Which of `candidates` follow `followee`.
 pub async fn followers_among(
     db: &Db,
     followee: ObjectId,
     candidates: &[ObjectId],
 ) -> DbResult<Vec<ObjectId>> {
-    if candidates.is_empty() {
-        return Ok(Vec::new());
-    }
-    let docs: Vec<Document> = collection(db)
-        .find(doc! { "followeeId": followee, "followerId": { "$in": candidates } })
-        .projection(doc! { "followerId": 1 })
-        .await
-        .db_context("reading follows")?
-        .try_collect()
-        .await
-        .db_context("reading follows")?;
-    Ok(docs
-        .iter()
-        .filter_map(|d| d.get_object_id("followerId").ok())
-        .collect())
+    ends_among(db, ("followeeId", followee), "followerId", candidates).await
 }
 
-pub async fn followed_among(
+/// The `other` ends among `ids` of the follows whose `fixed` end is the one given.
+async fn ends_among(
     db: &Db,
-    user: ObjectId,
-    others: &[ObjectId],
+    fixed: (&str, ObjectId),
+    other: &str,
+    ids: &[ObjectId],
 ) -> DbResult<Vec<ObjectId>> {
-    if others.is_empty() {
+    if ids.is_empty() {
         return Ok(Vec::new());
     }
     let docs: Vec<Document> = collection(db)
-        .find(doc! { "followerId": user, "followeeId": { "$in": others } })
-        .projection(doc! { "followeeId": 1 })
+        .find(doc! { fixed.0: fixed.1, other: { "$in": ids } })
+        .projection(doc! { other: 1 })
         .await
         .db_context("reading follows")?
         .try_collect()
@@ -232,7 +228,7 @@ pub async fn followed_among(
         .db_context("reading follows")?;
     Ok(docs
         .iter()
-        .filter_map(|d| d.get_object_id("followeeId").ok())
+        .filter_map(|d| d.get_object_id(other).ok())
         .collect())
 }
 

@@ -14,7 +14,7 @@ use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
 use super::{index, Db, DbContext, DbError, DbResult};
-use crate::domain::revisions::{ChangeSummary, Reason, Snapshot};
+use crate::domain::revisions::{fingerprint_of, ChangeSummary, Reason, Snapshot};
 
 pub const COLLECTION: &str = "post_revisions";
 
@@ -95,7 +95,7 @@ impl Revision {
             pins: Vec::new(),
             title: snapshot.title.clone(),
             change,
-            fingerprint: snapshot.fingerprint(),
+            fingerprint: fingerprint_of(&json),
             media,
             raw_size: i64::try_from(json.len()).unwrap_or(i64::MAX),
             content: Some(Binary {

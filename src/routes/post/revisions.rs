@@ -158,14 +158,10 @@ pub async fn restore(
         "audience": snap.audience,
     }))
     .map_err(|e| ApiError::bad_request(format!("This revision cannot be restored: {e}")))?;
-    let view = super::update::apply(&state, &me, post, body, true).await?;
-    let post = posts::find_by_id(&state.db, revision.post_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    let newest = revisions::list(&state, &post).await?.into_iter().next();
+    let (view, restored) = super::update::apply(&state, &me, post, body, true).await?;
     Ok(HttpResponse::Ok().json(RestoreAnswer {
         message: MSG_REVISION_RESTORED,
         post: view,
-        revision: newest,
+        revision: restored,
     }))
 }

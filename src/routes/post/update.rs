@@ -43,14 +43,15 @@ pub async fn update(
     body: ApiJson<PostBody>,
 ) -> ApiResult<HttpResponse> {
     let current = managed_post(super::find_by_slug(&state, slug.trim()).await?, &me)?;
-    let view = apply(&state, &me, current, body.into_inner(), false).await?;
+    let (view, _) = apply(&state, &me, current, body.into_inner(), false).await?;
     Ok(HttpResponse::Ok().json(PostUpdatedAnswer {
         message: MSG_POST_UPDATED,
         post: view,
     }))
 }
 
-/// Applies `body` to `current` (which `me` may manage) and saves a revision: the update route,
+/// Applies `body` to `current` (which `me` may manage) and saves a revision (answered with the
+/// post when one was saved): the update route,
 /// and restoring a revision (`restored`), which sends the revision's content as the body.
 pub async fn apply(
     state: &web::Data<AppState>,
@@ -58,7 +59,7 @@ pub async fn apply(
     current: Post,
     body: PostBody,
     restored: bool,
-) -> ApiResult<PostView> {
+) -> ApiResult<(PostView, Option<revisions::RevisionSummary>)> {
     body.check_uploads(false)?;
 
     let at = now();
@@ -240,6 +241,12 @@ pub async fn apply(
     } else {
         Reason::Saved
     };
-    revisions::record(state, &post, Some(me.user.id), reason).await?;
-    render_one_for(state, Some(me), post).await
+    let saved = revisions::record(state, &post, Some(me.user.id), reason).await?;
+    let summary = match saved {
+        Some(r) => revisions::summaries(state, Some(&post), vec![r])
+            .await?
+            .pop(),
+        None => None,
+    };
+    Ok((render_one_for(state, Some(me), post).await?, summary))
 }

@@ -6,7 +6,7 @@ use reqwest::header::{ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::content::{create_post, paragraph, post_body, set_blocked, with};
+use crate::support::content::{create_post, json_ld, paragraph, post_body, set_blocked, with};
 use crate::support::*;
 
 /// The page's HTML for a guest (no token), with its status.
@@ -24,18 +24,6 @@ async fn page(app: &TestApp, path: &str, token: Option<&str>) -> (StatusCode, St
         assert!(ct.starts_with("text/html"), "{path}: {ct}");
     }
     (status, text)
-}
-
-/// The JSON-LD blocks of a page, parsed.
-fn json_ld(html: &str) -> Vec<Value> {
-    let open = "<script type=\"application/ld+json\">";
-    html.split(open)
-        .skip(1)
-        .map(|rest| {
-            let block = rest.split("</script>").next().unwrap();
-            serde_json::from_str(block).unwrap_or_else(|e| panic!("JSON-LD {block}: {e}"))
-        })
-        .collect()
 }
 
 fn meta_content(html: &str, attr: &str, key: &str) -> Option<String> {

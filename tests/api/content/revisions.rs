@@ -648,15 +648,7 @@ async fn readers_see_edited_only_for_content_changed_after_the_grace_period() {
         html.contains(&format!("Edited <time datetime=\"{edited}\">")),
         "{html}"
     );
-    let ld_start = html.find("<script type=\"application/ld+json\">").unwrap();
-    let ld: Value = serde_json::from_str(
-        html[ld_start..]
-            .trim_start_matches("<script type=\"application/ld+json\">")
-            .split("</script>")
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let ld = json_ld(&html).remove(0);
     assert_eq!(ld["dateModified"], edited.as_str());
     assert_ne!(ld["datePublished"], edited.as_str());
 }

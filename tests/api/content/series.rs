@@ -559,15 +559,7 @@ async fn the_series_page_feeds_sitemap_and_a_parts_page_carry_the_series() {
         "a subscriber-only part is a teaser"
     );
     assert!(html.contains("/series/field-notes/feed.xml"));
-    let ld_start = html.find("<script type=\"application/ld+json\">").unwrap();
-    let ld: Value = serde_json::from_str(
-        html[ld_start..]
-            .trim_start_matches("<script type=\"application/ld+json\">")
-            .split("</script>")
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let ld = json_ld(&html).remove(0);
     assert_eq!(ld["@type"], "CreativeWorkSeries");
     assert_eq!(ld["hasPart"][1]["position"], 2);
     assert_eq!(ld["hasPart"][1]["isAccessibleForFree"], false);

@@ -201,3 +201,15 @@ pub fn ids_of(body: &Value) -> Vec<String> {
         .map(|p| p["_id"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// The JSON-LD blocks of a page, parsed.
+pub fn json_ld(html: &str) -> Vec<Value> {
+    let open = "<script type=\"application/ld+json\">";
+    html.split(open)
+        .skip(1)
+        .map(|rest| {
+            let block = rest.split("</script>").next().unwrap();
+            serde_json::from_str(block).unwrap_or_else(|e| panic!("JSON-LD {block}: {e}"))
+        })
+        .collect()
+}
