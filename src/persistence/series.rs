@@ -15,6 +15,8 @@ use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, 
 
 pub const COLLECTION: &str = "series";
 pub const FOLLOWS: &str = "series_follows";
+/// One claim per post in a series (`_id` = the post's id): a post is a part of one series.
+pub const PART_CLAIMS: &str = "series_part_claims";
 /// What a duplicate slug is reported as.
 pub const DUPLICATE_SLUG: &str = "A series with this slug";
 
@@ -73,6 +75,22 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     )
     .await?;
     Ok(())
+}
+
+/// Claims `post` as a part of `series`: false when it is a part of one already. An `_id`
+/// insert is atomic on every store; a conditional update on the embedded one is not.
+pub async fn claim_part(db: &Db, post: ObjectId, series: ObjectId) -> DbResult<bool> {
+    super::leases::claim(
+        db,
+        PART_CLAIMS,
+        &doc! { "_id": post, "seriesId": series, "createdAt": now() },
+    )
+    .await
+}
+
+/// Lets `post` join a series again.
+pub async fn release_part(db: &Db, post: ObjectId) -> DbResult<()> {
+    super::leases::drop_claim(db, PART_CLAIMS, post).await
 }
 
 /// Inserts a series; a taken slug is `DbError::Duplicate`.

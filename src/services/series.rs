@@ -236,7 +236,11 @@ pub async fn add_part(state: &AppState, series: Series, raw_post: &str) -> ApiRe
     }
     // The post is claimed first: of two series adding it at once, one wins.
     let series_id = series.id;
+    if !store::claim_part(&state.db, post_id, series_id).await? {
+        return Err(ApiError::conflict(MSG_IN_OTHER_SERIES));
+    }
     if !posts::set_series(&state.db, post_id, None, Some(series_id)).await? {
+        store::release_part(&state.db, post_id).await?;
         return Err(ApiError::conflict(MSG_IN_OTHER_SERIES));
     }
     let added = change_parts(state, series, |s| {
@@ -251,6 +255,7 @@ pub async fn add_part(state: &AppState, series: Series, raw_post: &str) -> ApiRe
         Ok(s) => s,
         Err(e) => {
             let _ = posts::set_series(&state.db, post_id, Some(series_id), None).await;
+            let _ = store::release_part(&state.db, post_id).await;
             return Err(e);
         }
     };
@@ -275,6 +280,7 @@ pub async fn remove_part(state: &AppState, series: Series, raw_post: &str) -> Ap
     })
     .await?;
     posts::set_series(&state.db, post_id, Some(series.id), None).await?;
+    store::release_part(&state.db, post_id).await?;
     Ok(series)
 }
 
@@ -305,6 +311,7 @@ pub async fn delete(state: &AppState, series: Series) -> ApiResult<()> {
     };
     for post in &gone.post_ids {
         posts::set_series(&state.db, *post, Some(gone.id), None).await?;
+        store::release_part(&state.db, *post).await?;
     }
     Ok(())
 }

@@ -32,7 +32,7 @@ pub const DUPLICATE_SLUG: &str = "A post with this slug";
 /// Bookmarks are not among them: they are removed one by one after the post, so each reader's
 /// list hears of it (`services::deletion`); nor are reports, kept as moderation history with the
 /// revisions they pinned (`services::deletion`).
-pub const DEPENDENT_RECORDS: [(&str, &str); 10] = [
+pub const DEPENDENT_RECORDS: [(&str, &str); 11] = [
     ("likes", "postId"),
     ("comments", "post"),
     ("views", "postId"),
@@ -43,6 +43,7 @@ pub const DEPENDENT_RECORDS: [(&str, &str); 10] = [
     ("poll_votes", "postId"),
     ("comment_reactions", "postId"),
     ("report_locks", "postId"),
+    (super::series::PART_CLAIMS, "_id"),
 ];
 /// Scheduled posts published per round at most.
 pub const MAX_DUE_PER_ROUND: i64 = 1000;
