@@ -4,7 +4,8 @@
 //! first (`services::counts`) counts, then calls a function here.
 
 use pressroom_actors::events::{
-    AdminJobProgress, NewAppeal, PostBlockToggled, PostCountsUpdated, PostDeliveryUpdated,
+    AdminJobProgress, AppealDecided, NewAppeal, PostBlockToggled, PostCountsUpdated,
+    PostDeliveryUpdated,
 };
 use pressroom_actors::events::{
     AdminNoticeBroadcast, BroadcastNotificationDeactivated, BroadcastNotificationDeletedAll,
@@ -88,6 +89,17 @@ pub(crate) fn new_appeal(realtime: &Realtime, post_id: &str, post_title: &str) {
         NewAppeal {
             post_id: post_id.to_string(),
             post_title: post_title.to_string(),
+        },
+    );
+}
+
+/// An administrator decided an appeal: the other administrators' lists update.
+pub(crate) fn appeal_decided(realtime: &Realtime, appeal_id: &str, status: &str) {
+    realtime.emit_room(
+        ADMIN_ROOM,
+        AppealDecided {
+            appeal_id: appeal_id.to_string(),
+            status: status.to_string(),
         },
     );
 }

@@ -191,6 +191,18 @@ pub struct NewAppeal {
 }
 positional_event!(NewAppeal, "newAppeal", post_id, post_title);
 
+/// `appealDecided(appealId, status)`: an administrator accepted or rejected an appeal, to the
+/// administrators.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppealDecided {
+    /// The appeal.
+    pub appeal_id: String,
+    /// `accepted` or `rejected`.
+    pub status: String,
+}
+positional_event!(AppealDecided, "appealDecided", appeal_id, status);
+
 document_event!(
     /// `newBroadcastNotification`: a banner notification document, to everyone. Only banners.
     NewBroadcastNotification,

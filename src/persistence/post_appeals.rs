@@ -35,6 +35,26 @@ pub struct Appeal {
     /// The revision of the post appealed, pinned as evidence.
     #[serde(default)]
     pub revision_id: Option<ObjectId>,
+    /// When an administrator decided it.
+    #[serde(default)]
+    pub decided_at: Option<DateTime>,
+    /// The administrator who decided it.
+    #[serde(default)]
+    pub decided_by: Option<ObjectId>,
+    /// What the administrator told the author with the decision.
+    #[serde(default)]
+    pub reply: Option<String>,
+}
+
+/// One decision per appeal: `_id` = the appeal's id (see `leases`).
+pub const DECISIONS: &str = "appeal_decisions";
+
+/// Which appeals a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    Pending,
+    Decided,
+    All,
 }
 
 fn collection(db: &Db) -> Collection<Appeal> {
@@ -68,6 +88,9 @@ pub async fn create(
         created_at: at,
         updated_at: at,
         revision_id: None,
+        decided_at: None,
+        decided_by: None,
+        reply: None,
     };
     collection(db)
         .insert_one(&appeal)
@@ -96,6 +119,65 @@ pub async fn find_pending(db: &Db, post_id: ObjectId) -> DbResult<Option<Appeal>
         .db_context("loading a pending appeal")
 }
 
+pub async fn find_by_id(db: &Db, id: ObjectId) -> DbResult<Option<Appeal>> {
+    collection(db)
+        .find_one(doc! { "_id": id })
+        .await
+        .db_context("loading an appeal")
+}
+
+/// A page of appeals, newest first, and how many match.
+pub async fn page(db: &Db, filter: Filter, skip: u64, limit: i64) -> DbResult<(Vec<Appeal>, u64)> {
+    let filter = match filter {
+        Filter::Pending => doc! { "status": "pending" },
+        Filter::Decided => doc! { "status": { "$in": ["accepted", "rejected"] } },
+        Filter::All => doc! {},
+    };
+    super::newest_page(&collection(db), filter, skip, limit).await
+}
+
+/// Takes the one decision of an appeal: `false` when another administrator decided it first.
+pub async fn claim_decision(db: &Db, id: ObjectId, by: ObjectId) -> DbResult<bool> {
+    super::leases::claim(
+        db,
+        DECISIONS,
+        &doc! { "_id": id, "decidedBy": by, "createdAt": now() },
+    )
+    .await
+}
+
+/// Gives up a decision claimed with [`claim_decision`] that could not be carried out.
+pub async fn drop_decision(db: &Db, id: ObjectId) -> DbResult<()> {
+    super::leases::drop_claim(db, DECISIONS, id).await
+}
+
+/// Records the decision taken with [`claim_decision`]; returns the appeal as it is now.
+pub async fn record_decision(
+    db: &Db,
+    id: ObjectId,
+    status: AppealStatus,
+    by: ObjectId,
+    reply: Option<&str>,
+) -> DbResult<Option<Appeal>> {
+    let at = now();
+    let status = match status {
+        AppealStatus::Pending => "pending",
+        AppealStatus::Accepted => "accepted",
+        AppealStatus::Rejected => "rejected",
+    };
+    collection(db)
+        .find_one_and_update(
+            doc! { "_id": id },
+            doc! { "$set": {
+                "status": status, "decidedAt": at, "decidedBy": by, "reply": reply,
+                "updatedAt": at,
+            } },
+        )
+        .return_document(mongodb::options::ReturnDocument::After)
+        .await
+        .db_context("recording an appeal's decision")
+}
+
 /// How many appeals wait for an administrator.
 pub async fn count_pending(db: &Db) -> DbResult<u64> {
     collection(db)
@@ -104,8 +186,17 @@ pub async fn count_pending(db: &Db) -> DbResult<u64> {
         .db_context("counting pending appeals")
 }
 
-/// Removes the appeals of a deleted post.
+/// Removes the appeals of a deleted post (and their decisions).
 pub async fn delete_for_post(db: &Db, post_id: ObjectId) -> DbResult<()> {
+    let ids =
+        super::account_records::ids_in(db, COLLECTION, doc! { "postId": post_id }, "_id").await?;
+    if !ids.is_empty() {
+        db.database()
+            .collection::<mongodb::bson::Document>(DECISIONS)
+            .delete_many(doc! { "_id": { "$in": ids } })
+            .await
+            .db_context("deleting a post's appeal decisions")?;
+    }
     collection(db)
         .delete_many(doc! { "postId": post_id })
         .await

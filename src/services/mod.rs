@@ -13,6 +13,7 @@ pub mod email_retry;
 pub mod engagement;
 pub mod feed;
 pub mod gauges;
+pub mod moderation;
 pub mod notifications;
 pub mod notify;
 pub mod passkey_account;

@@ -1,19 +1,16 @@
 //! `PATCH /api/admin/posts/block/{id}` → {message, blocked, postId}: an administrator blocks or
 //! restores a post. The message contains "blocked" only when the post is now blocked (the client
 //! derives the outcome from it). Everyone hears `postBlockToggled(postId, blocked)` and
-//! `postCountsUpdated`.
+//! `postCountsUpdated`; restoring a post settles its pending appeal as accepted.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::live;
 use crate::persistence::posts;
+use crate::services::moderation::set_post_blocked;
 use crate::services::posts::MSG_POST_NOT_FOUND;
-use crate::services::revisions;
 use crate::state::AppState;
 
 pub const MSG_POST_BLOCKED: &str = "Post blocked";
@@ -42,36 +39,16 @@ pub async fn block_post(
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     let blocked = !post.blocked;
-    let updated = posts::set_blocked(&state.db, id, blocked)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    let revision_id = if blocked {
-        Some(
-            revisions::pin_blocked(&state, &updated, admin.0.user.id)
-                .await?
-                .to_hex(),
-        )
+    let (_, revision_id) = set_post_blocked(&state, &admin.0, &post, blocked).await?;
+    let message = if blocked {
+        MSG_POST_BLOCKED
     } else {
-        revisions::unpin_blocked(&state, id).await?;
-        None
+        MSG_POST_RESTORED
     };
-    crate::services::series::part_visibility_changed(&state, &updated).await;
-    live::post_block_toggled(&state.realtime, &id.to_hex(), blocked);
-    crate::services::counts::post_counts_updated(
-        &state,
-        updated.author,
-        post.is_listable() != updated.is_listable(),
-    );
-    let (message, action) = if blocked {
-        (MSG_POST_BLOCKED, Action::PostBlock)
-    } else {
-        (MSG_POST_RESTORED, Action::PostUnblock)
-    };
-    audit::record(&state, &admin.0, action, Target::post(&updated), json!({})).await;
     Ok(HttpResponse::Ok().json(PostBlockAnswer {
         message: message.to_string(),
         blocked,
         post_id: id.to_hex(),
-        revision_id,
+        revision_id: revision_id.map(|r| r.to_hex()),
     }))
 }

@@ -3,6 +3,7 @@
 //! admin lists read `page`, `limit` and the sort (seed 001 §9: page 1, page size 10).
 
 pub mod analytics;
+pub mod appeals;
 pub mod audit_log;
 pub mod block_post;
 pub mod contact;

@@ -2,6 +2,7 @@
 //! contact messages and reports, email status and retries, site reports and the dashboards.
 
 mod access;
+mod appeals;
 mod contact_reports;
 mod dashboard;
 mod email;

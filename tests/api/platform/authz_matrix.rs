@@ -149,6 +149,8 @@ enum Kind {
     BankDetails,
     /// A report filed by a third user about the owner's post (the owner is the post's author).
     Report,
+    /// The owner's pending appeal against the block of their post.
+    Appeal,
     /// A contact message from a guest: nobody signed in owns it.
     ContactMessage,
     /// An administrator's banner: nobody else owns it.
@@ -342,6 +344,9 @@ const OBJECT_ROWS: &[Row] = &[
     row("GET", "/api/admin/reports/{id}", Report, "{}", owner_or_admin(&[403])),
     row("POST", "/api/admin/acknowledge-report/{id}", Report, "{}", [&[401], &[401], &[200], &[403], &[403]]),
     row("PATCH", "/api/admin/reports/{id}", Report, r#"{"forwardToAuthor": false}"#, admin_only(&[200])),
+    // Appeals: administrators read and decide them (the appealing author uses the post's route).
+    row("GET", "/api/admin/appeals/{id}", Appeal, "{}", admin_only(&[200])),
+    row("PATCH", "/api/admin/appeals/{id}", Appeal, r#"{"decision": "reject"}"#, admin_only(&[200])),
     // Contact messages: administrators only.
     row("PATCH", "/api/admin/contact-messages/{id}/handled", ContactMessage, "{}", admin_only_unowned(&[200])),
     row("POST", "/api/admin/reply-contact/{id}", ContactMessage, r#"{"subject": "Re: Question", "message": "Thank you"}"#, admin_only_unowned(&[200])),
@@ -529,6 +534,17 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
             let (path, at) = ("/api/admin/reports", "/report/_id");
             let id = created(app, path, body, Some(&cast.reporter), at).await;
             just(id, Some(owner.clone()))
+        }
+        Appeal => {
+            let p = create_post(app, &owner.token, post(json!({}))).await;
+            let post_id = id_in(&p, "/_id");
+            set_blocked(app, &post_id, true).await;
+            let path = format!("/api/post/appeal/{post_id}");
+            let body = json!({ "message": "Please look again" });
+            just(
+                created(app, &path, body, Some(owner), "/appeal/_id").await,
+                Some(owner.clone()),
+            )
         }
         ContactMessage => {
             let body = json!({ "name": "A Reader", "email": unique_email(), "subject": "Question",

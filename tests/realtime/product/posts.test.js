@@ -1,5 +1,5 @@
-// Post events over the real server: postCountsUpdated, postBlockToggled(postId, blocked) and
-// newAppeal(postId, postTitle) for administrators only.
+// Post events over the real server: postCountsUpdated, postBlockToggled(postId, blocked),
+// newAppeal(postId, postTitle) and appealDecided(appealId, status) for administrators only.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api, connect, grantAdmin, join, record, signup, sleep, waitFor } from "./product-helpers.js";
@@ -70,6 +70,13 @@ test("an administrator's block reaches everyone as postBlockToggled, and the aut
     assert.doesNotMatch(restored.body.message, /blocked/);
     const [againId, againBlocked] = await waitFor(guest, "postBlockToggled", (_id, b) => b === false);
     assert.deepEqual([againId, againBlocked], [post._id, false]);
+    // Lifting the block settled the pending appeal: administrators hear it, the author is told.
+    const decided = await waitFor(adminSocket, "appealDecided");
+    assert.deepEqual(decided, [res.body.appeal._id, "accepted"]);
+    const [told] = await waitFor(authorSocket, "newNotification", (n) => n.type === "admin");
+    assert.equal(told.content, 'Your appeal for "Please reconsider" was accepted: the post is visible again.');
+    await sleep(300);
+    assert.equal(guest.received.filter((e) => e.event === "appealDecided").length, 0, "guests hear nothing");
   } finally {
     adminSocket.close();
     authorSocket.close();

@@ -63,7 +63,10 @@ pub struct ReportPerson {
     pub email: Option<String>,
 }
 
-fn person(id: Option<ObjectId>, users: &HashMap<ObjectId, User>) -> Option<ReportPerson> {
+pub(crate) fn person(
+    id: Option<ObjectId>,
+    users: &HashMap<ObjectId, User>,
+) -> Option<ReportPerson> {
     let id = id?;
     Some(match users.get(&id) {
         Some(u) => ReportPerson {
