@@ -1,6 +1,6 @@
 //! The daily post email: once a day, from `daily_mail.hour_utc`, every verified user who has not
-//! unsubscribed gets the previous day's new public posts from the authors they follow and the
-//! categories they chose (leaving out authors whose alerts they turned off and posts emailed to
+//! unsubscribed gets the previous day's new public posts from the authors they follow, the
+//! series they follow and the categories they chose (leaving out authors whose alerts they turned off and posts emailed to
 //! them already when they came out) (nothing when there is nothing new), with a one-click unsubscribe link
 //! that works without signing in (a signed token).
 //!
@@ -113,7 +113,12 @@ async fn posts_for(db: &Db, user: &User, day: &[Post]) -> DbResult<Vec<Post>> {
         .await?
         .into_iter()
         .collect();
-    if followed.is_empty() && chosen.is_empty() {
+    // Parts of the series the reader follows (alerts not off), whoever wrote them.
+    let series: HashSet<ObjectId> = crate::persistence::series::heard_by(db, user.id)
+        .await?
+        .into_iter()
+        .collect();
+    if followed.is_empty() && chosen.is_empty() && series.is_empty() {
         return Ok(Vec::new());
     }
     let hidden: HashSet<ObjectId> = graph::hidden_from(db, user.id).await?.into_iter().collect();
@@ -126,8 +131,13 @@ async fn posts_for(db: &Db, user: &User, day: &[Post]) -> DbResult<Vec<Post>> {
     let picked: Vec<Post> = day
         .iter()
         .filter(|p| p.author != user.id && !hidden.contains(&p.author))
-        .filter(|p| !silenced.contains(&p.author))
-        .filter(|p| followed.contains(&p.author) || p.category.is_some_and(|c| chosen.contains(&c)))
+        .filter(|p| {
+            let in_series = p.series_id.is_some_and(|s| series.contains(&s));
+            in_series
+                || (!silenced.contains(&p.author)
+                    && (followed.contains(&p.author)
+                        || p.category.is_some_and(|c| chosen.contains(&c))))
+        })
         .cloned()
         .collect();
     let ids: Vec<ObjectId> = picked.iter().map(|p| p.id).collect();

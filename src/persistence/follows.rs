@@ -259,7 +259,8 @@ impl Alerts {
         Alerts::ALL.into_iter().find(|a| a.as_str() == raw)
     }
 
-    fn of(doc: &Document) -> Alerts {
+    /// The alerts stored in a follow document (`instant` when unset).
+    pub fn of(doc: &Document) -> Alerts {
         doc.get_str("alerts")
             .ok()
             .and_then(Alerts::parse)

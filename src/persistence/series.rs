@@ -11,6 +11,7 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde::{Deserialize, Serialize};
 
+use super::follows::Alerts;
 use super::{index, is_duplicate_key, now, unique_index, Db, DbContext, DbError, DbResult};
 
 pub const COLLECTION: &str = "series";
@@ -282,6 +283,74 @@ pub async fn followers(db: &Db, series: ObjectId) -> DbResult<Vec<ObjectId>> {
     Ok(docs
         .iter()
         .filter_map(|d| d.get_object_id("userId").ok())
+        .collect())
+}
+
+/// Sets how a follower hears of a series' new parts; `false` when they do not follow it.
+pub async fn set_alerts(
+    db: &Db,
+    series: ObjectId,
+    user: ObjectId,
+    alerts: Alerts,
+) -> DbResult<bool> {
+    let done = follows(db)
+        .update_one(
+            doc! { "_id": follow_id(series, user) },
+            doc! { "$set": { "alerts": alerts.as_str() } },
+        )
+        .await
+        .db_context("setting a series follow's alerts")?;
+    Ok(done.matched_count == 1)
+}
+
+/// How `user` hears of the series' new parts, `None` when they do not follow it.
+pub async fn alerts(db: &Db, series: ObjectId, user: ObjectId) -> DbResult<Option<Alerts>> {
+    Ok(follows(db)
+        .find_one(doc! { "_id": follow_id(series, user) })
+        .await
+        .db_context("reading a series follow")?
+        .map(|d| Alerts::of(&d)))
+}
+
+/// A page of a series' followers after `after` (by reader id), with their alerts.
+pub async fn followers_page(
+    db: &Db,
+    series: ObjectId,
+    after: Option<ObjectId>,
+    limit: i64,
+) -> DbResult<Vec<(ObjectId, Alerts)>> {
+    let mut filter = doc! { "seriesId": series };
+    if let Some(after) = after {
+        filter.insert("userId", doc! { "$gt": after });
+    }
+    let docs: Vec<Document> = follows(db)
+        .find(filter)
+        .sort(doc! { "seriesId": 1, "userId": 1 })
+        .limit(limit)
+        .await
+        .db_context("reading a series' followers")?
+        .try_collect()
+        .await
+        .db_context("reading a series' followers")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| Some((d.get_object_id("userId").ok()?, Alerts::of(d))))
+        .collect())
+}
+
+/// The series `user` follows and has not silenced (alerts not `off`).
+pub async fn heard_by(db: &Db, user: ObjectId) -> DbResult<Vec<ObjectId>> {
+    let docs: Vec<Document> = follows(db)
+        .find(doc! { "userId": user })
+        .await
+        .db_context("reading a reader's series follows")?
+        .try_collect()
+        .await
+        .db_context("reading a reader's series follows")?;
+    Ok(docs
+        .iter()
+        .filter(|d| Alerts::of(d) != Alerts::Off)
+        .filter_map(|d| d.get_object_id("seriesId").ok())
         .collect())
 }
 

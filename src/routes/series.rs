@@ -4,7 +4,8 @@
 //! `PUT /api/series/{series}/posts` {postIds} (the full order of the parts);
 //! `DELETE /api/series/{series}/posts/{postId}`. Readers: `GET /api/series/{series}` (by slug or
 //! id: the series and its visible parts in order, with what the reader has read);
-//! `POST`/`DELETE /api/series/{series}/follow`.
+//! `POST`/`DELETE /api/series/{series}/follow`; `PUT /api/series/{series}/follow/alerts` {mode}
+//! (`instant`, `digest` or `off`, as for an author's new posts).
 
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
+use crate::persistence::follows::Alerts;
 use crate::persistence::series::{self as store, Series};
 use crate::services::series::{
     self, ManagedPart, PartView, SeriesView, MSG_SERIES_CREATED, MSG_SERIES_DELETED,
@@ -277,11 +279,41 @@ pub async fn get(
     }))
 }
 
-/// `{following, followers}`.
+/// `{following, followers, alerts}`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct FollowAnswer {
     following: bool,
     followers: u64,
+    /// How the caller hears of new parts; null when not following.
+    alerts: Option<String>,
+}
+
+pub const MSG_NOT_FOLLOWING_SERIES: &str = "You do not follow this series";
+
+/// `PUT /api/series/{series}/follow/alerts` {mode}: how the caller hears of new parts.
+#[tracing::instrument(skip(state, me, body))]
+pub async fn set_alerts(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: ApiJson<crate::routes::follow::alerts::AlertsBody>,
+) -> ApiResult<HttpResponse> {
+    let found = find(&state, &id).await?;
+    let mode = body
+        .into_inner()
+        .mode
+        .as_ref()
+        .and_then(|v| v.as_str())
+        .and_then(|s| Alerts::parse(s.trim()))
+        .ok_or_else(|| ApiError::bad_request(crate::routes::follow::alerts::MSG_BAD_MODE))?;
+    if !store::set_alerts(&state.db, found.id, me.user.id, mode).await? {
+        return Err(ApiError::not_found(MSG_NOT_FOLLOWING_SERIES));
+    }
+    Ok(HttpResponse::Ok().json(FollowAnswer {
+        following: true,
+        followers: store::follower_count(&state.db, found.id).await?,
+        alerts: Some(mode.as_str().to_string()),
+    }))
 }
 
 async fn set_follow(
@@ -299,9 +331,15 @@ async fn set_follow(
     } else {
         store::unfollow(&state.db, found.id, me.user.id).await?;
     }
+    let alerts = if on {
+        store::alerts(&state.db, found.id, me.user.id).await?
+    } else {
+        None
+    };
     Ok(HttpResponse::Ok().json(FollowAnswer {
         following: on,
         followers: store::follower_count(&state.db, found.id).await?,
+        alerts: alerts.map(|a| a.as_str().to_string()),
     }))
 }
 

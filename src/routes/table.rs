@@ -355,6 +355,7 @@ pub const ROUTES: &[Route] = &[
     delete("/api/series/{series}/posts/{postId}", User, to!(series::remove_part)).returns(schema::<series::SeriesChangedAnswer>).scope("write:drafts"),
     post("/api/series/{series}/follow", User, to!(series::follow)).returns(schema::<series::FollowAnswer>),
     delete("/api/series/{series}/follow", User, to!(series::unfollow)).returns(schema::<series::FollowAnswer>),
+    put("/api/series/{series}/follow/alerts", User, to!(series::set_alerts)).with_body(Body::Typed(schema::<follow::alerts::AlertsBody>)).returns(schema::<series::FollowAnswer>),
     post("/api/post/{postId}/share", Optional, to!(post::share::share)).returns(schema::<post::share::ShareAnswer>),
     get("/api/post/{id}/supporters", Public, to!(tip::lists::supporters)).with_query(params::<paging::PageParams>).returns(schema::<tip::lists::SupportersAnswer>),
     get("/api/post/{slug}", Optional, to!(post::get_post::get_post)).returns(schema::<post::PostAnswer>).scope("read:posts"),

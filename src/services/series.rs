@@ -14,12 +14,10 @@ use crate::auth::AuthUser;
 use crate::domain::post::Audience;
 use crate::domain::slug::{is_slug_shaped, slugify, MAX_SLUG_LEN, MIN_SLUG_LEN};
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::notifications::Kind;
 use crate::persistence::posts::{self, Post};
 use crate::persistence::series::{self as store, Series};
-use crate::persistence::{follows, reading_time, user_directory, DbError};
+use crate::persistence::{post_mail, reading_time, user_directory, DbError};
 use crate::post_view::{excerpt, iso, PartLink, SeriesPlace};
-use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
 pub const MSG_SERIES_NOT_FOUND: &str = "Series not found";
@@ -260,7 +258,7 @@ pub async fn add_part(state: &AppState, series: Series, raw_post: &str) -> ApiRe
         }
     };
     if post.is_listable() {
-        announce_part(state, &series, &post).await;
+        announce_part(state, &series, &post, true).await;
     }
     Ok(series)
 }
@@ -350,7 +348,7 @@ pub async fn part_visibility_changed(state: &AppState, post: &Post) {
         Ok(Some(series)) => {
             parts_changed(state, &series.post_ids).await;
             if post.is_listable() {
-                announce_part(state, &series, post).await;
+                announce_part(state, &series, post, false).await;
             }
         }
         Ok(None) => {}
@@ -358,33 +356,25 @@ pub async fn part_visibility_changed(state: &AppState, post: &Post) {
     }
 }
 
-/// Tells the series' followers of a new part, once per part, except those who follow the
-/// writer (told by the new-post worker) and the writer.
-async fn announce_part(state: &AppState, series: &Series, post: &Post) {
+/// Tells the series' followers of a new part: the post's announcement goes on to them
+/// (`jobs::announce`, which notifies and emails by each follower's alerts, and never tells a
+/// reader twice of one post: the notice's `_id` and the email's claim are per post and reader).
+/// `added`: the part joined the series now — its announcement, finished long ago or never made,
+/// goes to the series' followers (again, after being taken out and put back: only readers not
+/// told yet hear of it). Otherwise the part became visible in the series: the first time, its
+/// own announcement reaches them (reopened when it had finished); later (unpublished and
+/// published again, blocked and restored) nobody is told again.
+async fn announce_part(state: &AppState, series: &Series, post: &Post, added: bool) {
     let result = async {
-        if !store::mark_announced(&state.db, series.id, post.id).await? {
-            return Ok::<_, ApiError>(0);
+        let first = store::mark_announced(&state.db, series.id, post.id).await?;
+        if !first && !added {
+            return Ok::<_, ApiError>(());
         }
-        let readers = store::followers(&state.db, series.id).await?;
-        let told_anyway: HashSet<ObjectId> =
-            follows::followers_among(&state.db, series.author, &readers)
-                .await?
-                .into_iter()
-                .collect();
-        let mut sent = 0;
-        for reader in readers {
-            if reader == series.author || told_anyway.contains(&reader) {
-                continue;
-            }
-            let content = format!("New part in \"{}\": {}", series.title, post.title);
-            let input =
-                NotificationInput::new(reader, Some(series.author), Kind::NewPost, &content)
-                    .about(post);
-            if notify(state, input).await?.is_some() {
-                sent += 1;
-            }
+        let send = crate::jobs::announce::email_choice(state, post.id).await;
+        if post_mail::announce_to_series(&state.db, post.id, post.author, send, added).await? {
+            state.wakes.announcements.notify_waiters();
         }
-        Ok(sent)
+        Ok(())
     }
     .await;
     if let Err(e) = result {
@@ -417,6 +407,8 @@ pub struct SeriesView {
     pub followers: u64,
     /// Whether the viewer follows it (false for guests).
     pub following: bool,
+    /// How the viewer hears of new parts (`instant`, `digest`, `off`); null when not following.
+    pub alerts: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -493,9 +485,9 @@ pub async fn view(
 ) -> ApiResult<SeriesView> {
     let authors = user_directory::authors(&state.db, &[series.author]).await?;
     let author = authors.get(&series.author);
-    let following = match viewer {
-        Some(me) => store::is_following(&state.db, series.id, me.user.id).await?,
-        None => false,
+    let alerts = match viewer {
+        Some(me) => store::alerts(&state.db, series.id, me.user.id).await?,
+        None => None,
     };
     Ok(SeriesView {
         id: series.id.to_hex(),
@@ -512,7 +504,8 @@ pub async fn view(
         },
         total,
         followers: store::follower_count(&state.db, series.id).await?,
-        following,
+        following: alerts.is_some(),
+        alerts: alerts.map(|a| a.as_str().to_string()),
         created_at: iso(series.created_at),
         updated_at: iso(series.updated_at),
     })

@@ -2,11 +2,13 @@
 
 use super::*;
 
-/// Who an unsubscribe link is for: a follower (a user) or an email-only subscriber.
+/// Who an unsubscribe link is for: a follower (a user), an email-only subscriber, or a
+/// follower of the post's series (a user).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Recipient {
     Follower(ObjectId),
     Subscriber(ObjectId),
+    SeriesFollower(ObjectId),
 }
 
 /// The `_id` of the notice of `post` to `reader`, the same whoever stores it: its first four
@@ -50,6 +52,7 @@ impl Candidate {
         let (kind, id) = match self.who {
             Recipient::Follower(id) => ("follower", id),
             Recipient::Subscriber(id) => ("subscriber", id),
+            Recipient::SeriesFollower(id) => ("series_follower", id),
         };
         doc! {
             "owner": owner,
@@ -66,6 +69,7 @@ impl Candidate {
         let who = match claim.get_str("recipient").ok()? {
             "follower" => Recipient::Follower(id),
             "subscriber" => Recipient::Subscriber(id),
+            "series_follower" => Recipient::SeriesFollower(id),
             _ => return None,
         };
         Some(Candidate {

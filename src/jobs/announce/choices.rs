@@ -42,11 +42,13 @@ pub(super) fn signature(secret: &[u8], payload: &str) -> Option<String> {
     Some(hex::encode(mac.finalize().into_bytes()))
 }
 
-/// The token of an unsubscribe link: who, from which author, signed with the server secret.
+/// The token of an unsubscribe link: who, from which author (for a series follower: which
+/// series), signed with the server secret.
 pub fn unsubscribe_token(secret: &[u8], author: ObjectId, who: Recipient) -> String {
     let payload = match who {
         Recipient::Follower(id) => format!("f.{}.{}", author.to_hex(), id.to_hex()),
         Recipient::Subscriber(id) => format!("s.{}.{}", author.to_hex(), id.to_hex()),
+        Recipient::SeriesFollower(id) => format!("r.{}.{}", author.to_hex(), id.to_hex()),
     };
     let sig = signature(secret, &payload).unwrap_or_default();
     format!("{payload}.{sig}")
@@ -70,6 +72,7 @@ pub fn verify_unsubscribe_token(secret: &[u8], token: &str) -> Option<(ObjectId,
     let who = match kind {
         "f" => Recipient::Follower(who),
         "s" => Recipient::Subscriber(who),
+        "r" => Recipient::SeriesFollower(who),
         _ => return None,
     };
     Some((author, who))

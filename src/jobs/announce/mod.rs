@@ -43,6 +43,7 @@ use crate::persistence::follows::{self, Alerts};
 use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::post_mail::{self, Announcement, Phase};
 use crate::persistence::posts::{self, Post};
+use crate::persistence::series::{self as series_store, Series};
 use crate::persistence::users::User;
 use crate::persistence::{email_logs, graph, now, subscriptions, users};
 use crate::state::AppState;
@@ -97,6 +98,8 @@ struct Run<'a> {
     hidden: HashSet<ObjectId>,
     /// The author's paying subscribers (read once per run, for a subscribers-only post).
     paying: HashSet<ObjectId>,
+    /// The post's series, when it is a part of one.
+    series: Option<Series>,
     secret: Vec<u8>,
     manage: String,
 }
@@ -114,7 +117,11 @@ pub const DELIVERED_AFTER_ALL: &str =
 impl Run<'_> {
     /// The email for one candidate.
     fn compose(&self, c: &Candidate) -> Outgoing {
-        let token = unsubscribe_token(&self.secret, self.post.author, c.who);
+        let from = match (c.who, &self.series) {
+            (Recipient::SeriesFollower(_), Some(series)) => series.id,
+            _ => self.post.author,
+        };
+        let token = unsubscribe_token(&self.secret, from, c.who);
         let unsubscribe = self
             .state
             .settings
@@ -127,6 +134,10 @@ impl Run<'_> {
             Recipient::Subscriber(_) => format!(
                 "You get this because you subscribed to {} on Pressroom by email.",
                 self.composed.author_name
+            ),
+            Recipient::SeriesFollower(_) => format!(
+                "You get this because you follow the series \"{}\" on Pressroom.",
+                self.series.as_ref().map_or("", |s| s.title.as_str())
             ),
         };
         let (subject, body, html) = self
@@ -452,8 +463,81 @@ impl Run<'_> {
         Ok(Some(last))
     }
 
+    /// Reads the post's series when the series phase starts (the post may have joined one since
+    /// the run began).
+    async fn load_series(&mut self) -> anyhow::Result<()> {
+        if self.series.is_some() {
+            return Ok(());
+        }
+        let db = &self.state.db;
+        let series_id = posts::find_by_id(db, self.post.id)
+            .await?
+            .and_then(|p| p.series_id);
+        self.series = match series_id {
+            Some(id) => series_store::find_by_id(db, id).await?,
+            None => None,
+        };
+        Ok(())
+    }
+
+    /// One batch of the followers of the post's series; `None` when there are no more (or the
+    /// post is in no series). A reader who follows the author too was told in the first phase:
+    /// the notice's `_id` and the email's claim are per post and reader, so nobody hears twice.
+    async fn series_batch(&mut self) -> anyhow::Result<Option<ObjectId>> {
+        self.load_series().await?;
+        let db = &self.state.db;
+        let Some(series) = self.series.clone() else {
+            return Ok(None);
+        };
+        let page =
+            series_store::followers_page(db, series.id, self.announcement.cursor, BATCH).await?;
+        let Some(last) = page.last().map(|(id, _)| *id) else {
+            return Ok(None);
+        };
+        let ids: Vec<ObjectId> = page.iter().map(|(id, _)| *id).collect();
+        let people: HashMap<ObjectId, User> = users::find_many(db, &ids)
+            .await?
+            .into_iter()
+            .map(|u| (u.id, u))
+            .collect();
+        let told: Vec<(&User, Alerts)> = page
+            .iter()
+            .filter_map(|(id, alerts)| people.get(id).map(|u| (u, *alerts)))
+            .filter(|(u, alerts)| {
+                *alerts != Alerts::Off
+                    && u.id != self.post.author
+                    && !u.blocked
+                    && !self.hidden.contains(&u.id)
+            })
+            .collect();
+        let for_series = series_notice(&self.notice, &series);
+        let general = std::mem::replace(&mut self.notice, for_series);
+        let noticed = self
+            .notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
+            .await;
+        self.notice = general;
+        noticed?;
+        if self.announcement.send_email {
+            let candidates: Vec<Candidate> = told
+                .iter()
+                .filter(|(u, alerts)| *alerts == Alerts::Instant && u.is_account_verified)
+                .map(|(u, _)| Candidate {
+                    address: u.email.trim().to_lowercase(),
+                    who: Recipient::SeriesFollower(u.id),
+                    full: self.paying.contains(&u.id),
+                    user: Some(u.id),
+                })
+                .collect();
+            self.emails(candidates).await?;
+        }
+        Ok(Some(last))
+    }
+
     async fn go(&mut self) -> anyhow::Result<()> {
         if self.taken_over {
+            if self.announcement.phase == Phase::Series {
+                self.load_series().await?;
+            }
             self.take_over_in_flight().await?;
         }
         let mut followers = std::collections::VecDeque::new();
@@ -467,6 +551,10 @@ impl Run<'_> {
                 },
                 Phase::Subscribers => match self.subscriber_batch().await? {
                     Some(last) => (Phase::Subscribers, Some(last)),
+                    None => (Phase::Series, None),
+                },
+                Phase::Series => match self.series_batch().await? {
+                    Some(last) => (Phase::Series, Some(last)),
                     None => (Phase::Done, None),
                 },
                 Phase::Done => return Ok(()),
@@ -582,10 +670,22 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<bool> {
         notice,
         hidden,
         paying,
+        series: None,
         secret,
     };
     run.go().await?;
     Ok(true)
+}
+
+/// The notice of a new part to a series' followers (the same notice otherwise).
+fn series_notice(general: &Notification, series: &Series) -> Notification {
+    let mut n = general.clone();
+    n.content = format!(
+        "New part in \"{}\": {}",
+        series.title,
+        general.post_title.as_deref().unwrap_or_default()
+    );
+    n
 }
 
 /// Works through announcements as they come (woken by a publish, and every

@@ -42,18 +42,20 @@ pub const SUPPRESSIONS: &str = "email_suppressions";
 pub const NEWSLETTER: &str = "newsletter_subscribers";
 
 /// Where an announcement is: `followers` (going through the author's followers), `subscribers`
-/// (through the newsletter subscribers), `done`.
+/// (through the newsletter subscribers), `series` (through the followers of the post's series),
+/// `done`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     Followers,
     Subscribers,
+    Series,
     Done,
 }
 
 impl Phase {
     /// The stored names of the phases before `done`.
-    pub const UNFINISHED: [&'static str; 2] = ["followers", "subscribers"];
+    pub const UNFINISHED: [&'static str; 3] = ["followers", "subscribers", "series"];
 }
 
 /// A post's announcement to its readers.
@@ -163,6 +165,56 @@ pub async fn announce(
         Ok(_) => Ok(true),
         Err(e) if is_duplicate_key(&e) => Ok(false),
         Err(e) => Err(e).db_context("announcing a post"),
+    }
+}
+
+/// A post already out joined a series: its announcement goes on to the series' followers (a
+/// finished one is opened again at `series`; one under way reaches that phase by itself). With
+/// `or_new`, a post without an announcement gets one that starts there. Whether the worker has
+/// something to do.
+pub async fn announce_to_series(
+    db: &Db,
+    post: ObjectId,
+    author: ObjectId,
+    send_email: bool,
+    or_new: bool,
+) -> DbResult<bool> {
+    let reopened = announcements(db)
+        .update_one(
+            doc! { "_id": post, "phase": "done" },
+            doc! {
+                "$set": { "phase": "series", "cursor": null, "finishedAt": null,
+                          "leaseOwner": null, "leaseUntil": null },
+            },
+        )
+        .await
+        .db_context("announcing a post to a series")?;
+    if reopened.matched_count == 1 {
+        return Ok(true);
+    }
+    if !or_new {
+        return Ok(false);
+    }
+    let a = Announcement {
+        id: post,
+        author,
+        send_email,
+        phase: Phase::Series,
+        cursor: None,
+        lease_owner: None,
+        lease_until: None,
+        notices: 0,
+        emails_sent: 0,
+        emails_failed: 0,
+        in_flight: Vec::new(),
+        created_at: now(),
+        finished_at: None,
+    };
+    match announcements(db).insert_one(&a).await {
+        Ok(_) => Ok(true),
+        // Announced meanwhile: under way, it reaches the series' followers by itself.
+        Err(e) if is_duplicate_key(&e) => Ok(false),
+        Err(e) => Err(e).db_context("announcing a post to a series"),
     }
 }
 
@@ -384,7 +436,7 @@ mod tests {
                 .unwrap()
                 .to_string()
         };
-        let unfinished: Vec<String> = [Phase::Followers, Phase::Subscribers]
+        let unfinished: Vec<String> = [Phase::Followers, Phase::Subscribers, Phase::Series]
             .into_iter()
             .map(stored)
             .collect();

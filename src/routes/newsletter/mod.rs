@@ -186,6 +186,10 @@ pub async fn unsubscribe(
         Recipient::Subscriber(id) => {
             post_mail::unsubscribe_subscriber(&state.db, id).await?;
         }
+        // `author` is the series: its new parts are no longer emailed (the follow stays).
+        Recipient::SeriesFollower(user) => {
+            crate::persistence::series::set_alerts(&state.db, author, user, Alerts::Off).await?;
+        }
     }
     Ok(html(
         StatusCode::OK,

@@ -607,3 +607,173 @@ async fn the_series_page_feeds_sitemap_and_a_parts_page_carry_the_series() {
         StatusCode::NOT_FOUND
     );
 }
+
+/// Waits until the new-post worker has gone through every reader of `post`, its series'
+/// followers included.
+async fn announced(app: &TestApp, author: &TestUser, post: &Value) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let d = get_ok(
+            app,
+            &format!("/api/post/delivery/{}", post["_id"].as_str().unwrap()),
+            Some(&author.token),
+        )
+        .await;
+        if d["done"] == true {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the post never went out: {d}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The value of a header of a raw mail.
+fn header(mail: &str, name: &str) -> Option<String> {
+    let lower = format!("{}:", name.to_ascii_lowercase());
+    mail.lines()
+        .take_while(|l| !l.is_empty())
+        .find(|l| l.to_ascii_lowercase().starts_with(&lower))
+        .map(|l| l[lower.len()..].trim().to_string())
+}
+
+#[actix_web::test]
+async fn series_followers_are_emailed_by_their_alerts_and_never_twice_for_one_post() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let instant = app.signup().await;
+    let digest = app.signup().await;
+    let off = app.signup().await;
+    let both = app.signup().await;
+    let stranger = app.signup().await;
+    for u in [&instant, &digest, &off, &both, &stranger] {
+        pressroom::persistence::users::mark_verified(&app.db, ObjectId::parse_str(&u.id).unwrap())
+            .await
+            .unwrap();
+    }
+    app.follow_directly(&both, &author).await;
+    let series = create_series(&app, &author, json!({ "title": "Serial" })).await;
+    let id = series["_id"].as_str().unwrap();
+    for reader in [&instant, &digest, &off, &both] {
+        let res = app
+            .post_empty(&format!("/api/series/{id}/follow"), Some(&reader.token))
+            .await;
+        assert_eq!(json_of(res).await["alerts"], "instant", "the default");
+    }
+    let alerts = format!("/api/series/{id}/follow/alerts");
+    for (reader, mode) in [(&digest, "digest"), (&off, "off")] {
+        let res = app
+            .put_json(&alerts, &json!({ "mode": mode }), Some(&reader.token))
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(json_of(res).await["alerts"], mode);
+    }
+    // Bad choices change nothing.
+    let res = app
+        .put_json(&alerts, &json!({ "mode": "loud" }), Some(&digest.token))
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "mode must be instant, digest or off"
+    );
+    let res = app
+        .put_json(&alerts, &json!({ "mode": "off" }), Some(&stranger.token))
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::NOT_FOUND).await,
+        "You do not follow this series"
+    );
+    assert_eq!(
+        read_series(&app, "serial", Some(&digest.token)).await["series"]["alerts"],
+        "digest"
+    );
+    assert!(read_series(&app, "serial", Some(&stranger.token)).await["series"]["alerts"].is_null());
+
+    let mails = |u: &TestUser| app.mail_count(&u.email);
+    let before: Vec<usize> = [&instant, &digest, &off, &both].map(mails).to_vec();
+    // A part published in the series, and a post out long before that joins it.
+    let draft = create_post(
+        &app,
+        &author.token,
+        with(
+            post_body("Chapter one", "Once"),
+            json!({ "status": "draft" }),
+        ),
+    )
+    .await;
+    add(&app, &author, &series, &draft).await;
+    let path = format!("/api/post/update/{}", draft["slug"].as_str().unwrap());
+    let res = app
+        .patch_json(
+            &path,
+            &json!({ "status": "published" }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let older = publish(&app, &author, "Chapter two", "Later").await;
+    announced(&app, &author, &older).await;
+    assert_eq!(
+        add(&app, &author, &series, &older).await.status(),
+        StatusCode::OK
+    );
+    for post in [&draft, &older] {
+        announced(&app, &author, post).await;
+    }
+
+    for post in [&draft, &older] {
+        for (reader, expected) in [(&instant, 1), (&digest, 1), (&off, 0), (&both, 1)] {
+            assert_eq!(
+                new_post_notices(&app, reader, post).await.len(),
+                expected,
+                "{}",
+                reader.email
+            );
+        }
+        let told = &new_post_notices(&app, &instant, post).await[0];
+        assert!(
+            told["content"]
+                .as_str()
+                .unwrap()
+                .starts_with("New part in \"Serial\""),
+            "{told}"
+        );
+    }
+    // At once: the instant follower and the writer's follower, one email per post each.
+    assert_eq!(mails(&instant), before[0] + 2);
+    assert_eq!(mails(&digest), before[1]);
+    assert_eq!(mails(&off), before[2]);
+    assert_eq!(mails(&both), before[3] + 2);
+    let mail = app.wait_for_mail(&instant.email, before[0] + 1).await;
+    let text = mail
+        .replace("=\r\n", "")
+        .replace("=\n", "")
+        .replace("=3D", "=");
+    assert!(text.contains("Chapter"), "{text}");
+    assert!(text.contains("follow the series \"Serial\""), "{text}");
+
+    // The digest follower gets both parts in the day's email.
+    let mailer = pressroom::mail::Mailer::new(&app.settings.mail, app.db.clone()).unwrap();
+    let job = pressroom::jobs::daily_mail::DailyMailer {
+        db: &app.db,
+        mailer: &mailer,
+        settings: &app.settings,
+    };
+    let tomorrow = chrono::Utc::now().date_naive().succ_opt().unwrap();
+    job.run(tomorrow, false).await.unwrap();
+    let daily = app.wait_for_mail(&digest.email, before[1]).await;
+    assert!(
+        daily.contains("Chapter one") && daily.contains("Chapter two"),
+        "{daily}"
+    );
+    assert_eq!(mails(&off), before[2], "alerts off: no digest either");
+
+    // The one-click link in the instant email stops the series' emails (the follow stays).
+    let link = header(&mail, "List-Unsubscribe").unwrap();
+    let link = link.trim_start_matches('<').trim_end_matches('>');
+    let path = &link[link.find("/api/").unwrap()..];
+    let res = app.post_empty(path, None).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let now = read_series(&app, "serial", Some(&instant.token)).await;
+    assert_eq!(now["series"]["following"], true);
+    assert_eq!(now["series"]["alerts"], "off");
+}

@@ -305,6 +305,8 @@ const OBJECT_ROWS: &[Row] = &[
     row("DELETE", "/api/series/{series}/posts/{postId}", Series, "{}", [&[401], &[401], &[404], &[403], &[404]]),
     row("POST", "/api/series/{series}/follow", Series, "{}", [&[401], &[401], &[400], &[200], &[200]]),
     row("DELETE", "/api/series/{series}/follow", Series, "{}", signed_in(&[200])),
+    // Alerts of a follow: nobody here follows the series (its writer cannot), so all get 404.
+    row("PUT", "/api/series/{series}/follow/alerts", Series, r#"{"mode": "digest"}"#, [&[401], &[401], &[404], &[404], &[404]]),
     row("DELETE", "/api/series/{series}", Series, "{}", owner_or_admin(&[403])),
     row("POST", "/api/post/appeal/{postId}", BlockedPost, r#"{"message": "Please look again"}"#, [&[401], &[401], &[201], &[404], &[403]]),
     row("PATCH", "/api/admin/posts/block/{id}", Post, "{}", admin_only(&[200])),
