@@ -59,6 +59,35 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    getAdminAppeals: build.query<
+      GetAdminAppealsApiResponse,
+      GetAdminAppealsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/admin/appeals`,
+        params: {
+          status: queryArg.status,
+        },
+      }),
+    }),
+    getAdminAppealsById: build.query<
+      GetAdminAppealsByIdApiResponse,
+      GetAdminAppealsByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/admin/appeals/${encodeURIComponent(String(queryArg.id))}`,
+      }),
+    }),
+    patchAdminAppealsById: build.mutation<
+      PatchAdminAppealsByIdApiResponse,
+      PatchAdminAppealsByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/admin/appeals/${encodeURIComponent(String(queryArg.id))}`,
+        method: "PATCH",
+        body: queryArg.body,
+      }),
+    }),
     getAdminAuditLog: build.query<
       GetAdminAuditLogApiResponse,
       GetAdminAuditLogApiArg
@@ -1681,6 +1710,16 @@ const injectedRtkApi = api.injectEndpoints({
         method: "DELETE",
       }),
     }),
+    putSeriesBySeriesFollowAlerts: build.mutation<
+      PutSeriesBySeriesFollowAlertsApiResponse,
+      PutSeriesBySeriesFollowAlertsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/series/${encodeURIComponent(String(queryArg.series))}/follow/alerts`,
+        method: "PUT",
+        body: queryArg.body,
+      }),
+    }),
     postSeriesBySeriesPosts: build.mutation<
       PostSeriesBySeriesPostsApiResponse,
       PostSeriesBySeriesPostsApiArg
@@ -2270,6 +2309,36 @@ export type GetAdminAnalyticsApiResponse = /** status 200 Success */ {
 export type GetAdminAnalyticsApiArg = {
   startDate?: string;
   endDate?: string;
+};
+export type GetAdminAppealsApiResponse = /** status 200 Success */ {
+  appeals: AdminAppealView[];
+  limit: number;
+  page: number;
+  total: number;
+  totalPages: number;
+};
+export type GetAdminAppealsApiArg = {
+  /** `pending` (the default), `decided` or `all`. */
+  status?: string;
+};
+export type GetAdminAppealsByIdApiResponse = /** status 200 Success */ {
+  appeal: AdminAppealView;
+  evidence?: null | Evidence;
+};
+export type GetAdminAppealsByIdApiArg = {
+  id: string;
+};
+export type PatchAdminAppealsByIdApiResponse = /** status 200 Success */ {
+  appeal: AdminAppealView;
+  message: string;
+};
+export type PatchAdminAppealsByIdApiArg = {
+  id: string;
+  body: {
+    decision?: string | null;
+    /** Told to the author with the decision (at most 2000 characters). */
+    reply?: string | null;
+  };
 };
 export type GetAdminAuditLogApiResponse = /** status 200 Success */ {
   limit: number;
@@ -4038,6 +4107,8 @@ export type DeleteSeriesBySeriesApiArg = {
   series: string;
 };
 export type PostSeriesBySeriesFollowApiResponse = /** status 200 Success */ {
+  /** How the caller hears of new parts; null when not following. */
+  alerts?: string | null;
   followers: number;
   following: boolean;
 };
@@ -4045,11 +4116,27 @@ export type PostSeriesBySeriesFollowApiArg = {
   series: string;
 };
 export type DeleteSeriesBySeriesFollowApiResponse = /** status 200 Success */ {
+  /** How the caller hears of new parts; null when not following. */
+  alerts?: string | null;
   followers: number;
   following: boolean;
 };
 export type DeleteSeriesBySeriesFollowApiArg = {
   series: string;
+};
+export type PutSeriesBySeriesFollowAlertsApiResponse =
+  /** status 200 Success */ {
+    /** How the caller hears of new parts; null when not following. */
+    alerts?: string | null;
+    followers: number;
+    following: boolean;
+  };
+export type PutSeriesBySeriesFollowAlertsApiArg = {
+  series: string;
+  body: {
+    /** `instant`, `digest` or `off`. */
+    mode?: unknown;
+  };
 };
 export type PostSeriesBySeriesPostsApiResponse = /** status 200 Success */ {
   message: string;
@@ -4751,6 +4838,10 @@ export type SiteTopPost = components["schemas"]["SiteTopPost"];
 export type SiteTopAuthor = components["schemas"]["SiteTopAuthor"];
 export type SiteTraffic = components["schemas"]["SiteTraffic"];
 export type SiteAnalytics = components["schemas"]["SiteAnalytics"];
+export type ReportPerson = components["schemas"]["ReportPerson"];
+export type AdminAppealView = components["schemas"]["AdminAppealView"];
+export type Block = components["schemas"]["Block"];
+export type Evidence = components["schemas"]["Evidence"];
 export type AuditActor = components["schemas"]["AuditActor"];
 export type AuditView = components["schemas"]["AuditView"];
 export type ReplyView = components["schemas"]["ReplyView"];
@@ -4767,11 +4858,8 @@ export type NoticePostView = components["schemas"]["NoticePostView"];
 export type SenderView = components["schemas"]["SenderView"];
 export type Kind = components["schemas"]["Kind"];
 export type NotificationView = components["schemas"]["NotificationView"];
-export type ReportPerson = components["schemas"]["ReportPerson"];
 export type ReportedPost = components["schemas"]["ReportedPost"];
 export type AdminReportView = components["schemas"]["AdminReportView"];
-export type Block = components["schemas"]["Block"];
-export type Evidence = components["schemas"]["Evidence"];
 export type ReportMessage = components["schemas"]["ReportMessage"];
 export type EitherReport = components["schemas"]["EitherReport"];
 export type GoneLog = components["schemas"]["GoneLog"];
@@ -4897,6 +4985,11 @@ export const {
   useLazyGetAdminAllEmailStatusesQuery,
   useGetAdminAnalyticsQuery,
   useLazyGetAdminAnalyticsQuery,
+  useGetAdminAppealsQuery,
+  useLazyGetAdminAppealsQuery,
+  useGetAdminAppealsByIdQuery,
+  useLazyGetAdminAppealsByIdQuery,
+  usePatchAdminAppealsByIdMutation,
   useGetAdminAuditLogQuery,
   useLazyGetAdminAuditLogQuery,
   usePostAdminContactMutation,
@@ -5139,6 +5232,7 @@ export const {
   useDeleteSeriesBySeriesMutation,
   usePostSeriesBySeriesFollowMutation,
   useDeleteSeriesBySeriesFollowMutation,
+  usePutSeriesBySeriesFollowAlertsMutation,
   usePostSeriesBySeriesPostsMutation,
   usePutSeriesBySeriesPostsMutation,
   useDeleteSeriesBySeriesPostsAndPostIdMutation,

@@ -82,6 +82,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/appeals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GET /api/admin/appeals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/appeals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GET /api/admin/appeals/{id}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["PATCH /api/admin/appeals/{id}"];
+        trace?: never;
+    };
     "/api/admin/audit-log": {
         parameters: {
             query?: never;
@@ -2706,6 +2738,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/series/{series}/follow/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["PUT /api/series/{series}/follow/alerts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/series/{series}/posts": {
         parameters: {
             query?: never;
@@ -4330,6 +4378,8 @@ export interface components {
         /** @description A series as readers see it. */
         SeriesView: {
             _id: string;
+            /** @description How the viewer hears of new parts (`instant`, `digest`, `off`); null when not following. */
+            alerts?: string | null;
             author: components["schemas"]["SeriesAuthor"];
             cover?: string | null;
             createdAt: string;
@@ -4692,6 +4742,46 @@ export interface components {
             repliedBy: string;
             subject: string;
         };
+        /** @description An appeal as administrators see it. */
+        AdminAppealView: {
+            _id: string;
+            /** @description The post's author, who appealed. */
+            author: components["schemas"]["ReportPerson"];
+            createdAt: string;
+            decidedAt?: string | null;
+            decidedBy?: null | components["schemas"]["ReportPerson"];
+            /** @description The post's content changed after the appeal. */
+            editedSince: boolean;
+            /** @description What the author wrote. */
+            message: string;
+            /** @description The post is blocked now. */
+            postBlocked: boolean;
+            postId: string;
+            postSlug: string;
+            postTitle: string;
+            /** @description What the administrator told the author with the decision. */
+            reply?: string | null;
+            /**
+             * @description The revision of the post appealed (pinned as evidence); compare it with `current` to see
+             *     what changed since.
+             */
+            revisionId?: string | null;
+            /** @description `pending`, `accepted` or `rejected`. */
+            status: string;
+        };
+        /** @description Someone a report involves (`email` is null when the account is gone). */
+        ReportPerson: {
+            _id: string;
+            email?: string | null;
+            name: string;
+        };
+        /** @description A pinned revision shown as evidence. */
+        Evidence: {
+            blocks: components["schemas"]["Block"][];
+            createdAt: string;
+            revisionId: string;
+            title: string;
+        };
         /** @description A report as its reporter and the post's author see it. */
         ReportView: {
             _id: string;
@@ -4741,12 +4831,6 @@ export interface components {
             slug: string;
             title: string;
         };
-        /** @description Someone a report involves (`email` is null when the account is gone). */
-        ReportPerson: {
-            _id: string;
-            email?: string | null;
-            name: string;
-        };
         /** @description A report as the caller may see it. */
         EitherReport: components["schemas"]["ReportView"] | components["schemas"]["AdminReportView"];
         /** @description A notification the author received about a report. */
@@ -4755,13 +4839,6 @@ export interface components {
             content: string;
             createdAt: string;
             read: boolean;
-        };
-        /** @description A pinned revision shown as evidence. */
-        Evidence: {
-            blocks: components["schemas"]["Block"][];
-            createdAt: string;
-            revisionId: string;
-            title: string;
         };
         /** @description A notification as clients see it (seed 000 §3 "User notification"). */
         NotificationView: {
@@ -5740,6 +5817,394 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SiteAnalytics"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "GET /api/admin/appeals": {
+        parameters: {
+            query?: {
+                /** @description `pending` (the default), `decided` or `all`. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appeals: components["schemas"]["AdminAppealView"][];
+                        /** Format: int64 */
+                        limit: number;
+                        /** Format: int64 */
+                        page: number;
+                        /** Format: int64 */
+                        total: number;
+                        /** Format: int64 */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "GET /api/admin/appeals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appeal: components["schemas"]["AdminAppealView"];
+                        evidence?: null | components["schemas"]["Evidence"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "PATCH /api/admin/appeals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    decision?: string | null;
+                    /** @description Told to the author with the decision (at most 2000 characters). */
+                    reply?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appeal: components["schemas"]["AdminAppealView"];
+                        message: string;
                     };
                 };
             };
@@ -26340,6 +26805,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description How the caller hears of new parts; null when not following. */
+                        alerts?: string | null;
                         /** Format: int64 */
                         followers: number;
                         following: boolean;
@@ -26447,6 +26914,124 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description How the caller hears of new parts; null when not following. */
+                        alerts?: string | null;
+                        /** Format: int64 */
+                        followers: number;
+                        following: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "PUT /api/series/{series}/follow/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `instant`, `digest` or `off`. */
+                    mode?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How the caller hears of new parts; null when not following. */
+                        alerts?: string | null;
                         /** Format: int64 */
                         followers: number;
                         following: boolean;

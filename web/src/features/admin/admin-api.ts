@@ -8,6 +8,7 @@ import type {
   DeleteBannerNotificationDeleteAllApiResponse,
   GetAdminAllEmailStatusesApiResponse,
   GetAdminAnalyticsApiResponse,
+  GetAdminAppealsApiResponse,
   GetAdminAuditLogApiResponse,
   GetAdminContactMessagesApiResponse,
   GetAdminEmailStatusApiResponse,
@@ -22,6 +23,7 @@ import type {
   GetDailyMailDailyPostReportApiResponse,
   GetEarningAdminEarningsApiResponse,
   GetUserFeedbackAllApiResponse,
+  PatchAdminAppealsByIdApiResponse,
   PatchAdminContactMessagesByIdHandledApiResponse,
   PatchAdminPostsBlockByIdApiResponse,
   PatchAdminReportsByIdApiResponse,
@@ -44,7 +46,7 @@ import type {
   PostUserFeedbackManualByUserIdApiResponse,
 } from '@/api/endpoints';
 import { http, request } from '@/lib/http';
-import type { OverrideInfo, RetryResult, SubscriptionCriteria, UserEligibility } from './admin-types';
+import type { AppealDecision, AppealFilter, OverrideInfo, RetryResult, SubscriptionCriteria, UserEligibility } from './admin-types';
 
 export const ADMIN_FALLBACK = {
   fetchUsers: 'Failed to fetch users',
@@ -63,6 +65,8 @@ export const ADMIN_FALLBACK = {
   reviewReport: 'Failed to review report',
   sendNotification: 'Failed to send notification',
   acknowledgeReport: 'Failed to acknowledge report',
+  fetchAppeals: 'Failed to fetch appeals',
+  decideAppeal: 'Failed to decide the appeal',
   fetchEarnings: "Failed to fetch users' earnings",
   payouts: 'Failed to process bulk payouts',
   analytics: 'Failed to fetch site analytics',
@@ -177,6 +181,11 @@ export const adminApi = {
     http.post<PostAdminRepliesSendNotificationApiResponse>('/admin/replies/send-notification', body, ADMIN_FALLBACK.sendNotification),
   acknowledgeReport: (reportId: string) =>
     http.post<PostAdminAcknowledgeReportByIdApiResponse>(`/admin/acknowledge-report/${id(reportId)}`, {}, ADMIN_FALLBACK.acknowledgeReport),
+
+  appeals: (q: Page & { status: AppealFilter }) =>
+    http.get<GetAdminAppealsApiResponse>('/admin/appeals', ADMIN_FALLBACK.fetchAppeals, { status: q.status, page: q.page, limit: q.limit ?? ADMIN_PAGE_SIZE }),
+  decideAppeal: (appealId: string, body: { decision: AppealDecision; reply?: string }) =>
+    http.patch<PatchAdminAppealsByIdApiResponse>(`/admin/appeals/${id(appealId)}`, body, ADMIN_FALLBACK.decideAppeal),
 
   earnings: (q: Page) =>
     http.get<GetEarningAdminEarningsApiResponse>(

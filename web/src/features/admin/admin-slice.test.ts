@@ -3,16 +3,18 @@ import { mockApi } from '@/test/mock-api';
 import { signedInAuth, testAdmin } from '@/test/render';
 import { initUserSocket, socketEvents } from '@/features/socket';
 import { ADMIN_FALLBACK, SERVER_UNAVAILABLE } from './admin-api';
-import type { AdminPost, AdminUser, ContactMessage, Overview, Plan, Report } from './admin-types';
+import type { AdminAppeal, AdminPost, AdminUser, ContactMessage, Overview, Plan, Report } from './admin-types';
 import {
   adminReducer,
   checkUserEligibility,
   createBannerNotification,
+  decideAppeal,
   deactivateBannerNotification,
   deleteAllBannerNotifications,
   deletePost,
   deleteUser,
   dismissBannerNotification,
+  fetchAppeals,
   fetchBannerNotifications,
   fetchContactMessages,
   fetchCriteria,
@@ -107,6 +109,23 @@ const report = (id: string, over: Partial<Report> = {}): Report => ({
   editedSince: false,
   postDeleted: false,
   createdAt: '2026-01-01T00:00:00Z',
+  ...over,
+});
+const appeal = (id: string, over: Partial<AdminAppeal> = {}): AdminAppeal => ({
+  _id: id,
+  postId: 'p',
+  postTitle: 'T',
+  postSlug: 't',
+  author: { _id: 'a1', name: 'A', email: null },
+  message: 'Please',
+  status: 'pending',
+  createdAt: '2026-01-01T00:00:00Z',
+  decidedAt: null,
+  decidedBy: null,
+  reply: null,
+  revisionId: 'r1',
+  editedSince: false,
+  postBlocked: true,
   ...over,
 });
 const overview = (): Overview => ({
@@ -407,6 +426,76 @@ describe('reports', () => {
     mockApi.on('PATCH', '/admin/reports/r', { status: 500, body: {} });
     await store.dispatch(reviewReport({ id: 'r', forwardToAuthor: false }));
     expect(store.getState().admin.error).toBe('Failed to review report');
+  });
+});
+
+describe('appeals', () => {
+  it('lists pending appeals by default, page 10 at a time, and drops the answer of a filter left since', async () => {
+    const answers: Array<(reply: { body: unknown }) => void> = [];
+    mockApi.on('GET', '/admin/appeals', () => new Promise((resolve) => answers.push(resolve)));
+    const store = adminStore();
+    const first = store.dispatch(fetchAppeals());
+    const second = store.dispatch(fetchAppeals({ filter: 'decided', page: 1 }));
+    expect(mockApi.calls('GET', '/admin/appeals').map((c) => Object.fromEntries(c.url.searchParams))).toEqual([
+      { status: 'pending', page: '1', limit: '10' },
+      { status: 'decided', page: '1', limit: '10' },
+    ]);
+    answers[1]({ body: { appeals: [appeal('d', { status: 'rejected' })], total: 1, totalPages: 1, page: 1, limit: 10 } });
+    await second;
+    answers[0]({ body: { appeals: [appeal('p')], total: 1, totalPages: 1, page: 1, limit: 10 } });
+    await first;
+    const { appeals } = store.getState().admin;
+    expect(appeals.filter).toBe('decided');
+    expect(appeals.items.map((a) => a._id)).toEqual(['d']);
+    expect(appeals.status).toBe('succeeded');
+  });
+
+  it('a decision replaces the appeal, or takes it out of the pending list; the message is the server\'s', async () => {
+    const store = adminStore((s) => {
+      s.appeals.items = [appeal('x'), appeal('y')];
+      s.appeals.total = 2;
+      s.appeals.totalPages = 1;
+    });
+    mockApi.on('PATCH', '/admin/appeals/x', (req) => {
+      expect(req.body).toEqual({ decision: 'accept', reply: 'Fine now.' });
+      return { body: { message: 'Appeal accepted: the post is visible again', appeal: appeal('x', { status: 'accepted', postBlocked: false }) } };
+    });
+    await store.dispatch(decideAppeal({ id: 'x', decision: 'accept', reply: '  Fine now. ' }));
+    expect(store.getState().admin.appeals.items.map((a) => a._id)).toEqual(['y']);
+    expect(store.getState().admin.appeals.total).toBe(1);
+    expect(store.getState().admin.message).toBe('Appeal accepted: the post is visible again');
+
+    const all = adminStore((s) => {
+      s.appeals.filter = 'all';
+      s.appeals.items = [appeal('x')];
+    });
+    mockApi.on('PATCH', '/admin/appeals/x', { body: { message: 'Appeal rejected: the post stays blocked', appeal: appeal('x', { status: 'rejected' }) } });
+    await all.dispatch(decideAppeal({ id: 'x', decision: 'reject', reply: '   ' }));
+    expect(mockApi.calls('PATCH', '/admin/appeals/x').at(-1)?.body).toEqual({ decision: 'reject' });
+    expect(all.getState().admin.appeals.items[0].status).toBe('rejected');
+  });
+
+  it('a refused decision changes nothing and is not the dashboard\'s status line (the section says it)', async () => {
+    const store = adminStore((s) => {
+      s.appeals.items = [appeal('x')];
+    });
+    mockApi.on('PATCH', '/admin/appeals/x', { status: 409, body: { message: 'This appeal was already decided' } });
+    const result = await store.dispatch(decideAppeal({ id: 'x', decision: 'accept', reply: '' }));
+    expect(result.payload).toBe('This appeal was already decided');
+    expect(store.getState().admin.appeals.items[0].status).toBe('pending');
+    expect(store.getState().admin.error).toBeNull();
+  });
+
+  it('new appeals and decisions mark the list out of date and move the overview\'s figure', () => {
+    let state = initialAdminState();
+    state.overview.data = { ...overview(), pendingAppeals: 1 };
+    state = adminReducer(state, socketEvents.appealReceived({ postId: 'p', postTitle: 'T' }));
+    expect(state.overview.data?.pendingAppeals).toBe(2);
+    state = adminReducer(state, socketEvents.appealDecided({ appealId: 'x', status: 'accepted' }));
+    state = adminReducer(state, socketEvents.appealDecided({ appealId: 'y', status: 'rejected' }));
+    state = adminReducer(state, socketEvents.appealDecided({ appealId: 'z', status: 'accepted' }));
+    expect(state.overview.data?.pendingAppeals).toBe(0);
+    expect(state.appeals.changes).toBe(4);
   });
 });
 

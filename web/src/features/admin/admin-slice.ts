@@ -14,6 +14,7 @@ import { injectReducers } from '@/app/store';
 import { sessionUserChanged } from '@/lib/session';
 import { initUserSocket, socketEvents } from '@/features/socket';
 import { ADMIN_FALLBACK } from './admin-api';
+import { appealsSlice, decideAppeal, initialAppealsState, type AppealsState } from './state/appeals-slice';
 import { auditSlice, initialAuditState, type AuditState } from './state/audit-slice';
 import { bannersSlice, createBannerNotification, deactivateBannerNotification, deleteAllBannerNotifications, dismissBannerNotification, initialBannersState, type BannersState } from './state/banners-slice';
 import { contactFromEvent, contactSlice, initialContactState, repliedMessageId, replyToContact, toggleMessageHandled, type ContactState } from './state/contact-slice';
@@ -33,6 +34,7 @@ export * from './state/eligibility-slice';
 export * from './state/posts-slice';
 export * from './state/contact-slice';
 export * from './state/reports-slice';
+export * from './state/appeals-slice';
 export * from './state/money-slice';
 export * from './state/email-slice';
 export * from './state/banners-slice';
@@ -44,6 +46,7 @@ export type AdminState = OverviewState &
   PostsState &
   ContactState &
   ReportsState &
+  AppealsState &
   MoneyState &
   EmailState &
   BannersState &
@@ -61,6 +64,7 @@ export const initialAdminState = (): AdminState => ({
   ...initialPostsState(),
   ...initialContactState(),
   ...initialReportsState(),
+  ...initialAppealsState(),
   ...initialMoneyState(),
   ...initialEmailState(),
   ...initialBannersState(),
@@ -140,6 +144,7 @@ const acrossSections = createReducer(initialAdminState, (builder) => {
         replyToContact.fulfilled,
         reviewReport.fulfilled,
         sendReportNotification.fulfilled,
+        decideAppeal.fulfilled,
         createBannerNotification.fulfilled,
       ),
       (state, action) => {
@@ -173,7 +178,7 @@ const acrossSections = createReducer(initialAdminState, (builder) => {
 });
 
 /** Each section's reducer over its own keys of `state.admin`. */
-const SECTIONS = [overviewSlice, usersSlice, postsSlice, contactSlice, reportsSlice, moneySlice, emailSlice, bannersSlice, eligibilitySlice, auditSlice, feedbackSlice].map(
+const SECTIONS = [overviewSlice, usersSlice, postsSlice, contactSlice, reportsSlice, appealsSlice, moneySlice, emailSlice, bannersSlice, eligibilitySlice, auditSlice, feedbackSlice].map(
   (slice) => ({ reduce: slice.reducer as unknown as (part: Record<string, unknown>, action: UnknownAction) => Record<string, unknown>, keys: Object.keys(slice.getInitialState()) }),
 );
 

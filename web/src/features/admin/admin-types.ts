@@ -47,3 +47,17 @@ export type Feedback = Schemas['FeedbackEntry'];
 
 /** A user's latest location with who they are (`GET /user/locations`). */
 export type PlacedLocation = Schemas['PlacedUser'];
+
+/** Which appeals the Appeals section lists (`GET /admin/appeals?status=`). */
+export type AppealFilter = 'pending' | 'decided' | 'all';
+
+export type AppealStatus = 'pending' | 'accepted' | 'rejected';
+
+/** What an administrator does with an appeal (`PATCH /admin/appeals/{id}`). */
+export type AppealDecision = 'accept' | 'reject';
+
+/**
+ * An author's appeal against the block of their post, as administrators see it: the appealed
+ * revision (pinned evidence), whether the post changed since, and the decision with its reply.
+ */
+export type AdminAppeal = Schemas['AdminAppealView'];

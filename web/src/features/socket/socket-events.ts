@@ -12,6 +12,8 @@ export const socketEvents = {
   userStatusChanged: createAction<{ userId: string; isOnline: boolean }>('socket/userStatusChanged'),
   userLocationUpdated: createAction<UserLocation>('socket/userLocationUpdated'),
   appealReceived: createAction<{ postId: string; postTitle: string }>('socket/appealReceived'),
+  /** An administrator decided an appeal (administrators only): `accepted` or `rejected`. */
+  appealDecided: createAction<{ appealId: string; status: string }>('socket/appealDecided'),
   broadcastReceived: createAction<BannerNotification>('socket/broadcastNotificationReceived'),
   broadcastDismissed: createAction<string>('socket/broadcastNotificationDismissed'),
   broadcastDeactivated: createAction<string>('socket/broadcastNotificationDeactivated'),

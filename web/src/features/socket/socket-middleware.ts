@@ -137,6 +137,13 @@ export function createSocketMiddleware(): Middleware {
         dispatch(socketEvents.appealReceived(payload));
         toast.info(`New appeal for post: ${payload.postTitle}`);
       });
+      socket.on('appealDecided', (a: unknown, b?: unknown) => {
+        const payload =
+          a && typeof a === 'object'
+            ? { appealId: textOf((a as Record<string, unknown>).appealId), status: textOf((a as Record<string, unknown>).status) }
+            : { appealId: textOf(a), status: textOf(b) };
+        if (payload.appealId) dispatch(socketEvents.appealDecided(payload));
+      });
       // An administrator's notice to everyone has its own event; the notice itself reaches the
       // bell as the user's own newNotification, so here it is only announced.
       socket.on('adminNoticeBroadcast', (notice: unknown) => {

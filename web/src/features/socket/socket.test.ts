@@ -1,4 +1,5 @@
 import { setupStore } from '@/app/store';
+import { initialAdminState } from '@/features/admin';
 import { itemsOf, postItems } from '@/features/posts';
 import { selectLocations } from '@/features/location';
 import { selectNotificationList } from '@/features/notifications';
@@ -327,6 +328,18 @@ describe('socket middleware', () => {
     store.dispatch(socketConnectRequested({ token: 'admin' }));
     lastFakeSocket().fire('newAppeal', 'p1', 'My Post');
     expect(toastTexts()).toContain('New appeal for post: My Post');
+  });
+
+  it('passes on appealDecided(appealId, status) to the administrators\' state, in either form', () => {
+    const admin = initialAdminState();
+    admin.overview.data = { online: { count: 1, users: 1, guests: 0 }, today: { since: '', signups: 0, posts: 0, reports: 0, contactMessages: 0 }, unreadContactMessages: 0, openReports: 0, pendingAppeals: 3, totals: { users: 1, posts: 0 } };
+    const store = setupStore({ admin });
+    store.dispatch(socketConnectRequested({ token: 'admin' }));
+    lastFakeSocket().fire('appealDecided', 'ap1', 'accepted');
+    lastFakeSocket().fire('appealDecided', { appealId: 'ap2', status: 'rejected' });
+    lastFakeSocket().fire('appealDecided', '', 'accepted');
+    expect(store.getState().admin.appeals.changes).toBe(2);
+    expect(store.getState().admin.overview.data?.pendingAppeals).toBe(1);
   });
 });
 

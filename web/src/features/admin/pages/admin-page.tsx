@@ -9,6 +9,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/page';
 import { adminMessageCleared, selectAdmin } from '../admin-slice';
 import { ActionStatus } from '../components/action-status';
+import { AppealsSection } from '../sections/appeals-section';
 import { AuditSection } from '../sections/audit-section';
 import { BannersSection } from '../sections/banners-section';
 import { CategoriesSection } from '../sections/categories-section';
@@ -40,6 +41,7 @@ export const SECTIONS: DashboardSection[] = [
   { id: 'posts', label: 'Posts', title: 'Posts', Component: PostsSection },
   { id: 'contact', label: 'Contact messages', title: 'Contact messages', Component: ContactSection },
   { id: 'reports', label: 'Reports', title: 'Reported posts', Component: ReportsSection },
+  { id: 'appeals', label: 'Appeals', title: 'Appeals', Component: AppealsSection },
   { id: 'notices', label: 'Notices & feedback', title: 'Notices and feedback', Component: NoticesSection },
   { id: 'banners', label: 'Banners', title: 'Banner notifications', Component: BannersSection },
   { id: 'categories', label: 'Categories', title: 'Categories', Component: CategoriesSection },
@@ -85,6 +87,7 @@ export function AdminPage() {
                     <span>{s.label}</span>
                     {s.id === 'contact' ? <Badge count={overview?.unreadContactMessages} label="unread" /> : null}
                     {s.id === 'reports' ? <Badge count={overview?.openReports} label="open" /> : null}
+                    {s.id === 'appeals' ? <Badge count={overview?.pendingAppeals} label="waiting" /> : null}
                   </Link>
                 </li>
               ))}

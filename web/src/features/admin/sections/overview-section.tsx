@@ -53,7 +53,7 @@ function Figures() {
       <Figure label="reports today" value={data.today.reports} to="/admin?section=reports" />
       <Figure label="unread contact messages" value={data.unreadContactMessages} to="/admin?section=contact" live />
       <Figure label="open reports" value={data.openReports} to="/admin?section=reports" live />
-      <Figure label="appeals waiting" value={data.pendingAppeals} to="/admin?section=posts" live />
+      <Figure label="appeals waiting" value={data.pendingAppeals} to="/admin?section=appeals" live />
       <Figure label={`users · ${compactCount(data.totals.posts)} posts`} value={compactCount(data.totals.users)} />
     </ul>
   );

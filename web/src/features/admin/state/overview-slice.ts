@@ -50,6 +50,9 @@ export const overviewSlice = createSlice({
       .addCase(socketEvents.appealReceived, (state) => {
         if (state.overview.data) state.overview.data.pendingAppeals += 1;
       })
+      .addCase(socketEvents.appealDecided, (state) => {
+        if (state.overview.data) state.overview.data.pendingAppeals = Math.max(0, state.overview.data.pendingAppeals - 1);
+      })
       .addCase(fetchSiteAnalytics.pending, (state, action) => {
         loading(state.analytics);
         state.analytics.range = action.meta.arg;

@@ -1,6 +1,6 @@
 /**
  * A revision on its own (what a reader reported, for example) and the changes since it, each in
- * a dialog: used by the administrators' reports.
+ * a dialog: used by the administrators' reports and appeals.
  */
 import { useId } from 'react';
 import { Modal } from '@/components/modal';
@@ -72,7 +72,7 @@ export function RevisionContentView({ postId, revisionId }: { postId: string; re
   return <RevisionContent revision={data.revision} />;
 }
 
-/** The version a reader reported, in a dialog. */
+/** One pinned version (what a reader reported, what an author appealed), in a dialog. */
 export function RevisionDialog({ postId, revisionId, title, onClose }: { postId: string; revisionId: string; title: string; onClose: () => void }) {
   const uid = useId();
   return (
