@@ -266,17 +266,27 @@ pub async fn get(
     slug: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let found = find(&state, &slug).await?;
-    let visible = series::visible_parts(&state, &found).await?;
-    let parts = series::part_views(&state, &visible, viewer.0.as_ref()).await?;
+    Ok(HttpResponse::Ok().json(answer(&state, &found, viewer.0.as_ref()).await?))
+}
+
+/// The series and its visible parts as `viewer` (or a guest) sees them: the answer of
+/// `GET /api/series/{series}`, also the initial data of the series' server-rendered page.
+pub async fn answer(
+    state: &AppState,
+    found: &Series,
+    viewer: Option<&AuthUser>,
+) -> ApiResult<SeriesAnswer> {
+    let visible = series::visible_parts(state, found).await?;
+    let parts = series::part_views(state, &visible, viewer).await?;
     let read = parts.iter().filter(|p| p.read).count();
-    Ok(HttpResponse::Ok().json(SeriesAnswer {
-        series: series::view(&state, &found, viewer.0.as_ref(), parts.len()).await?,
+    Ok(SeriesAnswer {
+        series: series::view(state, found, viewer, parts.len()).await?,
         progress: Progress {
             read,
             total: parts.len(),
         },
         parts,
-    }))
+    })
 }
 
 /// `{following, followers, alerts}`.

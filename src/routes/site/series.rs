@@ -57,7 +57,10 @@ pub async fn page(state: &AppState, raw: &str) -> ApiResult<Option<Page>> {
         description: series.description.clone(),
     };
     let (meta, body) = series_page(&super::site(state), &info, &parts);
-    let data = serde_json::json!({ "path": series_path(&series.slug) });
+    // The app draws its first screen from the series as a guest sees it (a signed-in reader's
+    // following and progress are read when it starts).
+    let guest = crate::routes::series::answer(state, &series, None).await?;
+    let data = serde_json::json!({ "path": series_path(&series.slug), "series": guest });
     Ok(Some(Page {
         meta: Some(meta),
         body,

@@ -563,6 +563,18 @@ async fn the_series_page_feeds_sitemap_and_a_parts_page_carry_the_series() {
     assert_eq!(ld["@type"], "CreativeWorkSeries");
     assert_eq!(ld["hasPart"][1]["position"], 2);
     assert_eq!(ld["hasPart"][1]["isAccessibleForFree"], false);
+    // The app's first screen comes from the page: the series as a guest sees it, the answer of
+    // `GET /api/series/{slug}`.
+    let marker = "<script type=\"application/json\" id=\"initial-data\">";
+    let start = html.find(marker).expect("the app's initial data") + marker.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let data: Value = serde_json::from_str(&html[start..end]).unwrap();
+    assert_eq!(data["path"], "/series/field-notes");
+    assert_eq!(data["series"], read_series(&app, "field-notes", None).await);
+    assert!(
+        !data.to_string().contains("Hidden paid words"),
+        "a subscriber-only part is a teaser in the data too"
+    );
 
     let res = app
         .get(&format!("/post/{}", first["slug"].as_str().unwrap()), None)
