@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::follows::Alerts;
 use crate::persistence::series::{self as store, Series};
 use crate::services::series::{
     self, ManagedPart, PartView, SeriesView, MSG_SERIES_CREATED, MSG_SERIES_DELETED,
@@ -309,13 +308,7 @@ pub async fn set_alerts(
     body: ApiJson<crate::routes::follow::alerts::AlertsBody>,
 ) -> ApiResult<HttpResponse> {
     let found = find(&state, &id).await?;
-    let mode = body
-        .into_inner()
-        .mode
-        .as_ref()
-        .and_then(|v| v.as_str())
-        .and_then(|s| Alerts::parse(s.trim()))
-        .ok_or_else(|| ApiError::bad_request(crate::routes::follow::alerts::MSG_BAD_MODE))?;
+    let mode = body.into_inner().mode()?;
     if !store::set_alerts(&state.db, found.id, me.user.id, mode).await? {
         return Err(ApiError::not_found(MSG_NOT_FOLLOWING_SERIES));
     }

@@ -418,6 +418,17 @@ impl Run<'_> {
                 *alerts != Alerts::Off && !u.blocked && !self.hidden.contains(&u.id)
             })
             .collect();
+        self.tell(&told, Recipient::Follower).await?;
+        Ok(Some(last))
+    }
+
+    /// Tells readers of the post by their alerts: a notice to each, an email at once to the
+    /// verified ones with `instant` alerts (when the author chose to email it).
+    async fn tell(
+        &mut self,
+        told: &[(&User, Alerts)],
+        recipient: fn(ObjectId) -> Recipient,
+    ) -> anyhow::Result<()> {
         self.notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
             .await?;
         if self.announcement.send_email {
@@ -426,14 +437,14 @@ impl Run<'_> {
                 .filter(|(u, alerts)| *alerts == Alerts::Instant && u.is_account_verified)
                 .map(|(u, _)| Candidate {
                     address: u.email.trim().to_lowercase(),
-                    who: Recipient::Follower(u.id),
+                    who: recipient(u.id),
                     full: self.paying.contains(&u.id),
                     user: Some(u.id),
                 })
                 .collect();
             self.emails(candidates).await?;
         }
-        Ok(Some(last))
+        Ok(())
     }
 
     /// One batch of email-only subscribers; `None` when there are no more.
@@ -512,24 +523,9 @@ impl Run<'_> {
             .collect();
         let for_series = series_notice(&self.notice, &series);
         let general = std::mem::replace(&mut self.notice, for_series);
-        let noticed = self
-            .notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
-            .await;
+        let told_all = self.tell(&told, Recipient::SeriesFollower).await;
         self.notice = general;
-        noticed?;
-        if self.announcement.send_email {
-            let candidates: Vec<Candidate> = told
-                .iter()
-                .filter(|(u, alerts)| *alerts == Alerts::Instant && u.is_account_verified)
-                .map(|(u, _)| Candidate {
-                    address: u.email.trim().to_lowercase(),
-                    who: Recipient::SeriesFollower(u.id),
-                    full: self.paying.contains(&u.id),
-                    user: Some(u.id),
-                })
-                .collect();
-            self.emails(candidates).await?;
-        }
+        told_all?;
         Ok(Some(last))
     }
 

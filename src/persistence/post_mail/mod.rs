@@ -146,25 +146,32 @@ pub async fn announce(
     author: ObjectId,
     send_email: bool,
 ) -> DbResult<bool> {
-    let a = Announcement {
-        id: post,
-        author,
-        send_email,
-        phase: Phase::Followers,
-        cursor: None,
-        lease_owner: None,
-        lease_until: None,
-        notices: 0,
-        emails_sent: 0,
-        emails_failed: 0,
-        in_flight: Vec::new(),
-        created_at: now(),
-        finished_at: None,
-    };
+    let a = Announcement::new(post, author, send_email, Phase::Followers);
     match announcements(db).insert_one(&a).await {
         Ok(_) => Ok(true),
         Err(e) if is_duplicate_key(&e) => Ok(false),
         Err(e) => Err(e).db_context("announcing a post"),
+    }
+}
+
+impl Announcement {
+    /// A new announcement of `post`, starting at `phase`.
+    fn new(post: ObjectId, author: ObjectId, send_email: bool, phase: Phase) -> Self {
+        Announcement {
+            id: post,
+            author,
+            send_email,
+            phase,
+            cursor: None,
+            lease_owner: None,
+            lease_until: None,
+            notices: 0,
+            emails_sent: 0,
+            emails_failed: 0,
+            in_flight: Vec::new(),
+            created_at: now(),
+            finished_at: None,
+        }
     }
 }
 
@@ -195,21 +202,7 @@ pub async fn announce_to_series(
     if !or_new {
         return Ok(false);
     }
-    let a = Announcement {
-        id: post,
-        author,
-        send_email,
-        phase: Phase::Series,
-        cursor: None,
-        lease_owner: None,
-        lease_until: None,
-        notices: 0,
-        emails_sent: 0,
-        emails_failed: 0,
-        in_flight: Vec::new(),
-        created_at: now(),
-        finished_at: None,
-    };
+    let a = Announcement::new(post, author, send_email, Phase::Series);
     match announcements(db).insert_one(&a).await {
         Ok(_) => Ok(true),
         // Announced meanwhile: under way, it reaches the series' followers by itself.

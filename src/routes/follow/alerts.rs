@@ -25,6 +25,17 @@ pub struct AlertsBody {
     pub mode: Option<serde_json::Value>,
 }
 
+impl AlertsBody {
+    /// The `mode` asked for (400 naming `mode` otherwise).
+    pub fn mode(&self) -> ApiResult<Alerts> {
+        self.mode
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .and_then(|s| Alerts::parse(s.trim()))
+            .ok_or_else(|| ApiError::bad_request(MSG_BAD_MODE))
+    }
+}
+
 /// `{message, userId, alerts}`.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -42,13 +53,7 @@ pub async fn set_alerts(
     body: ApiJson<AlertsBody>,
 ) -> ApiResult<HttpResponse> {
     let author = object_id(&author_id, "author id")?;
-    let mode = body
-        .into_inner()
-        .mode
-        .as_ref()
-        .and_then(|v| v.as_str())
-        .and_then(|s| Alerts::parse(s.trim()))
-        .ok_or_else(|| ApiError::bad_request(MSG_BAD_MODE))?;
+    let mode = body.into_inner().mode()?;
     if !follows::set_alerts(&state.db, me.user.id, author, mode).await? {
         return Err(ApiError::not_found(MSG_NOT_FOLLOWING));
     }
