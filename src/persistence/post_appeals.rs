@@ -48,6 +48,8 @@ pub struct Appeal {
 
 /// One decision per appeal: `_id` = the appeal's id (see `leases`).
 pub const DECISIONS: &str = "appeal_decisions";
+/// One pending appeal per post: `_id` = the post's id, held while its appeal waits.
+pub const PENDING: &str = "appeal_pending";
 
 /// Which appeals a list shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +71,17 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     Ok(())
 }
 
-/// Records a pending appeal.
+/// Takes the post's one pending appeal: `false` when another appeal of it waits.
+pub async fn claim_pending(db: &Db, post_id: ObjectId) -> DbResult<bool> {
+    super::leases::claim(db, PENDING, &doc! { "_id": post_id, "createdAt": now() }).await
+}
+
+/// Lets the post be appealed again (its appeal was decided, or could not be recorded).
+pub async fn release_pending(db: &Db, post_id: ObjectId) -> DbResult<()> {
+    super::leases::drop_claim(db, PENDING, post_id).await
+}
+
+/// Records a pending appeal (its claim taken with [`claim_pending`]).
 pub async fn create(
     db: &Db,
     post_id: ObjectId,
@@ -197,6 +209,7 @@ pub async fn delete_for_post(db: &Db, post_id: ObjectId) -> DbResult<()> {
             .await
             .db_context("deleting a post's appeal decisions")?;
     }
+    release_pending(db, post_id).await?;
     collection(db)
         .delete_many(doc! { "postId": post_id })
         .await

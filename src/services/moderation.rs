@@ -151,6 +151,8 @@ async fn record_decision(
     let decided = post_appeals::record_decision(&state.db, appeal.id, status, admin.user.id, reply)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_APPEAL_NOT_FOUND))?;
+    // Decided: the author may appeal again (while the post stays blocked).
+    post_appeals::release_pending(&state.db, appeal.post_id).await?;
     let text = decision_text(&post.title, status, reply);
     let mut notice =
         NotificationInput::new(appeal.author_id, Some(admin.user.id), Kind::Admin, &text)

@@ -83,10 +83,19 @@ pub async fn appeal(
     if !post.blocked {
         return Err(ApiError::bad_request(MSG_NOT_BLOCKED));
     }
-    if post_appeals::find_pending(&state.db, id).await?.is_some() {
+    if post_appeals::find_pending(&state.db, id).await?.is_some()
+        || !post_appeals::claim_pending(&state.db, id).await?
+    {
         return Err(ApiError::conflict(MSG_APPEAL_PENDING));
     }
-    let appeal = post_appeals::create(&state.db, id, &post.title, me.user.id, &message).await?;
+    let appeal = match post_appeals::create(&state.db, id, &post.title, me.user.id, &message).await
+    {
+        Ok(a) => a,
+        Err(e) => {
+            post_appeals::release_pending(&state.db, id).await?;
+            return Err(e.into());
+        }
+    };
     let revision =
         crate::services::revisions::pin_for(&state, &post, Some(me.user.id), "appeal", appeal.id)
             .await?;

@@ -313,3 +313,26 @@ async fn two_administrators_deciding_at_once_make_one_decision() {
         assert_eq!(post_blocked(&app, slug).await, !accepted);
     }
 }
+
+#[actix_web::test]
+async fn two_appeals_sent_at_once_make_one_pending_appeal() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let admin = app.admin().await;
+    let post = publish(&app, &author, "Contested twice", "x").await;
+    let id = post["_id"].as_str().unwrap();
+    block(&app, &admin, id).await;
+    let path = format!("/api/post/appeal/{id}");
+    let (first, second) = (
+        json!({ "message": "First" }),
+        json!({ "message": "Second" }),
+    );
+    let (a, b) = futures_util::join!(
+        app.post_json(&path, &first, Some(&author.token)),
+        app.post_json(&path, &second, Some(&author.token)),
+    );
+    let mut statuses = [a.status(), b.status()];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::CREATED, StatusCode::CONFLICT]);
+    assert_eq!(queue(&app, &admin, "pending").await["total"], 1);
+}
