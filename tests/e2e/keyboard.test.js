@@ -1,9 +1,20 @@
 // A keyboard-only walk through the app in Chromium (no mouse after the first address is typed):
 // sign up, verify, search and open a result with the arrow keys, like and comment, write and
-// publish a post, open and close the feedback dialog (focus comes back), log out.
+// publish a post, open and close the feedback dialog (focus comes back), log out. At phone width:
+// the header's search dialog gives focus back to its Search button however it closes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, createAccount, launch, newPage, screenshot, uniqueEmail, waitForCode, waitForShell } from './helpers.js';
+import {
+  api,
+  createAccount,
+  launch,
+  newPage,
+  screenshot,
+  seriousAccessibilityViolations,
+  uniqueEmail,
+  waitForCode,
+  waitForShell,
+} from './helpers.js';
 
 let browser;
 before(async () => {
@@ -153,6 +164,54 @@ describe('the app by keyboard alone', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL('**/login');
     assert.deepEqual(browserDialogs, [], 'no browser dialog (alert, confirm) on the way');
+    assert.deepEqual(page.consoleErrors.filter((e) => !/Failed to load resource/.test(e)), []);
+    await page.context().close();
+  });
+});
+
+describe('the search dialog at phone width (390 px)', () => {
+  it('opens from the Search button with Enter, keeps focus inside, and gives focus back to the button on Escape, Close and a press outside', async () => {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 } });
+    await page.addInitScript(() => localStorage.setItem('userCookieConsent', 'false'));
+    await page.goto('/about');
+    await waitForShell(page);
+    const openSearch = page.getByRole('button', { name: 'Open search', exact: true });
+    const dialog = page.getByRole('dialog', { name: 'Search' });
+    const focusedIsOpenSearch = () => openSearch.evaluate((el) => el === document.activeElement);
+    const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+
+    // Escape.
+    await tabTo(page, openSearch);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    assert.equal(await dialog.evaluate((el) => el.contains(document.activeElement)), true, 'focus moved into the dialog');
+    assert.equal(await page.getByRole('combobox', { name: 'Search' }).evaluate((el) => el === document.activeElement), true, 'on the search field');
+    for (let i = 0; i < 6; i += 1) {
+      await page.keyboard.press('Tab');
+      assert.equal(await dialog.evaluate((el) => el.contains(document.activeElement)), true, 'Tab stays inside the dialog');
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await focusedIsOpenSearch(), true, `focus is back on the Search button, not on ${await focusedName()}`);
+    assert.equal(await focusedName(), 'Open search');
+    await screenshot(page, 'search-escape-390');
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'the page after the search dialog closed');
+
+    // Its Close button, from the keyboard.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await tabTo(page, dialog.getByRole('button', { name: 'Close' }), { back: true, max: 10 });
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await focusedIsOpenSearch(), true, `Close: focus is back on the Search button, not on ${await focusedName()}`);
+
+    // A press outside it (above the dialog, on the dimmed page).
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.mouse.click(195, 20);
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await focusedIsOpenSearch(), true, `a press outside: focus is back on the Search button, not on ${await focusedName()}`);
+
     assert.deepEqual(page.consoleErrors.filter((e) => !/Failed to load resource/.test(e)), []);
     await page.context().close();
   });

@@ -5,9 +5,11 @@
 // puts them in order from the keyboard (Move up) and finds the order kept after a reload. The
 // middle part's page, edited after publication, says "Edited {date}" and "Part 2 of 3 in The Long
 // Walk" with the previous and next parts; a signed-in reader opens /series/the-long-walk, sees the
-// parts in order and follows the series (still followed after a reload); at 390 px the list of
-// parts on the post page is folded until opened. Screenshots: my-series, my-series-390, series-bar,
-// series-page, series-bar-390; the series page, /my-series and a part's page are checked with
+// parts in order and follows the series (still followed after a reload), then picks the daily
+// digest in the alerts bell beside Following (kept after a reload, read back from the API); at
+// 390 px the list of parts on the post page is folded until opened. Screenshots: my-series,
+// my-series-390, series-bar, series-page, series-alerts, series-alerts-390, series-bar-390; the
+// series page (also with the alerts menu open), /my-series and a part's page are checked with
 // axe-core (1280 and 390 px, light and dark).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -215,6 +217,40 @@ describe('series', () => {
     await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
     await screenshot(page, 'series-page');
     await noSeriousViolations(page, '/series/the-long-walk');
+    await page.context().close();
+  });
+
+  it('a follower picks the daily digest in the alerts bell beside Following, and the choice is kept', async () => {
+    const page = await signIn(reader);
+    await page.goto('/series/the-long-walk');
+    await waitForShell(page);
+    await page.getByRole('button', { name: 'Following The Long Walk', pressed: true }).waitFor();
+    const bell = page.getByRole('button', { name: 'Alerts for new parts of The Long Walk: All new posts' });
+    await bell.click();
+    const menu = page.getByRole('menu', { name: 'New parts of The Long Walk' });
+    await menu.waitFor();
+    assert.equal(await menu.getByRole('menuitemradio', { name: /All new posts/ }).getAttribute('aria-checked'), 'true');
+    await noSeriousViolations(page, 'the series alerts menu');
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/follow/alerts'));
+    await menu.getByRole('menuitemradio', { name: /Daily digest/ }).click();
+    assert.equal((await saved).status(), 200);
+    await menu.waitFor({ state: 'detached' });
+    await page.getByText('Alerts from The Long Walk saved.').waitFor();
+    const { data } = await api('/series/the-long-walk', { token: reader.token, base: server.url });
+    assert.equal(data.series.alerts, 'digest');
+    assert.equal(data.series.following, true);
+
+    await page.reload();
+    await waitForShell(page);
+    await page.getByRole('button', { name: 'Alerts for new parts of The Long Walk: Daily digest' }).click();
+    await menu.waitFor();
+    assert.equal(await menu.getByRole('menuitemradio', { name: /Daily digest/ }).getAttribute('aria-checked'), 'true');
+    await screenshot(page, 'series-alerts');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await menu.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await screenshot(page, 'series-alerts-390');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
     await page.context().close();
   });
 

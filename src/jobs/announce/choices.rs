@@ -6,17 +6,7 @@ use super::*;
 pub(super) const UNSUBSCRIBE_PURPOSE: &str = "post-email:unsubscribe:";
 /// Reads the author's choice stored with a post (`emailOnPublish`, yes when unset).
 pub async fn email_choice(state: &AppState, post: ObjectId) -> bool {
-    let found = state
-        .db
-        .database()
-        .collection::<mongodb::bson::Document>(posts::COLLECTION)
-        .find_one(doc! { "_id": post })
-        .projection(doc! { "emailOnPublish": 1 })
-        .await;
-    match found {
-        Ok(Some(d)) => d.get_bool("emailOnPublish").unwrap_or(true),
-        _ => true,
-    }
+    post_mail::email_choice(&state.db, post).await
 }
 
 /// Stores the author's choice with the post, for when it publishes (a scheduled post).

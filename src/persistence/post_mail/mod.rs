@@ -154,6 +154,21 @@ pub async fn announce(
     }
 }
 
+/// The author's choice stored with a post: whether its announcement emails (`emailOnPublish`,
+/// yes when unset or unreadable).
+pub async fn email_choice(db: &Db, post: ObjectId) -> bool {
+    let found = db
+        .database()
+        .collection::<Document>(super::posts::COLLECTION)
+        .find_one(doc! { "_id": post })
+        .projection(doc! { "emailOnPublish": 1 })
+        .await;
+    match found {
+        Ok(Some(d)) => d.get_bool("emailOnPublish").unwrap_or(true),
+        _ => true,
+    }
+}
+
 impl Announcement {
     /// A new announcement of `post`, starting at `phase`.
     fn new(post: ObjectId, author: ObjectId, send_email: bool, phase: Phase) -> Self {

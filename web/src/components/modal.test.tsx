@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +61,46 @@ describe('Modal', () => {
     const opener = screen.getByRole('button', { name: 'Open dialog' });
     await user.click(opener);
     await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+  });
+
+  it('a field with autoFocus inside: focus still goes back to the button that opened it', async () => {
+    function WithAutoFocus() {
+      const [open, setOpen] = useState(false);
+      return (
+        <div>
+          <button type="button" onClick={() => setOpen(true)}>
+            Open search
+          </button>
+          {open ? (
+            <Modal title="Search" labelledBy="s" onClose={() => setOpen(false)}>
+              <input aria-label="Query" autoFocus />
+            </Modal>
+          ) : null}
+        </div>
+      );
+    }
+    const user = userEvent.setup();
+    render(<WithAutoFocus />);
+    const opener = screen.getByRole('button', { name: 'Open search' });
+    await user.tab();
+    await user.keyboard('{Enter}');
+    expect(screen.getByLabelText('Query')).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+  });
+
+  it('closes on a press outside it (on the backdrop) and gives focus back', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const opener = screen.getByRole('button', { name: 'Open dialog' });
+    await user.click(opener);
+    const dialog = screen.getByRole('dialog');
+    await user.click(within(dialog).getByLabelText('Message'));
+    expect(dialog).toBeInTheDocument();
+    await user.pointer({ keys: '[MouseLeft]', target: dialog.parentElement! });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(opener).toHaveFocus();
   });

@@ -1,5 +1,5 @@
 import { CloseIcon } from './icons';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 interface ModalProps {
@@ -30,21 +30,30 @@ export function focusableIn(root: HTMLElement): HTMLElement[] {
 /** Open dialogs, innermost last: only the top one answers Escape and Tab. */
 const openDialogs: HTMLElement[] = [];
 
+/** The focused element while a dialog first renders: what opened it (none when focus is on the page body). */
+function focusedOutside(): HTMLElement | null {
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active !== document.body ? active : null;
+}
+
 /**
  * The one dialog of the app: focus moves into it (its first field, else its first control), Tab
- * and Shift+Tab cycle inside it, Escape and the close button close it, focus goes back to what
- * opened it, the page behind is inert (neither clicked, focused nor read) and does not scroll.
+ * and Shift+Tab cycle inside it, Escape, the close button and a press outside close it, focus
+ * goes back to what opened it however it closes, the page behind is inert (neither clicked,
+ * focused nor read) and does not scroll.
  */
 export function Modal({ title, labelledBy, onClose, children, className, hideTitle }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
   const backdropRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
+  // Taken on the first render, before a field inside with autoFocus takes focus on mount (which
+  // happens before the effect below runs, and would otherwise be taken for the opener).
+  const [opener] = useState(focusedOutside);
 
   useEffect(() => {
     const dialog = dialogRef.current!;
     const backdrop = backdropRef.current!;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     openDialogs.push(dialog);
 
     const previousOverflow = document.body.style.overflow;
@@ -97,12 +106,21 @@ export function Modal({ title, labelledBy, onClose, children, className, hideTit
       if (at >= 0) openDialogs.splice(at, 1);
       if (opener && opener.isConnected) opener.focus();
     };
-  }, []);
+  }, [opener]);
 
   return createPortal(
-    // A pointer press on the backdrop closes; from the keyboard, Escape does (handled above).
+    // A pointer press on the backdrop closes; from the keyboard, Escape does (handled above). The
+    // press does not move focus itself, so focus stays where closing put it (back on the opener).
     // eslint-disable-next-line jsx-a11y/no-static-element-interactions
-    <div ref={backdropRef} className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div
+      ref={backdropRef}
+      className="modal-backdrop"
+      onMouseDown={(e) => {
+        if (e.target !== e.currentTarget) return;
+        e.preventDefault();
+        onClose();
+      }}
+    >
       <div
         ref={dialogRef}
         className={`modal ${className ?? ''}`}

@@ -9,7 +9,7 @@ import { CategoryPill, TagList } from '@/components/post-meta';
 import { ResponsiveImage } from '@/components/responsive-image';
 import { selectCommentCount } from '@/features/comments/comment-count';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
-import { AlertsMenu, FollowButton, NewsletterForm } from '@/features/follows';
+import { FollowButton, NewsletterForm } from '@/features/follows';
 import { SeriesBar, SeriesEnd } from '@/features/series';
 import { loadTipSection } from '@/features/tips/lazy';
 import { formatDate, readingTimeLabel } from '@/lib/format';
@@ -26,6 +26,9 @@ const ReportPostButton = lazy(() =>
 /** The support card and the supporters list: their code (and RTK Query's) loads after the page's. */
 const TipSection = lazy(() => loadTipSection().then((m) => ({ default: m.TipSection })));
 const TipBlock = lazy(() => loadTipSection().then((m) => ({ default: m.TipBlock })));
+
+/** The alerts bell is for a signed-in follower of the author: its code loads only for a signed-in reader. */
+const AuthorAlertsMenu = lazy(() => import('@/features/follows/components/alerts-menu').then((m) => ({ default: m.AuthorAlertsMenu })));
 
 /** Administrators block or unblock the open post from here too (the administrators' area's code). */
 const PostBlockButton = lazy(() => import('@/features/admin/components/post-block-button').then((m) => ({ default: m.PostBlockButton })));
@@ -156,7 +159,11 @@ function PostView({ post }: { post: Post }) {
             </Link>
           ) : null}
           {post.author ? <FollowButton person={post.author} /> : null}
-          {post.author ? <AlertsMenu authorId={post.author._id} authorName={post.author.name} /> : null}
+          {post.author && user && !isAuthor ? (
+            <Suspense fallback={null}>
+              <AuthorAlertsMenu authorId={post.author._id} authorName={post.author.name} />
+            </Suspense>
+          ) : null}
           <span className="muted">
             {published ? <time dateTime={published}>{formatDate(published)}</time> : null}
             {post.editedAt ? (

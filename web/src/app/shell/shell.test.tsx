@@ -311,7 +311,7 @@ describe('the shell on mobile (< 1024 px)', () => {
     })) as unknown as typeof window.matchMedia;
   });
 
-  it('shows a hamburger menu and a search toggle that opens a modal closing on Escape and locking scroll', async () => {
+  it('shows a hamburger menu and a search toggle that opens a modal closing on Escape (focus back on the toggle) and locking scroll', async () => {
     mockAppStartup();
     renderApp('/about');
     await ready();
@@ -325,6 +325,7 @@ describe('the shell on mobile (< 1024 px)', () => {
     expect(document.body.style.overflow).toBe('hidden');
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'Search' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Open search' })).toHaveFocus();
     expect(document.body.style.overflow).toBe('');
   });
 });

@@ -8,6 +8,7 @@ export {
   useGetSeriesBySeriesQuery as useGetSeriesQuery,
   usePostSeriesBySeriesFollowMutation as useFollowSeriesMutation,
   useDeleteSeriesBySeriesFollowMutation as useUnfollowSeriesMutation,
+  usePutSeriesBySeriesFollowAlertsMutation as useSetSeriesAlertsMutation,
   useGetSeriesMineQuery as useGetMySeriesQuery,
   usePostSeriesMutation as useCreateSeriesMutation,
   usePatchSeriesBySeriesMutation as useUpdateSeriesMutation,

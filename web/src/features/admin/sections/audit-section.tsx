@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'post.unblock',
   'post.update',
   'post.delete',
+  'appeal.decide',
   'notice.send',
   'notice.broadcast',
   'banner.create',

@@ -1,7 +1,10 @@
 /**
- * The bell beside Follow: a menu of how the reader hears of this author's new posts (instant,
- * digest, off). Shown only while the reader follows the author. Keyboard: Enter/Space opens, the
- * arrow keys move between the choices, Escape closes and returns to the bell.
+ * The bell beside Following: a menu of how the reader hears of what they follow (instant, digest,
+ * off). `AlertsMenu` is the control itself, for anything followed (an author, a series): the
+ * caller holds the mode and saves a choice; the menu says "saved" or shows the server's refusal
+ * in a toast. `AuthorAlertsMenu` serves an author, shown only while the reader follows them.
+ * Keyboard: Enter/Space opens, the arrow keys move between the choices, Escape closes and returns
+ * to the bell.
  */
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useAppSelector } from '@/app/hooks';
@@ -9,30 +12,31 @@ import { BellIcon } from '@/components/icons';
 import { useClickOutside } from '@/components/use-click-outside';
 import { toast } from '@/lib/toast';
 import { selectFollowStatus } from '../follows-slice';
-import { ALERT_MODES, fetchAlerts, saveAlerts, type AlertMode } from '../alerts';
+import { ALERT_MODES, ALERTS_FALLBACK, fetchAlerts, saveAlerts, type AlertMode } from '../alerts';
 
-export function AlertsMenu({ authorId, authorName }: { authorId: string; authorName: string }) {
-  const me = useAppSelector((state) => state.auth.user?._id ?? null);
-  const following = useAppSelector((state) => selectFollowStatus(state, authorId)?.isFollowing ?? false);
-  const [mode, setMode] = useState<AlertMode | null>(null);
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export type AlertsMenuProps = {
+  /** The current mode; null while it is not known yet (the bell waits). */
+  mode: AlertMode | null;
+  /** Who or what is followed, for the toasts: "Alerts from {name} saved." */
+  name: string;
+  /** What the alerts are about, in lower case: "new posts from Wren", "new parts of The Long Walk". */
+  about: string;
+  /**
+   * Saves a choice. The caller shows it at once and, when the server refuses, puts the previous
+   * mode back and rejects with the server's message.
+   */
+  onChoose: (mode: AlertMode) => Promise<void>;
+};
+
+export function AlertsMenu({ mode, name, about, onChoose }: AlertsMenuProps) {
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const bell = useRef<HTMLButtonElement>(null);
   const items = useRef<(HTMLButtonElement | null)[]>([]);
   const menuId = useId();
-  const visible = me !== null && me !== authorId && following;
-
-  useEffect(() => {
-    if (!visible) return;
-    let live = true;
-    fetchAlerts(authorId)
-      .then((m) => live && setMode(m ?? 'instant'))
-      .catch(() => live && setMode('instant'));
-    return () => {
-      live = false;
-    };
-  }, [authorId, visible]);
 
   const close = useCallback(() => setOpen(false), []);
   useClickOutside(root, close, open);
@@ -42,20 +46,16 @@ export function AlertsMenu({ authorId, authorName }: { authorId: string; authorN
     items.current[current]?.focus();
   }, [open, mode]);
 
-  if (!visible) return null;
   const choose = async (next: AlertMode) => {
     setOpen(false);
     bell.current?.focus();
     if (next === mode) return;
-    const before = mode;
-    setMode(next);
     setSaving(true);
     try {
-      setMode(await saveAlerts(authorId, next));
-      toast.success(next === 'off' ? `Alerts from ${authorName} are off.` : `Alerts from ${authorName} saved.`);
+      await onChoose(next);
+      toast.success(next === 'off' ? `Alerts from ${name} are off.` : `Alerts from ${name} saved.`);
     } catch (e) {
-      setMode(before);
-      toast.error(e instanceof Error ? e.message : 'Failed to change alerts');
+      toast.error(e instanceof Error ? e.message : ALERTS_FALLBACK);
     } finally {
       setSaving(false);
     }
@@ -74,7 +74,7 @@ export function AlertsMenu({ authorId, authorName }: { authorId: string; authorN
       setOpen(false);
     }
   };
-  const label = ALERT_MODES.find((m) => m.mode === mode)?.label ?? 'All new posts';
+  const label = ALERT_MODES.find((m) => m.mode === mode)?.label ?? ALERT_MODES[0].label;
   return (
     <div className="alerts-menu" ref={root}>
       <button
@@ -87,18 +87,18 @@ export function AlertsMenu({ authorId, authorName }: { authorId: string; authorN
         disabled={mode === null}
         aria-busy={saving}
         data-testid="alerts-bell"
-        title={`New posts from ${authorName}: ${label}`}
+        title={`${capitalised(about)}: ${label}`}
         onClick={() => !saving && setOpen((o) => !o)}
       >
         <BellIcon size={18} />
         <span className="visually-hidden">
-          Alerts for new posts from {authorName}: {label}
+          Alerts for {about}: {label}
         </span>
       </button>
       {open ? (
         // Arrow keys bubble up from the focused item (roving focus): the menu itself is not a stop.
         // eslint-disable-next-line jsx-a11y/interactive-supports-focus
-        <div className="alerts-menu__list" role="menu" id={menuId} aria-label={`New posts from ${authorName}`} onKeyDown={onMenuKey}>
+        <div className="alerts-menu__list" role="menu" id={menuId} aria-label={capitalised(about)} onKeyDown={onMenuKey}>
           {ALERT_MODES.map((m, i) => (
             <button
               key={m.mode}
@@ -124,4 +124,36 @@ export function AlertsMenu({ authorId, authorName }: { authorId: string; authorN
       ) : null}
     </div>
   );
+}
+
+/** The bell for an author's new posts (`/api/follow/alerts/{authorId}`), while the reader follows them. */
+export function AuthorAlertsMenu({ authorId, authorName }: { authorId: string; authorName: string }) {
+  const me = useAppSelector((state) => state.auth.user?._id ?? null);
+  const following = useAppSelector((state) => selectFollowStatus(state, authorId)?.isFollowing ?? false);
+  const [mode, setMode] = useState<AlertMode | null>(null);
+  const visible = me !== null && me !== authorId && following;
+
+  useEffect(() => {
+    if (!visible) return;
+    let live = true;
+    fetchAlerts(authorId)
+      .then((m) => live && setMode(m ?? 'instant'))
+      .catch(() => live && setMode('instant'));
+    return () => {
+      live = false;
+    };
+  }, [authorId, visible]);
+
+  if (!visible) return null;
+  const choose = async (next: AlertMode) => {
+    const before = mode;
+    setMode(next);
+    try {
+      setMode(await saveAlerts(authorId, next));
+    } catch (e) {
+      setMode(before);
+      throw e;
+    }
+  };
+  return <AlertsMenu mode={mode} name={authorName} about={`new posts from ${authorName}`} onChoose={choose} />;
 }

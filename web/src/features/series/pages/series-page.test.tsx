@@ -1,6 +1,7 @@
 // The series page: loading, not found, an error read again, the parts in order with their
-// labels and the reader's progress, who sees Follow, and the follow toggle (at once, undone with a
-// message when refused).
+// labels and the reader's progress, who sees Follow, the follow toggle (at once, undone with a
+// message when refused) and the follower's alerts bell (the current mode, a choice sent at once,
+// put back with the server's message when refused).
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { currentToasts } from '@/lib/toast';
@@ -67,6 +68,7 @@ describe('the series page', () => {
     expect(screen.getByRole('link', { name: 'RSS' })).toHaveAttribute('href', '/series/the-long-walk/rss.xml');
     expect(screen.getByRole('button', { name: 'Follow The Long Walk' })).toHaveAttribute('aria-pressed', 'false');
     expect(screen.getByTestId('series-followers')).toHaveTextContent('4 followers');
+    expect(screen.queryByTestId('alerts-bell')).not.toBeInTheDocument();
     // The first render loads the app and the page's lazy chunk: slow on a loaded machine.
   }, 20_000);
 
@@ -141,5 +143,64 @@ describe('the series page', () => {
     await waitFor(() => expect(currentToasts().map((t) => t.message)).toContain('You cannot follow your own series'));
     expect(screen.getByRole('button', { name: 'Follow The Long Walk' })).toHaveAttribute('aria-pressed', 'false');
     expect(screen.getByTestId('series-followers')).toHaveTextContent('4 followers');
+  });
+
+  it('gives a follower the alerts bell showing their current mode; following shows it, unfollowing hides it', async () => {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('GET', '/series/the-long-walk', { body: answer({ following: true, followers: 5, alerts: 'digest' }) });
+    renderApp('/series/the-long-walk', { preloadedState: { auth: signedInAuth() } });
+    const bell = await screen.findByRole('button', { name: 'Alerts for new parts of The Long Walk: Daily digest' });
+    expect(bell).toHaveAttribute('aria-haspopup', 'menu');
+    await userEvent.click(bell);
+    const menu = screen.getByRole('menu', { name: 'New parts of The Long Walk' });
+    const items = within(menu).getAllByRole('menuitemradio');
+    expect(items.map((item) => item.querySelector('.alerts-menu__label')?.textContent)).toEqual(['All new posts', '✓ Daily digest', 'Off']);
+    expect(within(menu).getByRole('menuitemradio', { name: /Daily digest/ })).toHaveAttribute('aria-checked', 'true');
+    expect(within(menu).getByRole('menuitemradio', { name: /All new posts/ })).toHaveAttribute('aria-checked', 'false');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+
+    mockApi.on('DELETE', '/series/s1/follow', { body: { following: false, followers: 4, alerts: null } });
+    await userEvent.click(screen.getByRole('button', { name: 'Following The Long Walk' }));
+    await waitFor(() => expect(screen.queryByTestId('alerts-bell')).not.toBeInTheDocument());
+    mockApi.on('POST', '/series/s1/follow', { body: { following: true, followers: 5, alerts: 'instant' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Follow The Long Walk' }));
+    expect(await screen.findByRole('button', { name: 'Alerts for new parts of The Long Walk: All new posts' })).toBeInTheDocument();
+  });
+
+  it('sends the chosen mode at once and keeps what the server saved', async () => {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('GET', '/series/the-long-walk', { body: answer({ following: true, followers: 5, alerts: 'instant' }) });
+    let release: () => void = () => {};
+    mockApi.on('PUT', '/series/s1/follow/alerts', () => new Promise((resolve) => (release = () => resolve({ body: { following: true, followers: 5, alerts: 'off' } }))));
+    renderApp('/series/the-long-walk', { preloadedState: { auth: signedInAuth() } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Alerts for new parts of The Long Walk: All new posts' }));
+    await userEvent.click(screen.getByRole('menuitemradio', { name: /Off/ }));
+    // At once, before the server answered.
+    const bell = await screen.findByRole('button', { name: 'Alerts for new parts of The Long Walk: Off' });
+    expect(bell).toHaveAttribute('aria-busy', 'true');
+    expect(bell).toHaveFocus();
+    release();
+    await waitFor(() => expect(currentToasts().map((t) => t.message)).toContain('Alerts from The Long Walk are off.'));
+    expect(bell).toHaveAttribute('aria-busy', 'false');
+    expect(bell).toHaveAccessibleName('Alerts for new parts of The Long Walk: Off');
+    const calls = mockApi.calls('PUT', '/series/s1/follow/alerts');
+    expect(calls).toHaveLength(1);
+    expect(calls[0].body).toEqual({ mode: 'off' });
+  });
+
+  it("puts the mode back and shows the server's message when the choice is refused", async () => {
+    mockAppStartup({ signedIn: true });
+    mockApi.on('GET', '/series/the-long-walk', { body: answer({ following: true, followers: 5, alerts: 'instant' }) });
+    mockApi.on('PUT', '/series/s1/follow/alerts', { status: 404, body: { message: 'You do not follow this series', code: 'not_found' } });
+    renderApp('/series/the-long-walk', { preloadedState: { auth: signedInAuth() } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Alerts for new parts of The Long Walk: All new posts' }));
+    await userEvent.click(screen.getByRole('menuitemradio', { name: /Daily digest/ }));
+    await waitFor(() => expect(currentToasts().map((t) => t.message)).toContain('You do not follow this series'));
+    expect(mockApi.calls('PUT', '/series/s1/follow/alerts')[0].body).toEqual({ mode: 'digest' });
+    const bell = screen.getByRole('button', { name: 'Alerts for new parts of The Long Walk: All new posts' });
+    await userEvent.click(bell);
+    expect(screen.getByRole('menuitemradio', { name: /All new posts/ })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('menuitemradio', { name: /Daily digest/ })).toHaveAttribute('aria-checked', 'false');
   });
 });

@@ -2,19 +2,22 @@
  * `/series/:slug`: a series as readers see it: its title, cover, description and writer, the
  * visible parts in order (teasers of subscriber-only ones labelled "For subscribers", the parts
  * the reader has read marked "Read"), the reader's progress, Follow / Following for signed-in
- * readers other than the writer (at once, undone with a message when the server refuses), and
- * the series' feeds. The server draws the same page for crawlers.
+ * readers other than the writer (at once, undone with a message when the server refuses) with,
+ * while following, the alerts bell (how the reader hears of new parts: the same menu as an
+ * author's, changed and undone the same way), and the series' feeds. The server draws the same
+ * page for crawlers.
  */
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { FeedLinks } from '@/components/feed-links';
 import { Page } from '@/components/page';
+import { ALERTS_FALLBACK, AlertsMenu, isAlertMode, type AlertMode } from '@/features/follows';
 import { formatDate } from '@/lib/format';
 import { errorMessage, errorStatus } from '@/lib/http';
 import { safeHref } from '@/lib/safe-url';
 import { toast } from '@/lib/toast';
-import { SERIES_PAGE, seriesApi, useFollowSeriesMutation, useGetSeriesQuery, useUnfollowSeriesMutation } from '../series-api';
+import { SERIES_PAGE, seriesApi, useFollowSeriesMutation, useGetSeriesQuery, useSetSeriesAlertsMutation, useUnfollowSeriesMutation } from '../series-api';
 import type { PartView, SeriesView } from '../series-types';
 import '../series.css';
 
@@ -41,6 +44,7 @@ function FollowSeriesButton({ series, slug }: { series: SeriesView; slug: string
       seriesApi.util.updateQueryData(SERIES_PAGE, { series: slug }, (draft) => {
         draft.series.following = next;
         draft.series.followers = Math.max(0, draft.series.followers + (next ? 1 : -1));
+        draft.series.alerts = next ? (draft.series.alerts ?? 'instant') : null;
       }),
     );
     try {
@@ -49,6 +53,7 @@ function FollowSeriesButton({ series, slug }: { series: SeriesView; slug: string
         seriesApi.util.updateQueryData(SERIES_PAGE, { series: slug }, (draft) => {
           draft.series.following = answer.following;
           draft.series.followers = answer.followers;
+          draft.series.alerts = answer.alerts ?? (answer.following ? 'instant' : null);
         }),
       );
     } catch (error) {
@@ -73,6 +78,39 @@ function FollowSeriesButton({ series, slug }: { series: SeriesView; slug: string
       <span className="visually-hidden"> {series.title}</span>
     </button>
   );
+}
+
+/**
+ * The bell beside Following: how the reader hears of new parts. A choice shows at once; the
+ * server's answer settles it, a refusal puts the previous mode back (the menu shows the message).
+ */
+function SeriesAlerts({ series, slug }: { series: SeriesView; slug: string }) {
+  const dispatch = useAppDispatch();
+  const [save] = useSetSeriesAlertsMutation();
+  const mode: AlertMode = isAlertMode(series.alerts) ? series.alerts : 'instant';
+
+  const choose = async (next: AlertMode) => {
+    const change = dispatch(
+      seriesApi.util.updateQueryData(SERIES_PAGE, { series: slug }, (draft) => {
+        draft.series.alerts = next;
+      }),
+    );
+    try {
+      const answer = await save({ series: series._id, body: { mode: next } }).unwrap();
+      dispatch(
+        seriesApi.util.updateQueryData(SERIES_PAGE, { series: slug }, (draft) => {
+          draft.series.following = answer.following;
+          draft.series.followers = answer.followers;
+          draft.series.alerts = isAlertMode(answer.alerts) ? answer.alerts : next;
+        }),
+      );
+    } catch (error) {
+      change.undo();
+      throw new Error(errorMessage(error, ALERTS_FALLBACK));
+    }
+  };
+
+  return <AlertsMenu mode={mode} name={series.title} about={`new parts of ${series.title}`} onChoose={choose} />;
 }
 
 function PartItem({ part }: { part: PartView }) {
@@ -166,6 +204,7 @@ export default function SeriesPage() {
                 </Link>
               ) : null}
               {user && !isWriter ? <FollowSeriesButton series={series} slug={slug} /> : null}
+              {user && !isWriter && series.following ? <SeriesAlerts series={series} slug={slug} /> : null}
               <span className="muted small" data-testid="series-followers">
                 {followersLabel(series.followers)}
               </span>

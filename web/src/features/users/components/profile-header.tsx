@@ -9,7 +9,7 @@ import { safeHref } from '@/lib/safe-url';
 import { toast } from '@/lib/toast';
 import type { UserProfile } from '@/types/entities';
 import { blockUser, unblockUser } from '@/features/blocks';
-import { AlertsMenu, FollowButton } from '@/features/follows';
+import { AuthorAlertsMenu, FollowButton } from '@/features/follows';
 import { preloadedHasPlans } from '@/app/initial-data';
 import { fetchUserById } from '../users-slice';
 
@@ -160,7 +160,7 @@ export function ProfileHeader({ user, own }: { user: UserProfile; own: boolean }
         ) : signedIn ? (
           <>
             {user.blockedByYou ? null : <FollowButton person={{ _id: user._id, name: user.name, avatar: user.avatar }} isFollowing={user.isFollowing ?? undefined} />}
-            {user.blockedByYou ? null : <AlertsMenu authorId={user._id} authorName={user.name} />}
+            {user.blockedByYou ? null : <AuthorAlertsMenu authorId={user._id} authorName={user.name} />}
             {hasPlans && !user.blockedByYou ? (
               <Link to={`/plans/${user._id}`} className="button button--small">
                 Subscribe
