@@ -2,7 +2,7 @@
 import { setupStore } from '@/app/store';
 import { itemsOf } from '@/features/posts';
 import { guestAuth } from '@/test/render';
-import { preloadedCategory, preloadedHasPlans, takeInitialData, wasServerRendered } from './initial-data';
+import { preloadedCategory, preloadedHasPlans, preloadedSeries, takeInitialData, wasServerRendered } from './initial-data';
 
 function page(root: string, data?: string): Document {
   const doc = document.implementation.createHTMLDocument('t');
@@ -76,6 +76,23 @@ describe('initial data', () => {
     expect(store.getState().posts.lists.userPosts.filterKey).toBe(JSON.stringify(['', '', '', '', 'u7', 'newest']));
     expect(preloadedHasPlans('u7')).toBe(true);
     expect(preloadedHasPlans('u8')).toBeUndefined();
+  });
+
+  it("keeps a series page's series for the page to draw first, by slug or id, until other data comes", () => {
+    const store = setupStore({ auth: guestAuth() });
+    const series = { _id: 's1', slug: 'long-walk', title: 'The Long Walk' };
+    const data = { path: '/series/long-walk', series: { series, parts: [], progress: { read: 0, total: 0 } } };
+    takeInitialData(store, page('<main><h1>The Long Walk</h1></main>', JSON.stringify(data)), '/series/long-walk');
+    expect(wasServerRendered()).toBe(true);
+    expect(preloadedSeries('long-walk')?.series.title).toBe('The Long Walk');
+    expect(preloadedSeries('s1')?.series.slug).toBe('long-walk');
+    expect(preloadedSeries('other')).toBeUndefined();
+    // Another page's data (a post) forgets it; a series without its parts is not taken.
+    takeInitialData(store, page('<main>x</main>', JSON.stringify({ path: '/post/tides', post })), '/post/tides');
+    expect(preloadedSeries('long-walk')).toBeUndefined();
+    takeInitialData(store, page('<main>x</main>', JSON.stringify({ path: '/series/long-walk', series: { series } })), '/series/long-walk');
+    expect(preloadedSeries('long-walk')).toBeUndefined();
+    expect(wasServerRendered()).toBe(false);
   });
 
   it('ignores a list for another page or of a list no page preloads', () => {

@@ -1,6 +1,7 @@
 import type { AppStore } from './store';
 import { countsPreloaded, currentPostPreloaded, listPreloaded, type ListFilter, type ListKey } from '@/features/posts';
 import { selectedUserPreloaded } from '@/features/users/users-slice';
+import type { Answer } from '@/api';
 import type { Category, Post, PostCounts, UserProfile } from '@/types/entities';
 
 /** The id of the element the server fills with a page's data (`src/pages/shell.rs`). */
@@ -17,6 +18,8 @@ interface InitialData {
   /** An author's page: their profile as a guest sees it, and whether they sell subscriptions. */
   profile?: UserProfile;
   hasPlans?: boolean;
+  /** A series page: the series and its visible parts as a guest sees them. */
+  series?: Answer<'/api/series/{series}', 'get'>;
 }
 
 /** Lists a page may preload (those its screen reads with `usePostList`). */
@@ -24,6 +27,7 @@ const PRELOADABLE: ListKey[] = ['latestPosts', 'publicPosts', 'userPosts'];
 
 let serverRendered = false;
 let category: InitialData['category'] = undefined;
+let series: InitialData['series'] = undefined;
 let plansOf: string | null = null;
 
 /** Whether the server's author page said this author sells subscriptions (`undefined`: it did not say). */
@@ -35,6 +39,15 @@ let plansAsked: string | null = null;
 /** The category the server's page was about, when it is the one named (by slug or id). */
 export function preloadedCategory(named: string): InitialData['category'] {
   return category && (category.slug === named || category._id === named) ? category : undefined;
+}
+
+/**
+ * The series the server's page showed, as a guest sees it, when it is the one named (by slug or
+ * id): it stands in until the reader's own answer (what they follow and have read) arrives.
+ */
+export function preloadedSeries(named: string): InitialData['series'] {
+  const found = series?.series;
+  return found && (found.slug === named || found._id === named) ? series : undefined;
 }
 
 /** Whether the server painted this page's article before the app started (no splash then). */
@@ -56,6 +69,7 @@ export function setServerRendered(value: boolean) {
 export function takeInitialData(store: AppStore, doc: Document = document, pathname = window.location.pathname) {
   serverRendered = false;
   category = undefined;
+  series = undefined;
   plansOf = null;
   plansAsked = null;
   const element = doc.getElementById(INITIAL_DATA_ID);
@@ -71,6 +85,9 @@ export function takeInitialData(store: AppStore, doc: Document = document, pathn
   const painted = (doc.getElementById('root')?.childElementCount ?? 0) > 0;
   if (data.post) {
     store.dispatch(currentPostPreloaded(data.post));
+    serverRendered = painted;
+  } else if (data.series?.series && Array.isArray(data.series.parts)) {
+    series = data.series;
     serverRendered = painted;
   } else if (data.list && PRELOADABLE.includes(data.list.key) && Array.isArray(data.list.posts)) {
     const { key, filter = {}, posts, total } = data.list;

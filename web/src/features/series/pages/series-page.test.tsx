@@ -4,6 +4,8 @@
 // put back with the server's message when refused).
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { takeInitialData } from '@/app/initial-data';
+import { setupStore } from '@/app/store';
 import { currentToasts } from '@/lib/toast';
 import { mockApi } from '@/test/mock-api';
 import { guestAuth, mockAppStartup, renderApp, signedInAuth, testUser } from '@/test/render';
@@ -71,6 +73,29 @@ describe('the series page', () => {
     expect(screen.queryByTestId('alerts-bell')).not.toBeInTheDocument();
     // The first render loads the app and the page's lazy chunk: slow on a loaded machine.
   }, 20_000);
+
+  it("draws the series the server's page showed at once, then the reader's own answer", async () => {
+    const doc = document.implementation.createHTMLDocument('t');
+    doc.body.innerHTML = '<div id="root"><main>The Long Walk</main></div>';
+    const script = doc.createElement('script');
+    script.id = 'initial-data';
+    script.textContent = JSON.stringify({ path: '/series/the-long-walk', series: { ...answer(), progress: { read: 0, total: 3 } } });
+    doc.head.appendChild(script);
+    takeInitialData(setupStore({ auth: guestAuth() }), doc, '/series/the-long-walk');
+    try {
+      mockAppStartup({ signedIn: true });
+      let release: () => void = () => {};
+      mockApi.on('GET', '/series/the-long-walk', () => new Promise((resolve) => (release = () => resolve({ body: answer({ following: true, followers: 5 }) }))));
+      renderApp('/series/the-long-walk', { preloadedState: { auth: signedInAuth() } });
+      expect(await screen.findByRole('heading', { level: 1, name: 'The Long Walk' })).toBeInTheDocument();
+      expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
+      expect(screen.getAllByTestId('series-part')).toHaveLength(3);
+      release();
+      expect(await screen.findByTestId('series-followers')).toHaveTextContent('5 followers');
+    } finally {
+      takeInitialData(setupStore({ auth: guestAuth() }), document.implementation.createHTMLDocument('t'), '/');
+    }
+  });
 
   it('shows a guest the parts and feeds without progress or Follow', async () => {
     mockAppStartup();

@@ -10,6 +10,7 @@
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { preloadedSeries } from '@/app/initial-data';
 import { FeedLinks } from '@/components/feed-links';
 import { Page } from '@/components/page';
 import { ALERTS_FALLBACK, AlertsMenu, isAlertMode, type AlertMode } from '@/features/follows';
@@ -147,7 +148,9 @@ export default function SeriesPage() {
   const { slug = '' } = useParams();
   const { authInitialized, user } = useAppSelector((state) => state.auth);
   // Asked once the session is known: what the reader has read and follows is theirs.
-  const { currentData, error, isError, refetch } = useGetSeriesQuery({ series: slug }, { skip: !authInitialized });
+  const { currentData: answered, error, isError, refetch } = useGetSeriesQuery({ series: slug }, { skip: !authInitialized });
+  // The series the server's page showed stands in until the answer arrives (no loading flash).
+  const currentData = answered ?? (isError ? undefined : preloadedSeries(slug));
 
   if (!currentData && isError) {
     if (errorStatus(error) === 404) {
