@@ -80,7 +80,10 @@ async function logOut(page) {
   await page.waitForURL('**/login');
   assert.equal(await page.evaluate(() => localStorage.getItem('jwt')), null);
   // A fresh sign-in page: the one logging out lands on may remember the settings page to return
-  // to (two redirects race there), and this test expects the home page after signing in.
+  // to (two redirects race there), and this test expects the home page after signing in. Loading
+  // the same address again keeps the page's history state (where that address is kept), so the
+  // state is cleared first.
+  await page.evaluate(() => window.history.replaceState(null, '', '/login'));
   await page.goto('/login');
 }
 

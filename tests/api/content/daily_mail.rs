@@ -17,13 +17,6 @@ async fn verify(app: &TestApp, user: &TestUser) {
         .unwrap();
 }
 
-/// The text of a mail with quoted-printable soft breaks undone.
-fn decoded(mail: &str) -> String {
-    mail.replace("=\r\n", "")
-        .replace("=\n", "")
-        .replace("=3D", "=")
-}
-
 fn unsubscribe_link(mail: &str) -> String {
     let text = decoded(mail);
     let start = text

@@ -11,7 +11,7 @@ use pressroom::mail::Mailer;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::content::{create_post, paragraph, post_body, with};
+use crate::support::content::{create_post, delivered, delivery, paragraph, post_body, with};
 use crate::support::*;
 
 async fn verify(app: &TestApp, user: &TestUser) {
@@ -19,22 +19,6 @@ async fn verify(app: &TestApp, user: &TestUser) {
     pressroom::persistence::users::mark_verified(&app.db, id)
         .await
         .unwrap();
-}
-
-/// The text of a mail with quoted-printable soft breaks undone.
-fn decoded(mail: &str) -> String {
-    mail.replace("=\r\n", "")
-        .replace("=\n", "")
-        .replace("=3D", "=")
-}
-
-/// The value of a header of a raw mail.
-fn header(mail: &str, name: &str) -> Option<String> {
-    let lower = format!("{}:", name.to_ascii_lowercase());
-    mail.lines()
-        .take_while(|l| !l.is_empty())
-        .find(|l| l.to_ascii_lowercase().starts_with(&lower))
-        .map(|l| l[lower.len()..].trim().to_string())
 }
 
 async fn new_post_notices(app: &TestApp, user: &TestUser) -> Vec<Value> {
@@ -50,30 +34,6 @@ async fn new_post_notices(app: &TestApp, user: &TestUser) -> Vec<Value> {
         .filter(|n| n["type"] == "new_post")
         .cloned()
         .collect()
-}
-
-async fn delivery(app: &TestApp, author: &TestUser, post_id: &str) -> Value {
-    let res = app
-        .get(
-            &format!("/api/post/delivery/{post_id}"),
-            Some(&author.token),
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
-    json_of(res).await
-}
-
-/// Waits until the worker went through every reader of the post; returns the figures.
-async fn delivered(app: &TestApp, author: &TestUser, post_id: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let d = delivery(app, author, post_id).await;
-        if d["done"] == true {
-            return d;
-        }
-        assert!(Instant::now() < deadline, "the post never went out: {d}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 async fn set_mode(

@@ -213,3 +213,32 @@ pub fn json_ld(html: &str) -> Vec<Value> {
         })
         .collect()
 }
+
+/// The delivery figures of a post's announcement, as its author reads them.
+pub async fn delivery(app: &TestApp, author: &TestUser, post_id: &str) -> Value {
+    let res = app
+        .get(
+            &format!("/api/post/delivery/{post_id}"),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), reqwest::StatusCode::OK);
+    json_of(res).await
+}
+
+/// Waits until the new-post worker went through every reader of the post (its series'
+/// followers included); returns the figures.
+pub async fn delivered(app: &TestApp, author: &TestUser, post_id: &str) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let d = delivery(app, author, post_id).await;
+        if d["done"] == true {
+            return d;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the post never went out: {d}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

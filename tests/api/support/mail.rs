@@ -61,3 +61,19 @@ pub fn code_in(mail: &str) -> String {
     assert!(code.chars().all(|c| c.is_ascii_digit()), "code {code}");
     code
 }
+
+/// The text of a mail with quoted-printable soft breaks undone.
+pub fn decoded(mail: &str) -> String {
+    mail.replace("=\r\n", "")
+        .replace("=\n", "")
+        .replace("=3D", "=")
+}
+
+/// The value of a header of a raw mail.
+pub fn header(mail: &str, name: &str) -> Option<String> {
+    let lower = format!("{}:", name.to_ascii_lowercase());
+    mail.lines()
+        .take_while(|l| !l.is_empty())
+        .find(|l| l.to_ascii_lowercase().starts_with(&lower))
+        .map(|l| l[lower.len()..].trim().to_string())
+}

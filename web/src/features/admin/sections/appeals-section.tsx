@@ -2,12 +2,12 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { TabList } from '@/components/tab-list';
-import { CompareDialog, RevisionDialog } from '@/features/revisions';
 import { relativeTime } from '@/lib/format';
 import { ADMIN_FALLBACK } from '../admin-api';
 import { APPEAL_FILTERS, APPEAL_REPLY_MAX, decideAppeal, fetchAppeals, selectAdmin } from '../admin-slice';
 import type { AdminAppeal, AppealDecision, AppealFilter, AppealStatus } from '../admin-types';
 import { ListState } from '../components/list-state';
+import { PinnedVersion } from '../components/pinned-version';
 import { useConfirmedAction } from '../components/use-confirmed-action';
 import { Pager } from '../../../components/pager';
 
@@ -28,46 +28,6 @@ export function appealsCount(total: number, filter: AppealFilter) {
   if (filter === 'pending') return `${total} ${noun} waiting`;
   if (filter === 'decided') return `${total} decided ${noun}`;
   return `${total} ${noun}`;
-}
-
-/**
- * The version of the post the author appealed (`revisionId`) and, when the post changed after the
- * appeal (`editedSince`), the changes since.
- */
-function AppealedVersion({ appeal }: { appeal: AdminAppeal }) {
-  const [open, setOpen] = useState<'version' | 'changes' | null>(null);
-  const revisionId = appeal.revisionId;
-  if (!revisionId) return null;
-  return (
-    <div className="report-version">
-      <span className="muted small">Appealed version:</span>{' '}
-      <button type="button" className="link-button" aria-haspopup="dialog" onClick={() => setOpen('version')}>
-        View what the author appealed
-      </button>
-      {appeal.editedSince ? (
-        <>
-          {' '}
-          <span className="chip chip--danger">Edited since the appeal</span>{' '}
-          <button type="button" className="button button--small button--ghost" aria-haspopup="dialog" onClick={() => setOpen('changes')}>
-            Show changes
-          </button>
-        </>
-      ) : null}
-      {open === 'version' ? (
-        <RevisionDialog postId={appeal.postId} revisionId={revisionId} title={`Appealed version of “${appeal.postTitle}”`} onClose={() => setOpen(null)} />
-      ) : null}
-      {open === 'changes' ? (
-        <CompareDialog
-          postId={appeal.postId}
-          from={revisionId}
-          to="current"
-          fromLabel="the version the author appealed"
-          title={`Changes since the appeal on “${appeal.postTitle}”`}
-          onClose={() => setOpen(null)}
-        />
-      ) : null}
-    </div>
-  );
 }
 
 /** Who decided an appeal, when, and the reply the author got. */
@@ -189,7 +149,7 @@ function AppealCard({
         <span className={`chip ${chip.className}`}>{chip.label}</span>
       </div>
       <p className="card__text">{appeal.message}</p>
-      <AppealedVersion appeal={appeal} />
+      <PinnedVersion kind="appeal" postId={appeal.postId} postTitle={appeal.postTitle} revisionId={appeal.revisionId} editedSince={appeal.editedSince} />
       <Decision appeal={appeal} />
       {pending ? <DecisionForm appeal={appeal} reply={reply} onReply={onReply} refusal={refusal} onDecide={onDecide} /> : null}
     </li>

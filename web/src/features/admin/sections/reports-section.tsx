@@ -1,11 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { CompareDialog, RevisionDialog } from '@/features/revisions';
 import { relativeTime } from '@/lib/format';
 import { fetchReports, reviewReport, selectAdmin, sendReportNotification } from '../admin-slice';
 import type { Report } from '../admin-types';
 import { ListState } from '../components/list-state';
+import { PinnedVersion } from '../components/pinned-version';
 import { Pager } from '../../../components/pager';
 
 import { REASON_LABELS } from '../report-reasons';
@@ -32,52 +32,6 @@ function ReviewForm({ report }: { report: Report }) {
         {busy ? 'Saving...' : report.isReviewed ? 'Review again' : 'Mark reviewed'}
       </button>
     </form>
-  );
-}
-
-/**
- * The version of the post the reader reported (`revisionId`) and, when the post changed after
- * the report (`editedSince`), the changes since.
- */
-function ReportedVersion({ report }: { report: Report }) {
-  const [open, setOpen] = useState<'version' | 'changes' | null>(null);
-  const revisionId = report.revisionId;
-  if (!revisionId) return null;
-  return (
-    <div className="report-version">
-      <span className="muted small">Reported version:</span>{' '}
-      <button type="button" className="link-button" aria-haspopup="dialog" onClick={() => setOpen('version')}>
-        View what the reader saw
-      </button>
-      {report.postDeleted ? (
-        <>
-          {' '}
-          <span className="chip chip--danger">Post deleted since the report</span>
-        </>
-      ) : null}
-      {report.editedSince ? (
-        <>
-          {' '}
-          <span className="chip chip--danger">Edited since the report</span>{' '}
-          <button type="button" className="button button--small button--ghost" aria-haspopup="dialog" onClick={() => setOpen('changes')}>
-            Show changes
-          </button>
-        </>
-      ) : null}
-      {open === 'version' ? (
-        <RevisionDialog postId={report.postId} revisionId={revisionId} title={`Reported version of “${report.postTitle}”`} onClose={() => setOpen(null)} />
-      ) : null}
-      {open === 'changes' ? (
-        <CompareDialog
-          postId={report.postId}
-          from={revisionId}
-          to="current"
-          fromLabel="the version the reader reported"
-          title={`Changes since the report on “${report.postTitle}”`}
-          onClose={() => setOpen(null)}
-        />
-      ) : null}
-    </div>
   );
 }
 
@@ -157,7 +111,7 @@ export function ReportsSection() {
                 </div>
               </div>
               {r.details ? <p className="card__text">{r.details}</p> : null}
-              <ReportedVersion report={r} />
+              <PinnedVersion kind="report" postId={r.postId} postTitle={r.postTitle} revisionId={r.revisionId} editedSince={r.editedSince} postDeleted={r.postDeleted} />
               {r.noticesSent ? <p className="muted small">{r.noticesSent} notification(s) sent to the author</p> : null}
               <ReviewForm report={r} />
               {notifying === r._id ? (
