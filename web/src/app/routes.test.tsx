@@ -116,10 +116,13 @@ describe('routes', () => {
     mockAppStartup();
     const { router } = renderApp('/about', { preloadedState: { auth: guestAuth() } });
     await screen.findByRole('heading', { name: 'About Pressroom' });
-    const before = vi.mocked(browser.scrollToTop).mock.calls.length;
+    // The scroll is an effect of the route change: it may run a moment after the page shows.
+    const calls = () => vi.mocked(browser.scrollToTop).mock.calls.length;
+    await waitFor(() => expect(calls()).toBeGreaterThan(0));
+    const before = calls();
     await act(() => router.navigate('/privacy'));
     await screen.findByRole('heading', { name: 'Privacy Policy' });
-    expect(vi.mocked(browser.scrollToTop).mock.calls.length).toBe(before + 1);
+    await waitFor(() => expect(calls()).toBe(before + 1));
   });
 
   it.each([
