@@ -370,8 +370,7 @@ async fn announce_part(state: &AppState, series: &Series, post: &Post, added: bo
         if !first && !added {
             return Ok::<_, ApiError>(());
         }
-        let send = post_mail::email_choice(&state.db, post.id).await;
-        if post_mail::announce_to_series(&state.db, post.id, post.author, send, added).await? {
+        if post_mail::announce_to_series(&state.db, post.id, post.author, added).await? {
             state.wakes.announcements.notify_waiters();
         }
         Ok(())

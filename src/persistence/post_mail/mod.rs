@@ -192,13 +192,12 @@ impl Announcement {
 
 /// A post already out joined a series: its announcement goes on to the series' followers (a
 /// finished one is opened again at `series`; one under way reaches that phase by itself). With
-/// `or_new`, a post without an announcement gets one that starts there. Whether the worker has
-/// something to do.
+/// `or_new`, a post without an announcement gets one that starts there (emailing as the author
+/// chose for the post). Whether the worker has something to do.
 pub async fn announce_to_series(
     db: &Db,
     post: ObjectId,
     author: ObjectId,
-    send_email: bool,
     or_new: bool,
 ) -> DbResult<bool> {
     let reopened = announcements(db)
@@ -217,6 +216,8 @@ pub async fn announce_to_series(
     if !or_new {
         return Ok(false);
     }
+    // The author's choice stored with the post holds for its series' followers too.
+    let send_email = email_choice(db, post).await;
     let a = Announcement::new(post, author, send_email, Phase::Series);
     match announcements(db).insert_one(&a).await {
         Ok(_) => Ok(true),

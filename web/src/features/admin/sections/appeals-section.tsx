@@ -58,6 +58,15 @@ function Decision({ appeal }: { appeal: AdminAppeal }) {
   );
 }
 
+/** An appeal with the section's reply for it, its last refusal, and how to decide it. */
+interface AppealProps {
+  appeal: AdminAppeal;
+  reply: string;
+  onReply: (text: string) => void;
+  refusal: string | null;
+  onDecide: (decision: AppealDecision) => Promise<unknown>;
+}
+
 /**
  * Lifting the block or keeping it, with an optional reply; asks first. The reply is the section's
  * (`reply`, `onReply`), so a refusal never loses it.
@@ -68,13 +77,7 @@ function DecisionForm({
   onReply,
   refusal,
   onDecide,
-}: {
-  appeal: AdminAppeal;
-  reply: string;
-  onReply: (text: string) => void;
-  refusal: string | null;
-  onDecide: (decision: AppealDecision) => Promise<unknown>;
-}) {
+}: AppealProps) {
   const id = useId();
   const decision = useConfirmedAction<AppealDecision>(onDecide);
   const author = appeal.author?.name || 'the author';
@@ -127,13 +130,7 @@ function AppealCard({
   onReply,
   refusal,
   onDecide,
-}: {
-  appeal: AdminAppeal;
-  reply: string;
-  onReply: (text: string) => void;
-  refusal: string | null;
-  onDecide: (decision: AppealDecision) => Promise<unknown>;
-}) {
+}: AppealProps) {
   const chip = STATUS_CHIPS[appeal.status as AppealStatus] ?? { label: appeal.status, className: '' };
   const pending = appeal.status === 'pending';
   return (
