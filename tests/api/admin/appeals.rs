@@ -152,6 +152,18 @@ async fn an_administrator_reads_the_appealed_version_and_lifts_the_block_once() 
         assert_error(res, StatusCode::NOT_FOUND).await,
         "Appeal not found"
     );
+    let res = app.get("/api/admin/appeals/nope", Some(&admin.token)).await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "Invalid appeal id"
+    );
+    let res = app
+        .get(&format!("/api/admin/appeals/{unknown}"), Some(&admin.token))
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::NOT_FOUND).await,
+        "Appeal not found"
+    );
     let res = app
         .get("/api/admin/appeals?status=open", Some(&admin.token))
         .await;

@@ -651,6 +651,17 @@ async fn series_followers_are_emailed_by_their_alerts_and_never_twice_for_one_po
         assert_error(res, StatusCode::NOT_FOUND).await,
         "You do not follow this series"
     );
+    let res = app
+        .put_json(
+            "/api/series/no-such-series/follow/alerts",
+            &json!({ "mode": "off" }),
+            Some(&digest.token),
+        )
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::NOT_FOUND).await,
+        "Series not found"
+    );
     assert_eq!(
         read_series(&app, "serial", Some(&digest.token)).await["series"]["alerts"],
         "digest"
