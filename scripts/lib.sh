@@ -134,6 +134,18 @@ start_stripe_mock() {
   echo "$pid"
 }
 
+# Starts the stand-in Web Push service (npm web-push-testing: it checks each message's VAPID
+# signature and decrypts its aes128gcm payload) on port $1, logging into $2; prints its pid.
+start_push_service() {
+  local port=$1 dir=$2
+  ensure_npm "$ROOT/tests/push-service"
+  mkdir -p "$dir"
+  node "$ROOT/tests/push-service/node_modules/web-push-testing/src/bin/server.js" "$port" >"$dir/push-service.log" 2>&1 &
+  local pid=$!
+  wait_for_port "$port" 30 || die "the stand-in push service did not start; see $dir/push-service.log"
+  echo "$pid"
+}
+
 # Installs Debian packages with apt-get, as root or with sudo. The package lists are updated first,
 # once per hour at most (several installs in one run update once).
 apt_install() {

@@ -271,6 +271,7 @@ const LAYERS: [(&str, &[&str]); 8] = [
             "guest_cache",
             "mail",
             "payments",
+            "webpush",
             "error",
         ],
     ),

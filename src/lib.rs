@@ -41,3 +41,4 @@ pub(crate) mod services;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
+pub(crate) mod webpush;

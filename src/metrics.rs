@@ -251,6 +251,14 @@ pub static MAIL: LazyLock<IntCounterVec> = LazyLock::new(|| {
     )
 });
 
+pub static PUSH: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    counter_vec(
+        "pressroom_push_total",
+        "Web Push deliveries by outcome: accepted (by the push service), retried, gone (the device was removed), failed (given up).",
+        &["outcome"],
+    )
+});
+
 pub static PAYMENT_CALLS: LazyLock<IntCounterVec> = LazyLock::new(|| {
     counter_vec(
         "pressroom_payment_provider_calls_total",
@@ -326,6 +334,9 @@ pub fn init() {
     LazyLock::force(&JOB_PERIOD);
     for outcome in ["sent", "failed", "suppressed"] {
         MAIL.with_label_values(&[outcome]);
+    }
+    for outcome in ["accepted", "retried", "gone", "failed"] {
+        PUSH.with_label_values(&[outcome]);
     }
     for operation in PAYMENT_OPERATIONS {
         PAYMENT_CALLS.with_label_values(&[*operation]);
@@ -450,6 +461,11 @@ pub fn job_declared(name: &str, period: Duration) {
 }
 
 /// Counts a call to the payment provider and whether it failed.
+/// Counts a push delivery's outcome.
+pub fn push_sent(outcome: &str) {
+    PUSH.with_label_values(&[outcome]).inc();
+}
+
 pub fn payment_call(operation: &'static str, ok: bool) {
     PAYMENT_CALLS.with_label_values(&[operation]).inc();
     if !ok {

@@ -187,7 +187,9 @@ pub fn build_state(settings: Settings, db: Db) -> anyhow::Result<AppState> {
         &settings.payments.bank_encryption_key,
     ))
     .map_err(|e| anyhow::anyhow!("payments.bank_encryption_key: {e}"))?;
+    let push = crate::webpush::WebPush::new(&settings.push, &settings.mail.from);
     Ok(AppState {
+        push,
         payments,
         bank_cipher,
         settings,

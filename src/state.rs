@@ -37,6 +37,8 @@ pub struct AppState {
     pub payments: crate::payments::Provider,
     /// Seals bank account numbers at rest.
     pub bank_cipher: crate::cipher::BankCipher,
+    /// Sends Web Push messages (with the server's VAPID key).
+    pub push: crate::webpush::WebPush,
     /// Wakes this process's background workers when there is work for them.
     pub wakes: Wakes,
     /// Each guest counted per address while Redis is away (`crate::counting`).
@@ -51,6 +53,8 @@ pub struct Wakes {
     pub announcements: tokio::sync::Notify,
     /// An administrator's job was queued: the job worker looks at once.
     pub admin_jobs: tokio::sync::Notify,
+    /// Pushes were queued: the push worker looks at once.
+    pub push: tokio::sync::Notify,
 }
 
 impl AppState {

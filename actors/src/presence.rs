@@ -114,6 +114,16 @@ pub trait PresenceStore: Send + Sync + 'static {
     fn down(&self, socket: SocketId) -> BoxFuture<'static, Option<PresenceChange>>;
     /// Who is online across the cluster.
     fn online(&self) -> BoxFuture<'static, Option<OnlineSnapshot>>;
+    /// Which of `users` have a socket anywhere in the cluster (by default read from
+    /// [`PresenceStore::online`]; a store may answer without listing everyone).
+    fn online_among(&self, users: Vec<String>) -> BoxFuture<'static, Option<Vec<String>>> {
+        let all = self.online();
+        Box::pin(async move {
+            let online: std::collections::HashSet<String> =
+                all.await?.user_ids.into_iter().collect();
+            Some(users.into_iter().filter(|u| online.contains(u)).collect())
+        })
+    }
     /// Replaces everything this node held with `sockets` (at start: none).
     fn reset(
         &self,
@@ -145,6 +155,12 @@ pub struct SocketDown {
 #[derive(Message, Debug)]
 #[rtype(result = "OnlineSnapshot")]
 pub struct GetOnline;
+
+/// Sent by the [`crate::realtime::Realtime`] handle; the reply is those of the users that have
+/// a socket (anywhere in the cluster when presence is clustered).
+#[derive(Message, Debug)]
+#[rtype(result = "Vec<String>")]
+pub struct OnlineAmong(pub Vec<String>);
 
 /// Another node changed the cluster-wide count.
 #[derive(Message, Debug)]
@@ -628,6 +644,29 @@ impl Handler<GetOnline> for Presence {
                 .online()
                 .into_actor(self)
                 .map(|online, act, _| online.unwrap_or_else(|| act.local_snapshot())),
+        )
+    }
+}
+
+impl Handler<OnlineAmong> for Presence {
+    type Result = ResponseActFuture<Self, Vec<String>>;
+
+    fn handle(&mut self, msg: OnlineAmong, _: &mut Context<Self>) -> Self::Result {
+        let local = |act: &Self, users: Vec<String>| -> Vec<String> {
+            users
+                .into_iter()
+                .filter(|u| act.people.contains_key(&Person::User(u.clone())))
+                .collect()
+        };
+        let Some(store) = self.store() else {
+            return Box::pin(actix::fut::ready(local(self, msg.0)));
+        };
+        let users = msg.0.clone();
+        Box::pin(
+            store
+                .online_among(msg.0)
+                .into_actor(self)
+                .map(move |online, act, _| online.unwrap_or_else(|| local(act, users))),
         )
     }
 }

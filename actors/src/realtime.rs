@@ -15,8 +15,8 @@ use crate::{
     config::RealtimeConfig,
     events::ServerEvent,
     presence::{
-        ClusterCount, GetOnline, InCluster, OnlineSnapshot, Person, Presence, PresenceCluster,
-        PresenceReset, PresenceStore, Reaped, Rejoin, SocketDown, SocketUp,
+        ClusterCount, GetOnline, InCluster, OnlineAmong, OnlineSnapshot, Person, Presence,
+        PresenceCluster, PresenceReset, PresenceStore, Reaped, Rejoin, SocketDown, SocketUp,
     },
     server::Endpoint,
     socketio::{
@@ -198,6 +198,14 @@ impl Realtime {
     /// Who is online: user ids, guest sockets and all sockets.
     pub async fn online(&self) -> OnlineSnapshot {
         self.presence.send(GetOnline).await.unwrap_or_default()
+    }
+
+    /// Those of `users` that have a live socket (across the cluster when it is one).
+    pub async fn online_among(&self, users: Vec<String>) -> Vec<String> {
+        self.presence
+            .send(OnlineAmong(users))
+            .await
+            .unwrap_or_default()
     }
 
     /// Disconnects every socket of `user_id` (token revoked): they receive a Socket.IO

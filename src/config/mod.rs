@@ -94,6 +94,9 @@ pub struct Settings {
     /// Post revisions: how many are kept, how often autosaves become one.
     #[serde(default)]
     pub revisions: RevisionSettings,
+    /// Web Push to people's devices.
+    #[serde(default)]
+    pub push: PushSettings,
     /// Filled from `PRESSROOM_ENV`, not from files.
     #[serde(skip, default = "default_environment")]
     pub environment: Option<Environment>,
@@ -134,6 +137,7 @@ impl Settings {
                     .list_separator(",")
                     .with_list_parse_key("server.trusted_proxies")
                     .with_list_parse_key("webhooks.retry_schedule_seconds")
+                    .with_list_parse_key("push.retry_schedule_seconds")
                     .with_list_parse_key("realtime.cors_origins")
                     .with_list_parse_key("payments.currencies")
                     .with_list_parse_key("metrics.trusted")

@@ -581,3 +581,49 @@ impl Default for RevisionSettings {
         }
     }
 }
+
+/// Web Push to people's devices (`services::push`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PushSettings {
+    /// Allows `http` push endpoints on loopback addresses (tests only; production takes `https`
+    /// endpoints at public addresses only).
+    pub allow_insecure_endpoints: bool,
+    /// The contact the push services may reach (the VAPID `sub` claim): a `mailto:` or `https:`
+    /// address. Empty: `mailto:` and the mail sender's address.
+    pub subject: String,
+    /// The VAPID private key (base64url of the 32-byte P-256 scalar). Empty: one is made on the
+    /// first start and kept in the store.
+    pub vapid_private_key: String,
+    /// Devices one person may register.
+    pub max_devices: u64,
+    /// Seconds a push service keeps an undelivered message (the `TTL` header).
+    pub ttl_seconds: u64,
+    /// Seconds before each retry of a delivery the push service refused for now (5xx, 429).
+    pub retry_schedule_seconds: Vec<u64>,
+    /// Longest wait for a push service's answer (seconds).
+    pub timeout_seconds: u64,
+    /// How often the worker looks for due deliveries when nothing woke it (milliseconds).
+    pub poll_ms: u64,
+    /// Deliveries one node sends at once.
+    pub parallel: usize,
+    /// Seconds between two pushes about likes of one post to one person.
+    pub like_batch_seconds: i64,
+}
+
+impl Default for PushSettings {
+    fn default() -> Self {
+        PushSettings {
+            allow_insecure_endpoints: false,
+            subject: String::new(),
+            vapid_private_key: String::new(),
+            max_devices: 20,
+            ttl_seconds: 86_400,
+            retry_schedule_seconds: vec![5, 30, 120, 600, 3600],
+            timeout_seconds: 15,
+            poll_ms: 1000,
+            parallel: 32,
+            like_batch_seconds: 3600,
+        }
+    }
+}

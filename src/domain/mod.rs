@@ -13,6 +13,7 @@ pub mod money;
 pub mod name;
 pub mod params;
 pub mod post;
+pub mod push;
 pub mod revisions;
 pub mod sanitize;
 pub mod search;

@@ -5,6 +5,7 @@ pub mod admin_tasks;
 pub mod announce;
 pub mod billing;
 pub mod daily_mail;
+pub mod push;
 pub mod scheduled;
 pub mod trending;
 pub mod webhooks;
@@ -55,5 +56,6 @@ pub fn spawn_content_jobs(state: web::Data<AppState>) {
     crate::export::spawn(state.clone());
     announce::spawn(state.clone());
     webhooks::spawn(state.clone());
+    push::spawn(state.clone());
     scheduled::spawn(state);
 }

@@ -44,6 +44,8 @@ pub mod post_appeals;
 pub mod post_mail;
 pub mod post_revisions;
 pub mod posts;
+pub mod push_deliveries;
+pub mod push_devices;
 pub mod reading_time;
 pub mod refunds;
 pub mod renewal_reminders;
@@ -281,6 +283,8 @@ impl Db {
         two_factor::ensure_indexes(self).await?;
         passkeys::ensure_indexes(self).await?;
         api_keys::ensure_indexes(self).await?;
+        push_devices::ensure_indexes(self).await?;
+        push_deliveries::ensure_indexes(self).await?;
         webhooks::ensure_indexes(self).await?;
         email_logs::ensure_indexes(self).await?;
         categories::ensure_indexes(self).await?;

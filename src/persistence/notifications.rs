@@ -122,6 +122,26 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     Ok(())
 }
 
+/// How many notifications of `kind` about `post` reached `user` since `since`.
+pub async fn count_about_since(
+    db: &Db,
+    user: ObjectId,
+    post: ObjectId,
+    kind: Kind,
+    since: DateTime,
+) -> DbResult<u64> {
+    let kind = mongodb::bson::to_bson(&kind).unwrap_or_default();
+    collection(db)
+        .count_documents(doc! {
+            "userId": user,
+            "createdAt": { "$gte": since },
+            "type": kind,
+            "postId": post,
+        })
+        .await
+        .db_context("counting notifications")
+}
+
 /// Stores one notification.
 pub async fn insert(db: &Db, notification: &Notification) -> DbResult<()> {
     collection(db)

@@ -26,6 +26,7 @@ pub mod payment;
 pub mod post;
 pub mod public;
 pub mod public_config;
+pub mod push;
 pub mod series;
 pub mod site;
 pub mod subscription;

@@ -227,7 +227,7 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 use super::{
     achievement, admin, answers, api_document, auth, banner, block, category, comment, daily_mail,
     earning, follow, geojson, health, keys, media, metrics, newsletter, notification, paging,
-    payment, post, public, public_config, series, subscription, tip, user, webhooks,
+    payment, post, public, public_config, push, series, subscription, tip, user, webhooks,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -280,6 +280,12 @@ pub const ROUTES: &[Route] = &[
     post("/api/webhooks/{id}/test", User, to!(webhooks::test)).accepts().returns(schema::<webhooks::QueuedAnswer>),
     post("/api/webhooks/{id}/rotate-secret", User, to!(webhooks::rotate)).returns(schema::<webhooks::SecretAnswer>),
     get("/api/webhooks/{id}/deliveries", User, to!(webhooks::deliveries)).returns(schema::<webhooks::DeliveriesAnswer>),
+    get("/api/push/vapid-public-key", Public, to!(push::public_key)).returns(schema::<push::PublicKeyAnswer>),
+    post("/api/push/subscriptions", User, to!(push::subscribe)).with_body(Body::Typed(schema::<crate::services::push::SubscriptionInput>)).creates().returns(schema::<crate::services::push::DeviceView>),
+    get("/api/push/subscriptions", User, to!(push::list)).returns(schema::<push::DevicesAnswer>),
+    delete("/api/push/subscriptions/{id}", User, to!(push::remove)).returns(schema::<answers::MessageAnswer>),
+    get("/api/push/preferences", User, to!(push::preferences)).returns(schema::<push::PreferencesAnswer>),
+    put("/api/push/preferences", User, to!(push::save_preferences)).with_body(Body::Typed(schema::<crate::services::push::PreferencesInput>)).returns(schema::<push::PreferencesAnswer>),
     post("/api/auth/change-password", User, to!(auth::change_password::change_password)).with_body(Body::Typed(schema::<auth::change_password::ChangePasswordBody>)).returns(schema::<auth::change_password::PasswordChangedAnswer>),
     get("/api/user/get-user", User, to!(user::get_user::get_user)).returns(schema::<user::OwnUserAnswer>).scope("read:posts"),
     patch("/api/user/update-user", User, to!(user::update_user::update_user)).with_body(Body::Typed(schema::<user::update_user::UpdateUserBody>)).returns(schema::<user::OwnUserAnswer>),

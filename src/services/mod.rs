@@ -20,6 +20,7 @@ pub mod passkey_account;
 pub mod passkeys;
 pub mod people;
 pub mod posts;
+pub mod push;
 pub mod reauth;
 pub mod revisions;
 pub mod series;

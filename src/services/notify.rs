@@ -103,7 +103,8 @@ pub fn is_moderation(kind: Kind) -> bool {
     matches!(kind, Kind::Admin | Kind::AdminReply | Kind::Appeal)
 }
 
-/// Stores a notification and pushes it with the new unread count to the addressee's tabs.
+/// Stores a notification and pushes it with the new unread count to the addressee's tabs, or
+/// to their devices when they have no tab open (`services::push`).
 /// Returns `None` (nothing stored) when the sender is the addressee (administrator notices
 /// excepted: an administrator may note something to themselves) or when either blocked the
 /// other (moderation excepted: see [`is_moderation`]).
@@ -123,14 +124,16 @@ pub async fn notify(state: &AppState, input: NotificationInput) -> ApiResult<Opt
     notifications::insert(&state.db, &notification).await?;
     super::unread::moved(state, notification.user_id, 1).await;
     push(state, &notification).await;
+    super::push::offer(state, &notification).await;
     Ok(Some(notification))
 }
 
 /// Tells the addressees of notifications stored together (the new-post worker's notices, which
 /// it stores in batches and filters by the same block rule beforehand): each one's unread count
 /// moves, their tabs show it, and those with a tab open anywhere in the cluster hear their new
-/// count (the others read it when they next open one).
-pub async fn delivered(state: &AppState, stored: &[&Notification]) {
+/// count (the others read it when they next open one); those of them in `pushable` with no tab
+/// open get a push on their devices (`services::push`).
+pub async fn delivered(state: &AppState, stored: &[&Notification], pushable: &HashSet<ObjectId>) {
     if stored.is_empty() {
         return;
     }
@@ -143,6 +146,7 @@ pub async fn delivered(state: &AppState, stored: &[&Notification]) {
             push_unread_count(state, n.user_id).await;
         }
     }
+    super::push::offer_many(state, stored, pushable).await;
 }
 
 /// Sends a copy of `input` (its `user_id` ignored) to every administrator but the sender.

@@ -339,7 +339,12 @@ impl Run<'_> {
 
     /// Stores and pushes the notices of a batch (to those not told before: a notice's `_id` is
     /// made of the post's and the reader's, so a batch gone through again stores nothing twice).
-    async fn notices(&mut self, people: &[&User]) -> anyhow::Result<()> {
+    /// Those in `instant` (their alerts say so) may be pushed to their devices.
+    async fn notices(
+        &mut self,
+        people: &[&User],
+        instant: &HashSet<ObjectId>,
+    ) -> anyhow::Result<()> {
         let db = &self.state.db;
         let at = now();
         let notes: Vec<Notification> = people
@@ -359,7 +364,7 @@ impl Run<'_> {
             .filter(|(i, _)| !stored_before.contains(i))
             .map(|(_, n)| n)
             .collect();
-        crate::services::notify::delivered(self.state, &told).await;
+        crate::services::notify::delivered(self.state, &told, instant).await;
         let told = i64::try_from(told.len()).unwrap_or(0);
         if told > 0 {
             if let Some(a) = post_mail::count(db, self.post.id, told, 0, 0).await? {
@@ -430,7 +435,12 @@ impl Run<'_> {
         told: &[(&User, Alerts)],
         recipient: fn(ObjectId) -> Recipient,
     ) -> anyhow::Result<()> {
-        self.notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>())
+        let instant: HashSet<ObjectId> = told
+            .iter()
+            .filter(|(_, alerts)| *alerts == Alerts::Instant)
+            .map(|(u, _)| u.id)
+            .collect();
+        self.notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>(), &instant)
             .await?;
         if self.announcement.send_email {
             let candidates: Vec<Candidate> = told

@@ -266,6 +266,34 @@ impl PresenceStore for RedisPresence {
         })
     }
 
+    fn online_among(&self, users: Vec<String>) -> BoxFuture<'static, Option<Vec<String>>> {
+        let (redis, key) = (self.redis.clone(), format!("{}users", self.prefix()));
+        Box::pin(async move {
+            if users.is_empty() {
+                return Some(users);
+            }
+            let asked = users.clone();
+            let counts: Vec<Option<i64>> = redis
+                .run_if_up(|mut conn| async move {
+                    redis::cmd("HMGET")
+                        .arg(key)
+                        .arg(asked)
+                        .query_async(&mut conn)
+                        .await
+                })
+                .await
+                .ok()?;
+            Some(
+                users
+                    .into_iter()
+                    .zip(counts)
+                    .filter(|(_, n)| n.is_some_and(|n| n > 0))
+                    .map(|(u, _)| u)
+                    .collect(),
+            )
+        })
+    }
+
     fn reset(
         &self,
         sockets: Vec<(SocketId, Option<Person>)>,

@@ -7,3 +7,4 @@ mod feedback;
 mod guest;
 mod locations;
 mod notifications;
+mod push;

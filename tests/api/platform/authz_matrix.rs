@@ -169,6 +169,8 @@ enum Kind {
     Passkey,
     /// One of the owner's personal API keys.
     ApiKey,
+    /// One of the owner's push devices (stored the way the API stores it).
+    PushDevice,
     /// A series of the owner's (no parts).
     Series,
     /// One of the owner's webhook endpoints (stored the way the API stores it).
@@ -363,6 +365,8 @@ const OBJECT_ROWS: &[Row] = &[
     row("DELETE", "/api/auth/passkeys/{id}", Passkey, "{}", [&[401], &[401], &[200], &[404], &[404]]),
     // API keys: only their owner revokes them (404 for anyone else).
     row("DELETE", "/api/keys/{id}", ApiKey, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    // Push devices: only their owner removes them (404 for anyone else).
+    row("DELETE", "/api/push/subscriptions/{id}", PushDevice, "{}", [&[401], &[401], &[200], &[404], &[404]]),
     // Webhook endpoints and their deliveries: only their owner (404 for anyone else).
     row("PATCH", "/api/webhooks/{id}", Webhook, r#"{"description": "Renamed"}"#, [&[401], &[401], &[200], &[404], &[404]]),
     row("POST", "/api/webhooks/{id}/test", Webhook, "{}", [&[401], &[401], &[202], &[404], &[404]]),
@@ -625,6 +629,22 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
                 created(app, "/api/keys", body, Some(owner), "/id").await,
                 Some(owner.clone()),
             )
+        }
+        PushDevice => {
+            let id = mongodb::bson::oid::ObjectId::new();
+            let owner_id = mongodb::bson::oid::ObjectId::parse_str(&owner.id).unwrap();
+            app.db
+                .database()
+                .collection::<mongodb::bson::Document>("push_subscriptions")
+                .insert_one(mongodb::bson::doc! {
+                    "_id": id, "userId": owner_id,
+                    "endpoint": format!("https://push.example.com/{}", id.to_hex()),
+                    "p256dh": "", "auth": "", "label": "Phone",
+                    "createdAt": mongodb::bson::DateTime::now(),
+                })
+                .await
+                .unwrap();
+            just(id.to_hex(), Some(owner.clone()))
         }
         Webhook | WebhookDelivery => {
             let endpoint = mongodb::bson::oid::ObjectId::new();

@@ -1,0 +1,445 @@
+//! Web Push against the stand-in push service (npm `web-push-testing`, started by the scripts:
+//! it refuses a message whose VAPID signature does not verify with the key the subscription was
+//! made for, and decrypts the aes128gcm payload): the VAPID key, devices, switches and quiet
+//! hours, a like pushed once to each device of an author with no tab open, likes batched, bad
+//! input, and an expired subscription (410) removed.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::support::content::publish;
+use crate::support::engagement::count_docs;
+use crate::support::*;
+
+/// The stand-in push service.
+struct PushService {
+    url: String,
+    http: reqwest::Client,
+}
+
+/// A subscription the stand-in made, as a browser hands it to the app.
+struct Subscription {
+    json: Value,
+    client_hash: String,
+}
+
+impl PushService {
+    fn new() -> Self {
+        PushService {
+            url: std::env::var("PRESSROOM_TEST_PUSH_URL")
+                .expect("PRESSROOM_TEST_PUSH_URL (scripts/test and scripts/services set it)"),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    async fn subscribe(&self, server_key: &str) -> Subscription {
+        let res = self
+            .http
+            .post(format!("{}/subscribe", self.url))
+            .json(&json!({ "applicationServerKey": server_key, "userVisibleOnly": "true" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let data = res.json::<Value>().await.unwrap()["data"].clone();
+        Subscription {
+            json: json!({
+                "endpoint": data["endpoint"],
+                "expirationTime": null,
+                "keys": data["keys"],
+            }),
+            client_hash: data["clientHash"].as_str().unwrap().to_string(),
+        }
+    }
+
+    async fn messages(&self, sub: &Subscription) -> Vec<Value> {
+        let res = self
+            .http
+            .post(format!("{}/get-notifications", self.url))
+            .json(&json!({ "clientHash": sub.client_hash }))
+            .send()
+            .await
+            .unwrap();
+        let body = res.json::<Value>().await.unwrap();
+        body["data"]["messages"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|m| serde_json::from_str(m.as_str().unwrap()).unwrap())
+            .collect()
+    }
+
+    /// The messages once `n` arrived (waiting up to ten seconds), then a moment more so a
+    /// message too many shows.
+    async fn expect(&self, sub: &Subscription, n: usize) -> Vec<Value> {
+        for _ in 0..100 {
+            if self.messages(sub).await.len() >= n {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let got = self.messages(sub).await;
+        assert_eq!(got.len(), n, "messages: {got:?}");
+        got
+    }
+
+    async fn expire(&self, sub: &Subscription) {
+        let res = self
+            .http
+            .post(format!(
+                "{}/expire-subscription/{}",
+                self.url, sub.client_hash
+            ))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+}
+
+async fn server_key(app: &TestApp) -> String {
+    let res = app.get("/api/push/vapid-public-key", None).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    json_of(res).await["publicKey"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn register(app: &TestApp, user: &TestUser, sub: &Subscription, label: &str) -> Value {
+    let mut body = sub.json.clone();
+    body["label"] = json!(label);
+    let res = app
+        .post_json("/api/push/subscriptions", &body, Some(&user.token))
+        .await;
+    let status = res.status();
+    let body = json_of(res).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    body
+}
+
+async fn like(app: &TestApp, reader: &TestUser, post: &Value) {
+    let path = format!("/api/post/like/{}", post["_id"].as_str().unwrap());
+    let res = app.post_empty(&path, Some(&reader.token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
+async fn devices(app: &TestApp, user: &TestUser) -> Vec<Value> {
+    let res = app.get("/api/push/subscriptions", Some(&user.token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    json_of(res).await["subscriptions"]
+        .as_array()
+        .cloned()
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn the_vapid_key_is_an_uncompressed_p256_point_kept_across_restarts() {
+    let app = spawn_app().await;
+    let key = server_key(&app).await;
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(&key)
+        .unwrap();
+    assert_eq!(bytes.len(), 65);
+    assert_eq!(bytes[0], 4);
+    assert_eq!(server_key(&app).await, key);
+    // Another server on the same store reads the same key, kept sealed.
+    let name = app.db_name.clone();
+    let again = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(move |s| s.database.name = name)),
+        ..Default::default()
+    })
+    .await;
+    assert_eq!(server_key(&again).await, key);
+    assert_eq!(
+        count_docs(&app, "push_keys", mongodb::bson::doc! {}).await,
+        1
+    );
+}
+
+#[actix_web::test]
+async fn a_device_is_registered_listed_updated_and_removed_by_its_owner_only() {
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let owner = app.signup().await;
+    let other = app.signup().await;
+    let sub = service.subscribe(&key).await;
+    let device = register(&app, &owner, &sub, "Firefox on Android").await;
+    assert_eq!(device["label"], "Firefox on Android");
+    assert_eq!(device["endpoint"], sub.json["endpoint"]);
+    assert!(device["lastDeliveryAt"].is_null());
+    // The same endpoint again is the same device, with its new label.
+    let again = register(&app, &owner, &sub, "My phone").await;
+    assert_eq!(again["id"], device["id"]);
+    let listed = devices(&app, &owner).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["label"], "My phone");
+    assert!(devices(&app, &other).await.is_empty());
+    let path = format!("/api/push/subscriptions/{}", device["id"].as_str().unwrap());
+    let res = app.delete(&path, Some(&other.token)).await;
+    assert_eq!(
+        assert_error(res, StatusCode::NOT_FOUND).await,
+        "Device not found"
+    );
+    let res = app.delete(&path, Some(&owner.token)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(json_of(res).await["message"], "Device removed");
+    assert!(devices(&app, &owner).await.is_empty());
+    let res = app.delete(&path, Some(&owner.token)).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = app
+        .delete("/api/push/subscriptions/not-an-id", Some(&owner.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+}
+
+#[actix_web::test]
+async fn bad_subscriptions_are_refused_with_their_reason_and_change_nothing() {
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let user = app.signup().await;
+    let sub = service.subscribe(&key).await;
+    let with = |patch: Value| {
+        let mut body = sub.json.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let cases = [
+        (
+            with(json!({ "keys": { "p256dh": "BAAA", "auth": sub.json["keys"]["auth"] } })),
+            "The subscription's p256dh key must be a 65-byte P-256 point in base64url.",
+        ),
+        (
+            with(json!({ "keys": { "p256dh": sub.json["keys"]["p256dh"], "auth": "c2hvcnQ" } })),
+            "The subscription's auth secret must be 16 bytes in base64url.",
+        ),
+        (
+            with(json!({ "endpoint": "ftp://push.example/x" })),
+            "Give the subscription's push endpoint (an https address).",
+        ),
+        (
+            with(json!({ "label": "x".repeat(61) })),
+            "A device label is at most 60 characters.",
+        ),
+    ];
+    for (body, message) in cases {
+        let res = app
+            .post_json("/api/push/subscriptions", &body, Some(&user.token))
+            .await;
+        assert_eq!(assert_error(res, StatusCode::BAD_REQUEST).await, message);
+    }
+    // Unknown keys and a missing part are refused too.
+    for body in [
+        with(json!({ "extra": 1 })),
+        json!({ "endpoint": sub.json["endpoint"] }),
+    ] {
+        let res = app
+            .post_json("/api/push/subscriptions", &body, Some(&user.token))
+            .await;
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    }
+    assert!(devices(&app, &user).await.is_empty());
+    // Signed out: no device.
+    let res = app
+        .post_json("/api/push/subscriptions", &sub.json, None)
+        .await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[actix_web::test]
+async fn at_most_twenty_devices_and_https_only_in_production() {
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let user = app.signup().await;
+    for i in 0..20 {
+        let sub = service.subscribe(&key).await;
+        register(&app, &user, &sub, &format!("Device {i}")).await;
+    }
+    let sub = service.subscribe(&key).await;
+    let res = app
+        .post_json("/api/push/subscriptions", &sub.json, Some(&user.token))
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "You can register at most 20 devices. Remove one in Settings first."
+    );
+    assert_eq!(devices(&app, &user).await.len(), 20);
+
+    let production = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s| s.push.allow_insecure_endpoints = false)),
+        ..Default::default()
+    })
+    .await;
+    let someone = production.signup().await;
+    let res = production
+        .post_json("/api/push/subscriptions", &sub.json, Some(&someone.token))
+        .await;
+    assert_eq!(
+        assert_error(res, StatusCode::BAD_REQUEST).await,
+        "The push endpoint must be an https address."
+    );
+}
+
+#[actix_web::test]
+async fn a_like_reaches_each_device_of_an_author_with_no_tab_open_once_and_likes_are_batched() {
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let author = app.signup().await;
+    let readers = app.signup_many(2).await;
+    let phone = service.subscribe(&key).await;
+    let laptop = service.subscribe(&key).await;
+    register(&app, &author, &phone, "Phone").await;
+    register(&app, &author, &laptop, "Laptop").await;
+    let post = publish(&app, &author, "Pushing words", "Body").await;
+
+    like(&app, &readers[0], &post).await;
+    for device in [&phone, &laptop] {
+        let got = service.expect(device, 1).await;
+        let m = &got[0];
+        assert_eq!(m["title"], "Pressroom");
+        assert!(
+            m["body"]
+                .as_str()
+                .unwrap()
+                .contains("liked \u{201c}Pushing words\u{201d}"),
+            "{m}"
+        );
+        assert_eq!(
+            m["url"],
+            format!("/post/{}", post["slug"].as_str().unwrap())
+        );
+        assert_eq!(m["tag"], format!("likes-{}", post["_id"].as_str().unwrap()));
+        assert_eq!(m["badge"], 1);
+    }
+    // A second like within the hour is not pushed again.
+    like(&app, &readers[1], &post).await;
+    service.expect(&phone, 1).await;
+    // Each device's last delivery is noted.
+    for d in devices(&app, &author).await {
+        assert!(d["lastDeliveryAt"].is_string(), "{d}");
+    }
+}
+
+#[actix_web::test]
+async fn switches_and_quiet_hours_hold_pushes_back() {
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+    let sub = service.subscribe(&key).await;
+    register(&app, &author, &sub, "Phone").await;
+
+    let res = app.get("/api/push/preferences", Some(&author.token)).await;
+    let prefs = json_of(res).await["preferences"].clone();
+    assert_eq!(prefs["likes"], true);
+    assert_eq!(prefs["quietHours"]["enabled"], false);
+
+    let res = app
+        .put_json(
+            "/api/push/preferences",
+            &json!({ "likes": false }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let prefs = json_of(res).await["preferences"].clone();
+    assert_eq!(prefs["likes"], false);
+    assert_eq!(prefs["replies"], true, "a switch not given stays as it was");
+    let first = publish(&app, &author, "Quiet one", "Body").await;
+    like(&app, &reader, &first).await;
+
+    // Likes on again, but quiet all day long (00:00 to 23:59 in the author's zone).
+    let quiet = json!({ "likes": true, "quietHours": {
+        "enabled": true, "start": "00:00", "end": "23:59", "timeZone": "Pacific/Kiritimati" } });
+    let res = app
+        .put_json("/api/push/preferences", &quiet, Some(&author.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let second = publish(&app, &author, "Quiet two", "Body").await;
+    like(&app, &reader, &second).await;
+    service.expect(&sub, 0).await;
+
+    // Bad switches are refused and change nothing.
+    for (body, message) in [
+        (
+            json!({ "quietHours": { "enabled": true, "start": "25:00", "end": "07:00", "timeZone": "UTC" } }),
+            "Quiet hours need a start and an end as HH:MM.",
+        ),
+        (
+            json!({ "quietHours": { "enabled": true, "start": "22:00", "end": "07:00", "timeZone": "Mars/Olympus" } }),
+            "Unknown time zone: Mars/Olympus",
+        ),
+    ] {
+        let res = app
+            .put_json("/api/push/preferences", &body, Some(&author.token))
+            .await;
+        assert_eq!(assert_error(res, StatusCode::BAD_REQUEST).await, message);
+    }
+    let res = app
+        .put_json(
+            "/api/push/preferences",
+            &json!({ "sound": true }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let res = app.get("/api/push/preferences", Some(&author.token)).await;
+    let prefs = json_of(res).await["preferences"].clone();
+    assert_eq!(prefs["quietHours"]["timeZone"], "Pacific/Kiritimati");
+
+    // Quiet hours off: the next like is pushed.
+    let res = app
+        .put_json(
+            "/api/push/preferences",
+            &json!({ "quietHours": { "enabled": false, "start": "22:00", "end": "07:00", "timeZone": "UTC" } }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let third = publish(&app, &author, "Loud three", "Body").await;
+    like(&app, &reader, &third).await;
+    let got = service.expect(&sub, 1).await;
+    assert!(got[0]["body"].as_str().unwrap().contains("Loud three"));
+}
+
+#[actix_web::test]
+async fn an_expired_subscription_is_removed_and_sent_nothing_more() {
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let author = app.signup().await;
+    let reader = app.signup().await;
+    let gone = service.subscribe(&key).await;
+    let kept = service.subscribe(&key).await;
+    register(&app, &author, &gone, "Old phone").await;
+    register(&app, &author, &kept, "New phone").await;
+    service.expire(&gone).await;
+    let post = publish(&app, &author, "After the phone died", "Body").await;
+    like(&app, &reader, &post).await;
+    service.expect(&kept, 1).await;
+    for _ in 0..50 {
+        if devices(&app, &author).await.len() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let left = devices(&app, &author).await;
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(left[0]["label"], "New phone");
+    assert_eq!(
+        count_docs(&app, "push_deliveries", mongodb::bson::doc! {}).await,
+        0
+    );
+}
