@@ -224,15 +224,17 @@ ensure_ops_python() {
 
 # Prints the path of a Python (the same virtualenv) with pyotp, the independent TOTP
 # implementation the API tests compute two-factor codes with, and soft-webauthn, the software
-# passkey authenticator they sign in with (tests/api/authenticator.py), and standardwebhooks, the
-# official verifier of the webhook deliveries they receive.
+# passkey authenticator they sign in with (tests/api/authenticator.py), standardwebhooks, the
+# official verifier of the webhook deliveries they receive, and py-vapid and http-ece, which check
+# the server's pushes on a loopback recorder (tests/api/push_recorder.py).
 ensure_test_python() {
   local venv="$PRESSROOM_CACHE/venv"
   ensure_smtp_sink >/dev/null
-  if ! "$venv/bin/python" -c 'import pyotp, soft_webauthn, standardwebhooks' 2>/dev/null; then
-    log "installing the two-factor, passkey and webhook test packages (pyotp, soft-webauthn, standardwebhooks)"
-    "$venv/bin/pip" install -q pyotp "soft-webauthn==0.1.4" "fido2>=1.1,<2" "standardwebhooks==1.1.0" >&2 \
-      || die "pip could not install pyotp, soft-webauthn and standardwebhooks"
+  if ! "$venv/bin/python" -c 'import pyotp, soft_webauthn, standardwebhooks, py_vapid, http_ece' 2>/dev/null; then
+    log "installing the two-factor, passkey, webhook and push test packages (pyotp, soft-webauthn, standardwebhooks, py-vapid, http-ece)"
+    "$venv/bin/pip" install -q pyotp "soft-webauthn==0.1.4" "fido2>=1.1,<2" "standardwebhooks==1.1.0" \
+      "py-vapid==1.9.2" "http-ece==1.2.1" "cryptography>=2.6,<45" >&2 \
+      || die "pip could not install pyotp, soft-webauthn, standardwebhooks, py-vapid and http-ece"
   fi
   echo "$venv/bin/python"
 }

@@ -443,3 +443,103 @@ async fn an_expired_subscription_is_removed_and_sent_nothing_more() {
         0
     );
 }
+
+/// The recorder (`tests/api/push_recorder.py`): a push service on loopback checking with PyPI
+/// `py-vapid` and `http-ece`, independent of the server's crates.
+struct Recorder {
+    child: tokio::process::Child,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+}
+
+impl Recorder {
+    async fn start() -> (Self, Value) {
+        use tokio::io::AsyncBufReadExt;
+        let python = std::env::var("PRESSROOM_TEST_PYTHON")
+            .expect("PRESSROOM_TEST_PYTHON (scripts/test and scripts/services set it)");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/api/push_recorder.py");
+        let mut child = tokio::process::Command::new(python)
+            .arg(script)
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the push recorder runs");
+        let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let first = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("the recorder's subscription");
+        (
+            Recorder { child, lines },
+            serde_json::from_str(&first).unwrap(),
+        )
+    }
+
+    async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(15), self.lines.next_line())
+            .await
+            .expect("a message within 15 s")
+            .unwrap()
+            .expect("the recorder is running");
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+#[actix_web::test]
+async fn the_vapid_claims_and_the_encrypted_payload_check_out_with_independent_code() {
+    let app = spawn_app().await;
+    let key = server_key(&app).await;
+    let (mut recorder, sub) = Recorder::start().await;
+    let admin = app.admin().await;
+    let user = app.signup().await;
+    let body = json!({
+        "endpoint": sub["endpoint"], "expirationTime": null,
+        "keys": { "p256dh": sub["p256dh"], "auth": sub["auth"] }, "label": "Recorder",
+    });
+    let res = app
+        .post_json("/api/push/subscriptions", &body, Some(&user.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let res = app
+        .post_json(
+            "/api/notification/admin",
+            &json!({ "userId": user.id, "content": "Checked elsewhere", "navigateTo": "/notifications" }),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let got = recorder.next().await;
+    let vapid = &got["vapid"];
+    assert_eq!(vapid["verified"], true, "{got}");
+    assert_eq!(
+        vapid["k"],
+        key.as_str(),
+        "signed with the key the app hands browsers"
+    );
+    // The audience is the push service's origin, port included (RFC 8292 §2).
+    let origin = sub["endpoint"]
+        .as_str()
+        .unwrap()
+        .trim_end_matches("/push/recorder");
+    assert_eq!(vapid["aud"], origin);
+    let now = got["receivedAt"].as_i64().unwrap();
+    let exp = vapid["exp"].as_i64().unwrap();
+    assert!(
+        exp > now && exp <= now + 24 * 3600,
+        "exp {exp} within a day of {now}"
+    );
+    assert!(
+        vapid["sub"].as_str().unwrap().starts_with("mailto:"),
+        "{vapid}"
+    );
+    assert_eq!(got["encoding"], "aes128gcm");
+    assert_eq!(got["urgency"], "high");
+    assert_eq!(got["topic"].as_str().unwrap().len(), 32);
+    assert_eq!(got["ttl"], "86400");
+    let payload: Value = serde_json::from_str(got["payload"].as_str().unwrap()).unwrap();
+    assert_eq!(payload["title"], "Pressroom");
+    assert_eq!(payload["body"], "Checked elsewhere");
+    assert_eq!(payload["url"], "/notifications");
+    assert_eq!(payload["badge"], 1);
+    let _ = recorder.child.kill().await;
+}
