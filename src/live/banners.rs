@@ -324,6 +324,7 @@ mod tests {
     fn banner(region: &str, expires_in_ms: Option<i64>, sticky: bool) -> Banner {
         let now = DateTime::now().timestamp_millis();
         Banner {
+            urgent: false,
             id: ObjectId::new(),
             title: "T".into(),
             message: "M".into(),

@@ -33,6 +33,9 @@ pub struct Banner {
     pub expires_at: Option<DateTime>,
     #[serde(default)]
     pub sticky: bool,
+    /// Pushed to the devices of people with no tab open (a global banner only).
+    #[serde(default)]
+    pub urgent: bool,
     /// Users who dismissed it.
     #[serde(default)]
     pub dismissed_by: Vec<ObjectId>,

@@ -152,6 +152,23 @@ pub async fn find(db: &Db, id: ObjectId) -> DbResult<Option<Device>> {
         .db_context("reading a push subscription")
 }
 
+/// A page of every device, by id, after `after`.
+pub async fn page_after(db: &Db, after: Option<ObjectId>, limit: i64) -> DbResult<Vec<Device>> {
+    let filter = match after {
+        Some(id) => doc! { "_id": { "$gt": id } },
+        None => doc! {},
+    };
+    devices(db)
+        .find(filter)
+        .sort(doc! { "_id": 1 })
+        .limit(limit)
+        .await
+        .db_context("reading push subscriptions")?
+        .try_collect()
+        .await
+        .db_context("reading push subscriptions")
+}
+
 /// The devices of `ids` that still exist.
 pub async fn find_many(db: &Db, ids: &[ObjectId]) -> DbResult<Vec<Device>> {
     if ids.is_empty() {

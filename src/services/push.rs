@@ -412,3 +412,77 @@ async fn queue(
     state.wakes.push.notify_one();
     Ok(())
 }
+
+/// Devices read at a time when an urgent banner goes out to everyone.
+const BANNER_PAGE: i64 = 500;
+
+/// Pushes an urgent global banner to the devices of everyone with no tab open and banners on,
+/// in the background (a page of devices at a time); a regional banner is not pushed (the
+/// server does not know where a device is).
+pub fn offer_banner(
+    state: actix_web::web::Data<AppState>,
+    banner: &crate::persistence::banners::Banner,
+) {
+    if banner.region != crate::persistence::banners::GLOBAL_REGION {
+        return;
+    }
+    let url = banner
+        .link
+        .clone()
+        .filter(|l| l.starts_with('/'))
+        .unwrap_or_else(|| "/".into());
+    let message = PushMessage {
+        title: banner.title.clone(),
+        body: banner.message.clone(),
+        url,
+        tag: format!("banner-{}", banner.id.to_hex()),
+        badge: 0,
+    };
+    let event = format!("banner:{}", banner.id.to_hex());
+    tokio::spawn(async move {
+        if let Err(e) = banner_to_everyone(&state, &event, message).await {
+            tracing::warn!(error = %e, "could not queue the pushes of an urgent banner");
+        }
+    });
+}
+
+async fn banner_to_everyone(state: &AppState, event: &str, message: PushMessage) -> ApiResult<()> {
+    let mut after = None;
+    loop {
+        let page = devices::page_after(&state.db, after, BANNER_PAGE).await?;
+        let Some(last) = page.last().map(|d| d.id) else {
+            return Ok(());
+        };
+        after = Some(last);
+        let users: Vec<ObjectId> = page.iter().map(|d| d.user_id).collect();
+        let online: HashSet<String> = state
+            .realtime
+            .online_among(users.iter().map(|u| u.to_hex()).collect())
+            .await
+            .into_iter()
+            .collect();
+        let prefs = devices::preferences_of_users(&state.db, &users).await?;
+        let now = Utc::now();
+        let targets: Vec<Device> = page
+            .into_iter()
+            .filter(|d| !online.contains(&d.user_id.to_hex()))
+            .filter(|d| {
+                prefs
+                    .get(&d.user_id)
+                    .cloned()
+                    .unwrap_or_default()
+                    .allows(PushKind::Banners, now)
+            })
+            .collect();
+        if !targets.is_empty() {
+            queue(
+                state,
+                event,
+                &targets,
+                &message,
+                urgency_of(PushKind::Banners),
+            )
+            .await?;
+        }
+    }
+}

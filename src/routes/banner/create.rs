@@ -1,7 +1,8 @@
 //! `POST /api/bannerNotification/create` {title, message, region?, link?, expiresAt?, sticky?}
 //! (administrators) → 201 {message, notification}: a new banner, pushed to everyone
 //! (`newBroadcastNotification`). `region` is `global` (the default) or a country code or name;
-//! a non-sticky banner disappears at `expiresAt`.
+//! a non-sticky banner disappears at `expiresAt`. An `urgent` global banner is also pushed to the
+//! devices of people with no tab open (`services::push`).
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
@@ -38,6 +39,8 @@ pub struct CreateBody {
     link: Option<String>,
     expires_at: Option<String>,
     sticky: Option<bool>,
+    /// Also push it to the devices of people with no tab open (global banners only).
+    urgent: Option<bool>,
 }
 
 fn required(raw: Option<String>, missing: &str, field: &str, max: usize) -> ApiResult<String> {
@@ -132,12 +135,16 @@ pub async fn create(
         is_active: true,
         expires_at: parse_expiry(body.expires_at, at)?,
         sticky: body.sticky.unwrap_or(false),
+        urgent: body.urgent.unwrap_or(false),
         dismissed_by: Vec::new(),
         created_by: Some(me.user.id),
         timestamp: at,
     };
     banners::insert(&state.db, &banner).await?;
     state.live.banners.do_send(Created(banner.clone()));
+    if banner.urgent {
+        crate::services::push::offer_banner(state.clone(), &banner);
+    }
     live::banner_created(
         &state.realtime,
         serde_json::to_value(view(&banner, Viewer::Guest)).unwrap_or_default(),
@@ -147,7 +154,7 @@ pub async fn create(
         &me,
         Action::BannerCreate,
         Target::new("banner", banner.id.to_hex(), banner.title.clone()),
-        json!({ "region": banner.region }),
+        json!({ "region": banner.region, "urgent": banner.urgent }),
     )
     .await;
     Ok(HttpResponse::Created().json(BannerCreatedAnswer {

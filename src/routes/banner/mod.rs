@@ -51,6 +51,7 @@ pub fn view(b: &Banner, viewer: Viewer) -> BannerView {
         is_active: b.is_active,
         expires_at: b.expires_at.map(iso),
         sticky: b.sticky,
+        urgent: b.urgent,
         dismissed_by: dismissed,
         timestamp: iso(b.timestamp),
         created_at: iso(b.timestamp),
@@ -70,6 +71,8 @@ pub struct BannerView {
     pub is_active: bool,
     pub expires_at: Option<String>,
     pub sticky: bool,
+    /// Pushed to the devices of people with no tab open.
+    pub urgent: bool,
     pub dismissed_by: Vec<String>,
     pub timestamp: String,
     pub created_at: String,

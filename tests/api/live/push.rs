@@ -543,3 +543,53 @@ async fn the_vapid_claims_and_the_encrypted_payload_check_out_with_independent_c
     assert_eq!(payload["badge"], 1);
     let _ = recorder.child.kill().await;
 }
+
+#[actix_web::test]
+async fn an_urgent_banner_is_pushed_to_everyone_with_banners_on_and_an_ordinary_one_is_not() {
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let admin = app.admin().await;
+    let keen = app.signup().await;
+    let quiet = app.signup().await;
+    let keen_phone = service.subscribe(&key).await;
+    let quiet_phone = service.subscribe(&key).await;
+    register(&app, &keen, &keen_phone, "Phone").await;
+    register(&app, &quiet, &quiet_phone, "Phone").await;
+    let res = app
+        .put_json(
+            "/api/push/preferences",
+            &json!({ "banners": false }),
+            Some(&quiet.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let banner = |title: &str, urgent: bool| json!({ "title": title, "message": "The site is read-only tonight", "link": "/about", "urgent": urgent });
+    let res = app
+        .post_json(
+            "/api/bannerNotification/create",
+            &banner("Heads up", false),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(json_of(res).await["notification"]["urgent"], false);
+    let res = app
+        .post_json(
+            "/api/bannerNotification/create",
+            &banner("Maintenance", true),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let id = json_of(res).await["notification"]["_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let got = service.expect(&keen_phone, 1).await;
+    assert_eq!(got[0]["title"], "Maintenance");
+    assert_eq!(got[0]["body"], "The site is read-only tonight");
+    assert_eq!(got[0]["url"], "/about");
+    assert_eq!(got[0]["tag"], format!("banner-{id}"));
+    service.expect(&quiet_phone, 0).await;
+}
