@@ -1655,6 +1655,53 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    getPushPreferences: build.query<
+      GetPushPreferencesApiResponse,
+      GetPushPreferencesApiArg
+    >({
+      query: () => ({ url: `/push/preferences` }),
+    }),
+    putPushPreferences: build.mutation<
+      PutPushPreferencesApiResponse,
+      PutPushPreferencesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/push/preferences`,
+        method: "PUT",
+        body: queryArg.body,
+      }),
+    }),
+    postPushSubscriptions: build.mutation<
+      PostPushSubscriptionsApiResponse,
+      PostPushSubscriptionsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/push/subscriptions`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getPushSubscriptions: build.query<
+      GetPushSubscriptionsApiResponse,
+      GetPushSubscriptionsApiArg
+    >({
+      query: () => ({ url: `/push/subscriptions` }),
+    }),
+    deletePushSubscriptionsById: build.mutation<
+      DeletePushSubscriptionsByIdApiResponse,
+      DeletePushSubscriptionsByIdApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/push/subscriptions/${encodeURIComponent(String(queryArg.id))}`,
+        method: "DELETE",
+      }),
+    }),
+    getPushVapidPublicKey: build.query<
+      GetPushVapidPublicKeyApiResponse,
+      GetPushVapidPublicKeyApiArg
+    >({
+      query: () => ({ url: `/push/vapid-public-key` }),
+    }),
     postSeries: build.mutation<PostSeriesApiResponse, PostSeriesApiArg>({
       query: (queryArg) => ({
         url: `/series`,
@@ -3053,6 +3100,8 @@ export type PostBannerNotificationCreateApiArg = {
     region?: string | null;
     sticky?: boolean | null;
     title?: string | null;
+    /** Also push it to the devices of people with no tab open (global banners only). */
+    urgent?: boolean | null;
   };
 };
 export type PatchBannerNotificationDeactivateByIdApiResponse =
@@ -4054,6 +4103,64 @@ export type GetPublicSearchPostsApiArg = {
   search?: string;
   sort?: string;
 };
+export type GetPushPreferencesApiResponse = /** status 200 Success */ {
+  preferences: PushPreferences;
+};
+export type GetPushPreferencesApiArg = void;
+export type PutPushPreferencesApiResponse = /** status 200 Success */ {
+  preferences: PushPreferences;
+};
+export type PutPushPreferencesApiArg = {
+  body: {
+    admin?: boolean | null;
+    banners?: boolean | null;
+    likes?: boolean | null;
+    money?: boolean | null;
+    newPosts?: boolean | null;
+    quietHours?: null | QuietHours;
+    replies?: boolean | null;
+  };
+};
+export type PostPushSubscriptionsApiResponse =
+  | /** status 200 Success */ {
+      createdAt: string;
+      /** The push service's address for this device (the app compares it with its own). */
+      endpoint: string;
+      id: string;
+      label: string;
+      lastDeliveryAt?: string | null;
+    }
+  | /** status 201 Success */ {
+      createdAt: string;
+      /** The push service's address for this device (the app compares it with its own). */
+      endpoint: string;
+      id: string;
+      label: string;
+      lastDeliveryAt?: string | null;
+    };
+export type PostPushSubscriptionsApiArg = {
+  body: {
+    endpoint: string;
+    /** When the subscription ends (milliseconds since the epoch), if the browser says. */
+    expirationTime?: number | null;
+    keys: SubscriptionKeys;
+    label?: string | null;
+  };
+};
+export type GetPushSubscriptionsApiResponse = /** status 200 Success */ {
+  subscriptions: DeviceView[];
+};
+export type GetPushSubscriptionsApiArg = void;
+export type DeletePushSubscriptionsByIdApiResponse = /** status 200 Success */ {
+  message: string;
+};
+export type DeletePushSubscriptionsByIdApiArg = {
+  id: string;
+};
+export type GetPushVapidPublicKeyApiResponse = /** status 200 Success */ {
+  publicKey: string;
+};
+export type GetPushVapidPublicKeyApiArg = void;
 export type PostSeriesApiResponse =
   | /** status 200 Success */ {
       message: string;
@@ -4942,6 +5049,10 @@ export type RevisionDetail = components["schemas"]["RevisionDetail"];
 export type SupporterUser = components["schemas"]["SupporterUser"];
 export type Supporter = components["schemas"]["Supporter"];
 export type GuestView = components["schemas"]["GuestView"];
+export type QuietHours = components["schemas"]["QuietHours"];
+export type PushPreferences = components["schemas"]["PushPreferences"];
+export type SubscriptionKeys = components["schemas"]["SubscriptionKeys"];
+export type DeviceView = components["schemas"]["DeviceView"];
 export type SeriesAuthor = components["schemas"]["SeriesAuthor"];
 export type SeriesView = components["schemas"]["SeriesView"];
 export type ManagedPart = components["schemas"]["ManagedPart"];
@@ -5223,6 +5334,15 @@ export const {
   useLazyGetPublicPostsQuery,
   useGetPublicSearchPostsQuery,
   useLazyGetPublicSearchPostsQuery,
+  useGetPushPreferencesQuery,
+  useLazyGetPushPreferencesQuery,
+  usePutPushPreferencesMutation,
+  usePostPushSubscriptionsMutation,
+  useGetPushSubscriptionsQuery,
+  useLazyGetPushSubscriptionsQuery,
+  useDeletePushSubscriptionsByIdMutation,
+  useGetPushVapidPublicKeyQuery,
+  useLazyGetPushVapidPublicKeyQuery,
   usePostSeriesMutation,
   useGetSeriesMineQuery,
   useLazyGetSeriesMineQuery,

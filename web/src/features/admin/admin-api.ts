@@ -228,7 +228,7 @@ export const adminApi = {
     }),
 
   banners: () => http.get<GetBannerNotificationGetNotificationApiResponse>('/bannerNotification/get-Notification', ADMIN_FALLBACK.fetchBanners, { all: true }),
-  createBanner: (body: { title: string; message: string; region: string; link?: string; expiresAt?: string; sticky?: boolean }) =>
+  createBanner: (body: { title: string; message: string; region: string; link?: string; expiresAt?: string; sticky?: boolean; urgent?: boolean }) =>
     http.post<PostBannerNotificationCreateApiResponse>('/bannerNotification/create', body, ADMIN_FALLBACK.createBanner),
   dismissBanner: (bannerId: string) => http.patch(`/bannerNotification/dismiss/${id(bannerId)}`, {}, ADMIN_FALLBACK.dismissBanner),
   deactivateBanner: (bannerId: string) =>

@@ -500,7 +500,7 @@ describe('appeals', () => {
 });
 
 describe('banners', () => {
-  const banner = (id: string) => ({ _id: id, title: id, message: 'm', region: 'global', isActive: true, sticky: false, dismissedBy: [], timestamp: '2026-01-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' });
+  const banner = (id: string) => ({ _id: id, title: id, message: 'm', region: 'global', isActive: true, sticky: false, urgent: false, dismissedBy: [], timestamp: '2026-01-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' });
 
   it('created ones go to the front; dismissed or deactivated ones leave; all can be deleted', async () => {
     const store = adminStore((s) => {

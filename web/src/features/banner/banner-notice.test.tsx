@@ -15,6 +15,7 @@ const banner = (over: Partial<BannerNotification> = {}): BannerNotification => (
   isActive: true,
   expiresAt: null,
   sticky: false,
+  urgent: false,
   dismissedBy: [],
   timestamp: '2026-01-01T00:00:00Z',
   createdAt: '2026-01-01T00:00:00Z',

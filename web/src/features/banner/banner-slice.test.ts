@@ -22,6 +22,7 @@ const banner = (over: Partial<BannerNotification> = {}): BannerNotification => (
   isActive: true,
   expiresAt: '2026-01-01T13:00:00Z',
   sticky: false,
+  urgent: false,
   dismissedBy: [],
   timestamp: '2026-01-01T00:00:00Z',
   createdAt: '2026-01-01T00:00:00Z',

@@ -41,7 +41,7 @@ function regionLabel(region: string | null | undefined): string {
 function CreateBanner() {
   const dispatch = useAppDispatch();
   const regions = useMemo(regionOptions, []);
-  const [form, setForm] = useState({ title: '', message: '', link: '', region: 'global', expiresAt: '', sticky: false });
+  const [form, setForm] = useState({ title: '', message: '', link: '', region: 'global', expiresAt: '', sticky: false, urgent: false });
   const [error, setError] = useState<string | null>(null);
   const [ok, setOk] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -71,12 +71,13 @@ function CreateBanner() {
         ...(form.link.trim() ? { link: form.link.trim() } : {}),
         ...(expiresAt ? { expiresAt } : {}),
         sticky: form.sticky,
+        ...(form.urgent && form.region === 'global' ? { urgent: true } : {}),
       }),
     );
     setBusy(false);
     if (createBannerNotification.fulfilled.match(result)) {
       setOk('The banner is showing now.');
-      setForm({ title: '', message: '', link: '', region: form.region, expiresAt: '', sticky: false });
+      setForm({ title: '', message: '', link: '', region: form.region, expiresAt: '', sticky: false, urgent: false });
     } else setError(result.payload ?? 'Failed to create banner notification');
   };
   return (
@@ -114,6 +115,19 @@ function CreateBanner() {
           Sticky (stays after its expiry until deactivated)
         </label>
       </div>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={form.urgent && form.region === 'global'}
+          disabled={form.region !== 'global'}
+          aria-describedby="banner-urgent-help"
+          onChange={(e) => setForm({ ...form, urgent: e.target.checked })}
+        />
+        Urgent: also send it as a push notification
+      </label>
+      <p id="banner-urgent-help" className="muted">
+        Reaches the devices of people who turned notifications on and have no tab open (global banners only).
+      </p>
       {error ? (
         <p className="form-error" role="alert">
           {error}
@@ -175,6 +189,7 @@ export function BannersSection() {
                         <span className={`chip ${state === 'active' ? 'chip--ok' : 'chip--muted'}`}>{state}</span>
                         <span className="chip">{regionLabel(b.region)}</span>
                         {b.sticky ? <span className="chip chip--info">sticky</span> : null}
+                        {b.urgent ? <span className="chip chip--info">pushed</span> : null}
                       </div>
                     </div>
                     <p className="card__text">{b.message}</p>

@@ -17,6 +17,7 @@ export interface NewBanner {
   link?: string;
   expiresAt?: string;
   sticky?: boolean;
+  urgent?: boolean;
 }
 
 const thunk = sectionThunk<BannersState>();
