@@ -246,3 +246,29 @@ pub async fn record_by(
         tracing::error!(error = %e, action = action.as_str(), "could not record an administrator action");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The administrators' audit log filters by action: the web app's list
+    /// (`AUDIT_ACTIONS`) names every action the server records.
+    #[test]
+    fn the_web_apps_filter_names_every_recorded_action() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let server = std::fs::read_to_string(format!("{root}/src/audit.rs")).unwrap();
+        let web = std::fs::read_to_string(format!(
+            "{root}/web/src/features/admin/sections/audit-section.tsx"
+        ))
+        .unwrap();
+        let arm = regex::Regex::new(r#"Action::\w+ => "([a-z_.]+)""#).unwrap();
+        let recorded: Vec<&str> = arm
+            .captures_iter(&server)
+            .map(|c| c.get(1).unwrap().as_str())
+            .collect();
+        assert!(recorded.len() > 40, "the actions are read from `Action::as_str`");
+        let missing: Vec<&&str> = recorded
+            .iter()
+            .filter(|a| !web.contains(&format!("'{a}'")))
+            .collect();
+        assert!(missing.is_empty(), "not in AUDIT_ACTIONS: {missing:?}");
+    }
+}
