@@ -7,6 +7,7 @@ import { CookieConsentBar } from '@/features/consent';
 import { ReauthDialog } from '@/features/auth';
 import { FeedbackModal } from '@/features/feedback';
 import { LocationErrorToast } from '@/features/location';
+import { ServiceWorkerUpdates } from '@/features/pwa';
 import { wasServerRendered } from './initial-data';
 import { useAppLifecycle } from './use-app-lifecycle';
 
@@ -42,6 +43,7 @@ export function AppRoot() {
       <Toaster>
         <LocationErrorToast />
       </Toaster>
+      <ServiceWorkerUpdates />
       <AdBlockerScreen />
     </>
   );

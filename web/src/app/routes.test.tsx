@@ -150,6 +150,11 @@ describe('routes', () => {
     mockApi.on('GET', '/webhooks', { body: { webhooks: [] } });
     mockApi.on('GET', '/webhooks/event-types', { body: { eventTypes: [] } });
     mockApi.on('GET', '/user/export', { body: { exports: [] } });
+    // Its push notifications: the devices and which notifications they get.
+    mockApi.on('GET', '/push/subscriptions', { body: { subscriptions: [] } });
+    mockApi.on('GET', '/push/preferences', {
+      body: { preferences: { replies: true, likes: true, newPosts: true, admin: true, money: true, banners: true, quietHours: { enabled: false, start: '22:00', end: '07:00', timeZone: 'UTC' } } },
+    });
     mockApi.on('GET', '/follow/following', { body: { list: [], count: 0, page: 1, totalPages: 0 } });
     mockApi.on('GET', /^\/api\/user\/get-single-user\//, { body: { data: { _id: 'u1', name: 'Ada Lovelace', followersCount: 0, followingCount: 0, isFollowing: false, blockedByYou: false } } });
     mockApi.on('GET', /^\/api\/post\/user\/[^/]+\/posts$/, { body: { posts: [], total: 0 } });

@@ -1,6 +1,7 @@
 /**
  * `/user-setting`: profile (name, bio, region, website, the daily email), avatar (cropped square in
- * the browser), cookie choice, theme, the people one blocked with Unblock, the password, security
+ * the browser), cookie choice, theme, push notifications (this device, the devices that get them,
+ * which kinds and quiet hours), the people one blocked with Unblock, the password, security
  * (passkeys, two-factor sign-in, recent security activity), "Log out everywhere" and Developers (API
  * keys, webhook endpoints). Each save says it succeeded or shows the server's message (the user
  * error clears after 3 seconds).
@@ -22,6 +23,7 @@ import { FollowedAuthors } from '@/features/follows/components/followed-authors'
 import { consentChosen, selectCookieConsent } from '@/features/consent';
 import { DevelopersSection } from '@/features/developers';
 import { PreciseLocationControl } from '@/features/location';
+import { PushSettings } from '@/features/push';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
 import { DeleteAccountSection, PasskeysSection, SecurityLog, SessionList, TwoFactorSection, YourDataSection } from '@/features/account';
 import { selectProfile, updateCurrentUser, type ProfileChanges } from '@/features/users';
@@ -378,6 +380,7 @@ export default function SettingsPage() {
         <a href="#preferences">Cookies and theme</a>
         <a href="#location">Location</a>
         <a href="#new-posts">New posts</a>
+        <a href="#notifications">Notifications</a>
         <a href="#blocked">Blocked people</a>
         <a href="#password">Password</a>
         <a href="#security">Security</a>
@@ -401,6 +404,9 @@ export default function SettingsPage() {
         </Section>
         <Section id="new-posts" title="New posts from authors you follow">
           <FollowedAuthors />
+        </Section>
+        <Section id="notifications" title="Notifications on this device">
+          <PushSettings />
         </Section>
         <Section id="blocked" title="Blocked people">
           <BlockedSection />

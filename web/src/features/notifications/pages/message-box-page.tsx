@@ -5,6 +5,7 @@ import { Avatar } from '@/components/avatar';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Page } from '@/components/page';
 import { relativeTime } from '@/lib/format';
+import { PushInboxControl } from '@/features/push';
 import type { UserNotification } from '@/types/entities';
 import type { InboxType } from '../notifications-api';
 import {
@@ -127,6 +128,7 @@ export default function MessageBoxPage() {
           </Link>
         ))}
       </nav>
+      <PushInboxControl />
       <div className="toolbar">
         <span className="muted" aria-live="polite">
           {loading ? 'Loading...' : `${total} ${total === 1 ? 'notification' : 'notifications'}`}
