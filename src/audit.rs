@@ -264,7 +264,10 @@ mod tests {
             .captures_iter(&server)
             .map(|c| c.get(1).unwrap().as_str())
             .collect();
-        assert!(recorded.len() > 40, "the actions are read from `Action::as_str`");
+        assert!(
+            recorded.len() > 40,
+            "the actions are read from `Action::as_str`"
+        );
         let missing: Vec<&&str> = recorded
             .iter()
             .filter(|a| !web.contains(&format!("'{a}'")))
