@@ -67,7 +67,7 @@ describe('your account', () => {
     const sessions = page.getByRole('list', { name: 'Signed-in sessions' }).locator('li');
     await sessions.nth(2).waitFor();
     assert.equal(await sessions.count(), 3);
-    await page.getByText('This device').waitFor();
+    await page.getByRole('list', { name: 'Signed-in sessions' }).getByText('This device', { exact: true }).waitFor();
     await screenshot(page, 'sessions');
     const newest = sessions.nth(0);
     assert.equal(await newest.getByText('This device').count(), 0);

@@ -1,8 +1,9 @@
 import { BellIcon } from '@/components/icons';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { useClickOutside } from '@/components/use-click-outside';
 import { fetchNotifications, selectUnreadCount } from '../notifications-slice';
+import { showAppBadge } from '../app-badge';
 import { NotificationDropdown } from './notification-dropdown';
 
 export function NotificationBell() {
@@ -12,6 +13,7 @@ export function NotificationBell() {
   const ref = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
   useClickOutside(ref, close, open);
+  useEffect(() => showAppBadge(unread), [unread]);
 
   const toggle = () => {
     if (!open) void dispatch(fetchNotifications({ page: 1 }));
