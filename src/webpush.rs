@@ -75,11 +75,25 @@ impl Resolve for PublicOnly {
             let found: Vec<SocketAddr> =
                 tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             if found.is_empty() || found.iter().any(|a| !allowed(a.ip(), loopback_ok)) {
-                return Err(format!("{host} does not resolve to public addresses only").into());
+                return Err(format!("{host} {NOT_PUBLIC}").into());
             }
             Ok(Box::new(found.into_iter()) as Addrs)
         })
     }
+}
+
+/// The resolver's refusal, found in the error's chain of causes (reqwest wraps it).
+const NOT_PUBLIC: &str = "does not resolve to public addresses only";
+
+fn refused_address(e: &reqwest::Error) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if c.to_string().contains(NOT_PUBLIC) {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 fn allowed(ip: IpAddr, loopback_ok: bool) -> bool {
@@ -163,7 +177,7 @@ impl WebPush {
         };
         let answer = match self.client.execute(request).await {
             Ok(answer) => answer,
-            Err(e) if e.is_connect() && e.to_string().contains("public addresses") => {
+            Err(e) if refused_address(&e) => {
                 return Outcome::Refused("the push service is not at a public address".into())
             }
             Err(_) => return Outcome::Later(None),
@@ -254,5 +268,47 @@ impl WebPush {
         put("urgency", urgency.to_string());
         put("topic", topic.to_string());
         Ok(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(endpoint: &str) -> Device {
+        Device {
+            id: mongodb::bson::oid::ObjectId::new(),
+            user_id: mongodb::bson::oid::ObjectId::new(),
+            endpoint: endpoint.into(),
+            p256dh: "BLn9b-VR0ca83knDNZ32dCHGyjJp-1riX9ZTN40MqV8K_LpQmLqxC_DoHvqvFXO_nGdAB4W9dogZb_sM-uV4JbY"
+                .into(),
+            auth: "_ordMnz7uTCmrpBTeUV4Bw".into(),
+            label: "Phone".into(),
+            created_at: mongodb::bson::DateTime::now(),
+            last_delivery_at: None,
+            expires_at: None,
+        }
+    }
+
+    /// In production a device cannot point the server at a private address: by address, or by
+    /// a name that resolves to one (refused by the resolver, found in the error's causes).
+    #[tokio::test]
+    async fn a_device_at_a_private_address_is_refused_not_retried() {
+        let sender = WebPush::new(&PushSettings::default(), "Pressroom <news@example.com>");
+        let keys = Keys::from_private(&ES256KeyPair::generate().to_bytes()).unwrap();
+        for endpoint in [
+            "https://127.0.0.1:9/push",
+            "https://localhost:9/push",
+            "http://10.0.0.1/p",
+        ] {
+            let outcome = sender
+                .send(&keys, &device(endpoint), "{}", "t", "normal")
+                .await;
+            assert!(
+                matches!(outcome, Outcome::Refused(_)),
+                "{endpoint}: {outcome:?}"
+            );
+        }
+        assert_eq!(sender.subject, "mailto:news@example.com");
     }
 }

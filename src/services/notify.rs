@@ -146,7 +146,7 @@ pub async fn delivered(state: &AppState, stored: &[&Notification], pushable: &Ha
             push_unread_count(state, n.user_id).await;
         }
     }
-    super::push::offer_many(state, stored, pushable).await;
+    super::push::offer_many(state, stored, pushable, &online).await;
 }
 
 /// Sends a copy of `input` (its `user_id` ignored) to every administrator but the sender.

@@ -206,6 +206,13 @@ fn urgency_of(kind: PushKind) -> &'static str {
     }
 }
 
+/// Where a notification's push leads (a path inside the site).
+fn link_of(n: &Notification) -> String {
+    n.navigate_to
+        .clone()
+        .unwrap_or_else(|| "/notifications".into())
+}
+
 /// The message of a notification.
 fn message(n: &Notification, badge: u64) -> PushMessage {
     let title = match n.kind {
@@ -219,10 +226,7 @@ fn message(n: &Notification, badge: u64) -> PushMessage {
     PushMessage {
         title,
         body: n.content.clone(),
-        url: n
-            .navigate_to
-            .clone()
-            .unwrap_or_else(|| "/notifications".into()),
+        url: link_of(n),
         tag,
         badge,
     }
@@ -293,10 +297,7 @@ async fn likes_message(
     let message = PushMessage {
         title: "Pressroom".into(),
         body,
-        url: n
-            .navigate_to
-            .clone()
-            .unwrap_or_else(|| "/notifications".into()),
+        url: link_of(n),
         tag: format!("likes-{}", post.to_hex()),
         badge,
     };
@@ -307,12 +308,18 @@ async fn likes_message(
 }
 
 /// Pushes notices stored together (the new-post worker's) to those of their addressees who are
-/// in `pushable` (their alerts say `instant`) and have no live socket.
-pub async fn offer_many(state: &AppState, stored: &[&Notification], pushable: &HashSet<ObjectId>) {
+/// in `pushable` (their alerts say `instant`) and not in `online` (the user ids with a live
+/// socket, which the caller has just read).
+pub async fn offer_many(
+    state: &AppState,
+    stored: &[&Notification],
+    pushable: &HashSet<ObjectId>,
+    online: &HashSet<String>,
+) {
     let candidates: Vec<&Notification> = stored
         .iter()
         .copied()
-        .filter(|n| pushable.contains(&n.user_id))
+        .filter(|n| pushable.contains(&n.user_id) && !online.contains(&n.user_id.to_hex()))
         .collect();
     if candidates.is_empty() {
         return;
@@ -331,12 +338,6 @@ async fn offer_many_offline(state: &AppState, candidates: &[&Notification]) -> A
     if by_user.is_empty() {
         return Ok(());
     }
-    let online: HashSet<String> = state
-        .realtime
-        .online_among(by_user.keys().map(|id| id.to_hex()).collect())
-        .await
-        .into_iter()
-        .collect();
     let with_devices: Vec<ObjectId> = by_user.keys().copied().collect();
     let prefs = devices::preferences_of_users(&state.db, &with_devices).await?;
     let now = Utc::now();
@@ -348,12 +349,11 @@ async fn offer_many_offline(state: &AppState, candidates: &[&Notification]) -> A
         let Some(kind) = kind_of(n.kind) else {
             continue;
         };
-        if online.contains(&n.user_id.to_hex())
-            || !prefs
-                .get(&n.user_id)
-                .cloned()
-                .unwrap_or_default()
-                .allows(kind, now)
+        if !prefs
+            .get(&n.user_id)
+            .cloned()
+            .unwrap_or_default()
+            .allows(kind, now)
         {
             continue;
         }
