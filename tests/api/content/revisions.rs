@@ -627,11 +627,22 @@ async fn readers_see_edited_only_for_content_changed_after_the_grace_period() {
     );
 
     // The feeds are read from the index, which follows the edit a moment later.
-    let wanted = format!("<updated>{}</updated>", edited.replace('Z', "+00:00"));
+    // Compared as instants: the API writes "…52.62Z" where the feed writes "…52.620+00:00".
+    let millis = |text: &str| {
+        mongodb::bson::DateTime::parse_rfc3339_str(text)
+            .ok()
+            .map(|at| at.timestamp_millis())
+    };
+    let wanted = millis(&edited);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
         let feed = app.get("/feed.xml", None).await.text().await.unwrap();
-        if feed.contains(&wanted) {
+        let updated = feed
+            .split("<updated>")
+            .skip(1)
+            .filter_map(|rest| rest.split("</updated>").next())
+            .any(|at| millis(at) == wanted);
+        if updated {
             break;
         }
         assert!(std::time::Instant::now() < deadline, "{feed}");
