@@ -609,6 +609,9 @@ pub struct PushSettings {
     pub parallel: usize,
     /// Seconds between two pushes about likes of one post to one person.
     pub like_batch_seconds: i64,
+    /// Seconds the new-post email to a follower with `instant` alerts who was pushed the post is
+    /// held back: it goes only if they have not opened the post by then (0: never held).
+    pub email_hold_seconds: i64,
 }
 
 impl Default for PushSettings {
@@ -624,6 +627,7 @@ impl Default for PushSettings {
             poll_ms: 1000,
             parallel: 32,
             like_batch_seconds: 3600,
+            email_hold_seconds: 600,
         }
     }
 }

@@ -38,6 +38,38 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
     Ok(())
 }
 
+/// Of `users`, those who have opened `post` while signed in (their view window exists: one
+/// query on the unique index).
+pub async fn opened_by(
+    db: &Db,
+    post: ObjectId,
+    users: &[ObjectId],
+) -> DbResult<std::collections::HashSet<ObjectId>> {
+    if users.is_empty() {
+        return Ok(Default::default());
+    }
+    // How `counting::Reader::key` names a signed-in reader.
+    let keys: Vec<String> = users
+        .iter()
+        .map(|u| format!("user:{}", u.to_hex()))
+        .collect();
+    let docs: Vec<Document> = futures_util::TryStreamExt::try_collect(
+        windows(db)
+            .find(doc! { "postId": post, "viewer": { "$in": keys } })
+            .projection(doc! { "viewer": 1 })
+            .await
+            .db_context("reading who opened a post")?,
+    )
+    .await
+    .db_context("reading who opened a post")?;
+    Ok(docs
+        .iter()
+        .filter_map(|d| d.get_str("viewer").ok())
+        .filter_map(|v| v.strip_prefix("user:"))
+        .filter_map(|hex| ObjectId::parse_str(hex).ok())
+        .collect())
+}
+
 /// Claims a counted view for this viewer if their last counted view of the post is older than
 /// the window; returns whether this view counts.
 pub async fn claim(db: &Db, post: ObjectId, viewer: &str) -> DbResult<bool> {

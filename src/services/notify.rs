@@ -132,10 +132,14 @@ pub async fn notify(state: &AppState, input: NotificationInput) -> ApiResult<Opt
 /// it stores in batches and filters by the same block rule beforehand): each one's unread count
 /// moves, their tabs show it, and those with a tab open anywhere in the cluster hear their new
 /// count (the others read it when they next open one); those of them in `pushable` with no tab
-/// open get a push on their devices (`services::push`).
-pub async fn delivered(state: &AppState, stored: &[&Notification], pushable: &HashSet<ObjectId>) {
+/// open get a push on their devices (`services::push`). Returns those pushed.
+pub async fn delivered(
+    state: &AppState,
+    stored: &[&Notification],
+    pushable: &HashSet<ObjectId>,
+) -> HashSet<ObjectId> {
     if stored.is_empty() {
-        return;
+        return HashSet::new();
     }
     let online: HashSet<String> = state.realtime.online().await.user_ids.into_iter().collect();
     for n in stored {
@@ -146,7 +150,7 @@ pub async fn delivered(state: &AppState, stored: &[&Notification], pushable: &Ha
             push_unread_count(state, n.user_id).await;
         }
     }
-    super::push::offer_many(state, stored, pushable, &online).await;
+    super::push::offer_many(state, stored, pushable, &online).await
 }
 
 /// Sends a copy of `input` (its `user_id` ignored) to every administrator but the sender.

@@ -309,39 +309,47 @@ async fn likes_message(
 
 /// Pushes notices stored together (the new-post worker's) to those of their addressees who are
 /// in `pushable` (their alerts say `instant`) and not in `online` (the user ids with a live
-/// socket, which the caller has just read).
+/// socket, which the caller has just read). Returns those a push was queued for.
 pub async fn offer_many(
     state: &AppState,
     stored: &[&Notification],
     pushable: &HashSet<ObjectId>,
     online: &HashSet<String>,
-) {
+) -> HashSet<ObjectId> {
     let candidates: Vec<&Notification> = stored
         .iter()
         .copied()
         .filter(|n| pushable.contains(&n.user_id) && !online.contains(&n.user_id.to_hex()))
         .collect();
     if candidates.is_empty() {
-        return;
+        return HashSet::new();
     }
-    if let Err(e) = offer_many_offline(state, &candidates).await {
-        tracing::warn!(error = %e, "could not queue pushes");
+    match offer_many_offline(state, &candidates).await {
+        Ok(pushed) => pushed,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not queue pushes");
+            HashSet::new()
+        }
     }
 }
 
-async fn offer_many_offline(state: &AppState, candidates: &[&Notification]) -> ApiResult<()> {
+async fn offer_many_offline(
+    state: &AppState,
+    candidates: &[&Notification],
+) -> ApiResult<HashSet<ObjectId>> {
     let ids: Vec<ObjectId> = candidates.iter().map(|n| n.user_id).collect();
     let mut by_user: HashMap<ObjectId, Vec<Device>> = HashMap::new();
     for d in devices::of_users(&state.db, &ids).await? {
         by_user.entry(d.user_id).or_default().push(d);
     }
     if by_user.is_empty() {
-        return Ok(());
+        return Ok(HashSet::new());
     }
     let with_devices: Vec<ObjectId> = by_user.keys().copied().collect();
     let prefs = devices::preferences_of_users(&state.db, &with_devices).await?;
     let now = Utc::now();
     let mut batch = Vec::new();
+    let mut pushed = HashSet::new();
     for n in candidates {
         let Some(targets) = by_user.get(&n.user_id) else {
             continue;
@@ -365,12 +373,13 @@ async fn offer_many_offline(state: &AppState, candidates: &[&Notification]) -> A
             &m,
             urgency_of(kind),
         ));
+        pushed.insert(n.user_id);
     }
     if !batch.is_empty() {
         outbox::enqueue(&state.db, &batch).await?;
         state.wakes.push.notify_one();
     }
-    Ok(())
+    Ok(pushed)
 }
 
 fn deliveries(

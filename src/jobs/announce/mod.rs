@@ -51,6 +51,7 @@ use crate::state::AppState;
 mod batch;
 mod choices;
 mod compose;
+mod held;
 mod series;
 pub use batch::*;
 pub use choices::*;
@@ -339,12 +340,13 @@ impl Run<'_> {
 
     /// Stores and pushes the notices of a batch (to those not told before: a notice's `_id` is
     /// made of the post's and the reader's, so a batch gone through again stores nothing twice).
-    /// Those in `instant` (their alerts say so) may be pushed to their devices.
+    /// Those in `instant` (their alerts say so) may be pushed to their devices; returns those
+    /// pushed.
     async fn notices(
         &mut self,
         people: &[&User],
         instant: &HashSet<ObjectId>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<HashSet<ObjectId>> {
         let db = &self.state.db;
         let at = now();
         let notes: Vec<Notification> = people
@@ -364,14 +366,14 @@ impl Run<'_> {
             .filter(|(i, _)| !stored_before.contains(i))
             .map(|(_, n)| n)
             .collect();
-        crate::services::notify::delivered(self.state, &told, instant).await;
+        let pushed = crate::services::notify::delivered(self.state, &told, instant).await;
         let told = i64::try_from(told.len()).unwrap_or(0);
         if told > 0 {
             if let Some(a) = post_mail::count(db, self.post.id, told, 0, 0).await? {
                 self.show_figures(&a);
             }
         }
-        Ok(())
+        Ok(pushed)
     }
 
     /// Keeps the figures the worker last wrote and pushes them to the author's tabs.
@@ -429,7 +431,9 @@ impl Run<'_> {
     }
 
     /// Tells readers of the post by their alerts: a notice to each, an email at once to the
-    /// verified ones with `instant` alerts (when the author chose to email it).
+    /// verified ones with `instant` alerts (when the author chose to email it); the email of one
+    /// who was pushed the post is held back (the `held` phase sends it if they have not opened
+    /// the post by then).
     async fn tell(
         &mut self,
         told: &[(&User, Alerts)],
@@ -440,10 +444,12 @@ impl Run<'_> {
             .filter(|(_, alerts)| *alerts == Alerts::Instant)
             .map(|(u, _)| u.id)
             .collect();
-        self.notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>(), &instant)
+        let pushed = self
+            .notices(&told.iter().map(|(u, _)| *u).collect::<Vec<_>>(), &instant)
             .await?;
         if self.announcement.send_email {
-            let candidates: Vec<Candidate> = told
+            let hold = self.state.settings.push.email_hold_seconds > 0;
+            let (held, candidates): (Vec<Candidate>, Vec<Candidate>) = told
                 .iter()
                 .filter(|(u, alerts)| *alerts == Alerts::Instant && u.is_account_verified)
                 .map(|(u, _)| Candidate {
@@ -452,7 +458,14 @@ impl Run<'_> {
                     full: self.paying.contains(&u.id),
                     user: Some(u.id),
                 })
-                .collect();
+                .partition(|c| hold && c.user.is_some_and(|u| pushed.contains(&u)));
+            if !held.is_empty() {
+                let claims: Vec<(String, mongodb::bson::Document)> = held
+                    .iter()
+                    .map(|c| (c.address.clone(), c.claim_fields(&self.owner)))
+                    .collect();
+                post_mail::hold_emails(&self.state.db, self.post.id, &claims).await?;
+            }
             self.emails(candidates).await?;
         }
         Ok(())
@@ -507,9 +520,21 @@ impl Run<'_> {
                 },
                 Phase::Series => match self.series_batch().await? {
                     Some(last) => (Phase::Series, Some(last)),
+                    None => (Phase::Held, None),
+                },
+                Phase::Held => match self.held_batch().await? {
+                    Some(last) => (Phase::Held, Some(last)),
                     None => (Phase::Done, None),
                 },
                 Phase::Done => return Ok(()),
+            };
+            let phase = if phase == Phase::Held && self.announcement.phase != Phase::Held {
+                if self.defer_held().await? {
+                    return Ok(());
+                }
+                Phase::Done
+            } else {
+                phase
             };
             if !post_mail::advance(
                 &self.state.db,

@@ -11,6 +11,9 @@ use super::*;
 
 /// The channel of an email claim (the unique index covers it beside the post and the address).
 const EMAIL: &str = "email";
+/// The channel of an email held back (a reader who was pushed the post is emailed only if they
+/// have not opened it when the hold ends): the same fields as a claim, under the same index.
+const HELD: &str = "held";
 
 /// Claims the emails of `post` to each of `claims` (the lower-cased address, and the claim's
 /// other fields: its `_id`, who it is for, the worker) with one insert. Returns the positions of
@@ -30,6 +33,44 @@ pub async fn claim_emails(
         })
         .collect();
     insert_new(&deliveries(db), &docs, "claiming emails").await
+}
+
+/// Holds back the emails of `post` to `claims` (as [`claim_emails`] takes them) with one
+/// insert; those held before (by an earlier run of the batch) are left as they were.
+pub async fn hold_emails(db: &Db, post: ObjectId, claims: &[(String, Document)]) -> DbResult<()> {
+    let at = now();
+    let docs: Vec<Document> = claims
+        .iter()
+        .map(|(to, extra)| {
+            let mut d = doc! { "postId": post, "channel": HELD, "to": to, "createdAt": at };
+            d.extend(extra.clone());
+            d
+        })
+        .collect();
+    insert_new(&deliveries(db), &docs, "holding emails").await?;
+    Ok(())
+}
+
+/// Up to `limit` of the emails of `post` held back, after the one with `_id` `after`, by `_id`.
+pub async fn held_after(
+    db: &Db,
+    post: ObjectId,
+    after: Option<ObjectId>,
+    limit: i64,
+) -> DbResult<Vec<Document>> {
+    let mut filter = doc! { "postId": post, "channel": HELD };
+    if let Some(after) = after {
+        filter.insert("_id", doc! { "$gt": after });
+    }
+    deliveries(db)
+        .find(filter)
+        .sort(doc! { "_id": 1 })
+        .limit(limit)
+        .await
+        .db_context("reading held emails")?
+        .try_collect()
+        .await
+        .db_context("reading held emails")
 }
 
 /// Of `posts`, those emailed (or being emailed) to `address` already.

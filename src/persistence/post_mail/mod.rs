@@ -43,19 +43,21 @@ pub const NEWSLETTER: &str = "newsletter_subscribers";
 
 /// Where an announcement is: `followers` (going through the author's followers), `subscribers`
 /// (through the newsletter subscribers), `series` (through the followers of the post's series),
-/// `done`.
+/// `held` (waiting, then emailing those held back because they were pushed the post and had
+/// not opened it), `done`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     Followers,
     Subscribers,
     Series,
+    Held,
     Done,
 }
 
 impl Phase {
     /// The stored names of the phases before `done`.
-    pub const UNFINISHED: [&'static str; 3] = ["followers", "subscribers", "series"];
+    pub const UNFINISHED: [&'static str; 4] = ["followers", "subscribers", "series", "held"];
 }
 
 /// A post's announcement to its readers.
@@ -320,6 +322,34 @@ pub async fn advance(
     Ok(res.matched_count == 1)
 }
 
+/// The owner a deferred announcement's lease names: nobody works on it until the lease ends.
+pub const DEFERRED: &str = "deferred";
+
+/// Moves an announcement to `phase` (cursor reset) and lets it rest until `until`: its lease
+/// passes to nobody ([`DEFERRED`]) and ends then, when any node's worker takes it. `false`
+/// when `owner`'s lease was taken over.
+pub async fn defer(
+    db: &Db,
+    post: ObjectId,
+    owner: &str,
+    phase: Phase,
+    until: DateTime,
+) -> DbResult<bool> {
+    let res = announcements(db)
+        .update_one(
+            doc! { "_id": post, "leaseOwner": owner },
+            doc! { "$set": {
+                "phase": mongodb::bson::to_bson(&phase).unwrap_or_default(),
+                "cursor": mongodb::bson::Bson::Null,
+                "leaseOwner": DEFERRED,
+                "leaseUntil": until,
+            } },
+        )
+        .await
+        .db_context("deferring an announcement")?;
+    Ok(res.matched_count == 1)
+}
+
 /// Adds to an announcement's counters; returns them after.
 pub async fn count(
     db: &Db,
@@ -445,10 +475,15 @@ mod tests {
                 .unwrap()
                 .to_string()
         };
-        let unfinished: Vec<String> = [Phase::Followers, Phase::Subscribers, Phase::Series]
-            .into_iter()
-            .map(stored)
-            .collect();
+        let unfinished: Vec<String> = [
+            Phase::Followers,
+            Phase::Subscribers,
+            Phase::Series,
+            Phase::Held,
+        ]
+        .into_iter()
+        .map(stored)
+        .collect();
         assert_eq!(unfinished, Phase::UNFINISHED);
         assert_eq!(stored(Phase::Done), "done");
     }

@@ -593,3 +593,55 @@ async fn an_urgent_banner_is_pushed_to_everyone_with_banners_on_and_an_ordinary_
     assert_eq!(got[0]["tag"], format!("banner-{id}"));
     service.expect(&quiet_phone, 0).await;
 }
+
+#[actix_web::test]
+async fn a_follower_pushed_a_new_post_is_emailed_it_only_if_they_have_not_opened_it() {
+    // config/test.toml holds such emails back for `push.email_hold_seconds` = 3.
+    let app = spawn_app().await;
+    let service = PushService::new();
+    let key = server_key(&app).await;
+    let author = app.signup().await;
+    let readers = app.signup_many(3).await;
+    let (opens, ignores, no_device) = (&readers[0], &readers[1], &readers[2]);
+    for reader in &readers {
+        let id = mongodb::bson::oid::ObjectId::parse_str(&reader.id).unwrap();
+        pressroom::persistence::users::mark_verified(&app.db, id)
+            .await
+            .unwrap();
+        app.follow_directly(reader, &author).await;
+    }
+    let opens_phone = service.subscribe(&key).await;
+    let ignores_phone = service.subscribe(&key).await;
+    register(&app, opens, &opens_phone, "Phone").await;
+    register(&app, ignores, &ignores_phone, "Phone").await;
+    let before: Vec<usize> = readers.iter().map(|r| app.mail_count(&r.email)).collect();
+
+    let post = publish(&app, &author, "Pushed first", "Words").await;
+    let slug = post["slug"].as_str().unwrap().to_string();
+    // Pushed at once to both readers with a device (no tab open anywhere); the one without a
+    // device is emailed at once.
+    for phone in [&opens_phone, &ignores_phone] {
+        let got = service.expect(phone, 1).await;
+        assert_eq!(got[0]["url"], format!("/post/{slug}"));
+    }
+    app.wait_for_mail(&no_device.email, before[2]).await;
+    // Held back while the hold runs: the pushed readers have no email yet.
+    assert_eq!(app.mail_count(&opens.email), before[0]);
+    assert_eq!(app.mail_count(&ignores.email), before[1]);
+    // One of them opens the push: the post is viewed signed in.
+    let res = app
+        .post_empty(&format!("/api/post/view/{slug}"), Some(&opens.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+
+    let figures =
+        crate::support::content::delivered(&app, &author, post["_id"].as_str().unwrap()).await;
+    // The one who did not open it is emailed once the hold ends; the one who did never is.
+    app.wait_for_mail(&ignores.email, before[1]).await;
+    assert_eq!(figures["notices"], 3, "{figures}");
+    assert_eq!(figures["emailsSent"], 2, "{figures}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(app.mail_count(&opens.email), before[0]);
+    assert_eq!(app.mail_count(&ignores.email), before[1] + 1);
+    assert_eq!(app.mail_count(&no_device.email), before[2] + 1);
+}
