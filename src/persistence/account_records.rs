@@ -31,6 +31,7 @@ pub const DELETED_WITH_ACCOUNT: &[(&str, &str)] = &[
     ("feedback_prompts", "_id"),
     ("reading_times", "userId"),
     ("comment_reactions", "userId"),
+    (super::comments::KEYS, "userId"),
     ("achievements", "_id"),
     ("user_categories", "_id"),
     ("google_identities", "userId"),

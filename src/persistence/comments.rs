@@ -18,6 +18,10 @@ use super::{index, now, unique_index, Db, DbContext, DbResult};
 
 pub const COLLECTION: &str = "comments";
 pub const REACTIONS: &str = "comment_reactions";
+/// `{_id: "<user id>:<key>", userId, commentId, createdAt}`: the comment a request's
+/// `Idempotency-Key` stands for, so a comment sent again (an app replaying what it queued
+/// offline) is stored once.
+pub const KEYS: &str = "comment_keys";
 
 /// A stored comment.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -87,17 +91,53 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
         "creating reaction indexes",
     )
     .await?;
+    super::create_indexes(
+        &keys(db),
+        [index(doc! { "userId": 1 }, "user")],
+        "creating comment key indexes",
+    )
+    .await?;
     Ok(())
 }
 
-/// Stores a new comment and counts it on the post.
-pub async fn insert(db: &Db, comment: &Comment) -> DbResult<()> {
-    collection(db)
-        .insert_one(comment)
-        .await
-        .db_context("adding a comment")?;
+fn keys(db: &Db) -> Collection<Document> {
+    db.database().collection(KEYS)
+}
+
+/// The comment `user`'s idempotency `key` stands for: `candidate` when this is the key's first
+/// use (it is bound to it), else the comment an earlier request bound it to.
+pub async fn bind_key(
+    db: &Db,
+    user: ObjectId,
+    key: &str,
+    candidate: ObjectId,
+) -> DbResult<ObjectId> {
+    let id = format!("{}:{key}", user.to_hex());
+    let bound = keys(db)
+        .insert_one(doc! { "_id": &id, "userId": user, "commentId": candidate, "createdAt": now() })
+        .await;
+    match bound {
+        Ok(_) => Ok(candidate),
+        Err(e) if super::is_duplicate_key(&e) => keys(db)
+            .find_one(doc! { "_id": &id })
+            .await
+            .db_context("reading a comment key")?
+            .and_then(|d| d.get_object_id("commentId").ok())
+            .ok_or(super::DbError::Duplicate("comment key")),
+        Err(e) => Err(e).db_context("binding a comment key"),
+    }
+}
+
+/// Stores a new comment under its id unless one is stored under it already (`false` then), and
+/// counts it on the post.
+pub async fn insert_once(db: &Db, comment: &Comment) -> DbResult<bool> {
+    match collection(db).insert_one(comment).await {
+        Ok(_) => {}
+        Err(e) if super::is_duplicate_key(&e) => return Ok(false),
+        Err(e) => return Err(e).db_context("adding a comment"),
+    }
     sync_count(db, comment.post).await?;
-    Ok(())
+    Ok(true)
 }
 
 /// Finds a comment.

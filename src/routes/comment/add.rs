@@ -2,6 +2,10 @@
 //! comment on a post the caller may read, or a reply to one of its comments (`parentId`).
 //! Refused (403) across a block with the post's author or the parent comment's author. The
 //! post's author hears of a comment, the parent's author of a reply (never oneself).
+//!
+//! An `Idempotency-Key` header (what an app sends with a comment it queued offline) makes the
+//! request safe to send again: the first request with a key stores the comment, every later
+//! one from the same person answers that comment and stores, tells and records nothing.
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use mongodb::bson::oid::ObjectId;
@@ -23,6 +27,8 @@ use crate::state::AppState;
 
 pub const MSG_COMMENT_ADDED: &str = "Comment added successfully";
 pub const MSG_PARENT_NOT_ON_POST: &str = "The comment you are replying to is not on this post";
+pub const MSG_BAD_IDEMPOTENCY_KEY: &str =
+    "Idempotency-Key must be 1 to 128 letters, digits or the characters - _ . :";
 /// Characters of a comment copied into its notification.
 pub const NOTIFICATION_EXCERPT: usize = 100;
 
@@ -46,6 +52,24 @@ fn excerpt(html: &str) -> String {
     cut
 }
 
+/// The request's `Idempotency-Key`, checked; `None` without one.
+fn idempotency_key(req: &HttpRequest) -> ApiResult<Option<String>> {
+    let Some(raw) = req.headers().get("idempotency-key") else {
+        return Ok(None);
+    };
+    let key = raw
+        .to_str()
+        .ok()
+        .map(str::trim)
+        .filter(|k| {
+            (1..=128).contains(&k.len())
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+        })
+        .ok_or_else(|| ApiError::bad_request(MSG_BAD_IDEMPOTENCY_KEY))?;
+    Ok(Some(key.to_string()))
+}
+
 #[tracing::instrument(skip(state, me, req, body))]
 pub async fn add_comment(
     state: web::Data<AppState>,
@@ -61,6 +85,7 @@ pub async fn add_comment(
         crate::ratelimit::Action::Comment,
     )
     .await?;
+    let key = idempotency_key(&req)?;
     let body = body.into_inner();
     let content = parse_content(body.content.as_deref())?;
     let parent_id = body
@@ -99,8 +124,15 @@ pub async fn add_comment(
         }
         None => Vec::new(),
     };
+    let mut id = ObjectId::new();
+    if let Some(key) = &key {
+        id = comments::bind_key(&state.db, me.user.id, key, id).await?;
+        if let Some(earlier) = comments::find_by_id(&state.db, id).await? {
+            return answer(&state, earlier, post.author, &me).await;
+        }
+    }
     let comment = Comment {
-        id: ObjectId::new(),
+        id,
         post: post.id,
         content,
         parent: parent.as_ref().map(|p| p.id),
@@ -112,7 +144,13 @@ pub async fn add_comment(
         created_at: at,
         updated_at: at,
     };
-    comments::insert(&state.db, &comment).await?;
+    if !comments::insert_once(&state.db, &comment).await? {
+        // The same key sent twice at once: the other request stored it.
+        let earlier = comments::find_by_id(&state.db, id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(MSG_COMMENT_NOT_FOUND))?;
+        return answer(&state, earlier, post.author, &me).await;
+    }
     crate::services::webhooks::emit(
         &state,
         "comment.created",
@@ -163,7 +201,17 @@ pub async fn add_comment(
             tell_user(&state, &me, post.author, Kind::Comment, &post, &text).await;
         }
     }
-    let view = view_one(&state.db, comment, post.author, Some(&me)).await?;
+    answer(&state, comment, post.author, &me).await
+}
+
+/// 201 `{message, comment}` for a stored comment.
+async fn answer(
+    state: &AppState,
+    comment: Comment,
+    post_author: ObjectId,
+    me: &AuthUser,
+) -> ApiResult<HttpResponse> {
+    let view = view_one(&state.db, comment, post_author, Some(me)).await?;
     Ok(HttpResponse::Created().json(CommentAnswer {
         message: MSG_COMMENT_ADDED,
         comment: view,

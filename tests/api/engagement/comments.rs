@@ -568,3 +568,70 @@ async fn reactions_toggle_per_user_and_type() {
         15
     );
 }
+
+/// Adds a comment with an `Idempotency-Key` header; the status and body.
+async fn comment_with_key(
+    app: &TestApp,
+    user: &TestUser,
+    post: &str,
+    content: &str,
+    key: &str,
+) -> (StatusCode, Value) {
+    let res = app
+        .client
+        .post(format!("{}/api/comment/add-comment/{post}", app.address))
+        .bearer_auth(&user.token)
+        .header("Idempotency-Key", key)
+        .json(&json!({ "content": content }))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    (status, json_of(res).await)
+}
+
+#[actix_web::test]
+async fn a_comment_sent_again_with_its_idempotency_key_is_stored_once() {
+    let app = spawn_app().await;
+    let author = app.signup().await;
+    let alice = app.signup().await;
+    let bob = app.signup().await;
+    let post = publish(&app, &author, "Queued", "x").await;
+    let pid = id_of(&post);
+
+    let (status, first) = comment_with_key(&app, &alice, &pid, "Written offline", "q-1").await;
+    assert_eq!(status, StatusCode::CREATED, "{first}");
+    assert_eq!(first["message"], "Comment added successfully");
+    // Sent again (the app did not hear the answer), alone and then twice at once: the same
+    // comment answers, nothing new is stored, the author is told once.
+    let (status, again) = comment_with_key(&app, &alice, &pid, "Written offline", "q-1").await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(again["comment"]["_id"], first["comment"]["_id"]);
+    let both = join_all([
+        comment_with_key(&app, &alice, &pid, "Written offline", "q-2"),
+        comment_with_key(&app, &alice, &pid, "Written offline", "q-2"),
+    ])
+    .await;
+    assert_eq!(both[0].1["comment"]["_id"], both[1].1["comment"]["_id"]);
+    assert_ne!(both[0].1["comment"]["_id"], first["comment"]["_id"]);
+    assert_eq!(counter(&app, &pid, "commentsCount").await, 2);
+    assert_eq!(
+        count_docs(&app, "comments", doc! { "post": oid(&pid) }).await,
+        2
+    );
+    assert_eq!(notifications_to(&app, &author.id, "comment").await, 2);
+    // Another person's key is theirs alone.
+    let (status, bobs) = comment_with_key(&app, &bob, &pid, "Mine", "q-1").await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_ne!(bobs["comment"]["_id"], first["comment"]["_id"]);
+    // A key that is not one is refused and stores nothing.
+    for bad in ["", "has space", &"k".repeat(129), "semi;colon"] {
+        let (status, body) = comment_with_key(&app, &alice, &pid, "Never", bad).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad:?}: {body}");
+        assert_eq!(
+            body["message"],
+            "Idempotency-Key must be 1 to 128 letters, digits or the characters - _ . :"
+        );
+    }
+    assert_eq!(counter(&app, &pid, "commentsCount").await, 3);
+}
