@@ -7,6 +7,7 @@ pub mod activity;
 pub mod analytics;
 pub mod api_keys;
 pub mod codes;
+pub mod comments;
 pub mod counts;
 pub mod deletion;
 pub mod email_retry;

@@ -20,7 +20,6 @@ use serde::Serialize;
 
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
-use crate::domain::sanitize::{plain_text, sanitize_inline};
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::comments::{self, Comment};
 use crate::persistence::posts::Post;
@@ -28,12 +27,10 @@ use crate::persistence::{user_directory, Db};
 use crate::post_view::iso;
 use crate::post_view::DELETED_AUTHOR;
 
-pub const MAX_COMMENT_LEN: usize = 5000;
-/// How deep replies may nest (a top-level comment is depth 1).
-pub const MAX_DEPTH: usize = 10;
-pub const MSG_COMMENT_NOT_FOUND: &str = "Comment not found";
-pub const MSG_COMMENT_EMPTY: &str = "Comment cannot be empty";
-pub const MSG_COMMENT_TOO_LONG: &str = "Comment must be at most 5000 characters";
+pub use crate::services::comments::{
+    parse_content, MAX_COMMENT_LEN, MAX_DEPTH, MSG_COMMENT_EMPTY, MSG_COMMENT_NOT_FOUND,
+    MSG_COMMENT_TOO_LONG,
+};
 /// What others see in place of a blocked comment's text.
 pub const MSG_COMMENT_HIDDEN: &str = "This comment has been hidden by a moderator.";
 
@@ -73,20 +70,6 @@ pub struct CommentView {
 pub struct CommentAnswer {
     pub message: &'static str,
     pub comment: CommentView,
-}
-
-/// Checks and cleans comment text: trimmed, at most 5000 characters, inline HTML sanitised,
-/// some readable text left.
-pub fn parse_content(raw: Option<&str>) -> ApiResult<String> {
-    let text = raw.unwrap_or_default().trim();
-    if text.chars().count() > MAX_COMMENT_LEN {
-        return Err(ApiError::bad_request(MSG_COMMENT_TOO_LONG));
-    }
-    let clean = sanitize_inline(text).trim().to_string();
-    if plain_text(&clean).trim().is_empty() {
-        return Err(ApiError::bad_request(MSG_COMMENT_EMPTY));
-    }
-    Ok(clean)
 }
 
 /// Loads a comment by id (404 'Comment not found').

@@ -624,6 +624,15 @@ async fn a_comment_sent_again_with_its_idempotency_key_is_stored_once() {
     let (status, bobs) = comment_with_key(&app, &bob, &pid, "Mine", "q-1").await;
     assert_eq!(status, StatusCode::CREATED);
     assert_ne!(bobs["comment"]["_id"], first["comment"]["_id"]);
+    // A key already used on another post is refused, naming why.
+    let other = id_of(&publish(&app, &author, "Elsewhere", "y").await);
+    let (status, body) = comment_with_key(&app, &alice, &other, "Written offline", "q-1").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(
+        body["message"],
+        "This Idempotency-Key was already used for a comment on another post"
+    );
+    assert_eq!(counter(&app, &other, "commentsCount").await, 0);
     // A key that is not one is refused and stores nothing.
     for bad in ["", "has space", &"k".repeat(129), "semi;colon"] {
         let (status, body) = comment_with_key(&app, &alice, &pid, "Never", bad).await;
