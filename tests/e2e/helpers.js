@@ -347,12 +347,14 @@ function freePort() {
  * `http://localhost:PORT`; `env` adds or overrides settings. `stop()` ends it and removes its
  * directory (kept with E2E_KEEP). Used by files that need a setting the suite's server does not
  * have (passkeys: a host name, not an IP address; webhooks: loopback endpoints, fast retries).
+ * `port`: the port of an earlier server of the file, to start it again at the same address (the
+ * browser's site, its service worker and cookies, stay the same).
  */
-export async function startOwnServer({ name, dbName, env = {} }) {
+export async function startOwnServer({ name, dbName, env = {}, port: wantedPort }) {
   const bin = process.env.PRESSROOM_BIN;
   const DB_URI = process.env.PRESSROOM_TEST_MONGODB_URI || process.env.MONGODB_URI;
   if (!bin || !DB_URI) throw new Error(`${name}: starting a server of its own needs PRESSROOM_BIN and PRESSROOM_TEST_MONGODB_URI`);
-  const port = await freePort();
+  const port = wantedPort ?? (await freePort());
   const dir = mkdtempSync(path.join(os.tmpdir(), `pressroom-${name}-`));
   const smtpPort = process.env.PRESSROOM_TEST_SMTP_PORT;
   const mail = smtpPort

@@ -5,7 +5,7 @@ import { Toaster } from '@/components/toaster';
 import { AdBlockerScreen } from '@/features/ad-blocker';
 import { CookieConsentBar } from '@/features/consent';
 import { ReauthDialog } from '@/features/auth';
-import { FeedbackModal } from '@/features/feedback';
+import { FeedbackPrompt } from '@/features/feedback';
 import { LocationErrorToast } from '@/features/location';
 import { ServiceWorkerUpdates } from '@/features/pwa';
 import { wasServerRendered } from './initial-data';
@@ -38,7 +38,7 @@ export function AppRoot() {
     <>
       <Outlet />
       <CookieConsentBar />
-      <FeedbackModal />
+      <FeedbackPrompt />
       <ReauthDialog />
       <Toaster>
         <LocationErrorToast />

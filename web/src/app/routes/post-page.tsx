@@ -10,6 +10,7 @@ import { ResponsiveImage } from '@/components/responsive-image';
 import { selectCommentCount } from '@/features/comments/comment-count';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { FollowButton, NewsletterForm } from '@/features/follows';
+import { useQueuedComments } from '@/features/offline';
 import { SeriesBar, SeriesEnd } from '@/features/series';
 import { loadTipSection } from '@/features/tips/lazy';
 import { formatDate, readingTimeLabel } from '@/lib/format';
@@ -125,7 +126,8 @@ function SuggestedPosts({ post }: { post: Post }) {
 function PostView({ post }: { post: Post }) {
   const dispatch = useAppDispatch();
   const { user, role } = useAppSelector((state) => state.auth);
-  const commentCount = useAppSelector((state) => selectCommentCount(state, post._id, post.commentsCount ?? 0));
+  // Comments written offline count as the thread shows them, until they are sent.
+  const commentCount = useAppSelector((state) => selectCommentCount(state, post._id, post.commentsCount ?? 0)) + useQueuedComments(post._id).length;
   const isAuthor = Boolean(user && post.author && user._id === post.author._id);
   const isAdmin = role === 'admin';
   const counted = useRef<string | null>(null);

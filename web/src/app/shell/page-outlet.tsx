@@ -1,7 +1,12 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { LoadingOverlay } from '@/components/loading-overlay';
+import { loadOfflineOutlet, servedOffline } from '@/features/offline/lazy';
+
+/** A page the service worker served offline: the saved posts, or the post when it is one of them. */
+const OfflineOutlet = lazy(loadOfflineOutlet);
+const OFFLINE = servedOffline();
 
 /** Where route pages render: a loading overlay while a page module loads, and the error boundary. */
 export function PageOutlet() {
@@ -17,7 +22,7 @@ export function PageOutlet() {
           </>
         }
       >
-        <Outlet />
+        {OFFLINE ? <OfflineOutlet /> : <Outlet />}
       </Suspense>
     </ErrorBoundary>
   );

@@ -15,9 +15,11 @@ import type {
   PutCommentEditByCommentIdApiResponse,
 } from '@/api/endpoints';
 import type { Schemas } from '@/api';
-import { ApiError, errorMessage, http } from '@/lib/http';
+import { ApiError, errorMessage, http, request } from '@/lib/http';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { sessionUserChanged, ownProfileChanged } from '@/lib/session';
 import { deletePost } from '@/features/posts';
+import { queueCommentIfUnreachable } from '@/features/offline';
 
 export const MAX_COMMENT_LENGTH = 5000;
 export const COMMENT_FALLBACK = {
@@ -54,6 +56,11 @@ export interface Comment {
   edited: boolean;
   /** Client only: sent, not yet confirmed by the server. */
   pending?: boolean;
+  /**
+   * Client only: written while the server could not be reached, waiting in the offline queue
+   * under `key` (`error`: the server refused it when it was sent).
+   */
+  queued?: { key: string; error: string | null };
 }
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
@@ -160,17 +167,30 @@ export interface AddCommentArg {
   author?: CommentUser;
 }
 
-export const addComment = createAsyncThunk<Comment, AddCommentArg, Config & { rejectValue: string }>(
+/**
+ * Sends a comment under an `Idempotency-Key`. When the server cannot be reached, the comment goes
+ * to the offline queue under the same key (features/offline; sent when the server is back, once
+ * even if this first try did arrive) and the answer is `{queued: true}`: the thread then shows it
+ * from the queue (queued-comments.ts).
+ */
+export const addComment = createAsyncThunk<Comment | { queued: true }, AddCommentArg, Config & { rejectValue: string }>(
   'comments/add',
-  async ({ postId, content, parentId }, { rejectWithValue }) => {
+  async ({ postId, content, parentId, author }, { getState, rejectWithValue }) => {
+    const key = newIdempotencyKey();
     try {
-      const r = await http.post<PostCommentAddCommentByPostIdApiResponse>(
-        `/comment/add-comment/${encodeURIComponent(postId)}`,
-        { content: content.trim(), parentId: parentId ?? null },
-        COMMENT_FALLBACK.add,
-      );
+      const r = await request<PostCommentAddCommentByPostIdApiResponse>(`/comment/add-comment/${encodeURIComponent(postId)}`, {
+        method: 'POST',
+        body: { content: content.trim(), parentId: parentId ?? null },
+        fallback: COMMENT_FALLBACK.add,
+        headers: { 'Idempotency-Key': key },
+      });
       return normalise(r.comment);
     } catch (e) {
+      const user = getState().auth.user;
+      const who = user ? { _id: user._id, name: author?.name ?? user.name } : null;
+      if (who && (await queueCommentIfUnreachable(e, { key, userId: who._id, postId, parentId: parentId ?? null, content: content.trim(), author: who }))) {
+        return { queued: true as const };
+      }
       const status = e instanceof ApiError ? e.status : null;
       return rejectWithValue(JSON.stringify({ message: errorMessage(e, COMMENT_FALLBACK.add), status }));
     }
@@ -316,6 +336,15 @@ const commentsSlice = createSlice({
       })
       .addCase(addComment.fulfilled, (state, action) => {
         const c = of(state, action.meta.arg.postId);
+        if ('queued' in action.payload && action.payload.queued === true) {
+          // Queued: the thread shows it from the offline queue until it is sent.
+          const { items, removed } = removeFrom(c.items, tempId(action.meta.requestId));
+          c.items = items;
+          if (removed) c.count = Math.max(0, c.count - 1);
+          const parent = action.meta.arg.parentId ? find(c.items, action.meta.arg.parentId) : null;
+          if (removed && parent) parent.repliesCount = Math.max(0, parent.repliesCount - 1);
+          return;
+        }
         const temp = find(c.items, tempId(action.meta.requestId));
         if (temp) Object.assign(temp, { ...action.payload, replies: temp.replies, pending: false });
       })

@@ -20,6 +20,7 @@ import { sessionUserChanged } from '@/lib/session';
 import { GUEST_ID_KEY, storage } from '@/lib/storage';
 import type { Block, Post } from '@/types/entities';
 import { deletePost, fetchPost, submitReadingTime } from '@/features/posts';
+import { queueToggleIfUnreachable } from '@/features/offline/lazy';
 
 export const ENGAGEMENT_FALLBACK = {
   like: 'Like failed',
@@ -127,7 +128,7 @@ export function pollFromBlock(postId: string, block: Block): Poll {
   };
 }
 
-type AuthView = { auth: { isAuthenticated: boolean } };
+type AuthView = { auth: { isAuthenticated: boolean; user?: { _id: string } | null } };
 type Config = { rejectValue: string; state: AuthView & { interactions: InteractionsState } };
 
 /** liked/bookmarked and their counts for the signed-in reader (skipped for guests, seed 001 §7). */
@@ -156,13 +157,20 @@ export const fetchInteractionStatus = createAsyncThunk<
   { condition: (_, { getState }) => getState().auth.isAuthenticated },
 );
 
+/**
+ * Like and bookmark: with the server out of reach, the state the reader wants (the optimistic
+ * one) is queued for sending later (features/offline) and stays shown.
+ */
 export const toggleLike = createAsyncThunk<{ liked: boolean; likesCount: number }, { postId: string }, Config>(
   'interactions/toggleLike',
-  async ({ postId }, { rejectWithValue }) => {
+  async ({ postId }, { getState, rejectWithValue }) => {
     try {
       const r = await http.post<PostPostLikeByPostIdApiResponse>(`/post/like/${encodeURIComponent(postId)}`, {}, ENGAGEMENT_FALLBACK.like);
       return { liked: Boolean(r?.liked), likesCount: Number(r?.likesCount) || 0 };
     } catch (e) {
+      const { auth, interactions } = getState();
+      const wanted = interactions.byPost[postId]?.likes;
+      if (wanted && (await queueToggleIfUnreachable(e, 'like', postId, wanted.liked, auth.user?._id))) return wanted;
       return rejectWithValue(errorMessage(e, ENGAGEMENT_FALLBACK.like));
     }
   },
@@ -171,7 +179,7 @@ export const toggleLike = createAsyncThunk<{ liked: boolean; likesCount: number 
 
 export const toggleBookmark = createAsyncThunk<{ bookmarked: boolean; bookmarksCount: number }, { postId: string; post?: Post }, Config>(
   'interactions/toggleBookmark',
-  async ({ postId }, { rejectWithValue }) => {
+  async ({ postId }, { getState, rejectWithValue }) => {
     try {
       const r = await http.post<PostPostBookmarkByPostIdApiResponse>(
         `/post/bookmark/${encodeURIComponent(postId)}`,
@@ -180,6 +188,9 @@ export const toggleBookmark = createAsyncThunk<{ bookmarked: boolean; bookmarksC
       );
       return { bookmarked: Boolean(r?.bookmarked), bookmarksCount: Number(r?.bookmarksCount) || 0 };
     } catch (e) {
+      const { auth, interactions } = getState();
+      const wanted = interactions.byPost[postId]?.bookmarks;
+      if (wanted && (await queueToggleIfUnreachable(e, 'bookmark', postId, wanted.bookmarked, auth.user?._id))) return wanted;
       return rejectWithValue(errorMessage(e, ENGAGEMENT_FALLBACK.bookmark));
     }
   },

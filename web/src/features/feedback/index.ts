@@ -1,2 +1,2 @@
 export * from './feedback-slice';
-export { FeedbackModal } from './feedback-modal';
+export { FeedbackPrompt } from './feedback-prompt';

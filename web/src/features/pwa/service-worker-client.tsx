@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { OfflineSession } from '@/features/offline';
 import { registerServiceWorker } from './register-service-worker';
 import { UpdatePromptBox } from './update-prompt';
 import { useUpdateGeneration } from './update-state';
@@ -26,8 +27,16 @@ export function UpdatePromptRegion() {
   );
 }
 
-/** Registers the service worker and shows the update prompt when a new version waits. */
+/**
+ * Registers the service worker and shows the update prompt when a new version waits; tells the
+ * worker who is signed in (the offline reading list is theirs).
+ */
 export default function ServiceWorkerClient() {
   useEffect(registerOnce, []);
-  return <UpdatePromptRegion />;
+  return (
+    <>
+      <UpdatePromptRegion />
+      <OfflineSession />
+    </>
+  );
 }

@@ -3,7 +3,10 @@
  * (sessionStorage) per reader and post: a reload or a retry after a time-out sends the same
  * Idempotency-Key again and loses nothing typed. Cleared once the tip went through.
  */
+import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { sessionStore } from '@/lib/storage';
+
+export { newIdempotencyKey };
 
 export interface TipAttempt {
   /** The Idempotency-Key of this attempt. */
@@ -64,16 +67,6 @@ export function writeTipDraft(userId: string, postId: string, draft: TipDraft): 
 
 export function clearTipDraft(userId: string, postId: string): void {
   sessionStore.remove(tipDraftKey(userId, postId));
-}
-
-/** A new Idempotency-Key (a version 4 UUID; `crypto.randomUUID` needs a secure context). */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { RichText } from '@/components/rich-text';
+import { discardQueued, PendingNote, useQueuedComments } from '@/features/offline';
 import { relativeTime } from '@/lib/format';
 import {
   addComment,
@@ -16,6 +17,7 @@ import {
   selectPostComments,
   type Comment,
 } from '../comments-slice';
+import { withQueued } from '../queued-comments';
 
 export const DELETE_COMMENT_WARNING = 'The comment and every reply under it will be deleted. This cannot be undone.';
 
@@ -99,16 +101,28 @@ function CommentItem({ comment, postId, viewer, depth }: { comment: Comment; pos
     setConfirmingDelete(false);
   };
 
+  const queued = comment.queued;
   return (
-    <li className={`comment ${comment.pending ? 'comment--pending' : ''}`} data-testid="comment">
+    <li className={`comment ${comment.pending ? 'comment--pending' : ''} ${queued ? 'comment--queued' : ''}`} data-testid="comment" data-queued={queued ? 'true' : undefined}>
       <div className="comment__head">
         <Avatar name={comment.userData?.name} src={comment.userData?.avatar} size={28} />
         <Link to={`/author-profile/${comment.userData?._id ?? comment.user}`} className="comment__author">
           {comment.userData?.name ?? 'User'}
         </Link>
-        <time className="muted small" dateTime={comment.createdAt}>
-          {comment.pending ? 'Sending…' : relativeTime(comment.createdAt)}
-        </time>
+        {queued ? (
+          <>
+            <PendingNote error={queued.error ?? undefined} />
+            {queued.error ? (
+              <button type="button" className="link-button" onClick={() => void discardQueued(queued.key)}>
+                Discard
+              </button>
+            ) : null}
+          </>
+        ) : (
+          <time className="muted small" dateTime={comment.createdAt}>
+            {comment.pending ? 'Sending…' : relativeTime(comment.createdAt)}
+          </time>
+        )}
         {comment.edited ? <span className="muted small">(edited)</span> : null}
         {comment.blocked ? <span className="badge-inline badge-inline--danger">hidden</span> : null}
       </div>
@@ -128,7 +142,7 @@ function CommentItem({ comment, postId, viewer, depth }: { comment: Comment; pos
       ) : (
         <RichText as="p" className={`comment__body ${comment.blocked ? 'muted' : ''}`} html={comment.content} />
       )}
-      {!comment.pending ? (
+      {!comment.pending && !queued ? (
         <div className="comment__actions">
           <button
             type="button"
@@ -204,7 +218,13 @@ export function CommentsSection({ postId, postAuthorId }: { postId: string; post
   const dispatch = useAppDispatch();
   const location = useLocation();
   const { user, role, isAuthenticated } = useAppSelector((state) => state.auth);
-  const { items, count, status, error } = useAppSelector((state) => selectPostComments(state, postId));
+  const thread = useAppSelector((state) => selectPostComments(state, postId));
+  const { status, error } = thread;
+  // Comments written offline show from the queue until they are sent, then come from the server.
+  const queuedComments = useQueuedComments(postId);
+  const { items, added } = useMemo(() => withQueued(thread.items, queuedComments), [thread.items, queuedComments]);
+  const count = thread.count + added;
+  const waiting = useRef(queuedComments.length);
   const addError = useAppSelector((state) => (state.comments.addError?.postId === postId ? state.comments.addError : null));
   const actionError = useAppSelector((state) => state.comments.actionError);
   const viewer: Viewer = {
@@ -217,6 +237,11 @@ export function CommentsSection({ postId, postAuthorId }: { postId: string; post
   useEffect(() => {
     void dispatch(fetchComments(postId));
   }, [dispatch, postId, user?._id]);
+
+  useEffect(() => {
+    if (queuedComments.length < waiting.current) void dispatch(fetchComments(postId));
+    waiting.current = queuedComments.length;
+  }, [dispatch, postId, queuedComments.length]);
 
   return (
     <section className="comments" aria-labelledby="comments-title">
