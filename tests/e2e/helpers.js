@@ -410,3 +410,44 @@ export async function startOwnServer({ name, dbName, env = {}, port: wantedPort 
     },
   };
 }
+
+/**
+ * A browser profile on disk of its own (service workers and their caches live there, as in an
+ * installed browser), removed when closed. Console errors are kept in `log` for failure
+ * messages, and Content-Security-Policy violations fail the file (`cspViolations`).
+ */
+export async function persistentProfile({ baseURL, viewport = { width: 1280, height: 860 }, name = 'profile' }) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `pressroom-${name}-`));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    baseURL,
+    viewport,
+  });
+  context.setDefaultTimeout(15_000);
+  const log = [];
+  const watch = (page) => {
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') log.push(msg.text());
+      if (/Content Security Policy/i.test(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (error) => log.push(String(error)));
+  };
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  let closed = false;
+  return {
+    context,
+    log,
+    async page() {
+      return context.pages()[0] ?? context.newPage();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await context.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

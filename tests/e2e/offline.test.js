@@ -9,15 +9,11 @@
 // offline-screen-390.png, offline-pending.png, offline-pending-reloaded.png, offline-sent.png;
 // the offline pages are checked with axe-core.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
 import {
   api,
   createAccount,
-  cspViolations,
+  persistentProfile,
   gradientPng,
   logInThroughForm,
   screenshot,
@@ -26,7 +22,6 @@ import {
   waitForShell,
 } from './helpers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DB = `pressroom_e2e_offline_${Date.now().toString(36)}`;
 const PENDING = 'Pending — will be sent when you are back online';
 
@@ -43,41 +38,6 @@ after(async () => {
   await profile?.close();
   await server?.stop();
 });
-
-/** A browser profile on disk (service workers and their caches live there), removed when closed. */
-async function persistentProfile(baseURL, viewport = { width: 1280, height: 860 }) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pressroom-offline-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    baseURL,
-    viewport,
-  });
-  context.setDefaultTimeout(15_000);
-  const log = [];
-  const watch = (page) => {
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') log.push(msg.text());
-      if (/Content Security Policy/i.test(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
-    });
-    page.on('pageerror', (error) => log.push(String(error)));
-  };
-  context.pages().forEach(watch);
-  context.on('page', watch);
-  let closed = false;
-  return {
-    context,
-    log,
-    page: async () => context.pages()[0] ?? context.newPage(),
-    async close() {
-      if (closed) return;
-      closed = true;
-      await context.close().catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Retries `check` until it returns without throwing (default up to 20 s). */
 async function eventually(check, timeoutMs = 20_000, everyMs = 250) {
@@ -160,7 +120,7 @@ describe('the offline reading list', () => {
     assert.equal(marked.data.bookmarked, true, JSON.stringify(marked.data));
 
     // ── The reader signs in; the worker runs the site and keeps the posts they open ────────
-    profile = await persistentProfile(base);
+    profile = await persistentProfile({ baseURL: base, name: 'offline' });
     await profile.context.addInitScript(() => localStorage.setItem('userCookieConsent', 'true'));
     const page = await profile.page();
     await page.goto('/login');

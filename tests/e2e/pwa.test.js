@@ -10,19 +10,16 @@
 // push. Screenshots: pwa-settings.png, pwa-settings-390.png, pwa-no-push-service.png,
 // pwa-inbox.png, pwa-update-prompt.png; the settings page is checked with axe-core.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
-import { api, BASE_URL, createAccount, cspViolations, logInThroughForm, screenshot, seriousAccessibilityViolations, waitForShell } from './helpers.js';
+import { api, BASE_URL, createAccount, logInThroughForm, persistentProfile as sharedProfile, screenshot, seriousAccessibilityViolations, waitForShell } from './helpers.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = process.env.PRESSROOM_ROOT || path.resolve(HERE, '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const PUSH_URL = (process.env.PRESSROOM_TEST_PUSH_URL || '').replace(/\/$/, '');
 const ORIGIN = new URL(BASE_URL).origin;
 
@@ -46,45 +43,9 @@ after(async () => {
   for (const profile of profiles) await profile.close();
 });
 
-/**
- * A browser profile on disk of its own (service workers and their caches live there, as in an
- * installed browser), removed when closed. Console errors are kept for failure messages, and
- * Content-Security-Policy violations fail the file (helpers.cspViolations).
- */
-async function persistentProfile({ viewport = { width: 1280, height: 860 }, baseURL = BASE_URL } = {}) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pressroom-pwa-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    baseURL,
-    viewport,
-  });
-  context.setDefaultTimeout(15_000);
-  const log = [];
-  const watch = (page) => {
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') log.push(msg.text());
-      if (/Content Security Policy/i.test(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
-    });
-    page.on('pageerror', (error) => log.push(String(error)));
-  };
-  context.pages().forEach(watch);
-  context.on('page', watch);
-  let closed = false;
-  const profile = {
-    context,
-    log,
-    async page() {
-      return context.pages()[0] ?? context.newPage();
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await context.close().catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** A profile of `helpers.persistentProfile` on this file's site, closed after the file. */
+async function persistentProfile({ viewport, baseURL = BASE_URL } = {}) {
+  const profile = await sharedProfile({ baseURL, viewport, name: 'pwa' });
   profiles.push(profile);
   return profile;
 }
