@@ -86,6 +86,11 @@ export const initialCommentsState: CommentsState = { byPost: {}, addError: null,
 const emptyPostComments = (): PostComments => ({ items: [], count: 0, status: 'idle', error: null, countFailed: false });
 
 /** Oldest first at every level (replies already are; the server lists top-level newest first). */
+/** A comment made on this device and not yet stored (no reactions, no replies, no marks). */
+export function localComment(fields: Pick<Comment, '_id' | 'post' | 'content' | 'parent' | 'user' | 'userData' | 'createdAt'> & Partial<Comment>): Comment {
+  return { reactions: {}, replies: [], repliesCount: 0, isFlagged: false, blocked: false, edited: false, ...fields };
+}
+
 export function sortTree(items: Comment[]): Comment[] {
   const time = (c: Comment) => new Date(c.createdAt).getTime() || 0;
   return [...items]
@@ -309,7 +314,7 @@ const commentsSlice = createSlice({
         const { postId, content, parentId } = action.meta.arg;
         const c = of(state, postId);
         state.addError = null;
-        const comment: Comment = {
+        const comment = localComment({
           _id: tempId(action.meta.requestId),
           post: postId,
           content: content.trim(),
@@ -317,14 +322,8 @@ const commentsSlice = createSlice({
           user: action.meta.arg.author?._id ?? '',
           userData: action.meta.arg.author ?? { _id: '', name: 'You' },
           createdAt: new Date().toISOString(),
-          reactions: {},
-          replies: [],
-          repliesCount: 0,
-          isFlagged: false,
-          blocked: false,
-          edited: false,
           pending: true,
-        };
+        });
         const parent = parentId ? find(c.items, parentId) : null;
         if (parent) {
           parent.replies.push(comment);

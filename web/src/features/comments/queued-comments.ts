@@ -4,13 +4,13 @@
  * a sent one is never shown twice.
  */
 import type { QueuedComment } from '@/lib/offline-db';
-import type { Comment } from './comments-slice';
+import { localComment, type Comment } from './comments-slice';
 
 export const QUEUED_ID_PREFIX = 'queued-';
 
 /** A queued comment as the thread shows it. */
 export function queuedAsComment(entry: QueuedComment): Comment {
-  return {
+  return localComment({
     _id: `${QUEUED_ID_PREFIX}${entry.key}`,
     post: entry.postId,
     content: entry.content,
@@ -18,14 +18,8 @@ export function queuedAsComment(entry: QueuedComment): Comment {
     user: entry.author._id,
     userData: entry.author,
     createdAt: new Date(entry.createdAt).toISOString(),
-    reactions: {},
-    replies: [],
-    repliesCount: 0,
-    isFlagged: false,
-    blocked: false,
-    edited: false,
     queued: { key: entry.key, error: entry.error ?? null },
-  };
+  });
 }
 
 /**
