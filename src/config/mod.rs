@@ -170,6 +170,11 @@ impl Settings {
                 "auth.jwt_secret still has its default value; set PRESSROOM__AUTH__JWT_SECRET to a long random secret before running in production".into(),
             ));
         }
+        if self.environment() == Environment::Production && self.webhooks.allow_loopback {
+            return Err(ConfigError::Invalid(
+                "webhooks.allow_loopback lets webhooks reach this machine over http; it is for tests only and refused in production".into(),
+            ));
+        }
         if secret.len() < 16 {
             return Err(ConfigError::Invalid(
                 "auth.jwt_secret must be at least 16 characters".into(),
@@ -305,6 +310,10 @@ mod tests {
             .to_string()
             .into();
         assert!(s.check().is_ok());
+        // Webhooks to this machine over http are for tests only.
+        s.webhooks.allow_loopback = true;
+        let err = s.check().unwrap_err().to_string();
+        assert!(err.contains("webhooks.allow_loopback"), "{err}");
     }
 
     #[test]

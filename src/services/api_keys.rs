@@ -228,8 +228,11 @@ pub async fn authenticate(
     }
     let needed = pattern.and_then(|p| scopes.and_then(|s| s.needed(method, p)));
     if key.scopes.iter().any(|s| s == format::CONTENT_SCOPE) {
-        // The site's public content key reads what a guest reads, and nothing as anyone.
+        // The site's public content key reads what a guest reads, and nothing as anyone; its
+        // reads count against its own limit and in its use count like any key's.
         return Err(if method == "GET" && needed == Some("read:posts") {
+            state.limiter.hit(Kind::ApiKey, &key.id.to_hex()).await?;
+            note_use(state, key.id);
             ApiError::Unauthorized {
                 code: CONTENT_KEY_GUEST,
                 message: "A public content key reads as a guest.".into(),

@@ -33,12 +33,17 @@ pub struct PasskeyAssertion {
 
 /// Confirms it is `user` with one of their passkeys, for a step-up (`POST
 /// /api/auth/passkeys/reauth/options` made the ceremony): both factors at once. The use or the
-/// refusal is recorded.
+/// refusal is recorded; counted against the account's sign-in limit (429 past it).
 pub async fn confirm_step_up(
     state: &AppState,
     user: &User,
     proof: &PasskeyAssertion,
 ) -> ApiResult<()> {
+    // Counted as a sign-in attempt against the account's limit, as a password step-up is.
+    state
+        .limiter
+        .hit(crate::ratelimit::Kind::LoginAccount, &user.email)
+        .await?;
     let found = finish_assertion(
         state,
         Purpose::Reauth,
@@ -67,7 +72,7 @@ pub struct PasskeyView {
     pub name: String,
     pub created_at: String,
     pub last_used_at: Option<String>,
-    /// `platform` (this device), `cross-platform` (a security key or a phone), or null.
+    /// `platform` (built into the device), `cross-platform` (a security key or a phone), or null.
     pub kind: Option<String>,
     /// Whether the passkey is synced (backed up) by its provider.
     pub backed_up: bool,
@@ -215,6 +220,45 @@ pub async fn refused(state: &AppState, refusal: &Refusal) {
         )
         .await;
     }
+}
+
+/// A new passkey refused at registration (the device did not verify the person, it was made
+/// for another site, a stale or replayed request, or a signature not accepted): recorded
+/// against the person with why. Refusals of the name or of the count are not security events.
+pub async fn registration_refused(state: &AppState, user: &User, error: &crate::error::ApiError) {
+    use crate::error::ApiError::{Invalid, Unauthorized};
+    let reason = match error {
+        Unauthorized {
+            code: "passkey_not_verified",
+            ..
+        } => "not_verified",
+        Unauthorized {
+            code: "passkey_wrong_site",
+            ..
+        } => "wrong_site",
+        Invalid {
+            code: "passkey_challenge_unknown",
+            ..
+        } => "challenge",
+        Unauthorized {
+            code: "passkey_refused",
+            ..
+        }
+        | Invalid {
+            code: "passkey_malformed",
+            ..
+        } => "refused",
+        _ => return,
+    };
+    let target = Target::new("passkey", "", "A new passkey");
+    audit::record_by(
+        state,
+        user,
+        Action::PasskeyRefused,
+        target,
+        json!({ "reason": reason }),
+    )
+    .await;
 }
 
 /// What the person's security log shows.

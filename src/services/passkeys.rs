@@ -403,36 +403,43 @@ pub async fn finish_assertion(
             "malformed",
         )
     })?;
+    // The passkey and its owner are looked up before the ceremony is taken, so a refusal for the
+    // ceremony (a replay, an expired or unknown challenge) is recorded against them too.
+    let credential_id = B64.encode(assertion.raw_id().as_ref());
+    let stored = passkeys::find_by_credential(&state.db, &credential_id)
+        .await
+        .map_err(|e| fail(e.into(), "internal"))?;
+    let owner = match &stored {
+        Some(p) => users::find_by_id(&state.db, p.user_id)
+            .await
+            .map_err(|e| fail(e.into(), "internal"))?,
+        None => None,
+    };
+    let known = |error: ApiError, reason: &'static str| {
+        Box::new(Refusal {
+            user: owner.clone(),
+            passkey: stored.clone().filter(|_| owner.is_some()),
+            reason,
+            error,
+        })
+    };
     let (ceremony, bytes) = take_ceremony(state, challenge_id, purpose)
         .await
-        .map_err(|e| fail(e, "challenge"))?;
+        .map_err(|e| known(e, "challenge"))?;
     if ceremony.user_id != me {
-        return Err(fail(
+        return Err(known(
             ApiError::invalid("passkey_challenge_unknown", MSG_CEREMONY_UNKNOWN),
             "challenge",
         ));
     }
     let server = DiscoverableAuthenticationServerState::decode(&bytes)
         .map_err(|e| fail(internal("a stored passkey sign-in", e), "internal"))?;
-    let credential_id = B64.encode(assertion.raw_id().as_ref());
-    let stored = passkeys::find_by_credential(&state.db, &credential_id)
-        .await
-        .map_err(|e| fail(e.into(), "internal"))?
-        .ok_or_else(|| {
-            fail(
-                ApiError::unauthorized_code("passkey_unknown", MSG_UNKNOWN_PASSKEY),
-                "unknown",
-            )
-        })?;
-    let owner = users::find_by_id(&state.db, stored.user_id)
-        .await
-        .map_err(|e| fail(e.into(), "internal"))?
-        .ok_or_else(|| {
-            fail(
-                ApiError::unauthorized_code("passkey_unknown", MSG_UNKNOWN_PASSKEY),
-                "unknown",
-            )
-        })?;
+    let (Some(stored), Some(owner)) = (stored, owner) else {
+        return Err(fail(
+            ApiError::unauthorized_code("passkey_unknown", MSG_UNKNOWN_PASSKEY),
+            "unknown",
+        ));
+    };
     let refuse = |error: ApiError, reason: &'static str| {
         Box::new(Refusal {
             user: Some(owner.clone()),

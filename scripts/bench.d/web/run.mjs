@@ -3,8 +3,12 @@
 // the flags the e2e suite uses), performance category only. Prints one JSON line per run:
 // { page, url, run, score, lcp, tbt, cls, bytes, fcp, si }.
 //
-// Environment: BASE_URL; PAGES (name=path, space-separated); RUNS (default 3); CHROME_PATH.
+// Environment: BASE_URL; PAGES (name=path, space-separated); RUNS (default 3); CHROME_PATH;
+// LHR_DIR (optional): each run's whole Lighthouse report is written there as
+// <page>-<run>.json, to read which requests and tasks fell in the measured window.
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
@@ -23,6 +27,7 @@ async function measure(page, run) {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
     const lhr = result.lhr;
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (process.env.LHR_DIR) writeFileSync(join(process.env.LHR_DIR, `${page.name}-${run}.json`), JSON.stringify(lhr));
     const a = (id) => lhr.audits[id]?.numericValue ?? null;
     return {
       page: page.name,

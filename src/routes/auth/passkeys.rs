@@ -73,14 +73,21 @@ pub async fn register_verify(
     body: ApiJson<RegisterBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let passkey = passkeys::finish_registration(
+    let passkey = match passkeys::finish_registration(
         &state,
         &me.user,
         &body.challenge_id,
         &body.name,
         &body.credential,
     )
-    .await?;
+    .await
+    {
+        Ok(passkey) => passkey,
+        Err(error) => {
+            passkey_account::registration_refused(&state, &me.user, &error).await;
+            return Err(error);
+        }
+    };
     passkey_account::added(&state, &me.user, &passkey).await;
     Ok(HttpResponse::Created().json(PasskeyView::from(&passkey)))
 }

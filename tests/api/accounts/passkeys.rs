@@ -255,16 +255,24 @@ async fn a_passkey_signs_in_with_no_email_and_counts_as_two_factors() {
     let list = list["passkeys"].as_array().unwrap();
     assert_eq!(list.len(), 1);
     assert!(list[0]["lastUsedAt"].is_string());
-    let log: Vec<String> = security_log(&app, &user)
-        .await
+    // The replay is in the owner's security log (the passkey is known even though the request
+    // is stale), newest first.
+    let events = security_log(&app, &user).await;
+    let log: Vec<String> = events
         .iter()
         .map(|e| e["action"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(
-        &log[..3],
-        ["passkey.sign_in", "passkey.add", "two_factor.enable"],
+        &log[..4],
+        [
+            "passkey.refused",
+            "passkey.sign_in",
+            "passkey.add",
+            "two_factor.enable"
+        ],
         "{log:?}"
     );
+    assert_eq!(events[0]["detail"], "Laptop (expired or replayed request)");
     // Nothing but the prefix-free id of the passkey leaves the server: no key material.
     let stored = stored(&app, &user).await;
     assert_eq!(stored.len(), 1);
@@ -443,6 +451,60 @@ async fn registration_refusals_store_nothing() {
         "passkey_not_verified",
     )
     .await;
+    let log = security_log(&app, &user).await;
+    assert_eq!(log[0]["action"], "passkey.refused", "{log:?}");
+    assert_eq!(
+        log[0]["detail"],
+        "A new passkey (device did not verify the person)"
+    );
+    // Made for another site.
+    let (opts, id) = options(
+        &app,
+        "/api/auth/passkeys/register/options",
+        Some(&user.token),
+    )
+    .await;
+    let credential = device.run("create", "https://pressroom.example.net", &[], &opts);
+    refused(
+        app.post_json(
+            "/api/auth/passkeys/register/verify",
+            &json!({ "challengeId": id, "name": "Laptop", "credential": credential }),
+            Some(&user.token),
+        )
+        .await,
+        StatusCode::UNAUTHORIZED,
+        "passkey_wrong_site",
+    )
+    .await;
+    // An attestation object that is not CBOR, and client data that is not JSON, in
+    // well-formed base64url.
+    for (field, bytes) in [
+        ("attestationObject", &b"\xff\x00 not CBOR at all"[..]),
+        ("clientDataJSON", &b"{ not json"[..]),
+    ] {
+        let (opts, id) = options(
+            &app,
+            "/api/auth/passkeys/register/options",
+            Some(&user.token),
+        )
+        .await;
+        let mut credential = device.run("create", SITE, &[], &opts);
+        credential["response"][field] = json!(base64::Engine::encode(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+            bytes
+        ));
+        refused(
+            app.post_json(
+                "/api/auth/passkeys/register/verify",
+                &json!({ "challengeId": id, "name": "Laptop", "credential": credential }),
+                Some(&user.token),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+            "passkey_malformed",
+        )
+        .await;
+    }
     let (opts, id) = options(
         &app,
         "/api/auth/passkeys/register/options",
@@ -637,11 +699,13 @@ async fn step_up_rename_and_removal() {
         .iter()
         .map(|e| e["action"].as_str().unwrap().to_string())
         .collect();
+    // The step-up ceremony tried for a sign-in is on record against the passkey's owner.
     assert_eq!(
-        &actions[..4],
+        &actions[..5],
         [
             "passkey.remove",
             "passkey.reauth",
+            "passkey.refused",
             "passkey.rename",
             "passkey.add"
         ],
@@ -757,4 +821,64 @@ async fn a_passkey_stands_in_for_the_password_wherever_it_is_asked_again() {
         .await
         .unwrap();
     assert_eq!(reauths, 3);
+}
+
+#[actix_web::test]
+async fn passkey_sign_ins_and_step_ups_are_held_to_the_sign_in_limits() {
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut pressroom::config::Settings| {
+            s.server.public_url = SITE.into();
+            s.rate_limit.login_per_account = 2;
+            s.rate_limit.login_per_address = 3;
+        })),
+        ..Default::default()
+    })
+    .await;
+    let user = app.signup().await;
+    let device = Device::new();
+    add_passkey(&app, &user, &device, "Laptop").await;
+
+    // Step-up with the passkey: two confirmations, then the account's limit.
+    for _ in 0..2 {
+        let proof = step_up_proof(&app, &device, &user.token).await;
+        let res = app
+            .post_json(
+                "/api/auth/reauth",
+                &json!({ "passkey": proof }),
+                Some(&user.token),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    let proof = step_up_proof(&app, &device, &user.token).await;
+    let res = app
+        .post_json(
+            "/api/auth/reauth",
+            &json!({ "passkey": proof }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.headers().get("retry-after").is_some());
+    // Refused before the passkey was checked: its use was not recorded.
+    assert_eq!(
+        stored(&app, &user).await[0].get_i64("signCount").unwrap(),
+        2
+    );
+
+    // Sign-in with a passkey counts against the address's limit (options and verify alike).
+    let (assertion, id) = sign_in_assertion(&app, &device, &[]).await;
+    assert_eq!(
+        sign_in(&app, &id, &assertion).await.status(),
+        StatusCode::OK
+    );
+    let (assertion, id) = sign_in_assertion(&app, &device, &[]).await;
+    assert_eq!(
+        sign_in(&app, &id, &assertion).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    let res = app
+        .post_json("/api/auth/passkeys/login/options", &json!({}), None)
+        .await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
 }

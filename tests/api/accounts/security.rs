@@ -825,6 +825,17 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
         .as_str()
         .unwrap()
         .to_string();
+    // A webhook endpoint (a public address; nothing it listens for happens here): its URL goes
+    // out, its secret does not.
+    let hook = app
+        .post_json(
+            "/api/webhooks",
+            &json!({ "url": "https://93.184.216.34/exported-hook", "events": ["follower.created"] }),
+            Some(&me.token),
+        )
+        .await;
+    assert_eq!(hook.status(), StatusCode::CREATED);
+    let hook_secret = json_of(hook).await["secret"].as_str().unwrap().to_string();
     // A passkey, stored the way the API stores it: its name goes out, its key material does not.
     app.db
         .database()
@@ -980,6 +991,12 @@ async fn a_data_export_is_built_in_the_background_downloaded_by_its_owner_only_a
     assert!(
         !keys.contains(&pressroom::domain::api_keys::hash(&key)),
         "{keys}"
+    );
+    let hooks = text("webhooks.json");
+    assert!(hooks.contains("/exported-hook"), "{hooks}");
+    assert!(
+        !hooks.contains(&hook_secret) && !hooks.contains("whsec_"),
+        "{hooks}"
     );
     let passkeys = text("passkeys.json");
     assert!(passkeys.contains("\"Laptop\""), "{passkeys}");

@@ -483,3 +483,149 @@ async fn the_api_document_declares_keys_and_each_operations_scope() {
         }
     }
 }
+
+#[actix_web::test]
+async fn the_sites_public_content_key_reads_public_posts_as_a_guest_and_nothing_else() {
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut pressroom::config::Settings| {
+            s.rate_limit.api_key_requests = 7;
+        })),
+        ..Default::default()
+    })
+    .await;
+    app.money_ready().await;
+    let admin = app.admin().await;
+    let author = app.eligible_author().await;
+    app.create_plan(&author, 1000).await;
+    let open =
+        crate::support::content::publish(&app, &author, "Open to all", "Anyone reads this.").await;
+    let members = crate::support::content::create_post(
+        &app,
+        &author.token,
+        json!({
+            "title": "For members",
+            "audience": "subscribers",
+            "blocks": [
+                crate::support::content::paragraph("p1", &"An opening every reader may see as the teaser. ".repeat(6)),
+                crate::support::content::paragraph("p2", "The members' words: wombatquill."),
+            ],
+        }),
+    )
+    .await;
+
+    // Only an administrator makes one, and it holds no other scope.
+    let writer_made = app
+        .post_json(
+            "/api/keys",
+            &json!({ "name": "Site", "scopes": ["content:read"] }),
+            Some(&author.token),
+        )
+        .await;
+    assert_eq!(writer_made.status(), StatusCode::BAD_REQUEST);
+    let mixed = app
+        .post_json(
+            "/api/keys",
+            &json!({ "name": "Site", "scopes": ["content:read", "read:posts"] }),
+            Some(&admin.token),
+        )
+        .await;
+    let (status, _, message) = refusal(mixed).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        message,
+        "A public content key (content:read) holds no other scope: it is meant to be seen by anyone."
+    );
+    let made = create_key(
+        &app,
+        &admin,
+        json!({ "name": "Headless site", "scopes": ["content:read"] }),
+    )
+    .await;
+    let key = made["key"].as_str().unwrap().to_string();
+
+    // It reads posts as a guest: the public post whole, the members' post as its teaser.
+    let res = app
+        .get(
+            &format!("/api/post/{}", open["slug"].as_str().unwrap()),
+            Some(&key),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body = json_of(res).await;
+    assert_eq!(body["post"]["title"], "Open to all");
+    let res = app
+        .get(
+            &format!("/api/post/{}", members["slug"].as_str().unwrap()),
+            Some(&key),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let text = res.text().await.unwrap();
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(body["post"]["locked"], true, "{text}");
+    assert!(
+        !text.contains("wombatquill"),
+        "the content key read a members' post"
+    );
+    let list = json_of(app.get("/api/post/public/posts", Some(&key)).await).await;
+    assert!(list.to_string().contains("Open to all"), "{list}");
+
+    // It is nobody: routes that need a person, writes and the administrator's routes refuse it.
+    assert_eq!(
+        app.get("/api/auth/check", Some(&key)).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, code, _) = refusal(
+        app.post_json(
+            "/api/post/post-create",
+            &post_body("Nope", "Words"),
+            Some(&key),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        (status, code.as_str()),
+        (StatusCode::FORBIDDEN, "insufficient_scope")
+    );
+    let (status, code, _) = refusal(app.get("/api/admin/overview", Some(&key)).await).await;
+    assert_eq!(
+        (status, code.as_str()),
+        (StatusCode::FORBIDDEN, "insufficient_scope")
+    );
+
+    // Its reads are counted and limited like any key's (7 here: 4 reads so far, the refused
+    // person's route included).
+    for _ in 0..3 {
+        assert_eq!(
+            app.get("/api/post/public/posts", Some(&key)).await.status(),
+            StatusCode::OK
+        );
+    }
+    let res = app.get("/api/post/public/posts", Some(&key)).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let mut used = Value::Null;
+    for _ in 0..50 {
+        let list = json_of(app.get("/api/keys", Some(&admin.token)).await).await;
+        used = list["keys"][0].clone();
+        if used["usageCount"].as_i64().unwrap_or(0) >= 7 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(used["usageCount"].as_i64().unwrap() >= 7, "{used}");
+    assert!(used["lastUsedAt"].is_string(), "{used}");
+
+    // Revoked, it is refused at once (401, not a guest).
+    let id = made["id"].as_str().unwrap();
+    assert!(app
+        .delete(&format!("/api/keys/{id}"), Some(&admin.token))
+        .await
+        .status()
+        .is_success());
+    let (status, code, _) = refusal(app.get("/api/post/public/posts", Some(&key)).await).await;
+    assert_eq!(
+        (status, code.as_str()),
+        (StatusCode::UNAUTHORIZED, "api_key_revoked")
+    );
+}

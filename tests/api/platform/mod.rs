@@ -15,4 +15,5 @@ mod layout;
 mod metrics;
 mod openapi;
 mod store_cost;
+mod webhook_events;
 mod webhooks;
