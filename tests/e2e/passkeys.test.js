@@ -132,7 +132,7 @@ describe('passkeys', () => {
     const laptop = list.getByRole('listitem').filter({ hasText: 'Laptop' });
     await laptop.waitFor();
     assert.equal(await list.getByRole('listitem').count(), 1);
-    assert.match(await laptop.innerText(), /Laptop\s*Synced\s*This device · added .+ · Never used/);
+    assert.match(await laptop.innerText(), /Laptop\s*Synced\s*Built-in · added .+ · Never used/);
     await added;
     const activity = page.getByRole('list', { name: 'Recent security activity' });
     await activity.getByRole('listitem').filter({ hasText: 'Passkey added' }).filter({ hasText: 'Laptop' }).waitFor();

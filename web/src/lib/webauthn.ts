@@ -8,6 +8,7 @@
 import {
   browserSupportsWebAuthn,
   browserSupportsWebAuthnAutofill,
+  platformAuthenticatorIsAvailable,
   startAuthentication,
   startRegistration,
   WebAuthnAbortService,
@@ -20,6 +21,19 @@ import { ApiError, errorMessage, isApiFailure } from './http';
 
 export { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill };
 export type { AuthenticationResponseJSON, RegistrationResponseJSON };
+
+/**
+ * Whether the browser says this device has no built-in passkey (Touch ID, Windows Hello, an
+ * Android screen lock): such a browser can still use a phone (cross-device) or a security key.
+ * False when the browser has one, or cannot tell.
+ */
+export async function lacksBuiltInPasskey(): Promise<boolean> {
+  try {
+    return !(await platformAuthenticatorIsAvailable());
+  } catch {
+    return false;
+  }
+}
 
 /** What the server's options routes answer: the WebAuthn options and the challenge's `challengeId`. */
 export type PasskeyOptionsAnswer = object;
@@ -74,6 +88,8 @@ export const PASSKEY_TEXT = {
   confirmCancelled: 'The passkey check was cancelled or timed out, or your device could not confirm it’s you.',
   alreadyRegistered: 'This device already has a passkey for your account.',
   insecure: 'Passkeys cannot be used on this address of the site.',
+  noBuiltIn: 'This device has no built-in passkey; you can use a phone or a security key.',
+  confirmPrompt: 'Follow your browser’s prompt to confirm it’s you with a passkey.',
 } as const;
 
 /**

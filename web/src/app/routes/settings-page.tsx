@@ -15,7 +15,7 @@ import { Page } from '@/components/page';
 import { formatDate } from '@/lib/format';
 import { CONSENT_KEY, storage } from '@/lib/storage';
 import { toast } from '@/lib/toast';
-import { changePassword, logoutEverywhere } from '@/features/auth';
+import { logoutEverywhere } from '@/features/auth';
 import { fetchBlockedUsers, selectBlocks, unblockUser } from '@/features/blocks';
 // The followed authors' list reads through the generated endpoints: not part of the follows index,
 // which reader pages load first.
@@ -25,18 +25,16 @@ import { DevelopersSection } from '@/features/developers';
 import { PreciseLocationControl } from '@/features/location';
 import { PushSettings } from '@/features/push';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
-import { DeleteAccountSection, PasskeysSection, SecurityLog, SessionList, TwoFactorSection, YourDataSection } from '@/features/account';
+import { DeleteAccountSection, PasskeysSection, PasswordSection, SecurityLog, SessionList, TwoFactorSection, YourDataSection } from '@/features/account';
 import { selectProfile, updateCurrentUser, type ProfileChanges } from '@/features/users';
 import { AvatarCropper } from '@/features/users/components/avatar-cropper';
 
 const MAX_BIO = 500;
 const MAX_SHORT = 100;
-export const PASSWORD_MIN = 8;
 export const SAVED = {
   profile: 'Profile saved.',
   avatar: 'Avatar saved.',
   avatarRemoved: 'Avatar removed.',
-  password: 'Password changed. Your other sessions have been logged out.',
 } as const;
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
@@ -248,61 +246,6 @@ function BlockedSection() {
         </ul>
       ) : null}
     </div>
-  );
-}
-
-function PasswordSection() {
-  const dispatch = useAppDispatch();
-  const [form, setForm] = useState({ current: '', next: '', confirm: '' });
-  const [busy, setBusy] = useState(false);
-  const outcome = useOutcome();
-  const mismatch = form.confirm !== '' && form.next !== form.confirm;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    outcome.clear();
-    if (form.next.length < PASSWORD_MIN) {
-      outcome.fail(`Password must be at least ${PASSWORD_MIN} characters`);
-      return;
-    }
-    if (mismatch) return;
-    setBusy(true);
-    const result = await dispatch(changePassword({ currentPassword: form.current, newPassword: form.next }));
-    setBusy(false);
-    if (changePassword.fulfilled.match(result)) {
-      setForm({ current: '', next: '', confirm: '' });
-      outcome.succeed(SAVED.password);
-      toast.success(SAVED.password);
-    } else outcome.fail(result.payload ?? 'Failed to change password');
-  };
-
-  const input = (key: 'current' | 'next' | 'confirm', label: string, autoComplete: string, extra: Record<string, unknown> = {}) => (
-    <div className="field">
-      <label htmlFor={`password-${key}`}>{label}</label>
-      <input id={`password-${key}`} type="password" autoComplete={autoComplete} required value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} {...extra} />
-    </div>
-  );
-
-  return (
-    <form className="form form--narrow" onSubmit={(e) => void submit(e)} aria-label="Change password">
-      {input('current', 'Current password', 'current-password')}
-      {input('next', 'New password', 'new-password', { minLength: PASSWORD_MIN, 'aria-describedby': 'password-next-hint' })}
-      <small id="password-next-hint" className="muted">
-        At least {PASSWORD_MIN} characters. Your other sessions are logged out.
-      </small>
-      {input('confirm', 'Confirm new password', 'new-password', { 'aria-invalid': mismatch })}
-      {mismatch ? (
-        <p className="form-error" role="alert">
-          Passwords do not match
-        </p>
-      ) : null}
-      {outcome.node}
-      <div className="form-actions form-actions--start">
-        <button type="submit" className="button" disabled={busy}>
-          {busy ? 'Changing...' : 'Change password'}
-        </button>
-      </div>
-    </form>
   );
 }
 

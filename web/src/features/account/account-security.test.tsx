@@ -1,10 +1,23 @@
-// The settings page's sessions list and two-factor section, on the generated endpoints.
+// The settings page's sessions list and two-factor section, on the generated endpoints; the
+// browser's WebAuthn calls are stubbed.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import * as webauthn from '@simplewebauthn/browser';
 import { currentToasts } from '@/lib/toast';
+import { PASSKEY_TEXT } from '@/lib/webauthn';
 import { mockApi } from '@/test/mock-api';
 import { renderWithProviders, signedInAuth } from '@/test/render';
 import { SessionList, TwoFactorSection } from './account-security';
+
+vi.mock('@simplewebauthn/browser', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@simplewebauthn/browser')>()),
+  browserSupportsWebAuthn: vi.fn(),
+  startAuthentication: vi.fn(),
+}));
+
+beforeEach(() => {
+  vi.mocked(webauthn.browserSupportsWebAuthn).mockReturnValue(false);
+});
 
 const here = {
   id: 's1',
@@ -88,5 +101,120 @@ describe('two-factor sign-in', () => {
     await user.click(screen.getByRole('button', { name: 'I saved them' }));
     expect(await screen.findByText(/10 recovery codes left/)).toBeInTheDocument();
     expect(mockApi.calls('GET', '/auth/2fa')).toHaveLength(2);
+  });
+});
+
+describe('two-factor sign-in confirmed with a passkey', () => {
+  const laptop = { id: 'p1', name: 'Laptop', createdAt: '2026-01-01T10:00:00Z', lastUsedAt: null, kind: 'platform', backedUp: true, transports: ['internal'] };
+  const assertion = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: { clientDataJSON: 'c', authenticatorData: 'd', signature: 's' }, clientExtensionResults: {} };
+  const proof = { challengeId: 're-1', credential: assertion };
+  const refusedByBrowser = () => Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' });
+
+  beforeEach(() => {
+    vi.mocked(webauthn.browserSupportsWebAuthn).mockReturnValue(true);
+    vi.mocked(webauthn.startAuthentication).mockResolvedValue(assertion as unknown as webauthn.AuthenticationResponseJSON);
+    mockApi.on('GET', '/auth/passkeys', { body: { passkeys: [laptop] } });
+    mockApi.on('POST', '/auth/passkeys/reauth/options', { body: { challengeId: 're-1', challenge: 'xyz' } });
+  });
+
+  /** Two-factor on; "Use a passkey instead" chosen (focus stays on the switch, now the other way). */
+  async function choosePasskey(user: ReturnType<typeof userEvent.setup>) {
+    renderWithProviders(<TwoFactorSection />, { preloadedState: { auth: signedInAuth() } });
+    const instead = await screen.findByRole('button', { name: 'Use a passkey instead' });
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
+    await user.click(instead);
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Authenticator or recovery code')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Use your password instead' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Turn off' })).toHaveAccessibleDescription(/ask for your passkey in place of your password and code/);
+  }
+
+  it('turns it off with a passkey: the request carries the assertion, no password and no code', async () => {
+    let enabled = true;
+    mockApi.on('GET', '/auth/2fa', () => ({ body: { enabled, recoveryCodesLeft: enabled ? 8 : 0 } }));
+    mockApi.on('POST', '/auth/2fa/disable', () => {
+      enabled = false;
+      return { body: { message: 'Two-factor sign-in is off' } };
+    });
+    const user = userEvent.setup();
+    await choosePasskey(user);
+    await user.click(screen.getByRole('button', { name: 'Turn off' }));
+
+    expect(await screen.findByRole('button', { name: 'Set up two-factor sign-in' })).toBeInTheDocument();
+    const [sent] = mockApi.calls('POST', '/auth/2fa/disable');
+    expect(sent.body).toEqual({ passkey: proof });
+    expect(sent.body).not.toHaveProperty('password');
+    expect(sent.body).not.toHaveProperty('code');
+    expect(webauthn.startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'xyz' }, useBrowserAutofill: false });
+    expect(currentToasts().map((t) => t.message)).toContain('Two-factor sign-in is off.');
+  });
+
+  it('gets new recovery codes with a passkey', async () => {
+    mockApi.on('GET', '/auth/2fa', { body: { enabled: true, recoveryCodesLeft: 2 } });
+    mockApi.on('POST', '/auth/2fa/recovery-codes', { body: { message: 'New recovery codes', recoveryCodes: ['eeee-ffff', 'gggg-hhhh'] } });
+    const user = userEvent.setup();
+    await choosePasskey(user);
+    await user.click(screen.getByRole('button', { name: 'New recovery codes' }));
+
+    expect(await screen.findByTestId('recovery-codes')).toHaveTextContent('eeee-ffff');
+    const [sent] = mockApi.calls('POST', '/auth/2fa/recovery-codes');
+    expect(sent.body).toEqual({ passkey: proof });
+    expect(sent.body).not.toHaveProperty('password');
+    expect(mockApi.calls('POST', '/auth/2fa/disable')).toHaveLength(0);
+  });
+
+  it('says so when the passkey prompt is cancelled or times out, sends nothing, and the password is one click away', async () => {
+    mockApi.on('GET', '/auth/2fa', { body: { enabled: true, recoveryCodesLeft: 8 } });
+    vi.mocked(webauthn.startAuthentication).mockRejectedValue(refusedByBrowser());
+    const user = userEvent.setup();
+    await choosePasskey(user);
+    await user.click(screen.getByRole('button', { name: 'Turn off' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(PASSKEY_TEXT.confirmCancelled);
+    expect(mockApi.calls('POST', '/auth/2fa/disable')).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Turn off' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Use your password instead' }));
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Use a passkey instead' })).toHaveFocus();
+  });
+
+  it("shows the server's refusal of the passkey", async () => {
+    mockApi.on('GET', '/auth/2fa', { body: { enabled: true, recoveryCodesLeft: 8 } });
+    mockApi.on('POST', '/auth/2fa/disable', { status: 400, body: { message: 'This passkey belongs to another account.', code: 'passkey_other_account' } });
+    const user = userEvent.setup();
+    await choosePasskey(user);
+    await user.click(screen.getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This passkey belongs to another account.');
+    expect(screen.getByText(/8 recovery codes left/)).toBeInTheDocument();
+  });
+
+  it('still sends the password and the code when the passkey is not chosen', async () => {
+    mockApi.on('GET', '/auth/2fa', { body: { enabled: true, recoveryCodesLeft: 8 } });
+    mockApi.on('POST', '/auth/2fa/recovery-codes', { body: { message: 'New recovery codes', recoveryCodes: ['iiii-jjjj'] } });
+    const user = userEvent.setup();
+    renderWithProviders(<TwoFactorSection />, { preloadedState: { auth: signedInAuth() } });
+    await screen.findByRole('button', { name: 'Use a passkey instead' });
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.type(screen.getByLabelText('Authenticator or recovery code'), ' 123456 ');
+    await user.click(screen.getByRole('button', { name: 'New recovery codes' }));
+    expect(await screen.findByTestId('recovery-codes')).toHaveTextContent('iiii-jjjj');
+    expect(mockApi.calls('POST', '/auth/2fa/recovery-codes')[0].body).toEqual({ password: 'secret', code: '123456' });
+    expect(webauthn.startAuthentication).not.toHaveBeenCalled();
+  });
+
+  it('offers no passkey to someone without one, nor in a browser that cannot use one (the list is not even read)', async () => {
+    mockApi.on('GET', '/auth/2fa', { body: { enabled: true, recoveryCodesLeft: 8 } });
+    mockApi.on('GET', '/auth/passkeys', { body: { passkeys: [] } });
+    const first = renderWithProviders(<TwoFactorSection />, { preloadedState: { auth: signedInAuth() } });
+    await screen.findByLabelText('Password');
+    await waitFor(() => expect(mockApi.calls('GET', '/auth/passkeys')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'Use a passkey instead' })).not.toBeInTheDocument();
+    first.unmount();
+
+    vi.mocked(webauthn.browserSupportsWebAuthn).mockReturnValue(false);
+    renderWithProviders(<TwoFactorSection />, { preloadedState: { auth: signedInAuth() } });
+    await screen.findByLabelText('Password');
+    expect(screen.queryByRole('button', { name: 'Use a passkey instead' })).not.toBeInTheDocument();
+    expect(mockApi.calls('GET', '/auth/passkeys')).toHaveLength(1);
   });
 });

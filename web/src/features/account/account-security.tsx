@@ -1,7 +1,7 @@
 /**
  * The account's own security on the settings page: where it is signed in (each session with
  * "Sign out") and two-factor sign-in (setup with a QR code and the secret as text, recovery
- * codes shown once, turning it off, new recovery codes).
+ * codes shown once, turning it off, new recovery codes: with the password and a code, or a passkey).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
@@ -22,6 +22,7 @@ import { FormError, FormField } from '@/components/form-field';
 import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
+import { PasskeyInsteadToggle, PasskeyPromptStatus, usePasskeyInstead } from './passkey-instead';
 
 function place(s: SessionItem): string {
   const parts = [s.city, s.country].filter((p) => p && p !== 'Unknown');
@@ -108,7 +109,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-/** Two-factor sign-in: off → setup (QR code and secret) → code → recovery codes; on → off or new codes. */
+/**
+ * Two-factor sign-in: off → setup (QR code and secret) → code → recovery codes; on → off or new
+ * codes, confirmed with the password and a code or (for someone with one) a passkey.
+ */
 export function TwoFactorSection() {
   const { data: status, error: loadError, refetch } = useGetAuth2FaQuery();
   const [startSetup] = usePostAuth2FaSetupMutation();
@@ -122,6 +126,7 @@ export function TwoFactorSection() {
   const [actionError, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const error = actionError ?? (loadError ? errorMessage(loadError, 'Could not load two-factor settings') : null);
+  const passkey = usePasskeyInstead({ skip: !status?.enabled });
 
   const run = async (what: () => Promise<void>) => {
     setBusy(true);
@@ -158,10 +163,19 @@ export function TwoFactorSection() {
   const change = (kind: 'disable' | 'recovery-codes') => (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const body = { password, code: code.trim() };
+      let body;
+      if (passkey.using) {
+        const answer = await passkey.prove();
+        if ('error' in answer) {
+          setError(answer.error || null);
+          return;
+        }
+        body = { passkey: answer.proof };
+      } else body = { password, code: code.trim() };
       const recoveryCodes = kind === 'disable' ? (await turnOff({ body }).unwrap(), null) : (await newCodes({ body }).unwrap()).recoveryCodes;
       setPassword('');
       setCode('');
+      passkey.choose(false);
       if (kind === 'disable') toast.success('Two-factor sign-in is off.');
       else setCodes(recoveryCodes);
       await refetch();
@@ -209,14 +223,24 @@ export function TwoFactorSection() {
         Two-factor sign-in is <strong>on</strong>. {status.recoveryCodesLeft} recovery code{status.recoveryCodesLeft === 1 ? '' : 's'} left.
       </p>
       <form className="form">
-        <FormField id="tf-password" label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-        <FormField id="tf-code" label="Authenticator or recovery code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+        {passkey.using ? (
+          <p id="tf-passkey-note" className="muted small">
+            Your browser will ask for your passkey in place of your password and code.
+          </p>
+        ) : (
+          <>
+            <FormField id="tf-password" label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <FormField id="tf-code" label="Authenticator or recovery code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+          </>
+        )}
         <FormError message={error} />
+        <PasskeyPromptStatus passkey={passkey} />
+        <PasskeyInsteadToggle passkey={passkey} disabled={busy} />
         <div className="form-actions">
-          <button type="submit" className="button button--ghost" disabled={busy} onClick={change('recovery-codes')}>
+          <button type="submit" className="button button--ghost" disabled={busy} aria-describedby={passkey.using ? 'tf-passkey-note' : undefined} onClick={change('recovery-codes')}>
             New recovery codes
           </button>
-          <button type="submit" className="button button--danger" disabled={busy} onClick={change('disable')}>
+          <button type="submit" className="button button--danger" disabled={busy} aria-describedby={passkey.using ? 'tf-passkey-note' : undefined} onClick={change('disable')}>
             Turn off
           </button>
         </div>

@@ -1,10 +1,11 @@
 // The settings page's passkeys (with the step-up dialog) and the security activity list; the
 // browser's WebAuthn calls are stubbed.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as webauthn from '@simplewebauthn/browser';
 import { ReauthDialog } from '@/features/auth';
 import { currentToasts } from '@/lib/toast';
+import { PASSKEY_TEXT } from '@/lib/webauthn';
 import { mockApi } from '@/test/mock-api';
 import { renderWithProviders, signedInAuth } from '@/test/render';
 import { PasskeysSection } from './passkeys-section';
@@ -13,6 +14,7 @@ import { SecurityLog, securityActionLabel } from './security-log';
 vi.mock('@simplewebauthn/browser', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@simplewebauthn/browser')>()),
   browserSupportsWebAuthn: vi.fn(),
+  platformAuthenticatorIsAvailable: vi.fn(),
   startRegistration: vi.fn(),
   startAuthentication: vi.fn(),
 }));
@@ -35,6 +37,7 @@ const refusedByBrowser = () => Object.assign(new Error('The operation either tim
 
 beforeEach(() => {
   vi.mocked(webauthn.browserSupportsWebAuthn).mockReturnValue(true);
+  vi.mocked(webauthn.platformAuthenticatorIsAvailable).mockResolvedValue(true);
   vi.mocked(webauthn.startRegistration).mockResolvedValue(registration as unknown as webauthn.RegistrationResponseJSON);
   vi.mocked(webauthn.startAuthentication).mockResolvedValue(assertion as unknown as webauthn.AuthenticationResponseJSON);
   mockApi.on('GET', '/auth/security-log', { body: { events: [] } });
@@ -57,7 +60,9 @@ describe('passkeys in settings', () => {
     const list = await screen.findByRole('list', { name: 'Your passkeys' });
     const [first, second] = within(list).getAllByRole('listitem');
     expect(first).toHaveTextContent(/^LaptopSynced/);
-    expect(first).toHaveTextContent(/This device · added .+ · Never used/);
+    // "Built-in", not "This device": the list may be read on another device than the passkey's.
+    expect(first).toHaveTextContent(/Built-in · added .+ · Never used/);
+    expect(first).not.toHaveTextContent('This device');
     expect(second).not.toHaveTextContent('Synced');
     expect(second).toHaveTextContent(/Security key or phone · added .+ · last used /);
     expect(within(first).getByRole('button', { name: 'Rename Laptop' })).toBeInTheDocument();
@@ -101,6 +106,40 @@ describe('passkeys in settings', () => {
     expect(currentToasts().map((t) => t.message)).toContain('Passkey “MacBook” added. You can use it to sign in.');
     expect(screen.getByLabelText('Name for a new passkey')).toHaveValue('');
     expect(mockApi.calls('GET', '/auth/security-log').length).toBeGreaterThanOrEqual(1);
+    // This device has a built-in passkey: nothing to say about it.
+    expect(screen.queryByText(PASSKEY_TEXT.noBuiltIn)).not.toBeInTheDocument();
+  });
+
+  it('says when this device has no built-in passkey, and still adds one (a phone or a security key)', async () => {
+    vi.mocked(webauthn.platformAuthenticatorIsAvailable).mockResolvedValue(false);
+    mockApi.on('GET', '/auth/passkeys', { body: { passkeys: [] } });
+    mockApi.on('POST', '/auth/passkeys/register/options', { body: creation });
+    mockApi.on('POST', '/auth/passkeys/register/verify', { status: 201, body: { ...key, name: 'Phone' } });
+    const user = userEvent.setup();
+    renderSection();
+    const note = await screen.findByText('This device has no built-in passkey; you can use a phone or a security key.');
+    expect(note).not.toHaveAttribute('role', 'alert');
+    const add = screen.getByRole('button', { name: 'Add a passkey' });
+    expect(add).toHaveAccessibleDescription(PASSKEY_TEXT.noBuiltIn);
+
+    await user.type(screen.getByLabelText('Name for a new passkey'), 'Phone');
+    expect(add).toBeEnabled();
+    await user.click(add);
+
+    const list = await screen.findByRole('list', { name: 'Your passkeys' });
+    expect(within(list).getByText('Phone')).toBeInTheDocument();
+    expect(within(list).getByRole('listitem')).toHaveTextContent(/Security key or phone · added/);
+    expect(webauthn.startRegistration).toHaveBeenCalledTimes(1);
+    expect(mockApi.calls('POST', '/auth/passkeys/register/verify')[0].body).toEqual({ challengeId: 'reg-1', name: 'Phone', credential: registration });
+  });
+
+  it('says nothing about a built-in passkey when the browser cannot tell', async () => {
+    vi.mocked(webauthn.platformAuthenticatorIsAvailable).mockRejectedValue(new Error('unknown'));
+    mockApi.on('GET', '/auth/passkeys', { body: { passkeys: [] } });
+    renderSection();
+    await screen.findByText(/^No passkeys yet\./);
+    await waitFor(() => expect(webauthn.platformAuthenticatorIsAvailable).toHaveBeenCalled());
+    expect(screen.queryByText(PASSKEY_TEXT.noBuiltIn)).not.toBeInTheDocument();
   });
 
   it('says so when the person cancels the browser prompt, and adds nothing', async () => {
@@ -134,6 +173,7 @@ describe('passkeys in settings', () => {
     expect(await screen.findByRole('list', { name: 'Your passkeys' })).toBeInTheDocument();
     expect(screen.getByText(/This browser cannot use passkeys\./)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add a passkey' })).not.toBeInTheDocument();
+    expect(screen.queryByText(PASSKEY_TEXT.noBuiltIn)).not.toBeInTheDocument();
   });
 
   it('renames one in place (Escape cancels), focus back on Rename', async () => {

@@ -20,13 +20,16 @@ import { Modal } from '@/components/modal';
 import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
-import { browserSupportsWebAuthn, createPasskey, isCeremonyCancelled, PASSKEY_TEXT, passkeyErrorMessage } from '@/lib/webauthn';
+import { browserSupportsWebAuthn, createPasskey, isCeremonyCancelled, lacksBuiltInPasskey, PASSKEY_TEXT, passkeyErrorMessage } from '@/lib/webauthn';
 
 export const PASSKEY_NAME_MAX = 64;
 
-/** Where a passkey lives, in words: "This device" (built in) or "Security key or phone". */
+/**
+ * Where a passkey lives, in words: "Built-in" (a device's own, the one it was made on, which may
+ * not be the one showing the list) or "Security key or phone".
+ */
 export function passkeyKind(kind: PasskeyView['kind']): string | null {
-  if (kind === 'platform') return 'This device';
+  if (kind === 'platform') return 'Built-in';
   if (kind === 'cross-platform') return 'Security key or phone';
   return null;
 }
@@ -200,7 +203,17 @@ function AddPasskeyForm() {
   // Asking the server (maybe after a step-up), waiting for the browser's prompt, saving.
   const [busy, setBusy] = useState<null | 'starting' | 'browser' | 'saving'>(null);
   const [error, setError] = useState<string | null>(null);
+  // No built-in passkey here (said, not blocking): a phone or a security key still works.
+  const [noBuiltIn, setNoBuiltIn] = useState(false);
   const refreshActivity = useRefreshActivity();
+
+  useEffect(() => {
+    let alive = true;
+    void lacksBuiltInPasskey().then((lacks) => alive && setNoBuiltIn(lacks));
+    return () => {
+      alive = false;
+    };
+  }, []);
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
@@ -235,12 +248,17 @@ function AddPasskeyForm() {
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
+      {noBuiltIn ? (
+        <p id="new-passkey-no-built-in" className="muted small">
+          {PASSKEY_TEXT.noBuiltIn}
+        </p>
+      ) : null}
       <FormError message={error} />
       <p className="muted small passkey-signin__status" role="status">
         {busy === 'browser' ? 'Follow your browser’s prompt to create the passkey.' : busy === 'saving' ? 'Saving your passkey...' : ''}
       </p>
       <div className="form-actions form-actions--start">
-        <button type="submit" className="button" disabled={busy !== null || name.trim() === ''}>
+        <button type="submit" className="button" disabled={busy !== null || name.trim() === ''} aria-describedby={noBuiltIn ? 'new-passkey-no-built-in' : undefined}>
           {busy ? 'Adding...' : 'Add a passkey'}
         </button>
       </div>
@@ -248,7 +266,10 @@ function AddPasskeyForm() {
   );
 }
 
-/** Passkeys: the list, rename and remove, and (in a browser that can) adding one. */
+/**
+ * Passkeys: the list, rename and remove, and (in a browser that can) adding one, with a note when
+ * the device has no built-in passkey.
+ */
 export function PasskeysSection() {
   const [supported] = useState(() => browserSupportsWebAuthn());
   const { data, error, refetch } = useGetAuthPasskeysQuery();

@@ -207,10 +207,15 @@ export const logout = createAsyncThunk<void, void, { rejectValue: string }>(
 );
 
 /**
- * Changes the password: every other session ends, this one carries on with the new token
- * (stored before the answer is handed on, so a session check meanwhile uses it).
+ * Changes the password, confirmed with the current one or a passkey's step-up assertion: every
+ * other session ends, this one carries on with the new token (stored before the answer is handed
+ * on, so a session check meanwhile uses it).
  */
-export const changePassword = createAsyncThunk<string, { currentPassword: string; newPassword: string }, { rejectValue: string }>(
+export const changePassword = createAsyncThunk<
+  string,
+  { currentPassword: string; newPassword: string } | { newPassword: string; passkey: { challengeId: string; credential: Record<string, unknown> } },
+  { rejectValue: string }
+>(
   'auth/changePassword',
   async (payload, { rejectWithValue }) => {
     try {

@@ -86,7 +86,9 @@ export const authApi = {
     http.post<PostAuthResetPasswordApiResponse>('/auth/reset-password', payload, FALLBACK.resetPassword),
   check: () => http.get<GetAuthCheckApiResponse>('/auth/check', FALLBACK.checkAuth),
   logout: () => http.post<PostAuthLogoutApiResponse>('/auth/logout', {}, FALLBACK.logout),
-  changePassword: (payload: { currentPassword: string; newPassword: string }) =>
+  changePassword: (
+    payload: { currentPassword: string; newPassword: string } | { newPassword: string; passkey: { challengeId: string; credential: Record<string, unknown> } },
+  ) =>
     http.post<PostAuthChangePasswordApiResponse>('/auth/change-password', payload, FALLBACK.changePassword),
   logoutEverywhere: () => http.post<PostAuthLogoutAllApiResponse>('/auth/logout-all', {}, FALLBACK.logoutEverywhere),
   deleteAccount: (payload: { password: string } | { passkey: { challengeId: string; credential: Record<string, unknown> } }) =>
