@@ -1,7 +1,9 @@
 """The table of `scripts/bench web`: per page the median of its runs (each figure on its own) of
 the performance score, LCP, TBT, CLS and the bytes transferred, the floor's figures beside, and
 pass/fail of the reader pages against the targets (performance >= 95, LCP <= 1.8 s,
-TBT <= 150 ms, CLS <= 0.02). Usage: report.py RUNS.jsonl"""
+TBT <= 150 ms, CLS <= 0.02). Pages of a reference build (`ref-home`, ...: WEB_REFERENCE) are
+listed too, and each reader page is compared with its reference (this build's median against
+the reference's, measured in the same runs). Usage: report.py RUNS.jsonl"""
 
 import json
 import statistics
@@ -24,7 +26,7 @@ def main(path):
         med[p]["n"] = len(rs)
         med[p]["url"] = rs[0]["url"]
     print("Lighthouse, mobile defaults (simulated slow 4G, 4x CPU slowdown); median of each figure over the runs")
-    print(f"{'page':<8}{'runs':>5}{'perf':>6}{'FCP s':>7}{'LCP s':>7}{'TBT ms':>8}{'CLS':>7}{'KiB':>7}  targets")
+    print(f"{'page':<12}{'runs':>5}{'perf':>6}{'FCP s':>7}{'LCP s':>7}{'TBT ms':>8}{'CLS':>7}{'KiB':>7}  targets")
     failed = False
     for p in pages:
         m = med[p]
@@ -43,8 +45,10 @@ def main(path):
             failed = failed or bool(misses)
         elif p == "floor":
             verdict = "(the floor: the same article as static HTML, no script)"
+        elif p.startswith("ref-"):
+            verdict = "(the reference build)"
         print(
-            f"{p:<8}{m['n']:>5}{m['score']:>6.0f}{m['fcp'] / 1000:>7.2f}{m['lcp'] / 1000:>7.2f}{m['tbt']:>8.0f}"
+            f"{p:<12}{m['n']:>5}{m['score']:>6.0f}{m['fcp'] / 1000:>7.2f}{m['lcp'] / 1000:>7.2f}{m['tbt']:>8.0f}"
             f"{m['cls']:>7.3f}{m['bytes'] / 1024:>7.0f}  {verdict}"
         )
     if "floor" in med and "post" in med:
@@ -53,6 +57,16 @@ def main(path):
             f"post page against the floor: LCP {p['lcp'] - f['lcp']:+.0f} ms, FCP {p['fcp'] - f['fcp']:+.0f} ms, "
             f"{(p['bytes'] - f['bytes']) / 1024:+.0f} KiB"
         )
+    compared = [p for p in pages if p in READER and f"ref-{p}" in med]
+    if compared:
+        print("against the reference build, same runs (this build / reference):")
+        for p in compared:
+            m, r = med[p], med[f"ref-{p}"]
+            ratio = m["tbt"] / r["tbt"] if r["tbt"] else float("nan")
+            print(
+                f"  {p:<8} TBT {m['tbt']:.0f} / {r['tbt']:.0f} ms ({ratio:.2f}), LCP {m['lcp'] - r['lcp']:+.0f} ms, "
+                f"FCP {m['fcp'] - r['fcp']:+.0f} ms, perf {m['score']:.0f} / {r['score']:.0f}, {(m['bytes'] - r['bytes']) / 1024:+.0f} KiB"
+            )
     print("reader pages (home, post, author): " + ("FAIL" if failed else "pass") + " against performance >= 95, LCP <= 1.8 s, TBT <= 150 ms, CLS <= 0.02")
 
 

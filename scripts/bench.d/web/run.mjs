@@ -3,7 +3,7 @@
 // the flags the e2e suite uses), performance category only. Prints one JSON line per run:
 // { page, url, run, score, lcp, tbt, cls, bytes, fcp, si }.
 //
-// Environment: BASE_URL; PAGES (name=path, space-separated); RUNS (default 3); CHROME_PATH;
+// Environment: BASE_URL; PAGES (name=path or name=URL, space-separated); RUNS (default 3); CHROME_PATH;
 // LHR_DIR (optional): each run's whole Lighthouse report is written there as
 // <page>-<run>.json, to read which requests and tasks fell in the measured window.
 
@@ -23,7 +23,8 @@ const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-bac
 async function measure(page, run) {
   const chrome = await launch({ chromePath: process.env.CHROME_PATH || '/usr/bin/chromium', chromeFlags: FLAGS });
   try {
-    const url = `${base}${page.path}`;
+    // A page of the reference build (WEB_REFERENCE) is named by its whole address.
+    const url = /^https?:/.test(page.path) ? page.path : `${base}${page.path}`;
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
     const lhr = result.lhr;
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Avatar } from '@/components/avatar';
@@ -7,6 +7,7 @@ import { Page } from '@/components/page';
 import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { ResponsiveImage } from '@/components/responsive-image';
+import { WhenNear } from '@/components/when-near';
 import { selectCommentCount } from '@/features/comments/comment-count';
 import { EngagementBar, PollBlock, trackView, useReadingTracker } from '@/features/engagement';
 import { FollowButton, NewsletterForm } from '@/features/follows';
@@ -14,7 +15,7 @@ import { useQueuedComments } from '@/features/offline';
 import { SeriesBar, SeriesEnd } from '@/features/series';
 import { loadTipSection } from '@/features/tips/lazy';
 import { formatDate, readingTimeLabel } from '@/lib/format';
-import type { Post } from '@/types/entities';
+import type { Block, Post } from '@/types/entities';
 
 /** The comments sit below the article: their code loads after the page's (the thread loads its own data anyway). */
 const CommentsSection = lazy(() => import('@/features/comments/components/comments-section').then((m) => ({ default: m.CommentsSection })));
@@ -34,6 +35,9 @@ const AuthorAlertsMenu = lazy(() => import('@/features/follows/components/alerts
 /** Administrators block or unblock the open post from here too (the administrators' area's code). */
 const PostBlockButton = lazy(() => import('@/features/admin/components/post-block-button').then((m) => ({ default: m.PostBlockButton })));
 import { fetchPost, fetchSuggestedPosts, POST_FALLBACK, selectPosts, selectSuggested, sendAppeal } from '@/features/posts';
+
+/** A post without blocks (one array, so the memoised body sees no change). */
+const NO_BLOCKS: Block[] = [];
 
 export const BLOCKED_NOTICE = 'This post has been blocked by an administrator.';
 export const APPEAL_MAX = 2000;
@@ -123,7 +127,8 @@ function SuggestedPosts({ post }: { post: Post }) {
   );
 }
 
-function PostView({ post }: { post: Post }) {
+/** The article and everything under it; drawn again only when the post itself changes. */
+const PostView = memo(function PostView({ post }: { post: Post }) {
   const dispatch = useAppDispatch();
   const { user, role } = useAppSelector((state) => state.auth);
   // Comments written offline count as the thread shows them, until they are sent.
@@ -140,6 +145,20 @@ function PostView({ post }: { post: Post }) {
     counted.current = post.slug;
     void dispatch(trackView({ slug: post.slug }));
   }, [dispatch, post.slug]);
+
+  // Stable while the post is the same one, so the memoised body is not drawn again for a count
+  // (the support card reads the post as it is when drawn).
+  const renderPoll = useCallback((block: Block) => <PollBlock postId={post._id} block={block} />, [post._id]);
+  const tipPost = useRef(post);
+  tipPost.current = post;
+  const renderTip = useCallback(
+    () => (
+      <Suspense fallback={null}>
+        <TipBlock post={tipPost.current} />
+      </Suspense>
+    ),
+    [],
+  );
 
   const published = post.publishedAt ?? post.createdAt;
   return (
@@ -228,20 +247,15 @@ function PostView({ post }: { post: Post }) {
         <ResponsiveImage src={post.thumbnail} alt="" meta={post.thumbnailImage} priority className="post__thumb" />
       ) : null}
       {post.locked ? <LockedNotice post={post} signedIn={Boolean(user)} /> : null}
-      <PostBlocks
-        blocks={post.blocks ?? []}
-        renderPoll={(block) => <PollBlock postId={post._id} block={block} />}
-        renderTip={() => (
-          <Suspense fallback={null}>
-            <TipBlock post={post} />
-          </Suspense>
-        )}
-      />
+      <PostBlocks blocks={post.blocks ?? NO_BLOCKS} renderPoll={renderPoll} renderTip={renderTip} />
       {post.series ? <SeriesEnd place={post.series} /> : null}
       <EngagementBar post={post} commentCount={commentCount} />
-      <Suspense fallback={null}>
-        <TipSection post={post} />
-      </Suspense>
+      {/* Below the article: the support card's code (and RTK Query's) loads as the reader nears it. */}
+      <WhenNear>
+        <Suspense fallback={null}>
+          <TipSection post={post} />
+        </Suspense>
+      </WhenNear>
       {!user && post.author ? <NewsletterForm authorId={post.author._id} authorName={post.author.name} /> : null}
       <Suspense fallback={<section className="comments" aria-busy="true" aria-label="Comments" />}>
         <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
@@ -249,7 +263,7 @@ function PostView({ post }: { post: Post }) {
       <SuggestedPosts post={post} />
     </article>
   );
-}
+});
 
 /** Displays a post with every block type, its engagement, support card and supporters, comments and suggestions. */
 export default function PostPage() {

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import { allowedEmbed } from '@/lib/embeds';
 import { safeHref } from '@/lib/safe-url';
 import type { Block } from '@/types/entities';
@@ -166,9 +166,10 @@ export function PostBlock({ block, renderPoll, renderTip }: { block: Block } & B
 
 /**
  * A post's body: every block in order. Polls and the support card are drawn by `renderPoll` and
- * `renderTip` (they need the store).
+ * `renderTip` (they need the store). Memoised: a post read again with only its counts changed
+ * keeps its blocks' object (posts-slice), and the body is not drawn again.
  */
-export function PostBlocks({ blocks, renderPoll, renderTip }: { blocks: Block[] } & BlockRenderers) {
+export const PostBlocks = memo(function PostBlocks({ blocks, renderPoll, renderTip }: { blocks: Block[] } & BlockRenderers) {
   return (
     <div className="post-body">
       {blocks.map((block) => (
@@ -176,4 +177,4 @@ export function PostBlocks({ blocks, renderPoll, renderTip }: { blocks: Block[] 
       ))}
     </div>
   );
-}
+});

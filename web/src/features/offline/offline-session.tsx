@@ -2,6 +2,33 @@ import { useEffect } from 'react';
 import { useAppSelector } from '@/app/hooks';
 import { tellWorker, workerRuns } from './worker-messages';
 
+/** Set once a signed-in reader's session was told to a worker in this browser (so something may be kept). */
+export const KEPT_MARK = 'pressroom.offline.kept';
+
+function markKept(): void {
+  try {
+    localStorage.setItem(KEPT_MARK, '1');
+  } catch {
+    // Storage refused (private mode): the worker clears on its own at sign-out.
+  }
+}
+
+function wasKept(): boolean {
+  try {
+    return localStorage.getItem(KEPT_MARK) !== null;
+  } catch {
+    return true;
+  }
+}
+
+function forgetKept(): void {
+  try {
+    localStorage.removeItem(KEPT_MARK);
+  } catch {
+    // Nothing to do.
+  }
+}
+
 /**
  * Tells the service worker who is signed in, whenever that is known and changes, and when a
  * worker starts running the page (rendered with the worker's registration, features/pwa): a
@@ -17,9 +44,16 @@ export function OfflineSession() {
     if (!known) return;
     const tell = () => tellWorker({ type: 'OFFLINE_SESSION', userId });
     tell();
-    // Without a worker, this page clears what an earlier one kept. The store's code loads only
-    // when needed (a guest's page never opens it).
-    if (!userId && !workerRuns()) void import('@/lib/offline-db').then((db) => db.clearPersonalData()).catch(() => undefined);
+    if (userId) markKept();
+    // Without a worker, this page clears what an earlier one kept: only when a signed-in reader
+    // was ever told to one in this browser, so a guest's page never loads the store's code nor
+    // opens IndexedDB.
+    else if (!workerRuns() && wasKept()) {
+      void import('@/lib/offline-db')
+        .then((db) => db.clearPersonalData())
+        .then(forgetKept)
+        .catch(() => undefined);
+    }
     if (userId) void import('./queue').then((queue) => queue.startQueueClient());
     navigator.serviceWorker?.addEventListener('controllerchange', tell);
     return () => navigator.serviceWorker?.removeEventListener('controllerchange', tell);

@@ -5,7 +5,8 @@
  * de-duplicate by `_id`; a list remembers what it was loaded for (a tag, a category, a query) and
  * starts over when that changes.
  */
-import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, current, type PayloadAction } from '@reduxjs/toolkit';
+import { sharedWith } from './shared-post';
 import type {
   GetPostBySlugApiResponse,
   GetPublicPostBySlugApiResponse,
@@ -272,10 +273,7 @@ const postsSlice = createSlice({
       state.currentStatus = 'succeeded';
       state.error = null;
     },
-    /**
-     * The first page of a list the server drew into the page (its initial data): the app's first
-     * screen shows the same cards, with no request and no spinner in between.
-     */
+    /** The first page of a list the server drew into the page: the same cards, no request, no spinner. */
     listPreloaded(state, action: PayloadAction<{ list: ListKey; filter: ListFilter; posts: Post[]; total: number }>) {
       const { list, filter, posts, total } = action.payload;
       const items = postItems(posts);
@@ -393,7 +391,7 @@ const postsSlice = createSlice({
         if (state.currentRequestId !== action.meta.requestId) return;
         state.currentRequestId = null;
         state.currentStatus = 'succeeded';
-        state.currentPost = action.payload;
+        state.currentPost = sharedWith(state.currentPost ? current(state.currentPost) : null, action.payload);
       })
       // A failed single-post fetch clears currentPost.
       .addCase(fetchPost.rejected, (state, action) => {

@@ -1,5 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { INITIAL_DATA_ID, takeInitialData } from '@/app/initial-data';
+import { setupStore } from '@/app/store';
 import { mockApi } from '@/test/mock-api';
 import { renderWithProviders, signedInAuth } from '@/test/render';
 import type { UserProfile } from '@/types/entities';
@@ -46,6 +48,27 @@ describe('the profile header', () => {
     await screen.findByRole('button', { name: /^Block/ });
     await vi.waitFor(() => expect(mockApi.calls('GET', '/subscription/plans/author/u2')).toHaveLength(1));
     expect(screen.queryByRole('link', { name: 'Subscribe' })).not.toBeInTheDocument();
+  });
+
+  it("takes the server page's answer about plans and asks nothing (no endpoint code loads)", async () => {
+    plans(0);
+    const doc = document.implementation.createHTMLDocument('page');
+    const data = doc.createElement('script');
+    data.id = INITIAL_DATA_ID;
+    data.textContent = JSON.stringify({
+      path: '/author-profile/u2',
+      list: { key: 'userPosts', filter: { userId: 'u2' }, posts: [], total: 0 },
+      profile: author,
+      hasPlans: true,
+    });
+    doc.body.append(data);
+    takeInitialData(setupStore(), doc, '/author-profile/u2');
+    renderWithProviders(<ProfileHeader user={author} own={false} />, { preloadedState: { auth: signedInAuth() } });
+    expect(screen.getByRole('link', { name: 'Subscribe' })).toHaveAttribute('href', '/plans/u2');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(mockApi.calls('GET', '/subscription/plans/author/u2')).toHaveLength(0);
+    // Another page's data is forgotten: the next author is asked about.
+    takeInitialData(setupStore(), document.implementation.createHTMLDocument('other'), '/');
   });
 
   it('says what blocking does before blocking, and Cancel blocks no one', async () => {

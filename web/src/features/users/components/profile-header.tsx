@@ -23,10 +23,11 @@ export const BLOCK_EXPLANATION =
  */
 function useHasPlans(authorId: string, enabled: boolean) {
   const dispatch = useAppDispatch();
-  // What the server's page said, until the app has asked itself (so the button does not appear late).
+  // What the server's page said; the app asks itself only for an author the page did not draw.
   const [hasPlans, setHasPlans] = useState(() => preloadedHasPlans(authorId) ?? false);
   useEffect(() => {
-    if (!enabled) return;
+    // The server's page answered for this author: nothing to ask (nor any code to load for it).
+    if (!enabled || preloadedHasPlans(authorId) !== undefined) return;
     let live = true;
     loadApi()
       .then((api) => dispatch(api.endpoints.getSubscriptionPlansAuthorByAuthorId.initiate({ authorId }, { subscribe: false, forceRefetch: true })).unwrap())
