@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { api, createAccount, launch, logInThroughForm, newPage, screenshot, seriousAccessibilityViolations, startOwnServer, waitForShell } from './helpers.js';
@@ -197,5 +198,11 @@ describe('settings: developers', () => {
     assert.deepEqual(await seriousAccessibilityViolations(page), [], 'the developers section with an endpoint and its delivery log');
     assert.deepEqual(page.consoleErrors.filter((e) => !/401|403/.test(e)), []);
     await page.context().close();
+
+    // Neither the key nor the signing secret reached the server's log (a prefix at most).
+    const log = readFileSync(server.log, 'utf8');
+    assert.ok(log.length > 0, 'the server wrote its log');
+    assert.ok(!log.includes(key.slice(16)), 'the API key is not in the server log');
+    assert.ok(!log.includes(secret.replace(/^whsec_/, '')), 'the signing secret is not in the server log');
   });
 });
