@@ -2937,7 +2937,7 @@ export type PostAuthPasskeysRegisterVerifyApiResponse =
       backedUp: boolean;
       createdAt: string;
       id: string;
-      /** `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+      /** `platform` (built into the device), `cross-platform` (a security key or a phone), or null. */
       kind?: string | null;
       lastUsedAt?: string | null;
       name: string;
@@ -2948,7 +2948,7 @@ export type PostAuthPasskeysRegisterVerifyApiResponse =
       backedUp: boolean;
       createdAt: string;
       id: string;
-      /** `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+      /** `platform` (built into the device), `cross-platform` (a security key or a phone), or null. */
       kind?: string | null;
       lastUsedAt?: string | null;
       name: string;
@@ -2966,7 +2966,7 @@ export type PatchAuthPasskeysByIdApiResponse = /** status 200 Success */ {
   backedUp: boolean;
   createdAt: string;
   id: string;
-  /** `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+  /** `platform` (built into the device), `cross-platform` (a security key or a phone), or null. */
   kind?: string | null;
   lastUsedAt?: string | null;
   name: string;

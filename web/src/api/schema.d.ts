@@ -3864,7 +3864,7 @@ export interface components {
             backedUp: boolean;
             createdAt: string;
             id: string;
-            /** @description `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+            /** @description `platform` (built into the device), `cross-platform` (a security key or a phone), or null. */
             kind?: string | null;
             lastUsedAt?: string | null;
             name: string;
@@ -13002,7 +13002,7 @@ export interface operations {
                         backedUp: boolean;
                         createdAt: string;
                         id: string;
-                        /** @description `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+                        /** @description `platform` (built into the device), `cross-platform` (a security key or a phone), or null. */
                         kind?: string | null;
                         lastUsedAt?: string | null;
                         name: string;
@@ -13021,7 +13021,7 @@ export interface operations {
                         backedUp: boolean;
                         createdAt: string;
                         id: string;
-                        /** @description `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+                        /** @description `platform` (built into the device), `cross-platform` (a security key or a phone), or null. */
                         kind?: string | null;
                         lastUsedAt?: string | null;
                         name: string;
@@ -13245,7 +13245,7 @@ export interface operations {
                         backedUp: boolean;
                         createdAt: string;
                         id: string;
-                        /** @description `platform` (this device), `cross-platform` (a security key or a phone), or null. */
+                        /** @description `platform` (built into the device), `cross-platform` (a security key or a phone), or null. */
                         kind?: string | null;
                         lastUsedAt?: string | null;
                         name: string;
