@@ -98,15 +98,25 @@ async fn add_passkey(app: &TestApp, user: &TestUser, device: &Device, name: &str
     )
     .await;
     let credential = device.run("create", SITE, &[], &opts);
-    let res = app
-        .post_json(
-            "/api/auth/passkeys/register/verify",
-            &json!({ "challengeId": id, "name": name, "credential": credential }),
-            Some(&user.token),
-        )
-        .await;
+    let res = send_registration(app, &user.token, &id, name, &credential).await;
     assert_eq!(res.status(), StatusCode::CREATED);
     json_of(res).await
+}
+
+/// `POST /api/auth/passkeys/register/verify` of `credential`, named `name`, for the ceremony `id`.
+async fn send_registration(
+    app: &TestApp,
+    token: &str,
+    id: &str,
+    name: &str,
+    credential: &Value,
+) -> reqwest::Response {
+    app.post_json(
+        "/api/auth/passkeys/register/verify",
+        &json!({ "challengeId": id, "name": name, "credential": credential }),
+        Some(token),
+    )
+    .await
 }
 
 /// An assertion by `device` for fresh sign-in options.
@@ -430,14 +440,7 @@ async fn registration_refusals_store_nothing() {
         let credential = device.run("create", SITE, flags, &opts);
         let app = &app;
         let token = user.token.clone();
-        async move {
-            app.post_json(
-                "/api/auth/passkeys/register/verify",
-                &json!({ "challengeId": id, "name": name, "credential": credential }),
-                Some(&token),
-            )
-            .await
-        }
+        async move { send_registration(app, &token, &id, name, &credential).await }
     };
     let (opts, id) = options(
         &app,
@@ -466,12 +469,7 @@ async fn registration_refusals_store_nothing() {
     .await;
     let credential = device.run("create", "https://pressroom.example.net", &[], &opts);
     refused(
-        app.post_json(
-            "/api/auth/passkeys/register/verify",
-            &json!({ "challengeId": id, "name": "Laptop", "credential": credential }),
-            Some(&user.token),
-        )
-        .await,
+        send_registration(&app, &user.token, &id, "Laptop", &credential).await,
         StatusCode::UNAUTHORIZED,
         "passkey_wrong_site",
     )
@@ -494,12 +492,7 @@ async fn registration_refusals_store_nothing() {
             bytes
         ));
         refused(
-            app.post_json(
-                "/api/auth/passkeys/register/verify",
-                &json!({ "challengeId": id, "name": "Laptop", "credential": credential }),
-                Some(&user.token),
-            )
-            .await,
+            send_registration(&app, &user.token, &id, "Laptop", &credential).await,
             StatusCode::BAD_REQUEST,
             "passkey_malformed",
         )

@@ -16,6 +16,22 @@ async fn create_key(app: &TestApp, user: &TestUser, body: Value) -> Value {
     answer
 }
 
+/// Waits until the owner's (first) key shows at least `n` uses and a last use (they are noted
+/// beside the request).
+async fn uses_reach(app: &TestApp, owner_token: &str, n: i64) {
+    let mut used = Value::Null;
+    for _ in 0..50 {
+        let list = json_of(app.get("/api/keys", Some(owner_token)).await).await;
+        used = list["keys"][0].clone();
+        if used["usageCount"].as_i64().unwrap_or(0) >= n {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(used["usageCount"].as_i64().unwrap() >= n, "{used}");
+    assert!(used["lastUsedAt"].is_string(), "{used}");
+}
+
 async fn refusal(res: reqwest::Response) -> (StatusCode, String, String) {
     let status = res.status();
     let body = json_of(res).await;
@@ -128,17 +144,7 @@ async fn a_key_is_shown_once_and_acts_as_its_owner_within_its_scopes() {
         );
     }
     // Its uses are counted.
-    let mut used = Value::Null;
-    for _ in 0..50 {
-        let list = json_of(app.get("/api/keys", Some(&user.token)).await).await;
-        used = list["keys"][0].clone();
-        if used["usageCount"].as_i64().unwrap_or(0) >= 2 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(used["usageCount"].as_i64().unwrap() >= 2, "{used}");
-    assert!(used["lastUsedAt"].is_string(), "{used}");
+    uses_reach(&app, &user.token, 2).await;
 
     // A copied-wrong key, an unknown one, an expired one and a revoked one: 401.
     let mut wrong: Vec<char> = key.chars().collect();
@@ -604,17 +610,7 @@ async fn the_sites_public_content_key_reads_public_posts_as_a_guest_and_nothing_
     }
     let res = app.get("/api/post/public/posts", Some(&key)).await;
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
-    let mut used = Value::Null;
-    for _ in 0..50 {
-        let list = json_of(app.get("/api/keys", Some(&admin.token)).await).await;
-        used = list["keys"][0].clone();
-        if used["usageCount"].as_i64().unwrap_or(0) >= 7 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(used["usageCount"].as_i64().unwrap() >= 7, "{used}");
-    assert!(used["lastUsedAt"].is_string(), "{used}");
+    uses_reach(&app, &admin.token, 7).await;
 
     // Revoked, it is refused at once (401, not a guest).
     let id = made["id"].as_str().unwrap();

@@ -6,6 +6,7 @@ import * as webauthn from '@simplewebauthn/browser';
 import { currentToasts } from '@/lib/toast';
 import { PASSKEY_TEXT } from '@/lib/webauthn';
 import { mockApi } from '@/test/mock-api';
+import { passkeyReady, refusedByBrowser, testAssertion as assertion } from '@/test/passkeys';
 import { renderWithProviders, signedInAuth } from '@/test/render';
 import { SessionList, TwoFactorSection } from './account-security';
 
@@ -105,17 +106,9 @@ describe('two-factor sign-in', () => {
 });
 
 describe('two-factor sign-in confirmed with a passkey', () => {
-  const laptop = { id: 'p1', name: 'Laptop', createdAt: '2026-01-01T10:00:00Z', lastUsedAt: null, kind: 'platform', backedUp: true, transports: ['internal'] };
-  const assertion = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: { clientDataJSON: 'c', authenticatorData: 'd', signature: 's' }, clientExtensionResults: {} };
   const proof = { challengeId: 're-1', credential: assertion };
-  const refusedByBrowser = () => Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' });
 
-  beforeEach(() => {
-    vi.mocked(webauthn.browserSupportsWebAuthn).mockReturnValue(true);
-    vi.mocked(webauthn.startAuthentication).mockResolvedValue(assertion as unknown as webauthn.AuthenticationResponseJSON);
-    mockApi.on('GET', '/auth/passkeys', { body: { passkeys: [laptop] } });
-    mockApi.on('POST', '/auth/passkeys/reauth/options', { body: { challengeId: 're-1', challenge: 'xyz' } });
-  });
+  beforeEach(passkeyReady);
 
   /** Two-factor on; "Use a passkey instead" chosen (focus stays on the switch, now the other way). */
   async function choosePasskey(user: ReturnType<typeof userEvent.setup>) {
