@@ -112,3 +112,46 @@ export function addTags(current: string[], raw: string): { tags: string[]; probl
   }
   return { tags, problem };
 }
+
+/**
+ * Writes the draft to local storage a moment after each change. Collecting the editor's blocks is
+ * asynchronous, so a write started before the post was saved could otherwise land after the save
+ * cleared the draft: once `stop`ped, nothing more is written.
+ */
+export class LocalDraftKeeper {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly collect: () => Promise<Omit<PostDraft, 'savedAt'>>,
+    private readonly store: (draft: Omit<PostDraft, 'savedAt'>) => void,
+    private readonly delayMs: number,
+  ) {}
+
+  /** Something changed: write the draft after the delay (a later change moves it on). */
+  changed(): void {
+    if (this.stopped) return;
+    this.cancel();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, this.delayMs);
+  }
+
+  private async write() {
+    const draft = await this.collect();
+    if (!this.stopped) this.store(draft);
+  }
+
+  /** Drop a write waiting for its time. */
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The post is saved (or the editor closed): no write waiting or under way lands any more. */
+  stop(): void {
+    this.stopped = true;
+    this.cancel();
+  }
+}

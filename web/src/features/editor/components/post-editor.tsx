@@ -7,7 +7,7 @@ import { formatBytes, MAX_REQUEST_BYTES } from '@/lib/image-file';
 import { relativeTime } from '@/lib/format';
 import type { Block, CategoryRef, Post } from '@/types/entities';
 import { checkBeforeSave, placeError, toInput } from '../editor-rules';
-import { clearDraft, detailsOf, readDraft, writeDraft, type PostDetails, type PostDraft } from '../post-draft';
+import { clearDraft, detailsOf, LocalDraftKeeper, readDraft, writeDraft, type PostDetails, type PostDraft } from '../post-draft';
 import { useServerAutosave } from '../use-server-autosave';
 import { BlockEditor, type BlockEditorHandle } from './block-editor';
 import { PostDetailsForm, type FieldErrors } from './post-details-form';
@@ -71,19 +71,22 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
   }, [dispatch]);
 
   // Nothing typed is lost: the content goes to local storage shortly after each change.
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const keeper = useRef<LocalDraftKeeper | null>(null);
+  useEffect(() => {
+    const kept = new LocalDraftKeeper(
+      async () => ({ details: detailsRef.current, blocks: (await editorRef.current?.save()) ?? [] }),
+      (draft) => writeDraft(draftName, draft),
+      DRAFT_SAVE_DELAY_MS,
+    );
+    keeper.current = kept;
+    return () => kept.stop();
+  }, [draftName]);
   const autosaveChanged = autosave.changed;
   const scheduleDraft = useCallback(() => {
     setDirty(true);
     autosaveChanged();
-    if (timer.current) clearTimeout(timer.current);
-    const saveDraft = async () => {
-      const saved = (await editorRef.current?.save()) ?? [];
-      writeDraft(draftName, { details: detailsRef.current, blocks: saved });
-    };
-    timer.current = setTimeout(() => void saveDraft(), DRAFT_SAVE_DELAY_MS);
-  }, [draftName, autosaveChanged]);
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+    keeper.current?.changed();
+  }, [autosaveChanged]);
 
   const change = (changes: Partial<PostDetails>) => {
     setDetails((d) => ({ ...d, ...changes }));
@@ -124,6 +127,7 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
     setOffered(null);
     setDirty(false);
     setSavedStatus(post.status);
+    keeper.current?.cancel();
     clearDraft(draftName);
     autosave.reset();
   };
@@ -132,6 +136,7 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
     event.preventDefault();
     // An automatic save still on its way must not land after this one.
     await autosave.hold();
+    keeper.current?.cancel();
     const saved = (await editorRef.current?.save()) ?? [];
     writeDraft(draftName, { details, blocks: saved });
     const found = checkBeforeSave(details, saved);
@@ -147,6 +152,7 @@ export function PostEditor({ draftName, initialDetails, initialBlocks, serverUpd
     }
     const result = slug ? await dispatch(updatePost({ slug, changes: input })) : await dispatch(createPost(input));
     if (createPost.fulfilled.match(result) || updatePost.fulfilled.match(result)) {
+      keeper.current?.stop();
       clearDraft(draftName);
       setDirty(false);
       leaving.current = true;
