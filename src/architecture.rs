@@ -386,6 +386,32 @@ fn no_process_wide_mutable_state() {
 }
 
 #[test]
+fn every_route_is_registered_from_the_route_table() {
+    // routes/mod.rs registers the table; web_app.rs the built app's files and its fallback;
+    // openapi.rs the API viewer's files.
+    let found = code_lines_where(
+        &["routes/mod.rs", "routes/web_app.rs", "routes/openapi.rs"],
+        |line| {
+            [
+                ".route(",
+                "web::resource(",
+                "web::scope(",
+                "web::get()",
+                "Files::new(",
+            ]
+            .iter()
+            .any(|m| line.contains(m))
+        },
+    );
+    assert!(
+        found.is_empty(),
+        "routes are declared once, in src/routes/table.rs (a page of the site too, marked \
+         `.site()`), so the authorization matrix and the API document see them:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
 fn only_live_rs_emits_and_every_event_is_typed() {
     const EMITS: [&str; 4] = [
         ".emit_all(",

@@ -80,6 +80,9 @@ pub struct Route {
     pub success: Option<fn() -> SchemaSet>,
     /// The scope a personal API key needs for this route; `None`: keys cannot use it.
     pub scope: Option<&'static str>,
+    /// A page of the site for the outside world (HTML, a feed, a sitemap, a share image): left
+    /// out of the API document, but registered and checked (the authorization matrix) like any.
+    pub site: bool,
 }
 
 const fn route(method: &'static str, path: &'static str, access: Access, handler: Mount) -> Route {
@@ -96,6 +99,7 @@ const fn route(method: &'static str, path: &'static str, access: Access, handler
         accepted: false,
         success: None,
         scope: None,
+        site: false,
     }
 }
 
@@ -165,6 +169,11 @@ impl Route {
         }
     }
 
+    /// The route is a page of the site, not part of the API (see [`Route::site`]).
+    const fn site(self) -> Self {
+        Route { site: true, ..self }
+    }
+
     /// The route also answers `HEAD`.
     const fn and_head(self) -> Self {
         Route { head: true, ..self }
@@ -227,7 +236,7 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 use super::{
     achievement, admin, answers, api_document, auth, banner, block, category, comment, daily_mail,
     earning, follow, geojson, health, keys, media, metrics, newsletter, notification, paging,
-    payment, post, public, public_config, push, series, subscription, tip, user, webhooks,
+    payment, post, public, public_config, push, series, site, subscription, tip, user, webhooks,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -237,6 +246,19 @@ use Access::{Admin, Optional, Public, User};
 pub const ROUTES: &[Route] = &[
     get("/health", Public, to!(health::health)).returns(schema::<health::HealthAnswer>),
     get("/metrics", Public, to!(metrics::metrics)),
+    // The site's pages for the outside world (not in the API document).
+    get("/", Public, to!(site::pages::home)).and_head().site(),
+    get("/robots.txt", Public, to!(site::sitemap::robots)).site(),
+    get("/sitemap.xml", Public, to!(site::sitemap::index)).site(),
+    get("/sitemap-{kind:[a-z]+}-{n:[0-9]{1,9}}.xml", Public, to!(site::sitemap::child)).site(),
+    get("/feed.xml", Public, to!(site::feeds::site_atom)).site(),
+    get("/rss.xml", Public, to!(site::feeds::site_rss)).site(),
+    get("/author-profile/{id}/{file:(?:feed|rss)\\.xml}", Public, to!(site::feeds::author)).site(),
+    get("/tag/{tag}/{file:(?:feed|rss)\\.xml}", Public, to!(site::feeds::tag)).site(),
+    get("/category/{slug}/{file:(?:feed|rss)\\.xml}", Public, to!(site::feeds::category)).site(),
+    get("/series/{slug}/{file:(?:feed|rss)\\.xml}", Public, to!(site::feeds::series)).site(),
+    get("/feeds/private/{reader}/{author}/{file}", Public, to!(site::feeds::private)).site(),
+    get("/og/post/{file}", Public, to!(site::share::post_image)).site(),
     get("/api/follow/follower-locations", User, to!(follow::follower_locations::follower_locations)).with_query(params::<follow::follower_locations::FollowerLocationsQuery>).returns(schema::<follow::follower_locations::FollowerLocationsAnswer>),
     post("/api/auth/signup", Public, to!(auth::signup::signup)).with_body(Body::Typed(schema::<auth::signup::SignupBody>)).creates().returns(schema::<auth::SessionBody>),
     post("/api/auth/login", Public, to!(auth::login::login)).with_body(Body::Typed(schema::<auth::login::LoginBody>)).returns(schema::<auth::two_factor::LoginAnswer>),

@@ -31,43 +31,10 @@ use crate::services::feed::{self, Feed};
 use crate::services::posts::Access;
 use crate::state::AppState;
 
-/// Registers the pages, feeds, sitemaps and share images (before the app's files).
+/// The app's page shell the site's pages are drawn in (the routes themselves are in the route
+/// table, [`crate::routes::table::ROUTES`], marked `site`).
 pub fn configure(cfg: &mut web::ServiceConfig, dir: &Path) {
     cfg.app_data(web::Data::new(crate::pages::shell::Shell::load(dir)));
-    cfg.service(
-        web::resource("/")
-            .route(web::get().to(pages::home))
-            .route(web::head().to(pages::home)),
-    )
-    .route("/robots.txt", web::get().to(sitemap::robots))
-    .route("/sitemap.xml", web::get().to(sitemap::index))
-    .route(
-        "/sitemap-{kind:[a-z]+}-{n:[0-9]{1,9}}.xml",
-        web::get().to(sitemap::child),
-    )
-    .route("/feed.xml", web::get().to(feeds::site_atom))
-    .route("/rss.xml", web::get().to(feeds::site_rss))
-    .route(
-        "/author-profile/{id}/{file:(?:feed|rss)\\.xml}",
-        web::get().to(feeds::author),
-    )
-    .route(
-        "/tag/{tag}/{file:(?:feed|rss)\\.xml}",
-        web::get().to(feeds::tag),
-    )
-    .route(
-        "/category/{slug}/{file:(?:feed|rss)\\.xml}",
-        web::get().to(feeds::category),
-    )
-    .route(
-        "/series/{slug}/{file:(?:feed|rss)\\.xml}",
-        web::get().to(feeds::series),
-    )
-    .route(
-        "/feeds/private/{reader}/{author}/{file}",
-        web::get().to(feeds::private),
-    )
-    .route("/og/post/{file}", web::get().to(share::post_image));
 }
 
 /// The site's address for absolute links.

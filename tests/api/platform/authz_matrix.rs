@@ -273,6 +273,8 @@ const OBJECT_ROWS: &[Row] = &[
     row("GET", "/api/post/{slug}", PrivatePost, "{}", [&[404], &[404], &[200], &[404], &[200]]),
     row("GET", "/api/post/{slug}", BlockedPost, "{}", [&[404], &[404], &[200], &[404], &[200]]),
     row("GET", "/api/post/public/{slug}", Post, "{}", public_read(&[200])),
+    // The site's public feed of an author (an account), for anyone.
+    row("GET", "/author-profile/{id}/{file:(?:feed|rss)\\.xml}", Account, "{}", public_read(&[200])),
     row("GET", "/api/post/public/{slug}", Draft, "{}", [&[404], &[404], &[200], &[404], &[404]]),
     row("GET", "/api/public/post/{slug}", Post, "{}", public_read(&[200])),
     row("GET", "/api/public/post/{slug}", PrivatePost, "{}", [&[404], &[404], &[200], &[404], &[200]]),
@@ -410,6 +412,30 @@ const OBJECT_ROWS: &[Row] = &[
 /// Routes with an id in their path that name no owned object, and why.
 const NOT_OBJECTS: &[(&str, &str)] = &[
     (
+        "/sitemap-{kind:[a-z]+}-{n:[0-9]{1,9}}.xml",
+        "a page of the public sitemap, named by its number (tests/site, tests/api/content/pages.rs)",
+    ),
+    (
+        "/tag/{tag}/{file:(?:feed|rss)\\.xml}",
+        "a tag is a word, not an object anyone owns (tests/api/content/pages.rs)",
+    ),
+    (
+        "/category/{slug}/{file:(?:feed|rss)\\.xml}",
+        "the public feed of a category, by its name (tests/api/content/pages.rs)",
+    ),
+    (
+        "/series/{slug}/{file:(?:feed|rss)\\.xml}",
+        "the public feed of a series, by its slug (tests/api/content/series.rs)",
+    ),
+    (
+        "/feeds/private/{reader}/{author}/{file}",
+        "a subscriber's own feed, opened by the signed token in its address (tests/api/content/pages.rs)",
+    ),
+    (
+        "/og/post/{file}",
+        "the share image of a public post, by the post's id and version (tests/api/content/pages.rs)",
+    ),
+    (
         "/media/{name}",
         "uploaded images, public by their unguessable name (tests/api/platform/hardening.rs)",
     ),
@@ -423,20 +449,42 @@ const NOT_OBJECTS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The path of a row with each `{param}` filled from the object.
+/// A row's route pattern without its query (a `?` after the last parameter: a pattern's own
+/// `(?:…)` is inside it).
+fn pattern_of(path: &str) -> &str {
+    match (path.rfind('?'), path.rfind('}')) {
+        (Some(q), Some(p)) if q > p => &path[..q],
+        (Some(q), None) => &path[..q],
+        _ => path,
+    }
+}
+
+/// The path of a row with each `{param}` filled from the object (a feed's `{file:…}` pattern
+/// takes `feed.xml`).
 fn fill(path: &str, obj: &Obj) -> String {
     let mut out = String::new();
     let mut rest = path;
     while let Some(start) = rest.find('{') {
-        let end = rest[start..]
-            .find('}')
-            .map(|e| start + e)
-            .unwrap_or(rest.len() - 1);
+        // The parameter ends at its matching brace (a pattern may hold braces).
+        let mut depth = 0;
+        let mut end = rest.len() - 1;
+        for (i, c) in rest[start..].char_indices() {
+            depth += match c {
+                '{' => 1,
+                '}' => -1,
+                _ => 0,
+            };
+            if depth == 0 {
+                end = start + i;
+                break;
+            }
+        }
         out.push_str(&rest[..start]);
-        out.push_str(if &rest[start..=end] == "{slug}" {
-            &obj.slug
-        } else {
-            &obj.id
+        let name = rest[start + 1..end].split(':').next().unwrap_or("");
+        out.push_str(match name {
+            "slug" => &obj.slug,
+            "file" => "feed.xml",
+            _ => &obj.id,
         });
         rest = &rest[end + 1..];
     }
@@ -728,7 +776,7 @@ async fn every_route_on_an_object_answers_its_owner_others_and_administrators() 
         .filter(|r| {
             !OBJECT_ROWS
                 .iter()
-                .any(|row| row.method == r.method && row.path.split('?').next() == Some(r.path))
+                .any(|row| row.method == r.method && pattern_of(row.path) == r.path)
                 && !NOT_OBJECTS.iter().any(|(p, _)| *p == r.path)
         })
         .map(|r| format!("{} {}", r.method, r.path))

@@ -120,17 +120,40 @@ pub async fn assert_error(res: Response, status: StatusCode) -> String {
     body["message"].as_str().expect("error message").to_string()
 }
 
-/// The route's path with each `{param}` replaced by a fresh object id (nobody's object).
+/// The route's path with each `{param}` replaced by a fresh object id (nobody's object); a
+/// parameter with a pattern (`{file:(?:feed|rss)\\.xml}`, the site's routes) takes a value the
+/// pattern accepts.
 pub fn concrete(path: &str) -> String {
     let id = mongodb::bson::oid::ObjectId::new().to_hex();
-    path.split('/')
-        .map(|seg| {
-            if seg.starts_with('{') {
-                id.as_str()
-            } else {
-                seg
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        // The parameter ends at its matching brace (a pattern may hold `{1,9}`).
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (i, c) in rest[start..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = start + i;
+                        break;
+                    }
+                }
+                _ => {}
             }
-        })
-        .collect::<Vec<_>>()
-        .join("/")
+        }
+        let param = &rest[start + 1..end];
+        out.push_str(match param.split_once(':') {
+            Some(("file", _)) => "feed.xml",
+            Some(("kind", _)) => "posts",
+            Some(("n", _)) => "1",
+            _ => id.as_str(),
+        });
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
 }
