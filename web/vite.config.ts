@@ -9,7 +9,10 @@ import { installableApp } from './scripts/installable-app.mjs';
 /**
  * The built page starts the app through public/boot.js (a deferred classic script) instead of
  * naming the entry module itself: on a page the server painted, the entry is fetched after that
- * first paint (see boot.js). The development server keeps Vite's own module script.
+ * first paint (see boot.js). The manifest's link goes to boot.js too, which adds it once the page
+ * has loaded: the browser fetches the manifest and an icon as soon as the link is there, and
+ * those requests would otherwise share the first seconds with the page's own. The development
+ * server keeps Vite's own module script and the link.
  */
 function startAfterFirstPaint(): Plugin {
   return {
@@ -21,7 +24,12 @@ function startAfterFirstPaint(): Plugin {
         const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
         const found = html.match(entry);
         if (!found) throw new Error('index.html: the entry module script was not found');
-        return html.replace(entry, `<script defer src="/boot.js" data-entry="${found[1]}"></script>`);
+        const manifest = /\s*<link rel="manifest" href="([^"]+)" \/>/;
+        const link = html.match(manifest);
+        if (!link) throw new Error('index.html: the manifest link was not found');
+        return html
+          .replace(manifest, '')
+          .replace(entry, `<script defer src="/boot.js" data-entry="${found[1]}" data-manifest="${link[1]}"></script>`);
       },
     },
   };

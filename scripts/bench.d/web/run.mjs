@@ -6,6 +6,9 @@
 // Environment: BASE_URL; PAGES (name=path or name=URL, space-separated); RUNS (default 3); CHROME_PATH;
 // LHR_DIR (optional): each run's whole Lighthouse report is written there as
 // <page>-<run>.json, to read which requests and tasks fell in the measured window.
+// THROTTLING (optional): `simulate` (Lighthouse's default: the page loads at full speed and the
+// slow phone is computed from that load) or `devtools` (the page loads on a CPU really slowed 4x
+// and a really throttled slow 4G, and the figures are what happened).
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +21,8 @@ const pages = (process.env.PAGES || '').split(/\s+/).filter(Boolean).map((p) => 
   const at = p.indexOf('=');
   return { name: p.slice(0, at), path: p.slice(at + 1) };
 });
+const throttlingMethod = process.env.THROTTLING || 'simulate';
+if (!['simulate', 'devtools'].includes(throttlingMethod)) throw new Error(`THROTTLING: simulate or devtools, not ${throttlingMethod}`);
 const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
 async function measure(page, run) {
@@ -25,7 +30,7 @@ async function measure(page, run) {
   try {
     // A page of the reference build (WEB_REFERENCE) is named by its whole address.
     const url = /^https?:/.test(page.path) ? page.path : `${base}${page.path}`;
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], throttlingMethod });
     const lhr = result.lhr;
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (process.env.LHR_DIR) writeFileSync(join(process.env.LHR_DIR, `${page.name}-${run}.json`), JSON.stringify(lhr));
