@@ -25,7 +25,9 @@ def main(path):
         med[p] = {k: statistics.median(r[k] for r in rs) for k in ("score", "lcp", "tbt", "cls", "bytes", "fcp")}
         med[p]["n"] = len(rs)
         med[p]["url"] = rs[0]["url"]
-    print("Lighthouse, mobile defaults (simulated slow 4G, 4x CPU slowdown); median of each figure over the runs")
+    how = runs[0].get("throttling", "simulate") if runs else "simulate"
+    slowed = "slow 4G and a 4x slower CPU, applied for real" if how == "devtools" else "simulated slow 4G, 4x CPU slowdown"
+    print(f"Lighthouse, mobile defaults ({slowed}); median of each figure over the runs")
     print(f"{'page':<12}{'runs':>5}{'perf':>6}{'FCP s':>7}{'LCP s':>7}{'TBT ms':>8}{'CLS':>7}{'KiB':>7}  targets")
     failed = False
     for p in pages:

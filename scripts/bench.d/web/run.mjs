@@ -46,6 +46,7 @@ async function measure(page, run) {
       bytes: a('total-byte-weight'),
       fcp: a('first-contentful-paint'),
       si: a('speed-index'),
+      throttling: throttlingMethod,
     };
   } finally {
     await chrome.kill();
