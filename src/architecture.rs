@@ -412,6 +412,22 @@ fn every_route_is_registered_from_the_route_table() {
 }
 
 #[test]
+fn no_handler_module_re_exports_another_layer() {
+    let found: Vec<String> = code_lines_where(&[], |line| {
+        let t = line.trim_start();
+        t.starts_with("pub use crate::") || t.starts_with("pub(crate) use crate::")
+    })
+    .into_iter()
+    .filter(|at| at.starts_with("src/routes/"))
+    .collect();
+    assert!(
+        found.is_empty(),
+        "a handler module re-exports what lives elsewhere; import it from where it lives:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
 fn only_live_rs_emits_and_every_event_is_typed() {
     const EMITS: [&str; 4] = [
         ".emit_all(",

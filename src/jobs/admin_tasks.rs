@@ -20,7 +20,9 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde_json::{json, Value};
 
+use crate::mail::MailKind;
 use crate::persistence::notifications::{self, Kind, Notification};
+use crate::persistence::users::User;
 use crate::persistence::{email_logs, now, Db, DbContext, DbResult};
 use crate::post_view::iso;
 use crate::services::email_retry::{
@@ -71,6 +73,29 @@ pub async fn enqueue(
         .db_context("queueing a job")?;
     state.wakes.admin_jobs.notify_one();
     Ok(job)
+}
+
+/// Queues the broadcast of `content` from `sender` to every user (not blocked, not the sender);
+/// returns the job as stored.
+pub async fn enqueue_broadcast(
+    state: &AppState,
+    sender: &User,
+    content: &str,
+) -> DbResult<Document> {
+    let mut params = doc! { "content": content, "senderName": &sender.name };
+    if let Some(avatar) = &sender.avatar {
+        params.insert("senderAvatar", avatar);
+    }
+    enqueue(state, BROADCAST, params, sender.id).await
+}
+
+/// Queues sending the failed messages of `kind` again, as `by`; returns the job as stored.
+pub async fn enqueue_email_retry(
+    state: &AppState,
+    kind: MailKind,
+    by: ObjectId,
+) -> DbResult<Document> {
+    enqueue(state, RETRY_EMAILS, doc! { "type": kind.as_str() }, by).await
 }
 
 /// A job by id.

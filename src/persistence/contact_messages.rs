@@ -94,6 +94,16 @@ pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
         .db_context("counting contact messages")
 }
 
+/// How many contact messages arrived since `since`.
+pub async fn count_created_since(db: &Db, since: DateTime) -> DbResult<u64> {
+    count(db, doc! { "createdAt": { "$gte": since } }).await
+}
+
+/// How many contact messages are not handled yet.
+pub async fn count_unhandled(db: &Db) -> DbResult<u64> {
+    count(db, doc! { "isHandled": false }).await
+}
+
 /// Flips the handled flag if it is still `from`; `None`: no such message, or changed meanwhile.
 pub async fn toggle_handled(
     db: &Db,

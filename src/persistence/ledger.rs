@@ -114,6 +114,11 @@ pub async fn find(db: &Db, filter: Document) -> DbResult<Vec<Entry>> {
     Ok(entries)
 }
 
+/// Every entry of every author, in chain order.
+pub async fn all(db: &Db) -> DbResult<Vec<Entry>> {
+    find(db, doc! {}).await
+}
+
 /// An author's whole chain.
 pub async fn for_author(db: &Db, author: ObjectId) -> DbResult<Vec<Entry>> {
     find(db, doc! { "authorId": author }).await

@@ -157,6 +157,16 @@ pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
         .db_context("counting reports")
 }
 
+/// How many reports were made since `since`.
+pub async fn count_created_since(db: &Db, since: DateTime) -> DbResult<u64> {
+    count(db, doc! { "createdAt": { "$gte": since } }).await
+}
+
+/// How many reports are not reviewed yet.
+pub async fn count_unreviewed(db: &Db) -> DbResult<u64> {
+    count(db, doc! { "isReviewed": false }).await
+}
+
 /// Marks a report reviewed (and forwarded, when `forward`); the reporter may report the post
 /// again afterwards. Returns the report as it is now.
 pub async fn review(

@@ -170,6 +170,63 @@ pub async fn find(db: &Db, filter: Document) -> DbResult<Vec<Subscription>> {
     Ok(subs)
 }
 
+/// Every subscription of `reader` to `author`, newest first.
+pub async fn of_reader_to_author(
+    db: &Db,
+    reader: ObjectId,
+    author: ObjectId,
+) -> DbResult<Vec<Subscription>> {
+    find(db, doc! { "subscriberId": reader, "authorId": author }).await
+}
+
+/// The subscriptions of `reader` to `author` that are `active` or `past_due`, newest first.
+pub async fn running_of_reader_to_author(
+    db: &Db,
+    reader: ObjectId,
+    author: ObjectId,
+) -> DbResult<Vec<Subscription>> {
+    find(
+        db,
+        doc! { "subscriberId": reader, "authorId": author, "status": { "$in": ["active", "past_due"] } },
+    )
+    .await
+}
+
+/// The subscriptions of `reader`, newest first: every one when `include_ended`, else those not
+/// ended (`incomplete`, `active`, `past_due`, `cancelled`).
+pub async fn of_reader(
+    db: &Db,
+    reader: ObjectId,
+    include_ended: bool,
+) -> DbResult<Vec<Subscription>> {
+    let mut filter = doc! { "subscriberId": reader };
+    if !include_ended {
+        filter.insert(
+            "status",
+            doc! { "$in": ["incomplete", "active", "past_due", "cancelled"] },
+        );
+    }
+    find(db, filter).await
+}
+
+/// Every subscription to `author`'s plans, newest first.
+pub async fn to_author(db: &Db, author: ObjectId) -> DbResult<Vec<Subscription>> {
+    find(db, doc! { "authorId": author }).await
+}
+
+/// The subscriptions to `author`'s plans giving access at `at`, newest first.
+pub async fn giving_access_to_author(
+    db: &Db,
+    author: ObjectId,
+    at: DateTime,
+) -> DbResult<Vec<Subscription>> {
+    find(
+        db,
+        doc! { "$and": [{ "authorId": author }, access_filter(at)] },
+    )
+    .await
+}
+
 /// The authors among `authors` whose subscribers-only posts `reader` may read now.
 pub async fn authors_with_access(
     db: &Db,

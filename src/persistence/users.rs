@@ -343,6 +343,16 @@ pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
         .db_context("counting users")
 }
 
+/// How many accounts were created since `since`.
+pub async fn count_created_since(db: &Db, since: DateTime) -> DbResult<u64> {
+    count(db, doc! { "createdAt": { "$gte": since } }).await
+}
+
+/// How many accounts there are.
+pub async fn count_all(db: &Db) -> DbResult<u64> {
+    count(db, doc! {}).await
+}
+
 /// One page of the users matching `filter` in `sort` order, and how many match.
 pub async fn page(
     db: &Db,
@@ -352,6 +362,28 @@ pub async fn page(
     limit: i64,
 ) -> DbResult<(Vec<User>, u64)> {
     super::page_of(&collection(db), filter, sort, None, skip, limit).await
+}
+
+/// One page of the users whose name or email matches the regular expression `pattern`
+/// (case-insensitive; every user when `None`) in `sort` order, and how many match.
+pub async fn page_by_name_or_email(
+    db: &Db,
+    pattern: Option<&str>,
+    sort: Document,
+    skip: u64,
+    limit: i64,
+) -> DbResult<(Vec<User>, u64)> {
+    let mut filter = Document::new();
+    if let Some(pattern) = pattern {
+        filter.insert(
+            "$or",
+            vec![
+                doc! { "name": { "$regex": pattern, "$options": "i" } },
+                doc! { "email": { "$regex": pattern, "$options": "i" } },
+            ],
+        );
+    }
+    page(db, filter, sort, skip, limit).await
 }
 
 /// Who receives the daily post email: verified, not blocked, not unsubscribed.

@@ -1,13 +1,16 @@
 //! The post lists of the API, each described once (`Feed`) and served from the read index, or,
 //! when the index cannot answer (Redis down, index missing or being rebuilt), by the database
 //! queries that define them. Both paths apply the same visibility rules and cursor rules, and
-//! the equivalence tests hold them to the same answers.
+//! the equivalence tests hold them to the same answers. The database queries of the bookmarks,
+//! the search and the suggestions (whose read index side their handlers hold) are here too.
+
+use std::collections::HashMap;
 
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Document};
 use serde_json::value::RawValue;
 
-use super::posts::{list_filter_for, page_of};
+use super::posts::{list_filter, list_filter_for, page_of, render, unlock_for};
 use crate::auth::AuthUser;
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
@@ -16,6 +19,8 @@ use crate::feeds::keys::{self, Gen};
 use crate::feeds::lookups::Count;
 use crate::feeds::read::{Dir, Filter, ListQuery};
 use crate::persistence::posts::{self, PageRequest, SortKind};
+use crate::persistence::{bookmarks, Db};
+use crate::post_view::PostView;
 use crate::state::AppState;
 
 /// A list of posts, before the viewer's visibility rules.
@@ -331,4 +336,80 @@ pub async fn following_filter_for(
     let mut authors = crate::persistence::graph::followed(db, user).await?;
     authors.push(user);
     list_filter_for(db, Some(user), false, doc! { "author": { "$in": authors } }).await
+}
+
+/// The posts `me` bookmarked that they may still find in lists (their own included), most
+/// recently bookmarked first (at most `bookmarks::MAX_LISTED`), read from the database: the
+/// bookmarks list when the read index cannot answer.
+pub async fn bookmarked_from_db(db: &Db, me: &AuthUser) -> ApiResult<Vec<PostView>> {
+    let ids = bookmarks::post_ids_of(db, me.user.id).await?;
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let filter = list_filter(db, Some(me), true, doc! { "_id": { "$in": &ids } }).await?;
+    let page = PageRequest {
+        limit: i64::try_from(ids.len()).unwrap_or(bookmarks::MAX_LISTED),
+        ..PageRequest::default()
+    };
+    let mut found = posts::list(db, filter, SortKind::Newest, page).await?;
+    let order: HashMap<ObjectId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    found.sort_by_key(|p| order.get(&p.id).copied().unwrap_or(usize::MAX));
+    let mut posts = render(db, found).await?;
+    unlock_for(db, Some(me), &mut posts).await?;
+    Ok(posts)
+}
+
+/// One page of the posts whose text matches `text` literally (of `author` only, when given) that
+/// `viewer` may find (their own included), newest first, and how many match, read from the
+/// database: the search while its index is not ready.
+pub async fn search_from_db(
+    db: &Db,
+    viewer: Option<&AuthUser>,
+    text: &SearchQuery,
+    author: Option<ObjectId>,
+    page: PageRequest,
+) -> ApiResult<Listed> {
+    let mut extra = doc! { "searchText": { "$regex": text.literal_pattern() } };
+    if let Some(author) = author {
+        extra.insert("author", author);
+    }
+    let filter = list_filter_for(db, viewer.map(|v| v.user.id), true, extra).await?;
+    let (views, total) = page_of(db, viewer, filter, SortKind::Newest, page).await?;
+    Ok((to_raw(&views)?, total))
+}
+
+/// At most `limit` listable posts to read next for `viewer` (`None`: a guest), leaving out
+/// `excluded_ids` and `excluded_slugs`: those of `category` first, then the others, each by
+/// trending score, read from the database: the suggestions when the read index cannot answer.
+pub async fn suggested_from_db(
+    db: &Db,
+    viewer: Option<&AuthUser>,
+    category: Option<ObjectId>,
+    excluded_ids: &[ObjectId],
+    excluded_slugs: &[String],
+    limit: i64,
+) -> ApiResult<Vec<PostView>> {
+    let base = doc! { "_id": { "$nin": excluded_ids }, "slug": { "$nin": excluded_slugs } };
+    let filter = list_filter(db, viewer, false, base).await?;
+    let page = |limit| PageRequest {
+        limit,
+        ..PageRequest::default()
+    };
+    let mut found = Vec::new();
+    if let Some(category) = category {
+        let same = doc! { "$and": [filter.clone(), { "category": category }] };
+        found = posts::list(db, same, SortKind::Trending, page(limit)).await?;
+    }
+    let missing = limit - i64::try_from(found.len()).unwrap_or(limit);
+    if missing > 0 {
+        let mut others = filter;
+        if let Some(category) = category {
+            others = doc! { "$and": [others, { "category": { "$ne": category } }] };
+        }
+        found.extend(posts::list(db, others, SortKind::Trending, page(missing)).await?);
+    }
+    found.truncate(usize::try_from(limit).unwrap_or(0));
+    let mut posts = render(db, found).await?;
+    unlock_for(db, viewer, &mut posts).await?;
+    Ok(posts)
 }

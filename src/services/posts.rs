@@ -1,6 +1,6 @@
 //! Posts as readers see them: rendering (authors and categories filled in, blocks unlocked for
 //! who may read them), who may see or manage a post, and how list queries (page, limit, after,
-//! category, tag) become database filters.
+//! category, tag) become database filters; and the administrators' list of every post.
 
 use std::collections::HashMap;
 
@@ -31,6 +31,8 @@ pub const DEFAULT_LIMIT: i64 = 12;
 pub const FOLLOWING_LIMIT: i64 = 50;
 /// No list returns more than this many posts per page (beyond the tie rule of `posts::list`).
 pub const MAX_LIMIT: i64 = 50;
+/// Most authors a search of the administrators' list by author name considers.
+const MAX_NAME_MATCHES: i64 = 1000;
 pub use crate::post_view::{excerpt, AuthorView, CardView, CategoryRef, PostView};
 
 /// Shows posts with their authors and categories filled in.
@@ -521,6 +523,30 @@ pub async fn find_by_slug(state: &AppState, slug: &str) -> ApiResult<Option<Post
         }
     }
     Ok(posts::find_by_slug(&state.db, slug).await?)
+}
+
+/// One page of every post (any status, blocked too) whose title or author's name matches the
+/// regular expression `pattern` (case-insensitive; every post when `None`) in `sort` order,
+/// without their blocks, and how many match: the administrators' list.
+pub async fn admin_page(
+    db: &Db,
+    pattern: Option<&str>,
+    sort: Document,
+    skip: u64,
+    limit: i64,
+) -> ApiResult<(Vec<Post>, u64)> {
+    let mut filter = Document::new();
+    if let Some(pattern) = pattern {
+        let authors = user_directory::ids_by_name(db, pattern, MAX_NAME_MATCHES).await?;
+        filter.insert(
+            "$or",
+            vec![
+                doc! { "title": { "$regex": pattern, "$options": "i" } },
+                doc! { "author": { "$in": authors } },
+            ],
+        );
+    }
+    Ok(posts::page_without_blocks(db, filter, sort, skip, limit).await?)
 }
 
 /// Runs a list query: one page (opened for what the viewer may read) and the total.

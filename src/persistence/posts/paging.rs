@@ -268,3 +268,17 @@ pub async fn count(db: &Db, filter: Document) -> DbResult<u64> {
         .await
         .db_context("counting posts")
 }
+
+/// How many posts are published.
+pub async fn count_published(db: &Db) -> DbResult<u64> {
+    count(db, doc! { "status": "published" }).await
+}
+
+/// How many published posts were created since `since`.
+pub async fn count_published_since(db: &Db, since: DateTime) -> DbResult<u64> {
+    count(
+        db,
+        doc! { "status": "published", "createdAt": { "$gte": since } },
+    )
+    .await
+}

@@ -6,7 +6,7 @@
 
 use actix_web::{web, HttpResponse};
 use chrono::{NaiveTime, Utc};
-use mongodb::bson::{doc, DateTime};
+use mongodb::bson::DateTime;
 use serde::Serialize;
 
 use crate::auth::AdminUser;
@@ -62,23 +62,19 @@ pub struct OverviewTotals {
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn overview(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
     let since = start_of_today();
-    let today = doc! { "createdAt": { "$gte": since } };
     let db = &state.db;
     let (signups, posts_today, reports_today, contact_today) = futures_util::try_join!(
-        users::count(db, today.clone()),
-        posts::count(
-            db,
-            doc! { "status": "published", "createdAt": { "$gte": since } }
-        ),
-        reports::count(db, today.clone()),
-        contact_messages::count(db, today.clone()),
+        users::count_created_since(db, since),
+        posts::count_published_since(db, since),
+        reports::count_created_since(db, since),
+        contact_messages::count_created_since(db, since),
     )?;
     let (unread, open_reports, appeals, total_users, total_posts) = futures_util::try_join!(
-        contact_messages::count(db, doc! { "isHandled": false }),
-        reports::count(db, doc! { "isReviewed": false }),
+        contact_messages::count_unhandled(db),
+        reports::count_unreviewed(db),
         post_appeals::count_pending(db),
-        users::count(db, doc! {}),
-        posts::count(db, doc! { "status": "published" }),
+        users::count_all(db),
+        posts::count_published(db),
     )?;
     let online = state.realtime.online().await;
     Ok(HttpResponse::Ok().json(Overview {

@@ -6,11 +6,12 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{load_with_post, view_one, CommentAnswer, MSG_COMMENT_NOT_FOUND};
+use super::{load_with_post, view_one, CommentAnswer};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::optional_body;
 use crate::persistence::comments;
+use crate::services::comments::MSG_COMMENT_NOT_FOUND;
 use crate::state::AppState;
 
 pub const MSG_COMMENT_BLOCKED: &str = "Comment blocked successfully";

@@ -5,11 +5,12 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{load_with_post, parse_content, view_one, CommentAnswer, MSG_COMMENT_NOT_FOUND};
+use super::{load_with_post, view_one, CommentAnswer};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::persistence::comments;
+use crate::services::comments::{parse_content, MSG_COMMENT_NOT_FOUND};
 use crate::state::AppState;
 
 pub const MSG_COMMENT_UPDATED: &str = "Comment updated successfully";

@@ -27,10 +27,7 @@ use crate::persistence::{user_directory, Db};
 use crate::post_view::iso;
 use crate::post_view::DELETED_AUTHOR;
 
-pub use crate::services::comments::{
-    parse_content, MAX_COMMENT_LEN, MAX_DEPTH, MSG_COMMENT_EMPTY, MSG_COMMENT_NOT_FOUND,
-    MSG_COMMENT_TOO_LONG,
-};
+use crate::services::comments::MSG_COMMENT_NOT_FOUND;
 /// What others see in place of a blocked comment's text.
 pub const MSG_COMMENT_HIDDEN: &str = "This comment has been hidden by a moderator.";
 

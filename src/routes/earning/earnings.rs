@@ -3,7 +3,6 @@
 //! `availableBalance` (sums of the ledger), `hasBankDetails`; largest balance first.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
@@ -48,7 +47,7 @@ pub async fn earnings(
     query: web::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.resolve()?;
-    let entries = ledger::find(&state.db, doc! {}).await?;
+    let entries = ledger::all(&state.db).await?;
     let mut rows: Vec<_> = balances(&entries).into_iter().collect();
     rows.sort_by(|a, b| b.1.available.cmp(&a.1.available).then(a.0.cmp(&b.0)));
     let total = rows.len() as u64;

@@ -48,11 +48,7 @@ pub async fn broadcast(
     let count = notifications::broadcast_audience(&state.db, me.user.id)
         .await?
         .len();
-    let mut params = mongodb::bson::doc! { "content": &content, "senderName": &me.user.name };
-    if let Some(avatar) = &me.user.avatar {
-        params.insert("senderAvatar", avatar);
-    }
-    let job = admin_tasks::enqueue(&state, admin_tasks::BROADCAST, params, me.user.id).await?;
+    let job = admin_tasks::enqueue_broadcast(&state, &me.user, &content).await?;
     let job = admin_tasks::job_view(&job);
     let job_id = job["_id"].as_str().unwrap_or_default().to_string();
     audit::record(

@@ -2,11 +2,7 @@
 //! bookmarked first (at most `bookmarks::MAX_LISTED`). Posts they can no longer find in lists
 //! (deleted, private, blocked, or by a user on either side of a block) are left out.
 
-use std::collections::HashMap;
-
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
-use mongodb::bson::oid::ObjectId;
 use serde_json::value::RawValue;
 
 use crate::auth::AuthUser;
@@ -14,9 +10,7 @@ use crate::error::ApiResult;
 use crate::feeds::cards::ReadError;
 use crate::feeds::read::Filter;
 use crate::persistence::bookmarks;
-use crate::persistence::posts::{self, PageRequest, SortKind};
-use crate::services::feed::to_raw;
-use crate::services::posts::{list_filter, render};
+use crate::services::feed::{bookmarked_from_db, to_raw};
 use crate::state::AppState;
 
 async fn from_index(state: &AppState, me: &AuthUser) -> Result<Vec<Box<RawValue>>, ReadError> {
@@ -43,20 +37,7 @@ pub async fn bookmarked_posts(state: web::Data<AppState>, me: AuthUser) -> ApiRe
         Err(ReadError::Db(e)) => return Err(e.into()),
         Err(ReadError::Index(_)) => {}
     }
-    let ids = bookmarks::post_ids_of(&state.db, me.user.id).await?;
-    if ids.is_empty() {
-        return Ok(answer(&[]));
-    }
-    let filter = list_filter(&state.db, Some(&me), true, doc! { "_id": { "$in": &ids } }).await?;
-    let page = PageRequest {
-        limit: i64::try_from(ids.len()).unwrap_or(bookmarks::MAX_LISTED),
-        ..PageRequest::default()
-    };
-    let mut found = posts::list(&state.db, filter, SortKind::Newest, page).await?;
-    let order: HashMap<ObjectId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    found.sort_by_key(|p| order.get(&p.id).copied().unwrap_or(usize::MAX));
-    let mut posts = render(&state.db, found).await?;
-    super::unlock_for(&state.db, Some(&me), &mut posts).await?;
+    let posts = bookmarked_from_db(&state.db, &me).await?;
     Ok(answer(&to_raw(&posts)?))
 }
 

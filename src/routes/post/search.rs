@@ -7,7 +7,6 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use mongodb::bson::{doc, Document};
 use serde_json::value::RawValue;
 
 use super::ListAnswer;
@@ -15,10 +14,10 @@ use crate::auth::{AuthUser, MaybeUser};
 use crate::domain::search::SearchQuery;
 use crate::error::ApiResult;
 use crate::feeds::cards::ReadError;
-use crate::persistence::posts::{PageRequest, SortKind};
+use crate::persistence::posts::PageRequest;
 use crate::search::PostScope;
-use crate::services::feed::to_raw;
-use crate::services::posts::{list_filter_for, page_of, ListQuery, DEFAULT_LIMIT};
+use crate::services::feed::search_from_db;
+use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 
 /// One page of a search and the number of matches, for a viewer (`None`: as a guest sees it).
@@ -35,14 +34,7 @@ pub async fn search_page(
         Ok(None) | Err(ReadError::Index(_)) => {}
         Err(ReadError::Db(e)) => return Err(e.into()),
     }
-    let mut extra = doc! { "searchText": { "$regex": text.literal_pattern() } };
-    if let Some(author) = author {
-        extra.insert("author", author);
-    }
-    let filter: Document =
-        list_filter_for(&state.db, viewer.map(|v| v.user.id), true, extra).await?;
-    let (views, total) = page_of(&state.db, viewer, filter, SortKind::Newest, page).await?;
-    Ok((to_raw(&views)?, total))
+    search_from_db(&state.db, viewer, &text, author, page).await
 }
 
 /// The search index's answer (`None`: it is not ready).

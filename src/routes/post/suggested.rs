@@ -4,7 +4,6 @@
 //! post ids or slugs, usually the open post) is left out. `limit` defaults to 4, at most 20.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
 
@@ -15,9 +14,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::feeds::cards::ReadError;
 use crate::feeds::keys;
 use crate::feeds::read::{Dir, Filter, ListQuery};
-use crate::persistence::posts::{self, PageRequest, SortKind};
-use crate::services::feed::to_raw;
-use crate::services::posts::{find_category, list_filter, render};
+use crate::persistence::posts::{PageRequest, SortKind};
+use crate::services::feed::{suggested_from_db, to_raw};
+use crate::services::posts::find_category;
 use crate::state::AppState;
 
 pub const SUGGESTED_LIMIT: i64 = 4;
@@ -83,28 +82,15 @@ pub async fn suggested(
         Err(ReadError::Db(e)) => return Err(e.into()),
         Err(ReadError::Index(_)) => {}
     }
-    let base = doc! { "_id": { "$nin": &excluded_ids }, "slug": { "$nin": &excluded_slugs } };
-    let filter = list_filter(&state.db, me, false, base).await?;
-    let page = |limit| PageRequest {
+    let posts = suggested_from_db(
+        &state.db,
+        me,
+        category,
+        &excluded_ids,
+        &excluded_slugs,
         limit,
-        ..PageRequest::default()
-    };
-    let mut found = Vec::new();
-    if let Some(category) = category {
-        let same = doc! { "$and": [filter.clone(), { "category": category }] };
-        found = posts::list(&state.db, same, SortKind::Trending, page(limit)).await?;
-    }
-    let missing = limit - i64::try_from(found.len()).unwrap_or(limit);
-    if missing > 0 {
-        let mut others = filter;
-        if let Some(category) = category {
-            others = doc! { "$and": [others, { "category": { "$ne": category } }] };
-        }
-        found.extend(posts::list(&state.db, others, SortKind::Trending, page(missing)).await?);
-    }
-    found.truncate(usize::try_from(limit).unwrap_or(0));
-    let mut posts = render(&state.db, found).await?;
-    super::unlock_for(&state.db, me, &mut posts).await?;
+    )
+    .await?;
     Ok(answer(&to_raw(&posts)?))
 }
 

@@ -9,7 +9,6 @@
 //!   subscription to an author's plans, for the author and administrators.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -21,7 +20,7 @@ use crate::domain::money::PlanStatus;
 use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::plans;
-use crate::persistence::subscriptions::{self, access_filter};
+use crate::persistence::subscriptions;
 use crate::persistence::{now, users};
 use crate::state::AppState;
 
@@ -101,11 +100,7 @@ pub async fn my_plans(
 ) -> ApiResult<HttpResponse> {
     let include_deleted = switch(&query.include_deleted, "includeDeleted")?;
     let list = plans::by_author(&state.db, me.user.id, include_deleted).await?;
-    let running = subscriptions::find(
-        &state.db,
-        doc! { "$and": [{ "authorId": me.user.id }, access_filter(now())] },
-    )
-    .await?;
+    let running = subscriptions::giving_access_to_author(&state.db, me.user.id, now()).await?;
     let views = plan_views(&state.db, &list, mode(&state)).await?;
     let plans: Vec<OwnPlanView> = views
         .into_iter()
@@ -129,14 +124,7 @@ pub async fn my_subscriptions(
     query: web::Query<ListSwitches>,
 ) -> ApiResult<HttpResponse> {
     let include_ended = switch(&query.include_ended, "includeEnded")?;
-    let mut filter = doc! { "subscriberId": me.user.id };
-    if !include_ended {
-        filter.insert(
-            "status",
-            doc! { "$in": ["incomplete", "active", "past_due", "cancelled"] },
-        );
-    }
-    let list = subscriptions::find(&state.db, filter).await?;
+    let list = subscriptions::of_reader(&state.db, me.user.id, include_ended).await?;
     let plans = subscription_views(&state.db, &list).await?;
     Ok(HttpResponse::Ok().json(MySubscriptionsAnswer {
         count: plans.len(),
@@ -157,7 +145,7 @@ pub async fn author_subscriptions(
             "Only the author or an administrator can see an author's subscribers",
         ));
     }
-    let list = subscriptions::find(&state.db, doc! { "authorId": author }).await?;
+    let list = subscriptions::to_author(&state.db, author).await?;
     let subscriptions = subscription_views(&state.db, &list).await?;
     Ok(HttpResponse::Ok().json(SubscriptionsAnswer {
         count: subscriptions.len(),

@@ -4,7 +4,6 @@
 //! author, or an administrator.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
 use serde::Serialize;
 
 use crate::auth::AuthUser;
@@ -38,11 +37,7 @@ pub async fn status(
             "You can only check your own subscriptions or your own subscribers",
         ));
     }
-    let subs = subscriptions::find(
-        &state.db,
-        doc! { "subscriberId": reader, "authorId": author },
-    )
-    .await?;
+    let subs = subscriptions::of_reader_to_author(&state.db, reader, author).await?;
     let at = now();
     let is_subscribed = subs.iter().any(|s| s.gives_access(at));
     // The subscription that gives access, else the latest one.

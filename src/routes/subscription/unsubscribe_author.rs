@@ -3,7 +3,6 @@
 //! (`userId`, the caller by default; another reader only for administrators) to the author.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
 use serde::Serialize;
 use serde_json::json;
 
@@ -38,11 +37,7 @@ pub async fn unsubscribe_author(
     if reader != me.user.id && !me.is_admin() {
         return Err(ApiError::forbidden("You can only unsubscribe yourself"));
     }
-    let running = subscriptions::find(
-        &state.db,
-        doc! { "subscriberId": reader, "authorId": author, "status": { "$in": ["active", "past_due"] } },
-    )
-    .await?;
+    let running = subscriptions::running_of_reader_to_author(&state.db, reader, author).await?;
     let mut cancelled = Vec::new();
     for sub in running {
         let sub = lifecycle::cancel(&state, &sub, me.user.id).await?;

@@ -52,13 +52,7 @@ pub async fn retry_failed_emails(
 ) -> ApiResult<HttpResponse> {
     let kind = mail_type(body.into_inner().kind.as_deref())?
         .ok_or_else(|| ApiError::bad_request("type is required"))?;
-    let job = admin_tasks::enqueue(
-        &state,
-        admin_tasks::RETRY_EMAILS,
-        mongodb::bson::doc! { "type": kind.as_str() },
-        admin.0.user.id,
-    )
-    .await?;
+    let job = admin_tasks::enqueue_email_retry(&state, kind, admin.0.user.id).await?;
     let job = admin_tasks::job_view(&job);
     let job_id = job["_id"].as_str().unwrap_or_default().to_string();
     audit::record(

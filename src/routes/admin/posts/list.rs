@@ -7,17 +7,17 @@
 use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::{doc, Document};
 use serde::Serialize;
 
 use crate::auth::AdminUser;
 use crate::domain::post::{PostStatus, Visibility};
 use crate::error::ApiResult;
-use crate::persistence::posts::{self, Post};
+use crate::persistence::posts::Post;
 use crate::persistence::user_directory;
 use crate::post_view::iso;
 use crate::post_view::DELETED_AUTHOR;
 use crate::routes::admin::ListParams;
+use crate::services::posts::admin_page;
 use crate::state::AppState;
 
 /// Sortable fields: name as sent, stored field.
@@ -27,8 +27,6 @@ pub const SORT_FIELDS: &[(&str, &str)] = &[
     ("views", "views"),
     ("likes", "likesCount"),
 ];
-/// Most authors a search by author name considers.
-const MAX_NAME_MATCHES: i64 = 1000;
 
 /// A post as the administrators' list shows it.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -109,19 +107,15 @@ pub async fn list(
 ) -> ApiResult<HttpResponse> {
     let paging = query.paging.resolve()?;
     let sort = query.sort(SORT_FIELDS, "title")?;
-    let mut filter = Document::new();
-    if let Some(pattern) = query.search_pattern()? {
-        let authors = user_directory::ids_by_name(&state.db, &pattern, MAX_NAME_MATCHES).await?;
-        filter.insert(
-            "$or",
-            vec![
-                doc! { "title": { "$regex": &pattern, "$options": "i" } },
-                doc! { "author": { "$in": authors } },
-            ],
-        );
-    }
-    let (found, total) =
-        posts::page_without_blocks(&state.db, filter, sort, paging.skip, paging.limit).await?;
+    let pattern = query.search_pattern()?;
+    let (found, total) = admin_page(
+        &state.db,
+        pattern.as_deref(),
+        sort,
+        paging.skip,
+        paging.limit,
+    )
+    .await?;
     let mut author_ids: Vec<_> = found.iter().map(|p| p.author).collect();
     author_ids.sort();
     author_ids.dedup();

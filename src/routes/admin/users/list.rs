@@ -6,7 +6,6 @@
 //! blocked.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::{doc, Document};
 use serde::Serialize;
 
 use super::{admin_view, AdminUserView};
@@ -47,17 +46,15 @@ pub async fn list(
 ) -> ApiResult<HttpResponse> {
     let paging = query.paging.resolve()?;
     let sort = query.sort(SORT_FIELDS, "name")?;
-    let mut filter = Document::new();
-    if let Some(pattern) = query.search_pattern()? {
-        filter.insert(
-            "$or",
-            vec![
-                doc! { "name": { "$regex": &pattern, "$options": "i" } },
-                doc! { "email": { "$regex": &pattern, "$options": "i" } },
-            ],
-        );
-    }
-    let (found, total) = users::page(&state.db, filter, sort, paging.skip, paging.limit).await?;
+    let pattern = query.search_pattern()?;
+    let (found, total) = users::page_by_name_or_email(
+        &state.db,
+        pattern.as_deref(),
+        sort,
+        paging.skip,
+        paging.limit,
+    )
+    .await?;
     Ok(HttpResponse::Ok().json(UsersAnswer {
         users: found.iter().map(admin_view).collect(),
         total,
