@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use crate::mail::MailKind;
 use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::users::User;
-use crate::persistence::{email_logs, now, Db, DbContext, DbResult};
+use crate::persistence::{email_logs, leases, now, Db, DbContext, DbResult};
 use crate::post_view::iso;
 use crate::services::email_retry::{
     mail_type, send_again, view as log_view, RetryResult, MAX_PER_RETRY,
@@ -167,24 +167,50 @@ async fn progress(state: &AppState, id: ObjectId, mut update: Document) -> DbRes
     Ok(())
 }
 
-/// Claims the oldest queued job (or a stale running one) for this worker.
+/// How many jobs a worker tries to take in one look before it waits for the next (another
+/// worker may take the one it found first).
+const TAKE_TRIES: usize = 3;
+
+/// Claims the oldest queued job (or a stale running one) for this worker: the job as read is
+/// taken only if no other worker took that same version of it first
+/// ([`leases::take_version`]).
 async fn claim(state: &AppState) -> DbResult<Option<Document>> {
     let stale = DateTime::from_millis(
         now().timestamp_millis() - i64::try_from(STALE_AFTER.as_millis()).unwrap_or(0),
     );
     let node = state.realtime.node().unwrap_or("single").to_string();
-    collection(&state.db)
-        .find_one_and_update(
-            doc! { "$or": [
+    for _ in 0..TAKE_TRIES {
+        let Some(found) = collection(&state.db)
+            .find_one(doc! { "$or": [
                 { "status": "queued" },
                 { "status": "running", "updatedAt": { "$lt": stale } },
-            ] },
-            doc! { "$set": { "status": "running", "node": node, "updatedAt": now() } },
+            ] })
+            .sort(doc! { "createdAt": 1 })
+            .await
+            .db_context("finding a job to run")?
+        else {
+            return Ok(None);
+        };
+        let Ok(id) = found.get_object_id("_id") else {
+            return Ok(None);
+        };
+        let mut version = doc! { "_id": id, "status": found.get_str("status").unwrap_or("queued") };
+        match found.get("updatedAt") {
+            Some(at) => version.insert("updatedAt", at.clone()),
+            None => version.insert("updatedAt", doc! { "$exists": false }),
+        };
+        let taken = leases::take_version(
+            &state.db,
+            COLLECTION,
+            version,
+            doc! { "status": "running", "node": &node, "updatedAt": now() },
         )
-        .sort(doc! { "createdAt": 1 })
-        .return_document(ReturnDocument::After)
-        .await
-        .db_context("claiming a job")
+        .await?;
+        if taken {
+            return find(&state.db, id).await;
+        }
+    }
+    Ok(None)
 }
 
 /// Runs one claimed job to its end.

@@ -29,7 +29,7 @@
 //! | A new post's notice to one reader (`jobs::announce`, `notifications::insert_new`) | `notifications`, `_id` made of the post's and the reader's ids | the notification is its own claim, for good | a batch gone through again stores only the notices missing |
 //! | A subscription slot per reader and author (`subscription_claims::claim`) | `subscription_claims`, `_id` = `{reader}:{author}` | claim (its own insert), until the subscription ends | a claim whose subscription never came to exist is taken over after 2 min (`subscription_claims::STALE_CLAIM_SECONDS`) |
 //! | A due account deletion (`account_deletions::claim_due`) | `account_deletions`, the record's `leaseUntil` | lease, 10 min (`jobs::account_deletion::LEASE_SECS`) | another node claims the deletion again after 10 min; each step of the removal is idempotent |
-//! | A queued administrator task (`jobs::admin_tasks`) | `admin_jobs`, the job's `status: running` and `updatedAt` | lease, `STALE_AFTER` without progress | a running task not updated for that long is claimed again by another worker |
+//! | A queued administrator task (`jobs::admin_tasks`) | `admin_jobs`, the job's `status: running` and `updatedAt`, taken with [`take_version`] | lease, `STALE_AFTER` without progress | a running task not updated for that long is claimed again by another worker |
 //! | A tip's refund (`billing::tip_refunds`) | `tip_refund_claims`, `_id` = tip id | claim on this module, for good once refunded; dropped when the provider refuses or later fails the refund | a claim whose tip is still only paid is taken over after 2 min (`STALE_CLAIM_SECONDS`) |
 //! | A post's one pending appeal (`post_appeals::claim_pending`) | `appeal_pending`, `_id` = post id | claim on this module, while the appeal waits; dropped when it is decided, when recording it fails, and with the post | none needed: the claim is taken and the appeal recorded in one request, and dropped again when recording fails |
 //! | An appeal's one decision (`post_appeals::claim_decision`) | `appeal_decisions`, `_id` = appeal id | claim on this module, for good; dropped when the decision fails midway, removed with the post | none needed: the claim is taken and the decision recorded in one request, and dropped again when it fails |
@@ -147,6 +147,34 @@ pub async fn take_with(
         .db_context("taking over a lease");
     // The lease has moved on from that version (or this taker failed): a taker that claims it
     // now finds its conditional update matching nothing, so the claim is not needed any more.
+    let _ = drop_claim(db, TAKEOVERS, marker).await;
+    Ok(res?.matched_count == 1)
+}
+
+/// Takes one version of a queue's record for this worker: `version` names the record as it was
+/// read (its `_id` and the fields that taking it changes), `set` is what taking it writes. One
+/// taker of a given version succeeds (`true`); the others are told `false`. The version is
+/// claimed first with the takeover claim, as [`take_with`] does, because a find-and-modify is
+/// not one step on every store (FerretDB's SQLite handler reads, then writes), so two workers
+/// could otherwise both take the same queued record.
+pub async fn take_version(
+    db: &Db,
+    collection: &str,
+    version: Document,
+    set: Document,
+) -> DbResult<bool> {
+    let marker = format!("{collection}/{version}");
+    if !claim_takeover(db, &marker).await? {
+        return Ok(false);
+    }
+    let res = db
+        .database()
+        .collection::<Document>(collection)
+        .update_one(version, doc! { "$set": set })
+        .await
+        .db_context("taking a queued record");
+    // Once the record has moved on from that version, a later taker's conditional update
+    // matches nothing, so the claim is not needed any more.
     let _ = drop_claim(db, TAKEOVERS, marker).await;
     Ok(res?.matched_count == 1)
 }

@@ -386,3 +386,61 @@ async fn a_lease_has_one_holder_until_it_expires_and_only_that_holder_renews_it(
         .await
         .unwrap());
 }
+
+/// A queue's record taken by version (`leases::take_version`, how the administrators' task
+/// worker takes a queued job): of workers racing for one version exactly one takes it, and once
+/// taken, the version read before is taken by nobody.
+#[actix_web::test]
+async fn a_queued_record_is_taken_by_one_worker_of_many() {
+    use futures_util::future::join_all;
+    use mongodb::bson::{doc, oid::ObjectId, Document};
+    use pressroom::persistence::leases;
+
+    let app = spawn_app().await;
+    let db = &app.db;
+    const QUEUE: &str = "test_queue";
+    for round in 0..5 {
+        let id = ObjectId::new();
+        app.collection(QUEUE)
+            .insert_one(doc! { "_id": id, "status": "queued", "round": round })
+            .await
+            .unwrap();
+        let takers = join_all((0..8).map(|i| {
+            let db = db.clone();
+            async move {
+                let version = doc! { "_id": id, "status": "queued" };
+                let set = doc! { "status": "running", "node": format!("node-{i}") };
+                leases::take_version(&db, QUEUE, version, set)
+                    .await
+                    .unwrap()
+                    .then_some(i)
+            }
+        }))
+        .await;
+        let winners: Vec<usize> = takers.into_iter().flatten().collect();
+        assert_eq!(winners.len(), 1, "round {round}: {winners:?}");
+        let stored: Document = app
+            .collection(QUEUE)
+            .find_one(doc! { "_id": id })
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.get_str("status").unwrap(), "running");
+        assert_eq!(
+            stored.get_str("node").unwrap(),
+            format!("node-{}", winners[0])
+        );
+        let late = leases::take_version(
+            db,
+            QUEUE,
+            doc! { "_id": id, "status": "queued" },
+            doc! { "status": "running", "node": "late" },
+        )
+        .await
+        .unwrap();
+        assert!(
+            !late,
+            "round {round}: a version already taken is taken again"
+        );
+    }
+}
