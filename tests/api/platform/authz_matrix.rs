@@ -462,34 +462,11 @@ fn pattern_of(path: &str) -> &str {
 /// The path of a row with each `{param}` filled from the object (a feed's `{file:…}` pattern
 /// takes `feed.xml`).
 fn fill(path: &str, obj: &Obj) -> String {
-    let mut out = String::new();
-    let mut rest = path;
-    while let Some(start) = rest.find('{') {
-        // The parameter ends at its matching brace (a pattern may hold braces).
-        let mut depth = 0;
-        let mut end = rest.len() - 1;
-        for (i, c) in rest[start..].char_indices() {
-            depth += match c {
-                '{' => 1,
-                '}' => -1,
-                _ => 0,
-            };
-            if depth == 0 {
-                end = start + i;
-                break;
-            }
-        }
-        out.push_str(&rest[..start]);
-        let name = rest[start + 1..end].split(':').next().unwrap_or("");
-        out.push_str(match name {
-            "slug" => &obj.slug,
-            "file" => "feed.xml",
-            _ => &obj.id,
-        });
-        rest = &rest[end + 1..];
-    }
-    out.push_str(rest);
-    out
+    fill_params(path, |name| match name {
+        "slug" => obj.slug.clone(),
+        "file" => "feed.xml".to_string(),
+        _ => obj.id.clone(),
+    })
 }
 
 /// The people of the object matrix.

@@ -120,11 +120,9 @@ pub async fn assert_error(res: Response, status: StatusCode) -> String {
     body["message"].as_str().expect("error message").to_string()
 }
 
-/// The route's path with each `{param}` replaced by a fresh object id (nobody's object); a
-/// parameter with a pattern (`{file:(?:feed|rss)\\.xml}`, the site's routes) takes a value the
-/// pattern accepts.
-pub fn concrete(path: &str) -> String {
-    let id = mongodb::bson::oid::ObjectId::new().to_hex();
+/// A route pattern with each `{param}` (or `{param:pattern}`, whose pattern may hold braces of
+/// its own) replaced by `value(param name)`.
+pub fn fill_params(path: &str, value: impl Fn(&str) -> String) -> String {
     let mut out = String::new();
     let mut rest = path;
     while let Some(start) = rest.find('{') {
@@ -133,27 +131,36 @@ pub fn concrete(path: &str) -> String {
         let mut depth = 0;
         let mut end = rest.len();
         for (i, c) in rest[start..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = start + i;
-                        break;
-                    }
-                }
-                _ => {}
+            depth += match c {
+                '{' => 1,
+                '}' => -1,
+                _ => 0,
+            };
+            if depth == 0 {
+                end = start + i;
+                break;
             }
         }
-        let param = &rest[start + 1..end];
-        out.push_str(match param.split_once(':') {
-            Some(("file", _)) => "feed.xml",
-            Some(("kind", _)) => "posts",
-            Some(("n", _)) => "1",
-            _ => id.as_str(),
-        });
+        let param = rest.get(start + 1..end).unwrap_or("");
+        out.push_str(&value(param.split(':').next().unwrap_or("")));
         rest = rest.get(end + 1..).unwrap_or("");
     }
     out.push_str(rest);
     out
+}
+
+/// The route's path with each `{param}` replaced by a fresh object id (nobody's object); a
+/// parameter of the site's feed and sitemap patterns (`{file:(?:feed|rss)\\.xml}`) takes a value
+/// its pattern accepts.
+pub fn concrete(path: &str) -> String {
+    let id = mongodb::bson::oid::ObjectId::new().to_hex();
+    fill_params(path, |name| {
+        match name {
+            "file" if path.contains("{file:") => "feed.xml",
+            "kind" => "posts",
+            "n" => "1",
+            _ => id.as_str(),
+        }
+        .to_string()
+    })
 }
