@@ -76,12 +76,12 @@ impl PageMeta {
         }
     }
 
-    /// The full title: `<title> – Pressroom`, or the site's name alone.
+    /// The full title: `<title> · Pressroom`, or the site's name alone.
     pub fn full_title(&self) -> String {
         if self.title.is_empty() || self.title == SITE_NAME {
             SITE_NAME.to_string()
         } else {
-            format!("{} – {SITE_NAME}", self.title)
+            format!("{} · {SITE_NAME}", self.title)
         }
     }
 
@@ -212,7 +212,7 @@ mod tests {
     fn every_value_is_escaped() {
         let head = meta().render();
         assert!(head.contains(
-            "<title>&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more – Pressroom</title>"
+            "<title>&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more · Pressroom</title>"
         ));
         assert!(head.contains("content=\"Say &quot;hi&quot; &amp; &lt;b&gt;bye&lt;/b&gt;\""));
         assert!(head.contains("href=\"https://news.example/post/a?b=1&amp;c=2\""));
@@ -246,7 +246,7 @@ mod tests {
     fn pages_that_are_not_content_are_not_indexed() {
         let head = PageMeta::plain("Settings").render();
         assert!(head.contains("<meta name=\"robots\" content=\"noindex\" />"));
-        assert!(head.contains("<title>Settings – Pressroom</title>"));
+        assert!(head.contains("<title>Settings · Pressroom</title>"));
         assert!(!head.contains("canonical"));
     }
 }

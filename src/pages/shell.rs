@@ -153,7 +153,7 @@ mod tests {
         });
         assert!(html.contains("<html lang=\"fr\">"));
         assert_eq!(html.matches("<title>").count(), 1);
-        assert!(html.contains("<title>A post – Pressroom</title>"));
+        assert!(html.contains("<title>A post · Pressroom</title>"));
         assert_eq!(html.matches("name=\"description\"").count(), 1);
         assert!(html.contains("content=\"Une description\""));
         assert!(html

@@ -65,7 +65,7 @@ describe('server-rendered pages', () => {
     assert.ok(await page.getByText('Estuaries mix fresh water with salt water').isVisible());
     assert.ok(await page.getByRole('heading', { level: 2, name: 'Brackish water' }).isVisible());
     assert.ok(await page.getByText('salt marshes').isVisible());
-    assert.equal(await page.title(), 'Where rivers meet the sea – Pressroom');
+    assert.equal(await page.title(), 'Where rivers meet the sea · Pressroom');
     await screenshot(page, 'pages-post-no-javascript');
     const missing = await context.newPage();
     const notFound = await missing.goto('/post/no-such-post-anywhere');

@@ -59,7 +59,7 @@ async fn a_public_post_page_carries_its_head_article_and_structured_data() {
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("<html lang=\"fr\">"), "{html}");
     assert!(html.contains(
-        "<title>Rivers &lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; stones – Pressroom</title>"
+        "<title>Rivers &lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; stones · Pressroom</title>"
     ));
     assert!(
         !html.contains("<script>alert"),

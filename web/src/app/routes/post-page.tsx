@@ -1,10 +1,10 @@
-import { lazy, memo, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { AfterPaint } from '@/components/after-paint';
 import { Avatar } from '@/components/avatar';
 import { PostBlocks } from '@/components/blocks/post-blocks';
 import { Page } from '@/components/page';
-import { PostCard } from '@/components/post-card';
 import { CategoryPill, TagList } from '@/components/post-meta';
 import { ResponsiveImage } from '@/components/responsive-image';
 import { WhenNear } from '@/components/when-near';
@@ -34,13 +34,16 @@ const AuthorAlertsMenu = lazy(() => import('@/features/follows/components/alerts
 
 /** Administrators block or unblock the open post from here too (the administrators' area's code). */
 const PostBlockButton = lazy(() => import('@/features/admin/components/post-block-button').then((m) => ({ default: m.PostBlockButton })));
-import { fetchPost, fetchSuggestedPosts, POST_FALLBACK, selectPosts, selectSuggested, sendAppeal } from '@/features/posts';
+import { fetchPost, POST_FALLBACK, selectPosts } from '@/features/posts';
+import { SuggestedPosts } from '@/features/posts/components/suggested-posts';
+
+/** Only the author of a blocked post sees the appeal form. */
+const AppealForm = lazy(() => import('@/features/posts/components/appeal-form').then((m) => ({ default: m.AppealForm })));
 
 /** A post without blocks (one array, so the memoised body sees no change). */
 const NO_BLOCKS: Block[] = [];
 
 export const BLOCKED_NOTICE = 'This post has been blocked by an administrator.';
-export const APPEAL_MAX = 2000;
 export const LOCKED_NOTICE = 'This post is for subscribers only.';
 
 /** A subscribers-only post the viewer may not read: its teaser stands, and the way to subscribe. */
@@ -56,74 +59,6 @@ function LockedNotice({ post, signedIn }: { post: Post; signedIn: boolean }) {
         </Link>
       ) : null}
     </div>
-  );
-}
-
-/** The author of a blocked post asks an administrator to lift the block. */
-function AppealForm({ postId }: { postId: string }) {
-  const dispatch = useAppDispatch();
-  const [message, setMessage] = useState('');
-  const [state, setState] = useState<{ sending: boolean; sent: string | null; error: string | null }>({ sending: false, sent: null, error: null });
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const text = message.trim();
-    if (!text) return;
-    setState({ sending: true, sent: null, error: null });
-    const result = await dispatch(sendAppeal({ postId, message: text }));
-    if (sendAppeal.fulfilled.match(result)) setState({ sending: false, sent: result.payload, error: null });
-    else setState({ sending: false, sent: null, error: result.payload ?? POST_FALLBACK.appeal });
-  };
-  if (state.sent) {
-    return (
-      <p className="form-status" role="status">
-        Your appeal was sent to the administrators.
-      </p>
-    );
-  }
-  return (
-    <form className="form appeal-form" onSubmit={(e) => void submit(e)}>
-      <label htmlFor="appeal-message">Appeal the block</label>
-      <textarea id="appeal-message" rows={3} maxLength={APPEAL_MAX} value={message} onChange={(e) => setMessage(e.target.value)} />
-      {state.error ? (
-        <p className="form-error" role="alert">
-          {state.error}
-        </p>
-      ) : null}
-      <div className="form-actions form-actions--start">
-        <button type="submit" className="button button--small" disabled={state.sending || !message.trim()}>
-          {state.sending ? 'Sending...' : 'Appeal'}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function SuggestedPosts({ post }: { post: Post }) {
-  const dispatch = useAppDispatch();
-  const { posts, status, forPost, error } = useAppSelector(selectSuggested);
-  useEffect(() => {
-    void dispatch(fetchSuggestedPosts({ postId: post._id, category: post.category?._id ?? null }));
-  }, [dispatch, post._id, post.category?._id]);
-  if (forPost !== post._id) return null;
-  if (status === 'failed') {
-    return (
-      <p className="muted" role="status">
-        {error}
-      </p>
-    );
-  }
-  if (posts.length === 0) return null;
-  return (
-    <section className="suggested" aria-labelledby="suggested-title">
-      <h2 id="suggested-title">Read next</h2>
-      <ul className="post-grid">
-        {posts.map((p) => (
-          <li key={p._id}>
-            <PostCard post={p} />
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }
 
@@ -240,7 +175,11 @@ const PostView = memo(function PostView({ post }: { post: Post }) {
       {post.blocked ? (
         <div className="notice notice--warning" role="status">
           <p>{BLOCKED_NOTICE}</p>
-          {isAuthor ? <AppealForm postId={post._id} /> : null}
+          {isAuthor ? (
+            <Suspense fallback={null}>
+              <AppealForm postId={post._id} />
+            </Suspense>
+          ) : null}
         </div>
       ) : null}
       {post.thumbnail ? (
@@ -250,17 +189,20 @@ const PostView = memo(function PostView({ post }: { post: Post }) {
       <PostBlocks blocks={post.blocks ?? NO_BLOCKS} renderPoll={renderPoll} renderTip={renderTip} />
       {post.series ? <SeriesEnd place={post.series} /> : null}
       <EngagementBar post={post} commentCount={commentCount} />
-      {/* Below the article: the support card's code (and RTK Query's) loads as the reader nears it. */}
-      <WhenNear>
-        <Suspense fallback={null}>
-          <TipSection post={post} />
+      {/* Below the article, drawn once the article has painted: the support card's code (and RTK
+          Query's) loads as the reader nears it. */}
+      <AfterPaint>
+        <WhenNear>
+          <Suspense fallback={null}>
+            <TipSection post={post} />
+          </Suspense>
+        </WhenNear>
+        {!user && post.author ? <NewsletterForm authorId={post.author._id} authorName={post.author.name} /> : null}
+        <Suspense fallback={<section className="comments" aria-busy="true" aria-label="Comments" />}>
+          <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
         </Suspense>
-      </WhenNear>
-      {!user && post.author ? <NewsletterForm authorId={post.author._id} authorName={post.author.name} /> : null}
-      <Suspense fallback={<section className="comments" aria-busy="true" aria-label="Comments" />}>
-        <CommentsSection postId={post._id} postAuthorId={post.author?._id ?? null} />
-      </Suspense>
-      <SuggestedPosts post={post} />
+        <SuggestedPosts post={post} />
+      </AfterPaint>
     </article>
   );
 });

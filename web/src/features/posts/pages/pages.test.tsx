@@ -164,7 +164,8 @@ describe('the post page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Post m' })).toBeInTheDocument();
     expect(screen.getByText('This post has been blocked by an administrator.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/edit-post/slug-m');
-    await userEvent.type(screen.getByLabelText('Appeal the block'), 'It follows the rules');
+    // The form's code loads when the author opens their blocked post.
+    await userEvent.type(await screen.findByLabelText('Appeal the block'), 'It follows the rules');
     await userEvent.click(screen.getByRole('button', { name: 'Appeal' }));
     expect(await screen.findByText('Failed to send appeal')).toBeInTheDocument();
   });
