@@ -330,7 +330,8 @@ fn list_items(items: &Value, depth: usize, count: &mut usize) -> Check<Value> {
     let items = items
         .as_array()
         .ok_or_else(|| problem("items must be an array"))?;
-    if depth > MAX_LIST_DEPTH {
+    // A leaf's empty `items` (the nested list's shape) nests nothing.
+    if depth > MAX_LIST_DEPTH && !items.is_empty() {
         return Err(problem(format!(
             "lists may be nested at most {MAX_LIST_DEPTH} deep"
         )));
@@ -853,6 +854,25 @@ mod tests {
         let short =
             parse(json!([{"id": "p", "type": "paragraph", "data": {"text": "hi"}}])).unwrap();
         assert_eq!(reading_time_minutes(&short), 1);
+    }
+
+    fn nested_list(levels: usize) -> Value {
+        let mut items = json!([]);
+        for level in (1..=levels).rev() {
+            items = json!([{ "content": format!("level {level}"), "meta": {}, "items": items }]);
+        }
+        json!([{ "id": "l", "type": "list", "data": { "style": "unordered", "items": items } }])
+    }
+
+    #[test]
+    fn lists_nest_five_levels_deep_and_no_deeper() {
+        // The deepest items carry an empty `items`, as the editor writes them.
+        assert!(parse_blocks(&nested_list(MAX_LIST_DEPTH)).is_ok());
+        let err = parse_blocks(&nested_list(MAX_LIST_DEPTH + 1)).unwrap_err();
+        assert!(
+            format!("{err:?}").contains("nested at most 5 deep"),
+            "{err:?}"
+        );
     }
 }
 

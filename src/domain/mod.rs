@@ -8,6 +8,7 @@ pub mod email;
 pub mod error;
 pub mod image;
 pub mod image_variants;
+pub mod import;
 pub mod media_name;
 pub mod money;
 pub mod name;

@@ -1,0 +1,19 @@
+//! Reading other platforms' archives: each module reads one format into plain values (no I/O,
+//! no store), and `html` turns the HTML they hold into the editor's blocks.
+
+pub mod html;
+pub mod medium;
+pub mod substack;
+pub mod wxr;
+
+/// Where the other platforms' real export files are (`../shared/fixtures/import/` beside the
+/// project), for the tests that read them.
+#[cfg(test)]
+pub(crate) fn fixture_path(relative: &str) -> std::path::PathBuf {
+    let root = std::env::var_os("PRESSROOM_FIXTURES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures")
+        });
+    root.join("import").join(relative)
+}
