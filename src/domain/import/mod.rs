@@ -1,6 +1,7 @@
-//! Reading other platforms' archives: each module reads one format into plain values (no I/O,
-//! no store), and `html` turns the HTML they hold into the editor's blocks.
+//! Reading other platforms' archives and feeds: each module reads one format into plain values
+//! (no I/O, no store), and `html` turns the HTML they hold into the editor's blocks.
 
+pub mod feed;
 pub mod html;
 pub mod medium;
 pub mod substack;
