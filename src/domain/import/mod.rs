@@ -2,6 +2,7 @@
 //! (no I/O, no store), and `html` turns the HTML they hold into the editor's blocks.
 
 pub mod feed;
+pub mod ghost;
 pub mod html;
 pub mod medium;
 pub mod substack;
