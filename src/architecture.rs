@@ -21,6 +21,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod handlers;
+
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .expect("src/ is readable")
@@ -69,6 +71,13 @@ fn src_root() -> PathBuf {
     .join("src")
 }
 
+/// Whether `path` is this file or one of its parts (`src/architecture/`), which name modules and
+/// patterns in their own checks.
+fn is_architecture(root: &Path, path: &Path) -> bool {
+    let file = path.strip_prefix(root).unwrap_or(path);
+    file == Path::new("architecture.rs") || file.starts_with("architecture")
+}
+
 struct Source {
     /// Path under `src/`, with `/` separators.
     file: String,
@@ -95,8 +104,8 @@ fn read_sources() -> Vec<Source> {
     sources(&root, &mut files);
     files
         .into_iter()
-        // This file names modules in its own checks.
-        .filter(|path| !path.ends_with("architecture.rs"))
+        // This file and its parts name modules in their own checks.
+        .filter(|path| !is_architecture(&root, path))
         .map(|path| {
             let file = path
                 .strip_prefix(&root)
@@ -355,7 +364,7 @@ fn code_lines_where(except: &[&str], matches: impl Fn(&str) -> bool) -> Vec<Stri
             .expect("under src/")
             .to_string_lossy()
             .replace('\\', "/");
-        if file == "architecture.rs" || except.contains(&file.as_str()) {
+        if is_architecture(&root, &path) || except.contains(&file.as_str()) {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("a source file is readable");

@@ -14,7 +14,6 @@ use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 
 use super::lifecycle::{expire, refund};
-use crate::domain::money::PlanStatus;
 use crate::error::ApiResult;
 use crate::persistence::plans;
 use crate::persistence::subscriptions::{self, SubStatus};
@@ -46,12 +45,7 @@ pub async fn settle_removed_account(
     }
 
     for plan in plans::by_author(db, user, false).await? {
-        plans::update(
-            db,
-            plan.id,
-            doc! { "isDeleted": true, "deletedAt": now(), "status": PlanStatus::Inactive.as_str() },
-        )
-        .await?;
+        plans::mark_deleted(db, plan.id).await?;
         changed += 1;
     }
     let mut theirs = live;

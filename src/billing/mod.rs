@@ -4,6 +4,7 @@
 //! `state.payments` with an idempotency key derived from its purpose.
 
 pub mod accounts;
+pub mod earnings;
 pub mod eligibility;
 pub mod ledger;
 pub mod lifecycle;
@@ -12,6 +13,7 @@ pub mod renewals;
 pub mod subscribe;
 pub mod tip_admin;
 pub mod tip_refunds;
+pub mod tip_view;
 pub mod tips;
 pub mod webhook;
 

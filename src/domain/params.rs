@@ -66,6 +66,14 @@ pub fn paging(
     ))
 }
 
+/// A list's order: one stored field, ascending (`1`) or descending (`-1`), then `_id` the same way
+/// so pages never overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SortBy {
+    pub field: &'static str,
+    pub order: i32,
+}
+
 /// Pages needed for `total` items at `limit` a page.
 pub fn total_pages(total: u64, limit: i64) -> u64 {
     let limit = u64::try_from(limit.max(1)).unwrap_or(1);

@@ -20,6 +20,9 @@ use mongodb::options::ReturnDocument;
 use mongodb::Collection;
 use serde_json::{json, Value};
 
+use crate::audit::{self, Action, Target};
+use crate::auth::AuthUser;
+use crate::error::ApiResult;
 use crate::mail::MailKind;
 use crate::persistence::notifications::{self, Kind, Notification};
 use crate::persistence::users::User;
@@ -87,6 +90,30 @@ pub async fn enqueue_broadcast(
         params.insert("senderAvatar", avatar);
     }
     enqueue(state, BROADCAST, params, sender.id).await
+}
+
+/// Queues the administrator `me`'s notice `content` to every user (not blocked, not `me`) and
+/// records it: how many users it goes to, its job id and the job.
+pub async fn start_broadcast(
+    state: &AppState,
+    me: &AuthUser,
+    content: &str,
+) -> ApiResult<(usize, String, Value)> {
+    let count = notifications::broadcast_audience(&state.db, me.user.id)
+        .await?
+        .len();
+    let job = enqueue_broadcast(state, &me.user, content).await?;
+    let job = job_view(&job);
+    let job_id = job["_id"].as_str().unwrap_or_default().to_string();
+    audit::record(
+        state,
+        me,
+        Action::NoticeBroadcast,
+        Target::site(),
+        json!({ "content": content, "recipients": count, "jobId": job_id }),
+    )
+    .await;
+    Ok((count, job_id, job))
 }
 
 /// Queues sending the failed messages of `kind` again, as `by`; returns the job as stored.

@@ -100,8 +100,62 @@ pub async fn users_with_details(db: &Db, users: &[ObjectId]) -> DbResult<Vec<Obj
     Ok(found.into_iter().map(|d| d.user_id).collect())
 }
 
-/// Applies `set`; returns the record after it.
-pub async fn update(db: &Db, id: ObjectId, mut set: Document) -> DbResult<Option<BankDetails>> {
+/// A change to bank details (`None` keeps a field).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BankDetailsChanges {
+    pub bank_name: Option<String>,
+    pub contact_data: Option<ContactData>,
+    /// The account, when any part of it changed.
+    pub account: Option<AccountChange>,
+}
+
+/// The account as it is after a change: its holder, bank code and country, and when the number
+/// changed, the number sealed and its last four digits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccountChange {
+    pub holder_name: String,
+    pub bank_code: String,
+    pub country: String,
+    /// (`accountNumberEncrypted`, `accountLast4`).
+    pub number: Option<(String, String)>,
+}
+
+impl BankDetailsChanges {
+    fn set(&self) -> Document {
+        let mut set = Document::new();
+        if let Some(bank) = &self.bank_name {
+            set.insert("bankName", bank.as_str());
+        }
+        if let Some(contact) = &self.contact_data {
+            set.insert(
+                "contactData",
+                doc! {
+                    "name": contact.name.as_str(),
+                    "email": contact.email.as_str(),
+                    "contact": contact.contact.as_str(),
+                },
+            );
+        }
+        if let Some(account) = &self.account {
+            set.insert("accountHolderName", account.holder_name.as_str());
+            set.insert("bankCode", account.bank_code.as_str());
+            set.insert("country", account.country.as_str());
+            if let Some((sealed, last4)) = &account.number {
+                set.insert("accountNumberEncrypted", sealed.as_str());
+                set.insert("accountLast4", last4.as_str());
+            }
+        }
+        set
+    }
+}
+
+/// Applies `changes`; returns the record after it.
+pub async fn update(
+    db: &Db,
+    id: ObjectId,
+    changes: &BankDetailsChanges,
+) -> DbResult<Option<BankDetails>> {
+    let mut set = changes.set();
     set.insert("updatedAt", now());
     collection(db)
         .find_one_and_update(doc! { "_id": id }, doc! { "$set": set })

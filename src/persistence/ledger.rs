@@ -114,6 +114,11 @@ pub async fn find(db: &Db, filter: Document) -> DbResult<Vec<Entry>> {
     Ok(entries)
 }
 
+/// Every entry of plan `plan`, in chain order.
+pub async fn of_plan(db: &Db, plan: ObjectId) -> DbResult<Vec<Entry>> {
+    find(db, doc! { "planId": plan }).await
+}
+
 /// Every entry of every author, in chain order.
 pub async fn all(db: &Db) -> DbResult<Vec<Entry>> {
     find(db, doc! {}).await

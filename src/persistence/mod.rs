@@ -55,6 +55,7 @@ pub mod series;
 pub mod sessions;
 pub mod shares;
 pub mod site_analytics;
+pub mod site_export;
 pub mod subscriber_feeds;
 pub mod subscription_claims;
 pub mod subscription_criteria;
@@ -156,6 +157,11 @@ where
         before.insert(w.index);
     }
     Ok(before)
+}
+
+/// The sort document of a list's order: the field, then `_id` the same way.
+pub fn sort_document(sort: crate::domain::params::SortBy) -> mongodb::bson::Document {
+    doc! { sort.field: sort.order, "_id": sort.order }
 }
 
 /// Adds context to a driver error and classifies it.

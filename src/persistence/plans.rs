@@ -99,8 +99,72 @@ pub async fn all(db: &Db) -> DbResult<Vec<Plan>> {
     find(db, doc! {}).await
 }
 
+/// A change to a plan: the fields it sets (`None` keeps one).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlanChanges {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub price: Option<i64>,
+    pub currency: Option<String>,
+    pub interval: Option<Interval>,
+    pub benefits: Option<Vec<String>>,
+    pub status: Option<PlanStatus>,
+}
+
+impl PlanChanges {
+    fn set(&self) -> Document {
+        let mut set = Document::new();
+        if let Some(name) = &self.name {
+            set.insert("name", name.as_str());
+        }
+        if let Some(description) = &self.description {
+            set.insert("description", description.as_str());
+        }
+        if let Some(price) = self.price {
+            set.insert("price", price);
+        }
+        if let Some(currency) = &self.currency {
+            set.insert("currency", currency.as_str());
+        }
+        if let Some(interval) = self.interval {
+            set.insert("interval", interval.as_str());
+        }
+        if let Some(benefits) = &self.benefits {
+            set.insert("benefits", benefits.clone());
+        }
+        if let Some(status) = self.status {
+            set.insert("status", status.as_str());
+        }
+        set
+    }
+
+    /// The stored names of the fields it changes (`name`, `description`, `price`, `currency`,
+    /// `interval`, `benefits`, `status`, in that order); empty when it changes nothing.
+    pub fn fields(&self) -> Vec<String> {
+        self.set().keys().cloned().collect()
+    }
+}
+
+/// Applies `changes` and returns the plan after it.
+pub async fn change(db: &Db, id: ObjectId, changes: &PlanChanges) -> DbResult<Option<Plan>> {
+    update(db, id, changes.set()).await
+}
+
+/// Sets a plan's status; returns the plan after it.
+pub async fn set_status(db: &Db, id: ObjectId, status: PlanStatus) -> DbResult<Option<Plan>> {
+    update(db, id, doc! { "status": status.as_str() }).await
+}
+
+/// Marks a plan deleted (and inactive) now; returns the plan after it.
+pub async fn mark_deleted(db: &Db, id: ObjectId) -> DbResult<Option<Plan>> {
+    let set = doc! {
+        "isDeleted": true, "deletedAt": super::now(), "status": PlanStatus::Inactive.as_str(),
+    };
+    update(db, id, set).await
+}
+
 /// Applies `set` and returns the plan after it.
-pub async fn update(db: &Db, id: ObjectId, mut set: Document) -> DbResult<Option<Plan>> {
+async fn update(db: &Db, id: ObjectId, mut set: Document) -> DbResult<Option<Plan>> {
     set.insert("updatedAt", super::now());
     collection(db)
         .find_one_and_update(doc! { "_id": id }, doc! { "$set": set })

@@ -3,20 +3,66 @@
 //! `createdAt`. Records are streamed through a cursor, so a long range never sits in memory.
 
 use futures_util::TryStreamExt;
+use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, DateTime, Document};
 
-use super::{Db, DbContext, DbResult};
+use super::{guest_visits, reading_time, views, Db, DbContext, DbResult};
 
-/// Calls `each` with every record of `collection` created in `[from, to)`, reading only the
-/// fields of `projection`.
+/// The records read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Counted post views.
+    Views,
+    /// Reading time.
+    ReadingTime,
+    /// Guest visits of the site.
+    GuestVisits,
+}
+
+/// One record, with what the analytics read of it (absent fields as `None`, seconds as 0).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Record {
+    pub post_id: Option<ObjectId>,
+    pub user_id: Option<ObjectId>,
+    /// Who viewed (a view's `viewer`).
+    pub viewer: Option<String>,
+    /// Who read (a reading time's `reader`).
+    pub reader: Option<String>,
+    pub seconds: i64,
+    pub created_at: Option<DateTime>,
+}
+
+impl Record {
+    fn of(d: &Document) -> Self {
+        Record {
+            post_id: d.get_object_id("postId").ok(),
+            user_id: d.get_object_id("userId").ok(),
+            viewer: d.get_str("viewer").ok().map(str::to_string),
+            reader: d.get_str("reader").ok().map(str::to_string),
+            seconds: d
+                .get_i64("seconds")
+                .or_else(|_| d.get_i32("seconds").map(i64::from))
+                .unwrap_or(0),
+            created_at: d.get_datetime("createdAt").ok().copied(),
+        }
+    }
+}
+
+/// Calls `each` with every record of `source` created in `[from, to)`.
 pub async fn for_each_between(
     db: &Db,
-    collection: &str,
+    source: Source,
     from: DateTime,
     to: DateTime,
-    projection: Document,
-    mut each: impl FnMut(&Document),
+    mut each: impl FnMut(&Record),
 ) -> DbResult<()> {
+    let fields =
+        doc! { "postId": 1, "userId": 1, "viewer": 1, "reader": 1, "seconds": 1, "createdAt": 1 };
+    let (collection, projection) = match source {
+        Source::Views => (views::COLLECTION, fields),
+        Source::ReadingTime => (reading_time::COLLECTION, fields),
+        Source::GuestVisits => (guest_visits::EVENTS, doc! { "createdAt": 1 }),
+    };
     let mut cursor = db
         .database()
         .collection::<Document>(collection)
@@ -30,7 +76,7 @@ pub async fn for_each_between(
         .await
         .db_context("reading analytics records")?
     {
-        each(&record);
+        each(&Record::of(&record));
     }
     Ok(())
 }

@@ -82,3 +82,8 @@ pub async fn find(db: &Db, filter: Document) -> DbResult<Vec<SubscriptionEvent>>
     found.sort_by_key(|e| e.created_at);
     Ok(found)
 }
+
+/// Every event of plan `plan`, oldest first.
+pub async fn of_plan(db: &Db, plan: ObjectId) -> DbResult<Vec<SubscriptionEvent>> {
+    find(db, doc! { "planId": plan }).await
+}

@@ -170,6 +170,11 @@ pub async fn find(db: &Db, filter: Document) -> DbResult<Vec<Subscription>> {
     Ok(subs)
 }
 
+/// Every subscription to plan `plan`, newest first.
+pub async fn of_plan(db: &Db, plan: ObjectId) -> DbResult<Vec<Subscription>> {
+    find(db, doc! { "planId": plan }).await
+}
+
 /// Every subscription of `reader` to `author`, newest first.
 pub async fn of_reader_to_author(
     db: &Db,

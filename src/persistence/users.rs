@@ -369,7 +369,7 @@ pub async fn page(
 pub async fn page_by_name_or_email(
     db: &Db,
     pattern: Option<&str>,
-    sort: Document,
+    sort: crate::domain::params::SortBy,
     skip: u64,
     limit: i64,
 ) -> DbResult<(Vec<User>, u64)> {
@@ -383,7 +383,7 @@ pub async fn page_by_name_or_email(
             ],
         );
     }
-    page(db, filter, sort, skip, limit).await
+    page(db, filter, super::sort_document(sort), skip, limit).await
 }
 
 /// Who receives the daily post email: verified, not blocked, not unsubscribed.

@@ -9,7 +9,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::domain::image::ImageKind;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::media::servable_file;
+use crate::services::media;
 use crate::state::AppState;
 
 pub const MEDIA_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
@@ -21,7 +21,7 @@ pub async fn serve(
     name: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let not_found = || ApiError::not_found("File not found");
-    let path = servable_file(&state.settings.server.media_dir, &name)
+    let path = media::servable_file(&state, &name)
         .await
         .ok_or_else(not_found)?;
     let kind = name

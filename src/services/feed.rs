@@ -18,10 +18,12 @@ use crate::feeds::cards::ReadError;
 use crate::feeds::keys::{self, Gen};
 use crate::feeds::lookups::Count;
 use crate::feeds::read::{Dir, Filter, ListQuery};
-use crate::persistence::posts::{self, PageRequest, SortKind};
+use crate::persistence::posts::{self, PageRequest};
 use crate::persistence::{bookmarks, Db};
 use crate::post_view::PostView;
 use crate::state::AppState;
+
+pub use crate::persistence::posts::SortKind;
 
 /// A list of posts, before the viewer's visibility rules.
 #[derive(Debug, Clone)]

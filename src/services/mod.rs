@@ -3,17 +3,26 @@
 //! state (`crate::state`) and the modules it holds (`auth`, `live`, `counting`, …), which never
 //! import them, and never import `crate::routes` (see `crate::architecture`).
 
+pub mod achievements;
 pub mod activity;
 pub mod analytics;
 pub mod api_keys;
+pub mod banners;
+pub mod blocking;
+pub mod categories;
 pub mod codes;
 pub mod comments;
 pub mod counts;
+pub mod daily_mail;
 pub mod deletion;
 pub mod email_retry;
 pub mod engagement;
 pub mod feed;
+pub mod follows;
 pub mod gauges;
+pub mod guest_visits;
+pub mod inbox;
+pub mod media;
 pub mod moderation;
 pub mod notifications;
 pub mod notify;
@@ -25,5 +34,7 @@ pub mod push;
 pub mod reauth;
 pub mod revisions;
 pub mod series;
+pub mod site_analytics;
 pub mod unread;
 pub mod webhooks;
+pub mod workbook;

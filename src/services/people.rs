@@ -13,6 +13,14 @@ use crate::state::AppState;
 
 pub const MSG_USER_NOT_FOUND: &str = "User not found";
 
+/// A post's author (named "Deleted user" when the account is gone).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AuthorName {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+}
+
 /// A user as anyone may see them.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

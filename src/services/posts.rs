@@ -531,7 +531,7 @@ pub async fn find_by_slug(state: &AppState, slug: &str) -> ApiResult<Option<Post
 pub async fn admin_page(
     db: &Db,
     pattern: Option<&str>,
-    sort: Document,
+    sort: crate::domain::params::SortBy,
     skip: u64,
     limit: i64,
 ) -> ApiResult<(Vec<Post>, u64)> {
@@ -546,6 +546,7 @@ pub async fn admin_page(
             ],
         );
     }
+    let sort = crate::persistence::sort_document(sort);
     Ok(posts::page_without_blocks(db, filter, sort, skip, limit).await?)
 }
 

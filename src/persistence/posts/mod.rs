@@ -19,9 +19,13 @@ use crate::domain::blocks::Block;
 use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
 
 mod counters;
+mod edit;
+mod figures;
 mod paging;
 mod trending;
 pub use counters::*;
+pub use edit::*;
+pub use figures::*;
 pub use paging::*;
 pub use trending::*;
 

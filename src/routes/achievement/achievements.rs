@@ -6,14 +6,10 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{progress, recalculate, views};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::ApiResult;
-use crate::persistence::{achievements, users};
-use crate::post_view::iso;
-use crate::services::engagement::ensure_not_blocked;
-use crate::services::people::MSG_USER_NOT_FOUND;
+use crate::services::achievements;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -22,15 +18,6 @@ use crate::state::AppState;
 pub struct AchievementsQuery {
     #[serde(default)]
     user_id: Option<String>,
-}
-
-/// `{badges, progress, calculatedAt}`: the badges held and the progress towards every badge.
-#[derive(serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AchievementsAnswer {
-    badges: Vec<super::BadgeView>,
-    progress: Vec<super::ProgressView>,
-    calculated_at: String,
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -48,19 +35,5 @@ pub async fn achievements(
         None => me.user.id,
         Some(raw) => object_id(raw, "userId")?,
     };
-    if whose != me.user.id {
-        users::find_by_id(&state.db, whose)
-            .await?
-            .ok_or_else(|| crate::error::ApiError::not_found(MSG_USER_NOT_FOUND))?;
-        ensure_not_blocked(&state.db, me.user.id, whose).await?;
-    }
-    let record = match achievements::find(&state.db, whose).await? {
-        Some(r) => r,
-        None => recalculate(&state.db, whose).await?,
-    };
-    Ok(HttpResponse::Ok().json(AchievementsAnswer {
-        badges: views(&record.badges),
-        progress: progress(&record.metrics, &record.badges),
-        calculated_at: iso(record.calculated_at),
-    }))
+    Ok(HttpResponse::Ok().json(achievements::of_user(&state, &me, whose).await?))
 }

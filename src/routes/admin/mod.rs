@@ -19,9 +19,9 @@ pub mod settings;
 pub mod subscriptions;
 pub mod users;
 
-use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 
+use crate::domain::params::SortBy;
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
 
@@ -52,10 +52,10 @@ impl ListParams {
         &self,
         allowed: &[(&str, &'static str)],
         default: &'static str,
-    ) -> ApiResult<Document> {
+    ) -> ApiResult<SortBy> {
         let field = sort_field(self.sort_field.as_deref(), allowed, default)?;
         let order = sort_order(self.sort_order.as_deref(), 1)?;
-        Ok(doc! { field: order, "_id": order })
+        Ok(SortBy { field, order })
     }
 
     /// `search` as an escaped, literal regular expression (`None` when empty).

@@ -5,19 +5,13 @@
 //! devices of people with no tab open (`services::push`).
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{view, Viewer};
-use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::live::{self, banners::Created};
-use crate::persistence::banners::{self, Banner, GLOBAL_REGION};
-use crate::persistence::now;
+use crate::services::banners::{self, BannerInput, BannerView, GLOBAL_REGION};
 use crate::state::AppState;
 
 pub const MSG_CREATED: &str = "Banner notification created";
@@ -94,7 +88,7 @@ pub fn parse_expiry(raw: Option<String>, at: DateTime) -> ApiResult<Option<DateT
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct BannerCreatedAnswer {
     message: &'static str,
-    notification: super::BannerView,
+    notification: BannerView,
 }
 
 #[tracing::instrument(skip_all)]
@@ -125,41 +119,20 @@ pub async fn create(
         }
         Some(r) => r,
     };
-    let at = now();
-    let banner = Banner {
-        id: ObjectId::new(),
+    let at = DateTime::now();
+    let input = BannerInput {
         title,
         message,
         link: parse_link(body.link)?,
         region,
-        is_active: true,
         expires_at: parse_expiry(body.expires_at, at)?,
         sticky: body.sticky.unwrap_or(false),
         urgent: body.urgent.unwrap_or(false),
-        dismissed_by: Vec::new(),
-        created_by: Some(me.user.id),
-        timestamp: at,
+        at,
     };
-    banners::insert(&state.db, &banner).await?;
-    state.live.banners.do_send(Created(banner.clone()));
-    if banner.urgent {
-        crate::services::push::offer_banner(state.clone(), &banner);
-    }
-    live::banner_created(
-        &state.realtime,
-        serde_json::to_value(view(&banner, Viewer::Guest)).unwrap_or_default(),
-    );
-    audit::record(
-        &state,
-        &me,
-        Action::BannerCreate,
-        Target::new("banner", banner.id.to_hex(), banner.title.clone()),
-        json!({ "region": banner.region, "urgent": banner.urgent }),
-    )
-    .await;
     Ok(HttpResponse::Created().json(BannerCreatedAnswer {
         message: MSG_CREATED,
-        notification: view(&banner, Viewer::Admin),
+        notification: banners::create(&state, &me, input).await?,
     }))
 }
 

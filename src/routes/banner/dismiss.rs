@@ -3,11 +3,10 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::{banner_id, MSG_NOT_FOUND};
+use super::banner_id;
 use crate::auth::AuthUser;
-use crate::error::{ApiError, ApiResult};
-use crate::live::{self, banners::Dismissed};
-use crate::persistence::banners;
+use crate::error::ApiResult;
+use crate::services::banners::{self, BannerIdAnswer};
 use crate::state::AppState;
 
 pub const MSG_DISMISSED: &str = "Notification dismissed";
@@ -19,15 +18,8 @@ pub async fn dismiss(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = banner_id(&id)?;
-    banners::dismiss(&state.db, id, me.user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
-    state.live.banners.do_send(Dismissed {
-        id,
-        user: me.user.id,
-    });
-    live::banner_dismissed(&state.realtime, &me.id_hex(), &id.to_hex());
-    Ok(HttpResponse::Ok().json(super::BannerIdAnswer {
+    banners::dismiss(&state, &me, id).await?;
+    Ok(HttpResponse::Ok().json(BannerIdAnswer {
         message: MSG_DISMISSED,
         id: id.to_hex(),
     }))

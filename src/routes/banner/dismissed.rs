@@ -4,10 +4,10 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::{banner_id, MSG_NOT_FOUND};
+use super::banner_id;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::banners;
+use crate::services::banners;
 use crate::state::AppState;
 
 pub const MSG_ADMIN_NO_STATUS: &str = "Administrators have no banner dismissal status";
@@ -28,10 +28,7 @@ pub async fn dismissed(
         return Err(ApiError::forbidden(MSG_ADMIN_NO_STATUS));
     }
     let id = banner_id(&id)?;
-    let banner = banners::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     Ok(HttpResponse::Ok().json(DismissedAnswer {
-        dismissed: banner.dismissed_by.contains(&me.user.id),
+        dismissed: banners::dismissed_by(&state, &me, id).await?,
     }))
 }

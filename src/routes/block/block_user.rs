@@ -7,9 +7,7 @@ use super::{BlockAnswer, MSG_BLOCKED, MSG_CANNOT_BLOCK_SELF};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::{blocks, follows, users};
-use crate::services::activity::record_activity;
-use crate::services::people::MSG_USER_NOT_FOUND;
+use crate::services::blocking;
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, me))]
@@ -22,22 +20,7 @@ pub async fn block_user(
     if other == me.user.id {
         return Err(ApiError::bad_request(MSG_CANNOT_BLOCK_SELF));
     }
-    let target = users::find_by_id(&state.db, other)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_USER_NOT_FOUND))?;
-    let created = blocks::block(&state.db, me.user.id, other).await?;
-    follows::remove_between(&state.db, me.user.id, other).await?;
-    if created {
-        record_activity(
-            &state,
-            me.user.id,
-            "block",
-            &format!("Blocked {}", target.name),
-            None,
-            Some(other),
-        )
-        .await;
-    }
+    blocking::block(&state, &me, other).await?;
     Ok(HttpResponse::Ok().json(BlockAnswer {
         message: MSG_BLOCKED,
         blocked_user_id: other.to_hex(),

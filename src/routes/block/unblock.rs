@@ -9,8 +9,7 @@ use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::blocks;
-use crate::services::activity::record_activity;
+use crate::services::blocking;
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -32,17 +31,7 @@ pub async fn unblock(
         .filter(|s| !s.trim().is_empty())
         .ok_or_else(|| ApiError::bad_request("blockedUserId is required"))?;
     let other = object_id(&raw, "blockedUserId")?;
-    if blocks::unblock(&state.db, me.user.id, other).await? {
-        record_activity(
-            &state,
-            me.user.id,
-            "unblock",
-            "Unblocked a user",
-            None,
-            Some(other),
-        )
-        .await;
-    }
+    blocking::unblock(&state, &me, other).await?;
     Ok(HttpResponse::Ok().json(BlockAnswer {
         message: MSG_UNBLOCKED,
         blocked_user_id: other.to_hex(),

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::domain::slug::Slug;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::categories;
+use crate::services::categories;
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -46,15 +46,12 @@ pub async fn check_slug(
             }))
         }
     };
-    let taken = match query.kind.as_deref().map(str::trim).unwrap_or("category") {
-        "" | "category" => categories::find_by_slug(&state.db, slug.as_str())
-            .await?
-            .is_some(),
-        "post" => crate::services::posts::find_by_slug(&state, slug.as_str())
-            .await?
-            .is_some(),
+    let of_posts = match query.kind.as_deref().map(str::trim).unwrap_or("category") {
+        "" | "category" => false,
+        "post" => true,
         _ => return Err(ApiError::bad_request("type must be category or post")),
     };
+    let taken = categories::slug_taken(&state, &slug, of_posts).await?;
     Ok(HttpResponse::Ok().json(SlugAnswer {
         is_available: !taken,
         message: None,

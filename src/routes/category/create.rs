@@ -4,11 +4,10 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{parse_description, parse_name, slug_or_from_name, CategoryAnswer, CategoryView};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::persistence::categories::{self, NewCategory};
+use crate::services::categories::{self, CategoryInput};
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -27,20 +26,10 @@ pub async fn create(
     body: ApiJson<CreateCategoryBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let name = parse_name(&body.name)?;
-    let slug = slug_or_from_name(body.slug.as_deref(), &name)?;
-    let description = parse_description(body.description.as_deref())?;
-    let category = categories::create(
-        &state.db,
-        NewCategory {
-            name,
-            slug: slug.into_string(),
-            description,
-            created_by: Some(me.user.id),
-        },
-    )
-    .await?;
-    Ok(HttpResponse::Created().json(CategoryAnswer {
-        category: CategoryView::from(&category),
-    }))
+    let input = CategoryInput {
+        name: body.name,
+        slug: body.slug,
+        description: body.description,
+    };
+    Ok(HttpResponse::Created().json(categories::create(&state, &me, &input).await?))
 }

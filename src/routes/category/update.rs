@@ -4,16 +4,11 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{
-    may_manage, parse_description, parse_name, CategoryAnswer, CategoryView,
-    MSG_CATEGORY_NOT_FOUND, MSG_NOT_CATEGORY_OWNER,
-};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
-use crate::domain::slug::Slug;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::persistence::categories::{self, CategoryChanges};
+use crate::services::categories;
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -36,30 +31,14 @@ pub async fn update(
 ) -> ApiResult<HttpResponse> {
     let id = object_id(&id, "category id")?;
     let body = body.into_inner();
-    let changes = CategoryChanges {
-        name: body.name.as_deref().map(parse_name).transpose()?,
-        slug: body
-            .slug
-            .as_deref()
-            .map(Slug::parse)
-            .transpose()?
-            .map(Slug::into_string),
-        description: body
-            .description
-            .as_deref()
-            .map(|d| parse_description(Some(d)))
-            .transpose()?,
-    };
-    let existing = categories::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_CATEGORY_NOT_FOUND))?;
-    if !may_manage(&existing, &me) {
-        return Err(ApiError::forbidden(MSG_NOT_CATEGORY_OWNER));
-    }
-    let category = categories::update(&state.db, id, changes)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_CATEGORY_NOT_FOUND))?;
-    Ok(HttpResponse::Ok().json(CategoryAnswer {
-        category: CategoryView::from(&category),
-    }))
+    let answer = categories::update(
+        &state,
+        &me,
+        id,
+        body.name.as_deref(),
+        body.slug.as_deref(),
+        body.description.as_deref(),
+    )
+    .await?;
+    Ok(HttpResponse::Ok().json(answer))
 }

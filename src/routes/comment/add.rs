@@ -10,7 +10,7 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use super::{view_one, CommentAnswer};
+use super::CommentAnswer;
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::ApiResult;
@@ -58,7 +58,7 @@ pub async fn add_comment(
         .filter(|s| !s.is_empty() && *s != "null" && *s != "undefined")
         .map(|raw| object_id(raw, "parentId"))
         .transpose()?;
-    let (comment, post) = comments::add(
+    let view = comments::add_shown(
         &state,
         &me,
         &post_id,
@@ -69,7 +69,6 @@ pub async fn add_comment(
         },
     )
     .await?;
-    let view = view_one(&state.db, comment, post.author, Some(&me)).await?;
     Ok(HttpResponse::Created().json(CommentAnswer {
         message: MSG_COMMENT_ADDED,
         comment: view,

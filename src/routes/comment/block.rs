@@ -6,18 +6,15 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{load_with_post, view_one, CommentAnswer};
+use super::CommentAnswer;
 use crate::auth::AuthUser;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::optional_body;
-use crate::persistence::comments;
-use crate::services::comments::MSG_COMMENT_NOT_FOUND;
+use crate::services::comments;
 use crate::state::AppState;
 
 pub const MSG_COMMENT_BLOCKED: &str = "Comment blocked successfully";
 pub const MSG_COMMENT_UNBLOCKED: &str = "Comment unblocked successfully";
-pub const MSG_ONLY_POST_AUTHOR_BLOCKS: &str =
-    "Only the author of the post or an administrator can block comments";
 
 #[derive(Debug, Default, Deserialize)]
 pub struct BlockBody {
@@ -34,19 +31,12 @@ pub async fn block(
 ) -> ApiResult<HttpResponse> {
     let body: BlockBody = optional_body(&body)?;
     let blocked = body.blocked.unwrap_or(true);
-    let (comment, post) = load_with_post(&state.db, &comment_id, Some(&me)).await?;
-    if post.author != me.user.id && !me.is_admin() {
-        return Err(ApiError::forbidden(MSG_ONLY_POST_AUTHOR_BLOCKS));
-    }
-    let updated = comments::set_blocked(&state.db, comment.id, blocked)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_COMMENT_NOT_FOUND))?;
+    let view = comments::set_blocked(&state, &me, &comment_id, blocked).await?;
     let message = if blocked {
         MSG_COMMENT_BLOCKED
     } else {
         MSG_COMMENT_UNBLOCKED
     };
-    let view = view_one(&state.db, updated, post.author, Some(&me)).await?;
     Ok(HttpResponse::Ok().json(CommentAnswer {
         message,
         comment: view,

@@ -5,17 +5,14 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{load_with_post, view_one, CommentAnswer};
+use super::CommentAnswer;
 use crate::auth::AuthUser;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::persistence::comments;
-use crate::services::comments::{parse_content, MSG_COMMENT_NOT_FOUND};
+use crate::services::comments::{self, parse_content};
 use crate::state::AppState;
 
 pub const MSG_COMMENT_UPDATED: &str = "Comment updated successfully";
-pub const MSG_ONLY_AUTHOR_EDITS: &str = "Only the author of this comment can edit it";
-pub const MSG_BLOCKED_NOT_EDITABLE: &str = "A blocked comment cannot be edited";
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct EditBody {
@@ -31,17 +28,7 @@ pub async fn edit(
     body: ApiJson<EditBody>,
 ) -> ApiResult<HttpResponse> {
     let content = parse_content(body.into_inner().content.as_deref())?;
-    let (comment, post) = load_with_post(&state.db, &comment_id, Some(&me)).await?;
-    if comment.user != me.user.id {
-        return Err(ApiError::forbidden(MSG_ONLY_AUTHOR_EDITS));
-    }
-    if comment.blocked {
-        return Err(ApiError::forbidden(MSG_BLOCKED_NOT_EDITABLE));
-    }
-    let updated = comments::edit(&state.db, comment.id, &content)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_COMMENT_NOT_FOUND))?;
-    let view = view_one(&state.db, updated, post.author, Some(&me)).await?;
+    let view = comments::edit(&state, &me, &comment_id, &content).await?;
     Ok(HttpResponse::Ok().json(CommentAnswer {
         message: MSG_COMMENT_UPDATED,
         comment: view,

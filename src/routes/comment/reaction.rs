@@ -6,18 +6,14 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use super::{load_with_post, reactions_view};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::comments;
-use crate::services::activity::record_activity;
-use crate::services::engagement::ensure_not_blocked;
+use crate::services::comments;
 use crate::state::AppState;
 
 /// The reactions a comment can get.
 pub const REACTION_TYPES: [&str; 6] = ["like", "love", "laugh", "wow", "sad", "angry"];
-pub const MSG_COMMENT_BLOCKED: &str = "This comment has been blocked";
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -64,39 +60,11 @@ pub async fn reaction(
             REACTION_TYPES.join(", ")
         )));
     }
-    let (comment, post) = load_with_post(&state.db, &comment_id, Some(&me)).await?;
-    let already = comments::reactions_of(&state.db, &[comment.id])
-        .await?
-        .remove(&comment.id)
-        .and_then(|r| r.get(&kind).map(|users| users.contains(&me.user.id)))
-        .unwrap_or(false);
-    if !already {
-        if comment.blocked {
-            return Err(ApiError::forbidden(MSG_COMMENT_BLOCKED));
-        }
-        ensure_not_blocked(&state.db, me.user.id, comment.user).await?;
-        ensure_not_blocked(&state.db, me.user.id, post.author).await?;
-    }
-    let reacted = comments::toggle_reaction(&state.db, &comment, me.user.id, &kind).await?;
-    if reacted && !already {
-        record_activity(
-            &state,
-            me.user.id,
-            "reaction",
-            &format!("Reacted with {kind} to a comment on \"{}\"", post.title),
-            Some(post.id),
-            Some(comment.user),
-        )
-        .await;
-    }
-    let reactions = comments::reactions_of(&state.db, &[comment.id])
-        .await?
-        .remove(&comment.id)
-        .unwrap_or_default();
+    let toggled = comments::toggle_reaction(&state, &me, &comment_id, &kind).await?;
     Ok(HttpResponse::Ok().json(ReactionAnswer {
-        comment_id: comment.id.to_hex(),
-        reactions: reactions_view(reactions),
-        reacted,
+        comment_id: toggled.comment_id.to_hex(),
+        reactions: toggled.reactions,
+        reacted: toggled.reacted,
         reaction_type: kind,
     }))
 }

@@ -10,9 +10,8 @@ use serde::Serialize;
 use crate::auth::AdminUser;
 use crate::domain::params::present_param as present;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::daily_mail::{self, DailyMailLog};
-use crate::post_view::iso;
 use crate::routes::paging::PageParams;
+use crate::services::daily_mail::{self, MailLogView};
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -23,42 +22,6 @@ pub struct ReportQuery {
     pub paging: PageParams,
     #[serde(default)]
     pub date: Option<String>,
-}
-
-/// One recipient's daily email as the report shows it.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MailLogView {
-    #[serde(rename = "_id")]
-    id: String,
-    date: String,
-    user_id: String,
-    email: String,
-    post_count: i64,
-    post_ids: Vec<String>,
-    status: daily_mail::Status,
-    success: bool,
-    error: Option<String>,
-    email_log_id: Option<String>,
-    created_at: String,
-    sent_at: Option<String>,
-}
-
-fn view(log: &DailyMailLog) -> MailLogView {
-    MailLogView {
-        id: log.id.to_hex(),
-        date: log.date.clone(),
-        user_id: log.user_id.to_hex(),
-        email: log.email.clone(),
-        post_count: log.post_count,
-        post_ids: log.post_ids.iter().map(|id| id.to_hex()).collect(),
-        status: log.status,
-        success: log.status == daily_mail::Status::Sent,
-        error: log.error.clone(),
-        email_log_id: log.email_log_id.map(|id| id.to_hex()),
-        created_at: iso(log.created_at),
-        sent_at: log.sent_at.map(iso),
-    }
 }
 
 /// `{logs, total, totalPages, page, limit}`: one page of the daily email report.
@@ -88,9 +51,9 @@ pub async fn report(
     let date = present(query.date.as_deref()).map(parse_date).transpose()?;
     let date = date.map(|d| d.to_string());
     let (logs, total) =
-        daily_mail::page(&state.db, date.as_deref(), paging.skip, paging.limit).await?;
+        daily_mail::report_page(&state, date.as_deref(), paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(MailReportAnswer {
-        logs: logs.iter().map(view).collect(),
+        logs,
         total,
         total_pages: paging.total_pages(total),
         page: paging.page,

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::error::ApiResult;
 use crate::jobs::daily_mail::verify_unsubscribe_token;
-use crate::persistence::users;
+use crate::services::daily_mail;
 use crate::state::AppState;
 
 pub const MSG_UNSUBSCRIBED: &str =
@@ -46,8 +46,7 @@ pub async fn unsubscribe(
             .content_type(ContentType::html())
             .body(page("Link not valid", MSG_BAD_LINK, &settings_link)));
     };
-    // An account removed since is unsubscribed already.
-    users::set_daily_post_opt_out(&state.db, user, true).await?;
+    daily_mail::unsubscribe(&state, user).await?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::html())
         .body(page("Unsubscribed", MSG_UNSUBSCRIBED, &settings_link)))

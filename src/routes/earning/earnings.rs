@@ -3,16 +3,12 @@
 //! `availableBalance` (sums of the ledger), `hasBankDetails`; largest balance first.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
-use super::CurrencyEarnings;
-
 use crate::auth::AdminUser;
-use crate::billing::{ledger::balances, mode};
+use crate::billing::earnings::{self, AuthorEarnings};
+use crate::billing::mode;
 use crate::error::ApiResult;
-use crate::persistence::{bank_details, ledger, user_directory};
-use crate::post_view::DELETED_AUTHOR;
 use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
@@ -29,17 +25,6 @@ pub struct EarningsAnswer {
     pub mode: String,
 }
 
-/// An author's earnings in one currency.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AuthorEarnings {
-    pub user_id: String,
-    pub name: String,
-    #[serde(flatten)]
-    pub earnings: CurrencyEarnings,
-    pub has_bank_details: bool,
-}
-
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn earnings(
     state: web::Data<AppState>,
@@ -47,32 +32,7 @@ pub async fn earnings(
     query: web::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.resolve()?;
-    let entries = ledger::all(&state.db).await?;
-    let mut rows: Vec<_> = balances(&entries).into_iter().collect();
-    rows.sort_by(|a, b| b.1.available.cmp(&a.1.available).then(a.0.cmp(&b.0)));
-    let total = rows.len() as u64;
-    let shown: Vec<_> = rows
-        .into_iter()
-        .skip(usize::try_from(paging.skip).unwrap_or(usize::MAX))
-        .take(usize::try_from(paging.limit).unwrap_or(0))
-        .collect();
-    let mut authors: Vec<ObjectId> = shown.iter().map(|((a, _), _)| *a).collect();
-    authors.sort();
-    authors.dedup();
-    let names = user_directory::authors(&state.db, &authors).await?;
-    let with_bank = bank_details::users_with_details(&state.db, &authors).await?;
-    let user_earnings: Vec<_> = shown
-        .iter()
-        .map(|((author, currency), b)| AuthorEarnings {
-            user_id: author.to_hex(),
-            name: names
-                .get(author)
-                .map_or(DELETED_AUTHOR, |a| a.name.as_str())
-                .to_string(),
-            earnings: CurrencyEarnings::of(currency, b),
-            has_bank_details: with_bank.contains(author),
-        })
-        .collect();
+    let (user_earnings, total) = earnings::authors_page(&state, paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(EarningsAnswer {
         user_earnings,
         total,

@@ -11,7 +11,7 @@ use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::follows::{self, Alerts};
+use crate::services::follows::{self, Alerts};
 use crate::state::AppState;
 
 pub const MSG_ALERTS_SAVED: &str = "Alerts updated";
@@ -54,7 +54,7 @@ pub async fn set_alerts(
 ) -> ApiResult<HttpResponse> {
     let author = object_id(&author_id, "author id")?;
     let mode = body.into_inner().mode()?;
-    if !follows::set_alerts(&state.db, me.user.id, author, mode).await? {
+    if !follows::set_alerts(&state, &me, author, mode).await? {
         return Err(ApiError::not_found(MSG_NOT_FOLLOWING));
     }
     Ok(HttpResponse::Ok().json(AlertsAnswer {

@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
-use crate::persistence::locations;
 use crate::routes::paging::PageQuery;
 use crate::routes::user::locations::{
     mark_online, with_users, PlacedUser, DEFAULT_LIMIT, MAX_LIMIT,
 };
+use crate::services::follows;
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -47,18 +47,8 @@ pub async fn follower_locations(
     }
     .resolve(DEFAULT_LIMIT, MAX_LIMIT);
     let include_offline = query.include_offline.unwrap_or(true);
-    let followers = locations::followers_of(&state.db, me.user.id).await?;
-    let online = state.realtime.online().await.user_ids;
-    let mut found = locations::find_for_users(&state.db, &followers).await?;
-    if !include_offline {
-        found.retain(|l| online.contains(&l.user_id.to_hex()));
-    }
-    let total = found.len() as u64;
-    let page_items: Vec<_> = found
-        .into_iter()
-        .skip(usize::try_from(skip).unwrap_or(usize::MAX))
-        .take(usize::try_from(limit).unwrap_or(0))
-        .collect();
+    let (page_items, total) =
+        follows::follower_locations(&state, &me, include_offline, skip, limit).await?;
     let mut items = with_users(&state, &page_items).await?;
     mark_online(&state, &mut items).await;
     Ok(HttpResponse::Ok().json(FollowerLocationsAnswer {

@@ -7,7 +7,7 @@ use actix_web::{web, HttpResponse};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::ApiResult;
-use crate::persistence::follows;
+use crate::services::follows;
 use crate::state::AppState;
 
 /// `{isFollowing, userId}`: whether the caller follows the user.
@@ -26,7 +26,7 @@ pub async fn status(
     user_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let other = object_id(&user_id, "user id")?;
-    let alerts = follows::alerts(&state.db, me.user.id, other).await?;
+    let alerts = follows::alerts_of(&state, &me, other).await?;
     Ok(HttpResponse::Ok().json(FollowStatusAnswer {
         is_following: alerts.is_some(),
         user_id: other.to_hex(),

@@ -3,12 +3,11 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use super::{follow_answer, MSG_CANNOT_UNFOLLOW_SELF};
+use super::MSG_CANNOT_UNFOLLOW_SELF;
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::follows;
-use crate::services::activity::record_activity;
+use crate::services::follows;
 use crate::state::AppState;
 
 pub const MSG_UNFOLLOWED: &str = "Unfollowed successfully";
@@ -31,16 +30,5 @@ pub async fn unfollow(
     if other == me.user.id {
         return Err(ApiError::bad_request(MSG_CANNOT_UNFOLLOW_SELF));
     }
-    if follows::unfollow(&state.db, me.user.id, other).await? {
-        record_activity(
-            &state,
-            me.user.id,
-            "unfollow",
-            "Unfollowed a user",
-            None,
-            Some(other),
-        )
-        .await;
-    }
-    follow_answer(&state, other, MSG_UNFOLLOWED, false).await
+    Ok(HttpResponse::Ok().json(follows::unfollow(&state, &me, other, MSG_UNFOLLOWED).await?))
 }

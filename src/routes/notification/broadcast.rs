@@ -9,15 +9,12 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{check_length, present, MSG_CONTENT_REQUIRED};
-use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::jobs::admin_tasks;
-use crate::persistence::notifications;
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -45,20 +42,7 @@ pub async fn broadcast(
     let content = present(body.into_inner().content.as_deref())
         .ok_or_else(|| ApiError::bad_request(MSG_CONTENT_REQUIRED))?;
     check_length(&content)?;
-    let count = notifications::broadcast_audience(&state.db, me.user.id)
-        .await?
-        .len();
-    let job = admin_tasks::enqueue_broadcast(&state, &me.user, &content).await?;
-    let job = admin_tasks::job_view(&job);
-    let job_id = job["_id"].as_str().unwrap_or_default().to_string();
-    audit::record(
-        &state,
-        &me,
-        Action::NoticeBroadcast,
-        Target::site(),
-        json!({ "content": content, "recipients": count, "jobId": job_id }),
-    )
-    .await;
+    let (count, job_id, job) = admin_tasks::start_broadcast(&state, &me, &content).await?;
     Ok(HttpResponse::Accepted().json(BroadcastAnswer {
         message: format!("Sending the notification to {count} users"),
         count,

@@ -3,11 +3,10 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::{notification_id, signed_in, MSG_INVALID_ID, MSG_NOT_FOUND};
+use super::{notification_id, signed_in, MSG_INVALID_ID};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::notifications;
-use crate::services::notify::push_unread_count;
+use crate::services::inbox;
 use crate::state::AppState;
 
 pub const MSG_DELETED: &str = "Notification deleted";
@@ -20,13 +19,7 @@ pub async fn delete(
 ) -> ApiResult<HttpResponse> {
     let me = signed_in(user)?;
     let id = notification_id(&id)?;
-    let gone = notifications::delete_owned(&state.db, id, me.user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
-    if !gone.read {
-        crate::services::unread::moved(&state, me.user.id, -1).await;
-        push_unread_count(&state, me.user.id).await;
-    }
+    inbox::delete(&state, &me, id).await?;
     Ok(HttpResponse::Ok().json(NoticeDeletedAnswer {
         message: MSG_DELETED,
         id: id.to_hex(),

@@ -4,10 +4,10 @@
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 
-use super::{present, NotificationView, NotificationsAnswer, MSG_INVALID_USER, MSG_MISSING_USER};
+use super::{present, NotificationsAnswer, MSG_INVALID_USER, MSG_MISSING_USER};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::notifications;
+use crate::services::inbox;
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, _admin))]
@@ -21,8 +21,7 @@ pub async fn history(
         .ok_or_else(|| ApiError::bad_request(MSG_MISSING_USER))?;
     let user =
         ObjectId::parse_str(&raw).map_err(|_| ApiError::invalid("invalid_id", MSG_INVALID_USER))?;
-    let items = notifications::history(&state.db, user).await?;
-    let notifications = items.iter().map(NotificationView::of).collect();
+    let notifications = inbox::history(&state, user).await?;
     Ok(HttpResponse::Ok().json(NotificationsAnswer { notifications }))
 }
 

@@ -8,11 +8,12 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{signed_in, NotificationView, DEFAULT_LIMIT, MAX_LIMIT};
+use super::{signed_in, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::notifications::{self, Kind};
 use crate::routes::paging::PageQuery;
+use crate::services::inbox::{self, Kind};
+use crate::services::notifications::NotificationView;
 use crate::state::AppState;
 
 pub const MSG_BAD_TYPE: &str =
@@ -58,7 +59,7 @@ pub fn kinds_of(filter: Option<&str>) -> ApiResult<Vec<Kind>> {
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NotificationPageAnswer {
-    notifications: Vec<super::NotificationView>,
+    notifications: Vec<NotificationView>,
     total: u64,
     page: u64,
     total_pages: u64,
@@ -79,11 +80,9 @@ pub async fn list(
         limit: query.limit,
     };
     let (page, limit, skip) = page.resolve(DEFAULT_LIMIT, MAX_LIMIT);
-    let (items, total) =
-        notifications::list_for_user(&state.db, me.user.id, &kinds, skip, limit).await?;
-    let unread = crate::services::unread::count(&state, me.user.id).await?;
+    let (notifications, total, unread) = inbox::page(&state, &me, &kinds, skip, limit).await?;
     Ok(HttpResponse::Ok().json(NotificationPageAnswer {
-        notifications: items.iter().map(NotificationView::of).collect(),
+        notifications,
         total,
         page,
         total_pages: total.div_ceil(limit as u64),

@@ -6,8 +6,7 @@ use actix_web::{web, HttpResponse};
 use super::signed_in;
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
-use crate::persistence::notifications;
-use crate::services::notify::push_unread_count;
+use crate::services::inbox;
 use crate::state::AppState;
 
 pub const MSG_ALL_READ: &str = "All notifications marked as read";
@@ -22,9 +21,7 @@ pub struct AllReadAnswer {
 #[tracing::instrument(skip_all)]
 pub async fn mark_all_read(state: web::Data<AppState>, user: MaybeUser) -> ApiResult<HttpResponse> {
     let me = signed_in(user)?;
-    let modified = notifications::mark_all_read(&state.db, me.user.id).await?;
-    crate::services::unread::forget(&state, me.user.id).await;
-    push_unread_count(&state, me.user.id).await;
+    let modified = inbox::mark_all_read(&state, &me).await?;
     Ok(HttpResponse::Ok().json(AllReadAnswer {
         message: MSG_ALL_READ,
         modified,

@@ -3,13 +3,10 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::{
-    notification_id, signed_in, NotificationAnswer, NotificationView, MSG_INVALID_ID, MSG_NOT_FOUND,
-};
+use super::{notification_id, signed_in, NotificationAnswer, MSG_INVALID_ID};
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::notifications;
-use crate::services::notify::push_unread_count;
+use crate::services::inbox;
 use crate::state::AppState;
 
 #[tracing::instrument(skip(state, user))]
@@ -20,16 +17,8 @@ pub async fn mark_read(
 ) -> ApiResult<HttpResponse> {
     let me = signed_in(user)?;
     let id = notification_id(&id)?;
-    let mut notification = notifications::mark_read(&state.db, id, me.user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
-    if !notification.read {
-        crate::services::unread::moved(&state, me.user.id, -1).await;
-        notification.read = true;
-    }
-    push_unread_count(&state, me.user.id).await;
     Ok(HttpResponse::Ok().json(NotificationAnswer {
-        notification: NotificationView::of(&notification),
+        notification: inbox::mark_read(&state, &me, id).await?,
     }))
 }
 

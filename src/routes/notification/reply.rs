@@ -6,19 +6,14 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
 use super::{
-    check_length, notification_id, present, signed_in, NotificationAnswer, NotificationView,
-    MSG_MISSING_ID_OR_CONTENT, MSG_NOT_FOUND,
+    check_length, notification_id, present, signed_in, NotificationAnswer,
+    MSG_MISSING_ID_OR_CONTENT,
 };
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::notifications::{self, Kind};
-use crate::services::notify::{notify, NotificationInput};
+use crate::services::inbox;
 use crate::state::AppState;
-
-pub const MSG_NO_SENDER: &str = "This notification has no sender to reply to";
-pub const MSG_REPLY_BLOCKED: &str = "You cannot reply to this user";
-pub const MSG_ONLY_ADMIN_NOTICES: &str = "Only notices from an administrator can be replied to";
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -43,27 +38,7 @@ pub async fn reply(
     };
     check_length(&content)?;
     let id = notification_id(&raw_id)?;
-    let original = notifications::find_owned(&state.db, id, me.user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
-    if original.kind != Kind::Admin {
-        return Err(ApiError::bad_request(MSG_ONLY_ADMIN_NOTICES));
-    }
-    let sender = original
-        .sender_id
-        .filter(|s| *s != me.user.id)
-        .ok_or_else(|| ApiError::bad_request(MSG_NO_SENDER))?;
-    let mut input = NotificationInput::new(sender, Some(me.user.id), Kind::AdminReply, &content);
-    input.post_id = original.post_id;
-    input.reply_to = Some(original.id);
-    input.navigate_to = Some(format!(
-        "/message-box?type=admin&id={}",
-        original.id.to_hex()
-    ));
-    let notification = notify(&state, input)
-        .await?
-        .ok_or_else(|| ApiError::forbidden(MSG_REPLY_BLOCKED))?;
     Ok(HttpResponse::Created().json(NotificationAnswer {
-        notification: NotificationView::of(&notification),
+        notification: inbox::reply(&state, &me, id, &content).await?,
     }))
 }

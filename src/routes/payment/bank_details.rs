@@ -15,7 +15,6 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use mongodb::bson::{doc, Document};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -27,7 +26,9 @@ use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Body;
 use crate::payments::DestinationRequest;
-use crate::persistence::bank_details::{self, BankDetails, ContactData};
+use crate::persistence::bank_details::{
+    self, AccountChange, BankDetails, BankDetailsChanges, ContactData,
+};
 use crate::persistence::{now, users, DbError};
 use crate::post_view::iso;
 use crate::state::AppState;
@@ -263,18 +264,13 @@ pub async fn update(
         bank,
         contact,
     } = body.validate()?;
-    let mut set = Document::new();
-    if let Some(bank) = bank {
-        set.insert("bankName", bank);
-    }
-    if let Some(contact) = contact {
-        set.insert(
-            "contactData",
-            doc! { "name": contact.name, "email": contact.email, "contact": contact.contact },
-        );
-    }
+    let mut changes = BankDetailsChanges {
+        bank_name: bank,
+        contact_data: contact,
+        account: None,
+    };
     let account_changes = holder.is_some() || number.is_some() || code.is_some();
-    if set.is_empty() && !account_changes {
+    if changes == BankDetailsChanges::default() && !account_changes {
         return Err(ApiError::bad_request(
             "Nothing to change: send accountHolderName, accountNumber, bankCode, bankName or contactData",
         ));
@@ -315,18 +311,19 @@ pub async fn update(
             )
             .await
             .map_err(provider_error)?;
-        set.insert("accountHolderName", holder_now);
-        set.insert("bankCode", code);
-        set.insert("country", country);
-        if number.is_some() {
-            set.insert(
-                "accountNumberEncrypted",
-                state.bank_cipher.seal(&current_number),
-            );
-            set.insert("accountLast4", &current_number[current_number.len() - 4..]);
-        }
+        changes.account = Some(AccountChange {
+            holder_name: holder_now,
+            bank_code: code,
+            country: country.to_string(),
+            number: number.is_some().then(|| {
+                (
+                    state.bank_cipher.seal(&current_number),
+                    current_number[current_number.len() - 4..].to_string(),
+                )
+            }),
+        });
     }
-    let updated = bank_details::update(&state.db, details.id, set)
+    let updated = bank_details::update(&state.db, details.id, &changes)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
     let target = Target::id("user", updated.user_id);

@@ -7,28 +7,18 @@
 //! `userId`; anyone else gets a 403 for someone else's numbers.
 
 use actix_web::{web, HttpResponse};
-use futures_util::TryStreamExt;
-use mongodb::bson::{doc, Document};
-
 use serde::Deserialize;
 
 use super::analytics_post::{daily_series, parse_days, Day, PostTotals};
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::{follows, posts, reading_time, DbContext};
+use crate::persistence::{follows, posts, reading_time};
 use crate::services::analytics::average;
 use crate::state::AppState;
 
 /// How many posts `topPosts` lists.
 pub const TOP_POSTS: usize = 5;
-
-fn number(d: &Document, key: &str) -> i64 {
-    d.get_i64(key)
-        .or_else(|_| d.get_i32(key).map(i64::from))
-        .unwrap_or(0)
-        .max(0)
-}
 
 use crate::services::analytics::engagement_rate;
 
@@ -90,54 +80,35 @@ pub async fn user_engagement(
     if author != me.user.id && !me.is_admin() {
         return Err(ApiError::forbidden(MSG_NOT_YOUR_ANALYTICS));
     }
-    let docs: Vec<Document> = state
-        .db
-        .database()
-        .collection::<Document>(posts::COLLECTION)
-        .find(doc! { "author": author })
-        .projection(doc! {
-            "title": 1, "slug": 1, "views": 1, "likesCount": 1, "bookmarksCount": 1,
-            "shareCount": 1, "commentsCount": 1,
-        })
-        .await
-        .db_context("reading a user's posts")?
-        .try_collect()
-        .await
-        .db_context("reading a user's posts")?;
-    let ids: Vec<_> = docs
-        .iter()
-        .filter_map(|d| d.get_object_id("_id").ok())
-        .collect();
-    let sum = |key: &str| docs.iter().map(|d| number(d, key)).sum::<i64>();
+    let found = posts::figures_of_author(&state.db, author).await?;
+    let ids: Vec<_> = found.iter().filter_map(|p| p.id).collect();
+    let sum = |pick: fn(&posts::PostFigures) -> i64| found.iter().map(pick).sum::<i64>();
     let (views, likes, bookmarks, shares, comments) = (
-        sum("views"),
-        sum("likesCount"),
-        sum("bookmarksCount"),
-        sum("shareCount"),
-        sum("commentsCount"),
+        sum(|p| p.views),
+        sum(|p| p.likes),
+        sum(|p| p.bookmarks),
+        sum(|p| p.shares),
+        sum(|p| p.comments),
     );
     let (total_reading, readers) = reading_time::totals_for_posts(&state.db, &ids).await?;
-    let mut top: Vec<&Document> = docs.iter().collect();
-    top.sort_by_key(|d| std::cmp::Reverse(number(d, "views")));
+    let mut top: Vec<&posts::PostFigures> = found.iter().collect();
+    top.sort_by_key(|p| std::cmp::Reverse(p.views));
     let top: Vec<_> = top
         .into_iter()
         .take(TOP_POSTS)
-        .map(|d| AuthorTopPost {
-            id: d
-                .get_object_id("_id")
-                .map(|id| id.to_hex())
-                .unwrap_or_default(),
-            title: d.get_str("title").unwrap_or_default().to_string(),
-            slug: d.get_str("slug").unwrap_or_default().to_string(),
-            views: number(d, "views"),
-            likes: number(d, "likesCount"),
-            comments: number(d, "commentsCount"),
+        .map(|p| AuthorTopPost {
+            id: p.id.map(|id| id.to_hex()).unwrap_or_default(),
+            title: p.title.clone(),
+            slug: p.slug.clone(),
+            views: p.views,
+            likes: p.likes,
+            comments: p.comments,
         })
         .collect();
     let daily = daily_series(&state.db, &ids, days).await?;
     Ok(HttpResponse::Ok().json(EngagementAnswer {
         user_id: author.to_hex(),
-        posts: docs.len(),
+        posts: found.len(),
         totals: PostTotals {
             views,
             likes,

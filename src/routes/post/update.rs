@@ -4,7 +4,6 @@
 //! the top.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::{doc, Bson};
 use serde_json::json;
 
 use super::input::{
@@ -19,7 +18,7 @@ use crate::domain::post::PostStatus;
 use crate::domain::revisions::Reason;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::posts::Post;
+use crate::persistence::posts::{Post, PostEdit};
 use crate::persistence::{media, now, posts, user_directory};
 use crate::post_view::PostView;
 use crate::services::posts::{managed_post, render_one_for, MSG_POST_NOT_FOUND};
@@ -63,7 +62,6 @@ pub async fn apply(
     body.check_uploads(false)?;
 
     let at = now();
-    let mut set = doc! { "updatedAt": at };
     let title = match body.title.as_deref() {
         Some(t) => parse_title(Some(t))?,
         None => current.title.clone(),
@@ -74,54 +72,27 @@ pub async fn apply(
     }
     let mut thumbnail = body.thumbnail()?;
     let tags = tags_of(&body)?;
-    if let Some(category) = body.category(&state.db).await? {
-        set.insert("category", category);
-    }
-    if let Some(t) = parse_post_type(body.post_type.as_deref())? {
-        set.insert(
-            "postType",
-            mongodb::bson::to_bson(&t).map_err(ApiError::internal)?,
-        );
-    }
+    let category = body.category(&state.db).await?;
+    let post_type = parse_post_type(body.post_type.as_deref())?;
     let visibility = parse_visibility(body.visibility.as_deref())?;
-    if let Some(v) = visibility {
-        set.insert("visibility", v.as_str());
-    }
-    if let Some(f) = body.is_featured {
-        set.insert("isFeatured", f);
-    }
-    if let Some(p) = body.is_pinned {
-        set.insert("isPinned", p);
-    }
-    if let Some(l) = parse_lang(body.language.as_deref())? {
-        set.insert("language", l);
-    }
+    let language = parse_lang(body.language.as_deref())?;
     let status = requested_status(&body)?.unwrap_or(current.status);
     if status != PostStatus::Draft || current.status != PostStatus::Draft {
         // Only drafts change with write:drafts alone; what readers see needs publish:posts.
         crate::services::api_keys::require_scope(me, "publish:posts")?;
     }
-    match status {
+    let publish_at = match status {
         PostStatus::Scheduled => {
             let keep = body.publish_at.is_none() && current.status == PostStatus::Scheduled;
-            let when = match (keep, current.publish_at) {
+            Some(match (keep, current.publish_at) {
                 (true, Some(when)) => when,
                 _ => parse_publish_at(body.publish_at.as_deref(), at)?,
-            };
-            set.insert("publishAt", when);
+            })
         }
-        _ => {
-            set.insert("publishAt", Bson::Null);
-        }
-    }
+        _ => None,
+    };
     let now_published = status == PostStatus::Published;
     let was_published = current.status == PostStatus::Published;
-    set.insert("status", status.as_str());
-    set.insert("isPublished", now_published);
-    if now_published && !was_published {
-        set.insert("createdAt", at);
-        set.insert("publishedAt", at);
-    }
 
     // Images: decode everything first, then store.
     let blocks_sent = blocks.is_some();
@@ -152,35 +123,32 @@ pub async fn apply(
         Some(t) => t.clone(),
         None => current.thumbnail.clone(),
     };
-    set.insert("title", title.as_str());
     let audience = parse_audience(body.audience.as_deref())?.unwrap_or(current.audience);
-    set.insert("audience", audience.as_str());
-    set.insert(
-        "searchText",
-        search_text_for(&title, final_tags, final_blocks, audience),
-    );
-    set.insert("readingTime", reading_time_minutes(final_blocks));
-    if let Some(b) = &blocks {
-        set.insert(
-            "blocks",
-            mongodb::bson::to_bson(&crate::domain::blocks::storage::stored(b))
-                .map_err(ApiError::internal)?,
-        );
-    }
-    if let Some(t) = &tags {
-        set.insert("tags", t.clone());
-    }
-    if thumbnail.is_some() {
-        set.insert("thumbnail", final_thumb.clone());
-        set.insert(
-            "thumbnailImage",
-            mongodb::bson::to_bson(&thumb_meta).map_err(ApiError::internal)?,
-        );
-    }
+    let search_text = search_text_for(&title, final_tags, final_blocks, audience);
+    let reading_time = reading_time_minutes(final_blocks);
     let mut in_use = media_in_use(final_thumb.as_deref(), final_blocks);
     in_use.extend(revisions::media_in_use(state, current.id).await?);
+    let edit = PostEdit {
+        updated_at: at,
+        category,
+        post_type,
+        visibility,
+        is_featured: body.is_featured,
+        is_pinned: body.is_pinned,
+        language,
+        publish_at,
+        status,
+        published_now: (now_published && !was_published).then_some(at),
+        title,
+        audience,
+        search_text,
+        reading_time,
+        thumbnail: thumbnail.map(|_| (final_thumb, thumb_meta)),
+        blocks,
+        tags,
+    };
 
-    let before = posts::update_returning_before(&state.db, current.id, set)
+    let before = posts::apply_edit(&state.db, current.id, &edit)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
     let delta = match (before.status == PostStatus::Published, now_published) {

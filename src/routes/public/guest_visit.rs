@@ -5,15 +5,12 @@
 //! the HttpOnly cookie and returns the id, which the client keeps in local storage and echoes.
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use pressroom_actors::events::GuestVisitUpdate;
 use serde::{Deserialize, Serialize};
 
 use crate::counting;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
-use crate::live::guests::Visited;
-use crate::persistence::{guest_visits, now};
-use crate::post_view::iso;
+use crate::services::guest_visits;
 use crate::state::AppState;
 
 pub const MSG_BAD_GUEST_ID: &str = "guestId must be 1 to 100 letters, digits, '-' or '_'";
@@ -74,17 +71,7 @@ pub async fn guest_visit(
             .filter(|v| counting::verify_guest_id(secret.as_bytes(), v).is_some())
     });
     let id = guest_id(secret.as_bytes(), sent)?;
-    let visit = guest_visits::record_visit(&state.db, &id, now())
-        .await?
-        .ok_or_else(|| {
-            ApiError::internal(anyhow::anyhow!("guest visit upsert returned nothing"))
-        })?;
-    let update = GuestVisitUpdate {
-        guest_id: visit.guest_id.clone(),
-        visit_count: u64::try_from(visit.visit_count).unwrap_or(0),
-        last_visit: iso(visit.last_visit),
-    };
-    state.live.guests.do_send(Visited(update.clone()));
+    let update = guest_visits::record_visit(&state, &id).await?;
     let cookie = counting::guest_cookie(&state.settings, &update.guest_id);
     Ok(HttpResponse::Ok().cookie(cookie).json(GuestAnswer {
         guest: GuestView {

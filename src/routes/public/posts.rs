@@ -5,9 +5,8 @@ use actix_web::{web, HttpResponse};
 
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
-use crate::persistence::posts::SortKind;
 use crate::routes::post::ListAnswer;
-use crate::services::feed::{self, Feed};
+use crate::services::feed::{self, Feed, SortKind};
 use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use actix_web::{web, HttpResponse};
 use chrono::Datelike;
-use mongodb::bson::doc;
 use serde::Serialize;
 
 use super::load_own_plan;
@@ -75,11 +74,11 @@ pub async fn analytics(
 ) -> ApiResult<HttpResponse> {
     let plan = load_own_plan(&state.db, &path, &me).await?;
     let db = &state.db;
-    let subs = subscriptions::find(db, doc! { "planId": plan.id }).await?;
+    let subs = subscriptions::of_plan(db, plan.id).await?;
     let at = now();
     let active = subs.iter().filter(|s| s.gives_access(at)).count();
-    let events = subscription_events::find(db, doc! { "planId": plan.id }).await?;
-    let entries = ledger::find(db, doc! { "planId": plan.id }).await?;
+    let events = subscription_events::of_plan(db, plan.id).await?;
+    let entries = ledger::of_plan(db, plan.id).await?;
 
     let mut months: BTreeMap<String, PlanMonth> = BTreeMap::new();
     let today = to_chrono(at);

@@ -5,7 +5,6 @@
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
-use mongodb::bson::{doc, Document};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -19,7 +18,7 @@ use crate::domain::money::{parse_amount, parse_currency, Interval, MAX_PRICE, MI
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{field_names, Body, FieldValue, Refusal, Sent};
 use crate::persistence::now;
-use crate::persistence::plans::{self, Plan};
+use crate::persistence::plans::{self, Plan, PlanChanges};
 use crate::state::AppState;
 
 /// A new plan.
@@ -388,33 +387,29 @@ pub async fn update(
         return Err(ApiError::conflict(MSG_DELETED_PLAN));
     }
     let settings = &state.settings.payments;
-    let mut set = Document::new();
+    let mut changes = PlanChanges::default();
     if f.name.was_sent() {
-        set.insert("name", f.name.required(MSG_NAME_REQUIRED)?.0.clone());
+        changes.name = Some(f.name.required(MSG_NAME_REQUIRED)?.0.clone());
     }
     if f.description.was_sent() {
         let text = f.description.value()?.map(|d| d.0.clone());
-        set.insert("description", text.unwrap_or_default());
+        changes.description = Some(text.unwrap_or_default());
     }
     if f.price.was_sent() {
-        set.insert("price", f.price.required(MSG_PRICE_REQUIRED)?.0);
+        changes.price = Some(f.price.required(MSG_PRICE_REQUIRED)?.0);
     }
     if f.currency.was_sent() {
-        set.insert(
-            "currency",
-            currency(f.currency.value()?, &settings.currencies)?,
-        );
+        changes.currency = Some(currency(f.currency.value()?, &settings.currencies)?);
     }
     if f.interval.was_sent() {
-        let interval = match f.interval.value()? {
+        changes.interval = Some(match f.interval.value()? {
             Some(i) => i.0,
             None => Interval::parse(&Value::Null)?,
-        };
-        set.insert("interval", interval.as_str());
+        });
     }
     if f.benefits.was_sent() {
         let list = f.benefits.value()?.map(|b| b.0.clone());
-        set.insert("benefits", list.unwrap_or_default());
+        changes.benefits = Some(list.unwrap_or_default());
     }
     if f.status.was_sent() {
         let status = match f.status.value()? {
@@ -424,16 +419,16 @@ pub async fn update(
         if status == PlanStatus::Active && plan.status != PlanStatus::Active {
             ensure_may_sell(&state, &me, plan.author_id).await?;
         }
-        set.insert("status", status.as_str());
+        changes.status = Some(status);
     }
-    if set.is_empty() {
+    let changed = changes.fields();
+    if changed.is_empty() {
         return Err(ApiError::bad_request(format!(
             "Nothing to change: send at least one of {}",
             field_names::<PlanChangeBody>().join(", ")
         )));
     }
-    let changed: Vec<String> = set.keys().cloned().collect();
-    let plan = plans::update(&state.db, plan.id, set)
+    let plan = plans::change(&state.db, plan.id, &changes)
         .await?
         .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?;
     record_for_other(
@@ -464,13 +459,9 @@ pub async fn activate(
         return Err(ApiError::conflict(MSG_DELETED_PLAN));
     }
     ensure_may_sell(&state, &me, plan.author_id).await?;
-    let plan = plans::update(
-        &state.db,
-        plan.id,
-        doc! { "status": PlanStatus::Active.as_str() },
-    )
-    .await?
-    .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?;
+    let plan = plans::set_status(&state.db, plan.id, PlanStatus::Active)
+        .await?
+        .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?;
     record_for_other(
         &state,
         &me,
@@ -498,13 +489,9 @@ pub async fn delete(
     let plan = if plan.is_deleted {
         plan
     } else {
-        plans::update(
-            &state.db,
-            plan.id,
-            doc! { "isDeleted": true, "deletedAt": now(), "status": PlanStatus::Inactive.as_str() },
-        )
-        .await?
-        .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?
+        plans::mark_deleted(&state.db, plan.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(super::MSG_PLAN_NOT_FOUND))?
     };
     record_for_other(
         &state,

@@ -6,9 +6,9 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use super::TipView;
 use crate::auth::AuthUser;
 use crate::billing::tip_admin::{page_of, supporters as supporters_of, Side};
+use crate::billing::tip_view::TipView;
 use crate::domain::params::object_id;
 use crate::error::ApiResult;
 use crate::post_view::iso;

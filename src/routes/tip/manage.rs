@@ -8,12 +8,12 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::TipView;
 use crate::audit::{record_for_other, Action, Target};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::billing::mode;
 use crate::billing::tip_admin::{save_settings, set_hidden, with_names};
 use crate::billing::tip_refunds::{refund as refund_tip, MSG_TIP_REFUNDED};
+use crate::billing::tip_view::TipView;
 use crate::billing::tips::{
     author_of, bounds, refresh_eligibility, settings_for, target, MSG_SIGN_IN,
 };

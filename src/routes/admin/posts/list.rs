@@ -17,6 +17,7 @@ use crate::persistence::user_directory;
 use crate::post_view::iso;
 use crate::post_view::DELETED_AUTHOR;
 use crate::routes::admin::ListParams;
+use crate::services::people::AuthorName;
 use crate::services::posts::admin_page;
 use crate::state::AppState;
 
@@ -53,14 +54,6 @@ pub struct AdminPostView {
     pub publish_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
-}
-
-/// A post's author (named "Deleted user" when the account is gone).
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct AuthorName {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
 }
 
 /// `{posts, totalCount, totalPages, page, limit}`: a page of every post.

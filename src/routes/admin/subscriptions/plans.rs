@@ -3,10 +3,10 @@
 //! /api/admin/subscriptions/plan/status {planId, status}` → `{message, plan}`.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::doc;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::audit::{record, Action};
 use crate::auth::AdminUser;
 use crate::billing::mode;
 use crate::domain::money::PlanStatus;
@@ -14,9 +14,11 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Sent};
 use crate::persistence::plans;
 use crate::routes::paging::PageParams;
-use crate::routes::subscription::plans::StatusValue;
+use crate::routes::subscription::plans::{plan_target, StatusValue, MSG_DELETED_PLAN};
 use crate::routes::subscription::{load_plan, plan_view, plan_views, PlanAnswer, PlanView};
 use crate::state::AppState;
+
+pub const MSG_BAD_INCLUDE_DELETED: &str = "includeDeleted must be true or false";
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -50,23 +52,17 @@ pub async fn list(
     query: web::Query<PlanQuery>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.paging.resolve()?;
-    let status = match query
+    let status = query
         .status
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
-    {
-        None => None,
-        Some(s) => Some(PlanStatus::parse(&Value::String(s.into()))?),
-    };
+        .map(|s| PlanStatus::parse(&Value::String(s.into())))
+        .transpose()?;
     let include_deleted = match query.include_deleted.as_deref().map(str::trim) {
         None | Some("") | Some("true") => true,
         Some("false") => false,
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "includeDeleted must be true or false",
-            ))
-        }
+        Some(_) => return Err(ApiError::bad_request(MSG_BAD_INCLUDE_DELETED)),
     };
     let all: Vec<_> = plans::all(&state.db)
         .await?
@@ -132,30 +128,27 @@ pub async fn set_status(
     let (plan_id, status) = body.read()?.validate()?;
     let plan = load_plan(&state.db, &plan_id).await?;
     if plan.is_deleted {
-        return Err(ApiError::conflict(
-            crate::routes::subscription::plans::MSG_DELETED_PLAN,
-        ));
+        return Err(ApiError::conflict(MSG_DELETED_PLAN));
     }
-    let plan = plans::update(&state.db, plan.id, doc! { "status": status.as_str() })
+    let plan = plans::set_status(&state.db, plan.id, status)
         .await?
         .ok_or_else(|| ApiError::not_found(crate::routes::subscription::MSG_PLAN_NOT_FOUND))?;
-    crate::audit::record(
+    let details = json!({ "status": status.as_str() });
+    record(
         &state,
         &admin.0,
-        crate::audit::Action::PlanStatus,
-        crate::routes::subscription::plans::plan_target(&plan),
-        json!({ "status": status.as_str() }),
+        Action::PlanStatus,
+        plan_target(&plan),
+        details,
     )
     .await;
+    let done = if status == PlanStatus::Active {
+        "activated"
+    } else {
+        "deactivated"
+    };
     Ok(HttpResponse::Ok().json(PlanAnswer {
-        message: format!(
-            "Plan {}",
-            if status == PlanStatus::Active {
-                "activated"
-            } else {
-                "deactivated"
-            }
-        ),
+        message: format!("Plan {done}"),
         plan: plan_view(&plan, mode(&state), None),
         mode: mode(&state).to_string(),
     }))
