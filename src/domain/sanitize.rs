@@ -35,6 +35,22 @@ pub fn sanitize_inline(html: &str) -> String {
     INLINE.clean(html).to_string()
 }
 
+/// Escapes text or an attribute value for HTML (`&`, `<`, `>`, `"`, `'`).
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The first `max` characters of a text (whitespace collapsed), cut at a word and ended with `…`
 /// when shortened: excerpts, descriptions and headlines.
 pub fn clip(text: &str, max: usize) -> String {

@@ -1,21 +1,7 @@
 //! Escaping for what the server writes into HTML: text and attribute values, and JSON inside a
 //! `<script>` data block (JSON-LD, the app's initial data), which must never end the block.
 
-/// Escapes text or an attribute value (`&`, `<`, `>`, `"`, `'`).
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::domain::sanitize::escape_html as escape;
 
 /// JSON as it may stand inside `<script type="application/...json">`: `<`, `>` and `&` (and the
 /// two line separators JavaScript reads as line ends) written as `\u` escapes, so no value can

@@ -2,6 +2,8 @@
 //! `feed-rs`: each entry with its stable id, title, address, date, HTML and tags. Relative
 //! addresses resolve against the feed's own address.
 
+use super::ReadError;
+use crate::domain::sanitize::escape_html as escape;
 use chrono::{DateTime, Utc};
 
 /// One entry of a feed.
@@ -30,22 +32,6 @@ pub struct FeedRead {
     pub entries: Vec<FeedEntry>,
 }
 
-/// Why a document is not a feed; the message is for the writer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FeedError(pub String);
-
-impl std::fmt::Display for FeedError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 /// Text the feed marks as plain made into paragraphs; HTML as it is.
 fn as_html(body: &str, media_type: &str) -> String {
     if media_type.contains("html") {
@@ -59,10 +45,10 @@ fn as_html(body: &str, media_type: &str) -> String {
 }
 
 /// Reads a feed document fetched from `address`.
-pub fn read_feed(bytes: &[u8], address: Option<&str>) -> Result<FeedRead, FeedError> {
+pub fn read_feed(bytes: &[u8], address: Option<&str>) -> Result<FeedRead, ReadError> {
     let parser = feed_rs::parser::Builder::new().base_uri(address).build();
     let feed = parser.parse(bytes).map_err(|e| {
-        FeedError(match e {
+        ReadError(match e {
             feed_rs::parser::ParseFeedError::ParseError(kind) => {
                 format!("This is not a feed (RSS, Atom or JSON Feed): {kind}")
             }

@@ -3,6 +3,8 @@
 //! rendered here from the post's `lexical` (Ghost 5) or `mobiledoc` (Ghost 2-4) document, the
 //! common cards included, with a warning naming any card that has no rendering.
 
+use super::ReadError;
+use crate::domain::sanitize::escape_html as escape;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
@@ -30,16 +32,6 @@ pub struct GhostPost {
     pub tags: Vec<String>,
     /// What could not be rendered as it was.
     pub warnings: Vec<String>,
-}
-
-/// Why a file is not a Ghost export; the message is for the writer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GhostError(pub String);
-
-impl std::fmt::Display for GhostError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
 }
 
 #[derive(Deserialize, Default)]
@@ -83,9 +75,9 @@ fn date(v: &Value, key: &str) -> Option<DateTime<Utc>> {
 }
 
 /// Reads a Ghost export's JSON.
-pub fn read_ghost(bytes: &[u8]) -> Result<Vec<GhostPost>, GhostError> {
+pub fn read_ghost(bytes: &[u8]) -> Result<Vec<GhostPost>, ReadError> {
     let doc: Value = serde_json::from_slice(bytes).map_err(|e| {
-        GhostError(format!(
+        ReadError(format!(
             "The Ghost export is not valid JSON at line {}, column {}: {e}",
             e.line(),
             e.column()
@@ -95,12 +87,12 @@ pub fn read_ghost(bytes: &[u8]) -> Result<Vec<GhostPost>, GhostError> {
         .pointer("/db/0/data")
         .or_else(|| doc.get("data"))
         .ok_or_else(|| {
-            GhostError(
+            ReadError(
                 "This is not a Ghost export: it has no db[0].data (or data) with posts".into(),
             )
         })?;
     let data: Data = serde_json::from_value(data.clone())
-        .map_err(|e| GhostError(format!("The Ghost export's data could not be read: {e}")))?;
+        .map_err(|e| ReadError(format!("The Ghost export's data could not be read: {e}")))?;
     let tag_names: HashMap<String, String> = data
         .tags
         .iter()
@@ -120,7 +112,7 @@ pub fn read_ghost(bytes: &[u8]) -> Result<Vec<GhostPost>, GhostError> {
     let mut posts = Vec::with_capacity(data.posts.len());
     for (i, p) in data.posts.iter().enumerate() {
         let id =
-            some_text(p, "id").ok_or_else(|| GhostError(format!("Post {} has no id", i + 1)))?;
+            some_text(p, "id").ok_or_else(|| ReadError(format!("Post {} has no id", i + 1)))?;
         let mut warnings = Vec::new();
         let html = match some_text(p, "html") {
             Some(html) => html,
@@ -167,13 +159,6 @@ fn render_document(
             String::new()
         }
     }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn unknown_card(name: &str, warnings: &mut Vec<String>) {

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use scraper::{ElementRef, Html, Node};
 use serde_json::{json, Value};
 
-use crate::domain::sanitize::{plain_text, sanitize_inline};
+use crate::domain::sanitize::{escape_html, plain_text, sanitize_inline};
 
 /// Longest code block kept (the editor's limit).
 const MAX_CODE_CHARS: usize = 50_000;
@@ -72,11 +72,11 @@ struct Builder {
     inline: String,
 }
 
-const INLINE_TAGS: [&str; 24] = [
+const INLINE_TAGS: [&str; 29] = [
     "a", "abbr", "b", "bdi", "bdo", "br", "cite", "code", "del", "dfn", "em", "font", "i", "ins",
-    "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "u",
+    "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "u", "sub", "sup",
+    "time", "var", "label",
 ];
-const MORE_INLINE_TAGS: [&str; 5] = ["sub", "sup", "time", "var", "label"];
 /// Elements whose content is never text of the post.
 const DROPPED: [&str; 17] = [
     "script", "style", "noscript", "template", "form", "button", "input", "select", "textarea",
@@ -107,7 +107,7 @@ const BLOCK_LEVEL: [&str; 20] = [
 ];
 
 fn is_inline(name: &str) -> bool {
-    INLINE_TAGS.contains(&name) || MORE_INLINE_TAGS.contains(&name)
+    INLINE_TAGS.contains(&name)
 }
 
 /// Whether an element holds something that becomes a block of its own (an image in a link).
@@ -116,12 +116,6 @@ fn holds_block(el: ElementRef) -> bool {
         .filter_map(ElementRef::wrap)
         .skip(1)
         .any(|e| BLOCK_LEVEL.contains(&e.value().name()))
-}
-
-fn escape_text(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// The inline HTML of an element's children, sanitised and trimmed.
@@ -280,7 +274,7 @@ impl Builder {
             if !lines.is_empty() {
                 let joined = lines
                     .iter()
-                    .map(|l| escape_text(l))
+                    .map(|l| escape_html(l))
                     .collect::<Vec<_>>()
                     .join("<br>");
                 if self.inline.ends_with(|c: char| !c.is_whitespace())
@@ -306,7 +300,7 @@ impl Builder {
                     if flow == Flow::Loose {
                         self.loose_text(text);
                     } else {
-                        self.inline.push_str(&escape_text(text));
+                        self.inline.push_str(&escape_html(text));
                     }
                 }
                 Node::Element(_) => {
@@ -464,11 +458,8 @@ impl Builder {
         }
         self.flush();
         if has_text(&caption) {
-            // A caption for what became several blocks (a gallery): kept under them.
-            let last_is_single_image = images.len() == 1;
-            if !last_is_single_image {
-                self.push("paragraph", json!({ "text": caption }));
-            }
+            // A caption for what became other blocks (a player, a gallery): kept under them.
+            self.push("paragraph", json!({ "text": caption }));
         }
     }
 
@@ -495,7 +486,7 @@ impl Builder {
         };
         match web_address(source) {
             Some(url) => {
-                let escaped = escape_text(&url).replace('"', "&quot;");
+                let escaped = escape_html(&url);
                 self.push(
                     "paragraph",
                     json!({ "text": sanitize_inline(&format!("<a href=\"{escaped}\">{escaped}</a>")) }),
@@ -512,7 +503,7 @@ impl Builder {
         let mut loose = String::new();
         for child in el.children() {
             match child.value() {
-                Node::Text(t) => loose.push_str(&escape_text(t)),
+                Node::Text(t) => loose.push_str(&escape_html(t)),
                 Node::Element(_) => {
                     let Some(c) = ElementRef::wrap(child) else {
                         continue;
@@ -655,7 +646,7 @@ fn list_items(list: ElementRef, depth: usize, truncated: &mut bool) -> Vec<Value
         let mut lifted: Vec<Value> = Vec::new();
         for child in li.children() {
             match child.value() {
-                Node::Text(t) => content.push_str(&escape_text(t)),
+                Node::Text(t) => content.push_str(&escape_html(t)),
                 Node::Element(_) => {
                     let Some(c) = ElementRef::wrap(child) else {
                         continue;
@@ -934,6 +925,16 @@ mod tests {
         assert_eq!(c.blocks[0]["type"], "header");
         assert_eq!(c.blocks[0]["data"]["text"], "Lorem Ipsum");
         assert!(c.blocks.iter().any(|b| b["type"] == "delimiter"));
+        accepted(&c);
+    }
+
+    #[test]
+    fn a_player_figure_keeps_its_caption_under_it() {
+        let c = html_to_blocks(
+            "<figure><iframe src=\"https://player.vimeo.com/video/76979871\"></iframe><figcaption>The <em>talk</em></figcaption></figure>",
+        );
+        assert_eq!(types(&c), ["embed", "paragraph"]);
+        assert_eq!(c.blocks[1]["data"]["text"], "The <em>talk</em>");
         accepted(&c);
     }
 

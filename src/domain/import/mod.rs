@@ -8,6 +8,17 @@ pub mod medium;
 pub mod substack;
 pub mod wxr;
 
+/// Why an export or feed could not be read; the message is for the writer (it names the line or
+/// entry where it can).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadError(pub String);
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Where the other platforms' real export files are (`../shared/fixtures/import/` beside the
 /// project), for the tests that read them.
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! A Substack export (`posts.csv` and `posts/<post_id>.html` in the zip Substack sends): one row
 //! per newsletter, thread, podcast or page, published or not, with who may read it.
 
+use super::ReadError;
 use chrono::{DateTime, Utc};
 
 /// One row of `posts.csv`.
@@ -23,16 +24,6 @@ pub struct SubstackRow {
     pub podcast_url: Option<String>,
 }
 
-/// Why `posts.csv` could not be read; the message names the line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubstackError(pub String);
-
-impl std::fmt::Display for SubstackError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 /// Decodes the HTML character references Substack leaves in titles (`&#x201C;`, `&amp;`).
 fn decode(text: &str) -> String {
     let fragment = scraper::Html::parse_fragment(text);
@@ -45,17 +36,17 @@ fn decode(text: &str) -> String {
 }
 
 /// Reads `posts.csv`.
-pub fn read_substack_csv(bytes: &[u8]) -> Result<Vec<SubstackRow>, SubstackError> {
+pub fn read_substack_csv(bytes: &[u8]) -> Result<Vec<SubstackRow>, ReadError> {
     let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(bytes);
     let headers = reader
         .headers()
-        .map_err(|e| SubstackError(format!("posts.csv could not be read: {e}")))?
+        .map_err(|e| ReadError(format!("posts.csv could not be read: {e}")))?
         .clone();
     let column = |name: &str| headers.iter().position(|h| h.trim() == name);
     let required = ["post_id", "title"];
     for name in required {
         if column(name).is_none() {
-            return Err(SubstackError(format!(
+            return Err(ReadError(format!(
                 "posts.csv has no \"{name}\" column: is this a Substack export?"
             )));
         }
@@ -73,16 +64,14 @@ pub fn read_substack_csv(bytes: &[u8]) -> Result<Vec<SubstackRow>, SubstackError
         let line = i + 2;
         let record = record.map_err(|e| {
             let line = e.position().map(|p| p.line()).unwrap_or(line as u64);
-            SubstackError(format!("posts.csv line {line} could not be read: {e}"))
+            ReadError(format!("posts.csv line {line} could not be read: {e}"))
         })?;
         let post_id = record.get(id_at).unwrap_or("").trim().to_string();
         if post_id.is_empty() {
-            return Err(SubstackError(format!(
-                "posts.csv line {line} has no post_id"
-            )));
+            return Err(ReadError(format!("posts.csv line {line} has no post_id")));
         }
         if post_id.contains(['/', '\\']) || post_id.starts_with('.') {
-            return Err(SubstackError(format!(
+            return Err(ReadError(format!(
                 "posts.csv line {line} has a post_id that is not a file name: {post_id}"
             )));
         }
