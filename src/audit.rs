@@ -74,6 +74,10 @@ pub enum Action {
     DataExportRequest,
     DataExportDownload,
     AdminSettingsUpdate,
+    ImportStart,
+    ImportConfirm,
+    ImportCancel,
+    ImportRemove,
 }
 
 impl Action {
@@ -139,6 +143,10 @@ impl Action {
             Action::DataExportRequest => "account.export_request",
             Action::DataExportDownload => "account.export_download",
             Action::AdminSettingsUpdate => "settings.update",
+            Action::ImportStart => "import.start",
+            Action::ImportConfirm => "import.confirm",
+            Action::ImportCancel => "import.cancel",
+            Action::ImportRemove => "import.remove_posts",
         }
     }
 }

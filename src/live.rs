@@ -4,8 +4,8 @@
 //! first (`services::counts`) counts, then calls a function here.
 
 use pressroom_actors::events::{
-    AdminJobProgress, AppealDecided, NewAppeal, PostBlockToggled, PostCountsUpdated,
-    PostDeliveryUpdated,
+    AdminJobProgress, AppealDecided, ImportProgress, NewAppeal, PostBlockToggled,
+    PostCountsUpdated, PostDeliveryUpdated,
 };
 use pressroom_actors::events::{
     AdminNoticeBroadcast, BroadcastNotificationDeactivated, BroadcastNotificationDeletedAll,
@@ -126,6 +126,11 @@ pub(crate) fn session_ended(realtime: &Realtime, user_id: &str, session: &str) {
 /// A notification was stored for `user_id`: every tab of theirs shows it at once.
 pub(crate) fn notification_created(realtime: &Realtime, user_id: &str, item: Value) {
     realtime.emit_user(user_id, NewNotification(item));
+}
+
+/// One of `user_id`'s imports moved on (read, previewed, written, ended): their tabs show it.
+pub(crate) fn import_progress(realtime: &Realtime, user_id: &str, import: Value) {
+    realtime.emit_user(user_id, ImportProgress(import));
 }
 
 /// `user_id`'s unread notification count changed (new, read, all read, deleted), so every tab

@@ -8,14 +8,13 @@
 use mongodb::bson::DateTime;
 use serde::{Deserialize, Serialize};
 
-use crate::domain::blocks::{plain_text_of, Block};
+use crate::domain::blocks::Block;
 use crate::domain::image_variants::ImageMeta;
 use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
-use crate::domain::sanitize::clip;
 use crate::persistence::posts::Post;
 
 /// Characters of text in a post's excerpt.
-pub const EXCERPT_LEN: usize = 200;
+pub use crate::domain::search::excerpt;
 /// Name shown for posts whose author account is gone.
 pub const DELETED_AUTHOR: &str = "Deleted user";
 
@@ -103,6 +102,18 @@ pub struct CardView {
     /// Where it stands in its series: only in the post's own answer, when it is a visible part.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub series: Option<SeriesPlace>,
+    /// Where an imported post came from (absent on posts written here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_from: Option<ImportedFromView>,
+}
+
+/// The platform an imported post came from, its id there and its address there.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportedFromView {
+    pub source: String,
+    pub source_id: String,
+    pub url: Option<String>,
 }
 
 /// A post's place in its series.
@@ -172,6 +183,11 @@ impl CardView {
             edited_at: p.edited_at.map(iso),
             series_id: p.series_id.map(|s| s.to_hex()),
             series: None,
+            imported_from: p.imported_from.as_ref().map(|f| ImportedFromView {
+                source: f.source.clone(),
+                source_id: f.source_id.clone(),
+                url: f.url.clone(),
+            }),
         }
     }
 }
@@ -199,18 +215,6 @@ pub fn join_card(card: &str, author: &AuthorView, category: Option<&CategoryRef>
     }
     out.push_str(body);
     out
-}
-
-/// The first words of a post's text.
-pub fn excerpt(blocks: &[Block]) -> String {
-    let text = plain_text_of(
-        &blocks
-            .iter()
-            .filter(|b| b.kind != "code")
-            .cloned()
-            .collect::<Vec<_>>(),
-    );
-    clip(&text, EXCERPT_LEN)
 }
 
 #[cfg(test)]

@@ -55,6 +55,8 @@ pub struct Wakes {
     pub admin_jobs: tokio::sync::Notify,
     /// Pushes were queued: the push worker looks at once.
     pub push: tokio::sync::Notify,
+    /// An import was started or confirmed: the import worker looks at once.
+    pub imports: tokio::sync::Notify,
 }
 
 impl AppState {

@@ -218,6 +218,14 @@ document_event!(
 );
 
 document_event!(
+    /// `importProgress`: where one of the writer's imports stands (`{id, source, status,
+    /// counts, warnings, progress, report, error, ...}`, as `GET /api/import/{id}` answers it
+    /// without its sample), to the writer's tabs.
+    ImportProgress,
+    "importProgress"
+);
+
+document_event!(
     /// `adminJobProgress`: where an administrator's background job stands (`{jobId, kind,
     /// status, done, total, message, ...}`), to `adminRoom`.
     AdminJobProgress,

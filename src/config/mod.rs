@@ -91,6 +91,9 @@ pub struct Settings {
     /// Deliveries of events to registered webhook endpoints.
     #[serde(default)]
     pub webhooks: WebhookSettings,
+    /// Archives brought in from other platforms and feeds.
+    #[serde(default)]
+    pub import: ImportSettings,
     /// Post revisions: how many are kept, how often autosaves become one.
     #[serde(default)]
     pub revisions: RevisionSettings,
@@ -168,6 +171,11 @@ impl Settings {
         if self.environment() == Environment::Production && secret == DEFAULT_JWT_SECRET {
             return Err(ConfigError::Invalid(
                 "auth.jwt_secret still has its default value; set PRESSROOM__AUTH__JWT_SECRET to a long random secret before running in production".into(),
+            ));
+        }
+        if self.environment() == Environment::Production && self.import.allow_loopback {
+            return Err(ConfigError::Invalid(
+                "import.allow_loopback lets imports fetch from this machine; it is for tests only and refused in production".into(),
             ));
         }
         if self.environment() == Environment::Production && self.webhooks.allow_loopback {

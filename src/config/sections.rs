@@ -457,6 +457,50 @@ impl Default for WebhookSettings {
     }
 }
 
+/// Writers' archives brought in from other platforms and feeds (`services::import`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ImportSettings {
+    /// Lets image fetching and feed addresses reach loopback (tests only; production reaches
+    /// public addresses only).
+    pub allow_loopback: bool,
+    /// Largest upload, in bytes (200 MB).
+    pub max_upload_bytes: u64,
+    /// Most bytes an archive's files may unpack to, all together.
+    pub max_unpacked_bytes: u64,
+    /// Most files an archive may hold.
+    pub max_archive_files: usize,
+    /// Largest image fetched, in bytes.
+    pub max_image_bytes: u64,
+    /// Largest feed fetched, in bytes.
+    pub max_feed_bytes: u64,
+    /// Longest wait for one image or feed, in seconds.
+    pub fetch_timeout_seconds: u64,
+    /// Images fetched at once.
+    pub image_concurrency: usize,
+    /// Where uploads are kept until their import ends (never served).
+    pub dir: PathBuf,
+    /// How often the worker looks for imports to read or write, in milliseconds.
+    pub poll_ms: u64,
+}
+
+impl Default for ImportSettings {
+    fn default() -> Self {
+        ImportSettings {
+            allow_loopback: false,
+            max_upload_bytes: 200 * 1024 * 1024,
+            max_unpacked_bytes: 2 * 1024 * 1024 * 1024,
+            max_archive_files: 100_000,
+            max_image_bytes: 20 * 1024 * 1024,
+            max_feed_bytes: 20 * 1024 * 1024,
+            fetch_timeout_seconds: 20,
+            image_concurrency: 8,
+            dir: PathBuf::from("data/imports"),
+            poll_ms: 500,
+        }
+    }
+}
+
 /// Accounts deleted by their owner (`POST /api/user/delete-account`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]

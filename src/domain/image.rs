@@ -101,6 +101,26 @@ fn decode_data_url_as(url: &str, with_variants: bool) -> Result<DecodedImage, Do
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(payload.as_bytes())
         .map_err(|_| DomainError::invalid("Image data is not valid base64"))?;
+    decode_bytes_as(kind, bytes, with_variants)
+}
+
+/// An image's bytes (fetched or read from an archive), its kind told by its signature, checked
+/// and re-encoded as an upload is, with its resized variants.
+pub fn decode_bytes_with_variants(bytes: Vec<u8>) -> Result<DecodedImage, DomainError> {
+    let kind = ImageKind::sniff(&bytes).ok_or_else(|| {
+        DomainError::coded(
+            "unsupported_media_type",
+            "Not a PNG, JPEG, GIF or WebP image".to_string(),
+        )
+    })?;
+    decode_bytes_as(kind, bytes, true)
+}
+
+fn decode_bytes_as(
+    kind: ImageKind,
+    bytes: Vec<u8>,
+    with_variants: bool,
+) -> Result<DecodedImage, DomainError> {
     if bytes.len() > MAX_IMAGE_BYTES {
         return Err(DomainError::TooLarge(MSG_IMAGE_TOO_LARGE.into()));
     }

@@ -1,7 +1,9 @@
 //! Search text: how posts are indexed for search and how a query is turned into a literal,
 //! case-insensitive pattern over that index.
 
+use super::blocks::Block;
 use super::error::DomainError;
+use super::post::Audience;
 
 pub const MIN_QUERY_LEN: usize = 3;
 pub const MAX_QUERY_LEN: usize = 200;
@@ -71,6 +73,59 @@ pub fn escape_regex(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Characters of a post's excerpt.
+pub const EXCERPT_LEN: usize = 200;
+
+/// The first words of a post's text.
+pub fn excerpt(blocks: &[Block]) -> String {
+    let text = super::blocks::plain_text_of(
+        &blocks
+            .iter()
+            .filter(|b| b.kind != "code")
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    super::sanitize::clip(&text, EXCERPT_LEN)
+}
+
+/// Characters of a post's search text that are indexed.
+pub const MAX_SEARCH_TEXT_LEN: usize = 100_000;
+
+/// The normalised text search matches: title, tags and block text.
+pub fn search_text(title: &str, tags: &[String], blocks: &[Block]) -> String {
+    let mut text = normalize(&format!(
+        "{title} {} {}",
+        tags.join(" "),
+        super::blocks::plain_text_of(blocks)
+    ));
+    if text.len() > MAX_SEARCH_TEXT_LEN {
+        let mut cut = MAX_SEARCH_TEXT_LEN;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+    }
+    text
+}
+
+/// The search text of a post for its audience: a subscribers-only post is found by its title,
+/// tags and excerpt (what everyone may see of it), never by the text of its locked blocks.
+pub fn search_text_for(
+    title: &str,
+    tags: &[String],
+    blocks: &[Block],
+    audience: Audience,
+) -> String {
+    match audience {
+        Audience::Everyone => search_text(title, tags, blocks),
+        Audience::Subscribers => normalize(&format!(
+            "{} {}",
+            search_text(title, tags, &[]),
+            normalize(&excerpt(blocks))
+        )),
+    }
 }
 
 #[cfg(test)]

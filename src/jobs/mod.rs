@@ -5,6 +5,7 @@ pub mod admin_tasks;
 pub mod announce;
 pub mod billing;
 pub mod daily_mail;
+pub mod import;
 pub mod push;
 pub mod scheduled;
 pub mod trending;
@@ -54,6 +55,7 @@ pub fn spawn_content_jobs(state: web::Data<AppState>) {
     daily_mail::spawn(state.clone());
     account_deletion::spawn(state.clone());
     crate::export::spawn(state.clone());
+    import::spawn(state.clone());
     announce::spawn(state.clone());
     webhooks::spawn(state.clone());
     push::spawn(state.clone());

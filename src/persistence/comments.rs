@@ -45,6 +45,10 @@ pub struct Comment {
     pub edited: bool,
     pub created_at: DateTime,
     pub updated_at: DateTime,
+    /// The name of whoever wrote an imported comment elsewhere (the comment is kept under the
+    /// importing writer's account, shown under this name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guest_name: Option<String>,
 }
 
 fn collection(db: &Db) -> Collection<Comment> {

@@ -24,6 +24,7 @@ pub mod follows;
 pub mod google_identities;
 pub mod graph;
 pub mod guest_visits;
+pub mod imports;
 pub mod index_state;
 pub mod leases;
 pub mod ledger;
@@ -286,6 +287,7 @@ impl Db {
         sessions::ensure_indexes(self).await?;
         account_deletions::ensure_indexes(self).await?;
         data_exports::ensure_indexes(self).await?;
+        imports::ensure_indexes(self).await?;
         two_factor::ensure_indexes(self).await?;
         passkeys::ensure_indexes(self).await?;
         api_keys::ensure_indexes(self).await?;

@@ -15,6 +15,7 @@ pub mod earning;
 pub mod follow;
 pub mod geojson;
 pub mod health;
+pub mod import;
 pub mod keys;
 pub mod media;
 pub mod metrics;

@@ -248,9 +248,20 @@ pub fn api_document() -> ApiDocument {
             for (name, s) in refs {
                 schemas.insert(name, s);
             }
+            let mut content = json!({ "application/json": { "schema": schema } });
+            if matches!(route.body, Body::Upload(_)) {
+                content["multipart/form-data"] = json!({ "schema": {
+                    "type": "object",
+                    "required": ["source", "file"],
+                    "properties": {
+                        "source": { "type": "string", "enum": ["wordpress", "medium", "substack", "ghost", "pressroom"] },
+                        "file": { "type": "string", "format": "binary" },
+                    },
+                } });
+            }
             operation["requestBody"] = json!({
-                "required": matches!(route.body, Body::Typed(_)),
-                "content": { "application/json": { "schema": schema } }
+                "required": !matches!(route.body, Body::Optional(_)),
+                "content": content
             });
         }
         paths

@@ -41,6 +41,9 @@ pub enum Body {
     Typed(fn() -> SchemaSet),
     /// A JSON object of the given type, or no body at all.
     Optional(fn() -> SchemaSet),
+    /// A file upload (`multipart/form-data` with `source` and `file`), or a JSON object of the
+    /// given type.
+    Upload(fn() -> SchemaSet),
 }
 
 impl Body {
@@ -48,7 +51,7 @@ impl Body {
     pub fn schema(self) -> Option<fn() -> SchemaSet> {
         match self {
             Body::None => None,
-            Body::Typed(of) | Body::Optional(of) => Some(of),
+            Body::Typed(of) | Body::Optional(of) | Body::Upload(of) => Some(of),
         }
     }
 }
@@ -235,8 +238,9 @@ fn paged<T: utoipa::IntoParams>() -> Vec<Value> {
 
 use super::{
     achievement, admin, answers, api_document, auth, banner, block, category, comment, daily_mail,
-    earning, follow, geojson, health, keys, media, metrics, newsletter, notification, paging,
-    payment, post, public, public_config, push, series, site, subscription, tip, user, webhooks,
+    earning, follow, geojson, health, import, keys, media, metrics, newsletter, notification,
+    paging, payment, post, public, public_config, push, series, site, subscription, tip, user,
+    webhooks,
 };
 use Access::{Admin, Optional, Public, User};
 
@@ -313,6 +317,12 @@ pub const ROUTES: &[Route] = &[
     patch("/api/user/update-user", User, to!(user::update_user::update_user)).with_body(Body::Typed(schema::<user::update_user::UpdateUserBody>)).returns(schema::<user::OwnUserAnswer>),
     get("/api/user/get-single-user/{id}", Optional, to!(user::get_single_user::get_single_user)).returns(schema::<user::get_single_user::ProfileAnswer>).scope("read:posts"),
     post("/api/user/consent", User, to!(user::consent::consent)).with_body(Body::Typed(schema::<user::consent::ConsentBody>)).returns(schema::<user::consent::ConsentAnswer>),
+    post("/api/import", User, to!(import::start)).with_body(Body::Upload(schema::<import::ImportFeedBody>)).accepts().returns(schema::<import::ImportStartedAnswer>).scope("write:drafts"),
+    get("/api/import", User, to!(import::list)).returns(schema::<import::ImportsAnswer>).scope("read:posts"),
+    get("/api/import/{id}", User, to!(import::get)).returns(schema::<crate::services::import::ImportView>).scope("read:posts"),
+    post("/api/import/{id}/confirm", User, to!(import::confirm)).with_body(Body::Optional(schema::<import::ConfirmImportBody>)).accepts().returns(schema::<import::ImportStartedAnswer>).scope("write:drafts"),
+    post("/api/import/{id}/cancel", User, to!(import::cancel)).returns(schema::<import::ImportStartedAnswer>).scope("write:drafts"),
+    delete("/api/import/{id}/posts", User, to!(import::remove_posts)).returns(schema::<import::ImportPostsRemovedAnswer>).scope("publish:posts"),
     post("/api/user/export", User, to!(user::export::start)).accepts().returns(schema::<user::export::ExportStartedAnswer>),
     get("/api/user/export", User, to!(user::export::list)).returns(schema::<user::export::ExportsAnswer>),
     get("/api/user/export/{id}/download", User, to!(user::export::download)).with_query(params::<user::export::DownloadQuery>),

@@ -163,6 +163,7 @@ pub async fn add(
         edited: false,
         created_at: at,
         updated_at: at,
+        guest_name: None,
     };
     if !comments::insert_once(&state.db, &comment).await? {
         // The same key sent twice at once: the other request stored it.
@@ -295,13 +296,18 @@ async fn views_of(
     Ok(list
         .into_iter()
         .map(|c| {
-            let user_data = match authors.get(&c.user) {
-                Some(a) => UserData {
+            let user_data = match (&c.guest_name, authors.get(&c.user)) {
+                (Some(guest), _) => UserData {
+                    id: c.user.to_hex(),
+                    name: guest.clone(),
+                    avatar: None,
+                },
+                (None, Some(a)) => UserData {
                     id: a.id.to_hex(),
                     name: a.name.clone(),
                     avatar: a.avatar.clone(),
                 },
-                None => UserData {
+                (None, None) => UserData {
                     id: c.user.to_hex(),
                     name: DELETED_AUTHOR.to_string(),
                     avatar: None,

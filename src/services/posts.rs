@@ -33,7 +33,7 @@ pub const FOLLOWING_LIMIT: i64 = 50;
 pub const MAX_LIMIT: i64 = 50;
 /// Most authors a search of the administrators' list by author name considers.
 const MAX_NAME_MATCHES: i64 = 1000;
-pub use crate::post_view::{excerpt, AuthorView, CardView, CategoryRef, PostView};
+pub use crate::post_view::{AuthorView, CardView, CategoryRef, PostView};
 
 /// Shows posts with their authors and categories filled in.
 pub async fn render(db: &Db, posts: Vec<Post>) -> ApiResult<Vec<PostView>> {

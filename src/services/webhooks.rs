@@ -11,7 +11,7 @@
 //! before every attempt: `https` to public addresses only (loopback over `http` only when
 //! `webhooks.allow_loopback` is on, for tests).
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use mongodb::bson::oid::ObjectId;
@@ -19,7 +19,7 @@ use mongodb::bson::DateTime;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::domain::webhooks::{self as spec, is_public};
+use crate::domain::webhooks::{self as spec};
 use crate::error::{ApiError, ApiResult};
 use crate::mail::{MailKind, Outgoing};
 use crate::persistence::users::{self, Role, User};
@@ -169,29 +169,13 @@ pub async fn resolve_allowed(
         .trim_end_matches(']')
         .to_string();
     let port = parsed.port_or_known_default().unwrap_or(443);
-    let addrs: Vec<SocketAddr> = match host.parse::<IpAddr>() {
-        Ok(ip) => vec![SocketAddr::new(ip, port)],
-        Err(_) => tokio::time::timeout(
-            Duration::from_secs(5),
-            tokio::net::lookup_host((host.as_str(), port)),
-        )
+    let addrs = super::outbound::lookup(&host, port)
         .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| format!("The host \"{host}\" could not be found."))?
-        .collect(),
-    };
-    if addrs.is_empty() {
-        return Err(format!("The host \"{host}\" could not be found."));
-    }
-    for a in &addrs {
-        let ip = a.ip();
-        let allowed = is_public(ip) || (loopback_ok && ip.is_loopback());
-        if !allowed {
-            return Err(format!(
-                "Webhook URLs must reach a public address; {host} resolves to {ip}, which is private, local or reserved."
-            ));
-        }
+        .ok_or_else(|| format!("The host \"{host}\" could not be found."))?;
+    if let Some(ip) = super::outbound::first_refused(&addrs, loopback_ok) {
+        return Err(format!(
+            "Webhook URLs must reach a public address; {host} resolves to {ip}, which is private, local or reserved."
+        ));
     }
     if parsed.scheme() == "http" && !addrs.iter().all(|a| a.ip().is_loopback()) {
         return Err("Webhook URLs must use https.".into());
@@ -581,11 +565,7 @@ async fn send(
     // A name is pinned to the addresses just checked, so it cannot resolve elsewhere between
     // the check and the connection; an address needs no pinning.
     let host = url.host_str().unwrap_or_default().to_string();
-    let by_address = host
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .parse::<IpAddr>()
-        .is_ok();
+    let by_address = super::outbound::is_address(&host);
     let pinned;
     let client = if by_address {
         shared

@@ -372,6 +372,7 @@ export async function startOwnServer({ name, dbName, env = {}, port: wantedPort 
       PRESSROOM__DATABASE__NAME: dbName,
       PRESSROOM__SERVER__MEDIA_DIR: path.join(dir, 'media'),
       PRESSROOM__ACCOUNTS__EXPORT_DIR: path.join(dir, 'exports'),
+      PRESSROOM__IMPORT__DIR: path.join(dir, 'imports'),
       PRESSROOM__SERVER__TRUSTED_PROXIES: '127.0.0.1',
       PRESSROOM__GEOJSON__DIRECTORY: path.join(ROOT, 'data', 'geojson'),
       PRESSROOM__RATE_LIMIT__LOGIN_PER_ADDRESS: '100000',

@@ -36,8 +36,16 @@ pub struct Converted {
 
 /// Turns a post's HTML into blocks.
 pub fn html_to_blocks(html: &str) -> Converted {
+    html_to_blocks_at(html, None)
+}
+
+/// Turns the HTML of the page at `base` into blocks: relative image addresses resolve against it.
+pub fn html_to_blocks_at(html: &str, base: Option<&str>) -> Converted {
     let fragment = Html::parse_fragment(html);
-    let mut builder = Builder::default();
+    let mut builder = Builder {
+        base: base.and_then(|b| url::Url::parse(b).ok()),
+        ..Builder::default()
+    };
     builder.walk(fragment.root_element(), Flow::Loose);
     builder.flush();
     // Nor does one closing it.
@@ -65,6 +73,8 @@ enum Flow {
 
 #[derive(Default)]
 struct Builder {
+    /// The page the HTML came from: relative image addresses resolve against it.
+    base: Option<url::Url>,
     blocks: Vec<Value>,
     warnings: BTreeSet<String>,
     images: Vec<String>,
@@ -399,7 +409,11 @@ impl Builder {
                     .and_then(|s| s.split_whitespace().next())
             })
             .unwrap_or("");
-        let Some(url) = web_address(source) else {
+        let resolved = web_address(source).or_else(|| {
+            let joined = self.base.as_ref()?.join(source.trim()).ok()?;
+            web_address(joined.as_str())
+        });
+        let Some(url) = resolved else {
             if !source.trim().is_empty() {
                 let shown: String = source.chars().take(80).collect();
                 self.warn(format!(

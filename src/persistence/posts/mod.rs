@@ -21,11 +21,13 @@ use crate::domain::post::{Audience, PostStatus, PostType, Visibility};
 mod counters;
 mod edit;
 mod figures;
+mod imported;
 mod paging;
 mod trending;
 pub use counters::*;
 pub use edit::*;
 pub use figures::*;
+pub use imported::*;
 pub use paging::*;
 pub use trending::*;
 
@@ -123,6 +125,23 @@ pub struct Post {
     /// The series it is a part of (at most one).
     #[serde(default)]
     pub series_id: Option<ObjectId>,
+    /// Where an imported post came from (absent on posts written here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_from: Option<ImportedFrom>,
+}
+
+/// The archive or feed a post was imported from: the platform, the post's id there and its
+/// address there (kept as the canonical link).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportedFrom {
+    pub source: String,
+    pub source_id: String,
+    #[serde(default)]
+    pub url: Option<String>,
+    /// The import that wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub import_id: Option<ObjectId>,
 }
 
 fn default_language() -> String {
@@ -160,6 +179,10 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
             "popular",
         ),
         index(doc! { "status": 1, "publishAt": 1 }, "scheduled_due"),
+        index(
+            doc! { "author": 1, "importedFrom.source": 1, "importedFrom.sourceId": 1 },
+            "imported_from",
+        ),
     ];
     super::create_indexes(&collection(db), models, "creating post indexes").await?;
     Ok(())

@@ -7,59 +7,21 @@ use mongodb::bson::oid::ObjectId;
 
 use super::input::{
     parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title, parse_visibility,
-    requested_status, search_text_for, tags_of, PendingImages, PostBody,
+    requested_status, tags_of, PendingImages, PostBody,
 };
 use super::PostAnswer;
 use crate::auth::AuthUser;
 use crate::domain::blocks::reading_time_minutes;
 use crate::domain::post::PostStatus;
 use crate::domain::revisions::Reason;
+use crate::domain::search::search_text_for;
 use crate::domain::slug::post_slug_base;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::ApiJson;
 use crate::persistence::posts::{self, Post};
-use crate::persistence::{media, now, user_directory, DbError};
+use crate::persistence::{media, now, user_directory};
 use crate::services::posts::render_one_for;
 use crate::state::AppState;
-
-/// Attempts at a unique slug before giving up (each after a collision with a concurrent insert).
-const SLUG_ATTEMPTS: usize = 5;
-
-/// Candidates looked up at once after `base` itself: `base-2` to `base-33`, then the next 32.
-const SLUG_PROBE: u64 = 32;
-/// Batches of candidates tried before a random suffix is used.
-const SLUG_PROBES: u64 = 8;
-
-/// The first free slug among `base`, `base-2`, `base-3`... : candidates are looked up a batch at
-/// a time (in the read index's slug map when it can answer, else by the store's slug index), so
-/// the cost does not grow with the number of posts. A suffix freed by a deleted post is used
-/// again, as `base` itself is; past `SLUG_PROBES` full batches a random suffix is used.
-pub async fn next_free_slug(state: &AppState, base: &str) -> ApiResult<String> {
-    let mut batch = vec![base.to_string()];
-    let mut next = 2;
-    for _ in 0..=SLUG_PROBES {
-        let taken = slugs_taken(state, &batch).await?;
-        if let Some(free) = batch.iter().zip(taken).find(|(_, taken)| !taken) {
-            return Ok(free.0.clone());
-        }
-        batch = (next..next + SLUG_PROBE)
-            .map(|n| format!("{base}-{n}"))
-            .collect();
-        next += SLUG_PROBE;
-    }
-    Ok(format!("{base}-{}", &ObjectId::new().to_hex()[18..]))
-}
-
-/// Which of `slugs` are taken, from the read index when it answers, else from the store.
-async fn slugs_taken(state: &AppState, slugs: &[String]) -> ApiResult<Vec<bool>> {
-    if let Some(gen) = state.feeds.current() {
-        if let Ok(taken) = state.feeds.slugs_taken(&gen, slugs).await {
-            return Ok(taken);
-        }
-    }
-    let taken = posts::slugs_taken(&state.db, slugs).await?;
-    Ok(slugs.iter().map(|s| taken.contains(s)).collect())
-}
 
 #[tracing::instrument(skip_all, fields(author = %me.user.id))]
 pub async fn create(
@@ -133,35 +95,16 @@ pub async fn create(
         updated_at: at,
         edited_at: None,
         series_id: None,
+        imported_from: None,
     };
     post.trending_score = posts::trending_score(&post, at);
 
     let base = post_slug_base(&post.title);
-    let mut inserted = false;
-    for attempt in 0..SLUG_ATTEMPTS {
-        post.slug = if attempt == 0 {
-            next_free_slug(&state, &base).await?
-        } else {
-            // Someone took the same slug a moment ago: a random suffix ends the race.
-            format!("{base}-{}", &ObjectId::new().to_hex()[18..])
-        };
-        match posts::insert(&state.db, &post).await {
-            Ok(()) => {
-                inserted = true;
-                break;
-            }
-            Err(DbError::Duplicate(_)) => continue,
-            Err(e) => {
-                let _ = media::release_unused(&state.db, dir, id, &[]).await;
-                return Err(e.into());
-            }
-        }
-    }
-    if !inserted {
+    if let Err(e) =
+        crate::services::post_write::insert_with_free_slug(&state, &mut post, &base).await
+    {
         let _ = media::release_unused(&state.db, dir, id, &[]).await;
-        return Err(ApiError::conflict(
-            "Could not find a free address for this post; please try again",
-        ));
+        return Err(e);
     }
     if published {
         user_directory::add_to_total_posts(&state.db, me.user.id, 1).await?;

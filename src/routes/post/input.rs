@@ -17,15 +17,12 @@ use crate::domain::image::{
 };
 use crate::domain::image_variants::{meta_of, record_in_file, ImageMeta};
 use crate::domain::post::{parse_language, Audience, PostStatus, PostType, Visibility};
-use crate::domain::search::normalize;
 use crate::domain::tags::{parse_tags, TagsInput};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{FieldValue, Refusal, Sent};
 use crate::persistence::{categories, media, Db};
 
 pub const MAX_TITLE_LEN: usize = 200;
-/// Characters of a post's search text that are indexed.
-pub const MAX_SEARCH_TEXT_LEN: usize = 100_000;
 pub const MSG_TITLE_REQUIRED: &str = "Title is required";
 pub const MSG_BAD_THUMBNAIL: &str =
     "thumbnail must be an http(s) address, a /media/ path or a base64 data URL";
@@ -383,41 +380,6 @@ fn stored_meta(address: &str, image: &DecodedImage) -> ImageMeta {
     let name = address.strip_prefix(MEDIA_URL_PREFIX).unwrap_or(address);
     let made: Vec<_> = image.variants.iter().map(|v| (v.width, v.kind)).collect();
     meta_of(name, image.kind, image.width, image.height, &made)
-}
-
-/// The normalised text search matches: title, tags and block text.
-pub fn search_text(title: &str, tags: &[String], blocks: &[Block]) -> String {
-    let mut text = normalize(&format!(
-        "{title} {} {}",
-        tags.join(" "),
-        blocks::plain_text_of(blocks)
-    ));
-    if text.len() > MAX_SEARCH_TEXT_LEN {
-        let mut cut = MAX_SEARCH_TEXT_LEN;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        text.truncate(cut);
-    }
-    text
-}
-
-/// The search text of a post for its audience: a subscribers-only post is found by its title,
-/// tags and excerpt (what everyone may see of it), never by the text of its locked blocks.
-pub fn search_text_for(
-    title: &str,
-    tags: &[String],
-    blocks: &[Block],
-    audience: Audience,
-) -> String {
-    match audience {
-        Audience::Everyone => search_text(title, tags, blocks),
-        Audience::Subscribers => normalize(&format!(
-            "{} {}",
-            search_text(title, tags, &[]),
-            normalize(&super::excerpt(blocks))
-        )),
-    }
 }
 
 pub fn parse_audience(raw: Option<&str>) -> ApiResult<Option<Audience>> {

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::input::{
     parse_audience, parse_lang, parse_post_type, parse_publish_at, parse_title, parse_visibility,
-    requested_status, search_text_for, tags_of, PendingImages, PostBody,
+    requested_status, tags_of, PendingImages, PostBody,
 };
 use crate::audit::{self, Action, Target};
 use crate::auth::AuthUser;
@@ -16,6 +16,7 @@ use crate::domain::block_media::media_in_use;
 use crate::domain::blocks::{carry_poll_votes, reading_time_minutes};
 use crate::domain::post::PostStatus;
 use crate::domain::revisions::Reason;
+use crate::domain::search::search_text_for;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::persistence::posts::{Post, PostEdit};

@@ -7,6 +7,7 @@ mod daily_mail;
 mod feeds;
 mod guest_cache;
 mod images;
+mod imports;
 mod new_posts;
 mod pages;
 mod posts;

@@ -121,6 +121,7 @@ async fn seed_post(app: &TestApp, i: usize, author: &str, at: i64, cats: &[Strin
         updated_at: at,
         edited_at: None,
         series_id: None,
+        imported_from: None,
     };
     posts::insert(&app.db, &post).await.unwrap();
     post

@@ -7,8 +7,8 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::DateTime;
 use pressroom::domain::blocks::Block;
 use pressroom::domain::post::{Audience, PostStatus, Visibility};
+use pressroom::domain::search::search_text_for;
 use pressroom::persistence::posts::{self, Post};
-use pressroom::routes::post::input::search_text_for;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -440,6 +440,7 @@ async fn a_locked_post_is_found_by_what_everyone_may_see_never_by_its_locked_tex
         updated_at: now,
         edited_at: None,
         series_id: None,
+        imported_from: None,
     };
     posts::insert(&app.db, &post).await.unwrap();
     // The excerpt is public, so only a word past it is locked; the text is long enough here that

@@ -173,6 +173,8 @@ enum Kind {
     PushDevice,
     /// A series of the owner's (no parts).
     Series,
+    /// An import of the owner's waiting in its preview (stored the way the worker leaves it).
+    Import,
     /// One of the owner's webhook endpoints (stored the way the API stores it).
     Webhook,
     /// A delivery to one of the owner's webhook endpoints.
@@ -312,6 +314,11 @@ const OBJECT_ROWS: &[Row] = &[
     // Alerts of a follow: nobody here follows the series (its writer cannot), so all get 404.
     row("PUT", "/api/series/{series}/follow/alerts", Series, r#"{"mode": "digest"}"#, [&[401], &[401], &[404], &[404], &[404]]),
     row("DELETE", "/api/series/{series}", Series, "{}", owner_or_admin(&[403])),
+    // Imports: their writer only (everyone else is told there is no such import).
+    row("GET", "/api/import/{id}", Import, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    row("DELETE", "/api/import/{id}/posts", Import, "{}", [&[401], &[401], &[200], &[404], &[404]]),
+    row("POST", "/api/import/{id}/confirm", Import, "{}", [&[401], &[401], &[202], &[404], &[404]]),
+    row("POST", "/api/import/{id}/cancel", Import, "{}", [&[401], &[401], &[200], &[404], &[404]]),
     row("POST", "/api/post/appeal/{postId}", BlockedPost, r#"{"message": "Please look again"}"#, [&[401], &[401], &[201], &[404], &[403]]),
     row("PATCH", "/api/admin/posts/block/{id}", Post, "{}", admin_only(&[200])),
     row("GET", "/api/admin/reading-details/{postId}", Post, "{}", admin_only(&[200])),
@@ -654,6 +661,21 @@ async fn make(app: &TestApp, cast: &Cast, kind: Kind, owner: &TestUser) -> Obj {
                 created(app, "/api/keys", body, Some(owner), "/id").await,
                 Some(owner.clone()),
             )
+        }
+        Import => {
+            let id = mongodb::bson::oid::ObjectId::new();
+            let owner_id = mongodb::bson::oid::ObjectId::parse_str(&owner.id).unwrap();
+            let now = mongodb::bson::DateTime::now();
+            app.db
+                .database()
+                .collection::<mongodb::bson::Document>("imports")
+                .insert_one(mongodb::bson::doc! {
+                    "_id": id, "ownerId": owner_id, "source": "wordpress", "status": "preview",
+                    "fileName": "export.xml", "createdAt": now, "updatedAt": now,
+                })
+                .await
+                .unwrap();
+            just(id.to_hex(), Some(owner.clone()))
         }
         PushDevice => {
             let id = mongodb::bson::oid::ObjectId::new();

@@ -115,6 +115,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     settings.server.static_dir = PathBuf::from("/nonexistent-web-dist");
     settings.server.media_dir = std::env::temp_dir().join(&db_name).join("media");
     settings.accounts.export_dir = std::env::temp_dir().join(&db_name).join("exports");
+    settings.import.dir = std::env::temp_dir().join(&db_name).join("imports");
     settings.database.uri = app_db_uri.into();
     settings.database.name = db_name.clone();
     settings.redis.url = app_redis_url.into();

@@ -121,6 +121,7 @@ pub async fn insert_posts(
             updated_at: at,
             edited_at: None,
             series_id: None,
+            imported_from: None,
         };
         posts::insert(&app.db, &post).await.unwrap();
         ids.push(id.to_hex());

@@ -1032,6 +1032,49 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: () => ({ url: `/geojson/world` }),
     }),
+    postImport: build.mutation<PostImportApiResponse, PostImportApiArg>({
+      query: (queryArg) => ({
+        url: `/import`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    getImport: build.query<GetImportApiResponse, GetImportApiArg>({
+      query: () => ({ url: `/import` }),
+    }),
+    getImportById: build.query<GetImportByIdApiResponse, GetImportByIdApiArg>({
+      query: (queryArg) => ({
+        url: `/import/${encodeURIComponent(String(queryArg.id))}`,
+      }),
+    }),
+    postImportByIdCancel: build.mutation<
+      PostImportByIdCancelApiResponse,
+      PostImportByIdCancelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/import/${encodeURIComponent(String(queryArg.id))}/cancel`,
+        method: "POST",
+      }),
+    }),
+    postImportByIdConfirm: build.mutation<
+      PostImportByIdConfirmApiResponse,
+      PostImportByIdConfirmApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/import/${encodeURIComponent(String(queryArg.id))}/confirm`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
+    deleteImportByIdPosts: build.mutation<
+      DeleteImportByIdPostsApiResponse,
+      DeleteImportByIdPostsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/import/${encodeURIComponent(String(queryArg.id))}/posts`,
+        method: "DELETE",
+      }),
+    }),
     postKeys: build.mutation<PostKeysApiResponse, PostKeysApiArg>({
       query: (queryArg) => ({
         url: `/keys`,
@@ -3428,6 +3471,78 @@ export type GetGeojsonIndiaBorderApiResponse = /** status 200 Success */ object;
 export type GetGeojsonIndiaBorderApiArg = void;
 export type GetGeojsonWorldApiResponse = /** status 200 Success */ object;
 export type GetGeojsonWorldApiArg = void;
+export type PostImportApiResponse =
+  | /** status 200 Success */ {
+      id: string;
+      status: string;
+    }
+  | /** status 202 Success */ {
+      id: string;
+      status: string;
+    };
+export type PostImportApiArg = {
+  body: {
+    source: string;
+    url?: string | null;
+  };
+};
+export type GetImportApiResponse = /** status 200 Success */ {
+  imports: ImportView[];
+};
+export type GetImportApiArg = void;
+export type GetImportByIdApiResponse = /** status 200 Success */ {
+  counts: ImportCounts;
+  createdAt: string;
+  /** Why it failed. */
+  error?: string | null;
+  fileName?: string | null;
+  id: string;
+  progress: ImportProgress;
+  report?: null | ImportReport;
+  /** Up to three posts as they will look (`title`, `slug`, `status`, `kind`, `date`, `blocks`);
+    not in lists. */
+  sample?: object[] | null;
+  /** `wordpress`, `medium`, `substack`, `ghost`, `pressroom` or `feed`. */
+  source: string;
+  /** `parsing`, `preview`, `importing`, `done`, `failed` or `cancelled`. */
+  status: string;
+  updatedAt: string;
+  /** The feed's address. */
+  url?: string | null;
+  warnings: string[];
+};
+export type GetImportByIdApiArg = {
+  id: string;
+};
+export type PostImportByIdCancelApiResponse = /** status 200 Success */ {
+  id: string;
+  status: string;
+};
+export type PostImportByIdCancelApiArg = {
+  id: string;
+};
+export type PostImportByIdConfirmApiResponse =
+  | /** status 200 Success */ {
+      id: string;
+      status: string;
+    }
+  | /** status 202 Success */ {
+      id: string;
+      status: string;
+    };
+export type PostImportByIdConfirmApiArg = {
+  id: string;
+  body: {
+    comments?: string | null;
+    keepStatus?: boolean | null;
+  };
+};
+export type DeleteImportByIdPostsApiResponse = /** status 200 Success */ {
+  removed: number;
+};
+export type DeleteImportByIdPostsApiArg = {
+  id: string;
+};
 export type PostKeysApiResponse =
   | /** status 200 Success */ (KeyView & {
       /** The key itself: shown this once, stored only as a hash. */
@@ -5010,12 +5125,17 @@ export type LocationView = components["schemas"]["LocationView"];
 export type UserRef = components["schemas"]["UserRef"];
 export type PlacedUser = components["schemas"]["PlacedUser"];
 export type FollowEntry = components["schemas"]["FollowEntry"];
+export type ImportCounts = components["schemas"]["ImportCounts"];
+export type ImportProgress = components["schemas"]["ImportProgress"];
+export type ImportReport = components["schemas"]["ImportReport"];
+export type ImportView = components["schemas"]["ImportView"];
 export type KeyView = components["schemas"]["KeyView"];
 export type ScopeView = components["schemas"]["ScopeView"];
 export type ContactData = components["schemas"]["ContactData"];
 export type BankDetailsView = components["schemas"]["BankDetailsView"];
 export type ContactDataBody = components["schemas"]["ContactDataBody"];
 export type Audience = components["schemas"]["Audience"];
+export type ImportedFromView = components["schemas"]["ImportedFromView"];
 export type PostType = components["schemas"]["PostType"];
 export type PartLink = components["schemas"]["PartLink"];
 export type SeriesPlace = components["schemas"]["SeriesPlace"];
@@ -5241,6 +5361,14 @@ export const {
   useLazyGetGeojsonIndiaBorderQuery,
   useGetGeojsonWorldQuery,
   useLazyGetGeojsonWorldQuery,
+  usePostImportMutation,
+  useGetImportQuery,
+  useLazyGetImportQuery,
+  useGetImportByIdQuery,
+  useLazyGetImportByIdQuery,
+  usePostImportByIdCancelMutation,
+  usePostImportByIdConfirmMutation,
+  useDeleteImportByIdPostsMutation,
   usePostKeysMutation,
   useGetKeysQuery,
   useLazyGetKeysQuery,

@@ -67,6 +67,10 @@ export const AUDIT_ACTIONS = [
   'account.export_request',
   'account.export_download',
   'settings.update',
+  'import.start',
+  'import.confirm',
+  'import.cancel',
+  'import.remove_posts',
 ];
 
 /** A short reading of an entry's details. */
