@@ -232,6 +232,25 @@ async fn a_wordpress_export_is_previewed_then_imported_once_with_its_featured_im
     let tags = titled(&posts, "Another Post")["tags"].to_string();
     assert!(tags.contains("programming"), "{tags}");
 
+    // A worker that stopped halfway (a crash, a restart) leaves the import claimed until its
+    // lease runs out; the next worker reads the file again and writes nothing twice.
+    let oid = mongodb::bson::oid::ObjectId::parse_str(&id).unwrap();
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("imports")
+        .update_one(
+            mongodb::bson::doc! { "_id": oid },
+            mongodb::bson::doc! { "$set": { "status": "importing", "leaseUntil": mongodb::bson::DateTime::from_millis(0) } },
+        )
+        .await
+        .unwrap();
+    std::fs::create_dir_all(app.import_dir().join(&id)).unwrap();
+    std::fs::write(app.import_dir().join(&id).join("upload"), &export).unwrap();
+    let resumed = until(&app, &writer, &id, "done").await;
+    assert_eq!(resumed["report"]["created"], 0, "{resumed}");
+    assert_eq!(resumed["report"]["skipped"], 4);
+    assert_eq!(posts_of(&app, &writer).await.len(), 4);
+
     // The same file again: the preview says so, and nothing is written twice.
     let again = start(
         &app,
@@ -359,7 +378,15 @@ const COMMENTS: &str = r#"      <wp:comment>
 
 #[actix_web::test]
 async fn bad_uploads_are_refused_with_what_is_wrong_and_nothing_is_kept() {
-    let app = spawn_app_with(importing_app(true)).await;
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut pressroom::config::Settings| {
+            s.import.allow_loopback = true;
+            s.import.poll_ms = 100;
+            s.import.max_upload_bytes = 2 * 1024 * 1024;
+        })),
+        ..Default::default()
+    })
+    .await;
     let writer = app.signup().await;
     let msg = assert_error(
         upload(&app, &writer, "blogger", "x.xml", b"<rss/>".to_vec()).await,
@@ -422,6 +449,20 @@ async fn bad_uploads_are_refused_with_what_is_wrong_and_nothing_is_kept() {
     )
     .await;
     assert_eq!(msg, "This is not a zip archive.");
+    // Larger than the limit (2 MB here, 200 MB by default): a 413, nothing kept.
+    let big = vec![b'x'; 3 * 1024 * 1024];
+    let msg = assert_error(
+        upload(&app, &writer, "wordpress", "big.xml", big).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
+    assert_eq!(msg, "The file is larger than the 2 MB an import can be.");
+    assert_eq!(
+        std::fs::read_dir(app.import_dir())
+            .map(|d| d.count())
+            .unwrap_or(0),
+        0
+    );
     // A feed needs an address.
     let msg = assert_error(
         app.post_json(
@@ -770,4 +811,43 @@ async fn a_pressroom_export_imports_back_into_a_fresh_account() {
     assert_eq!(app.get(image, None).await.status(), StatusCode::OK);
     assert_eq!(titled(&posts, "Still a draft")["status"], "draft");
     assert_eq!(copy["importedFrom"]["sourceId"], original["_id"]);
+}
+
+#[actix_web::test]
+async fn a_ghost_export_is_imported_with_its_tags_pages_and_statuses() {
+    let app = spawn_app_with(importing_app(true)).await;
+    let writer = app.signup().await;
+    let export = json!({ "db": [{ "meta": { "version": "5.80.0" }, "data": {
+        "posts": [
+            { "id": "g1", "title": "Hello from Ghost", "slug": "hello-ghost", "html": "<p>First <strong>words</strong>.</p><h2>More</h2>", "status": "published", "type": "post", "visibility": "public", "published_at": "2023-05-01T09:00:00.000Z" },
+            { "id": "g2", "title": "Members only", "slug": "members", "html": "<p>For members.</p>", "status": "published", "type": "post", "visibility": "paid", "published_at": "2023-05-02T09:00:00.000Z" },
+            { "id": "g3", "title": "About", "slug": "about", "html": "<p>Who we are.</p>", "status": "published", "type": "page", "visibility": "public", "published_at": "2023-01-01T09:00:00.000Z" },
+            { "id": "g4", "title": "Someday", "slug": "someday", "html": "<p>Later.</p>", "status": "draft", "type": "post", "visibility": "public", "published_at": null },
+        ],
+        "tags": [{ "id": "t1", "name": "Letters", "slug": "letters" }],
+        "posts_tags": [{ "post_id": "g1", "tag_id": "t1", "sort_order": 0 }],
+    } }] });
+    let id = start(
+        &app,
+        &writer,
+        "ghost",
+        "site.ghost.json",
+        export.to_string().into_bytes(),
+    )
+    .await;
+    let preview = until(&app, &writer, &id, "preview").await;
+    assert_eq!(preview["counts"]["posts"], 3, "{preview}");
+    assert_eq!(preview["counts"]["pages"], 1);
+    assert_eq!(preview["counts"]["drafts"], 1);
+    let done = confirm(&app, &writer, &id, json!({ "keepStatus": true })).await;
+    assert_eq!(done["report"]["created"], 4, "{done}");
+    let posts = posts_of(&app, &writer).await;
+    let hello = titled(&posts, "Hello from Ghost");
+    assert_eq!(hello["status"], "published");
+    assert_eq!(hello["slug"], "hello-ghost");
+    assert_eq!(hello["tags"], json!(["letters"]));
+    assert_eq!(hello["blocks"][1]["type"], "header");
+    assert_eq!(titled(&posts, "Members only")["audience"], "subscribers");
+    assert_eq!(titled(&posts, "About")["visibility"], "Unlisted");
+    assert_eq!(titled(&posts, "Someday")["status"], "draft");
 }

@@ -257,6 +257,11 @@ pub const IP_LONDON: &str = "81.2.69.160";
 pub const IP_BERLIN: &str = "89.160.20.112";
 
 impl TestApp {
+    /// Where the app keeps its imports' uploads.
+    pub fn import_dir(&self) -> PathBuf {
+        std::env::temp_dir().join(&self.db_name).join("imports")
+    }
+
     /// Waits until the startup index creation has made the unique index `name` on `collection`
     /// (toggles rely on it).
     pub async fn wait_for_index(&self, collection: &str, name: &str) {

@@ -150,6 +150,7 @@ describe('routes', () => {
     mockApi.on('GET', '/webhooks', { body: { webhooks: [] } });
     mockApi.on('GET', '/webhooks/event-types', { body: { eventTypes: [] } });
     mockApi.on('GET', '/user/export', { body: { exports: [] } });
+    mockApi.on('GET', '/import', { body: { imports: [] } });
     // Its push notifications: the devices and which notifications they get.
     mockApi.on('GET', '/push/subscriptions', { body: { subscriptions: [] } });
     mockApi.on('GET', '/push/preferences', {

@@ -12,6 +12,7 @@ import type { CommentsState } from '@/features/comments/comments-slice';
 import { addEngagementListeners } from '@/features/engagement/engagement-listeners';
 import { interactionsReducer } from '@/features/engagement/interactions-slice';
 import { addFollowsListeners } from '@/features/follows/follows-listeners';
+import type { ImportsState } from '@/features/import/import-slice';
 import { followsReducer } from '@/features/follows/follows-slice';
 import { consentReducer } from '@/features/consent';
 import { feedbackReducer } from '@/features/feedback';
@@ -53,7 +54,7 @@ const staticReducers = {
 
 /**
  * The slices of features loaded on demand (the administrators' area, plans and subscriptions,
- * bank details and earnings, a post's comments, tips, RTK Query's cache): their code is not in a reader's first load; each
+ * bank details and earnings, a post's comments, tips, imports, RTK Query's cache): their code is not in a reader's first load; each
  * injects its reducer when its module loads (`injectReducers`), under the same key as ever, so the
  * state's shape is the one the seed describes once they are there.
  */
@@ -65,6 +66,8 @@ export interface LazyState {
   comments: CommentsState;
   /** The support card's drafts and sends, and the tips a writer received live. */
   tips: TipsState;
+  /** The settings page's Import screen: the import on screen and the writer's earlier ones. */
+  imports: ImportsState;
   /** RTK Query's cache of the generated endpoints (api/endpoints.ts), once a screen using them loads. */
   api: ApiState;
 }

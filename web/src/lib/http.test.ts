@@ -24,6 +24,21 @@ describe('http', () => {
     expect(call.body).toEqual({ email: 'a' });
   });
 
+  it('sends a FormData body as it is (multipart), without a JSON content type', async () => {
+    localStorage.setItem('jwt', 'abc');
+    mockApi.on('POST', '/import', { status: 202, body: { id: 'i1', status: 'parsing' } });
+    const form = new FormData();
+    form.append('source', 'wordpress');
+    form.append('file', new File(['<rss/>'], 'export.xml', { type: 'text/xml' }));
+
+    await request('/import', { method: 'POST', body: form, fallback: 'Upload failed' });
+
+    const call = mockApi.calls('POST', '/import')[0];
+    expect(call.headers.has('Content-Type')).toBe(false);
+    expect(call.headers.get('Authorization')).toBe('Bearer abc');
+    expect(call.body).toBe(form);
+  });
+
   it('sends no Authorization header without a stored token', async () => {
     mockApi.on('GET', '/auth/check', { body: {} });
     await request('/auth/check', { fallback: 'Auth check failed' });

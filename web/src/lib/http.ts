@@ -27,6 +27,7 @@ type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Sent as JSON; a `FormData` is sent as it is (multipart, the browser sets its boundary). */
   body?: unknown;
   query?: Record<string, QueryValue>;
   /** Spec fallback used when the server gives no `message`. */
@@ -88,7 +89,8 @@ export async function request<T>(path: string, options: RequestOptions): Promise
 async function send<T>(path: string, options: RequestOptions): Promise<T> {
   const { method = 'GET', body, query, fallback, timeoutMs = REQUEST_TIMEOUT_MS, keepalive, responseType = 'json', signal } = options;
   const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   const token = storage.get(TOKEN_KEY);
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -103,7 +105,7 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
       method,
       headers,
       credentials: 'include',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       signal: controller.signal,
       ...(keepalive ? { keepalive: true } : {}),
     });

@@ -33,7 +33,9 @@ async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Prom
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
   const method = (init.method ?? 'GET').toUpperCase();
   let body: unknown = undefined;
-  if (typeof init.body === 'string') {
+  // A multipart upload is kept as the FormData sent (tests read its fields).
+  if (init.body instanceof FormData) body = init.body;
+  else if (typeof init.body === 'string') {
     try {
       body = JSON.parse(init.body);
     } catch {

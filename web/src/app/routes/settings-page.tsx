@@ -2,9 +2,9 @@
  * `/user-setting`: profile (name, bio, region, website, the daily email), avatar (cropped square in
  * the browser), cookie choice, theme, push notifications (this device, the devices that get them,
  * which kinds and quiet hours), the people one blocked with Unblock, the password, security
- * (passkeys, two-factor sign-in, recent security activity), "Log out everywhere" and Developers (API
- * keys, webhook endpoints). Each save says it succeeded or shows the server's message (the user
- * error clears after 3 seconds).
+ * (passkeys, two-factor sign-in, recent security activity), "Log out everywhere", Developers (API
+ * keys, webhook endpoints) and Import (another platform's archive, or a feed). Each save says it
+ * succeeded or shows the server's message (the user error clears after 3 seconds).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -22,6 +22,7 @@ import { fetchBlockedUsers, selectBlocks, unblockUser } from '@/features/blocks'
 import { FollowedAuthors } from '@/features/follows/components/followed-authors';
 import { consentChosen, selectCookieConsent } from '@/features/consent';
 import { DevelopersSection } from '@/features/developers';
+import { ImportSection } from '@/features/import';
 import { PreciseLocationControl } from '@/features/location';
 import { PushSettings } from '@/features/push';
 import { selectTheme, themeChosen, type ThemeMode } from '@/features/theme';
@@ -329,6 +330,7 @@ export default function SettingsPage() {
         <a href="#security">Security</a>
         <a href="#sessions">Sessions</a>
         <a href="#developers">Developers</a>
+        <a href="#import">Import</a>
         <a href="#your-data">Your data</a>
         <a href="#leave">Delete my account</a>
       </nav>
@@ -365,6 +367,9 @@ export default function SettingsPage() {
         </Section>
         <Section id="developers" title="Developers">
           <DevelopersSection />
+        </Section>
+        <Section id="import" title="Import">
+          <ImportSection />
         </Section>
         <Section id="your-data" title="Your data">
           <YourDataSection />

@@ -36,6 +36,12 @@ export const socketEvents = {
   operationsSnapshotReceived: createAction<AdminEventPayload>('socket/operationsSnapshot'),
   /** Where an administrator's background job (email retry, notice broadcast) stands. */
   adminJobProgressReceived: createAction<AdminEventPayload>('socket/adminJobProgress'),
+  /**
+   * Where one of the signed-in writer's imports stands (`importProgress`, to the writer's own
+   * tabs): the import's object as `GET /api/import/{id}` gives it, without its sample. The import
+   * feature reads its fields.
+   */
+  importProgressReceived: createAction<ImportEventPayload>('socket/importProgress'),
   /** The server closed this socket itself (a logout, a password change or a block elsewhere): the session is re-checked. */
   serverDisconnected: createAction('socket/serverDisconnected'),
 };
@@ -81,6 +87,9 @@ export function tipReceivedFrom(value: unknown): TipReceived | null {
 
 /** Where components hear `postDeliveryUpdated` without a reducer of their own. */
 export const postDeliveryEvents = new EventTarget();
+
+/** `importProgress`'s one object argument; the import feature reads its fields. */
+export type ImportEventPayload = Record<string, unknown> & { id?: string };
 
 /** An administrator event's one object argument; the admin feature reads its fields. */
 export type AdminEventPayload = Record<string, unknown> & { _id?: string };

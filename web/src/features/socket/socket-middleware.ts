@@ -206,6 +206,9 @@ export function createSocketMiddleware(): Middleware {
         dispatch(socketEvents.tipReceived(tip));
         toast.success(tipToastText(tip));
       });
+      socket.on('importProgress', (value: unknown) => {
+        if (value && typeof value === 'object') dispatch(socketEvents.importProgressReceived(value as Record<string, unknown>));
+      });
       socket.on('guestVisitUpdate', (visit: GuestVisit) => {
         if (visit && typeof visit === 'object') guestVisits.add(visit);
       });
