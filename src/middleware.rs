@@ -33,9 +33,13 @@ pub async fn security_headers(
     Ok(res)
 }
 
+/// How long an upload of an archive to import may take (200 MB over a slow line).
+const UPLOAD_DEADLINE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
 /// Answers 503 when the rest of the chain takes longer than `limit` (the request's work is
 /// dropped at that point, as it would be if the client went away). The realtime endpoint is not
-/// bound: its long-polls wait by design.
+/// bound: its long-polls wait by design. An archive's upload (`POST /api/import`) gets half an
+/// hour: its size is bounded by `import.max_upload_bytes`, its time by the line it comes over.
 pub async fn request_deadline(
     limit: std::time::Duration,
     req: ServiceRequest,
@@ -48,6 +52,11 @@ pub async fn request_deadline(
             .map(ServiceResponse::map_into_boxed_body);
     }
     let path = req.path().to_string();
+    let limit = if path == "/api/import" && req.method() == actix_web::http::Method::POST {
+        limit.max(UPLOAD_DEADLINE)
+    } else {
+        limit
+    };
     match tokio::time::timeout(limit, next.call(req)).await {
         Ok(result) => result.map(ServiceResponse::map_into_boxed_body),
         Err(_) => Err(ApiError::Unavailable(anyhow::anyhow!(

@@ -397,13 +397,23 @@ fn parse_image(data: &Map<String, Value>) -> Check<Value> {
             "file.url must be an http(s) address, a /media/ path or a base64 data URL",
         ));
     }
-    Ok(json!({
+    let mut image = json!({
         "file": { "url": url },
         "caption": optional_html(data, "caption")?,
         "withBorder": optional_bool(data, "withBorder")?,
         "stretched": optional_bool(data, "stretched")?,
         "withBackground": optional_bool(data, "withBackground")?,
-    }))
+    });
+    // The picture's text alternative (plain text, at most 500 characters), kept when given.
+    let alt = match data.get("alt") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(a)) => super::sanitize::clip(&super::sanitize::plain_text(a), 500),
+        _ => return Err(problem("alt must be a string")),
+    };
+    if !alt.is_empty() {
+        image["alt"] = Value::String(alt);
+    }
+    Ok(image)
 }
 
 /// The embed providers a post may frame, with the addresses their players live at (the web app

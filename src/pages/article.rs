@@ -131,7 +131,8 @@ fn render_block(out: &mut String, block: &Block, post_url: &str, sizes: &dyn Ima
                 return;
             }
             let caption = text(d, "caption");
-            let alt = plain_text(&caption)
+            let given = text(d, "alt");
+            let alt = plain_text(if given.trim().is_empty() { &caption } else { &given })
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
@@ -300,6 +301,7 @@ mod tests {
             {"id": "d1", "type": "delimiter", "data": {}},
             {"id": "i1", "type": "image", "data": {"file": {"url": "/media/0123456789abcdef0123456789abcdef.png"}, "caption": "A <i>cat</i>"}},
             {"id": "i2", "type": "image", "data": {"file": {"url": "https://example.com/b.png"}, "caption": ""}},
+            {"id": "i3", "type": "image", "data": {"file": {"url": "https://example.com/c.png"}, "caption": "Dusk", "alt": "A lake under \"mist\""}},
             {"id": "e1", "type": "embed", "data": {"service": "youtube", "source": "https://youtu.be/x", "embed": "https://www.youtube.com/embed/x", "caption": ""}},
             {"id": "t1", "type": "table", "data": {"withHeadings": true, "content": [["Name", "Age"], ["Ann", "30"]]}},
             {"id": "k1", "type": "checklist", "data": {"items": [{"text": "done", "checked": true}, {"text": "todo", "checked": false}]}},
@@ -323,6 +325,13 @@ mod tests {
             "<img src=\"/media/0123456789abcdef0123456789abcdef.png\" alt=\"A cat\" width=\"640\" height=\"480\" loading=\"lazy\" decoding=\"async\">"
         ));
         assert!(html.contains("<img src=\"https://example.com/b.png\" alt=\"\" loading=\"lazy\""));
+        // A picture's own text alternative wins over its caption.
+        assert!(
+            html.contains(
+                "<img src=\"https://example.com/c.png\" alt=\"A lake under &quot;mist&quot;\""
+            ),
+            "{html}"
+        );
         assert!(html.contains("<a href=\"https://youtu.be/x\" rel=\"noopener noreferrer nofollow\">Watch on YouTube</a>"));
         assert!(html.contains("<tr><th>Name</th><th>Age</th></tr><tr><td>Ann</td><td>30</td></tr>"));
         assert!(html.contains("<li>☑ done</li><li>☐ todo</li>"));

@@ -140,6 +140,7 @@ impl Writer<'_> {
             .cloned()
             .collect();
         self.images.bring(id, &wanted, entry).await;
+        let mut stored: HashMap<String, crate::domain::image_variants::ImageMeta> = HashMap::new();
         for block in blocks
             .iter_mut()
             .filter(|b| b.get("type").and_then(Value::as_str) == Some("image"))
@@ -160,7 +161,8 @@ impl Writer<'_> {
             };
             match self.images.use_for(&address, id, &fresh).await {
                 Ok(meta) => {
-                    let _ = record_in_file(file, &meta);
+                    file.insert("url".into(), Value::String(meta.src.clone()));
+                    stored.insert(meta.src.clone(), meta);
                     self.report.images_fetched += 1;
                 }
                 Err(why) => {
@@ -199,7 +201,17 @@ impl Writer<'_> {
                     .or_insert_with(|| Value::String(format!("imp{i}")));
             }
         }
-        let blocks = parse_blocks(&Value::Array(blocks)).map_err(|e| e.to_string())?;
+        let mut blocks = parse_blocks(&Value::Array(blocks)).map_err(|e| e.to_string())?;
+        // The stored pictures' sizes and variants beside their addresses, as the editor's are.
+        for block in blocks.iter_mut().filter(|b| b.kind == "image") {
+            let Some(file) = block.data.get_mut("file").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let url = file.get("url").and_then(Value::as_str).unwrap_or_default();
+            if let Some(meta) = stored.get(url) {
+                let _ = record_in_file(file, meta);
+            }
+        }
         let title = title_of(entry);
         let tags = tags_of(entry);
         let audience = if entry.subscribers_only {

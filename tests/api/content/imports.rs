@@ -567,6 +567,9 @@ async fn a_feed_is_imported_as_drafts_and_read_again_adds_only_new_entries() {
             .starts_with("/media/"),
         "{image}"
     );
+    // Stored as an upload is: its size beside it, and its text alternative kept.
+    assert_eq!(image["data"]["file"]["width"], 48, "{image}");
+    assert_eq!(image["data"]["alt"], "A picture");
 
     *site.feed.lock().unwrap() = atom(&host, &[("1", "First"), ("2", "Second"), ("3", "Third")]);
     let again = begin_feed(&app, &writer, &url).await;

@@ -62,6 +62,19 @@ describe('PostBlocks', () => {
     expect(container.querySelector('.post-body')?.childElementCount).toBe(0);
   });
 
+  it('gives a picture its own text alternative when it has one, else its caption', () => {
+    render(
+      <PostBlocks
+        blocks={[
+          { id: 'a', type: 'image', data: { file: { url: '/media/a.png' }, caption: 'At <i>dawn</i>', alt: 'A lake under mist' } },
+          { id: 'b', type: 'image', data: { file: { url: '/media/b.png' }, caption: 'At <i>dusk</i>' } },
+        ]}
+      />,
+    );
+    expect(screen.getByRole('img', { name: 'A lake under mist' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'At dusk' })).toBeInTheDocument();
+  });
+
   it('shows no image whose address is not http(s) or the media store', () => {
     const { container } = render(<PostBlocks blocks={[{ id: 'i', type: 'image', data: { file: { url: 'javascript:alert(1)' } } }]} />);
     expect(container.querySelector('img')).toBeNull();

@@ -94,7 +94,7 @@ export function PostBlock({ block, renderPoll, renderTip }: { block: Block } & B
       const caption = text('caption');
       return (
         <figure className={`block-image ${d.stretched ? 'block-image--stretched' : ''} ${d.withBorder ? 'block-image--border' : ''} ${d.withBackground ? 'block-image--background' : ''}`}>
-          <ResponsiveImage src={src} alt={plainText(caption) || 'Image in the post'} meta={blockImageMeta(file, src)} />
+          <ResponsiveImage src={src} alt={text('alt').trim() || plainText(caption) || 'Image in the post'} meta={blockImageMeta(file, src)} />
           {caption ? <RichText as="figcaption" html={caption} /> : null}
         </figure>
       );
