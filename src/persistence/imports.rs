@@ -194,15 +194,15 @@ pub async fn claim(db: &Db, lease_secs: i64) -> DbResult<Option<Import>> {
         .db_context("claiming an import")
 }
 
-/// Keeps the worker's lease and records the progress; answers the import's status now (a
-/// cancellation shows here).
+/// Keeps the worker's lease and records the progress; answers the import as it stands now,
+/// without its sample (a cancellation shows in its status).
 pub async fn heartbeat(
     db: &Db,
     id: ObjectId,
     lease_secs: i64,
     progress: &ImportProgress,
     report: Option<&ImportReport>,
-) -> DbResult<Option<String>> {
+) -> DbResult<Option<Import>> {
     let now = chrono::Utc::now();
     let mut set = doc! {
         "leaseUntil": DateTime::from_chrono(now + chrono::Duration::seconds(lease_secs)),
@@ -216,14 +216,11 @@ pub async fn heartbeat(
         .update_one(doc! { "_id": id }, doc! { "$set": set })
         .await
         .db_context("recording an import's progress")?;
-    let status = db
-        .database()
-        .collection::<mongodb::bson::Document>(COLLECTION)
+    collection(db)
         .find_one(doc! { "_id": id })
-        .projection(doc! { "status": 1 })
+        .projection(doc! { "sample": 0 })
         .await
-        .db_context("reading an import's status")?;
-    Ok(status.and_then(|d| d.get_str("status").ok().map(str::to_string)))
+        .db_context("reading an import")
 }
 
 /// The reading ended with a preview (unless the import was cancelled meanwhile).

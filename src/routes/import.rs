@@ -13,7 +13,7 @@ use tokio::io::AsyncWriteExt;
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::parse_json;
+use crate::extract::{parse_json, ApiJson};
 use crate::services::import::{
     self, folder_of, upload_of, ImportView, Source, MSG_EMPTY_FILE, MSG_FEED_URL,
     MSG_FILE_REQUIRED, MSG_UNKNOWN_SOURCE,
@@ -130,28 +130,6 @@ async fn receive(mut parts: Multipart, folder: &std::path::Path, limit: u64) -> 
     Ok(upload)
 }
 
-/// A JSON body of at most the server's body limit.
-async fn json_body(state: &AppState, mut payload: web::Payload) -> ApiResult<Vec<u8>> {
-    let limit = state.settings.server.body_limit;
-    let mut bytes = Vec::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|_| ApiError::bad_request("Could not read the request body"))?;
-        if bytes.len() + chunk.len() > limit {
-            return Err(ApiError::PayloadTooLarge(
-                "Request body is too large".into(),
-            ));
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::invalid(
-            "invalid_json",
-            "Request body must be a JSON object",
-        ));
-    }
-    Ok(bytes)
-}
-
 /// `POST /api/import`.
 pub async fn start(
     state: web::Data<AppState>,
@@ -165,7 +143,13 @@ pub async fn start(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"));
     if !is_multipart {
-        let body: ImportFeedBody = parse_json(&json_body(&state, payload).await?)?;
+        // The same reading as every JSON body: the body limit, an object, a named field.
+        let body = <ApiJson<ImportFeedBody> as actix_web::FromRequest>::from_request(
+            &req,
+            &mut payload.into_inner(),
+        )
+        .await?
+        .into_inner();
         return match Source::parse(&body.source) {
             Some(Source::Feed) => {
                 let url = body

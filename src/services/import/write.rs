@@ -65,7 +65,7 @@ impl Writer<'_> {
             return Ok(());
         }
         self.last_beat = Instant::now();
-        let status = imports::heartbeat(
+        let now = imports::heartbeat(
             &self.state.db,
             self.import.id,
             LEASE_SECS,
@@ -73,10 +73,10 @@ impl Writer<'_> {
             Some(&self.report),
         )
         .await?;
-        if status.as_deref() != Some(IMPORTING) {
+        if now.as_ref().map(|i| i.status.as_str()) != Some(IMPORTING) {
             self.cancelled = true;
         }
-        if let Some(now) = imports::find(&self.state.db, self.import.id).await? {
+        if let Some(now) = now {
             announce(self.state, &now);
         }
         Ok(())
@@ -431,16 +431,17 @@ async fn write(state: &actix_web::web::Data<AppState>, import: Import) -> anyhow
     let read = reader.await?;
     if writer.cancelled {
         tracing::info!(import = %import.id, created = writer.report.created, "an import was cancelled");
-        let Writer {
-            report,
-            warnings,
-            progress,
-            ..
-        } = writer;
-        let _ = imports::heartbeat(&state.db, import.id, 0, &progress, Some(&report)).await;
-        let _ = warnings;
+        // What was written is recorded; the lease ends at once.
+        let now = imports::heartbeat(
+            &state.db,
+            import.id,
+            0,
+            &writer.progress,
+            Some(&writer.report),
+        )
+        .await?;
         remove_folder(state, import.id).await;
-        if let Some(now) = imports::find(&state.db, import.id).await? {
+        if let Some(now) = now {
             announce(state, &now);
         }
         return Ok(());

@@ -341,6 +341,13 @@ async fn a_wordpress_export_is_previewed_then_imported_once_with_its_featured_im
     .await;
     assert_eq!(removed["removed"], 4);
     assert!(posts_of(&app, &writer).await.is_empty());
+    // An address that is no import id is a 400 that says so; someone else's import is not found.
+    let msg = assert_error(
+        app.get("/api/import/not-an-id", Some(&writer.token)).await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    assert!(msg.contains("import id"), "{msg}");
     // Someone else's import is not found.
     assert_error(
         app.get(&format!("/api/import/{id}"), Some(&other.token))
