@@ -136,6 +136,15 @@ pub async fn store_for(
     user: MediaUse,
     owner_id: ObjectId,
 ) -> DbResult<String> {
+    let name = write_files(dir, image).await?;
+    let size = i64::try_from(image.bytes.len()).unwrap_or(i64::MAX);
+    record_use(db, user, &name, owner_id, image.kind.content_type(), size).await?;
+    Ok(format!("{MEDIA_URL_PREFIX}{name}"))
+}
+
+/// Writes an image and its variants into the media directory (once per content) without
+/// recording a use; answers the file's name. [`record_post_uses`] records its uses after.
+pub async fn write_files(dir: &Path, image: &DecodedImage) -> DbResult<String> {
     let name = image.file_name();
     let path = dir.join(&name);
     // Variants first: once the original is there, its variants are too (a failure leaves at
@@ -156,9 +165,36 @@ pub async fn store_for(
             .await
             .map_err(|e| DbError::Other(anyhow::Error::new(e).context("writing a media file")))?;
     }
-    let size = i64::try_from(image.bytes.len()).unwrap_or(i64::MAX);
-    record_use(db, user, &name, owner_id, image.kind.content_type(), size).await?;
-    Ok(format!("{MEDIA_URL_PREFIX}{name}"))
+    Ok(name)
+}
+
+/// One use by a post of a file [`write_files`] wrote.
+#[derive(Debug, Clone)]
+pub struct PostUse {
+    pub post_id: ObjectId,
+    pub file: String,
+    pub content_type: String,
+    pub size: i64,
+}
+
+/// Records many posts' uses of stored files with one write (a repeat is harmless).
+pub async fn record_post_uses(db: &Db, uses: &[PostUse], owner_id: ObjectId) -> DbResult<()> {
+    let at = now();
+    let records: Vec<MediaRef> = uses
+        .iter()
+        .map(|u| MediaRef {
+            id: MediaUse::Post(u.post_id).ref_id(&u.file),
+            file: u.file.clone(),
+            post_id: Some(u.post_id),
+            avatar_of: None,
+            owner_id,
+            content_type: u.content_type.clone(),
+            size: u.size,
+            created_at: at,
+        })
+        .collect();
+    super::insert_new(&collection(db), &records, "recording media files").await?;
+    Ok(())
 }
 
 async fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {

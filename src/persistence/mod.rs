@@ -48,6 +48,7 @@ pub mod posts;
 pub mod push_deliveries;
 pub mod push_devices;
 pub mod reading_time;
+pub mod redirects;
 pub mod refunds;
 pub mod renewal_reminders;
 pub mod reports;

@@ -2,6 +2,8 @@
 //! it had elsewhere), with `-2`, `-3`... when taken. The editor's create and the importer both
 //! insert through [`insert_with_free_slug`].
 
+use std::collections::HashSet;
+
 use mongodb::bson::oid::ObjectId;
 
 use crate::error::{ApiError, ApiResult};
@@ -23,11 +25,24 @@ pub const MSG_NO_FREE_SLUG: &str = "Could not find a free address for this post;
 /// the cost does not grow with the number of posts. A suffix freed by a deleted post is used
 /// again, as `base` itself is; past `SLUG_PROBES` full batches a random suffix is used.
 pub async fn next_free_slug(state: &AppState, base: &str) -> ApiResult<String> {
+    next_free_slug_besides(state, base, &HashSet::new()).await
+}
+
+/// [`next_free_slug`], counting `reserved` (slugs about to be written together) as taken.
+pub async fn next_free_slug_besides(
+    state: &AppState,
+    base: &str,
+    reserved: &HashSet<String>,
+) -> ApiResult<String> {
     let mut batch = vec![base.to_string()];
     let mut next = 2;
     for _ in 0..=SLUG_PROBES {
         let taken = slugs_taken(state, &batch).await?;
-        if let Some(free) = batch.iter().zip(taken).find(|(_, taken)| !taken) {
+        if let Some(free) = batch
+            .iter()
+            .zip(taken)
+            .find(|(slug, taken)| !taken && !reserved.contains(*slug))
+        {
             return Ok(free.0.clone());
         }
         batch = (next..next + SLUG_PROBE)

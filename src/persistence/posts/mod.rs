@@ -215,6 +215,22 @@ pub async fn insert(db: &Db, post: &Post) -> DbResult<()> {
     }
 }
 
+/// Inserts `posts` with one write; answers the positions of those refused because their slug
+/// was taken meanwhile (the others are stored).
+pub async fn insert_all(db: &Db, posts: &[Post]) -> DbResult<std::collections::HashSet<usize>> {
+    let refused = super::insert_new(&collection(db), posts, "inserting posts").await?;
+    let stored: Vec<ObjectId> = posts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !refused.contains(i))
+        .map(|(_, p)| p.id)
+        .collect();
+    if !stored.is_empty() {
+        db.changed(Change::Posts(stored)).await;
+    }
+    Ok(refused)
+}
+
 /// Which of `slugs` are in use, as a set (one lookup by the slug index).
 pub async fn slugs_taken(db: &Db, slugs: &[String]) -> DbResult<std::collections::HashSet<String>> {
     let docs: Vec<Document> = db

@@ -15,13 +15,14 @@ use mongodb::bson::oid::ObjectId;
 use super::{decode_segment, lookup, site, validated, Lookup, MediaSizes, SiteCaches};
 use crate::auth::MaybeUser;
 use crate::domain::money::PlanStatus;
+use crate::domain::post::{PostStatus, Visibility};
 use crate::domain::tags::{normalize_tag, MAX_TAG_LEN};
 use crate::pages::head::PageMeta;
 use crate::pages::model::PublicPost;
 use crate::pages::shell::{Page, Shell};
 use crate::pages::view::{self, AuthorInfo, AuthorScreen, CardContext, CategoryInfo};
 use crate::persistence::posts::{PageRequest, SortKind};
-use crate::persistence::{categories, users};
+use crate::persistence::{categories, redirects, users};
 use crate::services::feed::{self, Feed};
 use crate::state::AppState;
 
@@ -229,12 +230,32 @@ async fn page_for(req: &HttpRequest) -> HttpResponse {
         }
         _ => (StatusCode::NOT_FOUND, not_found()),
     };
+    if status == StatusCode::NOT_FOUND {
+        if let Some(to) = moved_here(&state, path).await {
+            return HttpResponse::MovedPermanently()
+                .insert_header((actix_web::http::header::LOCATION, to))
+                .finish();
+        }
+    }
     let mut page = page;
     // Every page names the site's feeds (feed readers discover them from any address).
     if let Some(meta) = page.meta.as_mut().filter(|m| m.feeds.is_empty()) {
         meta.feeds = site(&state).site_feeds();
     }
     respond(req, &shell, status, page)
+}
+
+/// Where an address an imported post had on this site before leads now: that post's page, while
+/// anyone may read it.
+async fn moved_here(state: &AppState, path: &str) -> Option<String> {
+    let id = redirects::target(&state.db, path).await.ok()??;
+    let post = crate::persistence::posts::find_by_id(&state.db, id)
+        .await
+        .ok()??;
+    let readable = post.status == PostStatus::Published
+        && post.visibility != Visibility::Private
+        && !post.blocked;
+    readable.then(|| format!("/post/{}", post.slug))
 }
 
 async fn post_page(

@@ -10,8 +10,12 @@ use super::fetch::{self, Wanted};
 use super::source::Entry;
 use crate::domain::image::{decode_bytes_with_variants, DecodedImage, MEDIA_URL_PREFIX};
 use crate::domain::image_variants::{meta_of, ImageMeta};
-use crate::persistence::media;
+use crate::persistence::media::{self, PostUse};
 use crate::state::AppState;
+
+/// One picture fetched and written for a post: its address, the post, and what it became (or
+/// why not).
+type Stored = (String, ObjectId, Result<(ImageMeta, PostUse), String>);
 
 /// Brings an entry's images home: each address is fetched (or, for a Pressroom export, read
 /// from the archive) once per import, stored with its variants and used by the post.
@@ -65,43 +69,82 @@ impl Images<'_> {
             .map_err(|e| format!("{address} is not an image that can be used ({e})"))
     }
 
-    /// Stores the images of `addresses` not seen yet (fetched a few at a time).
-    pub(super) async fn bring(&mut self, post_id: ObjectId, addresses: &[String], entry: &Entry) {
-        let new: Vec<String> = addresses
+    /// Fetches (or reads) one picture and writes its files; its use is recorded after.
+    async fn store(
+        &self,
+        address: &str,
+        post_id: ObjectId,
+        entry: &Entry,
+        dir: &std::path::Path,
+    ) -> Stored {
+        let stored = match self.load(address, entry).await {
+            Ok(image) => media::write_files(dir, &image)
+                .await
+                .map(|name| {
+                    let made: Vec<_> = image.variants.iter().map(|v| (v.width, v.kind)).collect();
+                    let meta = meta_of(&name, image.kind, image.width, image.height, &made);
+                    let use_ = PostUse {
+                        post_id,
+                        file: name,
+                        content_type: image.kind.content_type().to_string(),
+                        size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
+                    };
+                    (meta, use_)
+                })
+                .map_err(|e| format!("{address} could not be stored ({e})")),
+            Err(why) => Err(why),
+        };
+        (address.to_string(), post_id, stored)
+    }
+
+    /// Stores the pictures of `wanted` (an address, the post naming it and that post's entry)
+    /// not seen yet, fetched and written a few at a time, each recorded with one write as used
+    /// by the first post naming it; answers which post each new address was stored for.
+    pub(super) async fn bring(
+        &mut self,
+        wanted: &[(String, ObjectId, &Entry)],
+    ) -> HashMap<String, ObjectId> {
+        let mut seen = HashSet::new();
+        let new: Vec<&(String, ObjectId, &Entry)> = wanted
             .iter()
-            .filter(|a| !self.done.contains_key(*a))
-            .cloned()
-            .collect::<HashSet<_>>()
-            .into_iter()
+            .filter(|(a, _, _)| !self.done.contains_key(a) && seen.insert(a.as_str()))
             .collect();
         let at_once = self.state.settings.import.image_concurrency.max(1);
+        let dir = self.state.settings.server.media_dir.clone();
         let this = &*self;
-        let loaded: Vec<(String, Result<DecodedImage, String>)> = futures_util::stream::iter(new)
-            .map(|address| async move {
-                let image = this.load(&address, entry).await;
-                (address, image)
-            })
+        // The futures are made first: a stream mapping borrowed items by a closure is not
+        // known to be `Send` for every lifetime, which the worker's task needs.
+        let work: Vec<_> = new
+            .into_iter()
+            .map(|(address, post_id, entry)| this.store(address, *post_id, entry, &dir))
+            .collect();
+        let loaded: Vec<Stored> = futures_util::stream::iter(work)
             .buffer_unordered(at_once)
             .collect()
             .await;
-        let dir = self.state.settings.server.media_dir.clone();
-        for (address, image) in loaded {
-            let stored = match image {
-                Ok(image) => {
-                    match media::store(&self.state.db, &dir, &image, post_id, self.owner).await {
-                        Ok(src) => {
-                            let name = src.strip_prefix(MEDIA_URL_PREFIX).unwrap_or(&src);
-                            let made: Vec<_> =
-                                image.variants.iter().map(|v| (v.width, v.kind)).collect();
-                            Ok(meta_of(name, image.kind, image.width, image.height, &made))
-                        }
-                        Err(e) => Err(format!("{address} could not be stored ({e})")),
-                    }
+        let uses: Vec<&PostUse> = loaded
+            .iter()
+            .filter_map(|(_, _, r)| r.as_ref().ok().map(|(_, u)| u))
+            .collect();
+        let recorded = if uses.is_empty() {
+            Ok(())
+        } else {
+            let uses: Vec<PostUse> = uses.into_iter().cloned().collect();
+            media::record_post_uses(&self.state.db, &uses, self.owner).await
+        };
+        let mut stored_for = HashMap::new();
+        for (address, post_id, stored) in loaded {
+            let stored = match (stored, &recorded) {
+                (Ok((meta, _)), Ok(())) => {
+                    stored_for.insert(address.clone(), post_id);
+                    Ok(meta)
                 }
-                Err(why) => Err(why),
+                (Ok(_), Err(e)) => Err(format!("{address} could not be stored ({e})")),
+                (Err(why), _) => Err(why),
             };
             self.done.insert(address, stored);
         }
+        stored_for
     }
 
     /// The stored picture for `address`, recorded as used by `post_id` (an address stored for an
@@ -110,14 +153,14 @@ impl Images<'_> {
         &self,
         address: &str,
         post_id: ObjectId,
-        fresh: &HashSet<String>,
+        stored_for: &HashMap<String, ObjectId>,
     ) -> Result<ImageMeta, String> {
         let meta = self
             .done
             .get(address)
             .cloned()
             .unwrap_or_else(|| Err(format!("{address} was not fetched")))?;
-        if !fresh.contains(address) {
+        if stored_for.get(address) != Some(&post_id) {
             let dir = &self.state.settings.server.media_dir;
             media::adopt(&self.state.db, dir, &meta.src, post_id, self.owner)
                 .await

@@ -30,9 +30,9 @@ use crate::persistence::imports::{
     self, Import, ImportProgress, ImportReport, DONE, IMPORTING, PARSING,
 };
 use crate::persistence::posts::{self, ImportedFrom, Post};
-use crate::persistence::{media, user_directory, users};
+use crate::persistence::{media, redirects, user_directory, users};
 use crate::services::comments::{MAX_COMMENT_LEN, MAX_DEPTH};
-use crate::services::post_write::insert_with_free_slug;
+use crate::services::post_write::{insert_with_free_slug, next_free_slug_besides};
 use crate::state::AppState;
 
 /// Seconds a worker holds an import before another may take it over (renewed as it works).
@@ -82,6 +82,8 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Writes a batch: what was imported before is skipped, the pictures of the rest are brought
+    /// home together, then their posts are inserted with one write.
     async fn batch(&mut self, entries: Vec<Entry>) -> anyhow::Result<()> {
         let ids: Vec<String> = entries.iter().map(|e| e.source_id.clone()).collect();
         let before = posts::imported_source_ids(
@@ -91,55 +93,159 @@ impl Writer<'_> {
             &ids,
         )
         .await?;
+        let mut todo: Vec<Entry> = Vec::new();
         for entry in entries {
-            if self.cancelled {
-                break;
-            }
-            if before.contains(&entry.source_id) || self.written.contains(&entry.source_id) {
+            if before.contains(&entry.source_id)
+                || self.written.contains(&entry.source_id)
+                || todo.iter().any(|t| t.source_id == entry.source_id)
+            {
                 self.report.skipped += 1;
+                self.progress.done += 1;
             } else {
-                match self.entry(&entry).await {
-                    Ok(()) => {
-                        self.report.created += 1;
-                        self.written.insert(entry.source_id.clone());
-                    }
-                    Err(why) => {
-                        self.report.failed += 1;
-                        self.warnings
-                            .push(format!("{} could not be imported: {why}", label(&entry)));
-                    }
+                todo.push(entry);
+            }
+        }
+        if self.cancelled || todo.is_empty() {
+            return self.beat(false).await;
+        }
+        let prepared: Vec<Prepared> = todo.iter().map(|e| self.prepare(e)).collect();
+        let wanted: Vec<(String, ObjectId, &Entry)> = prepared
+            .iter()
+            .zip(&todo)
+            .flat_map(|(p, e)| p.wanted.iter().map(move |a| (a.clone(), p.id, e)))
+            .collect();
+        let stored_for = self.images.bring(&wanted).await;
+        let mut built: Vec<(Post, &Entry)> = Vec::new();
+        for (prepared, entry) in prepared.into_iter().zip(&todo) {
+            match self.build(entry, prepared, &stored_for).await {
+                Ok(post) => built.push((post, entry)),
+                Err(why) => self.failed(entry, why),
+            }
+        }
+        let published = self.insert(&mut built).await?;
+        for (post, entry) in &built {
+            if self.import.import_comments && !entry.comments.is_empty() {
+                match self.comments(post, entry).await {
+                    Ok(n) => self.report.comments += n,
+                    Err(why) => self.warnings.push(format!(
+                        "{}: its comments could not all be imported: {why}",
+                        label(entry)
+                    )),
                 }
             }
-            self.progress.done += 1;
-            self.beat(false).await?;
         }
-        Ok(())
+        user_directory::add_to_total_posts(&self.state.db, self.import.owner_id, published).await?;
+        self.beat(false).await
     }
 
-    /// Writes one entry as a post of the writer's.
-    async fn entry(&mut self, entry: &Entry) -> Result<(), String> {
-        let id = ObjectId::new();
-        let (mut blocks, lost, addresses) = convert(entry);
+    fn failed(&mut self, entry: &Entry, why: String) {
+        self.report.failed += 1;
+        self.progress.done += 1;
+        self.warnings
+            .push(format!("{} could not be imported: {why}", label(entry)));
+    }
+
+    /// Inserts the batch's posts under free slugs with one write (one at a time for any whose
+    /// slug was taken meanwhile); drops from `built` what could not be written, and answers how
+    /// many published posts were written.
+    async fn insert(&mut self, built: &mut Vec<(Post, &Entry)>) -> anyhow::Result<i64> {
+        let mut reserved = HashSet::new();
+        let mut bases = Vec::with_capacity(built.len());
+        for (post, entry) in built.iter_mut() {
+            let base = post_slug_base(entry.slug.as_deref().unwrap_or(&post.title));
+            post.slug = next_free_slug_besides(self.state, &base, &reserved).await?;
+            reserved.insert(post.slug.clone());
+            bases.push(base);
+        }
+        let posts_only: Vec<Post> = built.iter().map(|(p, _)| p.clone()).collect();
+        let refused = posts::insert_all(&self.state.db, &posts_only).await?;
+        let mut kept = Vec::with_capacity(built.len());
+        let mut published = 0;
+        for (i, ((mut post, entry), base)) in
+            std::mem::take(built).into_iter().zip(bases).enumerate()
+        {
+            if refused.contains(&i) {
+                if let Err(e) = insert_with_free_slug(self.state, &mut post, &base).await {
+                    let dir = &self.state.settings.server.media_dir;
+                    let _ = media::release_unused(&self.state.db, dir, post.id, &[]).await;
+                    self.failed(entry, e.to_string());
+                    continue;
+                }
+            }
+            if entry
+                .slug
+                .as_deref()
+                .is_some_and(|s| post_slug_base(s) != post.slug)
+            {
+                self.warnings.push(format!(
+                    "{}: its address \"{}\" was taken here, so it is \"{}\".",
+                    label(entry),
+                    entry.slug.as_deref().unwrap_or_default(),
+                    post.slug
+                ));
+            }
+            self.report.created += 1;
+            self.progress.done += 1;
+            self.written.insert(entry.source_id.clone());
+            if post.status == PostStatus::Published {
+                published += 1;
+            }
+            kept.push((post, entry));
+        }
+        // An address the post had on this very site (a blog moved here) leads to it now.
+        let site = &self.state.settings.server.public_url;
+        let moved: Vec<(String, ObjectId)> = kept
+            .iter()
+            .filter_map(|(post, entry)| {
+                let old = old_path_here(entry.url.as_deref()?, site)?;
+                (old != format!("/post/{}", post.slug)).then_some((old, post.id))
+            })
+            .collect();
+        if !moved.is_empty() {
+            redirects::keep(&self.state.db, &moved).await?;
+        }
+        *built = kept;
+        Ok(published)
+    }
+
+    /// An entry's blocks converted and the pictures it names, before anything is written.
+    fn prepare(&mut self, entry: &Entry) -> Prepared {
+        let (blocks, lost, addresses) = convert(entry);
         let name = label(entry);
         for line in lost {
             self.warnings.push(format!("{name}: {line}"));
         }
-        // Images: every address the blocks and the thumbnail name, brought home first.
         let mut wanted: Vec<String> = addresses
             .iter()
             .filter_map(|a| Images::absolute(a, entry))
             .collect();
-        let thumbnail_address = entry
+        let thumbnail = entry
             .thumbnail
             .as_deref()
             .and_then(|t| Images::absolute(t, entry));
-        wanted.extend(thumbnail_address.clone());
-        let fresh: HashSet<String> = wanted
-            .iter()
-            .filter(|a| !self.images.done.contains_key(*a))
-            .cloned()
-            .collect();
-        self.images.bring(id, &wanted, entry).await;
+        wanted.extend(thumbnail.clone());
+        Prepared {
+            id: ObjectId::new(),
+            blocks,
+            wanted,
+            thumbnail,
+        }
+    }
+
+    /// An entry's post, its pictures pointing at the stored copies (not written yet).
+    async fn build(
+        &mut self,
+        entry: &Entry,
+        prepared: Prepared,
+        stored_for: &HashMap<String, ObjectId>,
+    ) -> Result<Post, String> {
+        let Prepared {
+            id,
+            mut blocks,
+            thumbnail: thumbnail_address,
+            ..
+        } = prepared;
+        let name = label(entry);
         let mut stored: HashMap<String, crate::domain::image_variants::ImageMeta> = HashMap::new();
         for block in blocks
             .iter_mut()
@@ -159,7 +265,7 @@ impl Writer<'_> {
             let Some(address) = Images::absolute(&raw, entry) else {
                 continue;
             };
-            match self.images.use_for(&address, id, &fresh).await {
+            match self.images.use_for(&address, id, stored_for).await {
                 Ok(meta) => {
                     file.insert("url".into(), Value::String(meta.src.clone()));
                     stored.insert(meta.src.clone(), meta);
@@ -177,7 +283,7 @@ impl Writer<'_> {
         let mut thumbnail = None;
         let mut thumbnail_image = None;
         if let Some(address) = thumbnail_address {
-            match self.images.use_for(&address, id, &fresh).await {
+            match self.images.use_for(&address, id, stored_for).await {
                 Ok(meta) => {
                     thumbnail = Some(meta.src.clone());
                     thumbnail_image = Some(meta);
@@ -201,7 +307,14 @@ impl Writer<'_> {
                     .or_insert_with(|| Value::String(format!("imp{i}")));
             }
         }
-        let mut blocks = parse_blocks(&Value::Array(blocks)).map_err(|e| e.to_string())?;
+        let mut blocks = match parse_blocks(&Value::Array(blocks)) {
+            Ok(blocks) => blocks,
+            Err(e) => {
+                let dir = &self.state.settings.server.media_dir;
+                let _ = media::release_unused(&self.state.db, dir, id, &[]).await;
+                return Err(e.to_string());
+            }
+        };
         // The stored pictures' sizes and variants beside their addresses, as the editor's are.
         for block in blocks.iter_mut().filter(|b| b.kind == "image") {
             let Some(file) = block.data.get_mut("file").and_then(Value::as_object_mut) else {
@@ -278,33 +391,17 @@ impl Writer<'_> {
             }),
         };
         post.trending_score = posts::trending_score(&post, at);
-        let base = post_slug_base(entry.slug.as_deref().unwrap_or(&post.title));
-        if let Err(e) = insert_with_free_slug(self.state, &mut post, &base).await {
-            let dir = &self.state.settings.server.media_dir;
-            let _ = media::release_unused(&self.state.db, dir, id, &[]).await;
-            return Err(e.to_string());
-        }
-        if entry
-            .slug
-            .as_deref()
-            .is_some_and(|s| post_slug_base(s) != post.slug)
-        {
-            self.warnings.push(format!(
-                "{name}: its address \"{}\" was taken here, so it is \"{}\".",
-                entry.slug.as_deref().unwrap_or_default(),
-                post.slug
-            ));
-        }
-        if self.import.import_comments && !entry.comments.is_empty() {
-            self.report.comments += self.comments(&post, entry).await?;
-        }
-        if published {
-            user_directory::add_to_total_posts(&self.state.db, self.import.owner_id, 1)
-                .await
-                .map_err(|e| e.to_string())?;
-        }
-        Ok(())
+        Ok(post)
     }
+}
+
+/// An entry converted, before its pictures are brought home.
+struct Prepared {
+    id: ObjectId,
+    blocks: Vec<Value>,
+    /// Every picture address the blocks and the thumbnail name.
+    wanted: Vec<String>,
+    thumbnail: Option<String>,
 }
 
 impl Writer<'_> {
@@ -368,6 +465,16 @@ impl Writer<'_> {
         }
         Ok(written)
     }
+}
+
+/// The path of `url` when it is an address of this site (`public_url`'s host and port, either
+/// scheme), without a trailing slash; `None` for another site's or the site's root.
+fn old_path_here(url: &str, public_url: &str) -> Option<String> {
+    let old = reqwest::Url::parse(url).ok()?;
+    let here = reqwest::Url::parse(public_url).ok()?;
+    let same = old.host_str()?.eq_ignore_ascii_case(here.host_str()?) && old.port() == here.port();
+    let path = old.path().trim_end_matches('/');
+    (same && !path.is_empty()).then(|| path.to_string())
 }
 
 /// Writes a claimed, confirmed import.
@@ -519,4 +626,28 @@ pub async fn run_pending(state: &actix_web::web::Data<AppState>) -> anyhow::Resu
         }
     }
     Ok(taken)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::old_path_here;
+
+    #[test]
+    fn an_address_of_this_site_is_kept_by_its_path() {
+        let site = "https://blog.example.com";
+        let here = |url: &str| old_path_here(url, site);
+        assert_eq!(
+            here("https://blog.example.com/2019/05/a-walk/"),
+            Some("/2019/05/a-walk".to_string())
+        );
+        // The scheme may have changed with the move; host and port may not.
+        assert_eq!(
+            here("http://BLOG.example.com/about"),
+            Some("/about".to_string())
+        );
+        assert_eq!(here("https://blog.example.com:8443/about"), None);
+        assert_eq!(here("https://elsewhere.example.com/about"), None);
+        assert_eq!(here("https://blog.example.com/"), None);
+        assert_eq!(here("not an address"), None);
+    }
 }

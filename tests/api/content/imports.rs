@@ -861,3 +861,65 @@ async fn a_ghost_export_is_imported_with_its_tags_pages_and_statuses() {
     assert_eq!(titled(&posts, "About")["visibility"], "Unlisted");
     assert_eq!(titled(&posts, "Someday")["status"], "draft");
 }
+
+/// A blog moved here from this very address: an imported post's old address leads to its page
+/// (permanently) once anyone may read it; another address of the site is not found as before.
+#[actix_web::test]
+async fn old_addresses_of_this_site_lead_to_the_imported_posts() {
+    let (site, host) = Site::start();
+    *site.feed.lock().unwrap() = atom(&host, &[("1", "First"), ("2", "Second")]);
+    let public = format!("http://{host}");
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(move |s: &mut pressroom::config::Settings| {
+            s.import.allow_loopback = true;
+            s.import.poll_ms = 100;
+            s.server.public_url = public.clone();
+        })),
+        ..Default::default()
+    })
+    .await;
+    let writer = app.signup().await;
+    let id = begin_feed(&app, &writer, &format!("http://{host}/feed.xml")).await;
+    until(&app, &writer, &id, "preview").await;
+    let done = confirm(&app, &writer, &id, json!({})).await;
+    assert_eq!(done["report"]["created"], 2, "{done}");
+    let stay = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let visit = |path: &'static str| {
+        let request = stay.get(app.url(path));
+        async move { request.send().await.unwrap() }
+    };
+    // Imported as a draft: nobody is sent to it yet.
+    assert_eq!(visit("/posts/1").await.status(), StatusCode::NOT_FOUND);
+    let first = titled(&posts_of(&app, &writer).await, "First").clone();
+    let slug = first["slug"].as_str().unwrap().to_string();
+    let res = app
+        .patch_json(
+            &format!("/api/post/update/{slug}"),
+            &json!({ "status": "published" }),
+            Some(&writer.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    for path in ["/posts/1", "/posts/1/"] {
+        let res = stay.get(app.url(path)).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::MOVED_PERMANENTLY, "{path}");
+        assert_eq!(
+            res.headers()["location"].to_str().unwrap(),
+            format!("/post/{slug}")
+        );
+    }
+    assert_eq!(visit("/posts/3").await.status(), StatusCode::NOT_FOUND);
+    // The same feed imported by another writer keeps the first post's address.
+    let other = app.signup().await;
+    let again = begin_feed(&app, &other, &format!("http://{host}/feed.xml")).await;
+    until(&app, &other, &again, "preview").await;
+    confirm(&app, &other, &again, json!({})).await;
+    let res = visit("/posts/1").await;
+    assert_eq!(
+        res.headers()["location"].to_str().unwrap(),
+        format!("/post/{slug}")
+    );
+}
