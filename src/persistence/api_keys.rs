@@ -73,7 +73,15 @@ pub async fn for_user(db: &Db, user_id: ObjectId) -> DbResult<Vec<ApiKey>> {
 
 pub async fn count_live(db: &Db, user_id: ObjectId) -> DbResult<u64> {
     collection(db)
-        .count_documents(doc! { "userId": user_id, "revokedAt": null })
+        .count_documents(doc! {
+            "userId": user_id,
+            "revokedAt": null,
+            // An expired key is live no more (one without an expiry never is).
+            "$or": [
+                { "expiresAt": null },
+                { "expiresAt": { "$gt": mongodb::bson::DateTime::now() } },
+            ],
+        })
         .await
         .db_context("counting API keys")
 }

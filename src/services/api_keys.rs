@@ -255,6 +255,13 @@ pub async fn authenticate(
     }
     state.limiter.hit(Kind::ApiKey, &key.id.to_hex()).await?;
     note_use(state, key.id);
+    let mut user = user;
+    // An administrator's powers come with an administrator's scope only: on a route of a
+    // writer's scope an administrator's key reads, edits and deletes as any writer does (their
+    // own posts and comments), never anyone's.
+    if !format::scope(needed).is_some_and(|s| s.admin) {
+        user.role = users::Role::User;
+    }
     let now = chrono::Utc::now().timestamp();
     Ok(AuthUser {
         claims: Claims {

@@ -5,7 +5,9 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::support::comments::comment;
 use crate::support::content::{post_body, with};
+use crate::support::engagement::{id_of, stored_post};
 use crate::support::*;
 
 async fn create_key(app: &TestApp, user: &TestUser, body: Value) -> Value {
@@ -321,6 +323,23 @@ async fn bad_key_requests_are_refused_with_a_reason() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(message.contains("at most 25"), "{message}");
+    // A key that has expired is live no more: its place is free.
+    let past = mongodb::bson::DateTime::from_chrono(chrono::Utc::now() - chrono::Duration::days(1));
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("api_keys")
+        .update_one(
+            mongodb::bson::doc! { "name": "k0" },
+            mongodb::bson::doc! { "$set": { "expiresAt": past } },
+        )
+        .await
+        .unwrap();
+    create_key(
+        &app,
+        &user,
+        json!({ "name": "in k0's place", "scopes": ["read:posts"] }),
+    )
+    .await;
 
     // An old session confirms it is the person before making a key.
     app.age_session(&user.token, 30).await;
@@ -411,6 +430,80 @@ async fn administrator_scopes_are_never_implied() {
         (status, code.as_str()),
         (StatusCode::FORBIDDEN, "key_not_allowed")
     );
+}
+
+/// An administrator's key on a writer's scope has a writer's powers: another person's post and
+/// comment are refused to it (and left as they were) though the administrator's session may
+/// change them, and another writer's private post is not read through it.
+#[actix_web::test]
+async fn an_administrators_key_has_a_writers_powers_outside_administrator_scopes() {
+    let app = spawn_app().await;
+    let admin = app.admin().await;
+    let writer = app.signup().await;
+    let made = create_key(
+        &app,
+        &admin,
+        json!({ "name": "Tool", "scopes": ["read:posts", "write:drafts", "publish:posts", "write:comments"] }),
+    )
+    .await;
+    let key = made["key"].as_str().unwrap().to_string();
+    let post = crate::support::content::publish(&app, &writer, "A writer's post", "Words").await;
+    let pid = id_of(&post);
+    let slug = post["slug"].as_str().unwrap().to_string();
+    let said = comment(&app, &writer, &pid, "The writer's own remark", None).await;
+    let cid = id_of(&said);
+    let private = crate::support::content::create_post(
+        &app,
+        &writer.token,
+        with(
+            post_body("Only mine", "Private words"),
+            json!({ "visibility": "Private" }),
+        ),
+    )
+    .await;
+    let private_slug = private["slug"].as_str().unwrap().to_string();
+
+    let edit = post_body("Rewritten by a tool", "Other words");
+    let res = app
+        .patch_json(&format!("/api/post/update/{slug}"), &edit, Some(&key))
+        .await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app
+        .delete(&format!("/api/post/delete/{pid}"), Some(&key))
+        .await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app
+        .delete(&format!("/api/comment/delete/{cid}"), Some(&key))
+        .await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app
+        .get(&format!("/api/post/public/{private_slug}"), Some(&key))
+        .await;
+    assert!(res.status().is_client_error(), "{}", res.status());
+    let kept = stored_post(&app, &pid).await;
+    assert_eq!(kept.get_str("title").unwrap(), "A writer's post");
+    let comments = json_of(
+        app.get(&format!("/api/comment/all-comments/{pid}"), None)
+            .await,
+    )
+    .await;
+    assert!(
+        comments.to_string().contains("The writer's own remark"),
+        "{comments}"
+    );
+
+    // The administrator's session has those powers, so the refusals above are the key's.
+    let res = app
+        .get(
+            &format!("/api/post/public/{private_slug}"),
+            Some(&admin.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = app
+        .delete(&format!("/api/comment/delete/{cid}"), Some(&admin.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
 }
 
 #[actix_web::test]
