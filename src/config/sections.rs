@@ -104,12 +104,21 @@ pub struct RateLimitSettings {
     /// it).
     #[serde(default = "default_api_key_requests")]
     pub api_key_requests: u32,
+    /// Passkey ceremonies begun (options asked for: sign-in per client address, adding a passkey
+    /// or a step-up per account), counted apart from sign-in attempts so that a sign-in page
+    /// that offers passkey autofill on each load does not spend the password's allowance.
+    #[serde(default = "default_passkey_ceremonies")]
+    pub passkey_ceremonies: u32,
     /// Email-only subscriptions asked for one email address (confirmation mails sent to it).
     #[serde(default = "default_newsletter_per_email")]
     pub newsletter_per_email: u32,
     /// Email-only subscriptions asked from one client address.
     #[serde(default = "default_newsletter_per_address")]
     pub newsletter_per_address: u32,
+}
+
+fn default_passkey_ceremonies() -> u32 {
+    200
 }
 
 fn default_newsletter_per_email() -> u32 {
@@ -141,6 +150,7 @@ impl RateLimitSettings {
             engagement_per_address: per_window,
             tips_per_reader: per_window,
             api_key_requests: per_window,
+            passkey_ceremonies: per_window,
         }
     }
 }
@@ -442,6 +452,9 @@ pub struct WebhookSettings {
     pub poll_ms: u64,
     /// Endpoints one person may register.
     pub max_endpoints: u64,
+    /// Days a finished delivery (its body and the endpoint's answer) is kept for the delivery
+    /// log before it is removed.
+    pub keep_deliveries_days: i64,
 }
 
 impl Default for WebhookSettings {
@@ -453,6 +466,7 @@ impl Default for WebhookSettings {
             timeout_seconds: 15,
             poll_ms: 1000,
             max_endpoints: 25,
+            keep_deliveries_days: 30,
         }
     }
 }

@@ -106,21 +106,57 @@ pub fn is_public(ip: IpAddr) -> bool {
                 || o[0] == 0
                 || (o[0] == 100 && (64..128).contains(&o[1]))
                 || (o[0] == 192 && o[1] == 0 && o[2] == 0)
+                || (o[0] == 198 && (o[1] & 0xfe) == 18)
                 || o[0] >= 240)
         }
         IpAddr::V6(v6) => {
+            let s = v6.segments();
+            // Forms that carry an IPv4 address are judged by it: mapped (::ffff:a.b.c.d),
+            // compatible (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002:a.b.c.d::/48).
             if let Some(v4) = v6.to_ipv4_mapped() {
                 return is_public(IpAddr::V4(v4));
             }
-            let s = v6.segments();
+            let tail = std::net::Ipv4Addr::new(
+                (s[6] >> 8) as u8,
+                s[6] as u8,
+                (s[7] >> 8) as u8,
+                s[7] as u8,
+            );
+            if s[..6] == [0; 6] && !v6.is_loopback() && !v6.is_unspecified() {
+                return is_public(IpAddr::V4(tail));
+            }
+            if s[0] == 0x0064 && s[1] == 0xff9b && s[2..6] == [0; 4] {
+                return is_public(IpAddr::V4(tail));
+            }
+            if s[0] == 0x2002 {
+                let inner = std::net::Ipv4Addr::new(
+                    (s[1] >> 8) as u8,
+                    s[1] as u8,
+                    (s[2] >> 8) as u8,
+                    s[2] as u8,
+                );
+                return is_public(IpAddr::V4(inner));
+            }
             !(v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
                 || (s[0] & 0xfe00) == 0xfc00
                 || (s[0] & 0xffc0) == 0xfe80
+                || (s[0] & 0xffc0) == 0xfec0
                 || (s[0] == 0x2001 && s[1] == 0x0db8))
         }
     }
+}
+
+/// `Retry-After` in seconds: a number of seconds, or an HTTP date (RFC 9110) from `now`.
+pub fn retry_after_seconds(value: &str, now: chrono::DateTime<chrono::Utc>) -> Option<u64> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(seconds);
+    }
+    let at = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let ahead = at.with_timezone(&chrono::Utc) - now;
+    Some(u64::try_from(ahead.num_seconds()).unwrap_or(0))
 }
 
 #[cfg(test)]
@@ -153,11 +189,43 @@ mod tests {
             "fe80::1",
             "fd00::1",
             "::ffff:127.0.0.1",
+            "::127.0.0.1",
+            "::10.0.0.1",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b::7f00:1",
+            "2002:7f00:1::",
+            "2002:c0a8:101::1",
+            "fec0::1",
+            "198.18.0.1",
+            "198.19.255.254",
         ] {
             assert!(!is_public(bad.parse().unwrap()), "{bad}");
         }
-        for good in ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"] {
+        for good in [
+            "93.184.216.34",
+            "2606:2800:220:1:248:1893:25c8:1946",
+            "64:ff9b::5db8:d822",
+            "2002:5db8:d822::1",
+            "198.20.0.1",
+        ] {
             assert!(is_public(good.parse().unwrap()), "{good}");
         }
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_or_as_a_date() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-30T08:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        assert_eq!(retry_after_seconds(" 120 ", now), Some(120));
+        assert_eq!(
+            retry_after_seconds("Mon, 30 Nov 2026 08:10:00 GMT", now),
+            Some(600)
+        );
+        assert_eq!(
+            retry_after_seconds("Sun, 06 Nov 1994 08:49:37 GMT", now),
+            Some(0)
+        );
+        assert_eq!(retry_after_seconds("soon", now), None);
     }
 }

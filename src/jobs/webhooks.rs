@@ -1,5 +1,8 @@
-//! The webhook delivery worker: every node takes due deliveries under a lease (so two nodes never
-//! send one at once) and sends up to [`PARALLEL`] at a time (`services::webhooks::deliver`).
+//! The webhook delivery worker: every node takes due deliveries under a lease (a node that stops
+//! leaves its deliveries to another once the lease runs out) and sends up to [`PARALLEL`] at a
+//! time (`services::webhooks::deliver`). Delivery is at least once: two nodes may, rarely, both
+//! send one delivery, and receivers tell repeats by `webhook-id`. Finished deliveries are removed
+//! once older than `webhooks.keep_deliveries_days`.
 
 use std::time::Duration;
 
@@ -10,6 +13,8 @@ use crate::state::AppState;
 
 /// Deliveries one node sends at once.
 const PARALLEL: usize = 16;
+/// How often the finished deliveries past `webhooks.keep_deliveries_days` are removed.
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 /// How long a taken delivery stays this node's (past it, another node may retry it).
 const LEASE_MS: i64 = 120_000;
 
@@ -18,7 +23,18 @@ pub fn spawn(state: web::Data<AppState>) {
     tokio::spawn(async move {
         let client = crate::services::webhooks::shared_client(&state);
         let mut batch = tokio::task::JoinSet::new();
+        let mut pruned: Option<std::time::Instant> = None;
         loop {
+            if pruned.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
+                pruned = Some(std::time::Instant::now());
+                let days = state.settings.webhooks.keep_deliveries_days.max(1);
+                let before = mongodb::bson::DateTime::from_chrono(
+                    chrono::Utc::now() - chrono::Duration::days(days),
+                );
+                if let Err(e) = store::remove_finished(&state.db, before).await {
+                    tracing::debug!(error = %e, "could not remove old webhook deliveries");
+                }
+            }
             // Fill the free slots with due deliveries; wait for one to finish, or poll again.
             let mut drained = false;
             while batch.len() < PARALLEL {

@@ -284,6 +284,18 @@ pub async fn fail_pending(db: &Db, endpoint: ObjectId) -> DbResult<()> {
     Ok(())
 }
 
+/// Removes the finished deliveries (succeeded or failed) made before `before`; answers how many.
+pub async fn remove_finished(db: &Db, before: DateTime) -> DbResult<u64> {
+    let gone = deliveries(db)
+        .delete_many(doc! {
+            "status": { "$in": ["succeeded", "failed"] },
+            "createdAt": { "$lt": before },
+        })
+        .await
+        .db_context("removing old webhook deliveries")?;
+    Ok(gone.deleted_count)
+}
+
 pub async fn find_delivery(db: &Db, id: ObjectId) -> DbResult<Option<Delivery>> {
     deliveries(db)
         .find_one(doc! { "_id": id })

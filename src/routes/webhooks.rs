@@ -27,7 +27,7 @@ pub struct CreateWebhookBody {
     site: bool,
 }
 
-/// Any of `{url, events, description}`; `disabled: false` turns a disabled endpoint back on.
+/// Any of `{url, events, description}`; `disabled: true` turns the endpoint off, `false` back on.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateWebhookBody {
@@ -123,8 +123,7 @@ pub async fn update(
         events: body.events,
         description: body.description,
     };
-    let enable = body.disabled == Some(false);
-    let view = webhooks::update(&state, &me.user, id, input, enable).await?;
+    let view = webhooks::update(&state, &me.user, id, input, body.disabled).await?;
     Ok(HttpResponse::Ok().json(view))
 }
 

@@ -14,11 +14,13 @@ pub const MSG_POST_DELETED: &str = "Post deleted successfully";
 
 /// Deletes a post with everything that belongs to it (engagement records, comments, appeals,
 /// reports, media uses), keeps its author's published count right, and sends everyone the new
-/// post counts. Returns the deleted post (`None`: it was already gone).
+/// post counts and `post.deleted` to the webhooks. Returns the deleted post (`None`: it was already gone).
 pub async fn delete_post(state: &web::Data<AppState>, id: ObjectId) -> ApiResult<Option<Post>> {
     let deleted = delete_post_quietly(state, id).await?;
     if let Some(post) = &deleted {
         super::counts::post_counts_updated(state, post.author, post.is_listable());
+        let data = super::webhooks::post_data(state, post);
+        super::webhooks::emit(state, "post.deleted", Some(post.author), data);
     }
     Ok(deleted)
 }

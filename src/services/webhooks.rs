@@ -264,13 +264,16 @@ pub async fn list(state: &AppState, user: &User) -> ApiResult<Vec<EndpointView>>
         .collect())
 }
 
-/// Changes an endpoint; `enable` turns a disabled one back on.
+/// Why an endpoint its owner turned off hears nothing.
+pub const MSG_TURNED_OFF: &str = "Turned off by its owner.";
+
+/// Changes an endpoint; `disabled` turns it off (its owner's pause) or back on.
 pub async fn update(
     state: &AppState,
     user: &User,
     id: ObjectId,
     input: EndpointInput,
-    enable: bool,
+    disabled: Option<bool>,
 ) -> ApiResult<EndpointView> {
     let endpoint = own(state, user, id).await?;
     let mut set = mongodb::bson::Document::new();
@@ -283,10 +286,17 @@ pub async fn update(
     if input.description.is_some() {
         set.insert("description", check_description(input.description)?);
     }
-    if enable {
-        set.insert("disabled", false);
-        set.insert("disabledReason", mongodb::bson::Bson::Null);
-        set.insert("failingSince", mongodb::bson::Bson::Null);
+    match disabled {
+        Some(false) => {
+            set.insert("disabled", false);
+            set.insert("disabledReason", mongodb::bson::Bson::Null);
+            set.insert("failingSince", mongodb::bson::Bson::Null);
+        }
+        Some(true) if !endpoint.disabled => {
+            set.insert("disabled", true);
+            set.insert("disabledReason", MSG_TURNED_OFF);
+        }
+        _ => {}
     }
     if !set.is_empty() {
         store::update_endpoint(&state.db, id, set).await?;
@@ -396,6 +406,7 @@ pub fn emit(state: &AppState, event_type: &'static str, owner: Option<ObjectId>,
     handle.spawn(async move {
         let result = async {
             let endpoints = store::listening(&db, owner, event_type).await?;
+            let endpoints = still_entitled(&db, endpoints).await?;
             let body = message(event_type, data);
             let list: Vec<Delivery> = endpoints
                 .iter()
@@ -408,6 +419,33 @@ pub fn emit(state: &AppState, event_type: &'static str, owner: Option<ObjectId>,
             tracing::error!(error = %e, event_type, "could not queue webhook deliveries");
         }
     });
+}
+
+/// Of `endpoints`, those whose owners may still hear: not blocked, and administrators still
+/// for a site-wide one (an endpoint outlives neither its owner's block nor their role).
+async fn still_entitled(
+    db: &crate::persistence::Db,
+    endpoints: Vec<Endpoint>,
+) -> crate::persistence::DbResult<Vec<Endpoint>> {
+    if endpoints.is_empty() {
+        return Ok(endpoints);
+    }
+    let mut owners: Vec<ObjectId> = endpoints.iter().map(|e| e.owner_id).collect();
+    owners.sort();
+    owners.dedup();
+    let people: std::collections::HashMap<ObjectId, User> = users::find_many(db, &owners)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect();
+    Ok(endpoints
+        .into_iter()
+        .filter(|e| {
+            people
+                .get(&e.owner_id)
+                .is_some_and(|u| !u.blocked && (!e.site || u.role == Role::Admin))
+        })
+        .collect())
 }
 
 /// A post as events describe it: never its text (a subscriber-only post's text must not reach
@@ -517,7 +555,8 @@ pub async fn deliver(state: &AppState, shared: &reqwest::Client, d: Delivery) {
     let made = usize::try_from(d.attempt).unwrap_or(0);
     let (next_status, next_at) = match schedule.get(made) {
         Some(&wait) => {
-            let wait = retry_after.map_or(wait, |asked| asked.clamp(wait, 86_400));
+            // Later when the endpoint asks (at most a day later); never sooner than planned.
+            let wait = retry_after.map_or(wait, |asked| wait.max(asked.min(86_400)));
             let at = DateTime::from_millis(
                 DateTime::now().timestamp_millis()
                     + i64::try_from(wait * 1000).unwrap_or(i64::MAX / 2),
@@ -593,7 +632,7 @@ async fn send(
         .headers()
         .get("retry-after")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
+        .and_then(|v| spec::retry_after_seconds(v, chrono::Utc::now()));
     let bytes = res.bytes().await.unwrap_or_default();
     let kept = String::from_utf8_lossy(&bytes[..bytes.len().min(RESPONSE_KEPT)]).to_string();
     Ok((Some(status), kept, retry_after))

@@ -27,8 +27,6 @@ pub async fn delete(
     delete_post(&state, id)
         .await?
         .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    let data = crate::services::webhooks::post_data(&state, &post);
-    crate::services::webhooks::emit(&state, "post.deleted", Some(post.author), data);
     if post.author != me.user.id {
         audit::record(
             &state,

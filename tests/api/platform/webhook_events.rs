@@ -162,3 +162,100 @@ async fn every_event_type_reaches_the_endpoints_that_asked_for_it() {
     );
     assert_eq!(kinds("/site"), ["member.deleted"]);
 }
+
+/// An administrator's delete of a post is heard like its author's; a site-wide endpoint is heard
+/// only while its owner is an administrator, and a blocked person's endpoints hear nothing.
+#[actix_web::test]
+async fn deletes_by_administrators_are_heard_and_endpoints_follow_their_owners_standing() {
+    let (rx, base) = Receiver::start();
+    let app = spawn_app_with(loopback_app_options()).await;
+    let writer = app.signup().await;
+    let watcher = app.admin().await;
+    let admin = app.admin().await;
+    let made = add_endpoint(
+        &app,
+        &writer,
+        &format!("{base}/writer"),
+        json!(["post.deleted"]),
+    )
+    .await;
+    let secret = made["secret"].as_str().unwrap().to_string();
+    let res = app
+        .post_json(
+            "/api/webhooks",
+            &json!({ "url": format!("{base}/site"), "events": ["post.deleted"], "site": true }),
+            Some(&watcher.token),
+        )
+        .await;
+    let status = res.status();
+    let site = json_of(res).await;
+    assert_eq!(status, StatusCode::CREATED, "{site}");
+    let site_secret = site["secret"].as_str().unwrap().to_string();
+    let mut ids = Vec::new();
+    for title in ["First tide", "Second tide", "Third tide"] {
+        let post = create_post(&app, &writer.token, post_body(title, "Water.")).await;
+        ids.push(post["_id"].as_str().unwrap().to_string());
+    }
+    let remove = |id: String| {
+        let app = &app;
+        let token = admin.token.clone();
+        async move {
+            let res = app
+                .delete(&format!("/api/admin/posts/{id}"), Some(&token))
+                .await;
+            assert!(res.status().is_success(), "{}", res.status());
+        }
+    };
+    let of = |body: &Value| body["data"]["id"].as_str().unwrap_or("").to_string();
+
+    remove(ids[0].clone()).await;
+    assert_eq!(
+        of(&delivered(&rx, "/writer", &secret, "post.deleted").await),
+        ids[0]
+    );
+    assert_eq!(
+        of(&delivered(&rx, "/site", &site_secret, "post.deleted").await),
+        ids[0]
+    );
+
+    // The site-wide endpoint's owner is an administrator no more.
+    let res = app
+        .patch_json(
+            &format!("/api/admin/users/role/{}", watcher.id),
+            &json!({}),
+            Some(&admin.token),
+        )
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
+    remove(ids[1].clone()).await;
+    for _ in 0..300 {
+        let heard = rx
+            .hits()
+            .iter()
+            .any(|h| h.path == "/writer" && h.body.contains(&ids[1]));
+        if heard {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The writer is blocked: their endpoint hears nothing either.
+    let res = app
+        .patch_json(
+            &format!("/api/admin/users/block/{}", writer.id),
+            &json!({}),
+            Some(&admin.token),
+        )
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
+    remove(ids[2].clone()).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let heard = |path: &str, id: &str| {
+        rx.hits()
+            .iter()
+            .any(|h| h.path == path && h.body.contains(id))
+    };
+    assert!(heard("/writer", &ids[1]), "{:?}", rx.hits());
+    assert!(!heard("/site", &ids[1]), "{:?}", rx.hits());
+    assert!(!heard("/writer", &ids[2]), "{:?}", rx.hits());
+    assert!(!heard("/site", &ids[2]), "{:?}", rx.hits());
+}

@@ -494,6 +494,22 @@ async fn retries_keep_one_id_with_growing_gaps_redirects_fail_and_410_disables()
     assert_eq!(json_of(res).await["disabled"], false);
     create_post(&app, &writer.token, post_body("Heard", "Again")).await;
     rx.wait_for("/retry", 10).await;
+    // Its owner can turn it off too: it hears nothing until turned back on.
+    let res = app
+        .patch_json(
+            &format!("/api/webhooks/{id}"),
+            &json!({ "disabled": true }),
+            Some(&writer.token),
+        )
+        .await;
+    let paused = json_of(res).await;
+    assert_eq!(paused["disabled"], true, "{paused}");
+    assert_eq!(paused["disabledReason"], "Turned off by its owner.");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let heard = rx.hits().len();
+    create_post(&app, &writer.token, post_body("Paused", "Quiet")).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(rx.hits().len(), heard);
 }
 
 #[actix_web::test]
@@ -733,4 +749,42 @@ async fn add_endpoint_site(app: &TestApp, admin: &TestUser, url: &str) {
         )
         .await;
     assert_eq!(res.status(), StatusCode::CREATED);
+}
+
+/// Finished deliveries older than the days kept are removed; pending ones and recent ones stay.
+#[actix_web::test]
+async fn old_finished_deliveries_are_removed() {
+    let app = spawn_app().await;
+    let coll = app
+        .db
+        .database()
+        .collection::<mongodb::bson::Document>("webhook_deliveries");
+    let days_ago = |n: i64| {
+        mongodb::bson::DateTime::from_chrono(chrono::Utc::now() - chrono::Duration::days(n))
+    };
+    for (name, status, age) in [
+        ("old-ok", "succeeded", 40),
+        ("old-failed", "failed", 31),
+        ("old-waiting", "retrying", 40),
+        ("new-ok", "succeeded", 2),
+    ] {
+        coll.insert_one(
+            mongodb::bson::doc! { "messageId": name, "status": status, "createdAt": days_ago(age) },
+        )
+        .await
+        .unwrap();
+    }
+    let gone = pressroom::persistence::webhooks::remove_finished(&app.db, days_ago(30))
+        .await
+        .unwrap();
+    assert_eq!(gone, 2);
+    let mut left: Vec<String> = coll
+        .distinct("messageId", mongodb::bson::doc! {})
+        .await
+        .unwrap()
+        .into_iter()
+        .filter_map(|b| b.as_str().map(str::to_string))
+        .collect();
+    left.sort();
+    assert_eq!(left, ["new-ok", "old-waiting"]);
 }

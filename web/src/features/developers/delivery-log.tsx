@@ -1,7 +1,8 @@
 /**
  * One webhook endpoint's delivery log: each delivery's event type, outcome, HTTP status, attempts,
- * time and the start of the answer (or why it was not sent), newest first, with Resend; Refresh
- * reads it again. After "Send test event" it reads it again every second until that delivery is
+ * time and the start of the answer (or why it was not sent), newest first, with Resend, and the
+ * body that was sent behind a "Request body" disclosure (JSON pretty-printed); Refresh reads it
+ * again. After "Send test event" it reads it again every second until that delivery is
  * settled (at most `POLL_TRIES` times).
  */
 import { useEffect, useState } from 'react';
@@ -14,6 +15,19 @@ export const POLL_MS = 1000;
 export const POLL_TRIES = 15;
 
 const STATUS: Record<string, string> = { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed' };
+
+/**
+ * `text` pretty-printed when it is a JSON object or array, else as it is (an answer may be cut
+ * short, or not JSON; a lone number is kept as sent rather than rounded).
+ */
+export function prettyJson(text: string): string {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? JSON.stringify(value, null, 2) : text;
+  } catch {
+    return text;
+  }
+}
 
 /** A delivery's status in words ("succeeded" → "Succeeded"). */
 export function deliveryStatusLabel(status: string): string {
@@ -45,8 +59,14 @@ function DeliveryRow({ delivery, onResend, resending }: { delivery: DeliveryView
       </div>
       {delivery.response ? (
         <pre className="dev-delivery__response" aria-label="Response">
-          {delivery.response}
+          {prettyJson(delivery.response)}
         </pre>
+      ) : null}
+      {delivery.payload ? (
+        <details className="dev-delivery__body">
+          <summary>Request body</summary>
+          <pre className="dev-delivery__response">{prettyJson(delivery.payload)}</pre>
+        </details>
       ) : null}
     </li>
   );

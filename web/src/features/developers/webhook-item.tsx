@@ -1,9 +1,10 @@
 /**
  * One webhook endpoint in Settings → Developers: its URL, events and description, a Disabled badge
- * with the reason and "Turn back on", "Send test event", "Rotate secret" (confirmed; the new
- * secret shown once), "Remove" (confirmed), and its delivery log behind a disclosure button.
+ * with the reason and "Turn back on", "Edit" (in place, webhook-edit-form.tsx; focus back on Edit
+ * when it closes), "Send test event", "Rotate secret" (confirmed; the new secret shown once),
+ * "Remove" (confirmed), and its delivery log behind a disclosure button.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   api,
   useDeleteWebhooksByIdMutation,
@@ -20,6 +21,7 @@ import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { DeliveryLog } from './delivery-log';
 import { ShownOnce } from './shown-once';
+import { WebhookEditForm } from './webhook-edit-form';
 
 function ConfirmDialog({
   title,
@@ -79,7 +81,23 @@ export function WebhookItem({ endpoint, onRemoved }: { endpoint: EndpointView; o
   const [logOpen, setLogOpen] = useState(false);
   const [watchId, setWatchId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
   const logId = `webhook-log-${endpoint.id}`;
+
+  // Back on "Edit" once the form closes (saved or cancelled), not when the item first renders.
+  useEffect(() => {
+    if (!editing && returnFocus.current) {
+      returnFocus.current = false;
+      editButton.current?.focus();
+    }
+  }, [editing]);
+
+  const closeEdit = () => {
+    returnFocus.current = true;
+    setEditing(false);
+  };
 
   const replace = (saved: EndpointView) =>
     dispatch(api.util.updateQueryData('getWebhooks', undefined, (draft) => void (draft.webhooks = draft.webhooks.map((w) => (w.id === saved.id ? saved : w)))));
@@ -121,23 +139,34 @@ export function WebhookItem({ endpoint, onRemoved }: { endpoint: EndpointView; o
 
   return (
     <li className="dev-endpoint" data-webhook-id={endpoint.id}>
-      <div className="dev-endpoint__head">
-        <div className="dev-item__body">
-          <strong className="dev-endpoint__url">{endpoint.url}</strong>
-          {endpoint.site ? <span className="badge-inline dev-badge">Site-wide</span> : null}
-          {endpoint.disabled ? <span className="badge-inline badge-inline--danger dev-badge">Disabled</span> : null}
-          {endpoint.description ? <p className="small dev-endpoint__about">{endpoint.description}</p> : null}
-          <p className="small dev-item__scopes">
-            <span className="visually-hidden">Events: </span>
-            {endpoint.events.map((e) => (
-              <code key={e} className="dev-chip">
-                {e}
-              </code>
-            ))}
-          </p>
-          <p className="muted small">added {formatDate(endpoint.createdAt)}</p>
+      {editing ? (
+        <WebhookEditForm
+          endpoint={endpoint}
+          onCancel={closeEdit}
+          onSaved={(saved) => {
+            replace(saved);
+            closeEdit();
+          }}
+        />
+      ) : (
+        <div className="dev-endpoint__head">
+          <div className="dev-item__body">
+            <strong className="dev-endpoint__url">{endpoint.url}</strong>
+            {endpoint.site ? <span className="badge-inline dev-badge">Site-wide</span> : null}
+            {endpoint.disabled ? <span className="badge-inline badge-inline--danger dev-badge">Disabled</span> : null}
+            {endpoint.description ? <p className="small dev-endpoint__about">{endpoint.description}</p> : null}
+            <p className="small dev-item__scopes">
+              <span className="visually-hidden">Events: </span>
+              {endpoint.events.map((e) => (
+                <code key={e} className="dev-chip">
+                  {e}
+                </code>
+              ))}
+            </p>
+            <p className="muted small">added {formatDate(endpoint.createdAt)}</p>
+          </div>
         </div>
-      </div>
+      )}
       {endpoint.disabled ? (
         <div className="dev-endpoint__disabled" role="note">
           <p className="small">
@@ -150,20 +179,33 @@ export function WebhookItem({ endpoint, onRemoved }: { endpoint: EndpointView; o
       ) : null}
       {secret ? <ShownOnce id={`webhook-secret-${endpoint.id}`} label="New signing secret" value={secret} onDone={() => setSecret(null)} /> : null}
       <FormError message={error} />
-      <div className="dev-endpoint__actions">
-        <button type="button" className="button button--small" disabled={testing || endpoint.disabled} onClick={() => void test()}>
-          {testing ? 'Sending...' : 'Send test event'}
-        </button>
-        <button type="button" className="button button--ghost button--small" onClick={() => setConfirming('rotate')}>
-          Rotate secret
-        </button>
-        <button type="button" className="button button--ghost button--small" onClick={() => setConfirming('remove')}>
-          Remove<span className="visually-hidden"> {endpoint.url}</span>
-        </button>
-        <button type="button" className="button button--ghost button--small" aria-expanded={logOpen} aria-controls={logId} onClick={() => setLogOpen((o) => !o)}>
-          Delivery log
-        </button>
-      </div>
+      {editing ? null : (
+        <div className="dev-endpoint__actions">
+          <button
+            ref={editButton}
+            type="button"
+            className="button button--ghost button--small"
+            onClick={() => {
+              setError(null);
+              setEditing(true);
+            }}
+          >
+            Edit<span className="visually-hidden"> {endpoint.url}</span>
+          </button>
+          <button type="button" className="button button--small" disabled={testing || endpoint.disabled} onClick={() => void test()}>
+            {testing ? 'Sending...' : 'Send test event'}
+          </button>
+          <button type="button" className="button button--ghost button--small" onClick={() => setConfirming('rotate')}>
+            Rotate secret
+          </button>
+          <button type="button" className="button button--ghost button--small" onClick={() => setConfirming('remove')}>
+            Remove<span className="visually-hidden"> {endpoint.url}</span>
+          </button>
+          <button type="button" className="button button--ghost button--small" aria-expanded={logOpen} aria-controls={logId} onClick={() => setLogOpen((o) => !o)}>
+            Delivery log
+          </button>
+        </div>
+      )}
       <div id={logId} hidden={!logOpen}>
         {logOpen ? <DeliveryLog webhookId={endpoint.id} watchId={watchId} /> : null}
       </div>

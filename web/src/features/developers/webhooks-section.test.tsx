@@ -1,11 +1,12 @@
-// Settings → Developers → Webhooks: the endpoints, adding one (secret shown once), a disabled one
+// Settings → Developers → Webhooks: the endpoints, adding one (secret shown once), an
+// administrator's site-wide one (the only kind that may hear member.deleted), a disabled one
 // turned back on, a test event followed in the delivery log until it settles, resend, rotating
 // the secret and removing an endpoint.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { currentToasts } from '@/lib/toast';
 import { mockApi } from '@/test/mock-api';
-import { renderWithProviders, signedInAuth } from '@/test/render';
+import { renderWithProviders, signedInAuth, testAdmin } from '@/test/render';
 import { deliveryStatusLabel } from './delivery-log';
 import { WebhooksSection } from './webhooks-section';
 
@@ -13,6 +14,8 @@ const eventTypes = [
   { name: 'post.published', about: 'One of your posts was published', adminOnly: false },
   { name: 'comment.created', about: 'Someone commented on your post', adminOnly: false },
 ];
+// What the server lists for an administrator: the administrators' event besides.
+const adminEventTypes = [...eventTypes, { name: 'member.deleted', about: 'A member deleted their account', adminOnly: true }];
 const hook = {
   id: 'w1',
   url: 'https://example.com/hook',
@@ -46,6 +49,13 @@ beforeEach(() => {
 function renderSection() {
   return renderWithProviders(<WebhooksSection />, { preloadedState: { auth: signedInAuth() } });
 }
+
+function renderAsAdmin() {
+  mockApi.on('GET', '/webhooks/event-types', { body: { eventTypes: adminEventTypes } });
+  return renderWithProviders(<WebhooksSection />, { preloadedState: { auth: signedInAuth({ user: testAdmin }) } });
+}
+
+const SITE_WIDE = 'Site-wide: every writer’s events (administrators)';
 
 describe('webhooks in settings', () => {
   it('lists each endpoint with its events and description; a disabled one says why and turns back on', async () => {
@@ -102,6 +112,85 @@ describe('webhooks in settings', () => {
     expect(within(screen.getByRole('list', { name: 'Your webhook endpoints' })).getByText('https://example.com/hook', { selector: 'strong' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'I have copied it' }));
     expect(screen.queryByRole('textbox', { name: 'Your endpoint’s signing secret' })).not.toBeInTheDocument();
+  });
+
+  it('offers a writer no site-wide box and no member.deleted', async () => {
+    mockApi.on('GET', '/webhooks', { body: { webhooks: [] } });
+    // Even were the administrators' event listed, a writer's form would not offer it.
+    mockApi.on('GET', '/webhooks/event-types', { body: { eventTypes: adminEventTypes } });
+    renderSection();
+    const events = screen.getByRole('group', { name: 'Events' });
+    expect(await within(events).findByRole('checkbox', { name: /post\.published/ })).toBeInTheDocument();
+    expect(within(events).queryByRole('checkbox', { name: /member\.deleted/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: SITE_WIDE })).not.toBeInTheDocument();
+  });
+
+  it('lets an administrator add a site-wide endpoint, which alone offers member.deleted; a refusal keeps what was chosen', async () => {
+    mockApi.on('GET', '/webhooks', { body: { webhooks: [] } });
+    mockApi.on('POST', '/webhooks', { status: 201, body: { ...hook, events: ['post.published', 'member.deleted'], site: true, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0' } });
+    mockApi.on('POST', '/webhooks', { status: 400, body: { message: 'The host "example.com" could not be found.' } }, { once: true });
+    const user = userEvent.setup();
+    renderAsAdmin();
+    await screen.findByText('No endpoints yet.');
+    const events = screen.getByRole('group', { name: 'Events' });
+    await user.click(await within(events).findByRole('checkbox', { name: /post\.published/ }));
+    expect(within(events).queryByRole('checkbox', { name: /member\.deleted/ })).not.toBeInTheDocument();
+
+    const site = screen.getByRole('checkbox', { name: SITE_WIDE });
+    expect(site).not.toBeChecked();
+    expect(site).toHaveAccessibleDescription(/every writer on the site, and can also hear member\.deleted/);
+    await user.click(site);
+    await user.click(within(events).getByRole('checkbox', { name: /member\.deleted A member deleted their account/ }));
+    await user.type(screen.getByLabelText('Endpoint URL'), 'https://example.com/hook');
+    await user.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The host "example.com" could not be found.');
+    expect(site).toBeChecked();
+    expect(within(events).getByRole('checkbox', { name: /member\.deleted/ })).toBeChecked();
+    expect(within(events).getByRole('checkbox', { name: /post\.published/ })).toBeChecked();
+    expect(screen.getByLabelText('Endpoint URL')).toHaveValue('https://example.com/hook');
+
+    await user.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    expect(await screen.findByRole('textbox', { name: 'Your endpoint’s signing secret' })).toBeInTheDocument();
+    const [refused, sent] = mockApi.calls('POST', '/webhooks');
+    expect(refused.body).toEqual(sent.body);
+    expect(sent.body).toEqual({ url: 'https://example.com/hook', events: ['post.published', 'member.deleted'], description: null, site: true });
+    const item = within(screen.getByRole('list', { name: 'Your webhook endpoints' })).getByRole('listitem');
+    expect(within(item).getByText('Site-wide')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: SITE_WIDE })).not.toBeChecked();
+    expect(within(events).queryByRole('checkbox', { name: /member\.deleted/ })).not.toBeInTheDocument();
+  });
+
+  it('drops member.deleted when the site-wide box is unticked, and sends no site then', async () => {
+    mockApi.on('GET', '/webhooks', { body: { webhooks: [] } });
+    mockApi.on('POST', '/webhooks', { status: 201, body: { ...hook, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0' } });
+    const user = userEvent.setup();
+    renderAsAdmin();
+    const events = screen.getByRole('group', { name: 'Events' });
+    await user.click(await within(events).findByRole('checkbox', { name: /post\.published/ }));
+    const site = screen.getByRole('checkbox', { name: SITE_WIDE });
+    await user.click(site);
+    await user.click(within(events).getByRole('checkbox', { name: /member\.deleted/ }));
+    await user.click(site);
+    expect(within(events).queryByRole('checkbox', { name: /member\.deleted/ })).not.toBeInTheDocument();
+    await user.click(site);
+    expect(within(events).getByRole('checkbox', { name: /member\.deleted/ })).not.toBeChecked();
+    expect(within(events).getByRole('checkbox', { name: /post\.published/ })).toBeChecked();
+    await user.click(site);
+
+    await user.type(screen.getByLabelText('Endpoint URL'), 'https://example.com/hook');
+    await user.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    await screen.findByRole('textbox', { name: 'Your endpoint’s signing secret' });
+    expect(mockApi.calls('POST', '/webhooks')[0].body).toEqual({ url: 'https://example.com/hook', events: ['post.published'], description: null });
+    expect(mockApi.calls('POST', '/webhooks')[0].body).not.toHaveProperty('site');
+  });
+
+  it('marks a site-wide endpoint in the list', async () => {
+    mockApi.on('GET', '/webhooks', { body: { webhooks: [{ ...hook, id: 'w3', url: 'https://ops.example.com/hook', site: true }, hook] } });
+    renderAsAdmin();
+    const list = await screen.findByRole('list', { name: 'Your webhook endpoints' });
+    const [siteWide, own] = within(list).getAllByRole('listitem');
+    expect(within(siteWide).getByText('Site-wide')).toHaveClass('badge-inline');
+    expect(within(own).queryByText('Site-wide')).not.toBeInTheDocument();
   });
 
   it('asks for an event before sending', async () => {

@@ -1,26 +1,38 @@
 /**
  * Settings → Developers → Webhooks: the person's endpoints (see webhook-item.tsx) and adding one
- * (an https URL, the events it wants, a description), whose signing secret is shown once.
+ * (an https URL, the events it wants, a description), whose signing secret is shown once. An
+ * administrator can make the new endpoint site-wide: it hears every writer's events, and only a
+ * site-wide endpoint may ask for the administrators' events (`member.deleted`); the server
+ * refuses them otherwise.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, useGetWebhooksEventTypesQuery, useGetWebhooksQuery, usePostWebhooksMutation } from '@/api/endpoints';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { FormError, FormField } from '@/components/form-field';
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
+import { EventTypeChecks } from './event-type-checks';
 import { ShownOnce } from './shown-once';
 import { WebhookItem } from './webhook-item';
 
 function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
   const dispatch = useAppDispatch();
-  const { data: typeData, error: typesError, refetch } = useGetWebhooksEventTypesQuery();
+  const { data: typeData } = useGetWebhooksEventTypesQuery();
   const [add, { isLoading: busy }] = usePostWebhooksMutation();
+  const isAdmin = useAppSelector((state) => state.auth.role === 'admin');
+  const [site, setSite] = useState(false);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
 
+  const siteWide = isAdmin && site;
   const toggle = (name: string, on: boolean) => setEvents((now) => (on ? [...now, name] : now.filter((e) => e !== name)));
+  // The administrators' events are a site-wide endpoint's only: unticking drops any chosen.
+  const chooseSite = (on: boolean) => {
+    setSite(on);
+    if (!on) setEvents((now) => now.filter((e) => !typeData?.eventTypes.some((t) => t.adminOnly && t.name === e)));
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -30,46 +42,19 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
       return;
     }
     try {
-      const created = await add({ body: { url: url.trim(), events, description: description.trim() || null } }).unwrap();
+      const created = await add({ body: { url: url.trim(), events, description: description.trim() || null, ...(siteWide ? { site: true } : {}) } }).unwrap();
       const { secret, ...view } = created;
       dispatch(api.util.updateQueryData('getWebhooks', undefined, (draft) => void draft.webhooks.unshift(view)));
       toast.success('Endpoint added.');
       setUrl('');
       setEvents([]);
       setDescription('');
+      setSite(false);
       onAdded(secret);
     } catch (e) {
       setError(errorMessage(e, 'Could not add the endpoint'));
     }
   };
-
-  let typeList;
-  if (typesError && !typeData) {
-    typeList = (
-      <p className="form-error" role="alert">
-        {errorMessage(typesError, 'Could not load the event types')}{' '}
-        <button type="button" className="link-button" onClick={() => void refetch()}>
-          Try again
-        </button>
-      </p>
-    );
-  } else if (!typeData) {
-    typeList = (
-      <p className="muted small" role="status">
-        Loading the event types...
-      </p>
-    );
-  } else {
-    typeList = typeData.eventTypes.map((t) => (
-      <label key={t.name} className="check dev-check">
-        <input type="checkbox" checked={events.includes(t.name)} onChange={(e) => toggle(t.name, e.target.checked)} />
-        <span>
-          <code className="dev-code">{t.name}</code> <span className="muted small">{t.about}</span>
-          {t.adminOnly ? <span className="badge-inline dev-badge">Administrators</span> : null}
-        </span>
-      </label>
-    ));
-  }
 
   return (
     <form className="form dev-form" onSubmit={(event) => void submit(event)} aria-label="Add a webhook endpoint" aria-busy={busy}>
@@ -86,10 +71,19 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
         value={url}
         onChange={(e) => setUrl(e.target.value)}
       />
-      <fieldset className="checks">
-        <legend>Events</legend>
-        {typeList}
-      </fieldset>
+      {isAdmin ? (
+        <div className="field">
+          <label className="check dev-check">
+            <input type="checkbox" checked={site} aria-describedby="new-webhook-site-hint" onChange={(e) => chooseSite(e.target.checked)} />
+            <span>Site-wide: every writer’s events (administrators)</span>
+          </label>
+          <small id="new-webhook-site-hint" className="muted">
+            It hears the events you choose for every writer on the site, and can also hear <code>member.deleted</code>. Unticked, it hears only events
+            about your own posts, followers and subscribers.
+          </small>
+        </div>
+      ) : null}
+      <EventTypeChecks chosen={events} onToggle={toggle} adminEvents={siteWide} />
       <FormField id="new-webhook-description" label="Description (optional)" maxLength={200} autoComplete="off" value={description} onChange={(e) => setDescription(e.target.value)} />
       <FormError message={error} />
       <div className="form-actions form-actions--start">
