@@ -69,6 +69,8 @@ pub enum Kind {
     TipReader,
     /// Requests made with one personal API key.
     ApiKey,
+    /// Passkey ceremonies begun, per client address (sign-in) or per account.
+    PasskeyCeremony,
 }
 
 /// An engagement write, limited per reader and per address (each action on its own).
@@ -107,7 +109,7 @@ pub(crate) fn declare_metrics() {
 
 impl Kind {
     /// Every limit.
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 16] = [
         Kind::LoginAccount,
         Kind::LoginAddress,
         Kind::OtpSendAccount,
@@ -123,6 +125,7 @@ impl Kind {
         Kind::NewsletterAddress,
         Kind::TipReader,
         Kind::ApiKey,
+        Kind::PasskeyCeremony,
     ];
 
     /// The limit's name (in Redis keys and the metrics).
@@ -143,6 +146,7 @@ impl Kind {
             Kind::NewsletterAddress => "newsletter-address",
             Kind::TipReader => "tip-reader",
             Kind::ApiKey => "api-key",
+            Kind::PasskeyCeremony => "passkey-ceremony",
         }
     }
 }
@@ -190,6 +194,7 @@ impl RateLimiter {
             Kind::NewsletterAddress => l.newsletter_per_address,
             Kind::TipReader => l.tips_per_reader,
             Kind::ApiKey => l.api_key_requests,
+            Kind::PasskeyCeremony => l.passkey_ceremonies,
         }
     }
 

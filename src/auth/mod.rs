@@ -26,7 +26,7 @@ pub const MSG_BLOCKED: &str = "Your account has been blocked. Please contact sup
 pub(crate) const MSG_ADMIN_ONLY: &str = "Admin access required";
 /// Administrators must turn two-factor sign-in on before using administrator tools (a setting).
 pub(crate) const MSG_ADMIN_TWO_FACTOR: &str =
-    "Administrators on this site must use two-factor sign-in. Set it up in your account settings to open the admin dashboard.";
+    "Administrators on this site must use two-factor sign-in. Sign in with a passkey, or set up an authenticator app in your account settings, to open the admin dashboard.";
 
 /// A signed-in user, loaded fresh from the database for this request.
 #[derive(Debug, Clone)]

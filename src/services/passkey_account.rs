@@ -310,6 +310,7 @@ fn refusal_text(reason: &str) -> &'static str {
         "wrong_site" => "made for another site",
         "other_account" => "used for another account",
         "challenge" => "expired or replayed request",
+        "blocked" => "the account is blocked",
         _ => "signature not accepted",
     }
 }

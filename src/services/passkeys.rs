@@ -76,18 +76,26 @@ impl RelyingParty {
     /// From `server.public_url`; `None` when its host is an IP address (or unreadable).
     pub fn from_public_url(public_url: &str) -> Option<RelyingParty> {
         let (scheme, rest) = public_url.split_once("://")?;
-        let authority = rest.split('/').next()?;
-        let host = match authority.rsplit_once(':') {
-            Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host,
-            _ => authority,
+        let scheme = scheme.to_ascii_lowercase();
+        let authority = rest.split(['/', '?', '#']).next()?.to_ascii_lowercase();
+        let (host, port) = match authority.rsplit_once(':') {
+            Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => (host, Some(port)),
+            _ => (authority.as_str(), None),
+        };
+        // A browser names the origin without its scheme's own port.
+        let origin = match (scheme.as_str(), port) {
+            ("https", Some("443")) | ("http", Some("80")) | (_, None) => {
+                format!("{scheme}://{host}")
+            }
+            (_, Some(port)) => format!("{scheme}://{host}:{port}"),
         };
         if host.is_empty() || host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
             return None;
         }
-        let domain = AsciiDomain::try_from(host.to_ascii_lowercase()).ok()?;
+        let domain = AsciiDomain::try_from(host.to_string()).ok()?;
         Some(RelyingParty {
             rp_id: RpId::Domain(domain),
-            origin: format!("{scheme}://{}", authority.to_ascii_lowercase()),
+            origin,
         })
     }
 }
@@ -550,6 +558,52 @@ fn assertion_refused(e: AuthCeremonyErr) -> (ApiError, &'static str) {
                 ApiError::unauthorized_code("passkey_refused", MSG_REFUSED),
                 "signature",
             )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RelyingParty;
+
+    fn read(url: &str) -> Option<(String, String)> {
+        RelyingParty::from_public_url(url).map(|rp| (rp.rp_id.as_ref().to_string(), rp.origin))
+    }
+
+    #[test]
+    fn the_site_address_gives_the_rp_id_and_the_origin_a_browser_sends() {
+        let both = |id: &str, origin: &str| Some((id.to_string(), origin.to_string()));
+        assert_eq!(
+            read("https://Blog.Example.com/"),
+            both("blog.example.com", "https://blog.example.com")
+        );
+        assert_eq!(
+            read("https://example.com:443/path?x=1"),
+            both("example.com", "https://example.com")
+        );
+        assert_eq!(
+            read("http://localhost:80"),
+            both("localhost", "http://localhost")
+        );
+        assert_eq!(
+            read("http://localhost:8080/"),
+            both("localhost", "http://localhost:8080")
+        );
+        assert_eq!(
+            read("https://example.com:8443"),
+            both("example.com", "https://example.com:8443")
+        );
+    }
+
+    #[test]
+    fn an_address_without_a_domain_has_no_relying_party() {
+        for url in [
+            "http://127.0.0.1:8080",
+            "http://[::1]:8080",
+            "example.com",
+            "https://",
+        ] {
+            assert!(read(url).is_none(), "{url}");
         }
     }
 }

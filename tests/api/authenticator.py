@@ -2,7 +2,7 @@
 PyPI `soft-webauthn` (on Yubico's `fido2` for COSE keys and CBOR, and `cryptography` for P-256
 ECDSA) makes the credential and the assertions.
 
-    python authenticator.py create STATE ORIGIN [--no-uv]   < creation options JSON
+    python authenticator.py create STATE ORIGIN [--no-uv] [--alg ES256|EdDSA|RS256]   < creation options JSON
     python authenticator.py get STATE ORIGIN [--no-uv] [--sign-count N] [--rp-id ID] < request options JSON
 
 Each prints the browser's JSON form (`RegistrationResponseJSON` / `AuthenticationResponseJSON`)
@@ -10,6 +10,9 @@ and keeps the device (its private key, credential id, user handle, counter) in t
 soft-webauthn reports user presence only; a device that verified its user (PIN, biometrics) also
 sets the UV flag, so by default the flags gain UV and the assertion is signed again over them.
 `--no-uv` answers exactly what soft-webauthn makes (no user verification).
+`--alg EdDSA` or `--alg RS256` makes the credential's key an Ed25519 or a 2048-bit RSA one
+instead of soft-webauthn's P-256 (its COSE form by `fido2.cose`): the attested credential data is
+written again with that key and every assertion signed with it.
 """
 
 import base64
@@ -17,8 +20,8 @@ import json
 import sys
 
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from fido2 import cbor
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+from fido2 import cbor, cose
 from fido2.utils import sha256
 from soft_webauthn import SoftWebauthnDevice
 
@@ -62,7 +65,24 @@ def load(path):
     return device
 
 
-def create(state, origin, uv):
+def with_key(auth_data, public_key):
+    """`auth_data` with its attested credential's public key replaced by `public_key` (COSE)."""
+    fixed = 32 + 1 + 4 + 16
+    length = int.from_bytes(auth_data[fixed : fixed + 2], "big")
+    start = fixed + 2 + length
+    _, rest = cbor.decode_from(auth_data[start:])
+    return auth_data[:start] + cbor.encode(public_key) + rest
+
+
+def sign(key, data):
+    if isinstance(key, ed25519.Ed25519PrivateKey):
+        return key.sign(data)
+    if isinstance(key, rsa.RSAPrivateKey):
+        return key.sign(data, padding.PKCS1v15(), hashes.SHA256())
+    return key.sign(data, ec.ECDSA(hashes.SHA256()))
+
+
+def create(state, origin, uv, alg):
     options = json.load(sys.stdin)
     public_key = dict(options)
     public_key["challenge"] = unb64u(options["challenge"])
@@ -70,6 +90,14 @@ def create(state, origin, uv):
     device = SoftWebauthnDevice()
     made = device.create({"publicKey": public_key}, origin)
     attestation = cbor.decode(made["response"]["attestationObject"])
+    if alg != "ES256":
+        if alg == "EdDSA":
+            device.private_key = ed25519.Ed25519PrivateKey.generate()
+            public = cose.EdDSA.from_cryptography_key(device.private_key.public_key())
+        else:
+            device.private_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            public = cose.RS256.from_cryptography_key(device.private_key.public_key())
+        attestation["authData"] = with_key(bytes(attestation["authData"]), dict(public))
     if uv:
         auth_data = bytearray(attestation["authData"])
         auth_data[32] |= UV
@@ -99,19 +127,24 @@ def get(state, origin, uv, sign_count, rp_id):
     if sign_count is not None:
         device.sign_count = sign_count - 1
     public_key = dict(options, challenge=unb64u(options["challenge"]))
+    key = device.private_key
+    if not isinstance(key, ec.EllipticCurvePrivateKey):
+        # soft-webauthn signs with ECDSA: it signs with a stand-in, the real key signs below.
+        device.private_key = ec.generate_private_key(ec.SECP256R1())
     if rp_id is not None:
         # Another site's RP ID: the authenticator answers for that site.
         device.rp_id = public_key["rpId"] = rp_id
     made = device.get({"publicKey": public_key}, origin)
+    device.private_key = key
     response = made["response"]
     auth_data = response["authenticatorData"]
     signature = response["signature"]
-    if uv:
+    if uv or not isinstance(key, ec.EllipticCurvePrivateKey):
         auth_data = bytearray(auth_data)
-        auth_data[32] |= UV
+        if uv:
+            auth_data[32] |= UV
         auth_data = bytes(auth_data)
-        signed = auth_data + sha256(response["clientDataJSON"])
-        signature = device.private_key.sign(signed, ec.ECDSA(hashes.SHA256()))
+        signature = sign(key, auth_data + sha256(response["clientDataJSON"]))
     if rp_id is None:
         save(state, device)
     print(
@@ -138,7 +171,8 @@ def main(argv):
     flags = argv[4:]
     uv = "--no-uv" not in flags
     if command == "create":
-        create(state, origin, uv)
+        alg = flags[flags.index("--alg") + 1] if "--alg" in flags else "ES256"
+        create(state, origin, uv, alg)
     else:
         sign_count = int(flags[flags.index("--sign-count") + 1]) if "--sign-count" in flags else None
         rp_id = flags[flags.index("--rp-id") + 1] if "--rp-id" in flags else None

@@ -12,11 +12,11 @@ use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Sent};
-use crate::persistence::{admin_settings, two_factor};
+use crate::persistence::{admin_settings, passkeys, two_factor};
 use crate::state::AppState;
 
 pub const MSG_OWN_FACTOR_FIRST: &str =
-    "Turn on two-factor sign-in for your own account before requiring it of administrators.";
+    "Turn on two-factor sign-in (an authenticator app) or add a passkey to your own account before requiring it of administrators.";
 
 pub const MSG_FLAG: &str = "requireAdminTwoFactor must be true or false";
 
@@ -83,7 +83,11 @@ pub async fn update(
     body: Body<SettingsBody>,
 ) -> ApiResult<HttpResponse> {
     let on = body.read()?.validate()?;
-    if on && !two_factor::is_enabled(&state.db, admin.0.user.id).await? {
+    // A passkey (user verification: two factors in one) meets the rule as the app does.
+    if on
+        && !two_factor::is_enabled(&state.db, admin.0.user.id).await?
+        && passkeys::count_for_user(&state.db, admin.0.user.id).await? == 0
+    {
         return Err(ApiError::conflict(MSG_OWN_FACTOR_FIRST));
     }
     let before = admin_settings::load(&state.db).await?;

@@ -63,6 +63,10 @@ pub struct SecurityLogAnswer {
 
 pub async fn register_options(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
     require_recent(&state, &me).await?;
+    state
+        .limiter
+        .hit(Kind::PasskeyCeremony, &format!("user:{}", me.user.id))
+        .await?;
     let options = passkeys::start_registration(&state, &me.user).await?;
     Ok(HttpResponse::Ok().json(OptionsAnswer(options)))
 }
@@ -96,8 +100,12 @@ pub async fn login_options(
     state: web::Data<AppState>,
     req: HttpRequest,
 ) -> ApiResult<HttpResponse> {
+    // Asked on each load of the sign-in page (autofill): counted apart from sign-in attempts.
     let address = client_key(&req, &state.trusted_proxies);
-    state.limiter.hit(Kind::LoginAddress, &address).await?;
+    state
+        .limiter
+        .hit(Kind::PasskeyCeremony, &format!("address:{address}"))
+        .await?;
     let options = passkeys::start_assertion(&state, Purpose::SignIn, None).await?;
     Ok(HttpResponse::Ok().json(OptionsAnswer(options)))
 }
@@ -125,8 +133,17 @@ pub async fn login_verify(
             return Err(refusal.error);
         }
     };
+    // A passkey sign-in counts against its account's allowance as a password's does.
+    state.limiter.hit(Kind::LoginAccount, &user.email).await?;
     if user.blocked {
-        return Err(ApiError::forbidden(MSG_BLOCKED));
+        let refusal = passkeys::Refusal {
+            user: Some(user),
+            passkey: Some(passkey),
+            reason: "blocked",
+            error: ApiError::forbidden(MSG_BLOCKED),
+        };
+        passkey_account::refused(&state, &refusal).await;
+        return Err(refusal.error);
     }
     passkey_account::used(&state, &user, &passkey, Action::PasskeySignIn).await;
     tracing::info!(user_id = %user.id, "logged in with a passkey");
@@ -134,6 +151,10 @@ pub async fn login_verify(
 }
 
 pub async fn reauth_options(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
+    state
+        .limiter
+        .hit(Kind::PasskeyCeremony, &format!("user:{}", me.user.id))
+        .await?;
     let options = passkeys::start_assertion(&state, Purpose::Reauth, Some(me.user.id)).await?;
     Ok(HttpResponse::Ok().json(OptionsAnswer(options)))
 }

@@ -429,6 +429,25 @@ async fn refused_assertions_change_nothing() {
     let res = sign_in(&app, &id, &assertion).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert!(res.headers().get("set-cookie").is_none());
+    // The refusal is on the person's record (read once they are let back in).
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("users")
+        .update_one(
+            mongodb::bson::doc! { "_id": mongodb::bson::oid::ObjectId::parse_str(&user.id).unwrap() },
+            mongodb::bson::doc! { "$set": { "blocked": false } },
+        )
+        .await
+        .unwrap();
+    let latest = &security_log(&app, &user).await[0];
+    assert_eq!(latest["action"], "passkey.refused", "{latest}");
+    assert!(
+        latest["detail"]
+            .as_str()
+            .unwrap()
+            .contains("the account is blocked"),
+        "{latest}"
+    );
 }
 
 #[actix_web::test]
@@ -498,6 +517,40 @@ async fn registration_refusals_store_nothing() {
         )
         .await;
     }
+    // Not base64url at all.
+    let (opts, id) = options(
+        &app,
+        "/api/auth/passkeys/register/options",
+        Some(&user.token),
+    )
+    .await;
+    let mut credential = device.run("create", SITE, &[], &opts);
+    credential["response"]["attestationObject"] = json!("not base64url: *** ###");
+    let res = send_registration(&app, &user.token, &id, "Laptop", &credential).await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    // A registration sent twice: the second is a replay of a spent ceremony.
+    let (opts, id) = options(
+        &app,
+        "/api/auth/passkeys/register/options",
+        Some(&user.token),
+    )
+    .await;
+    let credential = device.run("create", SITE, &[], &opts);
+    let res = send_registration(&app, &user.token, &id, "Laptop", &credential).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    refused(
+        send_registration(&app, &user.token, &id, "Laptop again", &credential).await,
+        StatusCode::BAD_REQUEST,
+        "passkey_challenge_unknown",
+    )
+    .await;
+    assert_eq!(stored(&app, &user).await.len(), 1);
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("passkeys")
+        .delete_many(mongodb::bson::doc! {})
+        .await
+        .unwrap();
     let (opts, id) = options(
         &app,
         "/api/auth/passkeys/register/options",
@@ -711,14 +764,22 @@ async fn a_passkey_session_meets_the_administrators_two_factor_rule() {
     let app = passkey_app().await;
     let admin = app.admin().await;
     let device = Device::new();
+    let rule = json!({ "requireAdminTwoFactor": true });
+    // Without a second factor of their own, an administrator cannot require one of others.
+    let res = app
+        .patch_json("/api/admin/settings", &rule, Some(&admin.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        json_of(res).await["message"],
+        pressroom::routes::admin::settings::MSG_OWN_FACTOR_FIRST
+    );
+    // A passkey is that factor.
     add_passkey(&app, &admin, &device, "Security key").await;
-    pressroom::persistence::admin_settings::set_require_admin_two_factor(
-        &app.db,
-        true,
-        mongodb::bson::oid::ObjectId::parse_str(&admin.id).unwrap(),
-    )
-    .await
-    .unwrap();
+    let res = app
+        .patch_json("/api/admin/settings", &rule, Some(&admin.token))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
     // Signed in with the password only: refused.
     let res = app.get("/api/admin/overview", Some(&admin.token)).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
@@ -760,6 +821,16 @@ async fn a_passkey_stands_in_for_the_password_wherever_it_is_asked_again() {
     assert_eq!(res.status(), StatusCode::OK);
     let status = json_of(app.get("/api/auth/2fa", Some(&user.token)).await).await;
     assert_eq!(status["enabled"], false);
+    // The same proof again is a replay of a spent step-up.
+    let res = app
+        .post_json(
+            "/api/auth/reauth",
+            &json!({ "passkey": proof }),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(json_of(res).await["code"], "passkey_challenge_unknown");
 
     // A sign-in ceremony's assertion is not a step-up's: refused, nothing changed.
     let (opts, id) = options(&app, "/api/auth/passkeys/login/options", None).await;
@@ -816,6 +887,83 @@ async fn a_passkey_stands_in_for_the_password_wherever_it_is_asked_again() {
     assert_eq!(reauths, 3);
 }
 
+/// Ed25519 and RSA passkeys (offered beside P-256) are kept, sign in as two factors and step up;
+/// a passkey step-up opens a money action (bank details) to a session past its step-up window,
+/// as the password does.
+#[actix_web::test]
+async fn ed25519_and_rsa_passkeys_sign_in_and_step_up_for_money() {
+    let app = passkey_app().await;
+    let user = app.signup().await;
+    let mut devices = Vec::new();
+    for alg in ["EdDSA", "RS256"] {
+        let device = Device::new();
+        let (opts, id) = options(
+            &app,
+            "/api/auth/passkeys/register/options",
+            Some(&user.token),
+        )
+        .await;
+        let credential = device.run("create", SITE, &["--alg", alg], &opts);
+        let res = send_registration(&app, &user.token, &id, alg, &credential).await;
+        let status = res.status();
+        assert_eq!(status, StatusCode::CREATED, "{alg}: {}", json_of(res).await);
+        devices.push((alg, device));
+    }
+    for (alg, device) in &devices {
+        let (assertion, id) = sign_in_assertion(&app, device, &[]).await;
+        let res = sign_in(&app, &id, &assertion).await;
+        assert_eq!(res.status(), StatusCode::OK, "{alg}");
+        let token = json_of(res).await["token"].as_str().unwrap().to_string();
+
+        // Ten minutes on, the session must step up before bank details change.
+        let old = mongodb::bson::DateTime::from_chrono(
+            chrono::Utc::now() - chrono::Duration::minutes(30),
+        );
+        app.db
+            .database()
+            .collection::<mongodb::bson::Document>("sessions")
+            .update_many(
+                mongodb::bson::doc! {},
+                mongodb::bson::doc! { "$set": { "createdAt": old }, "$unset": { "reauthAt": "" } },
+            )
+            .await
+            .unwrap();
+        let bank = crate::support::money::bank_body();
+        let res = app
+            .post_json("/api/payment/bank-details", &bank, Some(&token))
+            .await;
+        assert_eq!(res.status(), StatusCode::FORBIDDEN, "{alg}");
+        assert_eq!(json_of(res).await["code"], "reauth_required");
+        let proof = step_up_proof(&app, device, &token).await;
+        let res = app
+            .post_json(
+                "/api/auth/reauth",
+                &json!({ "passkey": proof }),
+                Some(&token),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK, "{alg}");
+        let res = app
+            .post_json("/api/payment/bank-details", &bank, Some(&token))
+            .await;
+        let status = res.status();
+        let body = json_of(res).await;
+        assert!(status.is_success(), "{alg}: {status} {body}");
+        // The next key's turn starts with no bank details.
+        let id = body["bankDetails"]["paymentId"].as_str().unwrap();
+        let res = app
+            .delete(&format!("/api/payment/bank-details/{id}"), Some(&token))
+            .await;
+        let status = res.status();
+        assert!(
+            status.is_success(),
+            "{alg}: {status} {}",
+            json_of(res).await
+        );
+    }
+    assert_eq!(stored(&app, &user).await.len(), 2);
+}
+
 #[actix_web::test]
 async fn passkey_sign_ins_and_step_ups_are_held_to_the_sign_in_limits() {
     let app = spawn_app_with(AppOptions {
@@ -823,6 +971,7 @@ async fn passkey_sign_ins_and_step_ups_are_held_to_the_sign_in_limits() {
             s.server.public_url = SITE.into();
             s.rate_limit.login_per_account = 2;
             s.rate_limit.login_per_address = 3;
+            s.rate_limit.passkey_ceremonies = 4;
         })),
         ..Default::default()
     })
@@ -859,19 +1008,33 @@ async fn passkey_sign_ins_and_step_ups_are_held_to_the_sign_in_limits() {
         2
     );
 
-    // Sign-in with a passkey counts against the address's limit (options and verify alike).
-    let (assertion, id) = sign_in_assertion(&app, &device, &[]).await;
-    assert_eq!(
-        sign_in(&app, &id, &assertion).await.status(),
-        StatusCode::OK
-    );
+    // A passkey sign-in counts against its account's allowance, spent by those step-ups.
     let (assertion, id) = sign_in_assertion(&app, &device, &[]).await;
     assert_eq!(
         sign_in(&app, &id, &assertion).await.status(),
         StatusCode::TOO_MANY_REQUESTS
     );
+    // And against the address's: another person here signs in twice, then is refused.
+    let other = app.signup().await;
+    let theirs = Device::new();
+    add_passkey(&app, &other, &theirs, "Phone").await;
+    for _ in 0..2 {
+        let (assertion, id) = sign_in_assertion(&app, &theirs, &[]).await;
+        assert_eq!(
+            sign_in(&app, &id, &assertion).await.status(),
+            StatusCode::OK
+        );
+    }
+    let (assertion, id) = sign_in_assertion(&app, &theirs, &[]).await;
+    assert_eq!(
+        sign_in(&app, &id, &assertion).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // Asking for sign-in options (each load of the sign-in page) has its own allowance: four
+    // were asked above, the fifth is refused, and a password sign-in was never spent by them.
     let res = app
         .post_json("/api/auth/passkeys/login/options", &json!({}), None)
         .await;
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.headers().get("retry-after").is_some());
 }

@@ -44,11 +44,11 @@ describe('the two-factor gate of the admin dashboard', () => {
     mockApi.on(
       'PATCH',
       '/admin/settings',
-      { status: 409, body: { message: 'Turn on two-factor sign-in for your own account before requiring it of administrators.', code: 'conflict' } },
+      { status: 409, body: { message: 'Turn on two-factor sign-in (an authenticator app) or add a passkey to your own account before requiring it of administrators.', code: 'conflict' } },
       { once: true },
     );
     await user.click(box);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Turn on two-factor sign-in for your own account');
+    expect(await screen.findByRole('alert')).toHaveTextContent('or add a passkey to your own account');
     expect(box).not.toBeChecked();
     mockApi.on('PATCH', '/admin/settings', { body: { message: 'Administrators must now use two-factor sign-in', settings: { requireAdminTwoFactor: true } } });
     await user.click(box);

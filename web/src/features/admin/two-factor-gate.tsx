@@ -25,8 +25,8 @@ export function AdminTwoFactorGate({ children }: { children: ReactNode }) {
     <section className="dashboard-block" aria-labelledby="admin-2fa-title" data-testid="admin-two-factor-gate">
       <h2 id="admin-2fa-title">Set up two-factor sign-in first</h2>
       <p>
-        Administrators on this site must sign in with a code from an authenticator app as well as their password. Set it up below; the dashboard opens once it is
-        on.
+        Administrators on this site must use two-factor sign-in: a passkey, or a code from an authenticator app as well as their password. Sign out and back in
+        with a passkey, or set the app up below; the dashboard opens once it is on.
       </p>
       <TwoFactorSection />
       <p>
