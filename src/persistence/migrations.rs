@@ -20,9 +20,14 @@ pub struct Applied {
 type Step = for<'a> fn(&'a Db) -> futures_util::future::BoxFuture<'a, DbResult<()>>;
 
 /// Every migration, in order. Numbers are never reused.
-const MIGRATIONS: &[(i32, &str, Step)] = &[(1, "users: default role, flags and counters", |db| {
-    Box::pin(backfill_user_defaults(db))
-})];
+const MIGRATIONS: &[(i32, &str, Step)] = &[
+    (1, "users: default role, flags and counters", |db| {
+        Box::pin(backfill_user_defaults(db))
+    }),
+    (2, "posts: the importKey of imported posts", |db| {
+        Box::pin(super::posts::backfill_import_keys(db))
+    }),
+];
 
 fn collection(db: &Db) -> Collection<Applied> {
     db.database().collection(COLLECTION)

@@ -128,6 +128,15 @@ pub struct Post {
     /// Where an imported post came from (absent on posts written here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported_from: Option<ImportedFrom>,
+    /// `{author}:{source}:{sourceId}` of an imported post ([`import_key`]): the one field the
+    /// importer looks its entries up by, top-level so that the store answers it from an index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub import_key: Option<String>,
+}
+
+/// The key an imported post is found by: its author, the platform and its id there.
+pub fn import_key(author: ObjectId, source: &str, source_id: &str) -> String {
+    format!("{}:{source}:{source_id}", author.to_hex())
 }
 
 /// The archive or feed a post was imported from: the platform, the post's id there and its
@@ -179,10 +188,7 @@ pub async fn ensure_indexes(db: &Db) -> DbResult<()> {
             "popular",
         ),
         index(doc! { "status": 1, "publishAt": 1 }, "scheduled_due"),
-        index(
-            doc! { "author": 1, "importedFrom.source": 1, "importedFrom.sourceId": 1 },
-            "imported_from",
-        ),
+        index(doc! { "importKey": 1 }, "import_key"),
     ];
     super::create_indexes(&collection(db), models, "creating post indexes").await?;
     Ok(())

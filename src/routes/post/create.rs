@@ -96,6 +96,7 @@ pub async fn create(
         edited_at: None,
         series_id: None,
         imported_from: None,
+        import_key: None,
     };
     post.trending_score = posts::trending_score(&post, at);
 

@@ -4,7 +4,7 @@
 //! Writing reads the upload again on a blocking thread, one entry at a time over a bounded
 //! channel, so memory stays that of a few entries whatever the archive's size. Entries are
 //! written in batches: each batch first asks which entries the writer imported already (by any
-//! import: `importedFrom.source` and `sourceId`), so running the same import twice, or again after
+//! import: by `importKey`, its author, source and id there), so running the same import twice, or again after
 //! a crash, writes nothing twice. Progress is recorded with the lease (at most twice a second)
 //! and sent to the writer's tabs; a cancellation seen there stops the work.
 use std::collections::{HashMap, HashSet};
@@ -383,6 +383,11 @@ impl Writer<'_> {
             updated_at: at,
             edited_at: None,
             series_id: None,
+            import_key: Some(posts::import_key(
+                self.import.owner_id,
+                self.source.as_str(),
+                &entry.source_id,
+            )),
             imported_from: Some(ImportedFrom {
                 source: self.source.as_str().to_string(),
                 source_id: entry.source_id.clone(),

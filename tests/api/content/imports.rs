@@ -578,6 +578,20 @@ async fn a_feed_is_imported_as_drafts_and_read_again_adds_only_new_entries() {
     assert_eq!(image["data"]["file"]["width"], 48, "{image}");
     assert_eq!(image["data"]["alt"], "A picture");
 
+    // Posts imported before their key existed are given it by the migration, and count as
+    // imported as before.
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("posts")
+        .update_many(
+            mongodb::bson::doc! {},
+            mongodb::bson::doc! { "$unset": { "importKey": "" } },
+        )
+        .await
+        .unwrap();
+    pressroom::persistence::posts::backfill_import_keys(&app.db)
+        .await
+        .unwrap();
     *site.feed.lock().unwrap() = atom(&host, &[("1", "First"), ("2", "Second"), ("3", "Third")]);
     let again = begin_feed(&app, &writer, &url).await;
     until(&app, &writer, &again, "preview").await;
@@ -922,4 +936,31 @@ async fn old_addresses_of_this_site_lead_to_the_imported_posts() {
         res.headers()["location"].to_str().unwrap(),
         format!("/post/{slug}")
     );
+}
+
+/// Entries written together that want one address get the next free ones, after a post of
+/// another writer that holds it already.
+#[actix_web::test]
+async fn entries_of_one_batch_wanting_one_address_get_the_next_free_ones() {
+    let (site, host) = Site::start();
+    *site.feed.lock().unwrap() = atom(
+        &host,
+        &[("1", "Same Name"), ("2", "Same Name"), ("3", "Other")],
+    );
+    let app = spawn_app_with(importing_app(true)).await;
+    let someone = app.signup().await;
+    let theirs = crate::support::content::publish(&app, &someone, "Same Name", "First here").await;
+    assert_eq!(theirs["slug"], "same-name");
+    let writer = app.signup().await;
+    let id = begin_feed(&app, &writer, &format!("http://{host}/feed.xml")).await;
+    until(&app, &writer, &id, "preview").await;
+    let done = confirm(&app, &writer, &id, json!({})).await;
+    assert_eq!(done["report"]["created"], 3, "{done}");
+    let mut slugs: Vec<String> = posts_of(&app, &writer)
+        .await
+        .iter()
+        .map(|p| p["slug"].as_str().unwrap().to_string())
+        .collect();
+    slugs.sort();
+    assert_eq!(slugs, ["other", "same-name-2", "same-name-3"]);
 }

@@ -122,6 +122,7 @@ async fn seed_post(app: &TestApp, i: usize, author: &str, at: i64, cats: &[Strin
         edited_at: None,
         series_id: None,
         imported_from: None,
+        import_key: None,
     };
     posts::insert(&app.db, &post).await.unwrap();
     post

@@ -441,6 +441,7 @@ async fn a_locked_post_is_found_by_what_everyone_may_see_never_by_its_locked_tex
         edited_at: None,
         series_id: None,
         imported_from: None,
+        import_key: None,
     };
     posts::insert(&app.db, &post).await.unwrap();
     // The excerpt is public, so only a word past it is locked; the text is long enough here that

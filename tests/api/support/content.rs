@@ -122,6 +122,7 @@ pub async fn insert_posts(
             edited_at: None,
             series_id: None,
             imported_from: None,
+            import_key: None,
         };
         posts::insert(&app.db, &post).await.unwrap();
         ids.push(id.to_hex());
