@@ -285,7 +285,7 @@ pub fn api_document() -> ApiDocument {
                     "type": "http",
                     "scheme": "bearer",
                     "bearerFormat": "pr_live_…",
-                    "description": "A personal API key (Settings → Developers): `Authorization: Bearer pr_live_…`. It works on the operations whose `x-required-scopes` it holds; elsewhere it is refused with 403 `insufficient_scope` or `key_not_allowed`."
+                    "description": "A personal API key (Settings → Developers): `Authorization: Bearer pr_live_…`. It works on the operations whose `x-required-scopes` it holds; elsewhere it is refused with 403 `insufficient_scope` or `key_not_allowed`. The site's public content key (scope `content:read`, made by an administrator, safe in a headless front end) reads the GET operations of `read:posts` as a guest does (public posts only) and nothing else."
                 }
             },
             "schemas": schemas

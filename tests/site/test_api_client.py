@@ -1,6 +1,6 @@
 """An outside tool's view of the API: a Python client generated from `/api/openapi.json` by
-`openapi-python-client` lists a writer's posts with a personal API key, and the key's scopes
-hold (a route outside them answers 403 `insufficient_scope`)."""
+`openapi-python-client` lists a writer's posts with a personal API key, read into its own
+models, and the key's scopes hold (a route outside them answers 403 `insufficient_scope`)."""
 import importlib
 import os
 import subprocess
@@ -61,7 +61,10 @@ def test_a_generated_client_lists_a_writers_posts_with_a_key(client_package):
     client = client_package.AuthenticatedClient(base_url=URL, token=key)
     response = listing.sync_detailed(user_id=user_id, client=client)
     assert response.status_code == 200, response.content
-    titles = {p["title"] for p in __import__("json").loads(response.content)["posts"]}
+    # The answer read into the client's own models (their types from the document's schemas).
+    answer = response.parsed
+    assert type(answer).__module__.startswith("pressroom_api_client.models"), type(answer)
+    titles = {p.title for p in answer.posts}
     assert {"First light", "Second wind"} <= titles
 
     earnings = importlib.import_module("pressroom_api_client.api.earning.get_apiearningmy_earnings")

@@ -259,3 +259,44 @@ async fn deletes_by_administrators_are_heard_and_endpoints_follow_their_owners_s
     assert!(!heard("/writer", &ids[2]), "{:?}", rx.hits());
     assert!(!heard("/site", &ids[2]), "{:?}", rx.hits());
 }
+
+/// A subscriber-only post's text reaches no endpoint: not a site-wide one, and not its author's
+/// (events describe a post, never carry its text).
+#[actix_web::test]
+async fn a_subscriber_only_posts_text_reaches_no_endpoint() {
+    let (rx, base) = Receiver::start();
+    let app = spawn_app_with(loopback_app_options()).await;
+    app.money_ready().await;
+    let writer = app.eligible_author().await;
+    app.create_plan(&writer, 1000).await;
+    let admin = app.admin().await;
+    let made = add_endpoint(
+        &app,
+        &writer,
+        &format!("{base}/writer"),
+        json!(["post.published"]),
+    )
+    .await;
+    let secret = made["secret"].as_str().unwrap().to_string();
+    let res = app
+        .post_json(
+            "/api/webhooks",
+            &json!({ "url": format!("{base}/site"), "events": ["post.published"], "site": true }),
+            Some(&admin.token),
+        )
+        .await;
+    let site = json_of(res).await;
+    let site_secret = site["secret"].as_str().unwrap().to_string();
+    let mut body = post_body("For members", "Words only subscribers read");
+    body["audience"] = json!("subscribers");
+    let post = create_post(&app, &writer.token, body).await;
+    assert_eq!(post["audience"], "subscribers");
+    for (path, secret) in [("/writer", &secret), ("/site", &site_secret)] {
+        let heard = delivered(&rx, path, secret, "post.published").await;
+        assert_eq!(heard["data"]["title"], "For members");
+        assert!(
+            !heard.to_string().contains("Words only subscribers read"),
+            "{heard}"
+        );
+    }
+}

@@ -226,6 +226,20 @@ test("eleven logins spread over both nodes trip the limit of ten", async () => {
   assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
 });
 
+test("an API key made on node A works on node B, and once revoked on A is refused on B at once", async () => {
+  const writer = await a.signup("Tooling");
+  const made = await a.api("POST", "/keys", { name: "Scheduler", scopes: ["read:posts"] }, writer.token);
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const key = made.body.key;
+  const before = await b.api("GET", "/post/count/my", undefined, key);
+  assert.equal(before.status, 200, JSON.stringify(before.body));
+  const revoked = await a.api("DELETE", `/keys/${made.body.id}`, undefined, writer.token);
+  assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+  const after = await b.api("GET", "/post/count/my", undefined, key);
+  assert.equal(after.status, 401, JSON.stringify(after.body));
+  assert.equal(after.body.code, "api_key_revoked");
+});
+
 test("a banner created on node A shows on node B, and its expiry fires once", async () => {
   const boss = await admin(a);
   const onA = await a.connect();
