@@ -496,6 +496,9 @@ pub struct ImportSettings {
     pub dir: PathBuf,
     /// How often the worker looks for imports to read or write, in milliseconds.
     pub poll_ms: u64,
+    /// Imports that take longer than this (seconds) end with an email as well as the live
+    /// report.
+    pub email_after_seconds: u64,
 }
 
 impl Default for ImportSettings {
@@ -511,6 +514,7 @@ impl Default for ImportSettings {
             image_concurrency: 8,
             dir: PathBuf::from("data/imports"),
             poll_ms: 500,
+            email_after_seconds: 120,
         }
     }
 }

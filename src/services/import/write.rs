@@ -39,8 +39,6 @@ use crate::state::AppState;
 pub const LEASE_SECS: i64 = 60;
 /// Entries written between two looks at which are imported already.
 const BATCH: usize = 25;
-/// Imports that take longer end with an email as well.
-const EMAIL_AFTER: Duration = Duration::from_secs(120);
 use super::images::Images;
 use super::preview::{convert, fail, label, limits, read, read_all, tags_of, title_of, Warnings};
 
@@ -582,7 +580,8 @@ async fn write(state: &actix_web::web::Data<AppState>, import: Import) -> anyhow
         if let Some(now) = imports::find(&state.db, import.id).await? {
             announce(state, &now);
         }
-        if started.elapsed() > EMAIL_AFTER {
+        let email_after = Duration::from_secs(state.settings.import.email_after_seconds);
+        if started.elapsed() >= email_after {
             tell_by_email(state, &import, &report).await;
         }
         tracing::info!(import = %import.id, created = report.created, skipped = report.skipped, failed = report.failed, "an import ended");

@@ -947,13 +947,23 @@ async fn entries_of_one_batch_wanting_one_address_get_the_next_free_ones() {
         &host,
         &[("1", "Same Name"), ("2", "Same Name"), ("3", "Other")],
     );
-    let app = spawn_app_with(importing_app(true)).await;
+    // Every import counts as a long one here: it ends with an email.
+    let app = spawn_app_with(AppOptions {
+        tweak: Some(Box::new(|s: &mut pressroom::config::Settings| {
+            s.import.allow_loopback = true;
+            s.import.poll_ms = 100;
+            s.import.email_after_seconds = 0;
+        })),
+        ..Default::default()
+    })
+    .await;
     let someone = app.signup().await;
     let theirs = crate::support::content::publish(&app, &someone, "Same Name", "First here").await;
     assert_eq!(theirs["slug"], "same-name");
     let writer = app.signup().await;
     let id = begin_feed(&app, &writer, &format!("http://{host}/feed.xml")).await;
     until(&app, &writer, &id, "preview").await;
+    let mails = app.mail_count(&writer.email);
     let done = confirm(&app, &writer, &id, json!({})).await;
     assert_eq!(done["report"]["created"], 3, "{done}");
     let mut slugs: Vec<String> = posts_of(&app, &writer)
@@ -963,4 +973,7 @@ async fn entries_of_one_batch_wanting_one_address_get_the_next_free_ones() {
         .collect();
     slugs.sort();
     assert_eq!(slugs, ["other", "same-name-2", "same-name-3"]);
+    let mail = app.wait_for_mail(&writer.email, mails).await;
+    assert!(mail.contains("Your import has finished"), "{mail}");
+    assert!(mail.contains("3 posts written"), "{mail}");
 }
