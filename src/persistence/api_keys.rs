@@ -71,19 +71,16 @@ pub async fn for_user(db: &Db, user_id: ObjectId) -> DbResult<Vec<ApiKey>> {
         .db_context("reading API keys")
 }
 
+/// How many of the user's keys are live: neither revoked nor expired (one without an expiry
+/// never is). Read through the same indexed look-up as the list.
 pub async fn count_live(db: &Db, user_id: ObjectId) -> DbResult<u64> {
-    collection(db)
-        .count_documents(doc! {
-            "userId": user_id,
-            "revokedAt": null,
-            // An expired key is live no more (one without an expiry never is).
-            "$or": [
-                { "expiresAt": null },
-                { "expiresAt": { "$gt": mongodb::bson::DateTime::now() } },
-            ],
-        })
-        .await
-        .db_context("counting API keys")
+    let now = mongodb::bson::DateTime::now();
+    let live = for_user(db, user_id)
+        .await?
+        .iter()
+        .filter(|k| k.expires_at.is_none_or(|at| at > now))
+        .count();
+    Ok(u64::try_from(live).unwrap_or(u64::MAX))
 }
 
 pub async fn find_by_hash(db: &Db, hash: &str) -> DbResult<Option<ApiKey>> {
