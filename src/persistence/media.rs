@@ -66,6 +66,33 @@ pub struct MediaRef {
     pub created_at: DateTime,
 }
 
+impl MediaRef {
+    /// The record of `user`'s use of the stored `file`.
+    fn of(
+        user: MediaUse,
+        file: &str,
+        owner_id: ObjectId,
+        content_type: &str,
+        size: i64,
+        created_at: DateTime,
+    ) -> MediaRef {
+        let (post_id, avatar_of) = match user {
+            MediaUse::Post(post) => (Some(post), None),
+            MediaUse::Avatar(user) => (None, Some(user)),
+        };
+        MediaRef {
+            id: user.ref_id(file),
+            file: file.to_string(),
+            post_id,
+            avatar_of,
+            owner_id,
+            content_type: content_type.to_string(),
+            size,
+            created_at,
+        }
+    }
+}
+
 fn collection(db: &Db) -> Collection<MediaRef> {
     db.database().collection(COLLECTION)
 }
@@ -93,20 +120,7 @@ async fn record_use(
     content_type: &str,
     size: i64,
 ) -> DbResult<()> {
-    let (post_id, avatar_of) = match user {
-        MediaUse::Post(post) => (Some(post), None),
-        MediaUse::Avatar(user) => (None, Some(user)),
-    };
-    let record = MediaRef {
-        id: user.ref_id(file),
-        file: file.to_string(),
-        post_id,
-        avatar_of,
-        owner_id,
-        content_type: content_type.to_string(),
-        size,
-        created_at: now(),
-    };
+    let record = MediaRef::of(user, file, owner_id, content_type, size, now());
     match collection(db).insert_one(&record).await {
         Ok(_) => Ok(()),
         // Already recorded.
@@ -182,15 +196,9 @@ pub async fn record_post_uses(db: &Db, uses: &[PostUse], owner_id: ObjectId) -> 
     let at = now();
     let records: Vec<MediaRef> = uses
         .iter()
-        .map(|u| MediaRef {
-            id: MediaUse::Post(u.post_id).ref_id(&u.file),
-            file: u.file.clone(),
-            post_id: Some(u.post_id),
-            avatar_of: None,
-            owner_id,
-            content_type: u.content_type.clone(),
-            size: u.size,
-            created_at: at,
+        .map(|u| {
+            let user = MediaUse::Post(u.post_id);
+            MediaRef::of(user, &u.file, owner_id, &u.content_type, u.size, at)
         })
         .collect();
     super::insert_new(&collection(db), &records, "recording media files").await?;
