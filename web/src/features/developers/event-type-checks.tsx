@@ -9,17 +9,18 @@ import { errorMessage } from '@/lib/http';
 
 export function EventTypeChecks({
   chosen,
-  onToggle,
+  onChange,
   adminEvents,
   kept = [],
 }: {
   chosen: string[];
-  onToggle: (name: string, on: boolean) => void;
+  onChange: (events: string[]) => void;
   /** A site-wide endpoint of an administrator: it may hear the administrators' events. */
   adminEvents: boolean;
   kept?: string[];
 }) {
   const { data, error, refetch } = useGetWebhooksEventTypesQuery();
+  const onToggle = (name: string, on: boolean) => onChange(on ? [...chosen, name] : chosen.filter((e) => e !== name));
 
   let list;
   if (error && !data) {

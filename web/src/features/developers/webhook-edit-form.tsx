@@ -36,7 +36,6 @@ export function WebhookEditForm({ endpoint, onSaved, onCancel }: { endpoint: End
   const [error, setError] = useState<string | null>(null);
   const titleId = `webhook-edit-title-${endpoint.id}`;
 
-  const toggle = (name: string, on: boolean) => setEvents((now) => (on ? [...now, name] : now.filter((e) => e !== name)));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -82,7 +81,7 @@ export function WebhookEditForm({ endpoint, onSaved, onCancel }: { endpoint: End
         value={url}
         onChange={(e) => setUrl(e.target.value)}
       />
-      <EventTypeChecks chosen={events} onToggle={toggle} adminEvents={isAdmin && endpoint.site} kept={endpoint.events} />
+      <EventTypeChecks chosen={events} onChange={setEvents} adminEvents={isAdmin && endpoint.site} kept={endpoint.events} />
       <FormField
         id={`webhook-description-${endpoint.id}`}
         label="Description (optional)"

@@ -27,7 +27,6 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
   const [error, setError] = useState<string | null>(null);
 
   const siteWide = isAdmin && site;
-  const toggle = (name: string, on: boolean) => setEvents((now) => (on ? [...now, name] : now.filter((e) => e !== name)));
   // The administrators' events are a site-wide endpoint's only: unticking drops any chosen.
   const chooseSite = (on: boolean) => {
     setSite(on);
@@ -83,7 +82,7 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
           </small>
         </div>
       ) : null}
-      <EventTypeChecks chosen={events} onToggle={toggle} adminEvents={siteWide} />
+      <EventTypeChecks chosen={events} onChange={setEvents} adminEvents={siteWide} />
       <FormField id="new-webhook-description" label="Description (optional)" maxLength={200} autoComplete="off" value={description} onChange={(e) => setDescription(e.target.value)} />
       <FormError message={error} />
       <div className="form-actions form-actions--start">
