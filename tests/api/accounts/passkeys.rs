@@ -172,6 +172,19 @@ async fn enable_two_factor(app: &TestApp, user: &TestUser) {
     assert_eq!(res.status(), StatusCode::OK);
 }
 
+/// Blocks or unblocks the account straight in the store.
+async fn set_blocked(app: &TestApp, user: &TestUser, blocked: bool) {
+    app.db
+        .database()
+        .collection::<mongodb::bson::Document>("users")
+        .update_one(
+            mongodb::bson::doc! { "_id": mongodb::bson::oid::ObjectId::parse_str(&user.id).unwrap() },
+            mongodb::bson::doc! { "$set": { "blocked": blocked } },
+        )
+        .await
+        .unwrap();
+}
+
 async fn security_log(app: &TestApp, user: &TestUser) -> Vec<Value> {
     let res = app.get("/api/auth/security-log", Some(&user.token)).await;
     assert_eq!(res.status(), StatusCode::OK);
@@ -416,29 +429,13 @@ async fn refused_assertions_change_nothing() {
     .await;
 
     // A blocked account cannot sign in with its passkey.
-    app.db
-        .database()
-        .collection::<mongodb::bson::Document>("users")
-        .update_one(
-            mongodb::bson::doc! { "_id": mongodb::bson::oid::ObjectId::parse_str(&user.id).unwrap() },
-            mongodb::bson::doc! { "$set": { "blocked": true } },
-        )
-        .await
-        .unwrap();
+    set_blocked(&app, &user, true).await;
     let (assertion, id) = sign_in_assertion(&app, &device, &["--sign-count", "6"]).await;
     let res = sign_in(&app, &id, &assertion).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert!(res.headers().get("set-cookie").is_none());
     // The refusal is on the person's record (read once they are let back in).
-    app.db
-        .database()
-        .collection::<mongodb::bson::Document>("users")
-        .update_one(
-            mongodb::bson::doc! { "_id": mongodb::bson::oid::ObjectId::parse_str(&user.id).unwrap() },
-            mongodb::bson::doc! { "$set": { "blocked": false } },
-        )
-        .await
-        .unwrap();
+    set_blocked(&app, &user, false).await;
     let latest = &security_log(&app, &user).await[0];
     assert_eq!(latest["action"], "passkey.refused", "{latest}");
     assert!(
