@@ -13,6 +13,15 @@ STRIPE_MOCK_MODULE="github.com/stripe/stripe-mock"
 mkdir -p "$PRESSROOM_CACHE"
 
 log() { printf '\033[1m[pressroom %s]\033[0m %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+# cpu_jiffies: the machine's CPU time so far, all cores, as "busy total" (from /proc/stat;
+# idle and iowait count as not busy).
+cpu_jiffies() { awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat; }
+# cpu_busy_percent BEFORE AFTER: how busy the cores were between two cpu_jiffies readings.
+cpu_busy_percent() {
+  local b0 t0 b1 t1
+  read -r b0 t0 <<<"$1"; read -r b1 t1 <<<"$2"
+  if [ "$((t1 - t0))" -gt 0 ]; then echo $(((b1 - b0) * 100 / (t1 - t0))); else echo 0; fi
+}
 die() { printf '\033[31m[pressroom] %s\033[0m\n' "$*" >&2; exit 1; }
 
 # A free TCP port on 127.0.0.1.

@@ -259,9 +259,6 @@ const LAYERS: [(&str, &[&str]); 8] = [
         "services",
         &[
             "services",
-            "billing",
-            "accounts",
-            "jobs",
             "operations",
             "audit",
             "export",

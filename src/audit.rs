@@ -3,6 +3,8 @@
 //! lists them.
 
 use mongodb::bson::oid::ObjectId;
+use mongodb::bson::Document;
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::auth::AuthUser;
@@ -10,6 +12,7 @@ use crate::persistence::audit_log::{self, AuditEntry};
 use crate::persistence::now;
 use crate::persistence::posts::Post;
 use crate::persistence::users::User;
+use crate::post_view::iso;
 use crate::state::AppState;
 
 /// What an administrator did.
@@ -196,6 +199,78 @@ impl Target {
             label: None,
         }
     }
+}
+
+/// Which entries of the audit log to show (all when empty).
+#[derive(Debug, Default)]
+pub struct AuditFilter {
+    pub action: Option<String>,
+    pub actor: Option<ObjectId>,
+    pub target: Option<String>,
+}
+
+/// An administrator action.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditView {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub actor: AuditActor,
+    pub action: String,
+    pub target_type: String,
+    pub target_id: Option<String>,
+    pub target_label: Option<String>,
+    /// What the action changed; its keys depend on the action.
+    #[schema(value_type = Object)]
+    pub details: Document,
+    pub created_at: String,
+}
+
+/// The administrator who acted.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AuditActor {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: String,
+}
+
+fn view(e: &AuditEntry) -> AuditView {
+    AuditView {
+        id: e.id.to_hex(),
+        actor: AuditActor {
+            id: e.actor_id.to_hex(),
+            name: e.actor_name.clone(),
+            email: e.actor_email.clone(),
+        },
+        action: e.action.clone(),
+        target_type: e.target_type.clone(),
+        target_id: e.target_id.clone(),
+        target_label: e.target_label.clone(),
+        details: e.details.clone(),
+        created_at: iso(e.created_at),
+    }
+}
+
+/// One page of the audit log (newest first) as `filter` narrows it, and how many entries match.
+pub async fn page(
+    state: &AppState,
+    filter: AuditFilter,
+    skip: u64,
+    limit: i64,
+) -> crate::error::ApiResult<(Vec<AuditView>, u64)> {
+    let mut query = Document::new();
+    if let Some(action) = filter.action {
+        query.insert("action", action);
+    }
+    if let Some(actor) = filter.actor {
+        query.insert("actorId", actor);
+    }
+    if let Some(target) = filter.target {
+        query.insert("targetId", target);
+    }
+    let (entries, total) = audit_log::page(&state.db, query, skip, limit).await?;
+    Ok((entries.iter().map(view).collect(), total))
 }
 
 /// Records that `admin` did `action` to `target`. The action already happened, so a failure to

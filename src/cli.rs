@@ -3,10 +3,10 @@
 use clap::{Parser, Subcommand};
 
 use crate::config::Settings;
-use crate::jobs::daily_mail::DailyMailer;
 use crate::mail::Mailer;
 use crate::persistence::users::{self, Role};
 use crate::persistence::Db;
+use crate::services::jobs::daily_mail::DailyMailer;
 
 #[derive(Parser, Debug)]
 #[command(

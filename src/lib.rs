@@ -1,14 +1,12 @@
 //! Pressroom server library: configuration, HTTP routes, persistence and the glue to the live
 //! actors.
 
-pub(crate) mod accounts;
 #[cfg(test)]
 mod architecture;
 pub(crate) mod audit;
 pub mod auth;
 pub(crate) mod auth_extractors;
 pub mod backup;
-pub mod billing;
 pub(crate) mod cipher;
 pub mod cli;
 pub mod config;
@@ -21,7 +19,6 @@ pub(crate) mod feeds;
 pub(crate) mod geoip;
 pub(crate) mod geojson;
 pub mod guest_cache;
-pub mod jobs;
 pub mod live;
 pub mod mail;
 pub(crate) mod metrics;
@@ -37,7 +34,7 @@ pub mod redis_pool;
 pub mod routes;
 pub mod search;
 pub(crate) mod security_headers;
-pub(crate) mod services;
+pub mod services;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

@@ -81,9 +81,9 @@ impl Application {
         }
         spawn_housekeeping(state.clone());
         crate::persistence::counter_repair::spawn_at_start(state.db.clone());
-        crate::jobs::spawn_content_jobs(state.clone());
-        crate::jobs::billing::spawn(state.clone());
-        crate::jobs::admin_tasks::spawn(state.clone());
+        crate::services::jobs::spawn_content_jobs(state.clone());
+        crate::services::jobs::billing::spawn(state.clone());
+        crate::services::jobs::admin_tasks::spawn(state.clone());
         crate::operations::spawn(state.clone());
 
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))?;
@@ -216,7 +216,9 @@ fn spawn_housekeeping(state: web::Data<AppState>) {
         let mut tick = tokio::time::interval(HOUSEKEEPING_INTERVAL);
         loop {
             tick.tick().await;
-            if !crate::jobs::take_turn(&state, "housekeeping", HOUSEKEEPING_INTERVAL).await {
+            if !crate::services::jobs::take_turn(&state, "housekeeping", HOUSEKEEPING_INTERVAL)
+                .await
+            {
                 continue;
             }
             let codes = otps::purge_expired(&state.db).await;

@@ -4,8 +4,9 @@
 use actix_web::web;
 use mongodb::bson::oid::ObjectId;
 
+use crate::auth::AuthUser;
 use crate::domain::post::PostStatus;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::persistence::posts::{self, Post};
 use crate::persistence::{media, post_appeals, user_directory};
 use crate::state::AppState;
@@ -73,4 +74,29 @@ impl PostDeletedAnswer {
             post_id: id.to_hex(),
         }
     }
+}
+
+/// Deletes post `id`, which `me` may manage (`services::posts::managed_post`'s 403 and 404); an
+/// administrator's deletion of someone else's post is recorded in the audit log with `route`.
+pub async fn delete_managed(
+    state: &web::Data<AppState>,
+    me: &AuthUser,
+    id: ObjectId,
+    route: &str,
+) -> ApiResult<()> {
+    let post = crate::services::posts::managed_by_id(state, me, id).await?;
+    delete_post(state, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(crate::services::posts::MSG_POST_NOT_FOUND))?;
+    if post.author != me.user.id {
+        crate::audit::record(
+            state,
+            me,
+            crate::audit::Action::PostDelete,
+            crate::audit::Target::post(&post),
+            serde_json::json!({ "route": route }),
+        )
+        .await;
+    }
+    Ok(())
 }

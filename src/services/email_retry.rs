@@ -92,6 +92,26 @@ pub struct GoneLog {
 }
 
 /// Sends one claimed message again, or gives it up when it is no longer needed.
+/// One page of the email log, newest first (to `email` only, and of `kind` only, when given),
+/// and how many entries match.
+pub async fn page(
+    state: &AppState,
+    email: Option<&str>,
+    kind: Option<MailKind>,
+    skip: u64,
+    limit: i64,
+) -> ApiResult<(Vec<EmailLogView>, u64)> {
+    let (logs, total) = crate::persistence::email_logs::page(
+        &state.db,
+        email,
+        kind.map(|k| k.as_str()),
+        skip,
+        limit,
+    )
+    .await?;
+    Ok((logs.iter().map(view).collect(), total))
+}
+
 pub async fn send_again(state: &AppState, log: &EmailLog, kind: MailKind) -> ApiResult<Outcome> {
     let mailer = &state.mailer;
     if kind.carries_code() || kind == MailKind::DailyPost {

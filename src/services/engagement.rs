@@ -2,14 +2,20 @@
 //! block, toggling a per-(user, post) mark, recording the activity and telling the author.
 
 use super::activity::record_activity;
-use super::posts::{visible_to, MSG_POST_NOT_FOUND};
+use super::posts::{visible_to, MSG_INVALID_SLUG, MSG_POST_NOT_FOUND};
+use actix_web::HttpRequest;
+
 use crate::auth::AuthUser;
+use crate::counting::{self, Identified};
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::blocks;
 use crate::persistence::likes::{self, MarkKind};
 use crate::persistence::notifications::Kind;
 use crate::persistence::posts::{self, Post};
+use crate::persistence::views::VIEW_WINDOW_MS;
+use crate::persistence::{reading_time, shares, views};
+use crate::ratelimit::Action;
 use crate::services::notify::{notify, NotificationInput};
 use crate::state::AppState;
 
@@ -76,6 +82,22 @@ pub struct MarkToggle {
     pub notification: Kind,
 }
 
+/// A like: the activity and notice of a post liked.
+pub const LIKE_TOGGLE: MarkToggle = MarkToggle {
+    mark: likes::LIKE,
+    activity: "like",
+    verb: "Liked",
+    notification: Kind::Like,
+};
+
+/// A bookmark: the activity and notice of a post bookmarked.
+pub const BOOKMARK_TOGGLE: MarkToggle = MarkToggle {
+    mark: crate::persistence::bookmarks::BOOKMARK,
+    activity: "bookmark",
+    verb: "Bookmarked",
+    notification: Kind::Bookmark,
+};
+
 /// What a toggle left: whether the mark is on, the post's count of marks, and the post.
 pub struct Toggled {
     pub on: bool,
@@ -115,4 +137,112 @@ pub async fn toggle_mark(
         count: toggled.count.max(0),
         post_id: post.id.to_hex(),
     })
+}
+
+/// Whether `me` likes and bookmarks `post`.
+pub async fn marks_of(state: &AppState, me: &AuthUser, post: &Post) -> ApiResult<(bool, bool)> {
+    let liked = likes::exists(&state.db, me.user.id, post.id).await?;
+    let bookmarked = crate::persistence::bookmarks::exists(&state.db, me.user.id, post.id).await?;
+    Ok((liked, bookmarked))
+}
+
+/// Counts a share of `post` by `reader` (once per reader and post; never one's own post, never a
+/// crawler's) and records it in `me`'s activity; answers the post's share count.
+pub async fn share(
+    state: &AppState,
+    req: &HttpRequest,
+    me: Option<&AuthUser>,
+    reader: &str,
+    post: &Post,
+) -> ApiResult<i64> {
+    let own = me.is_some_and(|m| m.user.id == post.author);
+    let counts =
+        !own && !counting::is_crawler(req) && shares::claim(&state.db, post.id, reader).await?;
+    if !counts {
+        return Ok(post.share_count.max(0));
+    }
+    let count = shares::record(&state.db, post.id, reader, me.map(|m| m.user.id))
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    if let Some(me) = me {
+        record_activity(
+            state,
+            me.user.id,
+            "share",
+            &format!("Shared \"{}\"", post.title),
+            Some(post.id),
+            None,
+        )
+        .await;
+    }
+    Ok(count)
+}
+
+/// Counts a view of the post at `slug` (once per reader within the view window; never the
+/// author's, never a crawler's), within the engagement limits; answers the post's views and who
+/// the reader is (their cookie to set).
+pub async fn track_view(
+    state: &AppState,
+    req: &HttpRequest,
+    me: Option<&AuthUser>,
+    slug: &str,
+    guest_id: Option<&str>,
+) -> ApiResult<(i64, Identified)> {
+    let slug = slug.trim();
+    if slug.is_empty() || slug == "undefined" || slug == "null" {
+        return Err(ApiError::bad_request(MSG_INVALID_SLUG));
+    }
+    let who = counting::identify(&state.counting(), req, me, guest_id).await?;
+    state.limiter.engagement(Action::View, &who).await?;
+    let post = crate::services::posts::find_by_slug(state, slug)
+        .await?
+        .filter(|p| visible_to(p, me))
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    let viewer = who.reader.key();
+    let own = me.is_some_and(|m| m.user.id == post.author);
+    if own || counting::is_crawler(req) || !views::claim(&state.db, post.id, &viewer).await? {
+        return Ok((post.views.max(0), who));
+    }
+    let views = views::record(&state.db, post.id, &viewer, me.map(|m| m.user.id))
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    Ok((views, who))
+}
+
+/// Adds `seconds` of reading by the reader to `post` (none for a crawler; capped per view
+/// window, [`reading_time_cap`]); returns the reader's total.
+pub async fn add_reading_time(
+    state: &AppState,
+    req: &HttpRequest,
+    me: Option<&AuthUser>,
+    post: &Post,
+    seconds: i64,
+    guest_id: Option<&str>,
+) -> ApiResult<i64> {
+    let who = counting::identify(&state.counting(), req, me, guest_id).await?;
+    let reader = who.reader.key();
+    let cap = reading_time_cap(state, post);
+    let seconds = if counting::is_crawler(req) {
+        0
+    } else {
+        seconds
+    };
+    Ok(reading_time::add(
+        &state.db,
+        post.id,
+        &reader,
+        me.map(|m| m.user.id),
+        seconds,
+        cap,
+        VIEW_WINDOW_MS,
+    )
+    .await?)
+}
+
+/// Most seconds of reading one reader's time on a post counts per view window: the configured
+/// multiple of the post's estimated reading time (at least a minute), never more than the window.
+pub fn reading_time_cap(state: &AppState, post: &Post) -> i64 {
+    let estimate = post.reading_time.max(1) * 60;
+    let multiple = state.settings.counting.reading_time_multiple.max(1);
+    (estimate * multiple).min(VIEW_WINDOW_MS / 1000)
 }

@@ -341,9 +341,41 @@ pub async fn following_filter_for(
 }
 
 /// The posts `me` bookmarked that they may still find in lists (their own included), most
+/// recently bookmarked first: from the read index, or from the database when it cannot answer.
+pub async fn bookmarked(state: &AppState, me: &AuthUser) -> ApiResult<Vec<Box<RawValue>>> {
+    match bookmarked_from_index(state, me).await {
+        Ok(posts) => return Ok(posts),
+        Err(ReadError::Db(e)) => return Err(e.into()),
+        Err(ReadError::Index(_)) => {}
+    }
+    let posts = bookmarked_from_db(&state.db, me).await?;
+    to_raw(&posts)
+}
+
+async fn bookmarked_from_index(
+    state: &AppState,
+    me: &AuthUser,
+) -> Result<Vec<Box<RawValue>>, ReadError> {
+    let Some(gen) = state.feeds.current() else {
+        return Err(crate::redis_pool::RedisFailure::Down.into());
+    };
+    let limit = usize::try_from(bookmarks::MAX_LISTED).unwrap_or(500);
+    let ids = state.feeds.bookmarked(&gen, me.user.id, limit).await?;
+    let graph = state.feeds.viewer_graph(&gen, me.user.id, false).await?;
+    let filter = Filter {
+        hidden_authors: graph.hidden,
+        listable_or_by: Some(me.user.id),
+        ..Filter::default()
+    };
+    let visible = state.feeds.filter_posts(&gen, &ids, &filter).await?;
+    let posts = state.feeds.render(&gen, &visible).await?;
+    super::posts::unlock_raw(state, &gen, Some(me), posts).await
+}
+
+/// The posts `me` bookmarked that they may still find in lists (their own included), most
 /// recently bookmarked first (at most `bookmarks::MAX_LISTED`), read from the database: the
 /// bookmarks list when the read index cannot answer.
-pub async fn bookmarked_from_db(db: &Db, me: &AuthUser) -> ApiResult<Vec<PostView>> {
+async fn bookmarked_from_db(db: &Db, me: &AuthUser) -> ApiResult<Vec<PostView>> {
     let ids = bookmarks::post_ids_of(db, me.user.id).await?;
     if ids.is_empty() {
         return Ok(Vec::new());

@@ -25,6 +25,21 @@ pub const MSG_APPEAL_REJECTED: &str = "Appeal rejected: the post stays blocked";
 /// Longest reply an administrator sends with a decision.
 pub const MAX_REPLY_LEN: usize = 2000;
 
+/// Blocks post `id` when it is not, restores it when it is ([`set_post_blocked`]); answers
+/// whether it is blocked now and the revision pinned by a block.
+pub async fn toggle_post_blocked(
+    state: &web::Data<AppState>,
+    admin: &AuthUser,
+    id: ObjectId,
+) -> ApiResult<(bool, Option<ObjectId>)> {
+    let post = posts::find_by_id(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
+    let blocked = !post.blocked;
+    let (_, revision_id) = set_post_blocked(state, admin, &post, blocked).await?;
+    Ok((blocked, revision_id))
+}
+
 /// Blocks or unblocks `post` as `admin`: the post, its pinned evidence, its series, everyone's
 /// lists and the audit log follow. Unblocking settles the post's pending appeal as accepted.
 /// Answers the post as it is now and, for a block, the revision pinned.

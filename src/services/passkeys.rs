@@ -35,7 +35,9 @@ use webauthn_rp::{
 };
 
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::passkeys::{self, Ceremony, Passkey, Purpose};
+use crate::persistence::passkeys::{self, Ceremony, Passkey};
+
+pub use crate::persistence::passkeys::Purpose;
 use crate::persistence::users::{self, User};
 use crate::state::AppState;
 

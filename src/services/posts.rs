@@ -14,7 +14,7 @@ use crate::domain::params::{object_id, page_limit, page_number, present_param};
 use crate::domain::post::{Audience, PostStatus, Visibility};
 use crate::error::{ApiError, ApiResult};
 use crate::feeds::cards::ReadError;
-use crate::persistence::posts::{self, PageRequest, Post};
+use crate::persistence::posts;
 use crate::persistence::{categories, graph, user_directory, Db};
 use crate::state::AppState;
 
@@ -33,6 +33,7 @@ pub const FOLLOWING_LIMIT: i64 = 50;
 pub const MAX_LIMIT: i64 = 50;
 /// Most authors a search of the administrators' list by author name considers.
 const MAX_NAME_MATCHES: i64 = 1000;
+pub use crate::persistence::posts::{PageRequest, Post, SortKind};
 pub use crate::post_view::{AuthorView, CardView, CategoryRef, PostView};
 
 /// Shows posts with their authors and categories filled in.
@@ -325,6 +326,11 @@ pub fn managed_post(found: Option<Post>, me: &AuthUser) -> ApiResult<Post> {
         Some(post) if visible_to(&post, Some(me)) => Err(ApiError::forbidden(MSG_NOT_POST_OWNER)),
         _ => Err(ApiError::not_found(MSG_POST_NOT_FOUND)),
     }
+}
+
+/// [`managed_post`] for the post of id `id`.
+pub async fn managed_by_id(state: &AppState, me: &AuthUser, id: ObjectId) -> ApiResult<Post> {
+    managed_post(posts::find_by_id(&state.db, id).await?, me)
 }
 
 /// The filter of posts a viewer may find in a list: the listable ones (minus authors hidden by a

@@ -62,3 +62,17 @@ pub async fn confirm_password(
         Err(ApiError::invalid("invalid_credentials", wrong))
     }
 }
+
+pub const MSG_SESSION_UNKNOWN: &str = "Please log in again to continue.";
+
+/// Notes that `me` confirmed who they are in this session now; answers until when it counts.
+pub async fn mark_confirmed(state: &AppState, me: &AuthUser) -> ApiResult<String> {
+    if !sessions::mark_reauth(&state.db, &me.claims.jti).await? {
+        return Err(ApiError::unauthorized_code(
+            "session_unknown",
+            MSG_SESSION_UNKNOWN,
+        ));
+    }
+    let until = chrono::Utc::now() + chrono::Duration::minutes(REAUTH_MINUTES);
+    Ok(until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+}

@@ -332,6 +332,28 @@ pub async fn load(state: &AppState, post: &Post, raw_id: &str) -> ApiResult<Revi
 }
 
 /// A revision of a post that no longer exists (kept as evidence); 404 otherwise.
+/// One revision with its content, for `me`: of a post `me` manages, or, for an administrator,
+/// of a deleted post (its revisions kept as a report's evidence).
+pub async fn detail_for(
+    state: &AppState,
+    me: &crate::auth::AuthUser,
+    post_id: ObjectId,
+    raw_id: &str,
+) -> ApiResult<RevisionDetail> {
+    let Some(post) = crate::persistence::posts::find_by_id(&state.db, post_id).await? else {
+        if !me.is_admin() {
+            return Err(ApiError::not_found(
+                crate::services::posts::MSG_POST_NOT_FOUND,
+            ));
+        }
+        let revision = load_orphan(state, post_id, raw_id).await?;
+        return detail(state, None, revision).await;
+    };
+    let post = crate::services::posts::managed_post(Some(post), me)?;
+    let revision = load(state, &post, raw_id).await?;
+    detail(state, Some(&post), revision).await
+}
+
 pub async fn load_orphan(state: &AppState, post_id: ObjectId, raw_id: &str) -> ApiResult<Revision> {
     let id = ObjectId::parse_str(raw_id.trim())
         .map_err(|_| ApiError::not_found(MSG_REVISION_NOT_FOUND))?;

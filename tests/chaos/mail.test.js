@@ -12,7 +12,7 @@ import { MongoClient, ObjectId } from 'mongodb';
 import { Ferret, Server, figure, request, signup, sleep } from './lib.js';
 
 const FOLLOWERS = 1_000;
-// Emails claimed and sent at once (src/jobs/announce/mod.rs, IN_FLIGHT): at most one such chunk is
+// Emails claimed and sent at once (src/services/jobs/announce/mod.rs, IN_FLIGHT): at most one such chunk is
 // in doubt when the process dies.
 const IN_FLIGHT = 32;
 const INTERRUPTED = 'Interrupted: the server stopped while sending this email; it may not have been delivered';

@@ -2,7 +2,7 @@
 //!
 //! - `post_announcements`: one document per post (`_id` is the post's id), created the first time
 //!   the post becomes visible to its audience. Inserting it is the only thing the publish request
-//!   does; the job worker ([`crate::jobs::announce`]) then takes its lease and works through the
+//!   does; the job worker ([`crate::services::jobs::announce`]) then takes its lease and works through the
 //!   followers and the newsletter subscribers in batches, keeping a cursor so a run taken over
 //!   after a crash goes on where the last one stopped. Its counters are the post's delivery
 //!   figures, and `inFlight` names the email claims of the chunk being sent. Because the `_id` is

@@ -3,125 +3,22 @@
 //! appealed it) and `PATCH /api/admin/appeals/{id}` `{decision, reply}` (accept: the block is
 //! lifted; reject: it stays). Each appeal says whether the post changed since it was appealed.
 
-use std::collections::{HashMap, HashSet};
-
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::{Deserialize, Serialize};
 
-use super::reports::{person, ReportPerson};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::post_appeals::{self, Appeal, AppealStatus, Filter};
-use crate::persistence::users::{self, User};
-use crate::post_view::{iso, DELETED_AUTHOR};
 use crate::routes::paging::PageParams;
-use crate::services::moderation::{self, Decision, MAX_REPLY_LEN, MSG_APPEAL_NOT_FOUND};
-use crate::services::revisions::{self, Evidence};
+use crate::services::appeals::{self, AdminAppealView, Filter};
+use crate::services::moderation::{Decision, MAX_REPLY_LEN};
+use crate::services::revisions::Evidence;
 use crate::state::AppState;
 
 pub const MSG_INVALID_ID: &str = "Invalid appeal id";
 pub const MSG_BAD_STATUS: &str = "status must be one of: pending, decided, all";
 pub const MSG_BAD_DECISION: &str = "decision must be accept or reject";
-
-/// An appeal as administrators see it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AdminAppealView {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub post_id: String,
-    pub post_title: String,
-    pub post_slug: String,
-    /// The post's author, who appealed.
-    pub author: ReportPerson,
-    /// What the author wrote.
-    pub message: String,
-    /// `pending`, `accepted` or `rejected`.
-    pub status: String,
-    pub created_at: String,
-    pub decided_at: Option<String>,
-    pub decided_by: Option<ReportPerson>,
-    /// What the administrator told the author with the decision.
-    pub reply: Option<String>,
-    /// The revision of the post appealed (pinned as evidence); compare it with `current` to see
-    /// what changed since.
-    pub revision_id: Option<String>,
-    /// The post's content changed after the appeal.
-    pub edited_since: bool,
-    /// The post is blocked now.
-    pub post_blocked: bool,
-}
-
-fn status_name(status: AppealStatus) -> &'static str {
-    match status {
-        AppealStatus::Pending => "pending",
-        AppealStatus::Accepted => "accepted",
-        AppealStatus::Rejected => "rejected",
-    }
-}
-
-/// The appeals as administrators see them: with their people, posts and whether each post
-/// changed since.
-async fn views(state: &AppState, appeals: &[Appeal]) -> ApiResult<Vec<AdminAppealView>> {
-    let mut people: Vec<ObjectId> = appeals
-        .iter()
-        .flat_map(|a| [Some(a.author_id), a.decided_by])
-        .flatten()
-        .collect();
-    people.sort();
-    people.dedup();
-    let mut post_ids: Vec<ObjectId> = appeals.iter().map(|a| a.post_id).collect();
-    post_ids.sort();
-    post_ids.dedup();
-    let pairs: Vec<(ObjectId, ObjectId)> = appeals
-        .iter()
-        .filter_map(|a| Some((a.post_id, a.revision_id?)))
-        .collect();
-    let (people, found, edited) = futures_util::try_join!(
-        async { Ok::<_, ApiError>(users::find_many(&state.db, &people).await?) },
-        async {
-            Ok::<_, ApiError>(crate::persistence::posts::find_many(&state.db, &post_ids).await?)
-        },
-        revisions::edited_since(state, &pairs),
-    )?;
-    let people: HashMap<ObjectId, User> = people.into_iter().map(|u| (u.id, u)).collect();
-    let found: HashMap<ObjectId, _> = found.into_iter().map(|p| (p.id, p)).collect();
-    Ok(appeals
-        .iter()
-        .map(|a| view(a, &people, &found, &edited))
-        .collect())
-}
-
-fn view(
-    a: &Appeal,
-    people: &HashMap<ObjectId, User>,
-    found: &HashMap<ObjectId, crate::persistence::posts::Post>,
-    edited: &HashSet<ObjectId>,
-) -> AdminAppealView {
-    let post = found.get(&a.post_id);
-    AdminAppealView {
-        id: a.id.to_hex(),
-        post_id: a.post_id.to_hex(),
-        post_title: post.map_or_else(|| a.post_title.clone(), |p| p.title.clone()),
-        post_slug: post.map(|p| p.slug.clone()).unwrap_or_default(),
-        author: person(Some(a.author_id), people).unwrap_or_else(|| ReportPerson {
-            id: a.author_id.to_hex(),
-            name: DELETED_AUTHOR.to_string(),
-            email: None,
-        }),
-        message: a.message.clone(),
-        status: status_name(a.status).to_string(),
-        created_at: iso(a.created_at),
-        decided_at: a.decided_at.map(iso),
-        decided_by: person(a.decided_by, people),
-        reply: a.reply.clone(),
-        revision_id: a.revision_id.map(|id| id.to_hex()),
-        edited_since: a.revision_id.is_some_and(|id| edited.contains(&id)),
-        post_blocked: post.is_some_and(|p| p.blocked),
-    }
-}
 
 fn appeal_id(raw: &str) -> ApiResult<ObjectId> {
     ObjectId::parse_str(raw.trim()).map_err(|_| ApiError::invalid("invalid_id", MSG_INVALID_ID))
@@ -166,9 +63,9 @@ pub async fn list(
         Some(_) => return Err(ApiError::bad_request(MSG_BAD_STATUS)),
     };
     let paging = query.paging.resolve()?;
-    let (found, total) = post_appeals::page(&state.db, filter, paging.skip, paging.limit).await?;
+    let (appeals, total) = appeals::page(&state, filter, paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(AppealsAnswer {
-        appeals: views(&state, &found).await?,
+        appeals,
         total,
         total_pages: paging.total_pages(total),
         page: paging.page,
@@ -192,18 +89,8 @@ pub async fn get(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = appeal_id(&id)?;
-    let appeal = post_appeals::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_APPEAL_NOT_FOUND))?;
-    let evidence = match appeal.revision_id {
-        Some(revision) => revisions::evidence(&state, revision).await?,
-        None => None,
-    };
-    let mut views = views(&state, std::slice::from_ref(&appeal)).await?;
-    Ok(HttpResponse::Ok().json(AppealDetail {
-        appeal: views.remove(0),
-        evidence,
-    }))
+    let (appeal, evidence) = appeals::detail(&state, id).await?;
+    Ok(HttpResponse::Ok().json(AppealDetail { appeal, evidence }))
 }
 
 /// `{decision: "accept" | "reject", reply?}`.
@@ -247,11 +134,9 @@ pub async fn decide(
             "Reply must be at most {MAX_REPLY_LEN} characters"
         )));
     }
-    let (decided, message) =
-        moderation::decide_appeal(&state, &admin.0, id, decision, reply).await?;
-    let mut views = views(&state, std::slice::from_ref(&decided)).await?;
+    let (appeal, message) = appeals::decide(&state, &admin.0, id, decision, reply).await?;
     Ok(HttpResponse::Ok().json(DecisionAnswer {
         message: message.to_string(),
-        appeal: views.remove(0),
+        appeal,
     }))
 }

@@ -4,15 +4,13 @@
 //! createdAt}.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::Document;
 use serde::{Deserialize, Serialize};
 
+use crate::audit::{self, AuditFilter, AuditView};
 use crate::auth::AdminUser;
 use crate::domain::params::object_id;
 use crate::domain::params::present_param as present;
 use crate::error::ApiResult;
-use crate::persistence::audit_log::{self, AuditEntry};
-use crate::post_view::iso;
 use crate::routes::paging::PageParams;
 use crate::state::AppState;
 
@@ -31,32 +29,6 @@ pub struct AuditQuery {
     pub target_id: Option<String>,
 }
 
-/// An administrator action.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AuditView {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub actor: AuditActor,
-    pub action: String,
-    pub target_type: String,
-    pub target_id: Option<String>,
-    pub target_label: Option<String>,
-    /// What the action changed; its keys depend on the action.
-    #[schema(value_type = Object)]
-    pub details: Document,
-    pub created_at: String,
-}
-
-/// The administrator who acted.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct AuditActor {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
-    pub email: String,
-}
-
 /// `{logs, total, totalPages, page, limit}`: a page of the audit log, newest first.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -68,23 +40,6 @@ pub struct AuditAnswer {
     pub limit: i64,
 }
 
-fn view(e: &AuditEntry) -> AuditView {
-    AuditView {
-        id: e.id.to_hex(),
-        actor: AuditActor {
-            id: e.actor_id.to_hex(),
-            name: e.actor_name.clone(),
-            email: e.actor_email.clone(),
-        },
-        action: e.action.clone(),
-        target_type: e.target_type.clone(),
-        target_id: e.target_id.clone(),
-        target_label: e.target_label.clone(),
-        details: e.details.clone(),
-        created_at: iso(e.created_at),
-    }
-}
-
 #[tracing::instrument(skip(state, _admin))]
 pub async fn audit_log(
     state: web::Data<AppState>,
@@ -92,19 +47,16 @@ pub async fn audit_log(
     query: web::Query<AuditQuery>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.paging.resolve()?;
-    let mut filter = Document::new();
-    if let Some(action) = present(query.action.as_deref()) {
-        filter.insert("action", action);
-    }
-    if let Some(actor) = present(query.actor_id.as_deref()) {
-        filter.insert("actorId", object_id(actor, "actorId")?);
-    }
-    if let Some(target) = present(query.target_id.as_deref()) {
-        filter.insert("targetId", target);
-    }
-    let (entries, total) = audit_log::page(&state.db, filter, paging.skip, paging.limit).await?;
+    let filter = AuditFilter {
+        action: present(query.action.as_deref()).map(str::to_string),
+        actor: present(query.actor_id.as_deref())
+            .map(|actor| object_id(actor, "actorId"))
+            .transpose()?,
+        target: present(query.target_id.as_deref()).map(str::to_string),
+    };
+    let (logs, total) = audit::page(&state, filter, paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(AuditAnswer {
-        logs: entries.iter().map(view).collect(),
+        logs,
         total,
         total_pages: paging.total_pages(total),
         page: paging.page,

@@ -7,10 +7,8 @@ use actix_web::{web, HttpResponse};
 
 use crate::auth::AdminUser;
 use crate::domain::params::object_id;
-use crate::error::{ApiError, ApiResult};
-use crate::persistence::posts;
-use crate::services::moderation::set_post_blocked;
-use crate::services::posts::MSG_POST_NOT_FOUND;
+use crate::error::ApiResult;
+use crate::services::moderation::toggle_post_blocked;
 use crate::state::AppState;
 
 pub const MSG_POST_BLOCKED: &str = "Post blocked";
@@ -35,11 +33,7 @@ pub async fn block_post(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = object_id(&id, "post id")?;
-    let post = posts::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    let blocked = !post.blocked;
-    let (_, revision_id) = set_post_blocked(&state, &admin.0, &post, blocked).await?;
+    let (blocked, revision_id) = toggle_post_blocked(&state, &admin.0, id).await?;
     let message = if blocked {
         MSG_POST_BLOCKED
     } else {

@@ -7,7 +7,7 @@ use actix_web::{web, HttpResponse};
 use crate::auth::AdminUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
-use crate::jobs::admin_tasks;
+use crate::services::jobs::admin_tasks;
 use crate::state::AppState;
 
 pub const MSG_JOB_NOT_FOUND: &str = "Job not found";

@@ -10,9 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, Sent};
-use crate::routes::post::time_spent::{
-    add_reading_time, parse_post_id, TimeSpent, MSG_TIME_RECORDED,
-};
+use crate::routes::post::time_spent::{parse_post_id, TimeSpent, MSG_TIME_RECORDED};
+use crate::services::engagement::add_reading_time;
 use crate::services::engagement::readable_post;
 use crate::state::AppState;
 

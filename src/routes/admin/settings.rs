@@ -6,17 +6,12 @@
 
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
-use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::{Body, Sent};
-use crate::persistence::{admin_settings, passkeys, two_factor};
+use crate::services::admin_settings;
 use crate::state::AppState;
-
-pub const MSG_OWN_FACTOR_FIRST: &str =
-    "Turn on two-factor sign-in (an authenticator app) or add a passkey to your own account before requiring it of administrators.";
 
 pub const MSG_FLAG: &str = "requireAdminTwoFactor must be true or false";
 
@@ -62,17 +57,13 @@ pub struct SettingsUpdatedAnswer {
     pub settings: SettingsView,
 }
 
-fn view(s: &admin_settings::AdminSettings) -> SettingsView {
-    SettingsView {
-        require_admin_two_factor: s.require_admin_two_factor,
-    }
-}
-
 #[tracing::instrument(skip_all, fields(admin = %_admin.0.user.id))]
 pub async fn get(state: web::Data<AppState>, _admin: AdminUser) -> ApiResult<HttpResponse> {
-    let settings = admin_settings::load(&state.db).await?;
+    let require_admin_two_factor = admin_settings::require_admin_two_factor(&state).await?;
     Ok(HttpResponse::Ok().json(SettingsAnswer {
-        settings: view(&settings),
+        settings: SettingsView {
+            require_admin_two_factor,
+        },
     }))
 }
 
@@ -83,30 +74,7 @@ pub async fn update(
     body: Body<SettingsBody>,
 ) -> ApiResult<HttpResponse> {
     let on = body.read()?.validate()?;
-    // A passkey (user verification: two factors in one) meets the rule as the app does.
-    if on
-        && !two_factor::is_enabled(&state.db, admin.0.user.id).await?
-        && passkeys::count_for_user(&state.db, admin.0.user.id).await? == 0
-    {
-        return Err(ApiError::conflict(MSG_OWN_FACTOR_FIRST));
-    }
-    let before = admin_settings::load(&state.db).await?;
-    let saved =
-        admin_settings::set_require_admin_two_factor(&state.db, on, admin.0.user.id).await?;
-    if before.require_admin_two_factor != on {
-        audit::record(
-            &state,
-            &admin.0,
-            Action::AdminSettingsUpdate,
-            Target::new(
-                "settings",
-                "requireAdminTwoFactor",
-                "Require two-factor sign-in for administrators",
-            ),
-            json!({ "requireAdminTwoFactor": on }),
-        )
-        .await;
-    }
+    let saved = admin_settings::set_require_admin_two_factor(&state, &admin.0, on).await?;
     let message = if on {
         "Administrators must now use two-factor sign-in"
     } else {
@@ -114,6 +82,8 @@ pub async fn update(
     };
     Ok(HttpResponse::Ok().json(SettingsUpdatedAnswer {
         message,
-        settings: view(&saved),
+        settings: SettingsView {
+            require_admin_two_factor: saved,
+        },
     }))
 }

@@ -7,13 +7,12 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
 use super::session_cookie;
-use crate::auth::password::{self, Password};
+use crate::auth::password::Password;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
-use crate::persistence::users;
-use crate::services::reauth;
+use crate::services::{credentials, reauth};
 use crate::state::AppState;
 
 pub const MSG_PASSWORD_CHANGED: &str =
@@ -82,13 +81,8 @@ pub async fn change_password(
             new_password
         }
     };
-    let hash = password::hash(new_password).await?;
-    let user = users::set_password(&state.db, me.user.id, &hash)
-        .await?
-        .ok_or_else(|| ApiError::not_found("User not found"))?;
-    crate::live::sessions_ended(&state.realtime, &user.id.to_hex());
+    let user = credentials::change_password(&state, &me, new_password).await?;
     let token = super::start_session(&state, &req, &user, None).await?;
-    tracing::info!(user_id = %user.id, "password changed; other sessions ended");
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, &token))
         .json(PasswordChangedAnswer {

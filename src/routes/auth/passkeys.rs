@@ -16,12 +16,12 @@ use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
-use crate::persistence::passkeys::Purpose;
 use crate::ratelimit::Kind;
 use crate::services::passkey_account::{
     self, PasskeyAssertion, PasskeyView, SecurityEvent, MSG_REMOVED,
 };
 use crate::services::passkeys;
+use crate::services::passkeys::Purpose;
 use crate::services::reauth::require_recent;
 use crate::state::AppState;
 

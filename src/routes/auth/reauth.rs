@@ -12,16 +12,15 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
-use crate::persistence::{sessions, two_factor};
 use crate::services::passkey_account::{self, PasskeyAssertion};
 use crate::state::AppState;
 
 use crate::services::reauth::{
-    confirm_password, MSG_SIGN_IN_AGAIN, MSG_WRONG_PASSWORD, REAUTH_MINUTES,
+    confirm_password, mark_confirmed, MSG_SIGN_IN_AGAIN, MSG_WRONG_PASSWORD,
 };
+use crate::services::two_factor;
 
 pub const MSG_REAUTH_DONE: &str = "Confirmed. You can continue for the next 10 minutes.";
-pub const MSG_SESSION_UNKNOWN: &str = "Please log in again to continue.";
 
 /// `{password, code}` (`code` is needed when two-factor sign-in is on), or `{passkey}`: an
 /// assertion for the options of `POST /api/auth/passkeys/reauth/options`.
@@ -71,25 +70,14 @@ pub async fn reauth(
         MSG_WRONG_PASSWORD,
     )
     .await?;
-    if let Some(tf) = two_factor::find(&state.db, me.user.id)
-        .await?
-        .filter(|t| t.enabled)
-    {
-        super::two_factor::check_second_factor(&state, &tf, &body.code).await?;
-    }
+    two_factor::check_if_on(&state, me.user.id, &body.code).await?;
     confirmed(&state, &me).await
 }
 
 async fn confirmed(state: &AppState, me: &AuthUser) -> ApiResult<HttpResponse> {
-    if !sessions::mark_reauth(&state.db, &me.claims.jti).await? {
-        return Err(ApiError::unauthorized_code(
-            "session_unknown",
-            MSG_SESSION_UNKNOWN,
-        ));
-    }
-    let until = chrono::Utc::now() + chrono::Duration::minutes(REAUTH_MINUTES);
+    let reauth_until = mark_confirmed(state, me).await?;
     Ok(HttpResponse::Ok().json(ReauthAnswer {
         message: MSG_REAUTH_DONE,
-        reauth_until: until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        reauth_until,
     }))
 }

@@ -4,12 +4,12 @@ use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use super::check_reset_code;
-use crate::auth::password::{self, Password};
+use crate::auth::password::Password;
 use crate::domain::Email;
 use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::persistence::users;
+use crate::net::client_key;
+use crate::services::credentials;
 use crate::state::AppState;
 
 pub const MSG_RESET_DONE: &str =
@@ -32,12 +32,7 @@ pub async fn reset_password(
     let body = body.into_inner();
     let email = Email::parse(&body.email)?;
     let new_password = Password::parse(body.new_password)?;
-    let user = check_reset_code(&state, &req, &email, &body.otp, true).await?;
-    if let Some(user) = user {
-        let hash = password::hash(new_password).await?;
-        users::set_password(&state.db, user.id, &hash).await?;
-        crate::live::sessions_ended(&state.realtime, &user.id.to_hex());
-        tracing::info!(user_id = %user.id, "password reset; sessions ended");
-    }
+    let address = client_key(&req, &state.trusted_proxies);
+    credentials::reset_password(&state, &address, &email, &body.otp, new_password).await?;
     Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_RESET_DONE)))
 }

@@ -4,13 +4,11 @@ use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use super::{send_code, MSG_MAIL_FAILED};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
-use crate::persistence::otps::Purpose;
-use crate::ratelimit::Kind;
+use crate::services::credentials;
 use crate::state::AppState;
 
 pub const MSG_SENT: &str = "Verification code sent to your email";
@@ -39,15 +37,6 @@ pub async fn send_verify_otp(
         return Err(ApiError::invalid("already_verified", MSG_ALREADY_VERIFIED));
     }
     let address = client_key(&req, &state.trusted_proxies);
-    state
-        .limiter
-        .hit_both(
-            (Kind::OtpSendAccount, &me.id_hex()),
-            (Kind::OtpSendAddress, &address),
-        )
-        .await?;
-    if !send_code(&state, Purpose::VerifyEmail, &me.user).await? {
-        return Err(ApiError::Unavailable(anyhow::anyhow!("{MSG_MAIL_FAILED}")));
-    }
+    credentials::send_verify_code(&state, &me, &address).await?;
     Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_SENT)))
 }

@@ -3,13 +3,12 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use super::{send_code, session_response};
-use crate::auth::password::{self, Password};
+use super::session_response;
+use crate::auth::password::Password;
 use crate::domain::{Email, PersonName};
 use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::persistence::otps::Purpose;
-use crate::persistence::users::{self, NewUser};
+use crate::services::credentials;
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -33,22 +32,7 @@ pub async fn signup(
     let name = PersonName::parse(&body.full_name)?;
     let email = Email::parse(&body.email)?;
     let password = Password::parse(body.password)?;
-    let hash = password::hash(password).await?;
-    let user = users::create(
-        &state.db,
-        NewUser {
-            name: name.into_string(),
-            email: email.as_str().to_string(),
-            password_hash: Some(hash),
-            is_account_verified: false,
-            avatar: None,
-        },
-    )
-    .await?;
-    tracing::info!(user_id = %user.id, "account created");
-    if body.send_email.unwrap_or(false) {
-        // The account exists either way; a failed mail shows in the email log and the user can resend.
-        send_code(&state, Purpose::VerifyEmail, &user).await?;
-    }
+    let send_email = body.send_email.unwrap_or(false);
+    let user = credentials::signup(&state, name, email, password, send_email).await?;
     session_response(&state, &req, &user, HttpResponse::Created()).await
 }

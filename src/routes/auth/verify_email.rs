@@ -4,14 +4,11 @@ use crate::routes::answers::MessageAnswer;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use super::check_code;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::net::client_key;
-use crate::persistence::otps::Purpose;
-use crate::persistence::users;
-use crate::ratelimit::Kind;
+use crate::services::credentials;
 use crate::state::AppState;
 
 pub const MSG_VERIFIED: &str = "Email verified successfully";
@@ -35,21 +32,6 @@ pub async fn verify_email(
     }
     let user_id = object_id(&body.user_id, "user id")?;
     let address = client_key(&req, &state.trusted_proxies);
-    state
-        .limiter
-        .hit_both(
-            (Kind::OtpCheckAccount, &user_id.to_hex()),
-            (Kind::OtpCheckAddress, &address),
-        )
-        .await?;
-    let user = users::find_by_id(&state.db, user_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("User not found"))?;
-    if user.is_account_verified {
-        return Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_VERIFIED)));
-    }
-    check_code(&state, Purpose::VerifyEmail, Some(user.id), &body.otp, true).await?;
-    users::mark_verified(&state.db, user.id).await?;
-    tracing::info!(user_id = %user.id, "email verified");
+    credentials::verify_email(&state, &address, user_id, &body.otp).await?;
     Ok(HttpResponse::Ok().json(MessageAnswer::new(MSG_VERIFIED)))
 }

@@ -9,8 +9,8 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
 use crate::error::ApiResult;
-use crate::jobs::daily_mail::verify_unsubscribe_token;
 use crate::services::daily_mail;
+use crate::services::jobs::daily_mail::verify_unsubscribe_token;
 use crate::state::AppState;
 
 pub const MSG_UNSUBSCRIBED: &str =

@@ -6,10 +6,10 @@ use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
 use crate::auth::AdminUser;
-use crate::billing::earnings::{self, AuthorEarnings};
-use crate::billing::mode;
 use crate::error::ApiResult;
 use crate::routes::paging::PageParams;
+use crate::services::billing::earnings::{self, AuthorEarnings};
+use crate::services::billing::mode;
 use crate::state::AppState;
 
 /// `{userEarnings, total, page, totalPages, minPayout, mode}`: a page of authors' earnings.

@@ -10,10 +10,10 @@ use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
 use crate::auth::AuthUser;
-use crate::billing::earnings::{self, CurrencyEarnings, EntryView};
-use crate::billing::mode;
 use crate::error::ApiResult;
 use crate::routes::paging::PageParams;
+use crate::services::billing::earnings::{self, CurrencyEarnings, EntryView};
+use crate::services::billing::mode;
 use crate::state::AppState;
 
 /// `{earnings, entries, total, page, totalPages, limit, minPayout, hasBankDetails, mode}`.

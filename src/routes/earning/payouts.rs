@@ -10,12 +10,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
-use crate::billing::{
+use crate::error::ApiResult;
+use crate::extract::{Body, FieldValue, Refusal, Sent};
+use crate::services::billing::{
     mode,
     payouts::{pay_author, PayoutResult},
 };
-use crate::error::ApiResult;
-use crate::extract::{Body, FieldValue, Refusal, Sent};
 use crate::state::AppState;
 
 /// Most authors one request may pay.

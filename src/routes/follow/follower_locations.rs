@@ -9,10 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
 use crate::routes::paging::PageQuery;
-use crate::routes::user::locations::{
-    mark_online, with_users, PlacedUser, DEFAULT_LIMIT, MAX_LIMIT,
-};
-use crate::services::follows;
+use crate::services::locations::{self, PlacedUser, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -47,10 +44,7 @@ pub async fn follower_locations(
     }
     .resolve(DEFAULT_LIMIT, MAX_LIMIT);
     let include_offline = query.include_offline.unwrap_or(true);
-    let (page_items, total) =
-        follows::follower_locations(&state, &me, include_offline, skip, limit).await?;
-    let mut items = with_users(&state, &page_items).await?;
-    mark_online(&state, &mut items).await;
+    let (items, total) = locations::of_followers(&state, &me, include_offline, skip, limit).await?;
     Ok(HttpResponse::Ok().json(FollowerLocationsAnswer {
         list: items,
         total,

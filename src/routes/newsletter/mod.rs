@@ -22,7 +22,6 @@ use crate::domain::params::object_id;
 use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::jobs::announce::{verify_unsubscribe_token, Recipient};
 use crate::mail::{MailKind, Outgoing};
 use crate::net::client_key;
 use crate::pages::html::escape;
@@ -30,6 +29,7 @@ use crate::persistence::follows::{self, Alerts};
 use crate::persistence::post_mail::{self, Confirmation};
 use crate::persistence::{now, users};
 use crate::ratelimit::Kind;
+use crate::services::jobs::announce::{verify_unsubscribe_token, Recipient};
 use crate::services::people::MSG_USER_NOT_FOUND;
 use crate::state::AppState;
 

@@ -1,6 +1,6 @@
 //! `POST /api/notification/broadcast` {content} (administrators) → 202 {message, count, jobId,
 //! job}: a notice to every user (not blocked, not the sender), written by the job worker
-//! (`crate::jobs::admin_tasks`), so the request answers at once however many users there are.
+//! (`crate::services::jobs::admin_tasks`), so the request answers at once however many users there are.
 //! `count` is the number of addressees. Each notice is stored; the users online when theirs is
 //! written get their own `newNotification` and `updateUnreadCount`, and `adminNoticeBroadcast`
 //! with the same stored item (its `_id` and every field, plus `broadcast: true`); the others find
@@ -14,7 +14,7 @@ use super::{check_length, present, MSG_CONTENT_REQUIRED};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::jobs::admin_tasks;
+use crate::services::jobs::admin_tasks;
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -21,7 +21,6 @@ use serde_json::json;
 use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
-use crate::billing::{mode, provider_error};
 use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Body;
@@ -31,6 +30,7 @@ use crate::persistence::bank_details::{
 };
 use crate::persistence::{now, users, DbError};
 use crate::post_view::iso;
+use crate::services::billing::{mode, provider_error};
 use crate::state::AppState;
 
 pub const MSG_CREATED: &str = "Bank details created successfully";

@@ -9,10 +9,10 @@ use secrecy::ExposeSecret;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::billing::webhook::handle;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
 use crate::payments::signature::verify;
+use crate::services::billing::webhook::handle;
 use crate::state::AppState;
 
 pub const MSG_NOT_CONFIGURED: &str = "Webhooks are not configured on this server";

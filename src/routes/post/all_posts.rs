@@ -8,8 +8,8 @@ use actix_web::{web, HttpResponse};
 use super::ListAnswer;
 use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::posts::SortKind;
 use crate::services::feed::{self, Feed};
+use crate::services::posts::SortKind;
 use crate::services::posts::{ListQuery, DEFAULT_LIMIT, MSG_SIGN_IN_REQUIRED};
 use crate::state::AppState;
 

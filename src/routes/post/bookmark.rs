@@ -5,17 +5,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
-use crate::persistence::bookmarks::BOOKMARK;
-use crate::persistence::notifications::Kind;
-use crate::services::engagement::{toggle_mark, MarkToggle};
+use crate::services::engagement::{toggle_mark, BOOKMARK_TOGGLE};
 use crate::state::AppState;
-
-const BOOKMARK_TOGGLE: MarkToggle = MarkToggle {
-    mark: BOOKMARK,
-    activity: "bookmark",
-    verb: "Bookmarked",
-    notification: Kind::Bookmark,
-};
 
 /// `{bookmarked, bookmarksCount, postId}`: the caller's bookmark after the toggle.
 #[derive(serde::Serialize, utoipa::ToSchema)]

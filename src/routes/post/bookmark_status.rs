@@ -5,8 +5,7 @@ use actix_web::{web, HttpResponse};
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
-use crate::persistence::{bookmarks, likes};
-use crate::services::engagement::readable_post;
+use crate::services::engagement::{marks_of, readable_post};
 use crate::state::AppState;
 
 /// `{postId, liked, bookmarked, likesCount, bookmarksCount}`: the caller's marks on a post.
@@ -27,8 +26,7 @@ pub async fn bookmark_status(
     post_id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let post = readable_post(&state, &post_id, Some(&me)).await?;
-    let liked = likes::exists(&state.db, me.user.id, post.id).await?;
-    let bookmarked = bookmarks::exists(&state.db, me.user.id, post.id).await?;
+    let (liked, bookmarked) = marks_of(&state, &me, &post).await?;
     Ok(HttpResponse::Ok().json(MarksAnswer {
         post_id: post.id.to_hex(),
         liked,

@@ -4,29 +4,12 @@
 //! `postDeliveryUpdated` with the same figures while the post goes out.
 
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
 
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
-use crate::error::{ApiError, ApiResult};
-use crate::persistence::post_mail::{self, Phase};
-use crate::persistence::posts;
-use crate::services::posts::{may_manage, MSG_NOT_POST_OWNER, MSG_POST_NOT_FOUND};
+use crate::error::ApiResult;
+use crate::services::post_delivery;
 use crate::state::AppState;
-
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DeliveryAnswer {
-    post_id: String,
-    /// Whether the post was announced (it became visible to its audience).
-    announced: bool,
-    send_email: bool,
-    notices: i64,
-    emails_sent: i64,
-    emails_failed: i64,
-    /// Whether every follower and subscriber was gone through.
-    done: bool,
-}
 
 #[tracing::instrument(skip(state, me))]
 pub async fn delivery(
@@ -35,20 +18,5 @@ pub async fn delivery(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = object_id(&id, "post id")?;
-    let post = posts::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    if !may_manage(&post, &me) {
-        return Err(ApiError::forbidden(MSG_NOT_POST_OWNER));
-    }
-    let a = post_mail::find(&state.db, id).await?;
-    Ok(HttpResponse::Ok().json(DeliveryAnswer {
-        post_id: id.to_hex(),
-        announced: a.is_some(),
-        send_email: a.as_ref().is_none_or(|a| a.send_email),
-        notices: a.as_ref().map_or(0, |a| a.notices),
-        emails_sent: a.as_ref().map_or(0, |a| a.emails_sent),
-        emails_failed: a.as_ref().map_or(0, |a| a.emails_failed),
-        done: a.as_ref().is_some_and(|a| a.phase == Phase::Done),
-    }))
+    Ok(HttpResponse::Ok().json(post_delivery::of_post(&state, &me, id).await?))
 }

@@ -4,18 +4,11 @@
 use actix_web::{web, HttpResponse};
 
 use super::ListAnswer;
-use crate::auth::{AuthUser, MaybeUser};
+use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::posts::SortKind;
-use crate::persistence::Db;
-use crate::services::feed::{self, following_filter_for, Feed};
-use crate::services::posts::{ListQuery, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
+use crate::services::feed::{self, Feed};
+use crate::services::posts::{ListQuery, SortKind, FOLLOWING_LIMIT, MSG_SIGN_IN_REQUIRED};
 use crate::state::AppState;
-
-/// The database filter of the following feed.
-pub async fn following_filter(db: &Db, me: &AuthUser) -> ApiResult<mongodb::bson::Document> {
-    following_filter_for(db, me.user.id).await
-}
 
 #[tracing::instrument(skip(state, viewer))]
 pub async fn following(

@@ -1,5 +1,5 @@
 //! `POST /api/post/like/{postId}` → {liked, likesCount}: toggles the caller's like. Safe under any
-//! number of simultaneous toggles (see `persistence::likes`). A new like tells the author
+//! number of simultaneous toggles (see `services::engagement::toggle_mark`). A new like tells the author
 //! (never oneself, never across a block). What the engagement handlers share is in
 //! [`crate::services::engagement`].
 
@@ -7,8 +7,6 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
-use crate::persistence::likes;
-use crate::persistence::notifications::Kind;
 use crate::services::engagement::*;
 use crate::state::AppState;
 
@@ -20,13 +18,6 @@ pub struct LikeAnswer {
     likes_count: i64,
     post_id: String,
 }
-
-const LIKE_TOGGLE: MarkToggle = MarkToggle {
-    mark: likes::LIKE,
-    activity: "like",
-    verb: "Liked",
-    notification: Kind::Like,
-};
 
 #[tracing::instrument(skip(state, me, req))]
 pub async fn like(

@@ -15,9 +15,9 @@ use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::domain::revisions::{BlockDiff, ChangeSummary, FieldDiff, TitleDiff};
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::posts::{self, Post};
 use crate::post_view::PostView;
-use crate::services::posts::{managed_post, MSG_POST_NOT_FOUND};
+use crate::services::post_write;
+use crate::services::posts::{managed_by_id, Post};
 use crate::services::revisions::{
     self, RevisionDetail, RevisionSummary, Side, MSG_COMPARE_NEEDS_BOTH, MSG_REVISION_RESTORED,
 };
@@ -25,7 +25,7 @@ use crate::state::AppState;
 
 async fn managed(state: &AppState, me: &AuthUser, raw_id: &str) -> ApiResult<Post> {
     let id = object_id(raw_id, "post id")?;
-    managed_post(posts::find_by_id(&state.db, id).await?, me)
+    managed_by_id(state, me, id).await
 }
 
 /// `{revisions, limit}`: newest first; `limit` is how many unpinned, unpublished revisions are
@@ -63,21 +63,8 @@ pub async fn get(
 ) -> ApiResult<HttpResponse> {
     let (id, revision_id) = path.into_inner();
     let post_id = object_id(&id, "post id")?;
-    let Some(post) = posts::find_by_id(&state.db, post_id).await? else {
-        // A deleted post's revisions kept as a report's evidence: administrators still read them.
-        if !me.is_admin() {
-            return Err(ApiError::not_found(MSG_POST_NOT_FOUND));
-        }
-        let revision = revisions::load_orphan(&state, post_id, &revision_id).await?;
-        return Ok(HttpResponse::Ok().json(RevisionAnswer {
-            revision: revisions::detail(&state, None, revision).await?,
-        }));
-    };
-    let post = managed_post(Some(post), &me)?;
-    let revision = revisions::load(&state, &post, &revision_id).await?;
-    Ok(HttpResponse::Ok().json(RevisionAnswer {
-        revision: revisions::detail(&state, Some(&post), revision).await?,
-    }))
+    let revision = revisions::detail_for(&state, &me, post_id, &revision_id).await?;
+    Ok(HttpResponse::Ok().json(RevisionAnswer { revision }))
 }
 
 /// `?from=&to=`: revision ids of the post, or `current`.
@@ -158,7 +145,8 @@ pub async fn restore(
         "audience": snap.audience,
     }))
     .map_err(|e| ApiError::bad_request(format!("This revision cannot be restored: {e}")))?;
-    let (view, restored) = super::update::apply(&state, &me, post, body, true).await?;
+    let input = super::input::PostBody::input(body, false)?;
+    let (view, restored) = post_write::update(&state, &me, post, input, true).await?;
     Ok(HttpResponse::Ok().json(RestoreAnswer {
         message: MSG_REVISION_RESTORED,
         post: view,

@@ -14,9 +14,9 @@ use crate::auth::{AuthUser, MaybeUser};
 use crate::domain::search::SearchQuery;
 use crate::error::ApiResult;
 use crate::feeds::cards::ReadError;
-use crate::persistence::posts::PageRequest;
 use crate::search::PostScope;
 use crate::services::feed::search_from_db;
+use crate::services::posts::PageRequest;
 use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::auth::MaybeUser;
 use crate::domain::search::SearchQuery;
 use crate::error::ApiResult;
-use crate::persistence::user_directory;
+use crate::services::people::{self, UserHit};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -19,17 +19,6 @@ use crate::state::AppState;
 pub struct SearchUsersQuery {
     #[serde(default)]
     query: Option<String>,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UserHit {
-    #[serde(rename = "_id")]
-    id: String,
-    name: String,
-    email: Option<String>,
-    avatar: Option<String>,
-    total_posts: i64,
 }
 
 /// `{users}`: the people found (`email` only for administrators or an exact match).
@@ -46,20 +35,6 @@ pub async fn search_users(
 ) -> ApiResult<HttpResponse> {
     let text = SearchQuery::parse(query.query.as_deref())?;
     let admin = viewer.0.as_ref().is_some_and(|v| v.is_admin());
-    let shown = |email: &str| admin || email == text.as_str();
-    let found = match state.search.users(text.as_str(), admin).await {
-        Ok(found) => found,
-        Err(_) => user_directory::search(&state.db, &text.literal_pattern(), text.as_str()).await?,
-    };
-    let users: Vec<UserHit> = found
-        .into_iter()
-        .map(|u| UserHit {
-            id: u.id.to_hex(),
-            email: shown(&u.email).then(|| u.email.clone()),
-            name: u.name,
-            avatar: u.avatar,
-            total_posts: u.total_posts,
-        })
-        .collect();
+    let users = people::search(&state, &text, admin).await?;
     Ok(HttpResponse::Ok().json(UserHitsAnswer { users }))
 }

@@ -7,13 +7,10 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::auth::MaybeUser;
 use crate::counting;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::{optional_body, GuestBody};
-use crate::persistence::shares;
 use crate::ratelimit::Action;
-use crate::services::activity::record_activity;
-use crate::services::engagement::readable_post;
-use crate::services::posts::MSG_POST_NOT_FOUND;
+use crate::services::engagement::{self, readable_post};
 use crate::state::AppState;
 
 /// `{shareCount, postId}`: the post's count of shares after this one.
@@ -38,31 +35,7 @@ pub async fn share(
     state.limiter.engagement(Action::Share, &who).await?;
     let post = readable_post(&state, &post_id, me).await?;
     let reader = who.reader.key();
-    let own = me.is_some_and(|m| m.user.id == post.author);
-    let counts =
-        !own && !counting::is_crawler(&req) && shares::claim(&state.db, post.id, &reader).await?;
-    if !counts {
-        let mut res = HttpResponse::Ok().json(ShareAnswer {
-            share_count: post.share_count.max(0),
-            post_id: post.id.to_hex(),
-        });
-        who.apply(&state.settings, &mut res);
-        return Ok(res);
-    }
-    let count = shares::record(&state.db, post.id, &reader, me.map(|m| m.user.id))
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_POST_NOT_FOUND))?;
-    if let Some(me) = me {
-        record_activity(
-            &state,
-            me.user.id,
-            "share",
-            &format!("Shared \"{}\"", post.title),
-            Some(post.id),
-            None,
-        )
-        .await;
-    }
+    let count = engagement::share(&state, &req, me, &reader, &post).await?;
     let mut res = HttpResponse::Ok().json(ShareAnswer {
         share_count: count,
         post_id: post.id.to_hex(),

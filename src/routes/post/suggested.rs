@@ -14,9 +14,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::feeds::cards::ReadError;
 use crate::feeds::keys;
 use crate::feeds::read::{Dir, Filter, ListQuery};
-use crate::persistence::posts::{PageRequest, SortKind};
 use crate::services::feed::{suggested_from_db, to_raw};
 use crate::services::posts::find_category;
+use crate::services::posts::{PageRequest, SortKind};
 use crate::state::AppState;
 
 pub const SUGGESTED_LIMIT: i64 = 4;

@@ -9,15 +9,12 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::auth::{AuthUser, MaybeUser};
-use crate::counting;
+use crate::auth::MaybeUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::optional_body;
 use crate::extract::{FieldValue, Refusal, Sent};
-use crate::persistence::posts::Post;
-use crate::persistence::{now, reading_time, views::VIEW_WINDOW_MS};
 use crate::post_view::iso;
-use crate::services::engagement::readable_post;
+use crate::services::engagement::{add_reading_time, readable_post};
 use crate::state::AppState;
 
 /// Longest reading time one report may add: four hours.
@@ -93,7 +90,6 @@ seconds_field! {
     TimeSpent = "timeSpent";
 }
 
-/// Adds reading time by the reader to the post; returns the reader's total.
 /// `{message, postId, duration, updatedAt}`: the reader's total time on the post (seconds).
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -102,42 +98,6 @@ pub struct TimeSpentAnswer {
     post_id: String,
     duration: i64,
     updated_at: String,
-}
-
-pub async fn add_reading_time(
-    state: &AppState,
-    req: &HttpRequest,
-    me: Option<&AuthUser>,
-    post: &Post,
-    seconds: i64,
-    guest_id: Option<&str>,
-) -> ApiResult<i64> {
-    let who = counting::identify(&state.counting(), req, me, guest_id).await?;
-    let reader = who.reader.key();
-    let cap = reading_time_cap(state, post);
-    let seconds = if counting::is_crawler(req) {
-        0
-    } else {
-        seconds
-    };
-    Ok(reading_time::add(
-        &state.db,
-        post.id,
-        &reader,
-        me.map(|m| m.user.id),
-        seconds,
-        cap,
-        VIEW_WINDOW_MS,
-    )
-    .await?)
-}
-
-/// Most seconds of reading one reader's time on a post counts per view window: the configured
-/// multiple of the post's estimated reading time (at least a minute), never more than the window.
-pub fn reading_time_cap(state: &AppState, post: &Post) -> i64 {
-    let estimate = post.reading_time.max(1) * 60;
-    let multiple = state.settings.counting.reading_time_multiple.max(1);
-    (estimate * multiple).min(VIEW_WINDOW_MS / 1000)
 }
 
 #[tracing::instrument(skip(state, viewer, req, body))]
@@ -159,6 +119,6 @@ pub async fn time_spent(
         message: MSG_TIME_RECORDED,
         post_id: post.id.to_hex(),
         duration: total,
-        updated_at: iso(now()),
+        updated_at: iso(mongodb::bson::DateTime::now()),
     }))
 }

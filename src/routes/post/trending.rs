@@ -7,8 +7,8 @@ use actix_web::{web, HttpResponse};
 use super::ListAnswer;
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
-use crate::persistence::posts::SortKind;
 use crate::services::feed::{self, Feed};
+use crate::services::posts::SortKind;
 use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 

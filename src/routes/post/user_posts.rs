@@ -9,8 +9,8 @@ use crate::auth::MaybeUser;
 use crate::domain::params::object_id;
 use crate::domain::search::SearchQuery;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::posts::SortKind;
 use crate::services::feed::{self, Feed};
+use crate::services::posts::SortKind;
 use crate::services::posts::{ListQuery, DEFAULT_LIMIT};
 use crate::state::AppState;
 

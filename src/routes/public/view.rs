@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
-use crate::routes::post::view::track_view;
+use crate::extract::{optional_body, GuestBody};
+use crate::services::engagement::track_view;
 use crate::state::AppState;
 
 pub const MSG_VIEW_TRACKED: &str = "View tracked";
@@ -26,7 +27,9 @@ pub async fn view(
     slug: web::Path<String>,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    let (views, who) = track_view(&state, &req, viewer.0.as_ref(), &slug, &body).await?;
+    let body: GuestBody = optional_body(&body)?;
+    let guest = body.guest_id.as_deref();
+    let (views, who) = track_view(&state, &req, viewer.0.as_ref(), &slug, guest).await?;
     let mut res = HttpResponse::Ok().json(ViewTrackedAnswer {
         message: MSG_VIEW_TRACKED,
         views,

@@ -12,10 +12,10 @@ use serde::Serialize;
 
 use super::load_own_plan;
 use crate::auth::AuthUser;
-use crate::billing::{ledger::balances, mode, to_chrono};
 use crate::error::ApiResult;
 use crate::persistence::ledger::{self, EntryKind};
 use crate::persistence::{now, subscription_events, subscriptions};
+use crate::services::billing::{ledger::balances, mode, to_chrono};
 use crate::state::AppState;
 
 /// Months in the series.

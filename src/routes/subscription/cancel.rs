@@ -9,8 +9,8 @@ use super::{load_own_subscription, subscription_view_of, SubscriptionAnswer};
 use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
-use crate::billing::{lifecycle, mode};
 use crate::error::ApiResult;
+use crate::services::billing::{lifecycle, mode};
 use crate::state::AppState;
 
 pub const MSG_CANCELLED: &str = "Subscription cancelled successfully";

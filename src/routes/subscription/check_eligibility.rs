@@ -5,8 +5,8 @@
 use actix_web::{web, HttpResponse};
 
 use crate::auth::AuthUser;
-use crate::billing::eligibility::assess;
 use crate::error::ApiResult;
+use crate::services::billing::eligibility::assess;
 use crate::state::AppState;
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]

@@ -15,13 +15,13 @@ use super::{
     plan_views, subscription_views, OwnPlanView, OwnPlansAnswer, PlansAnswer, SubscriptionView,
 };
 use crate::auth::{AuthUser, MaybeUser};
-use crate::billing::mode;
 use crate::domain::money::PlanStatus;
 use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::plans;
 use crate::persistence::subscriptions;
 use crate::persistence::{now, users};
+use crate::services::billing::mode;
 use crate::state::AppState;
 
 pub const MSG_INVALID_AUTHOR_ID: &str = "Invalid author ID";

@@ -12,13 +12,13 @@ use super::{load_own_plan, plan_view, PlanAnswer};
 use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
-use crate::billing::{eligibility, mode};
 use crate::domain::money::PlanStatus;
 use crate::domain::money::{parse_amount, parse_currency, Interval, MAX_PRICE, MIN_PRICE};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{field_names, Body, FieldValue, Refusal, Sent};
 use crate::persistence::now;
 use crate::persistence::plans::{self, Plan, PlanChanges};
+use crate::services::billing::{eligibility, mode};
 use crate::state::AppState;
 
 /// A new plan.
@@ -370,7 +370,7 @@ pub async fn create(
         201,
         "Plan created successfully",
         &plan,
-        crate::billing::mode(&state),
+        crate::services::billing::mode(&state),
     ))
 }
 
@@ -444,7 +444,7 @@ pub async fn update(
         200,
         "Plan updated successfully",
         &plan,
-        crate::billing::mode(&state),
+        crate::services::billing::mode(&state),
     ))
 }
 

@@ -13,10 +13,10 @@ use super::{load_own_subscription, subscription_view_of, SubscriptionView};
 use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
-use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, FieldValue, Refusal, Sent};
 use crate::post_view::iso;
+use crate::services::billing::{lifecycle, mode};
 use crate::state::AppState;
 
 pub const MSG_REFUNDED: &str = "Subscription refunded successfully";

@@ -8,9 +8,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::auth::AdminUser;
-use crate::billing::renewals::send_reminders;
 use crate::error::ApiResult;
-use crate::persistence::now;
+use crate::services::billing::renewals::send_reminders;
 use crate::state::AppState;
 
 pub const MSG_REMINDERS_SENT: &str = "Renewal reminders sent successfully";
@@ -27,7 +26,7 @@ pub struct RemindersAnswer {
 
 #[tracing::instrument(skip_all, fields(admin = %admin.0.user.id))]
 pub async fn reminders(state: web::Data<AppState>, admin: AdminUser) -> ApiResult<HttpResponse> {
-    let report = send_reminders(&state, now()).await?;
+    let report = send_reminders(&state, mongodb::bson::DateTime::now()).await?;
     crate::audit::record(
         &state,
         &admin.0,

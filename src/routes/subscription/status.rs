@@ -9,8 +9,7 @@ use serde::Serialize;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Body;
-use crate::persistence::subscriptions::SubStatus;
-use crate::persistence::{now, subscriptions};
+use crate::services::billing::lifecycle::{self, SubStatus};
 use crate::state::AppState;
 
 pub const MSG_INVALID_USER_ID: &str = "Invalid user ID";
@@ -37,14 +36,11 @@ pub async fn status(
             "You can only check your own subscriptions or your own subscribers",
         ));
     }
-    let subs = subscriptions::of_reader_to_author(&state.db, reader, author).await?;
-    let at = now();
-    let is_subscribed = subs.iter().any(|s| s.gives_access(at));
-    // The subscription that gives access, else the latest one.
-    let shown = subs.iter().find(|s| s.gives_access(at)).or(subs.first());
+    let (is_subscribed, status, subscription_id) =
+        lifecycle::access_status(&state, reader, author).await?;
     Ok(HttpResponse::Ok().json(StatusAnswer {
         is_subscribed,
-        status: shown.map(|s| s.status),
-        subscription_id: shown.map(|s| s.id.to_hex()),
+        status,
+        subscription_id,
     }))
 }

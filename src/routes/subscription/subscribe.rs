@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{load_plan, subscription_view, SubscriptionView};
 use crate::auth::{authenticate_with, token_from_request};
-use crate::billing::{mode, subscribe::subscribe as subscribe_to};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, PaymentMethodId, Sent};
-use crate::persistence::payments::{Payment, PaymentStatus};
+use crate::services::billing::subscribe::{Payment, PaymentStatus};
+use crate::services::billing::{mode, subscribe::subscribe as subscribe_to};
 use crate::state::AppState;
 
 pub const MSG_MISSING_TOKEN: &str = "Missing authentication token";

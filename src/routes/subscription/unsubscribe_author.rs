@@ -10,10 +10,9 @@ use super::{subscription_views, SubscriptionView};
 use crate::audit::record_for_other;
 use crate::audit::{Action, Target};
 use crate::auth::AuthUser;
-use crate::billing::{lifecycle, mode};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Body;
-use crate::persistence::subscriptions::{self, SubStatus};
+use crate::services::billing::{lifecycle, mode};
 use crate::state::AppState;
 
 pub const MSG_UNSUBSCRIBED: &str = "Unsubscribed successfully";
@@ -37,14 +36,7 @@ pub async fn unsubscribe_author(
     if reader != me.user.id && !me.is_admin() {
         return Err(ApiError::forbidden("You can only unsubscribe yourself"));
     }
-    let running = subscriptions::running_of_reader_to_author(&state.db, reader, author).await?;
-    let mut cancelled = Vec::new();
-    for sub in running {
-        let sub = lifecycle::cancel(&state, &sub, me.user.id).await?;
-        if sub.status == SubStatus::Cancelled {
-            cancelled.push(sub);
-        }
-    }
+    let cancelled = lifecycle::cancel_all_to_author(&state, me.user.id, reader, author).await?;
     let views = subscription_views(&state.db, &cancelled).await?;
     let target = Target::id("user", reader);
     let details = json!({ "authorId": author.to_hex(), "cancelled": views.len() });

@@ -5,10 +5,10 @@ use actix_web::HttpRequest;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::billing::tips::{TipRequest, MAX_MESSAGE_CHARS};
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{FieldValue, PaymentMethodId, Refusal, Sent};
+use crate::services::billing::tips::{TipRequest, MAX_MESSAGE_CHARS};
 
 pub const MSG_MISSING_POST: &str = "postId is required";
 pub const MSG_MISSING_AMOUNT: &str = "amount is required";

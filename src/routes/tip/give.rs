@@ -8,12 +8,12 @@ use serde::Serialize;
 
 use super::body::{client_key, TipBody};
 use crate::auth::AuthUser;
-use crate::billing::mode;
-use crate::billing::tip_admin::with_names;
-use crate::billing::tip_view::TipView;
-use crate::billing::tips::{give as give_tip, MSG_THANKS};
 use crate::error::ApiResult;
 use crate::extract::Body;
+use crate::services::billing::mode;
+use crate::services::billing::tip_admin::with_names;
+use crate::services::billing::tip_view::TipView;
+use crate::services::billing::tips::{give as give_tip, MSG_THANKS};
 use crate::state::AppState;
 
 pub const MSG_CONFIRMATION_NEEDED: &str = "Please confirm the payment to complete your tip";

@@ -7,12 +7,12 @@ use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
 use crate::auth::AuthUser;
-use crate::billing::tip_admin::{page_of, supporters as supporters_of, Side};
-use crate::billing::tip_view::TipView;
 use crate::domain::params::object_id;
 use crate::error::ApiResult;
 use crate::post_view::iso;
 use crate::routes::paging::PageParams;
+use crate::services::billing::tip_admin::{page_of, supporters as supporters_of, Side};
+use crate::services::billing::tip_view::TipView;
 use crate::state::AppState;
 
 /// `{tips, total, page, totalPages, limit}`.

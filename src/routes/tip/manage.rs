@@ -10,15 +10,15 @@ use serde_json::json;
 
 use crate::audit::{record_for_other, Action, Target};
 use crate::auth::{AuthUser, MaybeUser};
-use crate::billing::mode;
-use crate::billing::tip_admin::{save_settings, set_hidden, with_names};
-use crate::billing::tip_refunds::{refund as refund_tip, MSG_TIP_REFUNDED};
-use crate::billing::tip_view::TipView;
-use crate::billing::tips::{
-    author_of, bounds, refresh_eligibility, settings_for, target, MSG_SIGN_IN,
-};
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
+use crate::services::billing::mode;
+use crate::services::billing::tip_admin::{save_settings, set_hidden, with_names};
+use crate::services::billing::tip_refunds::{refund as refund_tip, MSG_TIP_REFUNDED};
+use crate::services::billing::tip_view::TipView;
+use crate::services::billing::tips::{
+    author_of, bounds, refresh_eligibility, settings_for, target, MSG_SIGN_IN,
+};
 use crate::state::AppState;
 
 /// `{enabled, reason, currency, suggestedAmounts, minimum, maximum, platformFeePercent, mode}`.

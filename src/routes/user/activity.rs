@@ -1,17 +1,16 @@
 //! A user's own activity: `GET /api/user/activity/{id}?page&limit` → {activity, total, page,
 //! totalPages} for the user themselves or an administrator (others 403), newest first. Entries
 //! are `{_id, type, details, postId, targetUserId, createdAt}`. Handlers record entries with
-//! [`record_activity`].
+//! `services::activity::record_activity`.
 
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use super::iso;
 use crate::auth::AuthUser;
 use crate::domain::params::object_id;
 use crate::domain::params::{paging, total_pages};
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::activity::{self, Activity};
+use crate::services::activity::{self, ActivityView};
 use crate::state::AppState;
 
 /// Default and largest page of activity.
@@ -27,33 +26,6 @@ pub struct ActivityAnswer {
     total: u64,
     page: u64,
     total_pages: u64,
-}
-
-/// An entry as clients see it.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ActivityView {
-    #[serde(rename = "_id")]
-    pub id: String,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub details: String,
-    pub post_id: Option<String>,
-    pub target_user_id: Option<String>,
-    pub created_at: String,
-}
-
-impl From<Activity> for ActivityView {
-    fn from(a: Activity) -> Self {
-        ActivityView {
-            id: a.id.to_hex(),
-            kind: a.kind,
-            details: a.details,
-            post_id: a.post_id.map(|id| id.to_hex()),
-            target_user_id: a.target_user_id.map(|id| id.to_hex()),
-            created_at: iso(a.created_at),
-        }
-    }
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -83,8 +55,7 @@ pub async fn get_activity(
         MAX_ACTIVITY_LIMIT,
     )?;
     let skip = (page - 1) * u64::try_from(limit).unwrap_or(0);
-    let (entries, total) = activity::page(&state.db, user, skip, limit).await?;
-    let entries: Vec<ActivityView> = entries.into_iter().map(ActivityView::from).collect();
+    let (entries, total) = activity::page(&state, user, skip, limit).await?;
     Ok(HttpResponse::Ok().json(ActivityAnswer {
         activity: entries,
         total,

@@ -4,9 +4,9 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::persistence::users;
+use crate::services::people;
 use crate::state::AppState;
 
 pub const MSG_CONSENT_SAVED: &str = "Consent saved";
@@ -30,9 +30,7 @@ pub async fn consent(
     body: ApiJson<ConsentBody>,
 ) -> ApiResult<HttpResponse> {
     let consent = body.into_inner().consent;
-    users::set_consent(&state.db, me.user.id, consent)
-        .await?
-        .ok_or_else(|| ApiError::not_found("User not found"))?;
+    people::set_consent(&state, &me, consent).await?;
     Ok(HttpResponse::Ok().json(ConsentAnswer {
         message: MSG_CONSENT_SAVED,
         consent,

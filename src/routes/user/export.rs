@@ -11,31 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::export::{path_of, signature, KEEP_DAYS};
-use crate::persistence::data_exports::{self, DataExport};
-use crate::post_view::iso;
+use crate::services::data_export::{self, ExportItem, MSG_NO_EXPORT};
 use crate::state::AppState;
 
 pub const MSG_STARTED: &str = "Your data export has started. We will email you when it is ready.";
-pub const MSG_ONE_PER_DAY: &str =
-    "You can ask for one data export a day. Your latest one is listed below.";
-pub const MSG_NO_EXPORT: &str = "Export not found";
-pub const MSG_LINK_EXPIRED: &str =
-    "This download link has expired. Ask for a new export from your settings page.";
-
-/// One export as its owner sees it.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ExportItem {
-    id: String,
-    /// `pending`, `running`, `ready`, `failed` or `expired`.
-    state: String,
-    created_at: String,
-    finished_at: Option<String>,
-    size: Option<i64>,
-    expires_at: Option<String>,
-    download_url: Option<String>,
-}
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ExportsAnswer {
@@ -56,80 +35,19 @@ pub struct DownloadQuery {
     signature: String,
 }
 
-fn item(state: &AppState, e: DataExport) -> ExportItem {
-    let now = chrono::Utc::now();
-    let expired = e.expires_at.is_some_and(|t| t.to_chrono() < now);
-    let download_url = match (e.state.as_str(), e.expires_at) {
-        ("ready", Some(until)) if !expired => {
-            let expires = until.timestamp_millis() / 1000;
-            Some(format!(
-                "/api/user/export/{}/download?expires={expires}&signature={}",
-                e.id.to_hex(),
-                signature(state.tokens.secret_bytes(), e.id, e.user_id, expires)
-            ))
-        }
-        _ => None,
-    };
-    ExportItem {
-        id: e.id.to_hex(),
-        state: if expired { "expired".into() } else { e.state },
-        created_at: iso(e.created_at),
-        finished_at: e.finished_at.map(iso),
-        size: e.size,
-        expires_at: e.expires_at.map(iso),
-        download_url,
-    }
-}
-
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn start(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
-    let day_ago = chrono::Utc::now() - chrono::Duration::days(1);
-    if let Some(last) = data_exports::latest_since(
-        &state.db,
-        me.user.id,
-        mongodb::bson::DateTime::from_chrono(day_ago),
-    )
-    .await?
-    {
-        let next = last.created_at.to_chrono() + chrono::Duration::days(1);
-        let wait = (next - chrono::Utc::now()).num_seconds().max(1);
-        return Err(ApiError::RateLimited {
-            message: MSG_ONE_PER_DAY.to_string(),
-            retry_after: u64::try_from(wait).unwrap_or(1),
-        });
-    }
-    let export = DataExport {
-        id: ObjectId::new(),
-        user_id: me.user.id,
-        state: "pending".into(),
-        created_at: mongodb::bson::DateTime::now(),
-        finished_at: None,
-        size: None,
-        expires_at: None,
-        lease_until: None,
-    };
-    data_exports::insert(&state.db, &export).await?;
-    crate::audit::record(
-        &state,
-        &me,
-        crate::audit::Action::DataExportRequest,
-        crate::audit::Target::id("data_export", export.id),
-        serde_json::json!({}),
-    )
-    .await;
-    tracing::info!(user_id = %me.user.id, export = %export.id, "data export requested");
+    let export = data_export::request(&state, &me).await?;
     Ok(HttpResponse::Accepted().json(ExportStartedAnswer {
         message: MSG_STARTED,
-        export: item(&state, export),
+        export,
     }))
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
 pub async fn list(state: web::Data<AppState>, me: AuthUser) -> ApiResult<HttpResponse> {
-    let exports = data_exports::list_for_user(&state.db, me.user.id).await?;
-    Ok(HttpResponse::Ok().json(ExportsAnswer {
-        exports: exports.into_iter().map(|e| item(&state, e)).collect(),
-    }))
+    let exports = data_export::list(&state, &me).await?;
+    Ok(HttpResponse::Ok().json(ExportsAnswer { exports }))
 }
 
 #[tracing::instrument(skip_all, fields(user = %me.user.id))]
@@ -141,33 +59,11 @@ pub async fn download(
     query: web::Query<DownloadQuery>,
 ) -> ApiResult<HttpResponse> {
     let id = ObjectId::parse_str(path.as_str()).map_err(|_| ApiError::not_found(MSG_NO_EXPORT))?;
-    let export = data_exports::find(&state.db, id)
-        .await?
-        .filter(|e| e.user_id == me.user.id && e.state == "ready")
-        .ok_or_else(|| ApiError::not_found(MSG_NO_EXPORT))?;
-    let expected = signature(state.tokens.secret_bytes(), id, me.user.id, query.expires);
-    let signed =
-        !query.signature.is_empty() && same(expected.as_bytes(), query.signature.as_bytes());
-    if !signed {
-        return Err(ApiError::forbidden(MSG_LINK_EXPIRED));
-    }
-    let now = chrono::Utc::now().timestamp();
-    let until = export.expires_at.map_or(0, |t| t.timestamp_millis() / 1000);
-    if query.expires < now || until < now || query.expires > until + KEEP_DAYS * 86_400 {
-        return Err(ApiError::forbidden(MSG_LINK_EXPIRED));
-    }
-    let file = actix_files::NamedFile::open_async(path_of(&state, id))
+    let (path, day) =
+        data_export::file_of(&state, &me, id, query.expires, &query.signature).await?;
+    let file = actix_files::NamedFile::open_async(path)
         .await
         .map_err(|_| ApiError::not_found(MSG_NO_EXPORT))?;
-    crate::audit::record(
-        &state,
-        &me,
-        crate::audit::Action::DataExportDownload,
-        crate::audit::Target::id("data_export", id),
-        serde_json::json!({}),
-    )
-    .await;
-    let day = export.created_at.to_chrono().format("%Y-%m-%d");
     Ok(file
         .set_content_type(
             "application/zip"
@@ -181,8 +77,4 @@ pub async fn download(
             ))],
         })
         .into_response(&req))
-}
-
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

@@ -5,15 +5,12 @@
 use actix_web::{web, HttpResponse};
 use pressroom_actors::events::DEFAULT_FEEDBACK_PROMPT;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
-use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::domain::params::object_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::parse_json;
-use crate::live;
-use crate::persistence::users;
+use crate::services::feedback;
 use crate::state::AppState;
 
 pub const MSG_PROMPT_SENT: &str = "Feedback prompt sent";
@@ -55,19 +52,7 @@ pub async fn feedback_manual(
             "Message must be at most {MAX_PROMPT_LEN} characters"
         )));
     }
-    let target = users::find_by_id(&state.db, user)
-        .await?
-        .ok_or_else(|| ApiError::not_found("User not found"))?;
-    live::feedback_prompt(&state.realtime, &user.to_hex(), &message);
-    let details = json!({ "message": message });
-    audit::record(
-        &state,
-        &admin.0,
-        Action::FeedbackPrompt,
-        Target::user(&target),
-        details,
-    )
-    .await;
+    feedback::prompt(&state, &admin.0, user, &message).await?;
     Ok(HttpResponse::Ok().json(PromptAnswer {
         success: true,
         message: MSG_PROMPT_SENT,

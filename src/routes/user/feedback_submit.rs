@@ -1,16 +1,13 @@
 //! `POST /api/user/feedback/submit` {rating 1–5, message} → 201 {success, feedback}.
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, FieldValue, Refusal, Sent};
-use crate::persistence::feedback::{self, Feedback};
-use crate::persistence::now;
-use crate::post_view::iso;
+use crate::services::feedback::{self, FeedbackView};
 use crate::state::AppState;
 
 pub const MSG_BAD_RATING: &str = "Rating must be a whole number from 1 to 5";
@@ -43,28 +40,6 @@ impl FieldValue for Rating {
 }
 crate::field_value!(Rating);
 
-/// A feedback entry as clients see it.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FeedbackView {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub rating: i32,
-    pub message: String,
-    pub created_at: String,
-}
-
-impl FeedbackView {
-    pub fn of(f: &Feedback) -> Self {
-        FeedbackView {
-            id: f.id.to_hex(),
-            rating: f.rating,
-            message: f.message.clone(),
-            created_at: iso(f.created_at),
-        }
-    }
-}
-
 /// `{success, feedback}`: the feedback as stored.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct FeedbackSubmitAnswer {
@@ -89,17 +64,10 @@ pub async fn feedback_submit(
             "Feedback message must be at most {MAX_MESSAGE_LEN} characters"
         )));
     }
-    let item = Feedback {
-        id: ObjectId::new(),
-        user_id: me.user.id,
-        rating,
-        message,
-        created_at: now(),
-    };
-    feedback::insert(&state.db, &item).await?;
+    let feedback = feedback::submit(&state, me.user.id, rating, message).await?;
     Ok(HttpResponse::Created().json(FeedbackSubmitAnswer {
         success: true,
-        feedback: FeedbackView::of(&item),
+        feedback,
     }))
 }
 

@@ -2,9 +2,10 @@
 
 use actix_web::HttpResponse;
 
-use super::{OwnUser, OwnUserAnswer};
+use super::OwnUserAnswer;
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
+use crate::services::people::OwnUser;
 
 #[tracing::instrument(skip_all)]
 pub async fn get_user(me: AuthUser) -> ApiResult<HttpResponse> {

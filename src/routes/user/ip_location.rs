@@ -10,7 +10,6 @@ use super::iso;
 use crate::auth::MaybeUser;
 use crate::error::ApiResult;
 use crate::net::client_ip;
-use crate::persistence::now;
 use crate::state::AppState;
 
 /// Where the caller's address places them (`userId` is null for a guest).
@@ -54,7 +53,7 @@ pub async fn ip_location(
             state: place.state,
             pincode: place.pincode,
             user_id: user.0.map(|u| u.id_hex()),
-            timestamp: iso(now()),
+            timestamp: iso(mongodb::bson::DateTime::now()),
         },
     }))
 }

@@ -3,12 +3,10 @@
 //! `guests`, what `onlineUsersCount` says; each person once, however many tabs).
 
 use actix_web::{web, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
 use crate::error::ApiResult;
-use crate::persistence::users;
-use crate::services::people::PublicUser;
+use crate::services::people::{self, PublicUser};
 use crate::state::AppState;
 
 /// `{users, guests, count}`: who is connected now (signed-in users, guests, people).
@@ -21,19 +19,10 @@ pub struct OnlineAnswer {
 
 #[tracing::instrument(skip_all)]
 pub async fn online(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let snapshot = state.realtime.online().await;
-    let ids: Vec<ObjectId> = snapshot
-        .user_ids
-        .iter()
-        .filter_map(|id| ObjectId::parse_str(id).ok())
-        .collect();
-    let mut found = users::find_many(&state.db, &ids).await?;
-    found.retain(|u| !u.blocked);
-    found.sort_by_key(|u| u.name.to_lowercase());
-    let users: Vec<PublicUser> = found.iter().map(PublicUser::from).collect();
+    let (users, guests, count) = people::online(&state).await?;
     Ok(HttpResponse::Ok().json(OnlineAnswer {
         users,
-        guests: snapshot.guests,
-        count: snapshot.people,
+        guests,
+        count,
     }))
 }

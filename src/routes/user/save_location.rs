@@ -5,13 +5,12 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::locations::{location_view, LocationAnswer};
+use super::locations::LocationAnswer;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::live::locations::{place_name, valid_coordinates, Update};
-use crate::persistence::locations::{self, Coordinates, Source, UserLocation};
-use crate::persistence::now;
+use crate::live::locations::valid_coordinates;
+use crate::services::locations::{self, DevicePlace};
 use crate::state::AppState;
 
 pub const MSG_INVALID_LOCATION: &str = "Invalid location data from IP";
@@ -54,26 +53,15 @@ pub async fn save_location(
     if !valid_coordinates(0.0, lon) {
         return Err(ApiError::bad_request(MSG_BAD_LONGITUDE));
     }
-    let location = UserLocation {
-        user_id: me.user.id,
-        coordinates: Coordinates { lat, lon },
-        city: place_name(body.city.as_deref()),
-        country: place_name(body.country.as_deref()),
-        country_code: body
-            .country_code
-            .map(|c| c.trim().to_uppercase())
-            .filter(|c| c.len() == 2 && c.chars().all(|ch| ch.is_ascii_alphabetic())),
-        state: place_name(body.state.as_deref()),
-        pincode: place_name(body.pincode.as_deref()),
-        source: Source::Device,
-        timestamp: now(),
+    let place = DevicePlace {
+        lat,
+        lon,
+        city: body.city,
+        country: body.country,
+        state: body.state,
+        pincode: body.pincode,
+        country_code: body.country_code,
     };
-    locations::upsert(&state.db, &location).await?;
-    state.live.locations.do_send(Update {
-        location: location.clone(),
-        store: false,
-    });
-    Ok(HttpResponse::Ok().json(LocationAnswer {
-        location: location_view(&location),
-    }))
+    let location = locations::save_from_device(&state, me.user.id, place).await?;
+    Ok(HttpResponse::Ok().json(LocationAnswer { location }))
 }

@@ -4,13 +4,11 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use super::locations::{location_view, LocationAnswer};
+use super::locations::LocationAnswer;
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
-use crate::live::locations::Update;
 use crate::net::client_ip;
-use crate::persistence::locations::{self, Coordinates, Source, UserLocation};
-use crate::persistence::now;
+use crate::services::locations;
 use crate::state::AppState;
 
 #[tracing::instrument(skip_all)]
@@ -23,31 +21,6 @@ pub async fn track_ip_location(
         .live
         .geoip
         .locate(client_ip(&req, &state.trusted_proxies));
-    let location = UserLocation {
-        user_id: me.user.id,
-        coordinates: Coordinates {
-            lat: place.latitude,
-            lon: place.longitude,
-        },
-        city: place.city.clone(),
-        country: place.country.clone(),
-        country_code: place.country_code.clone(),
-        state: place.state.clone(),
-        pincode: place.pincode.clone(),
-        source: Source::Ip,
-        timestamp: now(),
-    };
-    if place.is_known() {
-        let existing = locations::find_for_user(&state.db, me.user.id).await?;
-        if existing.is_none_or(|l| l.source == Source::Ip) {
-            locations::upsert(&state.db, &location).await?;
-            state.live.locations.do_send(Update {
-                location: location.clone(),
-                store: false,
-            });
-        }
-    }
-    Ok(HttpResponse::Ok().json(LocationAnswer {
-        location: location_view(&location),
-    }))
+    let location = locations::track_from_address(&state, me.user.id, place).await?;
+    Ok(HttpResponse::Ok().json(LocationAnswer { location }))
 }

@@ -8,14 +8,13 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::{OwnUser, OwnUserAnswer};
+use super::OwnUserAnswer;
 use crate::auth::AuthUser;
-use crate::domain::image::{decode_data_url, is_data_url, DecodedImage, MEDIA_URL_PREFIX};
+use crate::domain::image::{decode_data_url, is_data_url};
 use crate::domain::PersonName;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::media::{self, MediaUse};
-use crate::persistence::users::{self, ProfileChanges};
+use crate::services::profile::{self, AvatarChange, ProfileChanges};
 use crate::state::AppState;
 
 pub const MAX_BIO_LEN: usize = 500;
@@ -88,12 +87,6 @@ fn url(field: &str, value: Option<Option<String>>) -> Result<Option<Option<Strin
     Ok(value)
 }
 
-/// A new avatar as it arrived: a picture to store, or an address (or nothing) to keep as is.
-enum AvatarChange {
-    Picture(DecodedImage),
-    Address(Option<String>),
-}
-
 /// Reads `avatar`: a data URL is decoded and checked (nothing is written yet).
 fn avatar(value: Option<Option<String>>) -> Result<Option<AvatarChange>, ApiError> {
     match value {
@@ -109,7 +102,7 @@ pub async fn update_user(
     body: ApiJson<UpdateUserBody>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let mut changes = ProfileChanges {
+    let changes = ProfileChanges {
         name: body
             .name
             .as_deref()
@@ -125,35 +118,6 @@ pub async fn update_user(
     };
     let avatar = avatar(body.avatar)?;
     // Every field is valid: only now is anything written.
-    let dir = &state.settings.server.media_dir;
-    let owner = MediaUse::Avatar(me.user.id);
-    changes.avatar = match avatar {
-        None => None,
-        Some(AvatarChange::Picture(image)) => Some(Some(
-            media::store_for(&state.db, dir, &image, owner, me.user.id).await?,
-        )),
-        Some(AvatarChange::Address(Some(address))) if address.starts_with(MEDIA_URL_PREFIX) => {
-            if !media::adopt_for(&state.db, dir, &address, owner, me.user.id).await? {
-                return Err(ApiError::bad_request(format!(
-                    "Image {address} does not exist; upload it again"
-                )));
-            }
-            Some(Some(address))
-        }
-        Some(AvatarChange::Address(address)) => Some(address),
-    };
-    let new_avatar = changes.avatar.clone();
-    let user = users::update_profile(&state.db, me.user.id, changes)
-        .await?
-        .ok_or_else(|| ApiError::not_found("User not found"))?;
-    if let Some(kept) = new_avatar {
-        // The previous avatar's file goes when nothing else uses it.
-        let keep: Vec<String> = kept.into_iter().collect();
-        if let Err(e) = media::release_unused_by(&state.db, dir, owner, &keep).await {
-            tracing::warn!(error = %e, "could not release a previous avatar");
-        }
-    }
-    Ok(HttpResponse::Ok().json(OwnUserAnswer {
-        data: OwnUser::from(&user),
-    }))
+    let user = profile::update(&state, &me, changes, avatar).await?;
+    Ok(HttpResponse::Ok().json(OwnUserAnswer { data: user }))
 }

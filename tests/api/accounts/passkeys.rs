@@ -769,7 +769,7 @@ async fn a_passkey_session_meets_the_administrators_two_factor_rule() {
     assert_eq!(res.status(), StatusCode::CONFLICT);
     assert_eq!(
         json_of(res).await["message"],
-        pressroom::routes::admin::settings::MSG_OWN_FACTOR_FIRST
+        pressroom::services::admin_settings::MSG_OWN_FACTOR_FIRST
     );
     // A passkey is that factor.
     add_passkey(&app, &admin, &device, "Security key").await;

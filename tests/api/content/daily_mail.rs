@@ -2,8 +2,8 @@
 //! one-click unsubscribe link, the report and the command line.
 
 use mongodb::bson::oid::ObjectId;
-use pressroom::jobs::daily_mail::DailyMailer;
 use pressroom::mail::Mailer;
+use pressroom::services::jobs::daily_mail::DailyMailer;
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -33,7 +33,7 @@ async fn run(
     app: &TestApp,
     date: chrono::NaiveDate,
     by_hand: bool,
-) -> pressroom::jobs::daily_mail::RunSummary {
+) -> pressroom::services::jobs::daily_mail::RunSummary {
     let mailer = Mailer::new(&app.settings.mail, app.db.clone()).unwrap();
     let job = DailyMailer {
         db: &app.db,

@@ -236,7 +236,7 @@ async fn trending_follows_the_stored_score_and_pages_after_a_post() {
         )
         .await;
     }
-    pressroom::jobs::trending::refresh(&app.state)
+    pressroom::services::jobs::trending::refresh(&app.state)
         .await
         .unwrap();
     let body = get_ok(&app, "/api/post/trending-post/trending?limit=3", None).await;

@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use mongodb::bson::oid::ObjectId;
-use pressroom::jobs::daily_mail::DailyMailer;
 use pressroom::mail::Mailer;
+use pressroom::services::jobs::daily_mail::DailyMailer;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -573,7 +573,7 @@ async fn two_nodes_and_a_run_taken_over_from_the_start_send_each_follower_one_em
     // Both nodes' workers look for it; node B is also asked by hand at once. (On FerretDB two
     // workers may both take the lease; a run that finds its lease taken over stops with an error
     // after its batch, and the figures catch up when it records that batch.)
-    let _ = pressroom::jobs::announce::run_once(&b.state).await;
+    let _ = pressroom::services::jobs::announce::run_once(&b.state).await;
     delivered(&a, &author, &id).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     while delivery(&a, &author, &id).await["emailsSent"] != 12 && Instant::now() < deadline {
@@ -595,7 +595,7 @@ async fn two_nodes_and_a_run_taken_over_from_the_start_send_each_follower_one_em
         )
         .await
         .unwrap();
-    let _ = pressroom::jobs::announce::run_once(&b.state).await;
+    let _ = pressroom::services::jobs::announce::run_once(&b.state).await;
     let figures = delivered(&b, &author, &id).await;
     assert_eq!(
         figures["emailsSent"], 12,
@@ -711,7 +711,7 @@ async fn emails_a_stopped_worker_left_in_flight_are_recorded_as_failed_and_can_b
         )
         .await
         .unwrap();
-    let _ = pressroom::jobs::announce::run_once(&app.state).await;
+    let _ = pressroom::services::jobs::announce::run_once(&app.state).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut figures = delivered(&app, &author, &id).await;
     while (figures["emailsSent"] != 4 || figures["emailsFailed"] != 2) && Instant::now() < deadline
@@ -764,7 +764,7 @@ async fn emails_a_stopped_worker_left_in_flight_are_recorded_as_failed_and_can_b
         assert_eq!(entry["canRetry"], true, "{entry}");
         assert_eq!(
             entry["error"],
-            pressroom::jobs::announce::INTERRUPTED,
+            pressroom::services::jobs::announce::INTERRUPTED,
             "{entry}"
         );
         assert!(entry["subject"].as_str().unwrap().contains("Cut short"));
@@ -781,7 +781,7 @@ async fn emails_a_stopped_worker_left_in_flight_are_recorded_as_failed_and_can_b
         )
         .await
         .unwrap();
-    let _ = pressroom::jobs::announce::run_once(&app.state).await;
+    let _ = pressroom::services::jobs::announce::run_once(&app.state).await;
     let figures = delivered(&app, &author, &id).await;
     assert_eq!(figures["emailsFailed"], 2, "{figures}");
     assert_eq!(figures["emailsSent"], 4, "{figures}");

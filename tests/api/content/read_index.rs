@@ -454,7 +454,7 @@ async fn every_list_from_the_index_equals_the_database_after_every_kind_of_write
         mongodb::bson::doc! { "publishAt": due },
     )
     .await;
-    pressroom::jobs::scheduled::publish_due(&app.state)
+    pressroom::services::jobs::scheduled::publish_due(&app.state)
         .await
         .unwrap();
     // The scheduler job may have been first; wait until its change is applied.
@@ -596,7 +596,7 @@ async fn every_list_from_the_index_equals_the_database_after_every_kind_of_write
         )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
-    pressroom::jobs::trending::refresh(&app.state)
+    pressroom::services::jobs::trending::refresh(&app.state)
         .await
         .unwrap();
     assert_same_answers(&app, &w, "likes, bookmarks, follows, trending").await;

@@ -376,7 +376,7 @@ async fn the_index_follows_every_kind_of_write_and_shows_no_one_what_they_may_no
         mongodb::bson::doc! { "publishAt": due },
     )
     .await;
-    pressroom::jobs::scheduled::publish_due(&app.state)
+    pressroom::services::jobs::scheduled::publish_due(&app.state)
         .await
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -733,7 +733,7 @@ async fn series_followers_are_emailed_by_their_alerts_and_never_twice_for_one_po
 
     // The digest follower gets both parts in the day's email.
     let mailer = pressroom::mail::Mailer::new(&app.settings.mail, app.db.clone()).unwrap();
-    let job = pressroom::jobs::daily_mail::DailyMailer {
+    let job = pressroom::services::jobs::daily_mail::DailyMailer {
         db: &app.db,
         mailer: &mailer,
         settings: &app.settings,

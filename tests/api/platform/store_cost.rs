@@ -437,7 +437,7 @@ async fn every_background_job_reads_each_collection_in_full_at_most_once() {
     let mut failures = Vec::new();
 
     // The daily post email.
-    let summary = pressroom::jobs::daily_mail::DailyMailer {
+    let summary = pressroom::services::jobs::daily_mail::DailyMailer {
         db: &app.state.db,
         mailer: &app.state.mailer,
         settings: &app.state.settings,
@@ -457,7 +457,7 @@ async fn every_background_job_reads_each_collection_in_full_at_most_once() {
         .copied()
         .unwrap();
     let at = mongodb::bson::DateTime::from_millis(period_end.timestamp_millis() - 86_400_000);
-    let reminders = pressroom::billing::renewals::send_reminders(&app.state, at)
+    let reminders = pressroom::services::billing::renewals::send_reminders(&app.state, at)
         .await
         .unwrap();
     assert_eq!(reminders.sent, 1, "{reminders:?}");

@@ -119,8 +119,8 @@ impl TestApp {
     pub async fn run_billing_at(
         &self,
         at: mongodb::bson::DateTime,
-    ) -> pressroom::billing::renewals::RunReport {
-        pressroom::billing::renewals::run_once(&self.state, at)
+    ) -> pressroom::services::billing::renewals::RunReport {
+        pressroom::services::billing::renewals::run_once(&self.state, at)
             .await
             .expect("billing run")
     }

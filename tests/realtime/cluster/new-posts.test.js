@@ -11,9 +11,9 @@ import { MongoClient, ObjectId } from "mongodb";
 import { required, sleep, startCluster } from "./cluster-helpers.js";
 
 const FOLLOWERS = 2_000;
-/** Emails a worker has in flight at once (src/jobs/announce/mod.rs, IN_FLIGHT). */
+/** Emails a worker has in flight at once (src/services/jobs/announce/mod.rs, IN_FLIGHT). */
 const IN_FLIGHT = 32;
-/** The announcement's lease (src/jobs/announce/mod.rs, LEASE_MS): B takes over after it. */
+/** The announcement's lease (src/services/jobs/announce/mod.rs, LEASE_MS): B takes over after it. */
 const LEASE_MS = 30_000;
 const RUN = `cl${Date.now().toString(36)}`;
 

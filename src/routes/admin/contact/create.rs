@@ -4,19 +4,16 @@
 //! and per client address. Stored unhandled; administrators hear `newContactMessage` at once.
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use mongodb::bson::oid::ObjectId;
 use serde::Deserialize;
 
-use super::{line_field, text_field, view, MAX_MESSAGE_LEN, MAX_SUBJECT_LEN};
+use super::{line_field, text_field, MAX_MESSAGE_LEN, MAX_SUBJECT_LEN};
 use crate::auth::MaybeUser;
 use crate::domain::{Email, PersonName};
 use crate::error::ApiResult;
 use crate::extract::ApiJson;
-use crate::live;
 use crate::net::client_key;
-use crate::persistence::contact_messages::{self, ContactMessage};
-use crate::persistence::now;
 use crate::ratelimit::Kind;
+use crate::services::contact::{self, NewMessage};
 use crate::state::AppState;
 
 pub const MSG_SENT: &str = "Thank you for your message. We will get back to you soon.";
@@ -60,26 +57,16 @@ pub async fn create(
             (Kind::ContactAddress, &address),
         )
         .await?;
-    let stored = ContactMessage {
-        id: ObjectId::new(),
+    let new = NewMessage {
         name,
         email: email.as_str().to_string(),
         subject,
         message,
-        is_handled: false,
         user_id: user.0.map(|u| u.user.id),
-        handled_at: None,
-        handled_by: None,
-        reply: None,
-        created_at: now(),
     };
-    contact_messages::insert(&state.db, &stored).await?;
-    live::new_contact_message(
-        &state.realtime,
-        serde_json::to_value(view(&stored)).unwrap_or_default(),
-    );
+    let id = contact::send(&state, new).await?;
     Ok(HttpResponse::Created().json(ContactSent {
         message: MSG_SENT.to_string(),
-        id: stored.id.to_hex(),
+        id: id.to_hex(),
     }))
 }

@@ -3,18 +3,17 @@
 
 use actix_web::{web, HttpResponse};
 
-use super::view;
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
-use crate::persistence::contact_messages;
 use crate::routes::paging::PageParams;
+use crate::services::contact::{self, ContactView};
 use crate::state::AppState;
 
 /// `{messages, totalMessages, totalPages, page, limit}`: a page of contact messages.
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactMessages {
-    pub messages: Vec<super::ContactView>,
+    pub messages: Vec<ContactView>,
     pub total_messages: u64,
     pub total_pages: u64,
     pub page: u64,
@@ -28,9 +27,9 @@ pub async fn list(
     query: web::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.resolve()?;
-    let (found, total) = contact_messages::page(&state.db, paging.skip, paging.limit).await?;
+    let (messages, total) = contact::page(&state, paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(ContactMessages {
-        messages: found.iter().map(view).collect(),
+        messages,
         total_messages: total,
         total_pages: paging.total_pages(total),
         page: paging.page,

@@ -11,43 +11,13 @@ use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::contact_messages::ContactMessage;
-use crate::post_view::iso;
+use crate::services::contact::ContactView;
 
-pub const MSG_NOT_FOUND: &str = "Contact message not found";
 pub const MSG_INVALID_ID: &str = "Invalid contact message id";
 /// Longest subject.
 pub const MAX_SUBJECT_LEN: usize = 200;
 /// Longest message or reply.
 pub const MAX_MESSAGE_LEN: usize = 5000;
-
-/// A contact message as administrators see it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ContactView {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub name: String,
-    pub email: String,
-    pub subject: String,
-    pub message: String,
-    pub is_handled: bool,
-    /// The sender's account, when they were signed in.
-    pub user_id: Option<String>,
-    pub handled_at: Option<String>,
-    pub reply: Option<ReplyView>,
-    pub created_at: String,
-}
-
-/// An administrator's reply to a contact message.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ReplyView {
-    pub subject: String,
-    pub message: String,
-    pub replied_by: String,
-    pub replied_at: String,
-}
 
 /// `{message, isHandled, data}`: a contact message after a change.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -56,27 +26,6 @@ pub struct ContactAnswer {
     pub message: String,
     pub is_handled: bool,
     pub data: ContactView,
-}
-
-/// A contact message as administrators see it.
-pub fn view(m: &ContactMessage) -> ContactView {
-    ContactView {
-        id: m.id.to_hex(),
-        name: m.name.clone(),
-        email: m.email.clone(),
-        subject: m.subject.clone(),
-        message: m.message.clone(),
-        is_handled: m.is_handled,
-        user_id: m.user_id.map(|id| id.to_hex()),
-        handled_at: m.handled_at.map(iso),
-        reply: m.reply.as_ref().map(|r| ReplyView {
-            subject: r.subject.clone(),
-            message: r.message.clone(),
-            replied_by: r.replied_by.to_hex(),
-            replied_at: iso(r.replied_at),
-        }),
-        created_at: iso(m.created_at),
-    }
 }
 
 /// A contact message id from the path.

@@ -4,4 +4,4 @@
 pub mod retry;
 pub mod statuses;
 
-use crate::services::email_retry::{mail_type, view, EmailLogView};
+use crate::services::email_retry::{mail_type, EmailLogView};

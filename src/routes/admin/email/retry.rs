@@ -1,5 +1,5 @@
 //! `POST /api/admin/retry-failed-emails` {type} (administrators) → 202 {message, jobId, job,
-//! results}: queues a job (`crate::jobs::admin_tasks`) that sends the failed messages of that
+//! results}: queues a job (`crate::services::jobs::admin_tasks`) that sends the failed messages of that
 //! type whose `stopEmailAttempts` is false again, oldest first (at most `MAX_PER_RETRY` per
 //! call), and records each outcome on its log record; the answer comes at once, with `results`
 //! so far (none), and the job's progress reaches `adminRoom` (`adminJobProgress`) and
@@ -20,7 +20,7 @@ use crate::audit::{self, Action, Target};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::jobs::admin_tasks;
+use crate::services::jobs::admin_tasks;
 use crate::state::AppState;
 
 use crate::services::email_retry::RetryResult;

@@ -5,13 +5,13 @@
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use super::{mail_type, view, EmailLogView};
+use super::{mail_type, EmailLogView};
 use crate::auth::AdminUser;
 use crate::domain::params::present_param as present;
 use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
-use crate::persistence::email_logs;
 use crate::routes::paging::PageParams;
+use crate::services::email_retry;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -57,10 +57,10 @@ pub async fn email_status(
     let email = Email::parse(raw)?;
     let kind = mail_type(query.kind.as_deref())?;
     let paging = query.paging.resolve()?;
-    let (logs, total) = email_logs::page(
-        &state.db,
+    let (logs, total) = email_retry::page(
+        &state,
         Some(email.as_str()),
-        kind.map(|k| k.as_str()),
+        kind,
         paging.skip,
         paging.limit,
     )
@@ -68,7 +68,7 @@ pub async fn email_status(
     Ok(HttpResponse::Ok().json(AddressLogs {
         email: email.as_str().to_string(),
         page: EmailLogs {
-            logs: logs.iter().map(view).collect(),
+            logs,
             total,
             total_pages: paging.total_pages(total),
             page: paging.page,
@@ -85,16 +85,9 @@ pub async fn all_email_statuses(
 ) -> ApiResult<HttpResponse> {
     let kind = mail_type(query.kind.as_deref())?;
     let paging = query.paging.resolve()?;
-    let (logs, total) = email_logs::page(
-        &state.db,
-        None,
-        kind.map(|k| k.as_str()),
-        paging.skip,
-        paging.limit,
-    )
-    .await?;
+    let (logs, total) = email_retry::page(&state, None, kind, paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(EmailLogs {
-        logs: logs.iter().map(view).collect(),
+        logs,
         total,
         total_pages: paging.total_pages(total),
         page: paging.page,

@@ -8,15 +8,11 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use super::{admin_view_of, public_view, report_id, AdminReportView, ReportView, MSG_NOT_FOUND};
+use super::report_id;
 use crate::auth::AuthUser;
-use crate::error::{ApiError, ApiResult};
-use crate::persistence::{notifications, reports};
-use crate::post_view::iso;
+use crate::error::ApiResult;
+use crate::services::reports::{self, EitherReport, ReportMessage};
 use crate::state::AppState;
-
-pub const MSG_NOT_YOURS: &str =
-    "Only the author of the reported post or an administrator can read this report";
 
 /// `{report, messages}`: the report (as authors or as administrators see it) and what
 /// administrators told the author about it, newest first.
@@ -29,25 +25,6 @@ pub struct ReportDetail {
     pub evidence: Option<crate::services::revisions::Evidence>,
 }
 
-/// A report as the caller may see it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(untagged)]
-pub enum EitherReport {
-    Author(ReportView),
-    Admin(Box<AdminReportView>),
-}
-
-/// A notification the author received about a report.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ReportMessage {
-    #[serde(rename = "_id")]
-    pub id: String,
-    pub content: String,
-    pub read: bool,
-    pub created_at: String,
-}
-
 #[tracing::instrument(skip(state, me), fields(user = %me.id_hex()))]
 pub async fn get(
     state: web::Data<AppState>,
@@ -55,37 +32,7 @@ pub async fn get(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = report_id(&id)?;
-    let report = reports::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
-    let is_author = report.author_id == me.user.id;
-    if !is_author && !me.is_admin() {
-        return Err(ApiError::forbidden(MSG_NOT_YOURS));
-    }
-    let link = format!("/acknowledge/{}", id.to_hex());
-    let messages: Vec<ReportMessage> =
-        notifications::linking_to(&state.db, report.author_id, &link)
-            .await?
-            .iter()
-            .map(|n| ReportMessage {
-                id: n.id.to_hex(),
-                content: n.content.clone(),
-                read: n.read,
-                created_at: iso(n.created_at),
-            })
-            .collect();
-    let (view, evidence) = if is_author {
-        (EitherReport::Author(public_view(&report)), None)
-    } else {
-        let evidence = match report.revision_id {
-            Some(revision) => crate::services::revisions::evidence(&state, revision).await?,
-            None => None,
-        };
-        (
-            EitherReport::Admin(Box::new(admin_view_of(&state, &report).await?)),
-            evidence,
-        )
-    };
+    let (view, messages, evidence) = reports::detail(&state, &me, id).await?;
     Ok(HttpResponse::Ok().json(ReportDetail {
         report: view,
         messages,

@@ -4,11 +4,10 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use super::{admin_view, edited_since, people_of, AdminReportView};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
-use crate::persistence::reports;
 use crate::routes::paging::PageParams;
+use crate::services::reports::{self, AdminReportView};
 use crate::state::AppState;
 
 /// `{reports, total, totalPages, page, limit}`: a page of reports.
@@ -29,14 +28,9 @@ pub async fn list(
     query: web::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let paging = query.resolve()?;
-    let (found, total) = reports::page(&state.db, paging.skip, paging.limit).await?;
-    let people = people_of(&state.db, &found).await?;
-    let edited = edited_since(&state, &found).await?;
+    let (reports, total) = reports::page(&state, paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(ReportsAnswer {
-        reports: found
-            .iter()
-            .map(|r| admin_view(r, &people, &edited))
-            .collect(),
+        reports,
         total,
         total_pages: paging.total_pages(total),
         page: paging.page,

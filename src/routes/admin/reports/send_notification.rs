@@ -6,19 +6,14 @@
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{report_id, MSG_NOT_FOUND};
-use crate::audit::{self, Action, Target};
+use super::report_id;
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::mail::{MailKind, Outgoing};
-use crate::persistence::notifications::Kind;
-use crate::persistence::{reports, users};
 use crate::routes::admin::contact::{line_field, text_field, MAX_MESSAGE_LEN, MAX_SUBJECT_LEN};
 use crate::services::notifications::NotificationView;
-use crate::services::notify::{notify, NotificationInput};
+use crate::services::reports;
 use crate::state::AppState;
 
 /// `{message, notification, emailSent}`: the notice is stored; `emailSent` says whether the
@@ -33,7 +28,6 @@ pub struct NoticeAnswer {
 }
 
 pub const MSG_SENT: &str = "Notification sent to the author";
-pub const MSG_AUTHOR_GONE: &str = "The author of this post no longer has an account";
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -63,40 +57,10 @@ pub async fn send_notification(
     let id = report_id(raw_id)?;
     let subject = line_field(body.subject.as_deref(), "Subject", MAX_SUBJECT_LEN)?;
     let text = text_field(body.message.as_deref(), "Message", MAX_MESSAGE_LEN)?;
-    let report = reports::find_by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_NOT_FOUND))?;
-    let author = users::find_by_id(&state.db, report.author_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(MSG_AUTHOR_GONE))?;
-    let link = format!("/acknowledge/{}", id.to_hex());
-    let mut input = NotificationInput::new(
-        author.id,
-        Some(admin.user.id),
-        Kind::Admin,
-        &format!("{subject}: {text}"),
-    );
-    input.post_id = Some(report.post_id);
-    input.navigate_to = Some(link.clone());
-    let notification = notify(&state, input)
-        .await?
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a report notice was suppressed")))?;
-    let mail_body = format!(
-        "Hello {},\n\n{text}\n\nThis is about your post \"{}\". Please acknowledge the report here:\n{}\n\n--\nThe Pressroom team\n",
-        author.name,
-        report.post_title,
-        state.settings.public_link(&link),
-    );
-    let mail = Outgoing::new(MailKind::ReportNotice, &author.email, &subject, mail_body)
-        .for_user(author.id);
-    let sent = state.mailer.send_mail(mail).await.success;
-    reports::count_notice(&state.db, id).await?;
-    let target = Target::new("report", id.to_hex(), report.post_title.clone());
-    let details = json!({ "subject": subject, "emailSent": sent });
-    audit::record(&state, &admin, Action::ReportNotice, target, details).await;
+    let (notification, sent) = reports::send_notice(&state, &admin, id, &subject, &text).await?;
     Ok(HttpResponse::Ok().json(NoticeAnswer {
         message: MSG_SENT.to_string(),
-        notification: NotificationView::of(&notification),
+        notification,
         email_sent: sent,
     }))
 }

@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::auth::AdminUser;
-use crate::billing::eligibility::criteria as stored_criteria;
 use crate::domain::eligibility::Criteria;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, FieldValue, Refusal, Sent};
 use crate::persistence::subscription_criteria;
+use crate::services::billing::eligibility::criteria as stored_criteria;
 use crate::state::AppState;
 
 const MAX_COUNT: i64 = 1_000_000_000;

@@ -15,10 +15,10 @@ use serde_json::json;
 use super::{answer, load_user};
 use crate::audit::{Action, Target};
 use crate::auth::AdminUser;
-use crate::billing::eligibility::assess;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, FieldValue, Sent};
 use crate::persistence::users;
+use crate::services::billing::eligibility::assess;
 use crate::state::AppState;
 
 /// `{userId, enable}`.

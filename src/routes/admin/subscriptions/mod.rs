@@ -10,10 +10,10 @@ pub mod plans;
 use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
-use crate::billing::eligibility::{assess, EligibilityView, OverrideInfo};
 use crate::domain::params::required_id;
 use crate::error::{ApiError, ApiResult};
 use crate::persistence::users::{self, MilestoneOverride, User};
+use crate::services::billing::eligibility::{assess, EligibilityView, OverrideInfo};
 use crate::state::AppState;
 
 pub const MSG_INVALID_USER_ID: &str = "Invalid user ID";

@@ -8,7 +8,6 @@ use serde_json::{json, Value};
 
 use crate::audit::{record, Action};
 use crate::auth::AdminUser;
-use crate::billing::mode;
 use crate::domain::money::PlanStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Sent};
@@ -16,6 +15,7 @@ use crate::persistence::plans;
 use crate::routes::paging::PageParams;
 use crate::routes::subscription::plans::{plan_target, StatusValue, MSG_DELETED_PLAN};
 use crate::routes::subscription::{load_plan, plan_view, plan_views, PlanAnswer, PlanView};
+use crate::services::billing::mode;
 use crate::state::AppState;
 
 pub const MSG_BAD_INCLUDE_DELETED: &str = "includeDeleted must be true or false";

@@ -4,14 +4,11 @@
 //! ends the user's sessions and closes their sockets at once.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::{admin_view, target_of, user_id, MSG_CHANGED_MEANWHILE};
-use crate::audit::{self, Action, Target};
+use super::user_id;
 use crate::auth::AdminUser;
-use crate::error::{ApiError, ApiResult};
-use crate::live;
-use crate::persistence::users;
+use crate::error::ApiResult;
+use crate::services::admin_users;
 use crate::state::AppState;
 
 pub const MSG_BLOCKED: &str = "User blocked";
@@ -25,19 +22,14 @@ pub async fn toggle_block(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let AdminUser(admin) = admin;
-    let target = target_of(&state, &admin, user_id(&id)?, MSG_NOT_YOURSELF).await?;
-    let updated = users::toggle_blocked(&state.db, target.id, target.blocked)
-        .await?
-        .ok_or_else(|| ApiError::conflict(MSG_CHANGED_MEANWHILE))?;
-    let (message, action) = if updated.blocked {
-        live::sessions_ended(&state.realtime, &updated.id.to_hex());
-        (MSG_BLOCKED, Action::UserBlock)
+    let data = admin_users::toggle_block(&state, &admin, user_id(&id)?, MSG_NOT_YOURSELF).await?;
+    let message = if data.blocked {
+        MSG_BLOCKED
     } else {
-        (MSG_UNBLOCKED, Action::UserUnblock)
+        MSG_UNBLOCKED
     };
-    audit::record(&state, &admin, action, Target::user(&updated), json!({})).await;
     Ok(HttpResponse::Ok().json(super::AdminUserAnswer {
         message: message.to_string(),
-        data: admin_view(&updated),
+        data,
     }))
 }

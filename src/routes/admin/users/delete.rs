@@ -1,19 +1,18 @@
 //! `DELETE /api/user/delete-user` {userId} (seed 000) and `DELETE /api/admin/users/{id}`
 //! (seed 001), administrators only → {message, userId, removed}: removes an account with its
-//! posts, comments and every record of theirs (see `crate::accounts`). An administrator is
+//! posts, comments and every record of theirs (see `crate::services::accounts`). An administrator is
 //! demoted first, under the last-administrator rule.
 
 use actix_web::{web, HttpResponse};
 use mongodb::bson::oid::ObjectId;
 use serde::{Deserialize, Serialize};
 
-use super::{demote, target_of, user_id, MSG_LAST_ADMIN_DELETE};
-use crate::accounts::{remove_account, Removal};
-use crate::audit::{self, Action, Target};
+use super::user_id;
 use crate::auth::{AdminUser, AuthUser};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::persistence::users::Role;
+use crate::services::accounts::Removal;
+use crate::services::admin_users;
 use crate::state::AppState;
 
 pub const MSG_DELETED: &str = "User deleted successfully";
@@ -66,21 +65,7 @@ async fn delete_user(
     admin: &AuthUser,
     id: ObjectId,
 ) -> ApiResult<HttpResponse> {
-    let target = target_of(state, admin, id, MSG_NOT_YOURSELF).await?;
-    if target.role == Role::Admin {
-        demote(state, &target, MSG_LAST_ADMIN_DELETE).await?;
-    }
-    let removed = remove_account(state, &target, admin.user.id).await?;
-    let data = serde_json::json!({ "id": id.to_hex() });
-    crate::services::webhooks::emit(state, "member.deleted", None, data);
-    audit::record(
-        state,
-        admin,
-        Action::UserDelete,
-        Target::user(&target),
-        serde_json::to_value(&removed).unwrap_or_default(),
-    )
-    .await;
+    let removed = admin_users::delete(state, admin, id, MSG_NOT_YOURSELF).await?;
     Ok(HttpResponse::Ok().json(UserDeleted {
         message: MSG_DELETED.to_string(),
         user_id: id.to_hex(),

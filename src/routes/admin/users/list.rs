@@ -8,11 +8,10 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use super::{admin_view, AdminUserView};
 use crate::auth::AdminUser;
 use crate::error::ApiResult;
-use crate::persistence::users;
 use crate::routes::admin::ListParams;
+use crate::services::admin_users::{self, AdminUserView};
 use crate::state::AppState;
 
 /// Sortable fields: name as sent, stored field.
@@ -47,16 +46,10 @@ pub async fn list(
     let paging = query.paging.resolve()?;
     let sort = query.sort(SORT_FIELDS, "name")?;
     let pattern = query.search_pattern()?;
-    let (found, total) = users::page_by_name_or_email(
-        &state.db,
-        pattern.as_deref(),
-        sort,
-        paging.skip,
-        paging.limit,
-    )
-    .await?;
+    let (users, total) =
+        admin_users::page(&state, pattern.as_deref(), sort, paging.skip, paging.limit).await?;
     Ok(HttpResponse::Ok().json(UsersAnswer {
-        users: found.iter().map(admin_view).collect(),
+        users,
         total,
         total_users: total,
         total_pages: paging.total_pages(total),

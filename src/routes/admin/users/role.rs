@@ -4,13 +4,11 @@
 //! an administrator. A former administrator's sockets are closed, so they leave `adminRoom`.
 
 use actix_web::{web, HttpResponse};
-use serde_json::json;
 
-use super::{admin_view, demote, target_of, user_id, MSG_CHANGED_MEANWHILE, MSG_LAST_ADMIN_DEMOTE};
-use crate::audit::{self, Action, Target};
+use super::user_id;
 use crate::auth::AdminUser;
-use crate::error::{ApiError, ApiResult};
-use crate::persistence::users::{self, Role};
+use crate::error::ApiResult;
+use crate::services::admin_users;
 use crate::state::AppState;
 
 pub const MSG_PROMOTED: &str = "User promoted to admin";
@@ -24,25 +22,14 @@ pub async fn toggle_role(
     id: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let AdminUser(admin) = admin;
-    crate::services::reauth::require_recent(&state, &admin).await?;
-    let target = target_of(&state, &admin, user_id(&id)?, MSG_NOT_YOURSELF).await?;
-    let (updated, message, action) = match target.role {
-        Role::Admin => (
-            demote(&state, &target, MSG_LAST_ADMIN_DEMOTE).await?,
-            MSG_DEMOTED,
-            Action::UserDemote,
-        ),
-        Role::User => (
-            users::change_role(&state.db, target.id, Role::User, Role::Admin)
-                .await?
-                .ok_or_else(|| ApiError::conflict(MSG_CHANGED_MEANWHILE))?,
-            MSG_PROMOTED,
-            Action::UserPromote,
-        ),
+    let data = admin_users::toggle_role(&state, &admin, user_id(&id)?, MSG_NOT_YOURSELF).await?;
+    let message = if data.role == "admin" {
+        MSG_PROMOTED
+    } else {
+        MSG_DEMOTED
     };
-    audit::record(&state, &admin, action, Target::user(&updated), json!({})).await;
     Ok(HttpResponse::Ok().json(super::AdminUserAnswer {
         message: message.to_string(),
-        data: admin_view(&updated),
+        data,
     }))
 }

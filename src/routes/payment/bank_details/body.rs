@@ -9,7 +9,7 @@ use super::MSG_ACCOUNT_NUMBER_TYPE;
 use crate::domain::Email;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{FieldValue, Refusal, Sent};
-use crate::persistence::bank_details::ContactData;
+use crate::services::billing::accounts::ContactData;
 
 /// New bank details: every field but `userId`, the bank code under one of its three names.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

@@ -11,10 +11,14 @@ use mongodb::bson::doc;
 use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
-use crate::error::ApiResult;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
 use crate::live;
+use crate::mail::{MailKind, Outgoing};
+use crate::persistence::account_deletions::{self, AccountDeletion};
 use crate::persistence::account_records::{self, DELETED_WITH_ACCOUNT, KEPT_ANONYMISED};
 use crate::persistence::likes::{self, MarkKind};
+use crate::persistence::users::Role;
 use crate::persistence::users::{self, User};
 use crate::persistence::{bookmarks, comments, email_logs, graph, media, now, posts, votes};
 use crate::services::deletion::delete_post_quietly;
@@ -92,7 +96,7 @@ pub async fn remove_account(
 
     // Live money first (subscriptions, plans, bank details), while the account still exists.
     removal.other_records +=
-        crate::billing::accounts::settle_removed_account(state, id, by).await?;
+        crate::services::billing::accounts::settle_removed_account(state, id, by).await?;
 
     for (collection, field) in DELETED_WITH_ACCOUNT {
         removal.other_records +=
@@ -176,4 +180,60 @@ pub async fn cancel_on_sign_in(state: &AppState, user: &User) -> ApiResult<bool>
     .await;
     tracing::info!(user_id = %user.id, "account deletion cancelled by signing in");
     Ok(true)
+}
+
+pub const MSG_LAST_ADMIN: &str =
+    "You are the only administrator. Make someone else an administrator before deleting your account.";
+
+/// Schedules the deletion of `me`'s account (confirmed) after the grace period: every session
+/// ends, and the person is told by email how to keep the account. The last administrator
+/// cannot. Answers when the deletion is due (RFC 3339).
+pub async fn schedule_deletion(state: &AppState, me: &AuthUser) -> ApiResult<String> {
+    if me.user.role == Role::Admin
+        && users::count_active_admins(&state.db, Some(me.user.id)).await? == 0
+    {
+        return Err(ApiError::conflict(MSG_LAST_ADMIN));
+    }
+    let now = chrono::Utc::now();
+    let when = now + state.settings.accounts.grace();
+    let record = account_deletions::schedule(
+        &state.db,
+        &AccountDeletion {
+            id: me.user.id,
+            requested_at: mongodb::bson::DateTime::from_chrono(now),
+            scheduled_at: mongodb::bson::DateTime::from_chrono(when),
+            lease_until: None,
+        },
+    )
+    .await?;
+    users::end_sessions(&state.db, me.user.id).await?;
+    crate::live::sessions_ended(&state.realtime, &me.id_hex());
+    let at = record
+        .scheduled_at
+        .to_chrono()
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let body = format!(
+        "Hello {},\n\nYou asked us to delete your Pressroom account. It will be deleted on {} (UTC), with your posts, comments, followers and the rest of your data; subscriptions to you end and subscribers are refunded as our terms say.\n\nChanged your mind? Sign in before then and the deletion is cancelled:\n{}\n\nYou can download a copy of your data from the settings page until then.\n",
+        me.user.name,
+        record.scheduled_at.to_chrono().format("%Y-%m-%d %H:%M"),
+        state.settings.public_link("/login"),
+    );
+    let mail = Outgoing::new(
+        MailKind::Security,
+        &me.user.email,
+        "Your account is scheduled for deletion",
+        body,
+    )
+    .for_user(me.user.id);
+    state.mailer.send_mail(mail).await;
+    crate::audit::record(
+        state,
+        me,
+        crate::audit::Action::AccountDeletionSchedule,
+        crate::audit::Target::user(&me.user),
+        serde_json::json!({ "deletionScheduledAt": at }),
+    )
+    .await;
+    tracing::info!(user_id = %me.user.id, at = %at, "account deletion scheduled");
+    Ok(at)
 }

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use crate::billing::tip_admin::Listed;
 use crate::persistence::tips::TipStatus;
 use crate::post_view::iso;
+use crate::services::billing::tip_admin::Listed;
 
 /// A post a tip came for.
 #[derive(Debug, Serialize, utoipa::ToSchema)]

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use mongodb::bson::oid::ObjectId;
 use serde::Serialize;
 
-use crate::billing::ledger::{balances, Balance};
 use crate::error::ApiResult;
 use crate::persistence::ledger::{Entry, EntryKind};
 use crate::persistence::{bank_details, ledger, posts, user_directory};
 use crate::post_view::{iso, DELETED_AUTHOR};
+use crate::services::billing::ledger::{balances, Balance};
 use crate::state::AppState;
 
 /// An author's earnings in one currency (minor units): sums of the ledger.

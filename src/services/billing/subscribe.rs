@@ -11,7 +11,9 @@ use super::{customer_for, from_chrono, mode, provider_error, to_chrono};
 use crate::domain::money::PlanStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{ChargeRequest, ChargeStatus, ProviderError};
-use crate::persistence::payments::{self, Payment, PaymentKind, PaymentStatus};
+use crate::persistence::payments::{self, PaymentKind};
+
+pub use crate::persistence::payments::{Payment, PaymentStatus};
 use crate::persistence::plans::Plan;
 use crate::persistence::subscription_claims::{self, STALE_CLAIM_SECONDS};
 use crate::persistence::subscriptions::{self, SubStatus, Subscription};

@@ -13,9 +13,9 @@ use actix_web::web;
 use chrono::Utc;
 use mongodb::bson::{doc, oid::ObjectId};
 
-use crate::billing::renewals;
 use crate::persistence::daily_mail::{acquire, finish, Lease};
 use crate::persistence::now;
+use crate::services::billing::renewals;
 use crate::state::AppState;
 
 /// The lease of the renewal runs.

@@ -18,7 +18,7 @@ pub async fn run_due(state: &web::Data<AppState>) -> anyhow::Result<usize> {
     while let Some(due) = account_deletions::claim_due(&state.db, LEASE_SECS).await? {
         match users::find_by_id(&state.db, due.id).await? {
             Some(user) => {
-                let removal = crate::accounts::remove_account(state, &user, user.id)
+                let removal = crate::services::accounts::remove_account(state, &user, user.id)
                     .await
                     .map_err(|e| anyhow::anyhow!("removing account {}: {e}", user.id))?;
                 crate::audit::record_by(

@@ -18,6 +18,8 @@ use crate::error::ApiResult;
 use crate::persistence::plans;
 use crate::persistence::subscriptions::{self, SubStatus};
 use crate::persistence::{bank_details, now};
+
+pub use crate::persistence::bank_details::ContactData;
 use crate::state::AppState;
 
 /// Why subscriptions end with an account.

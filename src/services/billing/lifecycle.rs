@@ -14,7 +14,9 @@ use crate::payments::{Charge, ChargeStatus, RefundRequest, RefundStatus};
 use crate::persistence::ledger::{self as ledger_store, EntryKind};
 use crate::persistence::payments::{self, Payment, PaymentKind, PaymentStatus};
 use crate::persistence::refunds::{self, RefundRecord};
-use crate::persistence::subscriptions::{self, SubStatus, Subscription};
+use crate::persistence::subscriptions::{self, Subscription};
+
+pub use crate::persistence::subscriptions::SubStatus;
 use crate::persistence::{now, subscription_claims};
 use crate::state::AppState;
 
@@ -479,4 +481,41 @@ pub async fn expire(state: &AppState, sub: &Subscription, reason: &str) -> ApiRe
         .await?;
     }
     Ok(())
+}
+
+/// Whether `reader` has access to `author`'s subscribers' posts now, with the subscription shown
+/// (the one giving access, else the latest): its status and id.
+pub async fn access_status(
+    state: &AppState,
+    reader: ObjectId,
+    author: ObjectId,
+) -> ApiResult<(bool, Option<SubStatus>, Option<String>)> {
+    let subs = subscriptions::of_reader_to_author(&state.db, reader, author).await?;
+    let at = now();
+    let is_subscribed = subs.iter().any(|s| s.gives_access(at));
+    let shown = subs.iter().find(|s| s.gives_access(at)).or(subs.first());
+    Ok((
+        is_subscribed,
+        shown.map(|s| s.status),
+        shown.map(|s| s.id.to_hex()),
+    ))
+}
+
+/// Cancels every running subscription of `reader` to `author` (as `by`); answers those
+/// cancelled.
+pub async fn cancel_all_to_author(
+    state: &AppState,
+    by: ObjectId,
+    reader: ObjectId,
+    author: ObjectId,
+) -> ApiResult<Vec<Subscription>> {
+    let running = subscriptions::running_of_reader_to_author(&state.db, reader, author).await?;
+    let mut cancelled = Vec::new();
+    for sub in running {
+        let sub = cancel(state, &sub, by).await?;
+        if sub.status == SubStatus::Cancelled {
+            cancelled.push(sub);
+        }
+    }
+    Ok(cancelled)
 }
