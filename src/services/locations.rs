@@ -124,6 +124,16 @@ pub struct DevicePlace {
     pub country_code: Option<String>,
 }
 
+/// Stores `location` as its user's latest and puts it on the live map.
+async fn keep(state: &AppState, location: &UserLocation) -> ApiResult<()> {
+    locations::upsert(&state.db, location).await?;
+    state.live.locations.do_send(Update {
+        location: location.clone(),
+        store: false,
+    });
+    Ok(())
+}
+
 /// Saves `user`'s location from their device (it replaces any other) and puts it on the live
 /// map.
 pub async fn save_from_device(
@@ -148,11 +158,7 @@ pub async fn save_from_device(
         source: Source::Device,
         timestamp: now(),
     };
-    locations::upsert(&state.db, &location).await?;
-    state.live.locations.do_send(Update {
-        location: location.clone(),
-        store: false,
-    });
+    keep(state, &location).await?;
     Ok(location_view(&location))
 }
 
@@ -163,28 +169,25 @@ pub async fn track_from_address(
     user: ObjectId,
     place: IpPlace,
 ) -> ApiResult<LocationView> {
+    let known = place.is_known();
     let location = UserLocation {
         user_id: user,
         coordinates: Coordinates {
             lat: place.latitude,
             lon: place.longitude,
         },
-        city: place.city.clone(),
-        country: place.country.clone(),
-        country_code: place.country_code.clone(),
-        state: place.state.clone(),
-        pincode: place.pincode.clone(),
+        city: place.city,
+        country: place.country,
+        country_code: place.country_code,
+        state: place.state,
+        pincode: place.pincode,
         source: Source::Ip,
         timestamp: now(),
     };
-    if place.is_known() {
+    if known {
         let existing = locations::find_for_user(&state.db, user).await?;
         if existing.is_none_or(|l| l.source == Source::Ip) {
-            locations::upsert(&state.db, &location).await?;
-            state.live.locations.do_send(Update {
-                location: location.clone(),
-                store: false,
-            });
+            keep(state, &location).await?;
         }
     }
     Ok(location_view(&location))
